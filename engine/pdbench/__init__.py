@@ -1,0 +1,1 @@
+"""pdbench: LLM agents and classic policies playing games, measured in SQL."""
