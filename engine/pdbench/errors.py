@@ -1,0 +1,57 @@
+"""Errors that reach the user as one line, never as a traceback.
+
+::
+
+    PdbenchError                 base of everything pdbench raises on purpose
+    ├── ConfigError              a config file, a ref, an override or a prompt file is wrong (exit 2)
+    ├── RunDirError              a run directory is missing, empty, torn or already exists (exit 2)
+    ├── ProviderError            a provider failed for good (bad key, unknown model, retries spent)
+    └── AggregationError         dbt failed on a run directory
+
+The CLI prints ``error: <message>`` and exits with ``exit_code``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["AggregationError", "ConfigError", "PdbenchError", "ProviderError", "RunDirError"]
+
+
+class PdbenchError(Exception):
+    """Base class; ``str(err)`` is the one line shown to the user."""
+
+    exit_code = 1
+
+
+class ConfigError(PdbenchError):
+    """A config is invalid. The message names the file and the field."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, path: object | None = None, field: str | None = None):
+        where = ""
+        if path is not None:
+            where = f"{path}"
+            if field:
+                where += f": {field}"
+            where += ": "
+        super().__init__(f"{where}{message}")
+        self.path = path
+        self.field = field
+
+
+class RunDirError(PdbenchError):
+    """A run directory cannot be used as asked."""
+
+    exit_code = 2
+
+
+class ProviderError(PdbenchError):
+    """A provider call failed for good."""
+
+    exit_code = 1
+
+
+class AggregationError(PdbenchError):
+    """dbt could not build the marts of a run."""
+
+    exit_code = 1
