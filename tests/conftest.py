@@ -29,7 +29,7 @@ def edit(path: Path, old: str, new: str) -> None:
 
 def write_experiment(folder: Path, name: str = "small.yaml", **fields: object) -> Path:
     """A small experiment file in ``folder`` (next to agents/ and prompts/), updated by
-    ``fields``."""
+    ``fields``; the path is relative to the working directory when it can be."""
     experiment = {
         "run_id": "small",
         "seed": 7,
@@ -70,4 +70,5 @@ def write_experiment(folder: Path, name: str = "small.yaml", **fields: object) -
     experiment.update(fields)
     path = folder / name
     path.write_text(yaml.safe_dump(experiment, sort_keys=False), encoding="utf-8")
-    return path
+    cwd = Path.cwd()
+    return path.relative_to(cwd) if path.is_relative_to(cwd) else path
