@@ -18,9 +18,12 @@ from pdbench.errors import RunDirError
 __all__ = ["JsonlWriter", "dumps_line", "read_jsonl"]
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
+
+
 def dumps_line(record: dict[str, Any]) -> str:
     """One record as a JSONL line (compact, UTF-8, ending in a newline)."""
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return _ENCODE(record) + "\n"
 
 
 class JsonlWriter:
