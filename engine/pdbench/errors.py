@@ -3,7 +3,7 @@
 ::
 
     PdbenchError                 base of everything pdbench raises on purpose
-    ├── ConfigError              a config file, a ref, an override or a prompt file is wrong (exit 2)
+    ├── ConfigError              a config, a ref, an override or a prompt file is wrong (exit 2)
     ├── RunDirError              a run directory is missing, empty, torn or already exists (exit 2)
     ├── ProviderError            a provider failed for good (bad key, unknown model, retries spent)
     └── AggregationError         dbt failed on a run directory

@@ -10,7 +10,7 @@ file                        one line / row per
 ``matches.jsonl``           finished or aborted PD match (:class:`MatchRecord`)
 ``calls.jsonl``             provider call attempt, both games (:class:`CallRecord`)
 ``questions.jsonl``         arena question kept after parsing (:class:`QuestionRecord`)
-``question_ratings.jsonl``  arena rating of a question by a non-author (:class:`QuestionRatingRecord`)
+``question_ratings.jsonl``  arena rating of a question by non-author (:class:`QuestionRatingRecord`)
 ``answers.jsonl``           arena answer of a kept question (:class:`AnswerRecord`)
 ``judgments.jsonl``         arena judgement of an answer by a non-author (:class:`JudgmentRecord`)
 ``*.parquet``               dbt marts (never written by the engine)

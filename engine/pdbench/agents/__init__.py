@@ -1,0 +1,1 @@
+"""Who plays: classic policies and LLM agents, behind one ``Agent`` protocol."""

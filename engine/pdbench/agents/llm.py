@@ -1,0 +1,136 @@
+"""The LLM agent: renders the prompts, asks its provider, parses, re-asks, records.
+
+One ``act`` is one round: up to ``1 + max_retries`` attempts, each a provider call through the
+gateway (so each lands in ``calls.jsonl``). A reply that still does not parse after the last
+attempt is never counted as a move: the agent either aborts the match (``on_invalid: abort``)
+or plays ``fallback_action`` with ``valid=False`` in its decision.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pdbench.agents.base import Decision, MatchAborted
+from pdbench.agents.prompts import (
+    PromptTemplates,
+    correction_prompt,
+    render_round,
+    render_system,
+)
+from pdbench.core.parse import OutputFormat, parse_action
+from pdbench.core.payoff import PayoffMatrix
+from pdbench.core.transcript import last_rounds
+from pdbench.core.types import Action, Observation
+from pdbench.providers.gateway import CallContext, ProviderGateway
+
+__all__ = ["LLMAgent"]
+
+
+class LLMAgent:
+    """An agent whose moves come from a provider's replies to rendered prompts."""
+
+    kind: ClassVar[Literal["llm"]] = "llm"
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        side: str,
+        templates: PromptTemplates,
+        matrix: PayoffMatrix,
+        gateway: ProviderGateway,
+        context: CallContext,
+        history_window: int,
+        include_totals: bool = True,
+        output_format: OutputFormat = "token",
+        temperature: float = 0.0,
+        max_tokens: int = 16,
+        max_retries: int = 2,
+        on_invalid: Literal["abort", "fallback"] = "fallback",
+        fallback_action: Action = Action.D,
+    ) -> None:
+        self.name = name
+        self.side = side
+        self.templates = templates
+        self.gateway = gateway
+        self.context = context
+        self.history_window = history_window
+        self.history_needed: int | None = history_window
+        self.include_totals = include_totals
+        self.output_format: OutputFormat = output_format
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.max_retries = max_retries
+        self.on_invalid = on_invalid
+        self.fallback_action = Action(fallback_action)
+        self.system_prompt = render_system(
+            templates, matrix=matrix, side=side, output_format=output_format
+        )
+        self.last_decision = Decision()
+
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing to forget: everything the agent knows is in the prompt."""
+        self.last_decision = Decision()
+
+    def render_round_prompt(self, obs: Observation) -> str:
+        """The round prompt for ``obs``: exactly the last ``history_window`` rounds."""
+        return render_round(
+            self.templates,
+            round_index=obs.round_index,
+            turns=last_rounds(obs.history, self.history_window),
+            history_window=self.history_window,
+            include_totals=self.include_totals,
+            own_total=obs.own_total,
+            opponent_total=obs.opponent_total,
+            output_format=self.output_format,
+        )
+
+    def _classify(self, reply: str) -> Literal["ok", "invalid"]:
+        return "ok" if parse_action(reply, output_format=self.output_format) else "invalid"
+
+    def act(self, obs: Observation) -> Action:
+        """Ask until a reply parses or attempts run out; see the module docstring."""
+        round_prompt = self.render_round_prompt(obs)
+        context = CallContext(
+            game=self.context.game,
+            phase=self.context.phase,
+            agent=self.context.agent,
+            match_id=self.context.match_id,
+            condition=self.context.condition,
+            replicate=self.context.replicate,
+            round_index=obs.round_index,
+        )
+        replies: list[str] = []
+        prompt = round_prompt
+        for attempt in range(1, self.max_retries + 2):
+            reply = self.gateway.complete(
+                system=self.system_prompt,
+                prompt=prompt,
+                temperature=self.temperature,
+                max_tokens=self.max_tokens,
+                context=context,
+                attempt=attempt,
+                classify=self._classify,
+            )
+            replies.append(reply)
+            action = parse_action(reply, output_format=self.output_format)
+            if action is not None:
+                self.last_decision = self._decision(True, round_prompt, replies)
+                return action
+            prompt = correction_prompt(round_prompt)
+        self.last_decision = self._decision(False, round_prompt, replies)
+        if self.on_invalid == "abort":
+            raise MatchAborted(
+                f"{self.context.agent} ({self.name}) gave no valid reply in round "
+                f"{obs.round_index} after {len(replies)} attempts"
+            )
+        return self.fallback_action
+
+    def _decision(self, valid: bool, round_prompt: str, replies: list[str]) -> Decision:
+        return Decision(
+            valid=valid,
+            attempts=len(replies),
+            system_prompt=self.system_prompt,
+            round_prompt=round_prompt,
+            raw_responses=tuple(replies),
+        )

@@ -1,0 +1,147 @@
+"""Rendering the PD prompts from their template files with ``str.format``.
+
+Placeholders (a template may use any of them, and no others):
+
+- system template: ``{persona}``, ``{payoff_table}``, ``{output_instruction}``
+- round template: ``{round_index}``, ``{totals}``, ``{history}``, ``{output_instruction}``
+
+An empty placeholder (no persona, totals off) would leave a gap: runs of blank lines collapse
+to one blank line, and the prompt is stripped at both ends.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pdbench.core.parse import OutputFormat
+from pdbench.core.payoff import PayoffMatrix
+from pdbench.core.transcript import render_history, render_payoff_table, render_totals
+from pdbench.core.types import Turn
+
+__all__ = [
+    "CORRECTION",
+    "OUTPUT_INSTRUCTIONS",
+    "ROUND_PLACEHOLDERS",
+    "SYSTEM_PLACEHOLDERS",
+    "PromptTemplates",
+    "correction_prompt",
+    "render_history_block",
+    "render_round",
+    "render_system",
+    "template_problem",
+]
+
+SYSTEM_PLACEHOLDERS = frozenset({"persona", "payoff_table", "output_instruction"})
+ROUND_PLACEHOLDERS = frozenset({"round_index", "totals", "history", "output_instruction"})
+
+OUTPUT_INSTRUCTIONS: dict[str, str] = {
+    "token": "Reply with exactly one letter: C to cooperate or D to defect. Output nothing else.",
+    "json": (
+        'Reply with exactly one JSON object and nothing else: {"action": "C"} to cooperate '
+        'or {"action": "D"} to defect.'
+    ),
+}
+
+CORRECTION = "Your previous reply was not a valid move."
+"""Put before the same round prompt when the reply could not be parsed."""
+
+_BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+
+
+@dataclass(frozen=True, slots=True)
+class PromptTemplates:
+    """The texts of an LLM agent's template files (``persona`` is the fragment, or "")."""
+
+    system: str
+    round: str
+    persona: str = ""
+
+    @classmethod
+    def from_files(
+        cls, *, system_path: Path, round_path: Path, persona_path: Path | None
+    ) -> PromptTemplates:
+        """Read the three files (UTF-8)."""
+        persona = persona_path.read_text(encoding="utf-8").strip() if persona_path else ""
+        return cls(
+            system=system_path.read_text(encoding="utf-8"),
+            round=round_path.read_text(encoding="utf-8"),
+            persona=persona,
+        )
+
+
+def template_problem(text: str, allowed: frozenset[str]) -> str | None:
+    """Why ``text`` is not a usable template (bad syntax, unknown placeholder), or None."""
+    try:
+        fields = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    except ValueError as exc:
+        return f"template syntax: {exc} (write a literal brace as {{{{ or }}}})"
+    unknown = sorted(f for f in fields if f not in allowed)
+    if unknown:
+        return (
+            f"unknown placeholder {{{unknown[0]}}} (known: "
+            + ", ".join(f"{{{a}}}" for a in sorted(allowed))
+            + ")"
+        )
+    return None
+
+
+def _tidy(text: str) -> str:
+    return _BLANK_RUNS.sub("\n\n", text).strip()
+
+
+def render_system(
+    templates: PromptTemplates, *, matrix: PayoffMatrix, side: str, output_format: OutputFormat
+) -> str:
+    """The system prompt: rules, the payoff table from ``side``'s view, persona, format."""
+    return _tidy(
+        templates.system.format(
+            persona=templates.persona,
+            payoff_table=render_payoff_table(matrix, side),
+            output_instruction=OUTPUT_INSTRUCTIONS[output_format],
+        )
+    )
+
+
+def render_history_block(turns: Sequence[Turn], *, round_index: int, history_window: int) -> str:
+    """The history paragraph: the last ``history_window`` rounds, or why there are none."""
+    if history_window == 0:
+        return "You are not shown any previous rounds."
+    if not turns:
+        return "No rounds have been played yet."
+    first = round_index - len(turns)
+    noun = "round" if len(turns) == 1 else f"{len(turns)} rounds"
+    return f"The last {noun}, oldest first:\n" + render_history(turns, first_round_index=first)
+
+
+def render_round(
+    templates: PromptTemplates,
+    *,
+    round_index: int,
+    turns: Sequence[Turn],
+    history_window: int,
+    include_totals: bool,
+    own_total: float,
+    opponent_total: float,
+    output_format: OutputFormat,
+) -> str:
+    """The round prompt for ``round_index`` given the visible ``turns`` (already windowed)."""
+    totals = render_totals(own_total=own_total, opponent_total=opponent_total)
+    return _tidy(
+        templates.round.format(
+            round_index=round_index,
+            totals=totals if include_totals else "",
+            history=render_history_block(
+                turns, round_index=round_index, history_window=history_window
+            ),
+            output_instruction=OUTPUT_INSTRUCTIONS[output_format],
+        )
+    )
+
+
+def correction_prompt(round_prompt: str) -> str:
+    """The re-prompt after an invalid reply: a short correction, then the same round prompt."""
+    return f"{CORRECTION}\n\n{round_prompt}"

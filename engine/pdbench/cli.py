@@ -1,0 +1,258 @@
+"""The ``pdbench`` command: validate, run, aggregate, ui.
+
+A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
+one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
+directory behind.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pdbench.config import LoadedConfig, load_config
+from pdbench.errors import PdbenchError, RunDirError
+from pdbench.runners.run_experiment import (
+    check_providers,
+    plan_matches,
+    run_experiment,
+)
+from pdbench.storage.manifest import read_manifest
+
+__all__ = ["app", "main", "streamlit_command"]
+
+app = typer.Typer(
+    name="pdbench",
+    help="Play the iterated Prisoner's Dilemma between LLM agents and classic policies.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+EXIT_INTERRUPTED = 130
+STREAMLIT_APP = Path(__file__).parent / "ui" / "streamlit_app.py"
+
+
+def _err(line: str) -> None:
+    typer.echo(line, err=True)
+
+
+@contextmanager
+def _user_errors() -> Iterator[None]:
+    """Turn pdbench's own errors into one line on stderr and their exit code."""
+    try:
+        yield
+    except PdbenchError as exc:
+        _err(f"error: {exc}")
+        raise typer.Exit(exc.exit_code) from None
+
+
+def _load(config: Path) -> LoadedConfig:
+    loaded = load_config(config)
+    for warning in loaded.warnings:
+        _err(f"warning: {warning}")
+    return loaded
+
+
+def _agent_summary(agent: Any) -> str:
+    if agent.type == "policy":
+        return f"{agent.display_name} (policy)"
+    detail = f"llm, window {agent.history_window}"
+    if agent.provider == "mock":
+        detail += f", mock plays {agent.mock.strategy}"
+    return f"{agent.display_name} ({detail})"
+
+
+def _summary(loaded: LoadedConfig, *, replicates: int | None = None) -> list[str]:
+    config = loaded.config
+    payoffs = config.payoffs
+    cells = ", ".join(
+        f"{name} {a:g}/{b:g}"
+        for name, (a, b) in (
+            ("CC", payoffs.CC),
+            ("CD", payoffs.CD),
+            ("DC", payoffs.DC),
+            ("DD", payoffs.DD),
+        )
+    )
+    count = config.replicates if replicates is None else replicates
+    lines = [
+        f"run_id {config.run_id}, seed {config.seed}, {count} replicate(s), "
+        f"output {config.run_dir()}",
+        f"horizon: {config.horizon.describe()}",
+        f"payoffs (A/B): {cells}",
+        f"conditions ({len(config.conditions)}):",
+    ]
+    lines += [
+        f"  {c.name}: {_agent_summary(c.agent_a)} vs {_agent_summary(c.agent_b)}"
+        for c in config.conditions
+    ]
+    return lines
+
+
+@app.command()
+def validate(
+    config: Annotated[Path, typer.Argument(help="The experiment YAML file.")],
+) -> None:
+    """Check a config: schema, refs and overrides, prompt and persona files, providers."""
+    with _user_errors():
+        loaded = _load(config)
+        check_providers(loaded)
+    typer.echo(f"ok: {loaded.path} (game {loaded.config.game})")
+    for line in _summary(loaded):
+        typer.echo(line)
+
+
+@app.command()
+def run(
+    config: Annotated[Path, typer.Argument(help="The experiment YAML file.")],
+    replicates: Annotated[
+        int | None, typer.Option(min=1, help="Replicates per condition (overrides the config).")
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Validate and show the plan; write nothing.")
+    ] = False,
+    output_dir: Annotated[
+        Path | None, typer.Option(help="Run directory (default: the config's output_dir).")
+    ] = None,
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Replace an existing run directory.")
+    ] = False,
+    no_aggregate: Annotated[
+        bool, typer.Option("--no-aggregate", help="Do not build the metrics after the run.")
+    ] = False,
+) -> None:
+    """Play every condition x replicate and write the run directory."""
+    with _user_errors():
+        loaded = _load(config)
+        check_providers(loaded)
+        run_dir = loaded.config.run_dir(output_dir)
+        plans = plan_matches(loaded.config, replicates=replicates)
+        if dry_run:
+            if run_dir.exists() and not overwrite:
+                raise RunDirError(
+                    f"{run_dir}: run directory already exists (pass --overwrite to replace it)"
+                )
+            typer.echo(f"dry run: would write {len(plans)} matches to {run_dir}")
+            for line in _summary(loaded, replicates=replicates):
+                typer.echo(line)
+            for plan in plans:
+                typer.echo(f"  {plan.match_id}: {plan.planned_rounds} rounds")
+            return
+        try:
+            result = _run_with_progress(
+                loaded,
+                replicates=replicates,
+                output_dir=output_dir,
+                overwrite=overwrite,
+                total=len(plans),
+            )
+        except KeyboardInterrupt:
+            _err(f"interrupted: {run_dir} is marked interrupted")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        counts = result.counts
+        typer.echo(
+            f"run {result.manifest.run_id} {result.manifest.status}: {counts['matches']} matches "
+            f"({counts['aborted_matches']} aborted), {counts['rounds']} rounds, "
+            f"{counts['calls']} provider calls -> {result.run_dir}"
+        )
+        if not no_aggregate:
+            _aggregate(result.run_dir)
+
+
+def _run_with_progress(
+    loaded: LoadedConfig,
+    *,
+    replicates: int | None,
+    output_dir: Path | None,
+    overwrite: bool,
+    total: int,
+) -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[match]}"),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as progress:
+        task = progress.add_task("matches", total=total, match="")
+        return run_experiment(
+            loaded,
+            replicates=replicates,
+            output_dir=output_dir,
+            overwrite=overwrite,
+            on_match_done=lambda plan, _: progress.update(task, advance=1, match=plan.match_id),
+        )
+
+
+def _aggregate(run_dir: Path) -> None:
+    from pdbench.storage.aggregate import aggregate_run
+
+    try:
+        summary = aggregate_run(run_dir)
+    except NotImplementedError as exc:
+        _err(f"error: {run_dir}: aggregation is not available yet ({exc})")
+        raise typer.Exit(1) from None
+    typer.echo(summary.text)
+
+
+@app.command()
+def aggregate(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory written by `pdbench run`.")],
+) -> None:
+    """Build the metric tables of a run directory (idempotent)."""
+    with _user_errors():
+        read_manifest(run_dir)
+        _aggregate(run_dir)
+
+
+def streamlit_command(run_dir: Path, *, port: int) -> list[str]:
+    """The command that opens the viewer on ``run_dir``."""
+    local = Path(sys.executable).parent / "streamlit"
+    streamlit = str(local) if local.exists() else "streamlit"
+    return [
+        streamlit,
+        "run",
+        str(STREAMLIT_APP),
+        "--server.port",
+        str(port),
+        "--",
+        "--run-dir",
+        str(run_dir),
+    ]
+
+
+@app.command()
+def ui(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory written by `pdbench run`.")],
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port of the viewer.")] = 8501,
+    print_command: Annotated[
+        bool, typer.Option("--print-command", help="Print the Streamlit command, do not run it.")
+    ] = False,
+) -> None:
+    """Open the read-only viewer of a run directory (or print the command that does)."""
+    with _user_errors():
+        read_manifest(run_dir)
+    command = streamlit_command(run_dir, port=port)
+    if print_command:
+        typer.echo(shlex.join(command))
+        return
+    raise typer.Exit(subprocess.run(command, check=False).returncode)
+
+
+def main() -> None:
+    """Entry point of the ``pdbench`` console script."""
+    app()

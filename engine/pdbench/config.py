@@ -1,0 +1,626 @@
+"""Config files: pydantic models of every YAML file, and the loader that resolves them.
+
+Loading a config (``load_config``) is the same for every game:
+
+1. read the YAML (a syntax error names the file and line);
+2. pick the model from ``game:`` (``GAME_CONFIGS``; default ``pd``);
+3. resolve refs: a mapping ``{ref: "agents/llm_default.yaml", overrides: {...}}`` is replaced
+   by that file (relative to the folder of the file that holds the ref) deep-merged with
+   ``overrides``, so overrides are validated exactly like the file itself;
+4. validate, with the config's folder as the root that relative paths (prompts, personas)
+   are read from;
+5. turn the first validation error into ONE line: ``<file>: <field path>: <message>``.
+
+Payoff tables that are not a Prisoner's Dilemma are allowed, with a warning.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from pdbench.agents.policy import POLICIES
+from pdbench.agents.prompts import ROUND_PLACEHOLDERS, SYSTEM_PLACEHOLDERS, template_problem
+from pdbench.core.metrics import (
+    DEFAULT_COLLAPSE_K,
+    DEFAULT_COLLAPSE_THRESHOLD,
+    PD_METRICS,
+    metric_params,
+)
+from pdbench.core.payoff import PayoffMatrix
+from pdbench.errors import ConfigError
+from pdbench.providers.base import PROVIDERS
+
+__all__ = [
+    "GAME_CONFIGS",
+    "AgentConfig",
+    "CollapseConfig",
+    "ConditionConfig",
+    "ExperimentConfig",
+    "FixedHorizonConfig",
+    "GeometricHorizonConfig",
+    "LLMAgentConfig",
+    "LoadedConfig",
+    "MetricsConfig",
+    "MockConfig",
+    "PayoffsConfig",
+    "PolicyAgentConfig",
+    "StrictModel",
+    "deep_merge",
+    "load_config",
+    "read_yaml",
+    "resolve_refs",
+    "tagged_union",
+]
+
+_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+_TAG_PREFIX = "<tag>"
+
+
+class StrictModel(BaseModel):
+    """Base of every config model: unknown keys are errors, field docstrings are docs."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+
+
+def tagged_union(*models: type[BaseModel], key: str = "type") -> Any:
+    """A union of models told apart by their ``key`` field (a ``Literal``).
+
+    Error paths stay readable: the tag never shows up in them (see ``_field_path``).
+    """
+    tags: dict[str, type[BaseModel]] = {}
+    for model in models:
+        (tag,) = model.model_fields[key].annotation.__args__  # type: ignore[union-attr]
+        tags[tag] = model
+
+    def pick(value: Any) -> str | None:
+        tag = value.get(key) if isinstance(value, Mapping) else getattr(value, key, None)
+        return f"{_TAG_PREFIX}{tag}" if tag in tags else None
+
+    members = tuple(Annotated[m, Tag(f"{_TAG_PREFIX}{t}")] for t, m in tags.items())
+    return Annotated[
+        members[0] if len(members) == 1 else _union(members),
+        Discriminator(
+            pick,
+            custom_error_type="invalid_tag",
+            custom_error_message=f"{key} must be one of: {', '.join(tags)}",
+        ),
+    ]
+
+
+def _union(members: tuple[Any, ...]) -> Any:
+    from typing import Union
+
+    return Union[members]  # noqa: UP007 - built from a runtime tuple
+
+
+# ---------------------------------------------------------------------------------------------
+# the game: payoffs, horizon, metrics
+
+Number = Annotated[float, Field(strict=True, allow_inf_nan=False)]
+
+
+class PayoffsConfig(StrictModel):
+    """The payoff matrix: ``[payoff of A, payoff of B]`` for each pair of actions."""
+
+    CC: tuple[Number, Number] = (3, 3)
+    """Both cooperate."""
+    CD: tuple[Number, Number] = (0, 5)
+    """A cooperates, B defects."""
+    DC: tuple[Number, Number] = (5, 0)
+    """A defects, B cooperates."""
+    DD: tuple[Number, Number] = (1, 1)
+    """Both defect."""
+
+    @model_validator(mode="after")
+    def _warn_when_not_a_pd(self, info: ValidationInfo) -> PayoffsConfig:
+        problems = self.to_matrix().pd_violations()
+        if problems and info.context is not None:
+            info.context["warnings"].append(
+                ("payoffs", "not a prisoner's dilemma: " + "; ".join(problems))
+            )
+        return self
+
+    def to_matrix(self) -> PayoffMatrix:
+        """The core payoff matrix."""
+        return PayoffMatrix(cc=self.CC, cd=self.CD, dc=self.DC, dd=self.DD)
+
+
+class FixedHorizonConfig(StrictModel):
+    """Every match lasts exactly ``n`` rounds."""
+
+    type: Literal["fixed"]
+    """``fixed``."""
+    n: int = Field(ge=1)
+    """Rounds per match."""
+
+    def describe(self) -> str:
+        """One line for summaries."""
+        return f"fixed, {self.n} rounds"
+
+
+class GeometricHorizonConfig(StrictModel):
+    """After each round the match stops with probability ``stop_prob``."""
+
+    type: Literal["geometric"]
+    """``geometric``."""
+    stop_prob: float = Field(gt=0, le=1)
+    """Probability of stopping after each round, in (0, 1]; mean length 1 / stop_prob."""
+    max_rounds: int = Field(default=1000, ge=1)
+    """Cap on the length of a match."""
+
+    def describe(self) -> str:
+        """One line for summaries."""
+        return f"geometric, stop_prob {self.stop_prob:g}, at most {self.max_rounds} rounds"
+
+
+HorizonConfig = tagged_union(FixedHorizonConfig, GeometricHorizonConfig)
+
+
+class CollapseConfig(StrictModel):
+    """Parameters of ``time_to_collapse``."""
+
+    k: int = Field(default=DEFAULT_COLLAPSE_K, ge=1)
+    """Length of the window of rounds that must have low cooperation."""
+    threshold: float = Field(default=DEFAULT_COLLAPSE_THRESHOLD, ge=0, le=1)
+    """Cooperation rate of both agents at or below which the window counts as collapsed."""
+
+
+class MetricsConfig(StrictModel):
+    """Which metrics dbt computes for this run, and their parameters."""
+
+    names: list[str] = Field(default_factory=lambda: list(PD_METRICS))
+    """Metric names (default: all)."""
+    collapse: CollapseConfig = Field(default_factory=CollapseConfig)
+    """Parameters of ``time_to_collapse``."""
+
+    @field_validator("names")
+    @classmethod
+    def _known_metrics(cls, names: list[str]) -> list[str]:
+        for name in names:
+            if name not in PD_METRICS:
+                raise ValueError(f"unknown metric {name!r} (known: {', '.join(PD_METRICS)})")
+        return names
+
+
+# ---------------------------------------------------------------------------------------------
+# agents
+
+
+class PolicyAgentConfig(StrictModel):
+    """A classic policy (``configs/agents/policies.yaml``)."""
+
+    type: Literal["policy"]
+    """``policy``."""
+    policy: str
+    """One of ALLC, ALLD, TFT, GRIM, GTFT, WSLS."""
+    name: str | None = None
+    """Name in the records (default: the policy name)."""
+    generous_prob: float | None = Field(default=None, ge=0, le=1)
+    """GTFT only: probability of forgiving a defection (default from the payoffs; 1/3)."""
+    win_threshold: float | None = None
+    """WSLS only: a payoff >= this is a win (default R)."""
+
+    @field_validator("policy")
+    @classmethod
+    def _known_policy(cls, policy: str) -> str:
+        if policy not in POLICIES:
+            raise ValueError(f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
+        return policy
+
+    @model_validator(mode="after")
+    def _parameters_fit_the_policy(self) -> PolicyAgentConfig:
+        if self.generous_prob is not None and self.policy != "GTFT":
+            raise ValueError(f"generous_prob applies to GTFT only, not {self.policy}")
+        if self.win_threshold is not None and self.policy != "WSLS":
+            raise ValueError(f"win_threshold applies to WSLS only, not {self.policy}")
+        return self
+
+    @property
+    def display_name(self) -> str:
+        """The name written to the records."""
+        return self.name or self.policy
+
+
+class MockConfig(StrictModel):
+    """How the ``mock`` provider behaves (ignored by other providers)."""
+
+    strategy: str = "TFT"
+    """The policy the mock plays through the prompt: ALLC, ALLD, TFT, GRIM, GTFT, WSLS."""
+    invalid_rate: float = Field(default=0.0, ge=0, le=1)
+    """Probability that a reply is invalid (seeded)."""
+    latency_ms: float = Field(default=0.0, ge=0)
+    """Simulated latency per call."""
+    seed: int | None = None
+    """Fixed seed for the mock (default: derived from the run seed, condition and replicate)."""
+
+    @field_validator("strategy")
+    @classmethod
+    def _known_strategy(cls, strategy: str) -> str:
+        if strategy not in POLICIES:
+            raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(POLICIES)})")
+        return strategy
+
+
+def _root(info: ValidationInfo) -> Path:
+    return Path(info.context["root"]) if info.context else Path.cwd()
+
+
+class LLMAgentConfig(StrictModel):
+    """An LLM agent (``configs/agents/llm_default.yaml``). Paths are relative to the folder of
+    the experiment file."""
+
+    type: Literal["llm"]
+    """``llm``."""
+    name: str | None = None
+    """Name in the records (default: ``<provider>/<model>`` plus ``:<persona>``)."""
+    provider: str = "mock"
+    """Provider name: mock, openai, anthropic, litellm."""
+    model: str
+    """Model identifier passed to the provider."""
+    temperature: float = Field(default=0.0, ge=0)
+    """Sampling temperature."""
+    max_tokens: int = Field(default=16, ge=1)
+    """Most tokens a reply may have."""
+    system_prompt: str = "prompts/pd_system.md"
+    """System prompt template."""
+    round_prompt: str = "prompts/pd_round.md"
+    """Round prompt template."""
+    personas_dir: str = "prompts/personas"
+    """Folder of persona fragments (``<persona>.md``)."""
+    persona: str | None = None
+    """Persona fragment put into the system prompt (None: no persona)."""
+    history_window: int = Field(default=5, ge=0)
+    """How many past rounds the round prompt shows."""
+    include_totals: bool = True
+    """Whether the round prompt states both running totals."""
+    output_format: Literal["token", "json"] = "token"
+    """``token``: reply C or D; ``json``: reply ``{"action": "C"}``."""
+    max_retries: int = Field(default=2, ge=0)
+    """Re-prompts after an invalid reply (attempts per round = 1 + max_retries)."""
+    on_invalid: Literal["abort", "fallback"] = "fallback"
+    """When every attempt is invalid: ``abort`` the match, or play ``fallback_action``."""
+    fallback_action: Literal["C", "D"] = "D"
+    """The action played (and recorded as invalid) when ``on_invalid`` is ``fallback``."""
+    mock: MockConfig = Field(default_factory=MockConfig)
+    """Settings of the mock provider."""
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, provider: str) -> str:
+        if provider not in PROVIDERS:
+            raise ValueError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
+        return provider
+
+    @field_validator("system_prompt", "round_prompt")
+    @classmethod
+    def _template_exists(cls, value: str, info: ValidationInfo) -> str:
+        path = _root(info) / value
+        if not path.is_file():
+            raise ValueError(f"prompt file not found: {value}")
+        allowed = SYSTEM_PLACEHOLDERS if info.field_name == "system_prompt" else ROUND_PLACEHOLDERS
+        problem = template_problem(path.read_text(encoding="utf-8"), allowed)
+        if problem:
+            raise ValueError(f"{value}: {problem}")
+        return value
+
+    @field_validator("personas_dir")
+    @classmethod
+    def _personas_dir_exists(cls, value: str, info: ValidationInfo) -> str:
+        if not (_root(info) / value).is_dir():
+            raise ValueError(f"folder not found: {value}")
+        return value
+
+    @field_validator("persona")
+    @classmethod
+    def _known_persona(cls, persona: str | None, info: ValidationInfo) -> str | None:
+        if persona is None or "personas_dir" not in info.data:
+            return persona
+        folder = _root(info) / info.data["personas_dir"]
+        if not (folder / f"{persona}.md").is_file():
+            known = sorted(p.stem for p in folder.glob("*.md"))
+            raise ValueError(f"unknown persona {persona!r} (known: {', '.join(known)})")
+        return persona
+
+    @property
+    def display_name(self) -> str:
+        """The name written to the records."""
+        if self.name:
+            return self.name
+        suffix = f":{self.persona}" if self.persona else ""
+        return f"{self.provider}/{self.model}{suffix}"
+
+    def persona_path(self, root: Path) -> Path | None:
+        """The persona fragment file, or None."""
+        return root / self.personas_dir / f"{self.persona}.md" if self.persona else None
+
+
+AgentConfig = tagged_union(PolicyAgentConfig, LLMAgentConfig)
+
+
+# ---------------------------------------------------------------------------------------------
+# the experiment
+
+
+class ConditionConfig(StrictModel):
+    """One matchup: agent A against agent B."""
+
+    name: str = Field(pattern=_NAME_PATTERN)
+    """Unique name (letters, digits, ``_ . -``); part of every match id."""
+    agent_a: AgentConfig
+    """The first player (a ref, or an inline agent)."""
+    agent_b: AgentConfig
+    """The second player."""
+
+
+class ExperimentConfig(StrictModel):
+    """An iterated PD experiment (``configs/experiment.yaml``)."""
+
+    game: Literal["pd"] = "pd"
+    """The game: ``pd``."""
+    run_id: str = Field(pattern=_NAME_PATTERN)
+    """Name of the run; the run directory defaults to ``data/runs/<run_id>``."""
+    seed: int
+    """The one seed every random stream is derived from."""
+    output_dir: str | None = None
+    """Run directory, relative to the working directory (default ``data/runs/<run_id>``)."""
+    replicates: int = Field(default=1, ge=1)
+    """Matches per condition, each with its own seeds (``--replicates`` overrides)."""
+    store_prompts: bool = False
+    """Write every LLM prompt and raw reply into ``rounds.jsonl``."""
+    payoffs: PayoffsConfig = Field(default_factory=PayoffsConfig)
+    """The payoff matrix."""
+    horizon: HorizonConfig
+    """How long matches last: ``fixed`` or ``geometric``."""
+    metrics: MetricsConfig = Field(default_factory=MetricsConfig)
+    """Metrics dbt computes, and their parameters."""
+    conditions: list[ConditionConfig] = Field(min_length=1)
+    """The matchups."""
+
+    @field_validator("conditions")
+    @classmethod
+    def _unique_names(cls, conditions: list[ConditionConfig]) -> list[ConditionConfig]:
+        seen: set[str] = set()
+        for condition in conditions:
+            if condition.name in seen:
+                raise ValueError(f"condition name {condition.name!r} is used twice")
+            seen.add(condition.name)
+        return conditions
+
+    def run_dir(self, override: str | Path | None = None) -> Path:
+        """Where this run writes: ``override``, else ``output_dir``, else data/runs/<run_id>."""
+        if override is not None:
+            return Path(override)
+        return Path(self.output_dir) if self.output_dir else Path("data/runs") / self.run_id
+
+    def metric_params(self) -> dict:
+        """The manifest's ``metric_params``."""
+        return metric_params(
+            metrics=self.metrics.names,
+            collapse_k=self.metrics.collapse.k,
+            collapse_threshold=self.metrics.collapse.threshold,
+        )
+
+
+GAME_CONFIGS: dict[str, type[StrictModel]] = {"pd": ExperimentConfig}
+"""``game:`` value -> the model of that game's experiment file."""
+
+
+# ---------------------------------------------------------------------------------------------
+# loading
+
+
+@dataclass(frozen=True)
+class RefSite:
+    """Where a ref was expanded: the field path, the file it brought in, its overrides."""
+
+    loc: tuple[str | int, ...]
+    file: str
+    overrides: dict
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    """A validated config and what it took to get it."""
+
+    path: str
+    """The file as the user named it."""
+    root: Path
+    """Its folder: relative paths inside the config are read from here."""
+    config: Any
+    """The validated model (``ExperimentConfig`` for ``game: pd``)."""
+    warnings: list[str] = field(default_factory=list)
+    """One line each, ``<file>: <field>: <message>``."""
+
+    @property
+    def snapshot(self) -> dict:
+        """The resolved config as JSON data (refs expanded, overrides applied)."""
+        return self.config.model_dump(mode="json")
+
+
+def _display(path: str | os.PathLike[str]) -> str:
+    return os.path.normpath(os.fspath(path))
+
+
+def read_yaml(path: str | os.PathLike[str]) -> dict:
+    """A YAML file that must hold a mapping; errors name the file (and line)."""
+    shown = _display(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError("file not found", path=shown) from None
+    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the file: {exc.__class__.__name__}", path=shown) from None
+    try:
+        content = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"invalid YAML: {problem}", path=shown, field=where) from None
+    if content is None:
+        raise ConfigError("the file is empty", path=shown)
+    if not isinstance(content, dict):
+        raise ConfigError("expected a mapping of keys at the top level", path=shown)
+    return content
+
+
+def deep_merge(base: Mapping, overrides: Mapping) -> dict:
+    """``base`` with ``overrides`` applied: mappings merge key by key, anything else replaces."""
+    merged = dict(base)
+    for key, value in overrides.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def resolve_refs(
+    node: Any,
+    *,
+    file: str,
+    loc: tuple[str | int, ...] = (),
+    sites: list[RefSite] | None = None,
+    chain: tuple[str, ...] = (),
+) -> Any:
+    """``node`` with every ``{ref, overrides}`` mapping replaced by the merged file content.
+
+    ``file`` is the (displayed) file holding ``node``; refs are relative to its folder.
+    Expanded refs are appended to ``sites`` so errors can name the file a value came from.
+    """
+    if sites is None:
+        sites = []
+    if isinstance(node, list):
+        return [
+            resolve_refs(item, file=file, loc=(*loc, i), sites=sites, chain=chain)
+            for i, item in enumerate(node)
+        ]
+    if not isinstance(node, dict):
+        return node
+    if "ref" not in node:
+        return {
+            key: resolve_refs(value, file=file, loc=(*loc, key), sites=sites, chain=chain)
+            for key, value in node.items()
+        }
+    where = _field_path(loc)
+    extra = sorted(set(node) - {"ref", "overrides"})
+    if extra:
+        raise ConfigError(
+            f"a ref takes only 'ref' and 'overrides', not {extra[0]!r}", path=file, field=where
+        )
+    ref = node["ref"]
+    overrides = node.get("overrides") or {}
+    if not isinstance(ref, str) or not ref:
+        raise ConfigError("ref must be a relative file path", path=file, field=f"{where}.ref")
+    if not isinstance(overrides, dict):
+        raise ConfigError("overrides must be a mapping", path=file, field=f"{where}.overrides")
+    target = _display(Path(os.path.dirname(file)) / ref)
+    if target in chain:
+        raise ConfigError(f"refs form a cycle through {ref}", path=file, field=f"{where}.ref")
+    if not Path(target).is_file():
+        raise ConfigError(f"file not found: {ref}", path=file, field=f"{where}.ref")
+    content = resolve_refs(
+        read_yaml(target), file=target, loc=loc, sites=sites, chain=(*chain, file)
+    )
+    sites.append(RefSite(loc=loc, file=target, overrides=overrides))
+    return deep_merge(content, overrides)
+
+
+def _field_path(loc: tuple[str | int, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif isinstance(part, str) and part.startswith(_TAG_PREFIX):
+            continue
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _in_overrides(overrides: Any, rest: tuple[str | int, ...]) -> bool:
+    node = overrides
+    for part in rest:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            return False
+    return True
+
+
+def _message(error: Mapping[str, Any]) -> str:
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind == "missing":
+        return "required key is missing"
+    message = str(error["msg"])
+    if message.startswith("Value error, "):
+        message = message[len("Value error, ") :]
+    value = error.get("input")
+    if kind not in {"value_error", "invalid_tag"} and isinstance(value, str | int | float | bool):
+        message += f" (got {value!r})"
+    elif kind == "invalid_tag" and isinstance(value, Mapping) and "type" in value:
+        message += f" (got {value['type']!r})"
+    return message
+
+
+def _config_error(exc: ValidationError, *, file: str, sites: list[RefSite]) -> ConfigError:
+    errors = exc.errors()
+    error = errors[0]
+    loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and p.startswith(_TAG_PREFIX)))
+    message = _message(error)
+    if len(errors) > 1:
+        message += f" (and {len(errors) - 1} more)"
+    site = max(
+        (s for s in sites if loc[: len(s.loc)] == s.loc),
+        key=lambda s: len(s.loc),
+        default=None,
+    )
+    if site is not None:
+        rest = loc[len(site.loc) :]
+        if rest and not _in_overrides(site.overrides, rest):
+            referenced = f"referenced from {file}: {_field_path(site.loc)}"
+            return ConfigError(
+                f"{message} ({referenced})", path=site.file, field=_field_path(rest) or None
+            )
+    return ConfigError(message, path=file, field=_field_path(loc) or None)
+
+
+def load_config(path: str | os.PathLike[str]) -> LoadedConfig:
+    """Read, resolve and validate the experiment file at ``path`` (any game)."""
+    file = _display(path)
+    raw = read_yaml(path)
+    game = raw.get("game", "pd")
+    model = GAME_CONFIGS.get(game) if isinstance(game, str) else None
+    if model is None:
+        raise ConfigError(
+            f"unknown game {game!r} (known: {', '.join(GAME_CONFIGS)})", path=file, field="game"
+        )
+    sites: list[RefSite] = []
+    resolved = resolve_refs(raw, file=file, sites=sites)
+    root = Path(os.path.dirname(file) or ".")
+    context: dict[str, Any] = {"root": root, "warnings": []}
+    try:
+        config = model.model_validate(resolved, context=context)
+    except ValidationError as exc:
+        raise _config_error(exc, file=file, sites=sites) from None
+    warnings = [f"{file}: {where}: {message}" for where, message in context["warnings"]]
+    return LoadedConfig(path=file, root=root, config=config, warnings=warnings)

@@ -1,0 +1,1 @@
+"""The game itself: actions, payoffs, horizons, transcripts, parsing, seeded streams."""

@@ -1,0 +1,113 @@
+"""The text an agent is shown about the game, and its exact inverse.
+
+Two kinds of lines are written here and nowhere else, so that whatever renders a prompt and
+whatever reads one back (the mock provider) agree by construction:
+
+- payoff-table lines: ``- You play C, the other player plays D: you get 0, they get 5.``
+- history lines: ``Round 3: you played C, the other player played D; you got 0, they got 5.``
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import islice
+
+from pdbench.core.payoff import PayoffMatrix, PayoffView
+from pdbench.core.types import Action, Turn
+
+__all__ = [
+    "format_number",
+    "last_rounds",
+    "parse_history",
+    "parse_payoff_table",
+    "render_history",
+    "render_payoff_table",
+    "render_totals",
+]
+
+_NUMBER = r"(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
+_TABLE_LINE = (
+    "- You play {own}, the other player plays {opp}: you get {own_pay}, they get {opp_pay}."
+)
+_TABLE_RE = re.compile(
+    rf"^- You play ([CD]), the other player plays ([CD]): you get {_NUMBER}, they get {_NUMBER}\.$",
+    re.MULTILINE,
+)
+_HISTORY_LINE = (
+    "Round {round_index}: you played {own}, the other player played {opp}; "
+    "you got {own_pay}, they got {opp_pay}."
+)
+_HISTORY_RE = re.compile(
+    r"^Round (\d+): you played ([CD]), the other player played ([CD]); "
+    rf"you got {_NUMBER}, they got {_NUMBER}\.$",
+    re.MULTILINE,
+)
+
+
+def format_number(x: float) -> str:
+    """A payoff as people write it: ``3``, ``0.5``, ``-1``."""
+    return f"{x:g}"
+
+
+def render_payoff_table(matrix: PayoffMatrix, side: str) -> str:
+    """The four outcomes from ``side``'s point of view, one line each (C/C, C/D, D/C, D/D)."""
+    lines = []
+    for own in ("C", "D"):
+        for opp in ("C", "D"):
+            if side == "agent_a":
+                own_pay, opp_pay = matrix.score(Action(own), Action(opp))
+            else:
+                opp_pay, own_pay = matrix.score(Action(opp), Action(own))
+            lines.append(
+                _TABLE_LINE.format(
+                    own=own, opp=opp, own_pay=format_number(own_pay), opp_pay=format_number(opp_pay)
+                )
+            )
+    return "\n".join(lines)
+
+
+def parse_payoff_table(text: str) -> PayoffView | None:
+    """The reader's own payoffs from a rendered table, or None if the table is incomplete."""
+    own = {(m[1], m[2]): float(m[3]) for m in _TABLE_RE.finditer(text)}
+    if len(own) != 4:
+        return None
+    return PayoffView(R=own["C", "C"], S=own["C", "D"], T=own["D", "C"], P=own["D", "D"])
+
+
+def last_rounds(history: Sequence[Turn], window: int) -> list[Turn]:
+    """Exactly the last ``window`` rounds of ``history`` (fewer when fewer were played)."""
+    if window <= 0:
+        return []
+    start = max(len(history) - window, 0)
+    return list(islice(history, start, None))
+
+
+def render_history(turns: Sequence[Turn], *, first_round_index: int) -> str:
+    """One line per round, oldest first; the first line is round ``first_round_index``."""
+    return "\n".join(
+        _HISTORY_LINE.format(
+            round_index=first_round_index + i,
+            own=str(t.own_action),
+            opp=str(t.opponent_action),
+            own_pay=format_number(t.own_payoff),
+            opp_pay=format_number(t.opponent_payoff),
+        )
+        for i, t in enumerate(turns)
+    )
+
+
+def parse_history(text: str) -> list[Turn]:
+    """The history lines found in ``text``, oldest first, as the reader's turns."""
+    return [
+        Turn(Action(m[2]), Action(m[3]), float(m[4]), float(m[5]))
+        for m in sorted(_HISTORY_RE.finditer(text), key=lambda m: int(m[1]))
+    ]
+
+
+def render_totals(*, own_total: float, opponent_total: float) -> str:
+    """The running totals line."""
+    return (
+        f"Your total so far: {format_number(own_total)}. "
+        f"The other player's total so far: {format_number(opponent_total)}."
+    )

@@ -1,0 +1,1 @@
+"""Where replies come from: the ``ProviderClient`` protocol, its registry and the mock."""

@@ -1,0 +1,120 @@
+"""The provider protocol and the registry that builds providers by name.
+
+A provider has one job: turn a system prompt and a prompt into a reply string. Everything
+around the call (latency, usage, the ``calls.jsonl`` record, and later retries, back-off,
+caching and concurrency) lives once, in :mod:`pdbench.providers.gateway`.
+
+Vendor SDKs are optional extras, imported only when a config names their provider; a known
+provider whose SDK is missing fails with the command that installs it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from pdbench.errors import ConfigError
+
+__all__ = [
+    "PROVIDERS",
+    "ProviderClient",
+    "ProviderSpec",
+    "Usage",
+    "make_provider",
+    "provider_problem",
+]
+
+
+@runtime_checkable
+class ProviderClient(Protocol):
+    """Anything that completes a prompt. Optional: a ``last_usage: Usage | None`` attribute."""
+
+    def complete(
+        self,
+        *,
+        system: str,
+        prompt: str,
+        temperature: float,
+        max_tokens: int,
+    ) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """What the last call cost, when the provider knows."""
+
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    cost_usd: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderSpec:
+    """How to build one provider: ``factory`` is ``"module:function"``, imported lazily."""
+
+    name: str
+    factory: str
+    sdk_module: str | None = None
+    """The vendor package the adapter imports (None: no SDK needed)."""
+    extra: str | None = None
+    """The optional extra of pdbench that installs the SDK."""
+
+
+PROVIDERS: dict[str, ProviderSpec] = {
+    spec.name: spec
+    for spec in (
+        ProviderSpec(name="mock", factory="pdbench.providers.mock:build"),
+        ProviderSpec(
+            name="openai",
+            factory="pdbench.providers.openai:build",
+            sdk_module="openai",
+            extra="openai",
+        ),
+        ProviderSpec(
+            name="anthropic",
+            factory="pdbench.providers.anthropic:build",
+            sdk_module="anthropic",
+            extra="anthropic",
+        ),
+        ProviderSpec(
+            name="litellm",
+            factory="pdbench.providers.litellm:build",
+            sdk_module="litellm",
+            extra="litellm",
+        ),
+    )
+}
+"""Provider name (as configs write it) -> how to build it."""
+
+
+def provider_problem(name: str) -> str | None:
+    """Why provider ``name`` cannot be built here, or None when it can."""
+    spec = PROVIDERS.get(name)
+    if spec is None:
+        return f"unknown provider {name!r} (known: {', '.join(PROVIDERS)})"
+    if spec.sdk_module and importlib.util.find_spec(spec.sdk_module) is None:
+        return (
+            f"provider {name!r} needs the {spec.sdk_module!r} package: uv sync --extra {spec.extra}"
+        )
+    module_name = spec.factory.partition(":")[0]
+    if importlib.util.find_spec(module_name) is None:
+        return f"provider {name!r} has no adapter in this version of pdbench yet"
+    return None
+
+
+def make_provider(name: str, *, settings: Any, seed: int, where: str = "") -> ProviderClient:
+    """Build provider ``name`` from an agent's ``settings`` (its config), seeded with ``seed``.
+
+    ``where`` (``"<file>: <field>"``) prefixes the error when the provider cannot be built.
+    """
+    problem = provider_problem(name)
+    if problem is not None:
+        raise ConfigError(problem, path=where or None)
+    module_name, _, function_name = PROVIDERS[name].factory.partition(":")
+    factory: Callable[..., ProviderClient] = getattr(
+        importlib.import_module(module_name), function_name
+    )
+    return factory(settings=settings, seed=seed)

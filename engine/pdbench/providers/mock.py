@@ -1,0 +1,88 @@
+"""``MockProvider``: a provider with no network and no keys, for tests and demos.
+
+It is a pure function of its seed and the prompt it is given: the same ``(system, prompt)``
+always gets the same reply. What it answers is decided by a *player* for the game at hand
+(the PD player lives in :mod:`pdbench.providers.mock_pd`); the provider itself only adds what
+every game shares: invalid replies at a seeded rate and optional simulated latency.
+"""
+
+from __future__ import annotations
+
+import time
+from random import Random
+from typing import Any, Protocol
+
+from pdbench.core.rng import stream
+from pdbench.providers.base import Usage
+from pdbench.providers.gateway import prompt_sha256
+
+__all__ = ["INVALID_REPLIES", "MockPlayer", "MockProvider", "build"]
+
+INVALID_REPLIES = (
+    "I think I will cooperate this time.",
+    "",
+    "C or D?",
+    "CD",
+    "Let me think about the payoffs first.",
+    "maybe",
+)
+"""What the mock says when it is drawn to be invalid (none parses in either format)."""
+
+
+class MockPlayer(Protocol):
+    """Decides the mock's valid reply to a prompt; ``rng`` is seeded from the prompt."""
+
+    def reply(self, *, system: str, prompt: str, rng: Random) -> str: ...
+
+
+class MockProvider:
+    """Deterministic stand-in for a model: ``player`` answers, the seed decides invalid replies."""
+
+    def __init__(
+        self,
+        *,
+        player: MockPlayer,
+        seed: int,
+        invalid_rate: float = 0.0,
+        latency_ms: float = 0.0,
+    ) -> None:
+        if not 0 <= invalid_rate <= 1:
+            raise ValueError(f"invalid_rate must be in [0, 1], got {invalid_rate}")
+        self.player = player
+        self.seed = seed
+        self.invalid_rate = invalid_rate
+        self.latency_ms = latency_ms
+        self.last_usage: Usage | None = None
+
+    def complete(self, *, system: str, prompt: str, temperature: float, max_tokens: int) -> str:
+        """The reply to ``(system, prompt)``; ``temperature`` and ``max_tokens`` are ignored."""
+        if self.latency_ms > 0:
+            time.sleep(self.latency_ms / 1000)
+        rng = stream(self.seed, "mock", prompt_sha256(system, prompt))
+        if rng.random() < self.invalid_rate:
+            reply = INVALID_REPLIES[rng.randrange(len(INVALID_REPLIES))]
+        else:
+            reply = self.player.reply(system=system, prompt=prompt, rng=rng)
+        self.last_usage = Usage(
+            tokens_in=_approx_tokens(system) + _approx_tokens(prompt),
+            tokens_out=_approx_tokens(reply),
+            cost_usd=0.0,
+        )
+        return reply
+
+
+def _approx_tokens(text: str) -> int:
+    return (len(text) + 3) // 4
+
+
+def build(*, settings: Any, seed: int) -> MockProvider:
+    """The registry's factory: a PD mock from an LLM agent's config (its ``mock`` section)."""
+    from pdbench.providers.mock_pd import PDMockPlayer
+
+    mock = settings.mock
+    return MockProvider(
+        player=PDMockPlayer(strategy=mock.strategy, output_format=settings.output_format),
+        seed=seed if mock.seed is None else mock.seed,
+        invalid_rate=mock.invalid_rate,
+        latency_ms=mock.latency_ms,
+    )

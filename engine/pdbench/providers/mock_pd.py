@@ -1,0 +1,44 @@
+"""The mock's Prisoner's Dilemma player: reads the prompt, answers as a named policy.
+
+It plays through the text interface, like a model would: it reads its own payoffs from the
+payoff table of the system prompt and the visible history from the round prompt (both in the
+line formats of :mod:`pdbench.core.transcript`), replays a fresh policy over that history and
+answers with the policy's next action. It sees exactly what a model sees, so GRIM, for one,
+only remembers defections that are still inside the history window.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from pdbench.agents.policy import POLICIES, make_policy
+from pdbench.core.parse import OutputFormat
+from pdbench.core.payoff import PayoffView
+from pdbench.core.transcript import parse_history, parse_payoff_table
+from pdbench.core.types import Observation
+
+__all__ = ["PDMockPlayer"]
+
+_FALLBACK_PAYOFFS = PayoffView(R=3, S=0, T=5, P=1)
+
+
+class PDMockPlayer:
+    """Answers PD round prompts as policy ``strategy`` (ALLC, ALLD, TFT, GRIM, GTFT, WSLS)."""
+
+    def __init__(self, *, strategy: str, output_format: OutputFormat = "token") -> None:
+        if strategy not in POLICIES:
+            raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(POLICIES)})")
+        self.strategy = strategy
+        self.output_format = output_format
+
+    def reply(self, *, system: str, prompt: str, rng: Random) -> str:
+        payoffs = parse_payoff_table(system) or _FALLBACK_PAYOFFS
+        history = parse_history(prompt)
+        policy = make_policy(self.strategy, payoffs=payoffs)
+        policy.reset(rng.getrandbits(63))
+        for seen in range(len(history)):
+            policy.act(Observation(round_index=seen + 1, history=history[:seen]))
+        action = policy.act(Observation(round_index=len(history) + 1, history=history))
+        if self.output_format == "json":
+            return f'{{"action": "{action}"}}'
+        return str(action)

@@ -1,0 +1,1 @@
+"""Playing an experiment: agents built by name, matches scheduled and recorded."""

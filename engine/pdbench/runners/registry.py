@@ -1,0 +1,107 @@
+"""Agent config ``type`` -> the factory that builds a fresh agent for one match."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pdbench.agents.base import Agent
+from pdbench.agents.llm import LLMAgent
+from pdbench.agents.policy import make_policy
+from pdbench.agents.prompts import PromptTemplates
+from pdbench.config import LLMAgentConfig, PolicyAgentConfig
+from pdbench.core.payoff import PayoffMatrix
+from pdbench.core.rng import derive_seed
+from pdbench.core.types import Action
+from pdbench.providers.base import make_provider
+from pdbench.providers.gateway import CallContext, ProviderGateway
+
+__all__ = ["AGENT_FACTORIES", "MatchSetup", "build_agent"]
+
+
+@dataclass(frozen=True)
+class MatchSetup:
+    """What every agent of one match is built from."""
+
+    run_id: str
+    seed: int
+    """The run seed."""
+    match_id: str
+    condition: str
+    replicate: int
+    matrix: PayoffMatrix
+    root: Path
+    """Folder that relative config paths are read from."""
+    record_call: Callable[[dict], None]
+    """Receives each provider call's ``calls.jsonl`` record."""
+
+
+def _policy(config: PolicyAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
+    return make_policy(
+        config.policy,
+        payoffs=setup.matrix.view(side),
+        generous_prob=config.generous_prob,
+        win_threshold=config.win_threshold,
+    )
+
+
+@lru_cache(maxsize=64)
+def _templates(system: Path, round_: Path, persona: Path | None) -> PromptTemplates:
+    return PromptTemplates.from_files(system_path=system, round_path=round_, persona_path=persona)
+
+
+def _llm(config: LLMAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
+    client = make_provider(
+        config.provider,
+        settings=config,
+        seed=derive_seed(setup.seed, "provider", setup.condition, setup.replicate, side),
+    )
+    gateway = ProviderGateway(
+        client=client,
+        provider=config.provider,
+        model=config.model,
+        run_id=setup.run_id,
+        record=setup.record_call,
+    )
+    return LLMAgent(
+        name=config.display_name,
+        side=side,
+        templates=_templates(
+            setup.root / config.system_prompt,
+            setup.root / config.round_prompt,
+            config.persona_path(setup.root),
+        ),
+        matrix=setup.matrix,
+        gateway=gateway,
+        context=CallContext(
+            game="pd",
+            phase="pd_round",
+            agent=side,
+            match_id=setup.match_id,
+            condition=setup.condition,
+            replicate=setup.replicate,
+        ),
+        history_window=config.history_window,
+        include_totals=config.include_totals,
+        output_format=config.output_format,
+        temperature=config.temperature,
+        max_tokens=config.max_tokens,
+        max_retries=config.max_retries,
+        on_invalid=config.on_invalid,
+        fallback_action=Action(config.fallback_action),
+    )
+
+
+AGENT_FACTORIES: dict[str, Callable[..., Agent]] = {"policy": _policy, "llm": _llm}
+"""Agent config ``type`` -> ``factory(config, *, side, setup)``."""
+
+
+def build_agent(config: Any, *, side: str, setup: MatchSetup) -> Agent:
+    """A fresh agent for ``side`` (``agent_a``/``agent_b``) of the match ``setup`` describes,
+    reset with its own seed ``(seed, "agent", condition, replicate, side)``."""
+    agent = AGENT_FACTORIES[config.type](config, side=side, setup=setup)
+    agent.reset(derive_seed(setup.seed, "agent", setup.condition, setup.replicate, side))
+    return agent

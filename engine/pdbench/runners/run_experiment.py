@@ -1,0 +1,348 @@
+"""Run a PD experiment: every condition x replicate, one match each, into a run directory.
+
+Seeds are derived by name from the run seed, never from execution order:
+
+- match seed: ``(seed, "match", condition, replicate)`` (recorded in every line);
+- horizon: ``(seed, "horizon", replicate)``, shared by all conditions of a replicate;
+- agent ``reset`` seed: ``(seed, "agent", condition, replicate, side)``;
+- provider seed (the mock's): ``(seed, "provider", condition, replicate, side)``.
+
+Writing: every line of ``rounds.jsonl`` is a plain dict through ``json.dumps``; nothing is held
+in memory beyond the history window the agents need. Matches with an LLM agent flush each
+round line as it is written. Policy-only matches (thousands of rounds a second) flush their
+round lines when the match ends: a crash then loses only rounds of the match in progress, which
+has no ``matches.jsonl`` line yet and is therefore incomplete either way. ``matches.jsonl`` and
+``calls.jsonl`` are flushed per record.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pdbench.agents.base import POLICY_DECISION, Agent, MatchAborted
+from pdbench.config import ExperimentConfig, LoadedConfig
+from pdbench.core.clock import utc_timestamp
+from pdbench.core.horizon import fixed_length, geometric_length
+from pdbench.core.payoff import PayoffMatrix
+from pdbench.core.rng import derive_seed
+from pdbench.core.types import Observation, Turn
+from pdbench.errors import ConfigError, RunDirError
+from pdbench.providers.base import provider_problem
+from pdbench.runners.registry import MatchSetup, build_agent
+from pdbench.storage.jsonl import JsonlWriter
+from pdbench.storage.manifest import new_manifest, write_manifest
+from pdbench.storage.schema import SCHEMA_VERSION, RunFiles, RunManifest
+
+__all__ = [
+    "MatchPlan",
+    "RunResult",
+    "check_providers",
+    "plan_matches",
+    "planned_rounds",
+    "play_match",
+    "prepare_run_dir",
+    "run_experiment",
+]
+
+SIDES = ("agent_a", "agent_b")
+
+
+@dataclass(frozen=True)
+class MatchPlan:
+    """One match to play."""
+
+    condition_index: int
+    condition: str
+    replicate: int
+    match_id: str
+    match_seed: int
+    planned_rounds: int
+
+
+@dataclass
+class RunResult:
+    """What a finished (or stopped) run wrote."""
+
+    run_dir: Path
+    manifest: RunManifest
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def planned_rounds(config: ExperimentConfig, *, replicate: int) -> int:
+    """The length of every match of ``replicate`` (depends on seed and replicate only)."""
+    horizon = config.horizon
+    if horizon.type == "fixed":
+        return fixed_length(horizon.n)
+    return geometric_length(
+        stop_prob=horizon.stop_prob,
+        max_rounds=horizon.max_rounds,
+        seed=config.seed,
+        replicate=replicate,
+    )
+
+
+def plan_matches(config: ExperimentConfig, *, replicates: int | None = None) -> list[MatchPlan]:
+    """Every condition x replicate, in config order (condition-major)."""
+    count = config.replicates if replicates is None else replicates
+    lengths = [planned_rounds(config, replicate=r) for r in range(count)]
+    return [
+        MatchPlan(
+            condition_index=i,
+            condition=condition.name,
+            replicate=r,
+            match_id=f"{condition.name}/{r}",
+            match_seed=derive_seed(config.seed, "match", condition.name, r),
+            planned_rounds=lengths[r],
+        )
+        for i, condition in enumerate(config.conditions)
+        for r in range(count)
+    ]
+
+
+def check_providers(loaded: LoadedConfig) -> None:
+    """Fail before anything is written if an agent's provider cannot be built here."""
+    for i, condition in enumerate(loaded.config.conditions):
+        for side in SIDES:
+            agent = getattr(condition, side)
+            if agent.type != "llm":
+                continue
+            problem = provider_problem(agent.provider)
+            if problem:
+                raise ConfigError(
+                    problem, path=loaded.path, field=f"conditions[{i}].{side}.provider"
+                )
+
+
+def prepare_run_dir(run_dir: Path, *, overwrite: bool) -> None:
+    """Create ``run_dir``; an existing one is replaced only with ``overwrite`` and only if it
+    is a run directory (holds a manifest) or empty."""
+    if run_dir.exists():
+        if not overwrite:
+            raise RunDirError(
+                f"{run_dir}: run directory already exists (pass --overwrite to replace it)"
+            )
+        if not run_dir.is_dir():
+            raise RunDirError(f"{run_dir}: exists and is not a directory")
+        if any(run_dir.iterdir()) and not (run_dir / RunFiles.MANIFEST).is_file():
+            raise RunDirError(
+                f"{run_dir}: not a run directory (no {RunFiles.MANIFEST}); refusing to replace it"
+            )
+        shutil.rmtree(run_dir)
+    run_dir.mkdir(parents=True)
+
+
+def play_match(
+    plan: MatchPlan,
+    *,
+    run_id: str,
+    agent_a: Agent,
+    agent_b: Agent,
+    names: tuple[str, str],
+    matrix: PayoffMatrix,
+    horizon: Any,
+    rounds: JsonlWriter,
+    store_prompts: bool = False,
+) -> dict[str, Any]:
+    """Play one match, append its round lines to ``rounds``; return its ``matches.jsonl`` line."""
+    started_at = utc_timestamp()
+    table = matrix.table()
+    kind_a, kind_b = agent_a.kind, agent_b.kind
+    llm_a, llm_b = kind_a == "llm", kind_b == "llm"
+    flush_each = llm_a or llm_b
+    keep_prompts = store_prompts and flush_each
+    needs = (agent_a.history_needed, agent_b.history_needed)
+    capacity = None if None in needs else max(max(needs), 1)  # type: ignore[type-var]
+    history_a: deque[Turn] = deque(maxlen=capacity)
+    history_b: deque[Turn] = deque(maxlen=capacity)
+    obs_a = Observation(round_index=1, history=history_a)
+    obs_b = Observation(round_index=1, history=history_b)
+    fixed_n = horizon.n if horizon.type == "fixed" else None
+    stop_prob = horizon.stop_prob if horizon.type == "geometric" else None
+    name_a, name_b = names
+    match_id, condition, replicate, match_seed = (
+        plan.match_id,
+        plan.condition,
+        plan.replicate,
+        plan.match_seed,
+    )
+    total_a = total_b = 0.0
+    played = 0
+    status, abort_reason = "ok", None
+    decision_a = decision_b = POLICY_DECISION
+    write = rounds.write
+    try:
+        for round_index in range(1, plan.planned_rounds + 1):
+            obs_a.round_index = obs_b.round_index = round_index
+            action_a = agent_a.act(obs_a)
+            action_b = agent_b.act(obs_b)
+            if llm_a:
+                decision_a = agent_a.last_decision
+            if llm_b:
+                decision_b = agent_b.last_decision
+            payoff_a, payoff_b = table[action_a, action_b]
+            total_a += payoff_a
+            total_b += payoff_b
+            record = {
+                "schema_version": SCHEMA_VERSION,
+                "run_id": run_id,
+                "match_id": match_id,
+                "condition": condition,
+                "replicate": replicate,
+                "round_index": round_index,
+                "match_seed": match_seed,
+                "agent_a_name": name_a,
+                "agent_b_name": name_b,
+                "agent_a_kind": kind_a,
+                "agent_b_kind": kind_b,
+                "agent_a_intended_action": action_a,
+                "agent_b_intended_action": action_b,
+                "agent_a_action": action_a,
+                "agent_b_action": action_b,
+                "agent_a_payoff": payoff_a,
+                "agent_b_payoff": payoff_b,
+                "agent_a_cum_payoff": total_a,
+                "agent_b_cum_payoff": total_b,
+                "agent_a_valid": decision_a.valid,
+                "agent_b_valid": decision_b.valid,
+                "agent_a_attempts": decision_a.attempts,
+                "agent_b_attempts": decision_b.attempts,
+                "horizon_type": horizon.type,
+                "fixed_n": fixed_n,
+                "stop_prob": stop_prob,
+                "timestamp_utc": utc_timestamp(),
+            }
+            if keep_prompts:
+                _add_prompts(
+                    record, (("agent_a", decision_a, llm_a), ("agent_b", decision_b, llm_b))
+                )
+            write(record, flush=flush_each)
+            played = round_index
+            history_a.append(Turn(action_a, action_b, payoff_a, payoff_b))
+            history_b.append(Turn(action_b, action_a, payoff_b, payoff_a))
+            obs_a.own_total = obs_b.opponent_total = total_a
+            obs_b.own_total = obs_a.opponent_total = total_b
+    except MatchAborted as exc:
+        status, abort_reason = "aborted", str(exc)
+    finally:
+        rounds.flush()
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "run_id": run_id,
+        "match_id": match_id,
+        "condition": condition,
+        "replicate": replicate,
+        "match_seed": match_seed,
+        "agent_a_name": name_a,
+        "agent_b_name": name_b,
+        "agent_a_kind": kind_a,
+        "agent_b_kind": kind_b,
+        "horizon_type": horizon.type,
+        "planned_rounds": plan.planned_rounds,
+        "rounds_played": played,
+        "status": status,
+        "abort_reason": abort_reason,
+        "started_at": started_at,
+        "finished_at": utc_timestamp(),
+    }
+
+
+def _add_prompts(record: dict[str, Any], sides: tuple) -> None:
+    prompts, raw = {}, {}
+    for key, decision, is_llm in sides:
+        if is_llm:
+            prompts[key] = {"system": decision.system_prompt, "round": decision.round_prompt}
+            raw[key] = list(decision.raw_responses)
+    record["prompts"] = prompts
+    record["raw_responses"] = raw
+
+
+def run_experiment(
+    loaded: LoadedConfig,
+    *,
+    replicates: int | None = None,
+    output_dir: str | Path | None = None,
+    overwrite: bool = False,
+    on_match_done: Callable[[MatchPlan, dict[str, Any]], None] | None = None,
+) -> RunResult:
+    """Play every match of ``loaded`` into its run directory and return what was written.
+
+    The manifest ends ``completed``; ``interrupted`` on KeyboardInterrupt and ``failed`` on any
+    other exception, which is then re-raised.
+    """
+    config: ExperimentConfig = loaded.config
+    if replicates is not None:
+        config = config.model_copy(update={"replicates": replicates})
+    plans = plan_matches(config)
+    check_providers(loaded)
+    run_dir = config.run_dir(output_dir)
+    prepare_run_dir(run_dir, overwrite=overwrite)
+
+    manifest = new_manifest(
+        run_id=config.run_id,
+        game="pd",
+        seed=config.seed,
+        config_path=loaded.path,
+        config=config.model_dump(mode="json"),
+        metric_params=config.metric_params(),
+        started_at=utc_timestamp(),
+    )
+    write_manifest(run_dir, manifest)
+    matrix = config.payoffs.to_matrix()
+    rounds = JsonlWriter(run_dir / RunFiles.ROUNDS)
+    matches = JsonlWriter(run_dir / RunFiles.MATCHES)
+    calls = JsonlWriter(run_dir / RunFiles.CALLS)
+    status = "failed"
+    aborted = 0
+    try:
+        for plan in plans:
+            condition = config.conditions[plan.condition_index]
+            setup = MatchSetup(
+                run_id=config.run_id,
+                seed=config.seed,
+                match_id=plan.match_id,
+                condition=plan.condition,
+                replicate=plan.replicate,
+                matrix=matrix,
+                root=loaded.root,
+                record_call=calls.write,
+            )
+            agent_a = build_agent(condition.agent_a, side="agent_a", setup=setup)
+            agent_b = build_agent(condition.agent_b, side="agent_b", setup=setup)
+            match_record = play_match(
+                plan,
+                run_id=config.run_id,
+                agent_a=agent_a,
+                agent_b=agent_b,
+                names=(condition.agent_a.display_name, condition.agent_b.display_name),
+                matrix=matrix,
+                horizon=config.horizon,
+                rounds=rounds,
+                store_prompts=config.store_prompts,
+            )
+            matches.write(match_record)
+            aborted += match_record["status"] == "aborted"
+            if on_match_done is not None:
+                on_match_done(plan, match_record)
+        status = "completed"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise
+    finally:
+        for writer in (rounds, matches, calls):
+            writer.close()
+        counts = {
+            "rounds": rounds.count,
+            "matches": matches.count,
+            "aborted_matches": aborted,
+            "calls": calls.count,
+        }
+        manifest = manifest.model_copy(
+            update={"status": status, "finished_at": utc_timestamp(), "counts": counts}
+        )
+        write_manifest(run_dir, manifest)
+    return RunResult(run_dir=run_dir, manifest=manifest, counts=counts)

@@ -1,0 +1,86 @@
+"""Append-only JSONL files: one record per line, written whole or not at all on read.
+
+A writer appends a line and (by default) flushes it, so a crash loses at most the line being
+written. A reader skips a torn last line (no newline at the end, or not JSON); a torn line
+anywhere else means the file was damaged, and is an error.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+from pdbench.errors import RunDirError
+
+__all__ = ["JsonlWriter", "dumps_line", "read_jsonl"]
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
+
+
+def dumps_line(record: dict[str, Any]) -> str:
+    """One record as a JSONL line (compact, UTF-8, ending in a newline)."""
+    return _ENCODE(record) + "\n"
+
+
+class JsonlWriter:
+    """Appends records to one JSONL file; counts what it wrote."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.count = 0
+        self._file: IO[str] = path.open("a", encoding="utf-8", buffering=1 << 16)
+
+    def write(self, record: dict[str, Any], *, flush: bool = True) -> None:
+        """Append ``record``; ``flush=False`` leaves it in the buffer until the next flush."""
+        self._file.write(dumps_line(record))
+        self.count += 1
+        if flush:
+            self._file.flush()
+
+    def flush(self) -> None:
+        """Push buffered lines to the file."""
+        self._file.flush()
+
+    def close(self) -> None:
+        """Flush and close (idempotent)."""
+        if not self._file.closed:
+            self._file.flush()
+            self._file.close()
+
+    def __enter__(self) -> JsonlWriter:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    """The records of ``path`` in order, skipping a torn last line."""
+    with path.open("rb") as handle:
+        pending: bytes | None = None
+        for line_number, raw in enumerate(handle):
+            if pending is not None:
+                yield _parse(pending, path=path, line_number=line_number)
+            pending = raw
+    if pending is None or not pending.endswith(b"\n"):
+        return
+    try:
+        yield json.loads(pending)
+    except ValueError:
+        return
+
+
+def _parse(raw: bytes, *, path: Path, line_number: int) -> dict[str, Any]:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise RunDirError(f"{path}: line {line_number}: not a JSON record") from None

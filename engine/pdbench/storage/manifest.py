@@ -1,0 +1,123 @@
+"""``run_manifest.json``: what was run, with what, where, and how it ended.
+
+The manifest is written when a run starts (status ``running``) and rewritten when it ends
+(``completed``, ``failed`` or ``interrupted``); each write replaces the file atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from pdbench.errors import RunDirError
+from pdbench.storage.schema import RunFiles, RunManifest
+
+__all__ = [
+    "VERSIONED_PACKAGES",
+    "canonical_sha256",
+    "git_commit",
+    "new_manifest",
+    "package_versions",
+    "read_manifest",
+    "write_manifest",
+]
+
+VERSIONED_PACKAGES = (
+    "pdbench",
+    "pydantic",
+    "pyyaml",
+    "typer",
+    "duckdb",
+    "pyarrow",
+    "dbt-core",
+    "dbt-duckdb",
+    "openai",
+    "anthropic",
+    "litellm",
+)
+"""Packages whose installed version the manifest records (when installed)."""
+
+
+def canonical_sha256(value: object) -> str:
+    """sha256 of the canonical JSON of ``value`` (sorted keys, compact, UTF-8)."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def package_versions() -> dict[str, str]:
+    """Installed versions of ``VERSIONED_PACKAGES`` (missing ones left out)."""
+    versions = {}
+    for name in VERSIONED_PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def git_commit(folder: Path | None = None) -> str | None:
+    """The commit checked out at ``folder`` (default: the working directory), if any."""
+    try:
+        result = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=folder or Path.cwd(),
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = result.stdout.strip()
+    return commit if result.returncode == 0 and commit else None
+
+
+def new_manifest(
+    *,
+    run_id: str,
+    game: str,
+    seed: int,
+    config_path: str,
+    config: dict,
+    metric_params: dict,
+    started_at: str,
+) -> RunManifest:
+    """The manifest of a run that is starting."""
+    return RunManifest(
+        run_id=run_id,
+        game=game,  # type: ignore[arg-type]
+        status="running",
+        seed=seed,
+        config_path=config_path,
+        config_sha256=canonical_sha256(config),
+        config=config,
+        metric_params=metric_params,
+        versions=package_versions(),
+        git_commit=git_commit(),
+        python=sys.version.split()[0],
+        platform=platform.platform(),
+        started_at=started_at,
+    )
+
+
+def write_manifest(run_dir: Path, manifest: RunManifest) -> Path:
+    """Write ``run_manifest.json`` into ``run_dir`` atomically."""
+    path = run_dir / RunFiles.MANIFEST
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(manifest.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def read_manifest(run_dir: Path) -> RunManifest:
+    """Read and validate ``run_manifest.json`` of ``run_dir``."""
+    path = run_dir / RunFiles.MANIFEST
+    if not path.is_file():
+        raise RunDirError(f"{run_dir}: not a run directory (no {RunFiles.MANIFEST})")
+    return RunManifest.model_validate_json(path.read_text(encoding="utf-8"))

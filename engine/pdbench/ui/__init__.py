@@ -1,0 +1,1 @@
+"""The read-only viewer of a run directory."""

@@ -1,0 +1,74 @@
+"""Shared fixtures: a copy of the repository's configs in a temporary project folder."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+CONFIGS = REPO / "configs"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A temporary working directory holding a copy of ``configs/``; the cwd during the test."""
+    shutil.copytree(CONFIGS, tmp_path / "configs")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace ``old`` (which must be there) by ``new`` in ``path``."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def write_experiment(folder: Path, name: str = "small.yaml", **fields: object) -> Path:
+    """A small experiment file in ``folder`` (next to agents/ and prompts/), updated by
+    ``fields``; the path is relative to the working directory when it can be."""
+    experiment = {
+        "run_id": "small",
+        "seed": 7,
+        "replicates": 2,
+        "store_prompts": True,
+        "horizon": {"type": "fixed", "n": 12},
+        "conditions": [
+            {
+                "name": "tft_vs_alld",
+                "agent_a": {"ref": "agents/policies.yaml", "overrides": {"policy": "TFT"}},
+                "agent_b": {"ref": "agents/policies.yaml", "overrides": {"policy": "ALLD"}},
+            },
+            {
+                "name": "llm_vs_gtft",
+                "agent_a": {
+                    "ref": "agents/llm_default.yaml",
+                    "overrides": {"persona": "tit_for_tat", "mock": {"strategy": "TFT"}},
+                },
+                "agent_b": {"ref": "agents/policies.yaml", "overrides": {"policy": "GTFT"}},
+            },
+            {
+                "name": "llm_vs_llm",
+                "agent_a": {
+                    "ref": "agents/llm_default.yaml",
+                    "overrides": {"persona": "wsls", "mock": {"strategy": "WSLS"}},
+                },
+                "agent_b": {
+                    "ref": "agents/llm_default.yaml",
+                    "overrides": {
+                        "persona": "exploitative",
+                        "output_format": "json",
+                        "mock": {"strategy": "ALLD"},
+                    },
+                },
+            },
+        ],
+    }
+    experiment.update(fields)
+    path = folder / name
+    path.write_text(yaml.safe_dump(experiment, sort_keys=False), encoding="utf-8")
+    cwd = Path.cwd()
+    return path.relative_to(cwd) if path.is_relative_to(cwd) else path

@@ -1,0 +1,225 @@
+"""The ``pdbench`` commands as the README shows them, and every kind of bad input."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from pdbench import cli
+from pdbench.storage.aggregate import AggregateSummary
+from pdbench.storage.jsonl import read_jsonl
+from pdbench.storage.schema import RunFiles, RunManifest
+from typer.testing import CliRunner
+
+from tests.conftest import edit
+
+EXPERIMENT = "configs/experiment.yaml"
+runner = CliRunner()
+
+
+def _invoke(*args: str):
+    return runner.invoke(cli.app, list(args))
+
+
+def test_validate_summarises_the_conditions(project: Path):
+    result = _invoke("validate", EXPERIMENT)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(f"ok: {EXPERIMENT} (game pd)\n")
+    assert "conditions (7):" in result.stdout
+    assert "tft_vs_alld: TFT (policy) vs ALLD (policy)" in result.stdout
+    assert "horizon: geometric, stop_prob 0.05, at most 60 rounds" in result.stdout
+    assert not Path("data").exists()
+
+
+def test_run_with_two_replicates_writes_the_run_directory(project: Path):
+    result = _invoke("run", EXPERIMENT, "--replicates", "2", "--no-aggregate")
+    assert result.exit_code == 0, result.stderr
+    run_dir = Path("data/runs/demo")
+    for name in (RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS, RunFiles.MANIFEST):
+        assert (run_dir / name).is_file(), name
+    matches = list(read_jsonl(run_dir / RunFiles.MATCHES))
+    assert len(matches) == 7 * 2
+    assert {m["replicate"] for m in matches} == {0, 1}
+    manifest = RunManifest.model_validate_json((run_dir / RunFiles.MANIFEST).read_text())
+    assert manifest.status == "completed"
+    assert f"-> {run_dir}" in result.stdout
+
+
+def test_run_aggregates_at_the_end_and_prints_the_summary(project: Path, monkeypatch):
+    seen = []
+
+    def fake_aggregate(run_dir: Path) -> AggregateSummary:
+        seen.append(run_dir)
+        return AggregateSummary(run_dir=run_dir, game="pd", text="metrics: all good")
+
+    monkeypatch.setattr("pdbench.storage.aggregate.aggregate_run", fake_aggregate)
+    result = _invoke("run", EXPERIMENT)
+    assert result.exit_code == 0, result.stderr
+    assert seen == [Path("data/runs/demo")]
+    assert result.stdout.rstrip().endswith("metrics: all good")
+
+
+def test_dry_run_writes_nothing(project: Path):
+    result = _invoke("run", EXPERIMENT, "--dry-run", "--replicates", "3")
+    assert result.exit_code == 0, result.stderr
+    assert "dry run: would write 21 matches to data/runs/demo" in result.stdout
+    assert "tft_vs_alld/2:" in result.stdout
+    assert not Path("data").exists()
+
+
+def test_output_dir_and_overwrite(project: Path):
+    assert _invoke("run", EXPERIMENT, "--output-dir", "out/x", "--no-aggregate").exit_code == 0
+    again = _invoke("run", EXPERIMENT, "--output-dir", "out/x", "--no-aggregate")
+    assert again.exit_code == 2
+    assert again.stderr == (
+        "error: out/x: run directory already exists (pass --overwrite to replace it)\n"
+    )
+    replaced = _invoke("run", EXPERIMENT, "--output-dir", "out/x", "--overwrite", "--no-aggregate")
+    assert replaced.exit_code == 0, replaced.stderr
+
+
+def test_overwrite_refuses_a_folder_that_is_not_a_run(project: Path):
+    Path("precious").mkdir()
+    Path("precious/notes.txt").write_text("keep me")
+    result = _invoke("run", EXPERIMENT, "--output-dir", "precious", "--overwrite", "--no-aggregate")
+    assert result.exit_code == 2
+    assert Path("precious/notes.txt").read_text() == "keep me"
+
+
+def test_aggregate_and_ui_need_a_run_directory(project: Path):
+    for command in (("aggregate", "nowhere"), ("ui", "nowhere", "--print-command")):
+        result = _invoke(*command)
+        assert result.exit_code == 2
+        assert result.stderr == "error: nowhere: not a run directory (no run_manifest.json)\n"
+
+
+def test_aggregate_calls_the_aggregation_of_the_run(project: Path, monkeypatch):
+    assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0
+    monkeypatch.setattr(
+        "pdbench.storage.aggregate.aggregate_run",
+        lambda run_dir: AggregateSummary(run_dir=run_dir, game="pd", text=f"built {run_dir}"),
+    )
+    result = _invoke("aggregate", "data/runs/demo")
+    assert result.exit_code == 0
+    assert result.stdout == "built data/runs/demo\n"
+
+
+def test_ui_prints_the_streamlit_command(project: Path):
+    assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0
+    result = _invoke("ui", "data/runs/demo", "--port", "8765", "--print-command")
+    assert result.exit_code == 0
+    words = result.stdout.split()
+    assert Path(words[0]).name == "streamlit"
+    assert words[1:3] == ["run", str(cli.STREAMLIT_APP)]
+    assert words[3:] == ["--server.port", "8765", "--", "--run-dir", "data/runs/demo"]
+    assert cli.STREAMLIT_APP.is_file()
+
+
+BAD_INPUTS = [
+    pytest.param(
+        EXPERIMENT, "  DD: [1, 1]", "  DD: [1, 1\n", f"{EXPERIMENT}: line ", id="broken-yaml"
+    ),
+    pytest.param(
+        EXPERIMENT,
+        "replicates: 2",
+        "replicates: 2\nrounds: 5",
+        f"{EXPERIMENT}: rounds: unknown key",
+        id="unknown-key",
+    ),
+    pytest.param(
+        EXPERIMENT,
+        "ref: agents/llm_default.yaml\n      overrides: {persona: cooperative",
+        "ref: agents/llm.yaml\n      overrides: {persona: cooperative",
+        f"{EXPERIMENT}: conditions[3].agent_a.ref: file not found: agents/llm.yaml",
+        id="missing-ref",
+    ),
+    pytest.param(
+        "configs/agents/llm_default.yaml",
+        "round_prompt: prompts/pd_round.md",
+        "round_prompt: prompts/round.md",
+        "configs/agents/llm_default.yaml: round_prompt: prompt file not found: prompts/round.md",
+        id="missing-prompt-file",
+    ),
+    pytest.param(
+        EXPERIMENT,
+        "history_window: 3}",
+        "history_window: -1}",
+        f"{EXPERIMENT}: conditions[6].agent_a.history_window: ",
+        id="negative-window",
+    ),
+    pytest.param(
+        EXPERIMENT,
+        "stop_prob: 0.05",
+        "stop_prob: 0",
+        f"{EXPERIMENT}: horizon.stop_prob: ",
+        id="stop-prob-zero",
+    ),
+    pytest.param(
+        EXPERIMENT,
+        "stop_prob: 0.05",
+        "stop_prob: 1.2",
+        f"{EXPERIMENT}: horizon.stop_prob: ",
+        id="stop-prob-above-one",
+    ),
+    pytest.param(
+        EXPERIMENT,
+        "overrides: {policy: ALLD}",
+        "overrides: {policy: SUCKER}",
+        f"{EXPERIMENT}: conditions[0].agent_b.policy: unknown policy 'SUCKER'",
+        id="unknown-policy",
+    ),
+    pytest.param(
+        EXPERIMENT,
+        "persona: cooperative,",
+        "persona: cooperative, provider: oracle,",
+        f"{EXPERIMENT}: conditions[3].agent_a.provider: unknown provider 'oracle'",
+        id="unknown-provider",
+    ),
+]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "expected"), BAD_INPUTS)
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_bad_input_is_one_line_exit_2_and_no_run_directory(
+    project: Path, file: str, old: str, new: str, expected: str, command: str
+):
+    edit(project / file, old, new)
+    result = (
+        _invoke(command, EXPERIMENT, "--no-aggregate")
+        if command == "run"
+        else _invoke(command, EXPERIMENT)
+    )
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"error: {expected}")
+    assert "Traceback" not in result.stderr
+    assert not Path("data").exists()
+
+
+def test_a_missing_sdk_says_which_extra_to_install(project: Path):
+    if importlib.util.find_spec("litellm") is not None:
+        pytest.skip("litellm is installed here")
+    edit(project / EXPERIMENT, "persona: cooperative,", "persona: cooperative, provider: litellm,")
+    result = _invoke("run", EXPERIMENT, "--no-aggregate")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {EXPERIMENT}: conditions[3].agent_a.provider: provider 'litellm' needs the "
+        "'litellm' package: uv sync --extra litellm\n"
+    )
+    assert not Path("data").exists()
+
+
+def test_a_missing_config_file(project: Path):
+    result = _invoke("run", "configs/nothing.yaml")
+    assert result.exit_code == 2
+    assert result.stderr == "error: configs/nothing.yaml: file not found\n"
+
+
+def test_a_non_pd_table_warns_and_still_runs(project: Path):
+    edit(project / EXPERIMENT, "CC: [3, 3]", "CC: [2, 2]")
+    result = _invoke("run", EXPERIMENT, "--no-aggregate")
+    assert result.exit_code == 0
+    assert result.stderr.startswith(
+        f"warning: {EXPERIMENT}: payoffs: not a prisoner's dilemma: agent_a: 2R > T + S"
+    )
