@@ -46,7 +46,9 @@
 
     fixed_effects fits score = item effect + judge offset by alternating means (Gauss-Seidel
     least squares) for `iterations` unrolled steps from zero offsets; the change of the
-    offsets in the last step is kept in fixed_effects_last_change. -#}
+    offsets in the last step is kept in fixed_effects_last_change. The offsets and the
+    fixed-effects scores are rounded to 1e-9: digits below that are the noise of stopping
+    after a fixed number of steps, and rounding makes them reproducible. -#}
 {% macro arena_normalized_scores(scores, method, iterations=40) -%}
     valid_scores as (
         select
@@ -97,7 +99,9 @@
     fixed_effects_judges as (
         select
             final_step.judge,
-            final_step.judge_offset - avg(final_step.judge_offset) over () as judge_offset,
+            round(
+                final_step.judge_offset - avg(final_step.judge_offset) over (), 9
+            ) as judge_offset,
             max(abs(final_step.judge_offset - previous_step.judge_offset)) over ()
                 as fixed_effects_last_change
         from fixed_effects_judge_{{ iterations }} as final_step
@@ -147,7 +151,7 @@
                 when coalesce(judge_stddev, 0) = 0 then 5.0
                 else 5 + 2.5 * (valid_score - judge_mean) / judge_stddev
             end as score_zscore,
-            valid_score - judge_offset - debiased_mean + 5 as score_fixed_effects
+            round(valid_score - judge_offset - debiased_mean + 5, 9) as score_fixed_effects
         from scores_with_judge_terms
     ),
 
