@@ -274,3 +274,97 @@ def test_manifest_scoring_is_what_the_marts_used(planted_run: Path) -> None:
     )[0]
     assert normalization == manifest["scoring"]["normalization"]
     assert bootstrap_n == manifest["scoring"]["bootstrap"]["n"]
+
+
+# --- a tiny run computed by hand ----------------------------------------------------------
+#
+# Three players each write one question (all kept: filter none) and answer all three. The
+# true quality of an answer is 7 (p1), 5 (p2) or 3 (p3) on every question; p1 and p2 judge
+# honestly, p3 adds 2 to everything. Raw judgements (judges never score their own answers):
+#   p1 judges p2, p3: 5, 3      p2 judges p1, p3: 7, 3      p3 judges p1, p2: 9, 7
+# fixed_effects fits score = quality + offset exactly: offsets 0, 0, 2, centred -2/3, -2/3,
+# +4/3; the debiased scores are the qualities up to a constant, and their mean over the 18
+# judgements is (7 + 5 + 3) / 3 = 5, so every answer scores its true quality: 7, 5, 3.
+# (shift would give 6.5, 5, 3.5: p1 and p3 judge weaker/stronger pools than p2.)
+# Raw means: p1 answers (7 + 9) / 2 = 8, p2 (5 + 7) / 2 = 6, p3 (3 + 3) / 2 = 3.
+# Leniency (raw judge means): p1 (5 + 3) / 2 = 4, p2 (7 + 3) / 2 = 5, p3 (9 + 7) / 2 = 8.
+# Every question gives the same scores, so every bootstrap replicate equals the point
+# estimate and each interval is the score itself.
+
+TINY_QUALITY = {"p1": 7, "p2": 5, "p3": 3}
+TINY_LENIENCY = {"p1": 0, "p2": 0, "p3": 2}
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    run_dir = tmp_path_factory.mktemp("arena_tiny")
+    run_id = "arena-tiny"
+    manifest = RunManifest(
+        run_id=run_id, game="arena", status="completed", seed=1, config_path="x.yaml",
+        config_sha256="0" * 64, config={}, python="3.12", platform="test", started_at=STAMP,
+        scoring={"normalization": "fixed_effects", "question_filter": {"kind": "none"},
+                 "bootstrap": {"n": 50, "seed": 3},
+                 "anomaly": {"permutations": 20, "seed": 3}},
+    )
+    (run_dir / RunFiles.MANIFEST).write_text(manifest.model_dump_json())
+    players = sorted(TINY_QUALITY)
+    questions, ratings, answers, judgments = [], [], [], []
+    for author in players:
+        question_id = f"q-{author}"
+        questions.append(QuestionRecord(
+            run_id=run_id, question_id=question_id, author=author, category="math", text="?",
+            position=1, attempts=1, prompt_sha256="p", raw_line="1. ?",
+        ))
+        for rater in players:
+            if rater != author:
+                ratings.append(QuestionRatingRecord(
+                    run_id=run_id, question_id=question_id, rater=rater, score=5,
+                    is_valid=True, attempts=1, presentation_index=0, prompt_sha256="p",
+                    raw_reply="5",
+                ))
+        for answerer in players:
+            answer_id = f"a-{author}-{answerer}"
+            answers.append(AnswerRecord(
+                run_id=run_id, answer_id=answer_id, question_id=question_id,
+                answerer=answerer, text="!", is_valid=True, attempts=1, prompt_sha256="p",
+                raw_reply="!",
+            ))
+            for judge in players:
+                if judge != answerer:
+                    score = TINY_QUALITY[answerer] + TINY_LENIENCY[judge]
+                    judgments.append(JudgmentRecord(
+                        run_id=run_id, answer_id=answer_id, question_id=question_id,
+                        judge=judge, score=score, is_valid=True, attempts=1,
+                        presentation_index=0, prompt_sha256="p", raw_reply=str(score),
+                    ))
+    _write_jsonl(run_dir / RunFiles.QUESTIONS, questions)
+    _write_jsonl(run_dir / RunFiles.QUESTION_RATINGS, ratings)
+    _write_jsonl(run_dir / RunFiles.ANSWERS, answers)
+    _write_jsonl(run_dir / RunFiles.JUDGMENTS, judgments)
+    run_dbt(run_dir, "tag:arena")
+    return run_dir
+
+
+def test_tiny_leaderboard_by_hand(tiny_run: Path) -> None:
+    rows = _rows(tiny_run, "select player, score, rank, raw_score, ci_low, ci_high, "
+                 "rank_ci_low, rank_ci_high, n_answers from '{run}/leaderboard.parquet' "
+                 "order by player")
+    expected = {"p1": (7, 1, 8), "p2": (5, 2, 6), "p3": (3, 3, 3)}
+    for player, score, rank, raw, low, high, rank_low, rank_high, n_answers in rows:
+        want_score, want_rank, want_raw = expected[player]
+        assert score == pytest.approx(want_score, abs=1e-9)
+        assert (rank, rank_low, rank_high, n_answers) == (want_rank, want_rank, want_rank, 3)
+        assert raw == pytest.approx(want_raw)
+        assert low == pytest.approx(want_score, abs=1e-9)
+        assert high == pytest.approx(want_score, abs=1e-9)
+
+
+def test_tiny_judges_by_hand(tiny_run: Path) -> None:
+    rows = _rows(tiny_run, "select judge, leniency, fixed_effects_offset, normalized_mean, "
+                 "krippendorff_alpha_normalized from '{run}/judge_stats.parquet' order by judge")
+    expected = {"p1": (4, -2 / 3), "p2": (5, -2 / 3), "p3": (8, 4 / 3)}
+    for judge, leniency, offset, _normalized_mean, alpha in rows:
+        assert leniency == pytest.approx(expected[judge][0])
+        assert offset == pytest.approx(expected[judge][1], abs=1e-9)
+        # After removing the offsets the judges agree exactly on every answer.
+        assert alpha == pytest.approx(1.0)
