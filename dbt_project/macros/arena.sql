@@ -39,7 +39,7 @@
 {#- CTEs that normalise the scores of one phase (question ratings or answer judgements).
 
     `scores` names a CTE with at least item_id, judge, score and is_valid (every other
-    column passes through); `method` names a one-row CTE with a `method` column. Every
+    column passes through); `method` names a one-row CTE with a `chosen_method` column. Every
     method is computed (score_none .. score_fixed_effects) and `normalized_score` is the
     chosen one, so a reader can compare methods on the same rows. Ends with a CTE named
     `normalized_scores`.
@@ -119,7 +119,7 @@
     scores_with_judge_terms as (
         select
             all_scores.*,
-            chosen.method as normalization,
+            chosen.chosen_method as normalization,
             case when all_scores.is_valid then all_scores.score::double end as valid_score,
             moments.judge_n_valid,
             moments.judge_mean,

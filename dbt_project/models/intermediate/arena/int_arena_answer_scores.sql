@@ -29,15 +29,15 @@ answers_with_scores as (
         answers.answerer,
         questions.author as question_author,
         questions.category,
-        answers.answerer = questions.author as is_own_question,
         answers.is_valid as is_answer_valid,
+        judgments_per_answer.raw_score,
+        judgments_per_answer.score,
+        judgments_per_answer.score_stddev,
+        answers.answerer = questions.author as is_own_question,
         coalesce(questions.is_kept, false) as is_question_kept,
         coalesce(questions.quality_weight, 0.0) as quality_weight,
         coalesce(judgments_per_answer.n_judges, 0) as n_judges,
-        coalesce(judgments_per_answer.n_judgments_invalid, 0) as n_judgments_invalid,
-        judgments_per_answer.raw_score,
-        judgments_per_answer.score,
-        judgments_per_answer.score_stddev
+        coalesce(judgments_per_answer.n_judgments_invalid, 0) as n_judgments_invalid
     from answers
     left join questions
         on answers.question_id = questions.question_id

@@ -106,11 +106,13 @@ relabelled as (
         deviations.deviation
     from shuffled
     inner join judged_answers as deviations
-        on shuffled.judge = deviations.judge
-        and shuffled.answer_position = deviations.answer_position
+        on
+            shuffled.judge = deviations.judge
+            and shuffled.answer_position = deviations.answer_position
     inner join judged_answers as labels
-        on shuffled.judge = labels.judge
-        and shuffled.label_position = labels.answer_position
+        on
+            shuffled.judge = labels.judge
+            and shuffled.label_position = labels.answer_position
 ),
 
 permuted_means as (

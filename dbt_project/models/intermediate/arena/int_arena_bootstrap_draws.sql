@@ -15,8 +15,7 @@ scoring as (
 kept_questions as (
     select
         question_id,
-        row_number() over (order by question_id) as question_position,
-        count(*) over () as n_kept
+        row_number() over (order by question_id) as question_position
     from questions
     where is_kept
 ),
@@ -52,6 +51,10 @@ replicates as (
     from seed_key
 ),
 
+kept_count as (
+    select count(*) as n_kept from kept_questions
+),
+
 replicate_keys as (
     select
         replicate,
@@ -63,11 +66,11 @@ draw_slots as (
     select
         replicate_keys.replicate,
         replicate_keys.replicate_key,
-        unnest(generate_series(1, sizes.n_kept)) as draw_index,
-        sizes.n_kept
+        kept_count.n_kept,
+        unnest(generate_series(1, kept_count.n_kept)) as draw_index
     from replicate_keys
-    cross join (select max(n_kept) as n_kept from kept_questions) as sizes
-    where sizes.n_kept > 0
+    cross join kept_count
+    where kept_count.n_kept > 0
 ),
 
 draw_keys as (

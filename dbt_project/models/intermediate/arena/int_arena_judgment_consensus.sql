@@ -34,8 +34,9 @@ with_consensus as (
         answer_totals.n_judges - 1 as n_other_judges,
         case
             when answer_totals.n_judges > 1
-                then (answer_totals.total_score - valid_judgments.debiased_score)
-                / (answer_totals.n_judges - 1)
+                then
+                    (answer_totals.total_score - valid_judgments.debiased_score)
+                    / (answer_totals.n_judges - 1)
         end as others_mean_score
     from valid_judgments
     inner join answer_totals

@@ -13,13 +13,13 @@ scoring as (
 ),
 
 normalization_method as (
-    select normalization as method from scoring
+    select normalization as chosen_method from scoring
 ),
 
 judgments_as_scores as (
     select
         judgments.answer_id as item_id,
-        answers.answerer as owner,
+        answers.answerer as item_owner,
         judgments.judge,
         judgments.question_id,
         judgments.score,
@@ -34,9 +34,9 @@ judgments_as_scores as (
 
 renamed as (
     select
+        * exclude (item_id, item_owner),
         item_id as answer_id,
-        owner as answerer,
-        * exclude (item_id, owner)
+        item_owner as answerer
     from normalized_scores
 )
 

@@ -29,11 +29,11 @@ questions_with_quality as (
         questions.question_id,
         questions.author,
         questions.category,
-        coalesce(ratings_per_question.n_raters, 0) as n_raters,
-        coalesce(ratings_per_question.n_ratings_invalid, 0) as n_ratings_invalid,
         ratings_per_question.raw_quality,
         ratings_per_question.quality,
-        ratings_per_question.quality_stddev
+        ratings_per_question.quality_stddev,
+        coalesce(ratings_per_question.n_raters, 0) as n_raters,
+        coalesce(ratings_per_question.n_ratings_invalid, 0) as n_ratings_invalid
     from questions
     left join ratings_per_question
         on questions.question_id = ratings_per_question.question_id
@@ -69,17 +69,23 @@ filtered as (
     from ordered_for_filter
 ),
 
+kept_quality as (
+    select
+        *,
+        case when is_kept then greatest(coalesce(quality, 0), 0) end as kept_quality
+    from filtered
+),
+
+-- Weights average 1 over the kept questions; all 1 when no kept question has quality > 0.
 weighted as (
     select
         *,
         case
             when not is_kept then 0.0
-            when coalesce(avg(case when is_kept then greatest(coalesce(quality, 0), 0) end) over (), 0) = 0
-                then 1.0
-            else greatest(coalesce(quality, 0), 0)
-                / avg(case when is_kept then greatest(coalesce(quality, 0), 0) end) over ()
+            when coalesce(avg(kept_quality) over (), 0) = 0 then 1.0
+            else kept_quality / avg(kept_quality) over ()
         end as quality_weight
-    from filtered
+    from kept_quality
 ),
 
 final as (

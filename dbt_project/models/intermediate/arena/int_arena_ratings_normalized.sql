@@ -13,13 +13,13 @@ scoring as (
 ),
 
 normalization_method as (
-    select question_normalization as method from scoring
+    select question_normalization as chosen_method from scoring
 ),
 
 ratings_as_scores as (
     select
         ratings.question_id as item_id,
-        questions.author as owner,
+        questions.author as item_owner,
         ratings.rater as judge,
         ratings.score,
         ratings.is_valid
@@ -32,10 +32,10 @@ ratings_as_scores as (
 
 renamed as (
     select
+        * exclude (item_id, item_owner, judge),
         item_id as question_id,
-        owner as author,
-        judge as rater,
-        * exclude (item_id, owner, judge)
+        item_owner as author,
+        judge as rater
     from normalized_scores
 )
 

@@ -29,12 +29,12 @@ final as (
         questions.category,
         questions.quality,
         questions.is_kept,
-        coalesce(answers_per_question.n_answers, 0) as n_answers,
         answers_per_question.mean_answer_score,
         answers_per_question.discrimination,
         answers_per_question.controversy,
         answers_per_question.mean_answer_score_others,
-        answers_per_question.author_answer_score
+        answers_per_question.author_answer_score,
+        coalesce(answers_per_question.n_answers, 0) as n_answers
     from questions
     left join answers_per_question
         on questions.question_id = answers_per_question.question_id

@@ -41,8 +41,8 @@ judge_baselines as (
 observed_relative as (
     select
         observed.*,
-        observed.mean_deviation - judge_baselines.judge_mean_deviation as relative_deviation,
-        judge_baselines.judge_mean_deviation
+        judge_baselines.judge_mean_deviation,
+        observed.mean_deviation - judge_baselines.judge_mean_deviation as relative_deviation
     from observed
     inner join judge_baselines
         on observed.judge = judge_baselines.judge
@@ -60,8 +60,9 @@ exceedances as (
         ) as n_as_extreme
     from observed_relative
     left join permutations
-        on observed_relative.judge = permutations.judge
-        and observed_relative.player = permutations.player
+        on
+            observed_relative.judge = permutations.judge
+            and observed_relative.player = permutations.player
     group by observed_relative.judge, observed_relative.player
 ),
 
@@ -76,8 +77,9 @@ tested as (
         (1 + exceedances.n_as_extreme) / (1 + exceedances.n_permutations) as p_value
     from observed_relative
     inner join exceedances
-        on observed_relative.judge = exceedances.judge
-        and observed_relative.player = exceedances.player
+        on
+            observed_relative.judge = exceedances.judge
+            and observed_relative.player = exceedances.player
 ),
 
 p_ranked as (
@@ -109,8 +111,9 @@ with_reverse as (
     from with_q_values as pairs
     cross join scoring
     left join with_q_values as reverse_pairs
-        on pairs.judge = reverse_pairs.player
-        and pairs.player = reverse_pairs.judge
+        on
+            pairs.judge = reverse_pairs.player
+            and pairs.player = reverse_pairs.judge
 ),
 
 flagged as (
@@ -118,7 +121,8 @@ flagged as (
         * exclude (anomaly_fdr),
         case
             when q_value > anomaly_fdr then null
-            when relative_deviation > 0
+            when
+                relative_deviation > 0
                 and reverse_q_value <= anomaly_fdr
                 and reverse_relative_deviation > 0
                 then 'mutual_inflation'
@@ -140,11 +144,11 @@ final as (
         reverse_relative_deviation,
         reverse_q_value,
         flag_kind,
+        n_permutations,
         flag_kind is not null as is_flagged,
         row_number() over (
-            order by p_value, abs(relative_deviation) desc, judge, player
-        ) as anomaly_rank,
-        n_permutations
+            order by p_value asc, abs(relative_deviation) desc, judge asc, player asc
+        ) as anomaly_rank
     from flagged
 )
 

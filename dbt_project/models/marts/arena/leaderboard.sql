@@ -42,10 +42,10 @@ final as (
         player_scores.n_answers_others_questions,
         player_scores.weighted_score,
         player_scores.raw_score,
-        coalesce(bootstrap_intervals.n_replicates, 0) as n_replicates,
         scoring.normalization,
         scoring.bootstrap_n,
-        scoring.bootstrap_seed
+        scoring.bootstrap_seed,
+        coalesce(bootstrap_intervals.n_replicates, 0) as n_replicates
     from player_scores
     cross join scoring
     left join bootstrap_intervals

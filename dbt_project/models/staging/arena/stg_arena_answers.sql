@@ -20,12 +20,12 @@ renamed as (
         question_id,
         answerer,
         text as answer_text,
-        coalesce(is_valid, false) as is_valid,
         attempts as n_attempts,
         prompt_sha256,
         raw_reply,
         run_id,
-        schema_version
+        schema_version,
+        coalesce(is_valid, false) as is_valid
     from source
     where answer_id is not null
 )

@@ -31,7 +31,6 @@ renamed as (
         phase,
         item_id,
         attempt,
-        coalesce(transport_retries, 0) as n_transport_retries,
         provider,
         model,
         prompt_sha256,
@@ -41,10 +40,11 @@ renamed as (
         cost_usd,
         status,
         error as error_message,
-        coalesce(cache_hit, false) as is_cache_hit,
         timestamp_utc as called_at,
         run_id,
-        schema_version
+        schema_version,
+        coalesce(transport_retries, 0) as n_transport_retries,
+        coalesce(cache_hit, false) as is_cache_hit
     from source
     where call_id is not null and game = 'arena'
 )

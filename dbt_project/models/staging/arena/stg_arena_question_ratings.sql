@@ -20,14 +20,14 @@ renamed as (
     select
         question_id,
         rater,
-        coalesce(is_valid and score is not null, false) as is_valid,
-        case when is_valid then score end as score,
         attempts as n_attempts,
         presentation_index,
         prompt_sha256,
         raw_reply,
         run_id,
-        schema_version
+        schema_version,
+        coalesce(is_valid and score is not null, false) as is_valid,
+        case when is_valid then score end as score
     from source
     where question_id is not null and rater is not null
 )
