@@ -1,0 +1,55 @@
+with answers as (
+    select * from {{ ref('stg_arena_answers') }}
+),
+
+judgments as (
+    select * from {{ ref('int_arena_judgments_normalized') }}
+),
+
+questions as (
+    select * from {{ ref('int_arena_question_quality') }}
+),
+
+judgments_per_answer as (
+    select
+        answer_id,
+        count(*) filter (where is_valid) as n_judges,
+        count(*) filter (where not is_valid) as n_judgments_invalid,
+        avg(score) as raw_score,
+        avg(normalized_score) as score,
+        stddev_samp(normalized_score) as score_stddev
+    from judgments
+    group by answer_id
+),
+
+answers_with_scores as (
+    select
+        answers.answer_id,
+        answers.question_id,
+        answers.answerer,
+        questions.author as question_author,
+        questions.category,
+        answers.is_valid as is_answer_valid,
+        judgments_per_answer.raw_score,
+        judgments_per_answer.score,
+        judgments_per_answer.score_stddev,
+        answers.answerer = questions.author as is_own_question,
+        coalesce(questions.is_kept, false) as is_question_kept,
+        coalesce(questions.quality_weight, 0.0) as quality_weight,
+        coalesce(judgments_per_answer.n_judges, 0) as n_judges,
+        coalesce(judgments_per_answer.n_judgments_invalid, 0) as n_judgments_invalid
+    from answers
+    left join questions
+        on answers.question_id = questions.question_id
+    left join judgments_per_answer
+        on answers.answer_id = judgments_per_answer.answer_id
+),
+
+flagged as (
+    select
+        *,
+        coalesce(is_answer_valid and is_question_kept and score is not null, false) as is_scored
+    from answers_with_scores
+)
+
+select * from flagged

@@ -1,0 +1,128 @@
+{{ config(materialized='table') }}
+
+-- Permutation null of the judge x player bias: for every judge, the players' labels of the
+-- answers it judged are shuffled R times (the deviations stay in place), and each player's
+-- mean deviation under the shuffled labels is kept. A shuffle sorts the answers by the
+-- lowbias32 chain of (seed, judge, permutation, answer position), ties by position.
+
+with consensus as (
+    select * from {{ ref('int_arena_judgment_consensus') }}
+),
+
+scoring as (
+    select * from {{ ref('stg_arena_scoring') }}
+),
+
+judged_answers as (
+    select
+        judge,
+        answerer as player,
+        deviation,
+        row_number() over (partition by judge order by answer_id) as answer_position,
+        dense_rank() over (order by judge) as judge_index
+    from consensus
+    where deviation is not null
+),
+
+seed_halves as (
+    select
+        permutation_n,
+        ((permutation_seed % 4294967296) + 4294967296) % 4294967296 as seed_low,
+        (((permutation_seed // 4294967296) % 4294967296) + 4294967296) % 4294967296 as seed_high
+    from scoring
+),
+
+-- Stream 2 is the permutation test (the bootstrap uses stream 1).
+seed_low_mixed as (
+    select
+        permutation_n,
+        seed_high,
+        {{ arena_mix32('xor(seed_low, 2)') }} as low_key
+    from seed_halves
+),
+
+seed_key as (
+    select
+        permutation_n,
+        {{ arena_mix32('xor(low_key, seed_high::ubigint)') }} as seed_key
+    from seed_low_mixed
+),
+
+judge_keys as (
+    select distinct
+        judged_answers.judge,
+        seed_key.permutation_n,
+        {{ arena_mix32('xor(seed_key.seed_key, judged_answers.judge_index::ubigint)') }}
+            as judge_key
+    from judged_answers
+    cross join seed_key
+),
+
+permutations as (
+    select
+        judge,
+        judge_key,
+        unnest(generate_series(1, permutation_n)) as permutation
+    from judge_keys
+),
+
+permutation_keys as (
+    select
+        judge,
+        permutation,
+        {{ arena_mix32('xor(judge_key, permutation::ubigint)') }} as permutation_key
+    from permutations
+),
+
+answer_keys as (
+    select
+        permutation_keys.judge,
+        permutation_keys.permutation,
+        judged_answers.answer_position,
+        {{ arena_mix32(
+            'xor(permutation_keys.permutation_key, judged_answers.answer_position::ubigint)'
+        ) }} as sort_key
+    from permutation_keys
+    inner join judged_answers
+        on permutation_keys.judge = judged_answers.judge
+),
+
+shuffled as (
+    select
+        judge,
+        permutation,
+        answer_position,
+        row_number() over (
+            partition by judge, permutation order by sort_key, answer_position
+        ) as label_position
+    from answer_keys
+),
+
+relabelled as (
+    select
+        shuffled.judge,
+        shuffled.permutation,
+        labels.player,
+        deviations.deviation
+    from shuffled
+    inner join judged_answers as deviations
+        on
+            shuffled.judge = deviations.judge
+            and shuffled.answer_position = deviations.answer_position
+    inner join judged_answers as labels
+        on
+            shuffled.judge = labels.judge
+            and shuffled.label_position = labels.answer_position
+),
+
+permuted_means as (
+    select
+        judge,
+        player,
+        permutation,
+        avg(deviation) as mean_deviation
+    from relabelled
+    group by judge, player, permutation
+)
+
+select * from permuted_means

@@ -1,0 +1,39 @@
+{{ config(materialized='table') }}
+
+with draws as (
+    select * from {{ ref('int_arena_bootstrap_draws') }}
+),
+
+answers as (
+    select * from {{ ref('int_arena_answer_scores') }}
+),
+
+draw_counts as (
+    select
+        replicate,
+        question_id,
+        count(*) as n_drawn
+    from draws
+    group by replicate, question_id
+),
+
+replicate_scores as (
+    select
+        draw_counts.replicate,
+        answers.answerer as player,
+        sum(draw_counts.n_drawn * answers.score) / sum(draw_counts.n_drawn) as score
+    from draw_counts
+    inner join answers
+        on draw_counts.question_id = answers.question_id
+    where answers.is_scored
+    group by draw_counts.replicate, answers.answerer
+),
+
+ranked as (
+    select
+        *,
+        rank() over (partition by replicate order by score desc) as rank
+    from replicate_scores
+)
+
+select * from ranked

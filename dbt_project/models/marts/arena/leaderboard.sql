@@ -1,0 +1,55 @@
+{{ config(location=run_file('leaderboard.parquet')) }}
+
+with player_scores as (
+    select * from {{ ref('int_arena_player_scores') }}
+),
+
+bootstrap_scores as (
+    select * from {{ ref('int_arena_bootstrap_player_scores') }}
+),
+
+scoring as (
+    select * from {{ ref('stg_arena_scoring') }}
+),
+
+-- Percentile intervals: linear interpolation between order statistics for the score,
+-- the nearest order statistic for the (integer) rank.
+bootstrap_intervals as (
+    select
+        player,
+        quantile_cont(score, 0.025) as ci_low,
+        quantile_cont(score, 0.975) as ci_high,
+        quantile_disc(rank, 0.025) as rank_ci_low,
+        quantile_disc(rank, 0.975) as rank_ci_high,
+        count(*) as n_replicates
+    from bootstrap_scores
+    group by player
+),
+
+final as (
+    select
+        player_scores.player,
+        player_scores.score,
+        player_scores.rank,
+        bootstrap_intervals.ci_low,
+        bootstrap_intervals.ci_high,
+        bootstrap_intervals.rank_ci_low,
+        bootstrap_intervals.rank_ci_high,
+        player_scores.n_answers,
+        player_scores.n_answers_invalid,
+        player_scores.n_answers_unjudged,
+        player_scores.score_others_questions,
+        player_scores.n_answers_others_questions,
+        player_scores.weighted_score,
+        player_scores.raw_score,
+        scoring.normalization,
+        scoring.bootstrap_n,
+        scoring.bootstrap_seed,
+        coalesce(bootstrap_intervals.n_replicates, 0) as n_replicates
+    from player_scores
+    cross join scoring
+    left join bootstrap_intervals
+        on player_scores.player = bootstrap_intervals.player
+)
+
+select * from final

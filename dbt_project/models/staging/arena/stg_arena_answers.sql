@@ -1,0 +1,33 @@
+with source as (
+    select *
+    from {{ arena_read_jsonl('answers.jsonl', {
+        'schema_version': 'integer',
+        'run_id': 'varchar',
+        'answer_id': 'varchar',
+        'question_id': 'varchar',
+        'answerer': 'varchar',
+        'text': 'varchar',
+        'is_valid': 'boolean',
+        'attempts': 'integer',
+        'prompt_sha256': 'varchar',
+        'raw_reply': 'varchar',
+    }) }}
+),
+
+renamed as (
+    select
+        answer_id,
+        question_id,
+        answerer,
+        text as answer_text,
+        attempts as n_attempts,
+        prompt_sha256,
+        raw_reply,
+        run_id,
+        schema_version,
+        coalesce(is_valid, false) as is_valid
+    from source
+    where answer_id is not null
+)
+
+select * from renamed

@@ -1,0 +1,35 @@
+with source as (
+    select *
+    from {{ arena_read_jsonl('judgments.jsonl', {
+        'schema_version': 'integer',
+        'run_id': 'varchar',
+        'answer_id': 'varchar',
+        'question_id': 'varchar',
+        'judge': 'varchar',
+        'score': 'integer',
+        'is_valid': 'boolean',
+        'attempts': 'integer',
+        'presentation_index': 'integer',
+        'prompt_sha256': 'varchar',
+        'raw_reply': 'varchar',
+    }) }}
+),
+
+renamed as (
+    select
+        answer_id,
+        question_id,
+        judge,
+        attempts as n_attempts,
+        presentation_index,
+        prompt_sha256,
+        raw_reply,
+        run_id,
+        schema_version,
+        coalesce(is_valid and score is not null, false) as is_valid,
+        case when is_valid then score end as score
+    from source
+    where answer_id is not null and judge is not null
+)
+
+select * from renamed
