@@ -18,7 +18,6 @@ from pathlib import Path
 import duckdb
 import pytest
 from dbt.cli.main import dbtRunner
-
 from pdbench.storage.schema import (
     AnswerRecord,
     CallRecord,

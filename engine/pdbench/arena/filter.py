@@ -1,18 +1,19 @@
 """The question filter between rating and answering: which questions are answered.
 
-The decision is the scoring's, so it is made in SQL: :func:`kept_question_ids` builds the dbt
+The decision is the scoring's, so it is made in SQL: :func:`kept_question_ids` runs the dbt
 models tagged ``arena_questions`` (staging of questions, ratings and the manifest's
 ``scoring``, the normalised ratings, ``question_quality.parquet``) on the run directory and
 reads the ``is_kept`` flag back. Nothing is answered, so nothing is paid for, that the scoring
 would drop. ``question_filter.kind: none`` keeps every question without running dbt.
+
+This step runs the models only (``dbt run``): their data and unit tests run with the whole
+build in ``pdbench aggregate``. dbt keeps its target folder in ``dbt_project/target``
+(git-ignored), so its partial parse makes the step take a second or two after the first run.
 """
 
 from __future__ import annotations
 
-import atexit
 import os
-import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,10 +32,7 @@ QUESTION_SELECTOR = "tag:arena_questions"
 QUESTION_QUALITY = "question_quality.parquet"
 """The mart they write: one row per question with ``question_id`` and ``is_kept``."""
 
-_work_dir: Path | None = None
-
-
-def kept_question_ids(run_dir: Path) -> list[str]:
+def kept_question_ids(run_dir: Path | str) -> list[str]:
     """The ids of the questions to answer, sorted, as the scoring models decide them."""
     run_dir = Path(run_dir).resolve()
     scoring = read_manifest(run_dir).scoring
@@ -59,15 +57,6 @@ def kept_question_ids(run_dir: Path) -> list[str]:
     return [question_id for (question_id,) in rows]
 
 
-def _dbt_work_dir() -> Path:
-    """dbt's target and log folders, outside the repository, one per process."""
-    global _work_dir
-    if _work_dir is None:
-        _work_dir = Path(tempfile.mkdtemp(prefix="pdbench-dbt-"))
-        atexit.register(shutil.rmtree, _work_dir, ignore_errors=True)
-    return _work_dir
-
-
 @contextmanager
 def _environment(values: dict[str, str]) -> Iterator[None]:
     saved = {name: os.environ.get(name) for name in values}
@@ -85,15 +74,11 @@ def _environment(values: dict[str, str]) -> Iterator[None]:
 def _build_question_models(run_dir: Path) -> None:
     from dbt.cli.main import dbtRunner
 
-    work_dir = _dbt_work_dir()
     args = [
-        "build",
+        "run",
         "--project-dir", str(DBT_PROJECT_DIR),
         "--profiles-dir", str(DBT_PROJECT_DIR),
-        "--target-path", str(work_dir / "target"),
-        "--log-path", str(work_dir / "logs"),
         "--select", QUESTION_SELECTOR,
-        "--exclude-resource-type", "unit_test",
         "--no-version-check",
         "--quiet",
     ]  # fmt: skip
