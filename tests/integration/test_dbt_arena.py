@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -35,14 +35,38 @@ STAMP = "2026-01-01T00:00:00Z"
 
 # The truth the tournament must recover (what the mock's config will hold).
 PLAYERS = [
-    {"name": "ada", "answer_skill": 8.0, "question_quality": 7.0, "judge_leniency": 0.0,
-     "judge_noise": 0.6, "favours": None},
-    {"name": "bob", "answer_skill": 6.5, "question_quality": 6.0, "judge_leniency": -0.5,
-     "judge_noise": 0.6, "favours": None},
-    {"name": "cyd", "answer_skill": 5.0, "question_quality": 5.0, "judge_leniency": 2.0,
-     "judge_noise": 0.6, "favours": None},
-    {"name": "dee", "answer_skill": 3.5, "question_quality": 4.0, "judge_leniency": 0.0,
-     "judge_noise": 0.6, "favours": "bob"},
+    {
+        "name": "ada",
+        "answer_skill": 8.0,
+        "question_quality": 7.0,
+        "judge_leniency": 0.0,
+        "judge_noise": 0.6,
+        "favours": None,
+    },
+    {
+        "name": "bob",
+        "answer_skill": 6.5,
+        "question_quality": 6.0,
+        "judge_leniency": -0.5,
+        "judge_noise": 0.6,
+        "favours": None,
+    },
+    {
+        "name": "cyd",
+        "answer_skill": 5.0,
+        "question_quality": 5.0,
+        "judge_leniency": 2.0,
+        "judge_noise": 0.6,
+        "favours": None,
+    },
+    {
+        "name": "dee",
+        "answer_skill": 3.5,
+        "question_quality": 4.0,
+        "judge_leniency": 0.0,
+        "judge_noise": 0.6,
+        "favours": "bob",
+    },
 ]
 FAVOUR_BONUS = 3.0
 QUESTIONS_PER_PLAYER = 8
@@ -70,47 +94,100 @@ def write_questions_and_ratings(run_dir: Path) -> None:
     """Phases 1 and 2 of the scripted tournament, and the manifest."""
     rng = random.Random(2026)
     manifest = RunManifest(
-        run_id=RUN_ID, game="arena", status="running", seed=5, config_path="configs/arena.yaml",
-        config_sha256="0" * 64, config={"game": "arena"}, scoring=SCORING, python="3.12",
-        platform="test", started_at=STAMP,
+        run_id=RUN_ID,
+        game="arena",
+        status="running",
+        seed=5,
+        config_path="configs/arena.yaml",
+        config_sha256="0" * 64,
+        config={"game": "arena"},
+        scoring=SCORING,
+        python="3.12",
+        platform="test",
+        started_at=STAMP,
     )
     (run_dir / RunFiles.MANIFEST).write_text(manifest.model_dump_json(indent=2))
     questions, ratings, calls = [], [], []
     for author in PLAYERS:
         for position in range(1, QUESTIONS_PER_PLAYER + 1):
             question_id = f"q{rng.randrange(16**8):08x}"
-            questions.append(QuestionRecord(
-                run_id=RUN_ID, question_id=question_id, author=author["name"],
-                category="logic", text=f"question {position}", position=position, attempts=1,
-                prompt_sha256="p", raw_line=f"{position}. question",
-            ))
+            questions.append(
+                QuestionRecord(
+                    run_id=RUN_ID,
+                    question_id=question_id,
+                    author=author["name"],
+                    category="logic",
+                    text=f"question {position}",
+                    position=position,
+                    attempts=1,
+                    prompt_sha256="p",
+                    raw_line=f"{position}. question",
+                )
+            )
             for rater in PLAYERS:
                 if rater["name"] == author["name"]:
                     continue
-                score = _clamp(author["question_quality"] + rater["judge_leniency"]
-                               + rng.gauss(0, 1.0))
-                ratings.append(QuestionRatingRecord(
-                    run_id=RUN_ID, question_id=question_id, rater=rater["name"], score=score,
-                    is_valid=True, attempts=1, presentation_index=len(ratings),
-                    prompt_sha256="p", raw_reply=str(score),
-                ))
+                score = _clamp(
+                    author["question_quality"] + rater["judge_leniency"] + rng.gauss(0, 1.0)
+                )
+                ratings.append(
+                    QuestionRatingRecord(
+                        run_id=RUN_ID,
+                        question_id=question_id,
+                        rater=rater["name"],
+                        score=score,
+                        is_valid=True,
+                        attempts=1,
+                        presentation_index=len(ratings),
+                        prompt_sha256="p",
+                        raw_reply=str(score),
+                    )
+                )
     # One rating that stayed invalid after its retries: never counted.
     first = ratings[0]
-    ratings[0] = first.model_copy(update={"score": None, "is_valid": False, "attempts": 3,
-                                          "raw_reply": "excellent!"})
+    ratings[0] = first.model_copy(
+        update={"score": None, "is_valid": False, "attempts": 3, "raw_reply": "excellent!"}
+    )
     for index, player in enumerate(PLAYERS):
-        calls.append(CallRecord(
-            run_id=RUN_ID, call_id=f"c{index}", game="arena", phase="generate",
-            agent=player["name"], attempt=1, provider="mock", model="mock", prompt_sha256="p",
-            latency_ms=1.0, tokens_in=100, tokens_out=50, cost_usd=0.001, status="ok",
+        calls.append(
+            CallRecord(
+                run_id=RUN_ID,
+                call_id=f"c{index}",
+                game="arena",
+                phase="generate",
+                agent=player["name"],
+                attempt=1,
+                provider="mock",
+                model="mock",
+                prompt_sha256="p",
+                latency_ms=1.0,
+                tokens_in=100,
+                tokens_out=50,
+                cost_usd=0.001,
+                status="ok",
+                timestamp_utc=STAMP,
+            )
+        )
+    calls.append(
+        CallRecord(
+            run_id=RUN_ID,
+            call_id="c-invalid",
+            game="arena",
+            phase="rate",
+            agent=first.rater,
+            item_id=first.question_id,
+            attempt=1,
+            provider="mock",
+            model="mock",
+            prompt_sha256="p",
+            latency_ms=1.0,
+            tokens_in=10,
+            tokens_out=2,
+            cost_usd=0.0,
+            status="invalid",
             timestamp_utc=STAMP,
-        ))
-    calls.append(CallRecord(
-        run_id=RUN_ID, call_id="c-invalid", game="arena", phase="rate", agent=first.rater,
-        item_id=first.question_id, attempt=1, provider="mock", model="mock",
-        prompt_sha256="p", latency_ms=1.0, tokens_in=10, tokens_out=2, cost_usd=0.0,
-        status="invalid", timestamp_utc=STAMP,
-    ))
+        )
+    )
     _write_jsonl(run_dir / RunFiles.QUESTIONS, questions)
     _write_jsonl(run_dir / RunFiles.QUESTION_RATINGS, ratings)
     _write_jsonl(run_dir / RunFiles.CALLS, calls)
@@ -124,42 +201,70 @@ def write_answers_and_judgments(run_dir: Path, kept: list[tuple[str, str]]) -> N
         difficulty = rng.gauss(0, 1.0)
         for answerer in PLAYERS:
             answer_id = f"a{rng.randrange(16**8):08x}"
-            answers.append(AnswerRecord(
-                run_id=RUN_ID, answer_id=answer_id, question_id=question_id,
-                answerer=answerer["name"], text="an answer", is_valid=True, attempts=1,
-                prompt_sha256="p", raw_reply="an answer",
-            ))
+            answers.append(
+                AnswerRecord(
+                    run_id=RUN_ID,
+                    answer_id=answer_id,
+                    question_id=question_id,
+                    answerer=answerer["name"],
+                    text="an answer",
+                    is_valid=True,
+                    attempts=1,
+                    prompt_sha256="p",
+                    raw_reply="an answer",
+                )
+            )
             quality = answerer["answer_skill"] + difficulty
             for judge in PLAYERS:
                 if judge["name"] == answerer["name"]:
                     continue
                 bonus = FAVOUR_BONUS if judge["favours"] == answerer["name"] else 0.0
-                score = _clamp(quality + judge["judge_leniency"] + bonus
-                               + rng.gauss(0, judge["judge_noise"]))
-                judgments.append(JudgmentRecord(
-                    run_id=RUN_ID, answer_id=answer_id, question_id=question_id,
-                    judge=judge["name"], score=score, is_valid=True, attempts=1,
-                    presentation_index=len(judgments), prompt_sha256="p",
-                    raw_reply=str(score),
-                ))
+                score = _clamp(
+                    quality + judge["judge_leniency"] + bonus + rng.gauss(0, judge["judge_noise"])
+                )
+                judgments.append(
+                    JudgmentRecord(
+                        run_id=RUN_ID,
+                        answer_id=answer_id,
+                        question_id=question_id,
+                        judge=judge["name"],
+                        score=score,
+                        is_valid=True,
+                        attempts=1,
+                        presentation_index=len(judgments),
+                        prompt_sha256="p",
+                        raw_reply=str(score),
+                    )
+                )
     last = judgments[-1]
-    judgments[-1] = last.model_copy(update={"score": None, "is_valid": False, "attempts": 3,
-                                            "raw_reply": "ten"})
+    judgments[-1] = last.model_copy(
+        update={"score": None, "is_valid": False, "attempts": 3, "raw_reply": "ten"}
+    )
     # A crash while writing leaves a torn last line: it must be ignored.
     _write_jsonl(run_dir / RunFiles.ANSWERS, answers)
     _write_jsonl(run_dir / RunFiles.JUDGMENTS, judgments, torn_tail='{"run_id": "arena-pl')
 
 
-def run_dbt(run_dir: Path, select: str) -> None:
+def run_dbt(run_dir: Path, select: str, *, unit_tests: bool = True) -> None:
     """Build the selected arena models on run_dir with dbt in process."""
+    args = [
+        "build",
+        "--project-dir",
+        str(DBT_DIR),
+        "--profiles-dir",
+        str(DBT_DIR),
+        "--select",
+        select,
+        "--no-version-check",
+        "--quiet",
+    ]
+    if not unit_tests:
+        args += ["--exclude-resource-type", "unit_test"]
     previous = os.environ.get("PDBENCH_RUN_DIR")
     os.environ["PDBENCH_RUN_DIR"] = str(run_dir)
     os.environ["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "false"
     try:
-        result = dbtRunner().invoke([
-            "build", "--project-dir", str(DBT_DIR), "--profiles-dir", str(DBT_DIR),
-            "--select", select, "--no-version-check", "--quiet",
-        ])
+        result = dbtRunner().invoke(args)
     finally:
         if previous is None:
             os.environ.pop("PDBENCH_RUN_DIR", None)
@@ -168,28 +273,45 @@ def run_dbt(run_dir: Path, select: str) -> None:
     if not result.success:
         failed = [
             f"{r.node.unique_id}: {r.status} {r.message}"
-            for r in (result.result or []) if str(r.status) not in {"success", "pass"}
+            for r in (result.result or [])
+            if str(r.status) not in {"success", "pass"}
         ]
         raise AssertionError(f"dbt build --select {select} failed: {failed or result.exception}")
 
 
-def build_planted_run(run_dir: Path) -> None:
-    """The whole scripted tournament, with the engine's filter step in the middle."""
+@dataclass(frozen=True)
+class PlantedRun:
+    run_dir: Path
+    n_questions_after_filter_step: int
+    kept_after_filter_step: list[tuple[str, str]]
+    answers_existed_at_filter_step: bool
+
+
+def build_planted_run(run_dir: Path) -> PlantedRun:
+    """The whole scripted tournament, with the engine's filter step in the middle.
+
+    Between rating and answering the engine builds only `tag:arena_questions` (no answer or
+    judgement exists yet), reads `question_quality.parquet` and answers the kept questions.
+    """
     write_questions_and_ratings(run_dir)
-    run_dbt(run_dir, "tag:arena_questions")
-    kept = duckdb.sql(
-        f"select question_id, author from '{run_dir / 'question_quality.parquet'}' "
-        "where is_kept"
-    ).fetchall()
+    run_dbt(run_dir, "tag:arena_questions", unit_tests=False)
+    answers_existed = (run_dir / RunFiles.ANSWERS).exists()
+    quality = run_dir / "question_quality.parquet"
+    n_questions = duckdb.sql(f"select count(*) from '{quality}'").fetchall()[0][0]
+    kept = duckdb.sql(f"select question_id, author from '{quality}' where is_kept").fetchall()
     write_answers_and_judgments(run_dir, kept)
     run_dbt(run_dir, "tag:arena")
+    return PlantedRun(run_dir, n_questions, kept, answers_existed)
 
 
 @pytest.fixture(scope="session")
-def planted_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    run_dir = tmp_path_factory.mktemp("arena_run")
-    build_planted_run(run_dir)
-    yield run_dir
+def planted(tmp_path_factory: pytest.TempPathFactory) -> PlantedRun:
+    return build_planted_run(tmp_path_factory.mktemp("arena_run"))
+
+
+@pytest.fixture(scope="session")
+def planted_run(planted: PlantedRun) -> Path:
+    return planted.run_dir
 
 
 def _rows(run_dir: Path, sql: str) -> list[tuple]:
@@ -199,31 +321,43 @@ def _rows(run_dir: Path, sql: str) -> list[tuple]:
 # --- the question filter step ------------------------------------------------------------
 
 
-def test_question_step_needs_no_answers(tmp_path: Path) -> None:
-    write_questions_and_ratings(tmp_path)
-    run_dbt(tmp_path, "tag:arena_questions")
-    assert not (tmp_path / RunFiles.ANSWERS).exists()
-    n_questions, n_kept = _rows(
-        tmp_path, "select count(*), count(*) filter (where is_kept) "
-        "from '{run}/question_quality.parquet'"
+def test_question_step_needs_no_answers(planted: PlantedRun) -> None:
+    assert not planted.answers_existed_at_filter_step
+    n_questions = len(PLAYERS) * QUESTIONS_PER_PLAYER
+    assert planted.n_questions_after_filter_step == n_questions
+    assert len(planted.kept_after_filter_step) == n_questions - int(0.25 * n_questions)
+
+
+def test_only_kept_questions_are_scored(planted_run: Path) -> None:
+    n_scored_questions, n_not_kept = _rows(
+        planted_run,
+        "select count(distinct question_id), count(*) filter (where not is_question_kept) "
+        "from '{run}/answer_scores.parquet' where is_scored",
     )[0]
-    assert n_questions == len(PLAYERS) * QUESTIONS_PER_PLAYER
-    assert n_kept == n_questions - int(0.25 * n_questions)
+    n_questions = len(PLAYERS) * QUESTIONS_PER_PLAYER
+    assert (n_scored_questions, n_not_kept) == (n_questions - int(0.25 * n_questions), 0)
 
 
 # --- planted truth ------------------------------------------------------------------------
 
 
 def test_leaderboard_follows_planted_skill(planted_run: Path) -> None:
-    order = [row[0] for row in _rows(planted_run, "select player from '{run}/leaderboard.parquet' "
-                                     "order by rank, player")]
+    order = [
+        row[0]
+        for row in _rows(
+            planted_run, "select player from '{run}/leaderboard.parquet' order by rank, player"
+        )
+    ]
     truth = [p["name"] for p in sorted(PLAYERS, key=lambda p: -p["answer_skill"])]
     assert order == truth
 
 
 def test_intervals_contain_scores(planted_run: Path) -> None:
-    rows = _rows(planted_run, "select score, ci_low, ci_high, rank, rank_ci_low, rank_ci_high, "
-                 "n_replicates from '{run}/leaderboard.parquet'")
+    rows = _rows(
+        planted_run,
+        "select score, ci_low, ci_high, rank, rank_ci_low, rank_ci_high, "
+        "n_replicates from '{run}/leaderboard.parquet'",
+    )
     for score, low, high, rank, rank_low, rank_high, n_replicates in rows:
         assert low <= score <= high
         assert rank_low <= rank <= rank_high
@@ -231,15 +365,30 @@ def test_intervals_contain_scores(planted_run: Path) -> None:
 
 
 def test_lenient_judge_has_highest_leniency(planted_run: Path) -> None:
-    judges = _rows(planted_run, "select judge from '{run}/judge_stats.parquet' "
-                   "order by leniency desc")
+    judges = _rows(
+        planted_run, "select judge from '{run}/judge_stats.parquet' order by leniency desc"
+    )
     most_lenient = max(PLAYERS, key=lambda p: p["judge_leniency"])["name"]
     assert judges[0][0] == most_lenient
 
 
+def test_judge_offsets_follow_planted_leniency(planted_run: Path) -> None:
+    offsets = dict(
+        _rows(planted_run, "select judge, fixed_effects_offset from '{run}/judge_stats.parquet'")
+    )
+    planted = {p["name"]: p["judge_leniency"] for p in PLAYERS}
+    for a in planted:
+        for b in planted:
+            if planted[a] > planted[b]:
+                assert offsets[a] > offsets[b], (a, b)
+
+
 def test_favouring_pair_is_top_flagged(planted_run: Path) -> None:
-    top = _rows(planted_run, "select judge, player, is_flagged, flag_kind "
-                "from '{run}/judge_player_bias.parquet' order by anomaly_rank limit 1")[0]
+    top = _rows(
+        planted_run,
+        "select judge, player, is_flagged, flag_kind "
+        "from '{run}/judge_player_bias.parquet' order by anomaly_rank limit 1",
+    )[0]
     favouring = next(p for p in PLAYERS if p["favours"])
     assert top[:3] == (favouring["name"], favouring["favours"], True)
     assert top[3] == "favouritism"
@@ -247,8 +396,9 @@ def test_favouring_pair_is_top_flagged(planted_run: Path) -> None:
 
 def test_torn_line_and_invalid_scores_are_not_counted(planted_run: Path) -> None:
     n_judgments, n_invalid = _rows(
-        planted_run, "select sum(n_judges + n_judgments_invalid), sum(n_judgments_invalid) "
-        "from '{run}/answer_scores.parquet'"
+        planted_run,
+        "select sum(n_judges + n_judgments_invalid), sum(n_judgments_invalid) "
+        "from '{run}/answer_scores.parquet'",
     )[0]
     lines = (planted_run / RunFiles.JUDGMENTS).read_text().splitlines()
     assert n_judgments == len(lines) - 1
@@ -261,8 +411,15 @@ def test_every_judge_awards_five_on_average(planted_run: Path) -> None:
 
 
 def test_marts_are_written(planted_run: Path) -> None:
-    for name in ["leaderboard", "answer_scores", "question_quality", "judge_stats",
-                 "judge_player_bias", "arena_question_stats", "arena_calls_summary"]:
+    for name in [
+        "leaderboard",
+        "answer_scores",
+        "question_quality",
+        "judge_stats",
+        "judge_player_bias",
+        "arena_question_stats",
+        "arena_calls_summary",
+    ]:
         assert (planted_run / f"{name}.parquet").exists(), name
 
 
@@ -299,55 +456,103 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run_dir = tmp_path_factory.mktemp("arena_tiny")
     run_id = "arena-tiny"
     manifest = RunManifest(
-        run_id=run_id, game="arena", status="completed", seed=1, config_path="x.yaml",
-        config_sha256="0" * 64, config={}, python="3.12", platform="test", started_at=STAMP,
-        scoring={"normalization": "fixed_effects", "question_filter": {"kind": "none"},
-                 "bootstrap": {"n": 50, "seed": 3},
-                 "anomaly": {"permutations": 20, "seed": 3}},
+        run_id=run_id,
+        game="arena",
+        status="completed",
+        seed=1,
+        config_path="x.yaml",
+        config_sha256="0" * 64,
+        config={},
+        python="3.12",
+        platform="test",
+        started_at=STAMP,
+        scoring={
+            "normalization": "fixed_effects",
+            "question_filter": {"kind": "none"},
+            "bootstrap": {"n": 50, "seed": 3},
+            "anomaly": {"permutations": 20, "seed": 3},
+        },
     )
     (run_dir / RunFiles.MANIFEST).write_text(manifest.model_dump_json())
     players = sorted(TINY_QUALITY)
     questions, ratings, answers, judgments = [], [], [], []
     for author in players:
         question_id = f"q-{author}"
-        questions.append(QuestionRecord(
-            run_id=run_id, question_id=question_id, author=author, category="math", text="?",
-            position=1, attempts=1, prompt_sha256="p", raw_line="1. ?",
-        ))
+        questions.append(
+            QuestionRecord(
+                run_id=run_id,
+                question_id=question_id,
+                author=author,
+                category="math",
+                text="?",
+                position=1,
+                attempts=1,
+                prompt_sha256="p",
+                raw_line="1. ?",
+            )
+        )
         for rater in players:
             if rater != author:
-                ratings.append(QuestionRatingRecord(
-                    run_id=run_id, question_id=question_id, rater=rater, score=5,
-                    is_valid=True, attempts=1, presentation_index=0, prompt_sha256="p",
-                    raw_reply="5",
-                ))
+                ratings.append(
+                    QuestionRatingRecord(
+                        run_id=run_id,
+                        question_id=question_id,
+                        rater=rater,
+                        score=5,
+                        is_valid=True,
+                        attempts=1,
+                        presentation_index=0,
+                        prompt_sha256="p",
+                        raw_reply="5",
+                    )
+                )
         for answerer in players:
             answer_id = f"a-{author}-{answerer}"
-            answers.append(AnswerRecord(
-                run_id=run_id, answer_id=answer_id, question_id=question_id,
-                answerer=answerer, text="!", is_valid=True, attempts=1, prompt_sha256="p",
-                raw_reply="!",
-            ))
+            answers.append(
+                AnswerRecord(
+                    run_id=run_id,
+                    answer_id=answer_id,
+                    question_id=question_id,
+                    answerer=answerer,
+                    text="!",
+                    is_valid=True,
+                    attempts=1,
+                    prompt_sha256="p",
+                    raw_reply="!",
+                )
+            )
             for judge in players:
                 if judge != answerer:
                     score = TINY_QUALITY[answerer] + TINY_LENIENCY[judge]
-                    judgments.append(JudgmentRecord(
-                        run_id=run_id, answer_id=answer_id, question_id=question_id,
-                        judge=judge, score=score, is_valid=True, attempts=1,
-                        presentation_index=0, prompt_sha256="p", raw_reply=str(score),
-                    ))
+                    judgments.append(
+                        JudgmentRecord(
+                            run_id=run_id,
+                            answer_id=answer_id,
+                            question_id=question_id,
+                            judge=judge,
+                            score=score,
+                            is_valid=True,
+                            attempts=1,
+                            presentation_index=0,
+                            prompt_sha256="p",
+                            raw_reply=str(score),
+                        )
+                    )
     _write_jsonl(run_dir / RunFiles.QUESTIONS, questions)
     _write_jsonl(run_dir / RunFiles.QUESTION_RATINGS, ratings)
     _write_jsonl(run_dir / RunFiles.ANSWERS, answers)
     _write_jsonl(run_dir / RunFiles.JUDGMENTS, judgments)
-    run_dbt(run_dir, "tag:arena")
+    run_dbt(run_dir, "tag:arena", unit_tests=False)
     return run_dir
 
 
 def test_tiny_leaderboard_by_hand(tiny_run: Path) -> None:
-    rows = _rows(tiny_run, "select player, score, rank, raw_score, ci_low, ci_high, "
-                 "rank_ci_low, rank_ci_high, n_answers from '{run}/leaderboard.parquet' "
-                 "order by player")
+    rows = _rows(
+        tiny_run,
+        "select player, score, rank, raw_score, ci_low, ci_high, "
+        "rank_ci_low, rank_ci_high, n_answers from '{run}/leaderboard.parquet' "
+        "order by player",
+    )
     expected = {"p1": (7, 1, 8), "p2": (5, 2, 6), "p3": (3, 3, 3)}
     for player, score, rank, raw, low, high, rank_low, rank_high, n_answers in rows:
         want_score, want_rank, want_raw = expected[player]
@@ -359,8 +564,11 @@ def test_tiny_leaderboard_by_hand(tiny_run: Path) -> None:
 
 
 def test_tiny_judges_by_hand(tiny_run: Path) -> None:
-    rows = _rows(tiny_run, "select judge, leniency, fixed_effects_offset, normalized_mean, "
-                 "krippendorff_alpha_normalized from '{run}/judge_stats.parquet' order by judge")
+    rows = _rows(
+        tiny_run,
+        "select judge, leniency, fixed_effects_offset, normalized_mean, "
+        "krippendorff_alpha_normalized from '{run}/judge_stats.parquet' order by judge",
+    )
     expected = {"p1": (4, -2 / 3), "p2": (5, -2 / 3), "p3": (8, 4 / 3)}
     for judge, leniency, offset, _normalized_mean, alpha in rows:
         assert leniency == pytest.approx(expected[judge][0])

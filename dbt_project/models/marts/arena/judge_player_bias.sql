@@ -150,6 +150,7 @@ final as (
             order by p_value asc, abs(relative_deviation) desc, judge asc, player asc
         ) as anomaly_rank
     from flagged
+    order by anomaly_rank asc
 )
 
 select * from final

@@ -50,6 +50,7 @@ final as (
     cross join scoring
     left join bootstrap_intervals
         on player_scores.player = bootstrap_intervals.player
+    order by player_scores.rank asc nulls last, player_scores.player asc
 )
 
 select * from final
