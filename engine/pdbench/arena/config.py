@@ -260,7 +260,8 @@ class ArenaConfig(StrictModel):
         return Path(self.output_dir) if self.output_dir else Path("data/runs") / self.run_id
 
     def scoring(self) -> dict:
-        """The manifest's ``scoring``: what the SQL models read, and the planted truth."""
+        """The manifest's ``scoring``: what the SQL models read (``stg_arena_scoring``), and
+        the players with their planted traits (read by tests, never by SQL)."""
         return {
             "normalization": self.normalization,
             "question_filter": self.question_filter.model_dump(mode="json"),
@@ -270,21 +271,18 @@ class ArenaConfig(StrictModel):
                 "fdr": self.anomaly.fdr,
                 "seed": derive_seed(self.seed, "anomaly"),
             },
-            "players": [
-                {
-                    "name": p.name,
-                    "provider": p.provider,
-                    "model": p.model,
-                    "traits": _traits(p) if p.provider == "mock" else None,
-                }
-                for p in self.players
-            ],
+            "players": [_player_truth(p) for p in self.players],
         }
 
 
-def _traits(player: ArenaPlayerConfig) -> dict:
+def _player_truth(player: ArenaPlayerConfig) -> dict:
+    """A player in the manifest's ``scoring.players``: name, model and, for a mock player,
+    its planted traits, flat (the shape ``docs/arena_scoring.md`` documents)."""
+    truth: dict = {"name": player.name, "provider": player.provider, "model": player.model}
+    if player.provider != "mock":
+        return truth
     mock = player.mock
-    return {
+    return truth | {
         "answer_skill": mock.answer_skill,
         "question_quality": mock.question_quality,
         "judge_leniency": mock.judge_leniency,
