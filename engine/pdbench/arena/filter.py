@@ -32,6 +32,7 @@ QUESTION_SELECTOR = "tag:arena_questions"
 QUESTION_QUALITY = "question_quality.parquet"
 """The mart they write: one row per question with ``question_id`` and ``is_kept``."""
 
+
 def kept_question_ids(run_dir: Path | str) -> list[str]:
     """The ids of the questions to answer, sorted, as the scoring models decide them."""
     run_dir = Path(run_dir).resolve()
