@@ -72,3 +72,37 @@ def write_experiment(folder: Path, name: str = "small.yaml", **fields: object) -
     path.write_text(yaml.safe_dump(experiment, sort_keys=False), encoding="utf-8")
     cwd = Path.cwd()
     return path.relative_to(cwd) if path.is_relative_to(cwd) else path
+
+
+def write_arena(
+    folder: Path,
+    name: str = "small_arena.yaml",
+    *,
+    players: int | list[dict] = 4,
+    **fields: object,
+) -> Path:
+    """A small arena file in ``folder`` (next to agents/ and prompts/): dev mode, mock players
+    ``p0``.. with no invalid replies and the filter off, updated by ``fields``."""
+    if isinstance(players, int):
+        players = [
+            {
+                "ref": "agents/arena_player.yaml",
+                "overrides": {"name": f"p{i}", "mock": {"answer_skill": 0.9 - 0.2 * i}},
+            }
+            for i in range(players)
+        ]
+    arena = {
+        "game": "arena",
+        "run_id": "small-arena",
+        "seed": 11,
+        "dev": True,
+        "questions_per_player": 3,
+        "categories": ["math", "logic", "ethics"],
+        "question_filter": {"kind": "none"},
+        "players": players,
+    }
+    arena.update(fields)
+    path = folder / name
+    path.write_text(yaml.safe_dump(arena, sort_keys=False), encoding="utf-8")
+    cwd = Path.cwd()
+    return path.relative_to(cwd) if path.is_relative_to(cwd) else path

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from pdbench.config import LoadedConfig, load_config
-from pdbench.errors import PdbenchError, RunDirError
+from pdbench.errors import ConfigError, PdbenchError, RunDirError
 from pdbench.runners.run_experiment import (
     check_providers,
     plan_matches,
@@ -30,7 +30,7 @@ __all__ = ["app", "main", "streamlit_command"]
 
 app = typer.Typer(
     name="pdbench",
-    help="Play the iterated Prisoner's Dilemma between LLM agents and classic policies.",
+    help="Play the iterated Prisoner's Dilemma and Humanity's Last Arena with LLM agents.",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -104,9 +104,17 @@ def validate(
     """Check a config: schema, refs and overrides, prompt and persona files, providers."""
     with _user_errors():
         loaded = _load(config)
-        check_providers(loaded)
+        if loaded.config.game == "arena":
+            from pdbench.arena.plan import summary_lines
+            from pdbench.arena.runner import check_arena_providers
+
+            check_arena_providers(loaded)
+            lines = summary_lines(loaded.config)
+        else:
+            check_providers(loaded)
+            lines = _summary(loaded)
     typer.echo(f"ok: {loaded.path} (game {loaded.config.game})")
-    for line in _summary(loaded):
+    for line in lines:
         typer.echo(line)
 
 
@@ -129,9 +137,21 @@ def run(
         bool, typer.Option("--no-aggregate", help="Do not build the metrics after the run.")
     ] = False,
 ) -> None:
-    """Play every condition x replicate and write the run directory."""
+    """Play the experiment (PD: every condition x replicate; arena: the tournament) and write
+    the run directory."""
     with _user_errors():
         loaded = _load(config)
+        if loaded.config.game == "arena":
+            if replicates is not None:
+                raise ConfigError("--replicates applies to game pd only", path=loaded.path)
+            _run_arena(
+                loaded,
+                dry_run=dry_run,
+                output_dir=output_dir,
+                overwrite=overwrite,
+                no_aggregate=no_aggregate,
+            )
+            return
         check_providers(loaded)
         run_dir = loaded.config.run_dir(output_dir)
         plans = plan_matches(loaded.config, replicates=replicates)
@@ -195,6 +215,81 @@ def _run_with_progress(
             output_dir=output_dir,
             overwrite=overwrite,
             on_match_done=lambda plan, _: progress.update(task, advance=1, match=plan.match_id),
+        )
+
+
+def _run_arena(
+    loaded: LoadedConfig,
+    *,
+    dry_run: bool,
+    output_dir: Path | None,
+    overwrite: bool,
+    no_aggregate: bool,
+) -> None:
+    from pdbench.arena.plan import plan_calls, summary_lines
+    from pdbench.arena.runner import check_arena_providers
+
+    check_arena_providers(loaded)
+    config = loaded.config
+    run_dir = config.run_dir(output_dir)
+    if run_dir.exists() and not overwrite:
+        raise RunDirError(
+            f"{run_dir}: run directory already exists (pass --overwrite to replace it)"
+        )
+    plan = plan_calls(config)
+    if dry_run:
+        total = sum(p.calls for p in plan)
+        typer.echo(f"dry run: would make at most {total} provider calls into {run_dir}")
+        for line in summary_lines(config, output_dir=str(output_dir) if output_dir else None):
+            typer.echo(line)
+        typer.echo("calls per phase (before re-asks):")
+        for phase in plan:
+            how = "exactly" if phase.exact else "at most"
+            typer.echo(f"  {phase.phase}: {how} {phase.calls}")
+        typer.echo(f"each call may be re-asked up to {config.max_retries} times")
+        return
+    try:
+        result = _arena_with_progress(loaded, output_dir=output_dir, overwrite=overwrite)
+    except KeyboardInterrupt:
+        _err(f"interrupted: {run_dir} is marked interrupted")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    counts = result.counts
+    typer.echo(
+        f"run {result.manifest.run_id} {result.manifest.status}: {counts['questions']} "
+        f"questions ({counts['kept_questions']} kept), {counts['question_ratings']} ratings, "
+        f"{counts['answers']} answers, {counts['judgments']} judgements, "
+        f"{counts['calls']} provider calls -> {result.run_dir}"
+    )
+    if not no_aggregate:
+        _aggregate(result.run_dir)
+
+
+def _arena_with_progress(loaded: LoadedConfig, *, output_dir: Path | None, overwrite: bool) -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from pdbench.arena.runner import run_arena
+
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as progress:
+        bars: dict[str, Any] = {}
+
+        def on_progress(phase: str, done: int, total: int) -> None:
+            if phase not in bars:
+                bars[phase] = progress.add_task(phase, total=total)
+            progress.update(bars[phase], completed=done)
+            if done == total:
+                _err(f"{phase}: {total} calls done")
+
+        return run_arena(
+            loaded, output_dir=output_dir, overwrite=overwrite, on_progress=on_progress
         )
 
 

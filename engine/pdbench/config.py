@@ -419,7 +419,8 @@ class ExperimentConfig(StrictModel):
 
 
 GAME_CONFIGS: dict[str, type[StrictModel]] = {"pd": ExperimentConfig}
-"""``game:`` value -> the model of that game's experiment file."""
+"""``game:`` value -> the model of that game's experiment file (``arena`` is added at the end
+of this module, once everything the arena config builds on is defined)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -444,7 +445,8 @@ class LoadedConfig:
     root: Path
     """Its folder: relative paths inside the config are read from here."""
     config: Any
-    """The validated model (``ExperimentConfig`` for ``game: pd``)."""
+    """The validated model (``ExperimentConfig`` for ``game: pd``, ``ArenaConfig`` for
+    ``game: arena``)."""
     warnings: list[str] = field(default_factory=list)
     """One line each, ``<file>: <field>: <message>``."""
 
@@ -624,3 +626,10 @@ def load_config(path: str | os.PathLike[str]) -> LoadedConfig:
         raise _config_error(exc, file=file, sites=sites) from None
     warnings = [f"{file}: {where}: {message}" for where, message in context["warnings"]]
     return LoadedConfig(path=file, root=root, config=config, warnings=warnings)
+
+
+# The arena's config builds on StrictModel above; importing it here (and not at the top) keeps
+# the two modules free of an import cycle whichever is imported first.
+from pdbench.arena.config import ArenaConfig  # noqa: E402
+
+GAME_CONFIGS["arena"] = ArenaConfig

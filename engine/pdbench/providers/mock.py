@@ -2,8 +2,10 @@
 
 It is a pure function of its seed and the prompt it is given: the same ``(system, prompt)``
 always gets the same reply. What it answers is decided by a *player* for the game at hand
-(the PD player lives in :mod:`pdbench.providers.mock_pd`); the provider itself only adds what
-every game shares: invalid replies at a seeded rate and optional simulated latency.
+(the PD player lives in :mod:`pdbench.providers.mock_pd`, the arena player, which tells its
+four phases apart by the prompt, in :mod:`pdbench.providers.mock_arena`); the provider itself
+only adds what every game shares: invalid replies at a seeded rate and optional simulated
+latency.
 """
 
 from __future__ import annotations
@@ -76,8 +78,18 @@ def _approx_tokens(text: str) -> int:
 
 
 def build(*, settings: Any, seed: int) -> MockProvider:
-    """The registry's factory: a PD mock from an LLM agent's config (its ``mock`` section)."""
+    """The registry's factory: an arena mock from :class:`ArenaMockSettings`, else a PD mock
+    from an LLM agent's config (its ``mock`` section)."""
+    from pdbench.providers.mock_arena import ArenaMockPlayer, ArenaMockSettings
     from pdbench.providers.mock_pd import PDMockPlayer
+
+    if isinstance(settings, ArenaMockSettings):
+        return MockProvider(
+            player=ArenaMockPlayer(settings=settings),
+            seed=seed if settings.seed is None else settings.seed,
+            invalid_rate=settings.invalid_rate,
+            latency_ms=settings.latency_ms,
+        )
 
     mock = settings.mock
     return MockProvider(

@@ -87,6 +87,7 @@ def new_manifest(
     config: dict,
     metric_params: dict,
     started_at: str,
+    scoring: dict | None = None,
 ) -> RunManifest:
     """The manifest of a run that is starting."""
     return RunManifest(
@@ -98,6 +99,7 @@ def new_manifest(
         config_sha256=canonical_sha256(config),
         config=config,
         metric_params=metric_params,
+        scoring=scoring or {},
         versions=package_versions(),
         git_commit=git_commit(),
         python=sys.version.split()[0],

@@ -201,6 +201,8 @@ class QuestionRecord(_Record):
     prompt_sha256: str
     raw_line: str
     """The line of the generation reply the question was parsed from."""
+    prompt: str | None = None
+    """The generation prompt of the attempt the question came from (``store_prompts``)."""
 
 
 class QuestionRatingRecord(_Record):
@@ -216,7 +218,10 @@ class QuestionRatingRecord(_Record):
     presentation_index: int
     """Position of the question in this rater's shuffled order."""
     prompt_sha256: str
+    """Of the attempt whose reply is recorded (``raw_reply``), as in ``calls.jsonl``."""
     raw_reply: str
+    prompt: str | None = None
+    """The rendered prompt of that attempt (``store_prompts``)."""
 
 
 class AnswerRecord(_Record):
@@ -231,7 +236,10 @@ class AnswerRecord(_Record):
     is_valid: bool
     attempts: int
     prompt_sha256: str
+    """Of the attempt whose reply is recorded (``raw_reply``), as in ``calls.jsonl``."""
     raw_reply: str
+    prompt: str | None = None
+    """The rendered prompt of that attempt (``store_prompts``)."""
 
 
 class JudgmentRecord(_Record):
@@ -247,7 +255,10 @@ class JudgmentRecord(_Record):
     attempts: int
     presentation_index: int
     prompt_sha256: str
+    """Of the attempt whose reply is recorded (``raw_reply``), as in ``calls.jsonl``."""
     raw_reply: str
+    prompt: str | None = None
+    """The rendered prompt of that attempt (``store_prompts``)."""
 
 
 class RunManifest(BaseModel):

@@ -1,0 +1,19 @@
+"""Humanity's Last Arena: players write questions, rate them, answer and judge, all blind.
+
+The engine only plays the tournament and writes its raw events (``questions.jsonl``,
+``question_ratings.jsonl``, ``answers.jsonl``, ``judgments.jsonl``, ``calls.jsonl``); every
+score is a dbt model. Modules:
+
+- ``config``: the ``game: arena`` config file (players, categories, limits, scoring choices);
+- ``prompts``: the four prompt templates and the output instructions the parsers expect;
+- ``parse``: numbered question lists and 0..10 scores;
+- ``ids``: opaque question and answer ids, per-rater presentation order;
+- ``tasks``: one call task, asked until its reply parses; the sequential executor;
+- ``phases``: the tasks of each phase and the records their outcomes become;
+- ``filter``: the kept questions, read from the dbt question-quality model;
+- ``plan``: the number of calls per phase (``--dry-run``);
+- ``runner``: the tournament into a run directory.
+"""
+
+# Loading pdbench.config first registers ArenaConfig in GAME_CONFIGS without an import cycle.
+import pdbench.config  # noqa: F401

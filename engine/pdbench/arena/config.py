@@ -1,0 +1,293 @@
+"""The ``game: arena`` config file (``configs/arena.yaml``) and its players.
+
+A player is an agent config (usually ``{ref: agents/arena_player.yaml, overrides: {...}}``)
+with a required ``name``: players can be different models, or one model with different
+settings. ``dev: true`` is the development mode of the spec: 2 players are enough and each
+writes 3 to 10 questions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+
+from pdbench.arena.prompts import PHASES, Phase, template_problem
+from pdbench.config import StrictModel
+from pdbench.core.rng import derive_seed
+from pdbench.providers.base import PROVIDERS
+
+__all__ = [
+    "DEV_QUESTIONS",
+    "NORMALIZATIONS",
+    "AnomalyConfig",
+    "ArenaConfig",
+    "ArenaMockConfig",
+    "ArenaPlayerConfig",
+    "ArenaPromptsConfig",
+    "BootstrapConfig",
+    "PhaseTokensConfig",
+    "QuestionFilterConfig",
+]
+
+_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+_PLAYER_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
+_CATEGORY_PATTERN = r"^[^\[\]\n]+$"
+DEV_QUESTIONS = (3, 10)
+"""Questions per player allowed in dev mode (inclusive)."""
+NORMALIZATIONS = ("shift", "scale", "zscore", "none", "fixed_effects")
+MIN_PLAYERS = 3
+MIN_DEV_PLAYERS = 2
+
+
+def _root(info: ValidationInfo) -> Path:
+    return Path(info.context["root"]) if info.context else Path.cwd()
+
+
+class ArenaMockConfig(StrictModel):
+    """The planted traits of a mock player (ignored by other providers).
+
+    Scores are on the 0..10 scale; skills and qualities are in [0, 1].
+    """
+
+    answer_skill: float = Field(default=0.5, ge=0, le=1)
+    """How good its answers are: an answer carries about ``10 * skill`` worked steps."""
+    question_quality: float = Field(default=0.5, ge=0, le=1)
+    """How clear its questions are: a question carries about ``5 * quality`` clarifiers."""
+    judge_leniency: float = Field(default=0.0, ge=-10, le=10)
+    """Points it adds to every rating and judgement it gives."""
+    judge_noise: float = Field(default=0.5, ge=0)
+    """Standard deviation (points) of the noise on every rating and judgement it gives."""
+    favours: str | None = None
+    """A player whose answers it judges ``favour_bonus`` points higher, recognising them by
+    their signature (never by name)."""
+    favour_bonus: float = Field(default=3.0, ge=0, le=10)
+    """Points added to the favoured player's answers."""
+    signature: str | None = Field(default=None, min_length=3, max_length=80)
+    """The sign-off every answer of this player ends with (default: one per player, by
+    position in the config)."""
+    invalid_rate: float = Field(default=0.0, ge=0, le=1)
+    """Probability that a reply is invalid (seeded)."""
+    latency_ms: float = Field(default=0.0, ge=0)
+    """Simulated latency per call."""
+    seed: int | None = None
+    """Fixed seed for the mock (default: derived from the run seed and the player name)."""
+
+
+class ArenaPlayerConfig(StrictModel):
+    """One player: a model behind a provider, under a name used only in the records."""
+
+    type: Literal["llm"] = "llm"
+    """``llm``."""
+    name: str = Field(pattern=_PLAYER_PATTERN)
+    """Unique player name (letters, digits, ``_ -``, starting with a letter). Never shown to
+    other players."""
+    provider: str = "mock"
+    """Provider name: mock, openai, anthropic, litellm."""
+    model: str
+    """Model identifier passed to the provider."""
+    temperature: float = Field(default=0.0, ge=0)
+    """Sampling temperature."""
+    mock: ArenaMockConfig = Field(default_factory=ArenaMockConfig)
+    """Planted traits of the mock provider."""
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, provider: str) -> str:
+        if provider not in PROVIDERS:
+            raise ValueError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
+        return provider
+
+
+class PhaseTokensConfig(StrictModel):
+    """Most tokens a reply may have, per phase."""
+
+    generate: int = Field(default=8000, ge=1)
+    """The whole numbered list of questions."""
+    rate: int = Field(default=8, ge=1)
+    """One rating."""
+    answer: int = Field(default=512, ge=1)
+    """One answer."""
+    judge: int = Field(default=8, ge=1)
+    """One judgement."""
+
+
+class ArenaPromptsConfig(StrictModel):
+    """The four prompt templates, relative to the folder of the config file."""
+
+    generate: str = "prompts/arena/generate.md"
+    """Question writing: ``{n}``, ``{categories}``, ``{output_instruction}``."""
+    rate: str = "prompts/arena/rate.md"
+    """Question rating: ``{question}``, ``{output_instruction}``."""
+    answer: str = "prompts/arena/answer.md"
+    """Answering: ``{question}``, ``{output_instruction}``."""
+    judge: str = "prompts/arena/judge.md"
+    """Judging: ``{question}``, ``{answer}``, ``{output_instruction}``."""
+
+    @field_validator("generate", "rate", "answer", "judge")
+    @classmethod
+    def _template_exists(cls, value: str, info: ValidationInfo) -> str:
+        path = _root(info) / value
+        if not path.is_file():
+            raise ValueError(f"prompt file not found: {value}")
+        phase: Phase = info.field_name  # type: ignore[assignment]
+        problem = template_problem(path.read_text(encoding="utf-8"), phase=phase)
+        if problem:
+            raise ValueError(f"{value}: {problem}")
+        return value
+
+    def paths(self) -> dict[Phase, str]:
+        """Phase -> template path."""
+        return {phase: getattr(self, phase) for phase in PHASES}
+
+
+class QuestionFilterConfig(StrictModel):
+    """Which rated questions are answered (the dbt question-quality model decides)."""
+
+    kind: Literal["none", "bottom_fraction", "min_score"] = "none"
+    """``none``: keep all; ``bottom_fraction``: drop that share of the lowest normalised
+    ratings; ``min_score``: keep questions whose normalised rating is >= ``min_score``."""
+    fraction: float = Field(default=0.33, ge=0, lt=1)
+    """``bottom_fraction`` only: the share of questions dropped."""
+    min_score: float = Field(default=4.0, ge=0, le=10)
+    """``min_score`` only: the lowest normalised mean rating kept."""
+
+
+class BootstrapConfig(StrictModel):
+    """The seeded bootstrap over questions behind the leaderboard's intervals."""
+
+    n: int = Field(default=1000, ge=1)
+    """Replicates."""
+
+
+class AnomalyConfig(StrictModel):
+    """The judge x player bias table (collusion and anomaly flags)."""
+
+    permutations: int = Field(default=1000, ge=1)
+    """Permutations behind each p-value."""
+    fdr: float = Field(default=0.1, gt=0, lt=1)
+    """False discovery rate at which a pair is flagged."""
+
+
+class ArenaConfig(StrictModel):
+    """A Humanity's Last Arena tournament (``configs/arena.yaml``)."""
+
+    game: Literal["arena"]
+    """The game: ``arena``."""
+    run_id: str = Field(pattern=_NAME_PATTERN)
+    """Name of the run; the run directory defaults to ``data/runs/<run_id>``."""
+    seed: int
+    """The one seed every random stream is derived from."""
+    output_dir: str | None = None
+    """Run directory, relative to the working directory (default ``data/runs/<run_id>``)."""
+    dev: bool = False
+    """Development mode: at least 2 players (else 3), 3 to 10 questions per player."""
+    players: list[ArenaPlayerConfig] = Field(min_length=1)
+    """The players (refs to agent files, or inline)."""
+    categories: list[str] = Field(min_length=1)
+    """The categories every player's questions must come from."""
+    questions_per_player: int = Field(default=100, ge=1)
+    """Questions each player is asked to write."""
+    max_tokens: PhaseTokensConfig = Field(default_factory=PhaseTokensConfig)
+    """Token limits per phase."""
+    max_retries: int = Field(default=2, ge=0)
+    """Re-asks after an unusable reply (attempts per call = 1 + max_retries)."""
+    store_prompts: bool = True
+    """Write the rendered prompt of every recorded reply into the phase files."""
+    prompts: ArenaPromptsConfig = Field(default_factory=ArenaPromptsConfig)
+    """The four prompt templates."""
+    question_filter: QuestionFilterConfig = Field(default_factory=QuestionFilterConfig)
+    """Which rated questions go on to be answered."""
+    normalization: Literal["shift", "scale", "zscore", "none", "fixed_effects"] = "shift"
+    """How scoring makes every judge award 5 on average (see the scoring models)."""
+    bootstrap: BootstrapConfig = Field(default_factory=BootstrapConfig)
+    """Bootstrap settings of the leaderboard intervals."""
+    anomaly: AnomalyConfig = Field(default_factory=AnomalyConfig)
+    """Settings of the judge x player bias table."""
+
+    @field_validator("categories")
+    @classmethod
+    def _clean_categories(cls, categories: list[str]) -> list[str]:
+        seen: set[str] = set()
+        for category in categories:
+            key = category.strip().casefold()
+            if not key or "[" in category or "]" in category or "\n" in category:
+                raise ValueError(f"category {category!r} must be a non-empty word without [ ]")
+            if key in seen:
+                raise ValueError(f"category {category!r} is listed twice")
+            seen.add(key)
+        return [c.strip() for c in categories]
+
+    @model_validator(mode="after")
+    def _players_fit_the_mode(self) -> ArenaConfig:
+        fewest = MIN_DEV_PLAYERS if self.dev else MIN_PLAYERS
+        if len(self.players) < fewest:
+            mode = "in dev mode" if self.dev else "(or 2 with dev: true)"
+            raise ValueError(f"players: at least {fewest} players are needed {mode}")
+        low, high = DEV_QUESTIONS
+        if self.dev and not low <= self.questions_per_player <= high:
+            raise ValueError(
+                f"questions_per_player: must be {low} to {high} in dev mode "
+                f"(got {self.questions_per_player})"
+            )
+        names = [p.name for p in self.players]
+        folded = [n.casefold() for n in names]
+        for i, name in enumerate(names):
+            if folded.index(name.casefold()) != i:
+                raise ValueError(f"players[{i}].name: player name {name!r} is used twice")
+        for i, player in enumerate(self.players):
+            favours = player.mock.favours
+            if favours is not None and favours not in names:
+                raise ValueError(
+                    f"players[{i}].mock.favours: unknown player {favours!r} "
+                    f"(players: {', '.join(names)})"
+                )
+            if favours == player.name:
+                raise ValueError(f"players[{i}].mock.favours: a player cannot favour itself")
+            signature = (player.mock.signature or "").casefold()
+            for other in folded:
+                if other in signature:
+                    raise ValueError(
+                        f"players[{i}].mock.signature: must not contain a player name ({other!r})"
+                    )
+        return self
+
+    def run_dir(self, override: str | Path | None = None) -> Path:
+        """Where this run writes: ``override``, else ``output_dir``, else data/runs/<run_id>."""
+        if override is not None:
+            return Path(override)
+        return Path(self.output_dir) if self.output_dir else Path("data/runs") / self.run_id
+
+    def scoring(self) -> dict:
+        """The manifest's ``scoring``: what the SQL models read (``stg_arena_scoring``), and
+        the players with their planted traits (read by tests, never by SQL)."""
+        return {
+            "normalization": self.normalization,
+            "question_filter": self.question_filter.model_dump(mode="json"),
+            "bootstrap": {"n": self.bootstrap.n, "seed": derive_seed(self.seed, "bootstrap")},
+            "anomaly": {
+                "permutations": self.anomaly.permutations,
+                "fdr": self.anomaly.fdr,
+                "seed": derive_seed(self.seed, "anomaly"),
+            },
+            "players": [_player_truth(p) for p in self.players],
+        }
+
+
+def _player_truth(player: ArenaPlayerConfig) -> dict:
+    """A player in the manifest's ``scoring.players``: name, model and, for a mock player,
+    its planted traits, flat (the shape ``docs/arena_scoring.md`` documents)."""
+    truth: dict = {"name": player.name, "provider": player.provider, "model": player.model}
+    if player.provider != "mock":
+        return truth
+    mock = player.mock
+    return truth | {
+        "answer_skill": mock.answer_skill,
+        "question_quality": mock.question_quality,
+        "judge_leniency": mock.judge_leniency,
+        "judge_noise": mock.judge_noise,
+        "favours": mock.favours,
+        "favour_bonus": mock.favour_bonus,
+        "invalid_rate": mock.invalid_rate,
+    }

@@ -1,0 +1,305 @@
+"""The four phases as call tasks planned up front, and the records their outcomes become.
+
+=========  =====================================  ======================  =====================
+phase      one task per                           item_id                 record file
+=========  =====================================  ======================  =====================
+generate   player                                 (none)                  ``questions.jsonl``
+rate       question x player who did not write it  question id            ``question_ratings``
+answer     kept question x player                 answer id               ``answers.jsonl``
+judge      valid answer x player who did not      answer id               ``judgments.jsonl``
+           write it
+=========  =====================================  ======================  =====================
+
+Players are taken in config order and items in each player's own shuffled order, so the plan
+depends on the seed and the previous phase's records only. Prompts of rate, answer and judge
+are rendered from question and answer texts alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pdbench.arena.config import ArenaConfig
+from pdbench.arena.ids import answer_id, presentation_order, question_id
+from pdbench.arena.parse import QuestionList, parse_questions, parse_score
+from pdbench.arena.prompts import (
+    ArenaTemplates,
+    render_answer,
+    render_generate,
+    render_judge,
+    render_rate,
+)
+from pdbench.arena.tasks import CallOutcome, CallTask, Reading
+from pdbench.storage.schema import SCHEMA_VERSION
+
+__all__ = [
+    "SCORE_PROBLEM",
+    "PhaseContext",
+    "answer_records",
+    "answer_tasks",
+    "generate_tasks",
+    "judge_tasks",
+    "judgment_records",
+    "question_records",
+    "rate_tasks",
+    "rating_records",
+    "read_answer",
+    "read_score",
+    "reader_for",
+]
+
+SCORE_PROBLEM = "Your previous reply was not a single integer from 0 to 10."
+EMPTY_ANSWER_PROBLEM = "Your previous reply was empty."
+
+
+@dataclass(frozen=True)
+class PhaseContext:
+    """What every phase plans from."""
+
+    config: ArenaConfig
+    templates: ArenaTemplates
+
+    @property
+    def players(self) -> list[str]:
+        """Player names in config order."""
+        return [p.name for p in self.config.players]
+
+
+# ---------------------------------------------------------------------------------------------
+# readers
+
+
+def read_score(reply: str) -> Reading:
+    """A rating or judgement: an integer 0..10, or a re-ask."""
+    score = parse_score(reply)
+    return Reading(value=score, problem=None if score is not None else SCORE_PROBLEM)
+
+
+def read_answer(reply: str) -> Reading:
+    """An answer: any non-empty text."""
+    text = reply.strip()
+    return Reading(value=text, problem=None if text else EMPTY_ANSWER_PROBLEM)
+
+
+def _read_questions(reply: str, *, n: int, categories: Sequence[str]) -> Reading:
+    parsed = parse_questions(reply, categories=categories)
+    found = len(parsed.questions)
+    if found >= n:
+        return Reading(value=parsed, rank=found)
+    listed = ", ".join(f"[{c}]" for c in categories)
+    problem = (
+        f"Your previous reply had {found} usable questions; {n} are needed, each on its own "
+        f"numbered line that begins with its category in square brackets ({listed}), with no "
+        "question repeated."
+    )
+    return Reading(value=parsed, problem=problem, rank=found)
+
+
+def reader_for(task: CallTask, *, context: PhaseContext) -> Any:
+    """The reader of ``task``'s replies."""
+    if task.phase == "generate":
+        config = context.config
+        return lambda reply: _read_questions(
+            reply, n=config.questions_per_player, categories=config.categories
+        )
+    if task.phase == "answer":
+        return read_answer
+    return read_score
+
+
+def _base(outcome: CallOutcome, *, run_id: str, store_prompts: bool) -> dict[str, Any]:
+    recorded = outcome.recorded
+    record: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "run_id": run_id,
+        "attempts": len(outcome.attempts),
+        "prompt_sha256": recorded.prompt_sha256,
+    }
+    if store_prompts:
+        record["prompt"] = recorded.prompt
+    return record
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. generate
+
+
+def generate_tasks(context: PhaseContext) -> list[CallTask]:
+    """One task per player: write ``questions_per_player`` questions."""
+    config = context.config
+    prompt = render_generate(
+        context.templates, n=config.questions_per_player, categories=tuple(config.categories)
+    )
+    return [
+        CallTask(
+            phase="generate", player=name, prompt=prompt, max_tokens=config.max_tokens.generate
+        )
+        for name in context.players
+    ]
+
+
+def question_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) -> list[dict]:
+    """The questions of every player (at most ``questions_per_player`` each), with ids."""
+    config = context.config
+    records = []
+    for outcome in outcomes:
+        parsed: QuestionList = outcome.value
+        author = outcome.task.player
+        for position, question in enumerate(
+            parsed.questions[: config.questions_per_player], start=1
+        ):
+            record = _base(outcome, run_id=config.run_id, store_prompts=config.store_prompts)
+            record.update(
+                question_id=question_id(seed=config.seed, author=author, position=position),
+                author=author,
+                category=question.category,
+                text=question.text,
+                position=position,
+                raw_line=question.raw_line,
+            )
+            records.append(record)
+    _check_unique([r["question_id"] for r in records], kind="question")
+    return records
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. rate
+
+
+def rate_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[CallTask]:
+    """Every question, rated by every player but its author, in each rater's own order."""
+    config = context.config
+    by_id = {q["question_id"]: q for q in questions}
+    tasks = []
+    for rater in context.players:
+        others = [q["question_id"] for q in questions if q["author"] != rater]
+        order = presentation_order(others, seed=config.seed, phase="rate", player=rater)
+        for index, item in enumerate(order):
+            tasks.append(
+                CallTask(
+                    phase="rate",
+                    player=rater,
+                    prompt=render_rate(context.templates, question=by_id[item]["text"]),
+                    max_tokens=config.max_tokens.rate,
+                    item_id=item,
+                    question_id=item,
+                    presentation_index=index,
+                )
+            )
+    return tasks
+
+
+def rating_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) -> list[dict]:
+    """One ``question_ratings.jsonl`` line per rating task."""
+    return [_score_record(o, context=context, who="rater") for o in outcomes]
+
+
+def _score_record(outcome: CallOutcome, *, context: PhaseContext, who: str) -> dict:
+    config = context.config
+    task = outcome.task
+    record = _base(outcome, run_id=config.run_id, store_prompts=config.store_prompts)
+    if task.phase == "judge":
+        record["answer_id"] = task.item_id
+    record.update(
+        {
+            "question_id": task.question_id,
+            who: task.player,
+            "score": outcome.value if outcome.is_valid else None,
+            "is_valid": outcome.is_valid,
+            "presentation_index": task.presentation_index,
+            "raw_reply": outcome.recorded.reply,
+        }
+    )
+    return record
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. answer
+
+
+def answer_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[CallTask]:
+    """Every kept question (``questions``), answered by every player, authors included."""
+    config = context.config
+    ordered = sorted(questions, key=lambda q: q["question_id"])
+    return [
+        CallTask(
+            phase="answer",
+            player=answerer,
+            prompt=render_answer(context.templates, question=q["text"]),
+            max_tokens=config.max_tokens.answer,
+            item_id=answer_id(seed=config.seed, question_id=q["question_id"], answerer=answerer),
+            question_id=q["question_id"],
+        )
+        for answerer in context.players
+        for q in ordered
+    ]
+
+
+def answer_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) -> list[dict]:
+    """One ``answers.jsonl`` line per answer task (invalid ones have empty text)."""
+    config = context.config
+    records = []
+    for outcome in outcomes:
+        task = outcome.task
+        record = _base(outcome, run_id=config.run_id, store_prompts=config.store_prompts)
+        record.update(
+            answer_id=task.item_id,
+            question_id=task.question_id,
+            answerer=task.player,
+            text=outcome.value if outcome.is_valid else "",
+            is_valid=outcome.is_valid,
+            raw_reply=outcome.recorded.reply,
+        )
+        records.append(record)
+    _check_unique([r["answer_id"] for r in records], kind="answer")
+    return records
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. judge
+
+
+def judge_tasks(
+    answers: Sequence[dict], *, questions: Sequence[dict], context: PhaseContext
+) -> list[CallTask]:
+    """Every valid answer, judged by every player but its author, in each judge's own order.
+
+    Invalid answers (empty after every retry) are not judged: scoring never counts them.
+    """
+    config = context.config
+    question_text = {q["question_id"]: q["text"] for q in questions}
+    by_id = {a["answer_id"]: a for a in answers if a["is_valid"]}
+    tasks = []
+    for judge in context.players:
+        others = [item for item, a in by_id.items() if a["answerer"] != judge]
+        order = presentation_order(others, seed=config.seed, phase="judge", player=judge)
+        for index, item in enumerate(order):
+            answer = by_id[item]
+            tasks.append(
+                CallTask(
+                    phase="judge",
+                    player=judge,
+                    prompt=render_judge(
+                        context.templates,
+                        question=question_text[answer["question_id"]],
+                        answer=answer["text"],
+                    ),
+                    max_tokens=config.max_tokens.judge,
+                    item_id=item,
+                    question_id=answer["question_id"],
+                    presentation_index=index,
+                )
+            )
+    return tasks
+
+
+def judgment_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) -> list[dict]:
+    """One ``judgments.jsonl`` line per judging task."""
+    return [_score_record(o, context=context, who="judge") for o in outcomes]
+
+
+def _check_unique(ids: list[str], *, kind: str) -> None:
+    if len(set(ids)) != len(ids):
+        raise RuntimeError(f"two {kind}s got the same id; the id space is too small")

@@ -1,0 +1,85 @@
+"""How many calls a tournament makes per phase, before anything is spent (``--dry-run``).
+
+With N players writing Q questions each and K kept questions, without re-asks:
+
+- generate: N
+- rate: N * Q * (N - 1)  (every question, by every player but its author)
+- answer: N * K          (every kept question, by every player)
+- judge: K * N * (N - 1) (every answer, by every player but its author)
+
+Before the filter runs, K is at most N * Q (exactly N * Q under ``question_filter: none``).
+Rate, answer and judge are upper bounds when a player writes fewer than Q usable questions or
+an answer stays invalid; every count can grow by up to ``max_retries`` re-asks per call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pdbench.arena.config import ArenaConfig
+from pdbench.arena.prompts import Phase
+
+__all__ = ["PhaseCalls", "calls_per_phase", "plan_calls", "summary_lines"]
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseCalls:
+    """The planned calls of one phase."""
+
+    phase: Phase
+    calls: int
+    exact: bool
+    """False when ``calls`` is only an upper bound (the filter has not run yet)."""
+
+
+def calls_per_phase(*, players: int, questions_per_player: int, kept: int) -> dict[Phase, int]:
+    """Calls per phase without re-asks, for ``kept`` kept questions."""
+    n = players
+    return {
+        "generate": n,
+        "rate": n * questions_per_player * (n - 1),
+        "answer": n * kept,
+        "judge": kept * n * (n - 1),
+    }
+
+
+def plan_calls(config: ArenaConfig) -> list[PhaseCalls]:
+    """The calls of ``config``'s tournament, assuming every player writes every question."""
+    n, q = len(config.players), config.questions_per_player
+    counts = calls_per_phase(players=n, questions_per_player=q, kept=n * q)
+    known = config.question_filter.kind == "none"
+    return [
+        PhaseCalls(phase=phase, calls=calls, exact=phase in ("generate", "rate") or known)
+        for phase, calls in counts.items()
+    ]
+
+
+def summary_lines(config: ArenaConfig, *, output_dir: str | None = None) -> list[str]:
+    """What ``pdbench validate`` and ``--dry-run`` print about a tournament."""
+    mode = ", dev mode" if config.dev else ""
+    qf = config.question_filter
+    filter_text = {
+        "none": "none (every question is answered)",
+        "bottom_fraction": f"drop the bottom {qf.fraction:g} by normalised rating",
+        "min_score": f"keep normalised rating >= {qf.min_score:g}",
+    }[qf.kind]
+    lines = [
+        f"run_id {config.run_id}, seed {config.seed}{mode}, output {config.run_dir(output_dir)}",
+        f"categories: {', '.join(config.categories)}",
+        f"questions per player: {config.questions_per_player}, max retries: {config.max_retries}",
+        f"question filter: {filter_text}; normalization: {config.normalization}",
+        f"players ({len(config.players)}):",
+    ]
+    for player in config.players:
+        detail = f"{player.provider}/{player.model}"
+        if player.provider == "mock":
+            mock = player.mock
+            detail += (
+                f", answer skill {mock.answer_skill:g}, question quality "
+                f"{mock.question_quality:g}, leniency {mock.judge_leniency:+g}, noise "
+                f"{mock.judge_noise:g}"
+            )
+            if mock.favours:
+                detail += f", favours {mock.favours}"
+        lines.append(f"  {player.name}: {detail}")
+    return lines

@@ -1,0 +1,165 @@
+"""The arena's four prompts: template files rendered with ``str.format``.
+
+Each phase has one template (``configs/prompts/arena/<phase>.md``) and a fixed set of
+placeholders, all of which it must use:
+
+========  ============================================  =========================
+phase     placeholders                                  reply the parser expects
+========  ============================================  =========================
+generate  ``{n}``, ``{categories}``, ``{output_instruction}``  numbered list ``1. [math] ...``
+rate      ``{question}``, ``{output_instruction}``              one integer 0..10
+answer    ``{question}``, ``{output_instruction}``              any non-empty text
+judge     ``{question}``, ``{answer}``, ``{output_instruction}``  one integer 0..10
+========  ============================================  =========================
+
+``{output_instruction}`` is rendered by the engine, next to the parser that reads the reply,
+so that a reworded template can never drift from what is parsed. Nothing in a phase 2-4
+prompt names a player: the only values put into them are question and answer texts.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+__all__ = [
+    "PHASES",
+    "PLACEHOLDERS",
+    "ArenaTemplates",
+    "Phase",
+    "correction_prompt",
+    "generate_instruction",
+    "phase_of_prompt",
+    "render_answer",
+    "render_generate",
+    "render_judge",
+    "render_rate",
+    "template_problem",
+]
+
+Phase = Literal["generate", "rate", "answer", "judge"]
+PHASES: tuple[Phase, ...] = ("generate", "rate", "answer", "judge")
+
+PLACEHOLDERS: dict[Phase, frozenset[str]] = {
+    "generate": frozenset({"n", "categories", "output_instruction"}),
+    "rate": frozenset({"question", "output_instruction"}),
+    "answer": frozenset({"question", "output_instruction"}),
+    "judge": frozenset({"question", "answer", "output_instruction"}),
+}
+"""Every placeholder a phase's template must use (and the only ones it may use)."""
+
+_GENERATE_LEAD = "Write exactly {n} questions as a numbered list, one question per line."
+_GENERATE_FORMAT = (
+    "Begin every question with its category in square brackets, one of: {categories}. "
+    "For example: 1. [{first}] ..."
+)
+RATE_INSTRUCTION = (
+    "Reply with a single integer from 0 (poor) to 10 (excellent) for the question, "
+    "and nothing else."
+)
+ANSWER_INSTRUCTION = "Reply with your answer only."
+JUDGE_INSTRUCTION = (
+    "Reply with a single integer from 0 (very poor) to 10 (excellent) for the answer, "
+    "and nothing else."
+)
+
+_GENERATE_MARK = re.compile(r"Write exactly (\d+) questions as a numbered list")
+_BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+
+
+def generate_instruction(*, n: int, categories: tuple[str, ...]) -> str:
+    """The output instruction of the generation prompt."""
+    bracketed = ", ".join(f"[{c}]" for c in categories)
+    return (
+        _GENERATE_LEAD.format(n=n)
+        + " "
+        + _GENERATE_FORMAT.format(categories=bracketed, first=categories[0])
+    )
+
+
+def phase_of_prompt(prompt: str) -> Phase | None:
+    """Which phase rendered ``prompt`` (from its output instruction), or None."""
+    if JUDGE_INSTRUCTION in prompt:
+        return "judge"
+    if RATE_INSTRUCTION in prompt:
+        return "rate"
+    if _GENERATE_MARK.search(prompt):
+        return "generate"
+    if ANSWER_INSTRUCTION in prompt:
+        return "answer"
+    return None
+
+
+def template_problem(text: str, *, phase: Phase) -> str | None:
+    """Why ``text`` is not a usable ``phase`` template, or None."""
+    try:
+        fields = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    except ValueError as exc:
+        return f"template syntax: {exc} (write a literal brace as {{{{ or }}}})"
+    allowed = PLACEHOLDERS[phase]
+    unknown = sorted(fields - allowed)
+    if unknown:
+        known = ", ".join(f"{{{a}}}" for a in sorted(allowed))
+        return f"unknown placeholder {{{unknown[0]}}} (known: {known})"
+    missing = sorted(allowed - fields)
+    if missing:
+        return f"missing placeholder {{{missing[0]}}}"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaTemplates:
+    """The texts of the four template files."""
+
+    generate: str
+    rate: str
+    answer: str
+    judge: str
+
+    @classmethod
+    def from_files(cls, *, root: Path, paths: dict[Phase, str]) -> ArenaTemplates:
+        """Read the four files (``paths`` relative to ``root``)."""
+        return cls(**{phase: (root / paths[phase]).read_text(encoding="utf-8") for phase in PHASES})
+
+
+def _tidy(text: str) -> str:
+    return _BLANK_RUNS.sub("\n\n", text).strip()
+
+
+def render_generate(templates: ArenaTemplates, *, n: int, categories: tuple[str, ...]) -> str:
+    """The generation prompt: ``n`` questions across ``categories``."""
+    return _tidy(
+        templates.generate.format(
+            n=n,
+            categories=", ".join(categories),
+            output_instruction=generate_instruction(n=n, categories=categories),
+        )
+    )
+
+
+def render_rate(templates: ArenaTemplates, *, question: str) -> str:
+    """The rating prompt of one question (no author, no id)."""
+    return _tidy(templates.rate.format(question=question, output_instruction=RATE_INSTRUCTION))
+
+
+def render_answer(templates: ArenaTemplates, *, question: str) -> str:
+    """The answering prompt of one question (no author, no id)."""
+    return _tidy(templates.answer.format(question=question, output_instruction=ANSWER_INSTRUCTION))
+
+
+def render_judge(templates: ArenaTemplates, *, question: str, answer: str) -> str:
+    """The judging prompt: the question and one answer (no author, no answerer, no id)."""
+    shown = answer.strip() or "(no answer)"
+    return _tidy(
+        templates.judge.format(
+            question=question, answer=shown, output_instruction=JUDGE_INSTRUCTION
+        )
+    )
+
+
+def correction_prompt(prompt: str, *, problem: str) -> str:
+    """The re-prompt after an unusable reply: what was wrong, then the same prompt."""
+    return f"{problem}\n\n{prompt}"

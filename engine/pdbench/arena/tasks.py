@@ -1,0 +1,163 @@
+"""One call task of a phase: ask a player until its reply is usable, or attempts run out.
+
+Every phase is a list of independent :class:`CallTask` values, planned up front from the seed
+and the previous phase's records, and an ordered write of their outcomes. Nothing a task does
+depends on another task of the same phase, so an executor may run them in any order or at
+once; :func:`run_sequentially` is the plain one. The records are written in task order either
+way, so the rows do not depend on the executor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pdbench.arena.prompts import Phase, correction_prompt
+from pdbench.providers.gateway import CallContext, ProviderGateway, prompt_sha256
+
+__all__ = [
+    "Attempt",
+    "CallOutcome",
+    "CallTask",
+    "Executor",
+    "PlayerClient",
+    "Reading",
+    "ask",
+    "run_sequentially",
+]
+
+SYSTEM_PROMPT = ""
+"""The arena's prompts are single user messages, as in the spec."""
+
+
+@dataclass(frozen=True, slots=True)
+class CallTask:
+    """One thing to ask one player."""
+
+    phase: Phase
+    player: str
+    prompt: str
+    max_tokens: int
+    item_id: str | None = None
+    """The question (rate, answer) or answer (judge) the call is about; None for generate."""
+    question_id: str | None = None
+    """The question the item belongs to."""
+    presentation_index: int | None = None
+    """Position of the item in this player's shuffled order (rate, judge)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a reader made of a reply."""
+
+    value: Any
+    problem: str | None = None
+    """None when the reply is usable; else the sentence put before the re-ask."""
+    rank: int = 0
+    """Among unusable replies, the highest rank is kept (e.g. the most questions)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One provider call of a task."""
+
+    prompt: str
+    reply: str
+    prompt_sha256: str
+    reading: Reading
+
+
+@dataclass(frozen=True, slots=True)
+class CallOutcome:
+    """A finished task: every attempt, and the one whose reply is recorded."""
+
+    task: CallTask
+    attempts: tuple[Attempt, ...]
+    used: int
+    """Index into ``attempts`` of the recorded reply."""
+
+    @property
+    def is_valid(self) -> bool:
+        """Whether the recorded reply is usable."""
+        return self.attempts[self.used].reading.problem is None
+
+    @property
+    def value(self) -> Any:
+        """The parsed value of the recorded reply (None for an invalid score)."""
+        return self.attempts[self.used].reading.value
+
+    @property
+    def recorded(self) -> Attempt:
+        """The attempt whose prompt and reply go into the record."""
+        return self.attempts[self.used]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerClient:
+    """How to call one player: its gateway (which records calls) and its decoding."""
+
+    gateway: ProviderGateway
+    temperature: float
+
+
+class Executor(Protocol):
+    """Runs ``run`` on every task and returns the outcomes in task order."""
+
+    def __call__(
+        self, run: Callable[[CallTask], CallOutcome], tasks: Sequence[CallTask]
+    ) -> list[CallOutcome]: ...
+
+
+def run_sequentially(
+    run: Callable[[CallTask], CallOutcome], tasks: Sequence[CallTask]
+) -> list[CallOutcome]:
+    """The plain executor: one task after the other."""
+    return [run(task) for task in tasks]
+
+
+def ask(
+    task: CallTask,
+    *,
+    client: PlayerClient,
+    read: Callable[[str], Reading],
+    max_retries: int,
+) -> CallOutcome:
+    """Ask ``task`` up to ``1 + max_retries`` times, re-asking with the reader's correction.
+
+    The recorded reply is the first usable one; when none is, the highest-ranked (earliest
+    on ties) unusable one.
+    """
+    context = CallContext(game="arena", phase=task.phase, agent=task.player, item_id=task.item_id)
+    attempts: list[Attempt] = []
+    prompt = task.prompt
+    for number in range(1, max_retries + 2):
+        readings: list[Reading] = []
+
+        def classify(reply: str, _readings: list[Reading] = readings) -> str:
+            _readings.append(read(reply))
+            return "ok" if _readings[-1].problem is None else "invalid"
+
+        reply = client.gateway.complete(
+            system=SYSTEM_PROMPT,
+            prompt=prompt,
+            temperature=client.temperature,
+            max_tokens=task.max_tokens,
+            context=context,
+            attempt=number,
+            classify=classify,  # type: ignore[arg-type]
+        )
+        reading = readings[0] if readings else read(reply)
+        attempts.append(
+            Attempt(
+                prompt=prompt,
+                reply=reply,
+                prompt_sha256=prompt_sha256(SYSTEM_PROMPT, prompt),
+                reading=reading,
+            )
+        )
+        if reading.problem is None:
+            return CallOutcome(task=task, attempts=tuple(attempts), used=len(attempts) - 1)
+        prompt = correction_prompt(task.prompt, problem=reading.problem)
+    best = max(range(len(attempts)), key=lambda i: (attempts[i].reading.rank, -i))
+    return CallOutcome(task=task, attempts=tuple(attempts), used=best)

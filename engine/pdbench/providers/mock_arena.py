@@ -1,0 +1,157 @@
+"""The mock's arena player: writes, rates, answers and judges with planted traits.
+
+It plays through the text interface, like a model: the phase comes from the output
+instruction of the prompt (:func:`pdbench.arena.prompts.phase_of_prompt`), and everything it
+judges it reads from the text it is shown. It never learns who wrote anything:
+
+- **Questions** carry 0 to 5 *clarifiers* (fixed sentences such as "State your
+  assumptions."), about ``5 * question_quality`` of them. A rater perceives clarity as
+  ``2 * clarifiers`` (0..10).
+- **Answers** carry 0 to 10 worked steps (``Step 1: ...``), about
+  ``10 * answer_skill - difficulty`` of them, where the difficulty (0..3) comes from the
+  question; every answer ends with the player's *signature* sign-off. A judge perceives
+  quality as the number of steps it sees.
+- **Scores**: ``round(perceived + judge_leniency + noise)``, clamped to 0..10, with noise
+  ~ N(0, judge_noise). A judge that *favours* a player adds ``favour_bonus`` when the answer
+  ends with that player's signature: a style it recognises, never a name (the runner hands
+  it the favoured player's signature, not the player).
+
+Invalid replies at the planted rate come from :class:`pdbench.providers.mock.MockProvider`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from random import Random
+
+from pdbench.arena.prompts import phase_of_prompt
+
+__all__ = ["CLARIFIERS", "SIGN_OFFS", "STEPS", "ArenaMockPlayer", "ArenaMockSettings"]
+
+CLARIFIERS = (
+    "State your assumptions.",
+    "Give a one-line justification.",
+    "Use at most three sentences.",
+    "Name a counterexample if one exists.",
+    "Define every term you use.",
+)
+"""What makes a mock question clear; a rater counts them."""
+
+STEPS = (
+    "restate what is asked",
+    "name the definitions involved",
+    "work through a small case",
+    "generalise from the small case",
+    "check an edge case",
+    "compare with a known result",
+    "state the result",
+    "explain why the result holds",
+    "note a limitation",
+    "summarise the argument",
+)
+"""The worked steps of a mock answer; a judge counts them."""
+
+SIGN_OFFS = (
+    "Hope this helps.",
+    "That settles it.",
+    "Happy to expand on any step.",
+    "Let me know if anything is unclear.",
+    "That is the whole story.",
+    "Thanks for the question.",
+    "Short and sweet.",
+    "Over and out.",
+)
+"""Default signatures, one per player by position in the config."""
+
+_STEMS = (
+    "In {category}, why does claim {k} hold, or when does it fail?",
+    "What is the key idea behind {category} puzzle {k}?",
+    "How would you test statement {k} from {category}?",
+    "Which assumption of {category} problem {k} matters most, and why?",
+)
+_INSTRUCTION = re.compile(r"Write exactly (\d+) questions as a numbered list")
+_CATEGORIES = re.compile(r"one of: (.*?)\. For example")
+_BRACKETED = re.compile(r"\[([^\[\]]+)\]")
+_STEP = re.compile(r"Step (\d+):")
+_MAX_DIFFICULTY = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaMockSettings:
+    """What the mock arena player is built from (the runner resolves signatures)."""
+
+    answer_skill: float
+    question_quality: float
+    judge_leniency: float
+    judge_noise: float
+    favour_bonus: float
+    signature: str
+    """The sign-off of this player's answers."""
+    favoured_signature: str | None = None
+    """The sign-off of the player this one favours as a judge, if any."""
+    invalid_rate: float = 0.0
+    latency_ms: float = 0.0
+    seed: int | None = None
+
+
+def _clamp_score(value: float) -> int:
+    return max(0, min(10, round(value)))
+
+
+def _unit(text: str) -> float:
+    """A number in [0, 1) fixed by ``text``."""
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big") / 2**64
+
+
+class ArenaMockPlayer:
+    """Answers arena prompts with the traits of ``settings`` (see the module docstring)."""
+
+    def __init__(self, *, settings: ArenaMockSettings) -> None:
+        self.settings = settings
+
+    def reply(self, *, system: str, prompt: str, rng: Random) -> str:
+        phase = phase_of_prompt(prompt)
+        if phase == "generate":
+            return self._questions(prompt, rng)
+        if phase == "rate":
+            clarity = 2 * sum(clarifier in prompt for clarifier in CLARIFIERS)
+            return str(self._score(clarity, rng))
+        if phase == "answer":
+            return self._answer(prompt, rng)
+        if phase == "judge":
+            steps = len(set(_STEP.findall(prompt)))
+            favoured = self.settings.favoured_signature
+            bonus = self.settings.favour_bonus if favoured and favoured in prompt else 0.0
+            return str(self._score(steps + bonus, rng))
+        return "I am not sure what is being asked."
+
+    def _score(self, perceived: float, rng: Random) -> int:
+        noise = rng.gauss(0, self.settings.judge_noise) if self.settings.judge_noise else 0.0
+        return _clamp_score(perceived + self.settings.judge_leniency + noise)
+
+    def _questions(self, prompt: str, rng: Random) -> str:
+        count = _INSTRUCTION.search(prompt)
+        listed = _CATEGORIES.search(prompt)
+        n = int(count.group(1)) if count else 1
+        categories = _BRACKETED.findall(listed.group(1)) if listed else ["general"]
+        lines = ["Here are the questions:", ""]
+        for i in range(1, n + 1):
+            category = categories[(i - 1) % len(categories)]
+            stem = _STEMS[rng.randrange(len(_STEMS))].format(
+                category=category, k=rng.randrange(100, 10000)
+            )
+            quality = 5 * self.settings.question_quality + rng.gauss(0, 0.5)
+            n_clear = max(0, min(len(CLARIFIERS), round(quality)))
+            clarifiers = rng.sample(CLARIFIERS, n_clear)
+            lines.append(" ".join([f"{i}. [{category}] {stem}", *clarifiers]))
+        return "\n".join(lines)
+
+    def _answer(self, prompt: str, rng: Random) -> str:
+        difficulty = _MAX_DIFFICULTY * _unit(prompt)
+        level = 10 * self.settings.answer_skill - difficulty + rng.gauss(0, 1.0)
+        n_steps = max(0, min(len(STEPS), round(level)))
+        steps = [f"Step {i}: {STEPS[i - 1]}." for i in range(1, n_steps + 1)]
+        opening = "Here is my answer." if steps else "I do not know."
+        return " ".join([opening, *steps, self.settings.signature])

@@ -1,0 +1,189 @@
+"""``pdbench validate`` / ``run`` on arena configs, and bad arena input, as the README shows."""
+
+from pathlib import Path
+
+import pytest
+from pdbench import cli
+from pdbench.arena.filter import DBT_PROJECT_DIR
+from pdbench.storage.aggregate import AggregateSummary
+from pdbench.storage.schema import RunFiles
+from typer.testing import CliRunner
+
+from tests.conftest import edit
+
+ARENA = "configs/arena.yaml"
+runner = CliRunner()
+
+
+def _invoke(*args: str):
+    return runner.invoke(cli.app, list(args))
+
+
+def _filter_off(project: Path) -> None:
+    edit(project / ARENA, "{kind: bottom_fraction, fraction: 0.33}", "{kind: none}")
+
+
+def test_validate_summarises_the_tournament(project: Path):
+    result = _invoke("validate", ARENA)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(f"ok: {ARENA} (game arena)\n")
+    assert "players (5):" in result.stdout
+    assert "  dynamo: mock/mock-arena, answer skill 0.45" in result.stdout
+    assert "favours borealis" in result.stdout
+    assert not Path("data").exists()
+
+
+def test_dry_run_prints_the_calls_per_phase_and_writes_nothing(project: Path):
+    result = _invoke("run", ARENA, "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    # 5 players, 6 questions each: 5; 5*6*4 = 120; at most 5*30 = 150; at most 30*5*4 = 600
+    assert "  generate: exactly 5\n  rate: exactly 120\n" in result.stdout
+    assert "  answer: at most 150\n  judge: at most 600\n" in result.stdout
+    assert "dry run: would make at most 875 provider calls into data/runs/arena-demo" in (
+        result.stdout
+    )
+    assert not Path("data").exists()
+
+
+def test_dry_run_is_exact_without_a_filter(project: Path):
+    _filter_off(project)
+    result = _invoke("run", ARENA, "--dry-run")
+    assert "  answer: exactly 150\n  judge: exactly 600\n" in result.stdout
+
+
+def test_run_writes_the_arena_files_and_reports_each_phase(project: Path):
+    _filter_off(project)
+    result = _invoke("run", ARENA, "--no-aggregate")
+    assert result.exit_code == 0, result.stderr
+    run_dir = Path("data/runs/arena-demo")
+    for name in (RunFiles.QUESTIONS, RunFiles.QUESTION_RATINGS, RunFiles.ANSWERS,
+                 RunFiles.JUDGMENTS, RunFiles.CALLS, RunFiles.MANIFEST):  # fmt: skip
+        assert (run_dir / name).is_file(), name
+    assert "generate: 5 calls done" in result.stderr
+    assert "judge: " in result.stderr
+    assert "30 questions (30 kept)" in result.stdout and f"-> {run_dir}" in result.stdout
+
+
+def test_run_aggregates_at_the_end(project: Path, monkeypatch):
+    _filter_off(project)
+    seen = []
+
+    def fake_aggregate(run_dir: Path) -> AggregateSummary:
+        seen.append(run_dir)
+        return AggregateSummary(run_dir=run_dir, game="arena", text="leaderboard here")
+
+    monkeypatch.setattr("pdbench.storage.aggregate.aggregate_run", fake_aggregate)
+    result = _invoke("run", ARENA)
+    assert result.exit_code == 0, result.stderr
+    assert seen == [Path("data/runs/arena-demo")]
+    assert result.stdout.rstrip().endswith("leaderboard here")
+
+
+def test_an_existing_run_directory_needs_overwrite(project: Path):
+    _filter_off(project)
+    assert _invoke("run", ARENA, "--no-aggregate").exit_code == 0
+    again = _invoke("run", ARENA, "--no-aggregate")
+    assert again.exit_code == 2
+    assert again.stderr == (
+        "error: data/runs/arena-demo: run directory already exists "
+        "(pass --overwrite to replace it)\n"
+    )
+    assert _invoke("run", ARENA, "--no-aggregate", "--overwrite").exit_code == 0
+
+
+BAD_INPUTS = [
+    pytest.param(
+        ARENA, "seed: 20250101", "seed: 20250101\nrounds: 5", f"{ARENA}: rounds: unknown key",
+        id="unknown-key",
+    ),
+    pytest.param(
+        ARENA, "      name: ember\n", "      name: ember\n      colour: red\n",
+        f"{ARENA}: players[4].colour: unknown key", id="unknown-player-key",
+    ),
+    pytest.param(
+        ARENA, "rate: prompts/arena/rate.md", "rate: prompts/arena/rating.md",
+        f"{ARENA}: prompts.rate: prompt file not found: prompts/arena/rating.md",
+        id="missing-prompt-file",
+    ),
+    pytest.param(
+        ARENA, "questions_per_player: 6", "questions_per_player: 12",
+        f"{ARENA}: questions_per_player: must be 3 to 10 in dev mode (got 12)",
+        id="questions-out-of-range-in-dev-mode",
+    ),
+    pytest.param(
+        ARENA, "ref: agents/arena_player.yaml\n    overrides:\n      name: atlas",
+        "ref: agents/arena.yaml\n    overrides:\n      name: atlas",
+        f"{ARENA}: players[0].ref: file not found: agents/arena.yaml", id="missing-ref",
+    ),
+    pytest.param(
+        "configs/agents/arena_player.yaml", "favour_bonus: 3.0", "favour_bonus: -1",
+        "configs/agents/arena_player.yaml: mock.favour_bonus: ", id="negative-bonus-in-ref",
+    ),
+    pytest.param(
+        ARENA, "favours: borealis", "favours: zephyr",
+        f"{ARENA}: players[3].mock.favours: unknown player 'zephyr'", id="unknown-favourite",
+    ),
+    pytest.param(
+        ARENA, "name: ember\n", "name: ember\n      provider: oracle\n",
+        f"{ARENA}: players[4].provider: unknown provider 'oracle'", id="unknown-provider",
+    ),
+    pytest.param(
+        ARENA, "normalization: shift ", "normalization: median ",
+        f"{ARENA}: normalization: ", id="unknown-normalization",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("file", "old", "new", "expected"), BAD_INPUTS)
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_bad_arena_input_is_one_line_exit_2_and_no_run_directory(
+    project: Path, file: str, old: str, new: str, expected: str, command: str
+):
+    edit(project / file, old, new)
+    args = ("run", ARENA, "--no-aggregate") if command == "run" else ("validate", ARENA)
+    result = _invoke(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"error: {expected}")
+    assert "Traceback" not in result.stderr
+    assert not Path("data").exists()
+
+
+@pytest.mark.parametrize("dev", [False, True])
+def test_too_few_players(project: Path, dev: bool):
+    text = (project / ARENA).read_text()
+    keep = text[
+        : text.index("  - ref: agents/arena_player.yaml\n    overrides:\n      name: cirrus")
+    ]
+    if not dev:
+        keep = keep.replace("dev: true ", "dev: false ")
+    (project / ARENA).write_text(keep)
+    result = _invoke("validate", ARENA)
+    if dev:
+        assert result.exit_code == 0, result.stderr
+        assert "players (2):" in result.stdout
+        return
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {ARENA}: players: at least 3 players are needed (or 2 with dev: true)\n"
+    )
+
+
+def test_replicates_do_not_apply_to_the_arena(project: Path):
+    result = _invoke("run", ARENA, "--replicates", "2")
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {ARENA}: --replicates applies to game pd only\n"
+
+
+@pytest.mark.skipif(
+    not (DBT_PROJECT_DIR / "models/marts/arena/question_quality.sql").is_file(),
+    reason="the arena scoring models are not in this dbt project",
+)
+def test_the_readme_demo_runs_with_the_dbt_filter(project: Path):
+    result = _invoke("run", ARENA, "--no-aggregate")
+    assert result.exit_code == 0, result.stderr
+    # 30 questions, floor(0.33 * 30) = 9 dropped
+    assert "30 questions (21 kept), 120 ratings, 105 answers, 420 judgements" in result.stdout
+    assert (Path("data/runs/arena-demo") / "question_quality.parquet").is_file()

@@ -1,0 +1,159 @@
+"""The arena config: refs and overrides, dev mode, one-line errors, the manifest's scoring."""
+
+from pathlib import Path
+
+import pytest
+from pdbench.arena.config import ArenaConfig
+from pdbench.config import load_config
+from pdbench.core.rng import derive_seed
+from pdbench.errors import ConfigError
+
+from tests.conftest import edit, write_arena
+
+ARENA = "configs/arena.yaml"
+
+
+def _error(path: str | Path) -> str:
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def test_the_demo_loads_with_refs_and_overrides(project: Path):
+    config = load_config(ARENA).config
+    assert isinstance(config, ArenaConfig)
+    assert [p.name for p in config.players] == ["atlas", "borealis", "cirrus", "dynamo", "ember"]
+    dynamo = config.players[3]
+    assert (dynamo.mock.favours, dynamo.mock.answer_skill) == ("borealis", 0.45)
+    # siblings of overridden keys keep the agent file's values
+    assert (dynamo.model, dynamo.mock.latency_ms, dynamo.mock.signature) == ("mock-arena", 0, None)
+    assert config.dev and config.questions_per_player == 6
+
+
+def test_defaults_outside_dev_mode(project: Path):
+    path = write_arena(project / "configs", players=3, dev=False)
+    path.write_text(path.read_text().replace("questions_per_player: 3\n", ""))
+    config = load_config(path).config
+    assert config.questions_per_player == 100
+    assert (config.max_tokens.generate, config.max_tokens.rate) == (8000, 8)
+    assert (config.max_tokens.answer, config.max_tokens.judge) == (512, 8)
+    assert (config.max_retries, config.normalization) == (2, "shift")
+
+
+def test_scoring_is_the_contract_with_the_sql(project: Path):
+    path = write_arena(
+        project / "configs",
+        players=3,
+        question_filter={"kind": "min_score", "min_score": 6},
+        normalization="zscore",
+        bootstrap={"n": 50},
+    )
+    scoring = load_config(path).config.scoring()
+    assert scoring["normalization"] == "zscore"
+    assert scoring["question_filter"] == {"kind": "min_score", "fraction": 0.33, "min_score": 6.0}
+    assert scoring["bootstrap"] == {"n": 50, "seed": derive_seed(11, "bootstrap")}
+    assert scoring["anomaly"] == {
+        "permutations": 1000,
+        "fdr": 0.1,
+        "seed": derive_seed(11, "anomaly"),
+    }
+    assert [p["name"] for p in scoring["players"]] == ["p0", "p1", "p2"]
+    second = scoring["players"][1]
+    assert (second["provider"], second["model"], second["favours"]) == ("mock", "mock-arena", None)
+    assert second["answer_skill"] == pytest.approx(0.7)
+    assert set(second) == {
+        "name", "provider", "model", "answer_skill", "question_quality", "judge_leniency",
+        "judge_noise", "favours", "favour_bonus", "invalid_rate",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({"dev": False}, "players: at least 3 players are needed (or 2 with dev: true)"),
+        ({}, "players: at least 2 players are needed in dev mode"),
+    ],
+)
+def test_too_few_players(project: Path, fields: dict, expected: str):
+    path = write_arena(project / "configs", players=1, **fields)
+    assert _error(path) == f"{path}: {expected}"
+
+
+def test_two_players_are_enough_in_dev_mode(project: Path):
+    assert len(load_config(write_arena(project / "configs", players=2)).config.players) == 2
+
+
+@pytest.mark.parametrize("count", [2, 11])
+def test_questions_per_player_in_dev_mode(project: Path, count: int):
+    path = write_arena(project / "configs", questions_per_player=count)
+    assert _error(path) == (
+        f"{path}: questions_per_player: must be 3 to 10 in dev mode (got {count})"
+    )
+
+
+def test_an_unknown_key_in_a_player_override(project: Path):
+    edit(project / ARENA, "      name: atlas\n", "      name: atlas\n      colour: red\n")
+    assert _error(ARENA) == f"{ARENA}: players[0].colour: unknown key"
+
+
+def test_an_unknown_trait(project: Path):
+    edit(project / ARENA, "mock: {answer_skill: 0.9,", "mock: {charisma: 1, answer_skill: 0.9,")
+    assert _error(ARENA) == f"{ARENA}: players[0].mock.charisma: unknown key"
+
+
+def test_a_trait_out_of_range(project: Path):
+    edit(project / ARENA, "answer_skill: 0.9,", "answer_skill: 9,")
+    assert _error(ARENA).startswith(f"{ARENA}: players[0].mock.answer_skill: ")
+
+
+def test_a_missing_prompt_file(project: Path):
+    edit(project / ARENA, "judge: prompts/arena/judge.md", "judge: prompts/arena/judging.md")
+    assert _error(ARENA) == (
+        f"{ARENA}: prompts.judge: prompt file not found: prompts/arena/judging.md"
+    )
+
+
+def test_a_template_without_the_answer(project: Path):
+    edit(project / "configs/prompts/arena/judge.md", "Answer: {answer}", "Answer: (hidden)")
+    assert _error(ARENA) == (
+        f"{ARENA}: prompts.judge: prompts/arena/judge.md: missing placeholder {{answer}}"
+    )
+
+
+def test_a_template_naming_the_author(project: Path):
+    edit(project / "configs/prompts/arena/rate.md", "Question:", "Written by {author}. Question:")
+    assert _error(ARENA).startswith(
+        f"{ARENA}: prompts.rate: prompts/arena/rate.md: unknown placeholder {{author}}"
+    )
+
+
+def test_favouring_an_unknown_player(project: Path):
+    edit(project / ARENA, "favours: borealis", "favours: zephyr")
+    assert _error(ARENA) == (
+        f"{ARENA}: players[3].mock.favours: unknown player 'zephyr' "
+        "(players: atlas, borealis, cirrus, dynamo, ember)"
+    )
+
+
+def test_a_player_name_used_twice(project: Path):
+    edit(project / ARENA, "name: borealis", "name: Atlas")
+    assert _error(ARENA) == f"{ARENA}: players[1].name: player name 'Atlas' is used twice"
+
+
+def test_a_signature_naming_a_player(project: Path):
+    edit(project / ARENA, "favours: borealis,", "favours: borealis, signature: Love from ember,")
+    assert _error(ARENA) == (
+        f"{ARENA}: players[3].mock.signature: must not contain a player name ('ember')"
+    )
+
+
+def test_a_category_with_brackets(project: Path):
+    path = write_arena(project / "configs", categories=["math", "[logic]"])
+    assert _error(path).startswith(f"{path}: categories: category '[logic]' must be")
+
+
+def test_an_unknown_filter_kind(project: Path):
+    path = write_arena(project / "configs", question_filter={"kind": "top_half"})
+    assert _error(path).startswith(f"{path}: question_filter.kind: ")

@@ -1,0 +1,121 @@
+"""The mock arena player: what it writes, and how it perceives what it is shown."""
+
+from random import Random
+
+import pytest
+from pdbench.arena.parse import parse_questions, parse_score
+from pdbench.arena.prompts import (
+    ArenaTemplates,
+    render_answer,
+    render_generate,
+    render_judge,
+    render_rate,
+)
+from pdbench.providers.mock import MockProvider, build
+from pdbench.providers.mock_arena import (
+    CLARIFIERS,
+    ArenaMockPlayer,
+    ArenaMockSettings,
+)
+from pdbench.providers.mock_pd import PDMockPlayer
+
+from tests.unit.test_arena_prompts_ids import TEMPLATES
+
+T: ArenaTemplates = TEMPLATES
+
+
+def _settings(**traits) -> ArenaMockSettings:
+    values = {
+        "answer_skill": 0.5,
+        "question_quality": 0.5,
+        "judge_leniency": 0.0,
+        "judge_noise": 0.0,
+        "favour_bonus": 3.0,
+        "signature": "Hope this helps.",
+    }
+    values.update(traits)
+    return ArenaMockSettings(**values)
+
+
+def _reply(prompt: str, **traits) -> str:
+    return ArenaMockPlayer(settings=_settings(**traits)).reply(
+        system="", prompt=prompt, rng=Random(1)
+    )
+
+
+def test_generates_the_asked_number_of_parsable_questions():
+    reply = _reply(render_generate(T, n=6, categories=("math", "logic")))
+    parsed = parse_questions(reply, categories=["math", "logic"])
+    assert len(parsed.questions) == 6
+    assert [q.category for q in parsed.questions] == ["math", "logic"] * 3
+
+
+def test_question_clarity_follows_question_quality():
+    prompt = render_generate(T, n=10, categories=("math",))
+    counts = {}
+    for quality in (0.0, 1.0):
+        reply = _reply(prompt, question_quality=quality)
+        questions = parse_questions(reply, categories=["math"]).questions
+        counts[quality] = [sum(c in q.text for c in CLARIFIERS) for q in questions]
+    # about 5 x quality clarifiers each, with noise of half a clarifier
+    assert all(n <= 1 for n in counts[0.0]) and sum(counts[0.0]) <= 3
+    assert all(n >= 4 for n in counts[1.0]) and sum(counts[1.0]) >= 47
+
+
+def test_a_rater_scores_two_points_per_clarifier_plus_its_leniency():
+    question = "Is 7 prime? " + " ".join(CLARIFIERS[:3])
+    assert _reply(render_rate(T, question=question)) == "6"
+    assert _reply(render_rate(T, question=question), judge_leniency=1.4) == "7"
+    assert _reply(render_rate(T, question=question), judge_leniency=-9) == "0"
+
+
+def test_a_judge_counts_steps_and_favours_a_signature_not_a_name():
+    answer = "Here is my answer. Step 1: a. Step 2: b. Step 3: c. Step 4: d. That settles it."
+    prompt = render_judge(T, question="Is 7 prime?", answer=answer)
+    assert _reply(prompt) == "4"
+    assert _reply(prompt, judge_leniency=2) == "6"
+    assert _reply(prompt, favoured_signature="That settles it.") == "7"
+    assert _reply(prompt, favoured_signature="Hope this helps.") == "4"
+
+
+def test_answers_carry_more_steps_with_more_skill_and_the_signature():
+    prompt = render_answer(T, question="Is 7 prime?")
+    best = _reply(prompt, answer_skill=1.0, signature="Over and out.")
+    worst = _reply(prompt, answer_skill=0.0)
+    assert best.count("Step ") >= 5 and best.endswith("Over and out.")
+    assert worst == "I do not know. Hope this helps."
+
+
+def test_judging_noise_is_seeded_by_the_prompt():
+    prompt = render_judge(T, question="?", answer="Step 1: a. Step 2: b.")
+    player = ArenaMockPlayer(settings=_settings(judge_noise=2.0))
+    scores = {player.reply(system="", prompt=prompt, rng=Random(s)) for s in range(30)}
+    assert len(scores) > 1
+    assert all(parse_score(s) is not None for s in scores)
+
+
+def test_build_dispatches_on_the_settings():
+    arena = build(settings=_settings(invalid_rate=0.25, seed=4), seed=9)
+    assert isinstance(arena, MockProvider) and isinstance(arena.player, ArenaMockPlayer)
+    assert (arena.invalid_rate, arena.seed) == (0.25, 4)
+
+    class Mock:
+        strategy, invalid_rate, latency_ms, seed = "TFT", 0.0, 0.0, None
+
+    class Agent:
+        mock, output_format = Mock(), "token"
+
+    assert isinstance(build(settings=Agent(), seed=9).player, PDMockPlayer)
+
+
+@pytest.mark.parametrize("phase", ["rate", "judge"])
+def test_the_provider_is_a_pure_function_of_seed_and_prompt(phase: str):
+    prompt = (
+        render_rate(T, question="Why?")
+        if phase == "rate"
+        else render_judge(T, question="Why?", answer="Step 1: x.")
+    )
+    one = build(settings=_settings(judge_noise=3.0), seed=1)
+    two = build(settings=_settings(judge_noise=3.0), seed=1)
+    replies = [one.complete(system="", prompt=prompt, temperature=0, max_tokens=4) for _ in "ab"]
+    assert replies == [two.complete(system="", prompt=prompt, temperature=0, max_tokens=4)] * 2

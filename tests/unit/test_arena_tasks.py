@@ -1,0 +1,86 @@
+"""Asking until a reply is usable: re-asks, invalid records, the recorded attempt."""
+
+from pdbench.arena.phases import EMPTY_ANSWER_PROBLEM, SCORE_PROBLEM, read_answer, read_score
+from pdbench.arena.tasks import CallTask, PlayerClient, Reading, ask, run_sequentially
+from pdbench.providers.gateway import ProviderGateway
+
+
+class Scripted:
+    """Replies from a script, in order; remembers every prompt."""
+
+    def __init__(self, replies: list[str]) -> None:
+        self.replies = list(replies)
+        self.prompts: list[str] = []
+
+    def complete(self, *, system: str, prompt: str, temperature: float, max_tokens: int) -> str:
+        self.prompts.append(prompt)
+        return self.replies.pop(0)
+
+
+def _client(replies: list[str]) -> tuple[PlayerClient, Scripted, list[dict]]:
+    script, calls = Scripted(replies), []
+    gateway = ProviderGateway(
+        client=script, provider="mock", model="m", run_id="r", record=calls.append
+    )
+    return PlayerClient(gateway=gateway, temperature=0.0), script, calls
+
+
+TASK = CallTask(phase="rate", player="p1", prompt="Rate it.", max_tokens=4, item_id="q_1")
+
+
+def test_an_invalid_score_is_re_asked_until_valid():
+    client, script, calls = _client(["great!", "11", "7"])
+    outcome = ask(TASK, client=client, read=read_score, max_retries=2)
+    assert (outcome.is_valid, outcome.value, len(outcome.attempts), outcome.used) == (
+        True, 7, 3, 2,
+    )  # fmt: skip
+    assert script.prompts == [
+        "Rate it.",
+        f"{SCORE_PROBLEM}\n\nRate it.",
+        f"{SCORE_PROBLEM}\n\nRate it.",
+    ]
+    assert [c["status"] for c in calls] == ["invalid", "invalid", "ok"]
+    assert [c["attempt"] for c in calls] == [1, 2, 3]
+    assert {c["call_id"] for c in calls} == {"rate/q_1/p1/1", "rate/q_1/p1/2", "rate/q_1/p1/3"}
+    assert outcome.recorded.reply == "7"
+    assert outcome.recorded.prompt_sha256 == calls[2]["prompt_sha256"]
+
+
+def test_a_score_still_invalid_after_the_retries_is_recorded_invalid():
+    client, script, calls = _client(["ten", "10/10"])
+    outcome = ask(TASK, client=client, read=read_score, max_retries=1)
+    assert (outcome.is_valid, outcome.value, len(outcome.attempts)) == (False, None, 2)
+    assert outcome.recorded.reply == "ten"  # the first of equally bad replies
+    assert len(script.replies) == 0 and [c["status"] for c in calls] == ["invalid", "invalid"]
+
+
+def test_no_retries_means_one_call():
+    client, _, calls = _client(["x"])
+    assert not ask(TASK, client=client, read=read_score, max_retries=0).is_valid
+    assert len(calls) == 1
+
+
+def test_the_best_unusable_reply_is_kept():
+    def count_lines(reply: str) -> Reading:
+        found = len(reply.split())
+        return Reading(value=found, problem=None if found >= 3 else "more!", rank=found)
+
+    client, _, _ = _client(["a", "a b", "a"])
+    outcome = ask(TASK, client=client, read=count_lines, max_retries=2)
+    assert (outcome.is_valid, outcome.value, outcome.used) == (False, 2, 1)
+
+
+def test_an_empty_answer_is_re_asked():
+    client, script, _ = _client(["  ", "Yes."])
+    task = CallTask(phase="answer", player="p1", prompt="Answer.", max_tokens=9)
+    outcome = ask(task, client=client, read=read_answer, max_retries=2)
+    assert (outcome.is_valid, outcome.value) == (True, "Yes.")
+    assert script.prompts[1] == f"{EMPTY_ANSWER_PROBLEM}\n\nAnswer."
+
+
+def test_the_sequential_executor_keeps_task_order():
+    seen = []
+    tasks = [CallTask(phase="rate", player=f"p{i}", prompt="", max_tokens=1) for i in range(3)]
+    assert run_sequentially(lambda t: seen.append(t.player) or t.player, tasks) == [
+        "p0", "p1", "p2",
+    ]  # fmt: skip
