@@ -47,8 +47,9 @@ class AnthropicProvider:
             model=self.model,
             system=system,
             messages=[{"role": "user", "content": prompt}],
-            temperature=temperature,
             max_tokens=max_tokens,
+            # sent in the body: recent SDK releases no longer take it as an argument
+            extra_body={"temperature": temperature},
         )
         if not isinstance(message, anthropic.types.Message):
             raise anthropic.APIResponseValidationError(

@@ -29,6 +29,6 @@ def classify_sdk_error(exc: BaseException, *, sdk: ModuleType) -> Failure:
         if getattr(exc, "code", None) in _FATAL_CODES:
             return Failure(False, f"quota exhausted ({exc.status_code})")
         return classify_status(exc.status_code, headers=headers_of(exc))
-    if isinstance(exc, json.JSONDecodeError | KeyError | IndexError | TypeError | AttributeError):
+    if isinstance(exc, json.JSONDecodeError):
         return Failure(True, "malformed reply body")
     return classify_builtin(exc)

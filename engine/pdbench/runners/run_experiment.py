@@ -370,7 +370,9 @@ def run_experiment(
             started_at=utc_timestamp(),
         )
     write_manifest(run_dir, manifest)
+    owns_runtime = runtime is None
     runtime = runtime or build_runtime(config, use_cache=use_cache)
+    runtime.cancel.clear()
     matrix = config.payoffs.to_matrix()
     rounds = JsonlWriter(run_dir / RunFiles.ROUNDS)
     matches = JsonlWriter(run_dir / RunFiles.MATCHES)
@@ -424,10 +426,9 @@ def run_experiment(
         status = "interrupted"
         raise
     finally:
-        runtime.cancel.set()
         for writer in (rounds, matches, calls):
             writer.close()
-        if runtime.cache is not None:
+        if owns_runtime and runtime.cache is not None:
             runtime.cache.close()
         if status == "completed" and (workers > 1 or resume):
             counts = rewrite_in_plan_order(
