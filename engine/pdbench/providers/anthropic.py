@@ -75,8 +75,7 @@ def key_problem(settings: Any) -> str | None:
     if api_key(env_var):
         return None
     return (
-        f"provider 'anthropic' needs the environment variable {env_var} "
-        "(set it, or put it in .env)"
+        f"provider 'anthropic' needs the environment variable {env_var} (set it, or put it in .env)"
     )
 
 

@@ -16,6 +16,7 @@ from pdbench.providers.failures import Failure
 
 __all__ = ["RetriesExhausted", "RetryPolicy", "backoff_delay", "call_with_retries"]
 
+
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
     """How hard to try one request."""

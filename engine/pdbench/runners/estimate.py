@@ -154,11 +154,8 @@ def estimate_calls(loaded: LoadedConfig, *, plans: list[MatchPlan]) -> CallEstim
                 model = estimate.models[key] = ModelEstimate(
                     provider=agent.provider,
                     model=agent.model,
-                    price=(
-                        Price(0.0, 0.0)
-                        if agent.provider == "mock"
-                        else prices.price(provider=agent.provider, model=agent.model)
-                    ),
+                    price=prices.price(provider=agent.provider, model=agent.model)
+                    or (Price(0.0, 0.0) if agent.provider == "mock" else None),
                 )
             per_call = tokens_cache.get((plan.condition_index, side))
             if per_call is None:

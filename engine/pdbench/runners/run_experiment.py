@@ -418,9 +418,7 @@ def run_experiment(
 
     status = "failed"
     try:
-        run_concurrently(
-            todo, play, max_concurrency=workers, on_done=done, cancel=runtime.cancel
-        )
+        run_concurrently(todo, play, max_concurrency=workers, on_done=done, cancel=runtime.cancel)
         status = "completed"
     except KeyboardInterrupt:
         status = "interrupted"
