@@ -169,3 +169,30 @@ def test_dry_run_estimates_calls_tokens_and_cost(project: Path):
     assert cost == pytest.approx((tokens_in * 1000 + tokens_out * 2000) / 1e6, abs=1e-4)
     assert f"estimated cost: ${cost:.4f}" in result.stdout and "unknown" not in result.stdout
     assert not (project / "data").exists()
+
+
+def test_ctrl_c_stops_a_concurrent_run_cleanly_and_it_resumes(project: Path):
+    config = str(slow_config(project))
+    process = subprocess.Popen(
+        [PDBENCH, "run", config, "--output-dir", "out", "--no-aggregate"],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    matches = project / "out" / RunFiles.MATCHES
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not (matches.exists() and matches.stat().st_size):
+        time.sleep(0.01)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=20)
+    assert process.returncode == 130, stderr
+    assert stderr.strip().endswith("out is marked interrupted")
+    manifest = RunManifest.model_validate_json((project / "out" / RunFiles.MANIFEST).read_text())
+    assert manifest.status == "interrupted"
+    assert manifest.counts["matches"] == len(list(read_jsonl(matches)))
+    resumed = pdbench(
+        "run", config, "--output-dir", "out", "--resume", "--no-aggregate", cwd=project
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(list(read_jsonl(matches))) == 12
