@@ -19,6 +19,7 @@ import typer
 
 from pdbench.config import LoadedConfig, load_config
 from pdbench.errors import ConfigError, PdbenchError, RunDirError
+from pdbench.runners.estimate import estimate_calls
 from pdbench.runners.run_experiment import (
     check_providers,
     plan_matches,
@@ -136,6 +137,16 @@ def run(
     no_aggregate: Annotated[
         bool, typer.Option("--no-aggregate", help="Do not build the metrics after the run.")
     ] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Continue the stopped run of this config: keep finished matches, replay the rest.",
+        ),
+    ] = False,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Neither read nor write the response cache.")
+    ] = False,
 ) -> None:
     """Play the experiment (PD: every condition x replicate; arena: the tournament) and write
     the run directory."""
@@ -152,11 +163,13 @@ def run(
                 no_aggregate=no_aggregate,
             )
             return
-        check_providers(loaded)
+        check_providers(loaded, keys=not dry_run)
         run_dir = loaded.config.run_dir(output_dir)
         plans = plan_matches(loaded.config, replicates=replicates)
+        if resume and overwrite:
+            raise RunDirError("--resume continues a run directory; --overwrite replaces it")
         if dry_run:
-            if run_dir.exists() and not overwrite:
+            if run_dir.exists() and not (overwrite or resume):
                 raise RunDirError(
                     f"{run_dir}: run directory already exists (pass --overwrite to replace it)"
                 )
@@ -165,6 +178,8 @@ def run(
                 typer.echo(line)
             for plan in plans:
                 typer.echo(f"  {plan.match_id}: {plan.planned_rounds} rounds")
+            for line in estimate_calls(loaded, plans=plans).lines():
+                typer.echo(line)
             return
         try:
             result = _run_with_progress(
@@ -172,6 +187,8 @@ def run(
                 replicates=replicates,
                 output_dir=output_dir,
                 overwrite=overwrite,
+                resume=resume,
+                use_cache=not no_cache,
                 total=len(plans),
             )
         except KeyboardInterrupt:
@@ -193,6 +210,8 @@ def _run_with_progress(
     replicates: int | None,
     output_dir: Path | None,
     overwrite: bool,
+    resume: bool,
+    use_cache: bool,
     total: int,
 ) -> Any:
     from rich.console import Console
@@ -214,6 +233,8 @@ def _run_with_progress(
             replicates=replicates,
             output_dir=output_dir,
             overwrite=overwrite,
+            resume=resume,
+            use_cache=use_cache,
             on_match_done=lambda plan, _: progress.update(task, advance=1, match=plan.match_id),
         )
 

@@ -17,6 +17,7 @@ Payoff tables that are not a Prisoner's Dilemma are allowed, with a warning.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,7 +62,9 @@ __all__ = [
     "MockConfig",
     "PayoffsConfig",
     "PolicyAgentConfig",
+    "PriceConfig",
     "StrictModel",
+    "TransportConfig",
     "deep_merge",
     "load_config",
     "read_yaml",
@@ -258,6 +261,22 @@ class MockConfig(StrictModel):
         return strategy
 
 
+class TransportConfig(StrictModel):
+    """How hard the gateway tries one request before the run fails (not game re-prompts)."""
+
+    timeout_s: float = Field(default=60.0, gt=0)
+    """Seconds one request may take before it counts as a (transient) timeout."""
+    max_retries: int = Field(default=4, ge=0)
+    """Retries after a transient failure: timeout, connection error, 429, 5xx, bad body."""
+    backoff_base_s: float = Field(default=1.0, ge=0)
+    """First back-off in seconds; doubles with each retry, with jitter."""
+    backoff_max_s: float = Field(default=30.0, ge=0)
+    """Cap on one back-off (a server's Retry-After is honoured even when longer)."""
+
+
+_ENV_VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
 def _root(info: ValidationInfo) -> Path:
     return Path(info.context["root"]) if info.context else Path.cwd()
 
@@ -300,6 +319,31 @@ class LLMAgentConfig(StrictModel):
     """The action played (and recorded as invalid) when ``on_invalid`` is ``fallback``."""
     mock: MockConfig = Field(default_factory=MockConfig)
     """Settings of the mock provider."""
+    base_url: str | None = None
+    """Server URL of an OpenAI-compatible API (vLLM, Ollama, llama.cpp, OpenRouter) or a proxy
+    (None: the vendor's default)."""
+    api_key_env: str | None = None
+    """NAME of the environment variable holding the key (None: the provider's default,
+    OPENAI_API_KEY or ANTHROPIC_API_KEY). Never the key itself."""
+    transport: TransportConfig = Field(default_factory=TransportConfig)
+    """Timeout and transport retries of each request."""
+    cache: bool | None = None
+    """Use the response cache (None: yes for real providers, no for the mock, which is free)."""
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _an_env_var_name(cls, name: str | None) -> str | None:
+        if name is not None and not _ENV_VAR.match(name):
+            raise ValueError(
+                "must be the NAME of an environment variable (e.g. OPENAI_API_KEY), "
+                "never the key itself"
+            )
+        return name
+
+    @property
+    def uses_cache(self) -> bool:
+        """Whether this agent's calls go through the response cache (when one is open)."""
+        return self.provider != "mock" if self.cache is None else self.cache
 
     @field_validator("provider")
     @classmethod
@@ -358,6 +402,15 @@ AgentConfig = tagged_union(PolicyAgentConfig, LLMAgentConfig)
 # the experiment
 
 
+class PriceConfig(StrictModel):
+    """The price of a model, in USD per million tokens."""
+
+    input_per_mtok: float = Field(ge=0)
+    """USD per million prompt tokens."""
+    output_per_mtok: float = Field(ge=0)
+    """USD per million completion tokens."""
+
+
 class ConditionConfig(StrictModel):
     """One matchup: agent A against agent B."""
 
@@ -392,6 +445,24 @@ class ExperimentConfig(StrictModel):
     """Metrics dbt computes, and their parameters."""
     conditions: list[ConditionConfig] = Field(min_length=1)
     """The matchups."""
+    max_concurrency: int = Field(default=8, ge=1)
+    """Matches with an LLM agent played at once (1: one by one). Results do not depend on it."""
+    max_concurrency_per_model: dict[str, int] = Field(default_factory=dict)
+    """Most provider calls in flight per ``provider/model`` (or ``provider``), e.g.
+    ``{"openai/gpt-4o-mini": 4}``; absent: limited by ``max_concurrency`` only."""
+    prices: dict[str, PriceConfig] = Field(default_factory=dict)
+    """Prices by ``model`` (or ``provider/model``) for ``cost_usd``; LiteLLM's map is the
+    fallback when installed; otherwise the cost is unknown (null)."""
+    cache_path: str = "data/cache/responses.sqlite"
+    """The response cache file (``--no-cache`` turns the cache off for a run)."""
+
+    @field_validator("max_concurrency_per_model")
+    @classmethod
+    def _positive_limits(cls, limits: dict[str, int]) -> dict[str, int]:
+        for key, limit in limits.items():
+            if limit < 1:
+                raise ValueError(f"{key}: a limit must be at least 1, got {limit}")
+        return limits
 
     @field_validator("conditions")
     @classmethod

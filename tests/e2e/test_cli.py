@@ -223,3 +223,16 @@ def test_a_non_pd_table_warns_and_still_runs(project: Path):
     assert result.stderr.startswith(
         f"warning: {EXPERIMENT}: payoffs: not a prisoner's dilemma: agent_a: 2R > T + S"
     )
+
+
+def test_resume_of_a_completed_run_and_no_cache_as_the_readme_shows(project: Path):
+    assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0
+    rounds = (Path("data/runs/demo") / RunFiles.ROUNDS).read_text()
+    resumed = _invoke("run", EXPERIMENT, "--resume", "--no-aggregate")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert (Path("data/runs/demo") / RunFiles.ROUNDS).read_text() == rounds
+    assert "completed: 14 matches" in resumed.stdout
+    fresh = _invoke("run", EXPERIMENT, "--no-cache", "--overwrite", "--no-aggregate")
+    assert fresh.exit_code == 0, fresh.stderr
+    both = _invoke("run", EXPERIMENT, "--resume", "--overwrite", "--no-aggregate")
+    assert both.exit_code == 2

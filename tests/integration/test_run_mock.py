@@ -176,7 +176,7 @@ def test_invalid_replies_with_fallback_are_played_but_never_valid(project: Path)
 
 
 def test_an_interrupted_run_is_marked_interrupted(project: Path):
-    config = write_experiment(project / "configs")
+    config = write_experiment(project / "configs", max_concurrency=1)
 
     def stop(plan, record):
         raise KeyboardInterrupt

@@ -6,7 +6,10 @@ from pdbench.agents.llm import LLMAgent
 from pdbench.agents.prompts import PromptTemplates
 from pdbench.core.payoff import PayoffMatrix
 from pdbench.core.types import C, D, Observation, Turn
+from pdbench.errors import ProviderError
 from pdbench.providers.gateway import CallContext, ProviderGateway
+from pdbench.providers.retry import RetryPolicy
+from pdbench.providers.runtime import ProviderRuntime
 from pdbench.storage.schema import CallRecord
 
 from tests.conftest import CONFIGS
@@ -28,14 +31,21 @@ class ScriptedProvider:
         return self.replies.pop(0)
 
 
-def _agent(provider, calls: list[dict], **settings) -> LLMAgent:
+def _agent(
+    provider, calls: list[dict], gateway_options: dict | None = None, **settings
+) -> LLMAgent:
     templates = PromptTemplates.from_files(
         system_path=CONFIGS / "prompts/pd_system.md",
         round_path=CONFIGS / "prompts/pd_round.md",
         persona_path=None,
     )
     gateway = ProviderGateway(
-        client=provider, provider="scripted", model="script-1", run_id="r", record=calls.append
+        client=provider,
+        provider="scripted",
+        model="script-1",
+        run_id="r",
+        record=calls.append,
+        **(gateway_options or {}),
     )
     context = CallContext(
         game="pd", phase="pd_round", agent="agent_a", match_id="m/0", condition="m", replicate=0
@@ -112,16 +122,42 @@ def test_zero_retries_means_one_attempt():
     assert agent.last_decision.attempts == 1
 
 
-def test_a_failing_provider_is_recorded_as_an_error():
+def test_a_failing_provider_is_retried_then_recorded_as_an_error():
     class Broken:
         def complete(self, **_):
             raise TimeoutError("no answer")
 
     calls: list[dict] = []
-    agent = _agent(Broken(), calls)
-    from pdbench.errors import ProviderError
-
-    with pytest.raises(ProviderError, match="no answer"):
+    waits: list[float] = []
+    runtime = ProviderRuntime(sleep=waits.append)
+    agent = _agent(
+        Broken(),
+        calls,
+        gateway_options={"runtime": runtime, "retry": RetryPolicy(max_retries=3)},
+    )
+    with pytest.raises(ProviderError, match=r"failed after 3 retries: timeout: .*no answer"):
         agent.act(OBS)
-    assert calls[0]["status"] == "error"
+    assert len(calls) == 1
+    assert (calls[0]["status"], calls[0]["transport_retries"], calls[0]["attempt"]) == (
+        "error",
+        3,
+        1,
+    )
     assert "TimeoutError" in calls[0]["error"]
+    assert len(waits) == 3
+
+
+def test_a_fatal_provider_error_is_not_retried():
+    class Refused:
+        def complete(self, **_):
+            raise PermissionError("denied")
+
+    calls: list[dict] = []
+    waits: list[float] = []
+    agent = _agent(
+        Refused(), calls, gateway_options={"runtime": ProviderRuntime(sleep=waits.append)}
+    )
+    with pytest.raises(ProviderError, match="denied"):
+        agent.act(OBS)
+    assert waits == []
+    assert calls[0]["transport_retries"] == 0

@@ -1,8 +1,10 @@
 """The provider protocol and the registry that builds providers by name.
 
-A provider has one job: turn a system prompt and a prompt into a reply string. Everything
-around the call (latency, usage, the ``calls.jsonl`` record, and later retries, back-off,
-caching and concurrency) lives once, in :mod:`pdbench.providers.gateway`.
+A provider has one job: turn a system prompt and a prompt into a reply string, and (as a
+hook with a safe default) say whether an exception of its SDK is transient or fatal:
+``classify_error(exc) -> Failure`` (:mod:`pdbench.providers.failures`). Everything around the
+call (latency, usage, price, the ``calls.jsonl`` record, retries, back-off, the cache and
+concurrency limits) lives once, in :mod:`pdbench.providers.gateway`.
 
 Vendor SDKs are optional extras, imported only when a config names their provider; a known
 provider whose SDK is missing fails with the command that installs it.
@@ -23,6 +25,7 @@ __all__ = [
     "ProviderClient",
     "ProviderSpec",
     "Usage",
+    "key_problem",
     "make_provider",
     "provider_problem",
 ]
@@ -61,6 +64,8 @@ class ProviderSpec:
     """The vendor package the adapter imports (None: no SDK needed)."""
     extra: str | None = None
     """The optional extra of pdbench that installs the SDK."""
+    key_check: str | None = None
+    """``"module:function"``: ``function(settings)`` says why no key is found, or None."""
 
 
 PROVIDERS: dict[str, ProviderSpec] = {
@@ -72,12 +77,14 @@ PROVIDERS: dict[str, ProviderSpec] = {
             factory="pdbench.providers.openai:build",
             sdk_module="openai",
             extra="openai",
+            key_check="pdbench.providers.openai:key_problem",
         ),
         ProviderSpec(
             name="anthropic",
             factory="pdbench.providers.anthropic:build",
             sdk_module="anthropic",
             extra="anthropic",
+            key_check="pdbench.providers.anthropic:key_problem",
         ),
         ProviderSpec(
             name="litellm",
@@ -103,6 +110,19 @@ def provider_problem(name: str) -> str | None:
     if importlib.util.find_spec(module_name) is None:
         return f"provider {name!r} has no adapter in this version of pdbench yet"
     return None
+
+
+def key_problem(name: str, *, settings: Any) -> str | None:
+    """Why provider ``name`` has no API key for ``settings`` here, or None (also when the
+    provider needs no key, or cannot be built at all: see :func:`provider_problem`)."""
+    spec = PROVIDERS.get(name)
+    if spec is None or spec.key_check is None or provider_problem(name) is not None:
+        return None
+    module_name, _, function_name = spec.key_check.partition(":")
+    check: Callable[[Any], str | None] = getattr(
+        importlib.import_module(module_name), function_name
+    )
+    return check(settings)
 
 
 def make_provider(name: str, *, settings: Any, seed: int, where: str = "") -> ProviderClient:

@@ -1,8 +1,16 @@
-"""The one seam around every provider call: time it, read its usage, record it.
+"""The one seam around every provider call: cache, limit, retry, time, price, record.
 
-Every call any agent makes goes through :meth:`ProviderGateway.complete`, which writes one
-``CallRecord`` line to ``calls.jsonl`` per attempt. Transport retries, back-off, caching and
-concurrency limits belong here too, so that providers stay one method each.
+Every call any agent makes goes through :meth:`ProviderGateway.complete`, the only place that
+calls ``client.complete``. Per game attempt it:
+
+1. stops if the run is cancelled (:class:`CallsCancelled`);
+2. answers from the response cache when it may (``cache_hit: true``, latency of the lookup);
+3. otherwise holds a ``provider/model`` slot and calls the client inside the transport retry
+   loop (:mod:`pdbench.providers.retry`), the client only *classifying* its errors;
+4. writes one ``CallRecord`` line to ``calls.jsonl`` with the retries it took, tokens, cost,
+   latency (of the whole attempt, back-off included) and status;
+5. on a fatal error or when retries run out, records the error and raises a one-line
+   :class:`pdbench.errors.ProviderError` with every known key scrubbed out.
 """
 
 from __future__ import annotations
@@ -12,16 +20,25 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pdbench.core.clock import utc_timestamp
 from pdbench.errors import ProviderError
 from pdbench.providers.base import ProviderClient, Usage
+from pdbench.providers.cache import CachedReply, cache_key
+from pdbench.providers.failures import Failure, classify_builtin, describe
+from pdbench.providers.keys import scrub
+from pdbench.providers.retry import RetriesExhausted, RetryPolicy, call_with_retries
+from pdbench.providers.runtime import ProviderRuntime
 from pdbench.storage.schema import SCHEMA_VERSION
 
-__all__ = ["CallContext", "ProviderGateway", "prompt_sha256"]
+__all__ = ["CallContext", "CallsCancelled", "ProviderGateway", "prompt_sha256"]
 
 CallStatus = Literal["ok", "invalid"]
+
+
+class CallsCancelled(Exception):
+    """The run was cancelled (Ctrl-C, or another match failed): no call was made."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +59,20 @@ class CallContext:
         parts = (self.phase, self.match_id, self.round_index, self.item_id, self.agent, attempt)
         return "/".join(str(p) for p in parts if p is not None)
 
+    def sample_key(self, *, seed: int, attempt: int) -> dict[str, Any]:
+        """Which draw a call is, for the cache key: same prompt, other sample, other key."""
+        return {
+            "seed": seed,
+            "game": self.game,
+            "phase": self.phase,
+            "condition": self.condition,
+            "replicate": self.replicate,
+            "round_index": self.round_index,
+            "item_id": self.item_id,
+            "agent": self.agent,
+            "attempt": attempt,
+        }
+
 
 def prompt_sha256(system: str, prompt: str) -> str:
     """sha256 of the canonical JSON ``[system, prompt]``."""
@@ -50,7 +81,11 @@ def prompt_sha256(system: str, prompt: str) -> str:
 
 
 class ProviderGateway:
-    """Wraps one provider client for one agent; ``record`` receives each call's record."""
+    """Wraps one provider client for one agent; ``record`` receives each call's record.
+
+    ``endpoint`` (a base URL) is part of the provider's identity in cache keys; ``use_cache``
+    says whether this agent's calls may be cached (the runtime must also have a cache).
+    """
 
     def __init__(
         self,
@@ -60,11 +95,19 @@ class ProviderGateway:
         model: str,
         run_id: str,
         record: Callable[[dict], None],
+        runtime: ProviderRuntime | None = None,
+        retry: RetryPolicy | None = None,
+        use_cache: bool = False,
+        endpoint: str | None = None,
     ) -> None:
         self.client = client
         self.provider = provider
         self.model = model
         self.run_id = run_id
+        self.runtime = runtime or ProviderRuntime()
+        self.retry = retry or RetryPolicy()
+        self.use_cache = use_cache and self.runtime.cache is not None
+        self.endpoint = endpoint
         self._record = record
 
     def complete(
@@ -78,38 +121,130 @@ class ProviderGateway:
         attempt: int,
         classify: Callable[[str], CallStatus],
     ) -> str:
-        """Call the provider once and record the attempt; ``classify`` judges the reply."""
+        """One game attempt (cached, or called with transport retries), recorded once."""
+        runtime = self.runtime
+        if runtime.cancel.is_set():
+            raise CallsCancelled("the run was cancelled")
         started = time.perf_counter()
-        try:
-            reply = self.client.complete(
-                system=system, prompt=prompt, temperature=temperature, max_tokens=max_tokens
-            )
-        except Exception as exc:
-            latency_ms = (time.perf_counter() - started) * 1000
-            self._write(
-                context=context,
-                attempt=attempt,
+        key = None
+        if self.use_cache:
+            key = self._cache_key(
                 system=system,
                 prompt=prompt,
-                latency_ms=latency_ms,
-                usage=None,
-                status="error",
-                error=repr(exc)[:500],
+                temperature=temperature,
+                max_tokens=max_tokens,
+                context=context,
+                attempt=attempt,
             )
-            raise ProviderError(f"provider {self.provider!r} ({self.model}) failed: {exc}") from exc
+            cached = runtime.cache.get(key)  # type: ignore[union-attr]
+            if cached is not None:
+                self._write(
+                    context=context,
+                    attempt=attempt,
+                    system=system,
+                    prompt=prompt,
+                    latency_ms=(time.perf_counter() - started) * 1000,
+                    usage=Usage(cached.tokens_in, cached.tokens_out, 0.0),
+                    status=classify(cached.reply),
+                    retries=0,
+                    cache_hit=True,
+                )
+                return cached.reply
+
+        def call() -> str:
+            return self.client.complete(
+                system=system, prompt=prompt, temperature=temperature, max_tokens=max_tokens
+            )
+
+        try:
+            with runtime.slot(provider=self.provider, model=self.model):
+                reply, retries = call_with_retries(
+                    call,
+                    policy=self.retry,
+                    classify=self._classify_error,
+                    sleep=runtime.sleep,
+                    rng=runtime.rng,
+                    should_stop=runtime.cancel.is_set,
+                )
+        except RetriesExhausted as exc:
+            self._fail(
+                exc, context=context, attempt=attempt, system=system, prompt=prompt, started=started
+            )
         latency_ms = (time.perf_counter() - started) * 1000
-        usage = getattr(self.client, "last_usage", None)
+        reported = getattr(self.client, "last_usage", None)
+        tokens_in = reported.tokens_in if reported else None
+        tokens_out = reported.tokens_out if reported else None
+        cost = runtime.prices.cost(
+            provider=self.provider,
+            model=self.model,
+            tokens_in=tokens_in,
+            tokens_out=tokens_out,
+            reported=reported.cost_usd if reported else None,
+        )
+        if key is not None:
+            runtime.cache.put(key, CachedReply(reply, tokens_in, tokens_out, cost))  # type: ignore[union-attr]
         self._write(
             context=context,
             attempt=attempt,
             system=system,
             prompt=prompt,
             latency_ms=latency_ms,
-            usage=usage,
+            usage=Usage(tokens_in, tokens_out, cost),
             status=classify(reply),
-            error=None,
+            retries=retries,
         )
         return reply
+
+    def _classify_error(self, exc: BaseException) -> Failure:
+        classify = getattr(self.client, "classify_error", None)
+        failure = classify(exc) if classify is not None else None
+        return failure if failure is not None else classify_builtin(exc)
+
+    def _fail(
+        self,
+        exc: RetriesExhausted,
+        *,
+        context: CallContext,
+        attempt: int,
+        system: str,
+        prompt: str,
+        started: float,
+    ) -> None:
+        detail = scrub(f"{exc.failure.reason}: {describe(exc.error)}")
+        self._write(
+            context=context,
+            attempt=attempt,
+            system=system,
+            prompt=prompt,
+            latency_ms=(time.perf_counter() - started) * 1000,
+            usage=None,
+            status="error",
+            retries=exc.retries,
+            error=detail[:500],
+        )
+        after = f" after {exc.retries} retries" if exc.retries else ""
+        raise ProviderError(
+            f"provider {self.provider!r} ({self.model}) failed{after}: {detail[:300]}"
+        ) from None
+
+    def _cache_key(
+        self,
+        *,
+        system: str,
+        prompt: str,
+        temperature: float,
+        max_tokens: int,
+        context: CallContext,
+        attempt: int,
+    ) -> str:
+        return cache_key(
+            provider=self.provider if self.endpoint is None else f"{self.provider}@{self.endpoint}",
+            model=self.model,
+            params={"temperature": temperature, "max_tokens": max_tokens},
+            system=system,
+            prompt=prompt,
+            sample=context.sample_key(seed=self.runtime.seed, attempt=attempt),
+        )
 
     def _write(
         self,
@@ -121,7 +256,9 @@ class ProviderGateway:
         latency_ms: float,
         usage: Usage | None,
         status: str,
-        error: str | None,
+        retries: int,
+        error: str | None = None,
+        cache_hit: bool = False,
     ) -> None:
         self._record(
             {
@@ -137,7 +274,7 @@ class ProviderGateway:
                 "round_index": context.round_index,
                 "item_id": context.item_id,
                 "attempt": attempt,
-                "transport_retries": 0,
+                "transport_retries": retries,
                 "provider": self.provider,
                 "model": self.model,
                 "prompt_sha256": prompt_sha256(system, prompt),
@@ -147,7 +284,7 @@ class ProviderGateway:
                 "cost_usd": usage.cost_usd if usage else None,
                 "status": status,
                 "error": error,
-                "cache_hit": False,
+                "cache_hit": cache_hit,
                 "timestamp_utc": utc_timestamp(),
             }
         )

@@ -18,6 +18,8 @@ from pdbench.core.rng import derive_seed
 from pdbench.core.types import Action
 from pdbench.providers.base import make_provider
 from pdbench.providers.gateway import CallContext, ProviderGateway
+from pdbench.providers.retry import RetryPolicy
+from pdbench.providers.runtime import ProviderRuntime
 
 __all__ = ["AGENT_FACTORIES", "MatchSetup", "build_agent"]
 
@@ -37,6 +39,8 @@ class MatchSetup:
     """Folder that relative config paths are read from."""
     record_call: Callable[[dict], None]
     """Receives each provider call's ``calls.jsonl`` record."""
+    runtime: ProviderRuntime | None = None
+    """Shared by every gateway of the run: cache, prices, limits, back-off clock, cancel."""
 
 
 def _policy(config: PolicyAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
@@ -59,12 +63,21 @@ def _llm(config: LLMAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
         settings=config,
         seed=derive_seed(setup.seed, "provider", setup.condition, setup.replicate, side),
     )
+    transport = config.transport
     gateway = ProviderGateway(
         client=client,
         provider=config.provider,
         model=config.model,
         run_id=setup.run_id,
         record=setup.record_call,
+        runtime=setup.runtime,
+        retry=RetryPolicy(
+            max_retries=transport.max_retries,
+            backoff_base_s=transport.backoff_base_s,
+            backoff_max_s=transport.backoff_max_s,
+        ),
+        use_cache=config.uses_cache,
+        endpoint=config.base_url,
     )
     return LLMAgent(
         name=config.display_name,

@@ -12,7 +12,18 @@ in memory beyond the history window the agents need. Matches with an LLM agent f
 round line as it is written. Policy-only matches (thousands of rounds a second) flush their
 round lines when the match ends: a crash then loses only rounds of the match in progress, which
 has no ``matches.jsonl`` line yet and is therefore incomplete either way. ``matches.jsonl`` and
-``calls.jsonl`` are flushed per record.
+``calls.jsonl`` are flushed per record; a match's ``matches.jsonl`` line is written after all
+its rounds and calls, so it marks the match finished.
+
+Concurrency: with ``max_concurrency > 1`` and at least one LLM match, matches are played on
+that many threads (:func:`pdbench.runners.concurrency.run_concurrently`). Each appends its
+lines as it plays, so the files interleave while the run is going and a crash loses only the
+line being written. When the run completes, the three match files are rewritten in plan order
+(:mod:`pdbench.storage.match_files`): the final files are byte-for-byte those of a sequential
+run, timestamps and latencies aside. Policy-only runs and ``max_concurrency: 1`` play in the
+calling thread and are written in plan order directly.
+
+Resume: see :mod:`pdbench.runners.resume`.
 """
 
 from __future__ import annotations
@@ -32,16 +43,24 @@ from pdbench.core.payoff import PayoffMatrix
 from pdbench.core.rng import derive_seed
 from pdbench.core.types import Observation, Turn
 from pdbench.errors import ConfigError, RunDirError
-from pdbench.providers.base import provider_problem
+from pdbench.providers.base import key_problem, provider_problem
+from pdbench.providers.cache import ResponseCache
+from pdbench.providers.pricing import Price, PriceTable
+from pdbench.providers.runtime import ProviderRuntime
+from pdbench.runners.concurrency import run_concurrently
 from pdbench.runners.registry import MatchSetup, build_agent
-from pdbench.storage.jsonl import JsonlWriter
-from pdbench.storage.manifest import new_manifest, write_manifest
+from pdbench.runners.resume import prepare_resume
+from pdbench.storage.jsonl import JsonlWriter, read_jsonl
+from pdbench.storage.manifest import canonical_sha256, new_manifest, write_manifest
+from pdbench.storage.match_files import rewrite_in_plan_order
 from pdbench.storage.schema import SCHEMA_VERSION, RunFiles, RunManifest
 
 __all__ = [
     "MatchPlan",
     "RunResult",
+    "build_runtime",
     "check_providers",
+    "llm_agents",
     "plan_matches",
     "planned_rounds",
     "play_match",
@@ -104,18 +123,52 @@ def plan_matches(config: ExperimentConfig, *, replicates: int | None = None) -> 
     ]
 
 
-def check_providers(loaded: LoadedConfig) -> None:
-    """Fail before anything is written if an agent's provider cannot be built here."""
-    for i, condition in enumerate(loaded.config.conditions):
-        for side in SIDES:
-            agent = getattr(condition, side)
-            if agent.type != "llm":
-                continue
-            problem = provider_problem(agent.provider)
-            if problem:
-                raise ConfigError(
-                    problem, path=loaded.path, field=f"conditions[{i}].{side}.provider"
-                )
+def llm_agents(config: ExperimentConfig) -> list[tuple[int, str, Any]]:
+    """``(condition index, side, agent config)`` of every LLM agent, in config order."""
+    return [
+        (i, side, agent)
+        for i, condition in enumerate(config.conditions)
+        for side in SIDES
+        if (agent := getattr(condition, side)).type == "llm"
+    ]
+
+
+def check_providers(loaded: LoadedConfig, *, keys: bool = True) -> None:
+    """Fail before anything is written if an agent's provider cannot be built here (its SDK
+    is missing, or, with ``keys``, its API key)."""
+    for i, side, agent in llm_agents(loaded.config):
+        problem = provider_problem(agent.provider)
+        if problem:
+            raise ConfigError(problem, path=loaded.path, field=f"conditions[{i}].{side}.provider")
+        problem = key_problem(agent.provider, settings=agent) if keys else None
+        if problem:
+            raise ConfigError(
+                problem, path=loaded.path, field=f"conditions[{i}].{side}.api_key_env"
+            )
+
+
+def build_runtime(
+    config: ExperimentConfig,
+    *,
+    use_cache: bool = True,
+    sleep: Callable[[float], None] | None = None,
+) -> ProviderRuntime:
+    """The provider runtime of a run: the cache is opened only when an agent uses it."""
+    wants_cache = use_cache and any(agent.uses_cache for _, _, agent in llm_agents(config))
+    runtime = ProviderRuntime(
+        seed=config.seed,
+        cache=ResponseCache(config.cache_path) if wants_cache else None,
+        prices=PriceTable(
+            {
+                name: Price(input_per_mtok=p.input_per_mtok, output_per_mtok=p.output_per_mtok)
+                for name, p in config.prices.items()
+            }
+        ),
+        limits=dict(config.max_concurrency_per_model),
+    )
+    if sleep is not None:
+        runtime.sleep = sleep
+    return runtime
 
 
 def prepare_run_dir(run_dir: Path, *, overwrite: bool) -> None:
@@ -267,9 +320,16 @@ def run_experiment(
     replicates: int | None = None,
     output_dir: str | Path | None = None,
     overwrite: bool = False,
+    resume: bool = False,
+    use_cache: bool = True,
+    runtime: ProviderRuntime | None = None,
     on_match_done: Callable[[MatchPlan, dict[str, Any]], None] | None = None,
 ) -> RunResult:
     """Play every match of ``loaded`` into its run directory and return what was written.
+
+    ``resume`` continues an existing run directory (see :mod:`pdbench.runners.resume`);
+    ``use_cache=False`` is ``--no-cache``; ``runtime`` replaces the provider runtime built
+    from the config (tests inject a sleep that does not wait).
 
     The manifest ends ``completed``; ``interrupted`` on KeyboardInterrupt and ``failed`` on any
     other exception, which is then re-raised.
@@ -280,54 +340,85 @@ def run_experiment(
     plans = plan_matches(config)
     check_providers(loaded)
     run_dir = config.run_dir(output_dir)
-    prepare_run_dir(run_dir, overwrite=overwrite)
-
-    manifest = new_manifest(
-        run_id=config.run_id,
-        game="pd",
-        seed=config.seed,
-        config_path=loaded.path,
-        config=config.model_dump(mode="json"),
-        metric_params=config.metric_params(),
-        started_at=utc_timestamp(),
-    )
+    snapshot = config.model_dump(mode="json")
+    kept = {"rounds": 0, "matches": 0, "aborted_matches": 0, "calls": 0}
+    if resume:
+        state = prepare_resume(
+            run_dir,
+            config_sha256=canonical_sha256(snapshot),
+            plan_order=[plan.match_id for plan in plans],
+        )
+        kept = state.counts
+        todo = [plan for plan in plans if plan.match_id not in state.finished]
+        manifest = state.manifest.model_copy(
+            update={
+                "status": "running",
+                "finished_at": None,
+                "resumed_at": [*state.manifest.resumed_at, utc_timestamp()],
+            }
+        )
+    else:
+        prepare_run_dir(run_dir, overwrite=overwrite)
+        todo = plans
+        manifest = new_manifest(
+            run_id=config.run_id,
+            game="pd",
+            seed=config.seed,
+            config_path=loaded.path,
+            config=snapshot,
+            metric_params=config.metric_params(),
+            started_at=utc_timestamp(),
+        )
     write_manifest(run_dir, manifest)
+    owns_runtime = runtime is None
+    runtime = runtime or build_runtime(config, use_cache=use_cache)
+    runtime.cancel.clear()
     matrix = config.payoffs.to_matrix()
     rounds = JsonlWriter(run_dir / RunFiles.ROUNDS)
     matches = JsonlWriter(run_dir / RunFiles.MATCHES)
     calls = JsonlWriter(run_dir / RunFiles.CALLS)
+    has_llm = any(
+        condition.agent_a.type == "llm" or condition.agent_b.type == "llm"
+        for condition in config.conditions
+    )
+    workers = config.max_concurrency if has_llm else 1
+
+    def play(plan: MatchPlan) -> dict[str, Any]:
+        condition = config.conditions[plan.condition_index]
+        setup = MatchSetup(
+            run_id=config.run_id,
+            seed=config.seed,
+            match_id=plan.match_id,
+            condition=plan.condition,
+            replicate=plan.replicate,
+            matrix=matrix,
+            root=loaded.root,
+            record_call=calls.write,
+            runtime=runtime,
+        )
+        agent_a = build_agent(condition.agent_a, side="agent_a", setup=setup)
+        agent_b = build_agent(condition.agent_b, side="agent_b", setup=setup)
+        match_record = play_match(
+            plan,
+            run_id=config.run_id,
+            agent_a=agent_a,
+            agent_b=agent_b,
+            names=(condition.agent_a.display_name, condition.agent_b.display_name),
+            matrix=matrix,
+            horizon=config.horizon,
+            rounds=rounds,
+            store_prompts=config.store_prompts,
+        )
+        matches.write(match_record)
+        return match_record
+
+    def done(plan: MatchPlan, match_record: dict[str, Any]) -> None:
+        if on_match_done is not None:
+            on_match_done(plan, match_record)
+
     status = "failed"
-    aborted = 0
     try:
-        for plan in plans:
-            condition = config.conditions[plan.condition_index]
-            setup = MatchSetup(
-                run_id=config.run_id,
-                seed=config.seed,
-                match_id=plan.match_id,
-                condition=plan.condition,
-                replicate=plan.replicate,
-                matrix=matrix,
-                root=loaded.root,
-                record_call=calls.write,
-            )
-            agent_a = build_agent(condition.agent_a, side="agent_a", setup=setup)
-            agent_b = build_agent(condition.agent_b, side="agent_b", setup=setup)
-            match_record = play_match(
-                plan,
-                run_id=config.run_id,
-                agent_a=agent_a,
-                agent_b=agent_b,
-                names=(condition.agent_a.display_name, condition.agent_b.display_name),
-                matrix=matrix,
-                horizon=config.horizon,
-                rounds=rounds,
-                store_prompts=config.store_prompts,
-            )
-            matches.write(match_record)
-            aborted += match_record["status"] == "aborted"
-            if on_match_done is not None:
-                on_match_done(plan, match_record)
+        run_concurrently(todo, play, max_concurrency=workers, on_done=done, cancel=runtime.cancel)
         status = "completed"
     except KeyboardInterrupt:
         status = "interrupted"
@@ -335,14 +426,27 @@ def run_experiment(
     finally:
         for writer in (rounds, matches, calls):
             writer.close()
-        counts = {
-            "rounds": rounds.count,
-            "matches": matches.count,
-            "aborted_matches": aborted,
-            "calls": calls.count,
-        }
+        if owns_runtime and runtime.cache is not None:
+            runtime.cache.close()
+        if status == "completed" and (workers > 1 or resume):
+            counts = rewrite_in_plan_order(
+                run_dir, order={plan.match_id: i for i, plan in enumerate(plans)}
+            )
+        else:
+            counts = {
+                "rounds": kept["rounds"] + rounds.count,
+                "matches": kept["matches"] + matches.count,
+                "aborted_matches": _count_aborted(run_dir),
+                "calls": kept["calls"] + calls.count,
+            }
         manifest = manifest.model_copy(
             update={"status": status, "finished_at": utc_timestamp(), "counts": counts}
         )
         write_manifest(run_dir, manifest)
     return RunResult(run_dir=run_dir, manifest=manifest, counts=counts)
+
+
+def _count_aborted(run_dir: Path) -> int:
+    return sum(
+        record.get("status") == "aborted" for record in read_jsonl(run_dir / RunFiles.MATCHES)
+    )

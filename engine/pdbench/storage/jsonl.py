@@ -1,13 +1,16 @@
 """Append-only JSONL files: one record per line, written whole or not at all on read.
 
 A writer appends a line and (by default) flushes it, so a crash loses at most the line being
-written. A reader skips a torn last line (no newline at the end, or not JSON); a torn line
-anywhere else means the file was damaged, and is an error.
+written. Writers are safe to share between threads: each line is written whole, under a lock,
+and a write after ``close`` raises ``ValueError``. A reader skips a torn last line (no newline
+at the end, or not JSON); a torn line anywhere else means the file was damaged, and is an
+error.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
@@ -32,24 +35,30 @@ class JsonlWriter:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.count = 0
+        self._lock = threading.Lock()
         self._file: IO[str] = path.open("a", encoding="utf-8", buffering=1 << 16)
 
     def write(self, record: dict[str, Any], *, flush: bool = True) -> None:
         """Append ``record``; ``flush=False`` leaves it in the buffer until the next flush."""
-        self._file.write(dumps_line(record))
-        self.count += 1
-        if flush:
-            self._file.flush()
+        line = dumps_line(record)
+        with self._lock:
+            self._file.write(line)
+            self.count += 1
+            if flush:
+                self._file.flush()
 
     def flush(self) -> None:
-        """Push buffered lines to the file."""
-        self._file.flush()
+        """Push buffered lines to the file (nothing once closed)."""
+        with self._lock:
+            if not self._file.closed:
+                self._file.flush()
 
     def close(self) -> None:
         """Flush and close (idempotent)."""
-        if not self._file.closed:
-            self._file.flush()
-            self._file.close()
+        with self._lock:
+            if not self._file.closed:
+                self._file.flush()
+                self._file.close()
 
     def __enter__(self) -> JsonlWriter:
         return self

@@ -290,5 +290,7 @@ class RunManifest(BaseModel):
     platform: str
     started_at: str
     finished_at: str | None = None
+    resumed_at: list[str] = Field(default_factory=list)
+    """When the run was resumed (``pdbench run --resume``), oldest first."""
     counts: dict[str, int] = Field(default_factory=dict)
     """Records written per file, e.g. ``{"rounds": 1200, "matches": 24}``."""

@@ -1,0 +1,108 @@
+"""The response cache: an SQLite file of replies, so that re-running a config costs nothing.
+
+The key (:func:`cache_key`) is the sha256 of the canonical JSON of everything that decides a
+reply: provider (and base URL), model, decoding parameters, system prompt, prompt, and a
+*sample key* naming the draw (run seed, condition, replicate, round, agent, attempt, ...).
+The sample key keeps replicates at temperature > 0 distinct: two replicates send the same
+prompt but are different samples, and must not share a cached reply.
+
+One connection, shared by every thread behind a lock; each ``put`` commits at once, so a
+reply paid for is kept even if the run is killed a moment later.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["DEFAULT_CACHE_PATH", "CachedReply", "ResponseCache", "cache_key"]
+
+DEFAULT_CACHE_PATH = "data/cache/responses.sqlite"
+
+_SCHEMA = """
+create table if not exists responses (
+    key text primary key,
+    reply text not null,
+    tokens_in integer,
+    tokens_out integer,
+    cost_usd real,
+    created_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+)
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class CachedReply:
+    """A reply as it was first received."""
+
+    reply: str
+    tokens_in: int | None
+    tokens_out: int | None
+    cost_usd: float | None
+
+
+def cache_key(
+    *,
+    provider: str,
+    model: str,
+    params: dict[str, Any],
+    system: str,
+    prompt: str,
+    sample: dict[str, Any],
+) -> str:
+    """sha256 hex of the canonical JSON of all the arguments."""
+    payload = {
+        "provider": provider,
+        "model": model,
+        "params": params,
+        "system": system,
+        "prompt": prompt,
+        "sample": sample,
+    }
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class ResponseCache:
+    """Replies by key in an SQLite file (created with its folder when missing)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("pragma journal_mode=wal")
+        self._db.execute("pragma busy_timeout=5000")
+        self._db.execute(_SCHEMA)
+
+    def get(self, key: str) -> CachedReply | None:
+        """The reply stored under ``key``, or None."""
+        with self._lock:
+            row = self._db.execute(
+                "select reply, tokens_in, tokens_out, cost_usd from responses where key = ?",
+                (key,),
+            ).fetchone()
+        return CachedReply(*row) if row else None
+
+    def put(self, key: str, entry: CachedReply) -> None:
+        """Store ``entry`` under ``key`` (replacing any older one) and commit."""
+        with self._lock:
+            self._db.execute(
+                "insert or replace into responses (key, reply, tokens_in, tokens_out, cost_usd)"
+                " values (?, ?, ?, ?, ?)",
+                (key, entry.reply, entry.tokens_in, entry.tokens_out, entry.cost_usd),
+            )
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._db.execute("select count(*) from responses").fetchone()[0]
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,78 @@
+"""What a call cost: from the config's price table, else LiteLLM's price map, else unknown.
+
+Prices are USD per million tokens, in and out. A model missing from both gives ``None``
+(never a guess); LiteLLM's map is consulted only when ``litellm`` is installed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = ["Price", "PriceTable", "litellm_price"]
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    """USD per million tokens."""
+
+    input_per_mtok: float
+    output_per_mtok: float
+
+    def cost(self, *, tokens_in: int | None, tokens_out: int | None) -> float | None:
+        """USD for these token counts (None when either count is unknown)."""
+        if tokens_in is None or tokens_out is None:
+            return None
+        return (tokens_in * self.input_per_mtok + tokens_out * self.output_per_mtok) / 1e6
+
+
+@lru_cache(maxsize=256)
+def litellm_price(model: str) -> Price | None:
+    """LiteLLM's price of ``model`` (or ``None``: not installed or not listed)."""
+    if importlib.util.find_spec("litellm") is None:
+        return None
+    import litellm  # slow to import: only when a price is actually missing
+
+    entry = litellm.model_cost.get(model) or litellm.model_cost.get(model.split("/", 1)[-1])
+    if not entry:
+        return None
+    cost_in = entry.get("input_cost_per_token")
+    cost_out = entry.get("output_cost_per_token")
+    if cost_in is None or cost_out is None:
+        return None
+    return Price(input_per_mtok=cost_in * 1e6, output_per_mtok=cost_out * 1e6)
+
+
+class PriceTable:
+    """Prices by model name (``model`` or ``provider/model``), with LiteLLM as a fallback."""
+
+    def __init__(self, prices: Mapping[str, Price] | None = None, *, use_litellm: bool = True):
+        self.prices = dict(prices or {})
+        self.use_litellm = use_litellm
+
+    def price(self, *, provider: str, model: str) -> Price | None:
+        """The price of ``model`` at ``provider``, or None when nobody knows it."""
+        found = self.prices.get(f"{provider}/{model}") or self.prices.get(model)
+        if found is None and self.use_litellm and provider != "mock":
+            found = litellm_price(model)
+        return found
+
+    def cost(
+        self,
+        *,
+        provider: str,
+        model: str,
+        tokens_in: int | None,
+        tokens_out: int | None,
+        reported: float | None = None,
+    ) -> float | None:
+        """USD of one call: the table's price, else what the provider reported, else LiteLLM."""
+        table = self.prices.get(f"{provider}/{model}") or self.prices.get(model)
+        if table is not None:
+            return table.cost(tokens_in=tokens_in, tokens_out=tokens_out)
+        if reported is not None:
+            return reported
+        price = self.price(provider=provider, model=model)
+        return price.cost(tokens_in=tokens_in, tokens_out=tokens_out) if price else None

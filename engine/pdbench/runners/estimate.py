@@ -1,0 +1,171 @@
+"""What a config will cost before any money is spent (``pdbench run --dry-run``).
+
+- Calls: one per LLM move, i.e. LLM sides x rounds of each match. Match lengths are drawn
+  from the seed before anything is played (:func:`plan_matches`), so the rounds are exact,
+  not an expectation; matches can only end early by aborting. Upper bounds: every move
+  re-prompted ``max_retries`` times, and every request retried ``transport.max_retries``
+  times on top.
+- Tokens: one system and one round prompt per LLM agent rendered with a full history window,
+  counted as characters / 4, times its calls; replies count as ``max_tokens`` (a ceiling).
+- Cost: from the config's price table (LiteLLM's map when installed); unknown prices are
+  named, never guessed. The cache is not consulted: a cached re-run costs less.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pdbench.agents.prompts import PromptTemplates, render_round, render_system
+from pdbench.config import ExperimentConfig, LLMAgentConfig, LoadedConfig
+from pdbench.core.types import C, Turn
+from pdbench.providers.pricing import Price, PriceTable
+from pdbench.runners.run_experiment import SIDES, MatchPlan
+
+__all__ = ["CallEstimate", "ModelEstimate", "estimate_calls", "prompt_tokens"]
+
+
+@dataclass
+class ModelEstimate:
+    """Calls, tokens and cost of one ``provider/model``."""
+
+    provider: str
+    model: str
+    calls: int = 0
+    calls_with_reprompts: int = 0
+    calls_with_retries: int = 0
+    tokens_in: int = 0
+    tokens_out_max: int = 0
+    price: Price | None = None
+
+    @property
+    def cost_usd(self) -> float | None:
+        """Estimated USD (expected calls; replies at ``max_tokens``), None when unpriced."""
+        if self.price is None:
+            return None
+        return self.price.cost(tokens_in=self.tokens_in, tokens_out=self.tokens_out_max)
+
+
+@dataclass
+class CallEstimate:
+    """The whole run's estimate, per model and in total."""
+
+    models: dict[str, ModelEstimate] = field(default_factory=dict)
+
+    @property
+    def calls(self) -> int:
+        return sum(m.calls for m in self.models.values())
+
+    @property
+    def calls_with_reprompts(self) -> int:
+        return sum(m.calls_with_reprompts for m in self.models.values())
+
+    @property
+    def calls_with_retries(self) -> int:
+        return sum(m.calls_with_retries for m in self.models.values())
+
+    @property
+    def tokens_in(self) -> int:
+        return sum(m.tokens_in for m in self.models.values())
+
+    @property
+    def tokens_out_max(self) -> int:
+        return sum(m.tokens_out_max for m in self.models.values())
+
+    def lines(self) -> list[str]:
+        """What ``--dry-run`` prints."""
+        out = [
+            f"provider calls: {self.calls} (one per LLM move); at most "
+            f"{self.calls_with_reprompts} with re-prompts after invalid replies, "
+            f"{self.calls_with_retries} with transport retries too",
+            f"tokens: ~{self.tokens_in} in, at most {self.tokens_out_max} out "
+            "(prompts counted as characters / 4)",
+        ]
+        unknown = []
+        total = 0.0
+        for key, model in self.models.items():
+            cost = model.cost_usd
+            shown = f"${cost:.4f}" if cost is not None else "unknown (no price)"
+            out.append(
+                f"  {key}: {model.calls} calls, ~{model.tokens_in} tokens in, "
+                f"<= {model.tokens_out_max} out, cost {shown}"
+            )
+            if cost is None:
+                unknown.append(key)
+            else:
+                total += cost
+        line = f"estimated cost: ${total:.4f}"
+        if unknown:
+            line += f" plus unknown for {', '.join(unknown)} (add them to prices:)"
+        out.append(line)
+        return out
+
+
+def prompt_tokens(
+    agent: LLMAgentConfig, *, config: ExperimentConfig, loaded: LoadedConfig, side: str
+) -> int:
+    """Tokens (characters / 4) of one full-window system + round prompt of an LLM agent."""
+    templates = PromptTemplates.from_files(
+        system_path=loaded.root / agent.system_prompt,
+        round_path=loaded.root / agent.round_prompt,
+        persona_path=agent.persona_path(loaded.root),
+    )
+    window = agent.history_window
+    matrix = config.payoffs.to_matrix()
+    system = render_system(
+        templates,
+        matrix=matrix,
+        side=side,
+        output_format=agent.output_format,
+    )
+    turns = [Turn(C, C, 3.0, 3.0)] * window
+    round_prompt = render_round(
+        templates,
+        round_index=window + 1,
+        turns=turns,
+        history_window=window,
+        include_totals=agent.include_totals,
+        own_total=100.0,
+        opponent_total=100.0,
+        output_format=agent.output_format,
+    )
+    return (len(system) + len(round_prompt) + 3) // 4
+
+
+def estimate_calls(loaded: LoadedConfig, *, plans: list[MatchPlan]) -> CallEstimate:
+    """The estimate for ``plans`` (see the module docstring)."""
+    config: ExperimentConfig = loaded.config
+    prices = PriceTable(
+        {
+            name: Price(input_per_mtok=p.input_per_mtok, output_per_mtok=p.output_per_mtok)
+            for name, p in config.prices.items()
+        }
+    )
+    estimate = CallEstimate()
+    tokens_cache: dict[tuple[int, str], int] = {}
+    for plan in plans:
+        condition = config.conditions[plan.condition_index]
+        for side in SIDES:
+            agent = getattr(condition, side)
+            if agent.type != "llm":
+                continue
+            key = f"{agent.provider}/{agent.model}"
+            model = estimate.models.get(key)
+            if model is None:
+                model = estimate.models[key] = ModelEstimate(
+                    provider=agent.provider,
+                    model=agent.model,
+                    price=prices.price(provider=agent.provider, model=agent.model)
+                    or (Price(0.0, 0.0) if agent.provider == "mock" else None),
+                )
+            per_call = tokens_cache.get((plan.condition_index, side))
+            if per_call is None:
+                per_call = prompt_tokens(agent, config=config, loaded=loaded, side=side)
+                tokens_cache[(plan.condition_index, side)] = per_call
+            calls = plan.planned_rounds
+            with_reprompts = calls * (1 + agent.max_retries)
+            model.calls += calls
+            model.calls_with_reprompts += with_reprompts
+            model.calls_with_retries += with_reprompts * (1 + agent.transport.max_retries)
+            model.tokens_in += calls * per_call
+            model.tokens_out_max += calls * agent.max_tokens
+    return estimate

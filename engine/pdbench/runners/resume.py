@@ -1,0 +1,65 @@
+"""Resume a run that was stopped (Ctrl-C, ``kill -9``, a crash, a provider failure).
+
+``pdbench run <config> --resume`` continues the run directory the config (or
+``--output-dir``) points at:
+
+1. the manifest must be there and its ``config_sha256`` must equal the sha256 of the config
+   as loaded now (with the same ``--replicates``); otherwise resume refuses;
+2. a match is *finished* when ``matches.jsonl`` has its line (the line is written after all
+   of the match's rounds and calls); every other match is replayed from its first round;
+3. the lines of unfinished matches (partial rounds, their calls, a torn last line) are
+   dropped by rewriting the three match files atomically (:mod:`pdbench.storage.match_files`);
+4. the runner plays the rest and, at the end, sorts the files into plan order.
+
+Seeds derive by name and the mock is a pure function of its prompt, so the final files equal
+an uninterrupted run's (timestamps and latencies aside); with a real provider the response
+cache replays the replies already paid for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pdbench.errors import RunDirError
+from pdbench.storage.jsonl import read_jsonl
+from pdbench.storage.manifest import read_manifest
+from pdbench.storage.match_files import rewrite_in_plan_order
+from pdbench.storage.schema import RunFiles, RunManifest
+
+__all__ = ["ResumeState", "prepare_resume"]
+
+
+@dataclass(frozen=True)
+class ResumeState:
+    """What a resumed run starts from."""
+
+    manifest: RunManifest
+    finished: frozenset[str]
+    """Match ids with a ``matches.jsonl`` line: kept, not replayed."""
+    counts: dict[str, int]
+    """Lines kept per file (``rounds``, ``matches``, ``aborted_matches``, ``calls``)."""
+
+
+def prepare_resume(run_dir: Path, *, config_sha256: str, plan_order: list[str]) -> ResumeState:
+    """Check that ``run_dir`` can be resumed with this config and drop unfinished matches."""
+    if not (run_dir / RunFiles.MANIFEST).is_file():
+        raise RunDirError(
+            f"{run_dir}: nothing to resume (no {RunFiles.MANIFEST}); run without --resume"
+        )
+    manifest = read_manifest(run_dir)
+    if manifest.config_sha256 != config_sha256:
+        raise RunDirError(
+            f"{run_dir}: cannot resume: the config differs from the one this run started with "
+            f"(sha256 {config_sha256[:12]} vs {manifest.config_sha256[:12]}; "
+            "same file, same --replicates?)"
+        )
+    order = {match_id: i for i, match_id in enumerate(plan_order)}
+    matches_path = run_dir / RunFiles.MATCHES
+    finished = frozenset(
+        record["match_id"]
+        for record in (read_jsonl(matches_path) if matches_path.exists() else ())
+        if record.get("match_id") in order
+    )
+    counts = rewrite_in_plan_order(run_dir, order=order, keep=finished)
+    return ResumeState(manifest=manifest, finished=finished, counts=counts)

@@ -1,0 +1,198 @@
+"""``pdbench run`` as a real process: killed and resumed, and never leaking a key."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from pdbench.storage.jsonl import read_jsonl
+from pdbench.storage.schema import RunFiles, RunManifest
+
+from tests.conftest import edit, write_experiment
+from tests.integration.test_real_providers import KEY_ENV, SENTINEL, llm_config
+from tests.servers.wire import Step, wire_server
+
+PDBENCH = str(Path(sys.executable).parent / "pdbench")
+TIMES = {"timestamp_utc", "started_at", "finished_at", "latency_ms"}
+
+
+def pdbench(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [PDBENCH, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "NO_COLOR": "1", **(env or {})},
+    )
+
+
+def rows(run_dir: Path, name: str) -> list[dict]:
+    return [{k: v for k, v in r.items() if k not in TIMES} for r in read_jsonl(run_dir / name)]
+
+
+def slow_config(project: Path) -> Path:
+    config = write_experiment(
+        project / "configs", replicates=4, max_concurrency=3, horizon={"type": "fixed", "n": 8}
+    )
+    for strategy in ("TFT", "WSLS", "ALLD"):
+        edit(
+            config,
+            f"strategy: {strategy}",
+            f"strategy: {strategy}\n        invalid_rate: 0.2\n        latency_ms: 15",
+        )
+    return config
+
+
+def test_a_run_killed_with_sigkill_resumes_to_the_uninterrupted_result(project: Path):
+    config = str(slow_config(project))
+    whole = pdbench("run", config, "--output-dir", "whole", "--no-aggregate", cwd=project)
+    assert whole.returncode == 0, whole.stderr
+
+    killed = project / "killed"
+    process = subprocess.Popen(
+        [PDBENCH, "run", config, "--output-dir", "killed", "--no-aggregate"],
+        cwd=project,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    matches = killed / RunFiles.MATCHES
+    while time.monotonic() < deadline:
+        if matches.exists() and len(matches.read_bytes().splitlines()) >= 4:
+            break
+        time.sleep(0.01)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=10)
+    assert process.returncode == -signal.SIGKILL
+    finished = len(list(read_jsonl(matches)))
+    assert 4 <= finished < 12, "the kill came too late to test anything"
+    stopped = RunManifest.model_validate_json((killed / RunFiles.MANIFEST).read_text())
+    assert stopped.status == "running"
+
+    resumed = pdbench(
+        "run", config, "--output-dir", "killed", "--resume", "--no-aggregate", cwd=project
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    for name in (RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS):
+        assert rows(killed, name) == rows(project / "whole", name), name
+    manifest = RunManifest.model_validate_json((killed / RunFiles.MANIFEST).read_text())
+    reference = RunManifest.model_validate_json((project / "whole" / RunFiles.MANIFEST).read_text())
+    assert manifest.status == "completed" and len(manifest.resumed_at) == 1
+    assert manifest.counts == reference.counts
+    assert manifest.started_at == stopped.started_at
+
+
+def test_resume_refuses_another_config(project: Path):
+    config = write_experiment(project / "configs", replicates=1)
+    assert (
+        pdbench("run", str(config), "--output-dir", "out", "--no-aggregate", cwd=project).returncode
+        == 0
+    )
+    again = pdbench(
+        "run",
+        str(config),
+        "--output-dir",
+        "out",
+        "--resume",
+        "--replicates",
+        "2",
+        "--no-aggregate",
+        cwd=project,
+    )
+    assert again.returncode == 2
+    assert again.stderr.startswith("error: out: cannot resume: the config differs")
+    assert len(again.stderr.splitlines()) == 1
+    nothing = pdbench("run", str(config), "--output-dir", "none", "--resume", cwd=project)
+    assert nothing.returncode == 2 and "nothing to resume" in nothing.stderr
+
+
+@pytest.mark.parametrize("wire", ["openai", "anthropic"])
+def test_the_api_key_reaches_no_file_and_no_output(project: Path, wire: str, monkeypatch):
+    monkeypatch.setenv(KEY_ENV, SENTINEL)
+    with wire_server(wire) as server:
+        config = str(llm_config(project, server, rounds=2))
+        env = {KEY_ENV: SENTINEL}
+        ok = pdbench("run", config, "--output-dir", "ok", "--no-aggregate", cwd=project, env=env)
+        assert ok.returncode == 0, ok.stderr
+        server.then(Step(status=401, echo_key=True))
+        failed = pdbench(
+            "run",
+            config,
+            "--output-dir",
+            "failed",
+            "--no-aggregate",
+            "--no-cache",
+            cwd=project,
+            env=env,
+        )
+        assert server.hits == 3
+    assert failed.returncode == 1
+    assert failed.stderr.startswith(f"error: provider '{wire}' (")
+    assert "not authorised (401)" in failed.stderr and len(failed.stderr.splitlines()) == 1
+    for result in (ok, failed):
+        assert SENTINEL not in result.stdout + result.stderr
+    written = [p for p in project.rglob("*") if p.is_file() and "configs" not in p.parts]
+    assert any(p.name == RunFiles.CALLS for p in written)
+    for path in written:
+        assert SENTINEL.encode() not in path.read_bytes(), path
+    manifest = RunManifest.model_validate_json((project / "failed" / RunFiles.MANIFEST).read_text())
+    assert manifest.status == "failed"
+    assert manifest.config["conditions"][0]["agent_a"]["api_key_env"] == KEY_ENV
+
+
+def test_dry_run_estimates_calls_tokens_and_cost(project: Path):
+    config = write_experiment(
+        project / "configs",
+        replicates=2,
+        horizon={"type": "fixed", "n": 10},
+        prices={"mock-pd": {"input_per_mtok": 1000.0, "output_per_mtok": 2000.0}},
+    )
+    result = pdbench("run", str(config), "--dry-run", cwd=project)
+    assert result.returncode == 0, result.stderr
+    # 3 LLM sides (one in llm_vs_gtft, two in llm_vs_llm) x 2 replicates x 10 rounds
+    assert "provider calls: 60 (one per LLM move); at most 180 with re-prompts" in result.stdout
+    assert "180 with re-prompts after invalid replies, 900 with transport retries" in result.stdout
+    assert "at most 960 out" in result.stdout  # 60 calls x max_tokens 16
+    line = re.search(
+        r"mock/mock-pd: 60 calls, ~(\d+) tokens in, <= (\d+) out, cost \$(\S+)", result.stdout
+    )
+    assert line is not None, result.stdout
+    tokens_in, tokens_out, cost = int(line[1]), int(line[2]), float(line[3])
+    assert tokens_in > 60 * 100  # a system and a round prompt are hundreds of characters
+    assert cost == pytest.approx((tokens_in * 1000 + tokens_out * 2000) / 1e6, abs=1e-4)
+    assert f"estimated cost: ${cost:.4f}" in result.stdout and "unknown" not in result.stdout
+    assert not (project / "data").exists()
+
+
+def test_ctrl_c_stops_a_concurrent_run_cleanly_and_it_resumes(project: Path):
+    config = str(slow_config(project))
+    process = subprocess.Popen(
+        [PDBENCH, "run", config, "--output-dir", "out", "--no-aggregate"],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    matches = project / "out" / RunFiles.MATCHES
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not (matches.exists() and matches.stat().st_size):
+        time.sleep(0.01)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=20)
+    assert process.returncode == 130, stderr
+    assert stderr.strip().endswith("out is marked interrupted")
+    manifest = RunManifest.model_validate_json((project / "out" / RunFiles.MANIFEST).read_text())
+    assert manifest.status == "interrupted"
+    assert manifest.counts["matches"] == len(list(read_jsonl(matches)))
+    resumed = pdbench(
+        "run", config, "--output-dir", "out", "--resume", "--no-aggregate", cwd=project
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(list(read_jsonl(matches))) == 12

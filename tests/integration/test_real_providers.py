@@ -1,0 +1,195 @@
+"""The OpenAI and Anthropic adapters, driven through the real SDKs against a local server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pdbench.config import load_config
+from pdbench.errors import ProviderError
+from pdbench.runners.run_experiment import build_runtime, run_experiment
+from pdbench.storage.jsonl import read_jsonl
+from pdbench.storage.schema import CallRecord, RoundRecord, RunFiles, RunManifest
+
+from tests.conftest import write_experiment
+from tests.servers.wire import Step, WireServer, reply, wire_server
+
+SENTINEL = "sk-sentinel-7f3a9c1e5b"
+KEY_ENV = "PDBENCH_TEST_API_KEY"
+WIRES = ["openai", "anthropic"]
+
+
+@pytest.fixture(params=WIRES)
+def server(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv(KEY_ENV, SENTINEL)
+    with wire_server(request.param) as running:
+        yield running
+
+
+def llm_config(
+    project: Path, server: WireServer, *, rounds: int = 3, transport: dict | None = None, **agent
+) -> Path:
+    overrides = {
+        "provider": server.wire,
+        "model": f"{server.wire}-test-model",
+        "base_url": server.base_url,
+        "api_key_env": KEY_ENV,
+        "transport": {
+            "timeout_s": 2.0,
+            "max_retries": 2,
+            "backoff_base_s": 0.5,
+            **(transport or {}),
+        },
+        **agent,
+    }
+    return write_experiment(
+        project / "configs",
+        replicates=1,
+        max_concurrency=1,
+        horizon={"type": "fixed", "n": rounds},
+        conditions=[
+            {
+                "name": "llm_vs_tft",
+                "agent_a": {"ref": "agents/llm_default.yaml", "overrides": overrides},
+                "agent_b": {"ref": "agents/policies.yaml", "overrides": {"policy": "TFT"}},
+            }
+        ],
+    )
+
+
+def play(config: Path, project: Path, *, waits: list[float] | None = None, **options):
+    loaded = load_config(config)
+    runtime = build_runtime(loaded.config, use_cache=options.pop("use_cache", True))
+    runtime.sleep = (waits if waits is not None else []).append
+    return run_experiment(loaded, output_dir=project / "run", runtime=runtime, **options)
+
+
+def lines(project: Path, name: str) -> list[dict]:
+    return list(read_jsonl(project / "run" / name))
+
+
+def manifest(project: Path) -> RunManifest:
+    return RunManifest.model_validate_json((project / "run" / RunFiles.MANIFEST).read_text())
+
+
+def test_a_normal_game_writes_valid_rows(project: Path, server: WireServer):
+    result = play(llm_config(project, server), project)
+    assert result.manifest.status == "completed"
+    rounds = [RoundRecord.model_validate(r) for r in lines(project, RunFiles.ROUNDS)]
+    calls = [CallRecord.model_validate(c) for c in lines(project, RunFiles.CALLS)]
+    assert [r.agent_a_action for r in rounds] == ["C", "C", "C"]
+    assert [(c.status, c.attempt, c.transport_retries, c.cache_hit) for c in calls] == [
+        ("ok", 1, 0, False)
+    ] * 3
+    assert all(c.tokens_in and c.tokens_in > 20 and c.tokens_out == 1 for c in calls)
+    assert server.hits == 3
+    first = server.requests[0]
+    assert first.body["model"] == f"{server.wire}-test-model"
+    assert first.body["max_tokens"] == 16 and first.body["temperature"] == 0
+    if server.wire == "openai":
+        assert first.path == "/v1/chat/completions"
+        assert first.headers["authorization"] == f"Bearer {SENTINEL}"
+        assert [m["role"] for m in first.body["messages"]] == ["system", "user"]
+    else:
+        assert first.path == "/v1/messages"
+        sent = first.headers.get("x-api-key") or first.headers["authorization"].split()[-1]
+        assert sent == SENTINEL  # the header differs between SDK releases
+        assert first.body["system"].startswith("You are playing a repeated game")
+    assert first.headers.get("x-stainless-retry-count", "0") == "0"
+
+
+def test_429_with_retry_after_waits_as_told_then_succeeds(project: Path, server: WireServer):
+    server.then(Step(status=429, headers={"retry-after": "7"}))
+    waits: list[float] = []
+    play(llm_config(project, server), project, waits=waits)
+    calls = lines(project, RunFiles.CALLS)
+    assert waits == [7.0]
+    assert [c["transport_retries"] for c in calls] == [1, 0, 0]
+    assert [c["attempt"] for c in calls] == [1, 1, 1]
+    assert server.hits == 4
+    assert manifest(project).status == "completed"
+
+
+def test_500_then_success_backs_off_with_jitter(project: Path, server: WireServer):
+    server.then(Step(status=500), Step(status=503))
+    waits: list[float] = []
+    play(llm_config(project, server), project, waits=waits)
+    calls = lines(project, RunFiles.CALLS)
+    assert calls[0]["transport_retries"] == 2 and calls[0]["status"] == "ok"
+    # base 0.5 s: first wait in [0.25, 0.5], second in [0.5, 1.0]
+    assert 0.25 <= waits[0] <= 0.5 and 0.5 <= waits[1] <= 1.0
+
+
+def test_a_reply_slower_than_the_timeout_is_retried(project: Path, server: WireServer):
+    server.then(Step(reply="C", delay_s=1.0))
+    play(llm_config(project, server, transport={"timeout_s": 0.2}), project)
+    calls = lines(project, RunFiles.CALLS)
+    assert [c["transport_retries"] for c in calls] == [1, 0, 0]
+    assert manifest(project).status == "completed"
+
+
+def test_timeouts_beyond_the_retries_fail_the_run_and_keep_what_was_written(
+    project: Path, server: WireServer
+):
+    server.then(reply("C"), Step(reply="C", delay_s=1.0))
+    config = llm_config(project, server, transport={"timeout_s": 0.2, "max_retries": 0})
+    with pytest.raises(ProviderError) as caught:
+        play(config, project)
+    message = str(caught.value)
+    assert "\n" not in message and "timeout" in message and SENTINEL not in message
+    assert manifest(project).status == "failed"
+    assert [r["round_index"] for r in lines(project, RunFiles.ROUNDS)] == [1]
+    calls = lines(project, RunFiles.CALLS)
+    assert [(c["round_index"], c["status"]) for c in calls] == [(1, "ok"), (2, "error")]
+    assert calls[1]["error"].startswith("timeout: ")
+    assert lines(project, RunFiles.MATCHES) == []
+
+
+def test_a_malformed_body_is_transient(project: Path, server: WireServer):
+    server.then(Step(raw_body=b'{"choices": [tru'), Step(raw_body=b"<html>bad gateway</html>"))
+    play(llm_config(project, server), project)
+    calls = lines(project, RunFiles.CALLS)
+    assert calls[0]["transport_retries"] == 2 and calls[0]["status"] == "ok"
+    assert manifest(project).status == "completed"
+
+
+def test_a_reply_that_is_not_c_or_d_is_reprompted(project: Path, server: WireServer):
+    server.then(reply("I would like to cooperate, I think."), reply("D"))
+    play(llm_config(project, server), project)
+    calls = lines(project, RunFiles.CALLS)
+    assert [(c["round_index"], c["attempt"], c["status"]) for c in calls[:3]] == [
+        (1, 1, "invalid"),
+        (1, 2, "ok"),
+        (2, 1, "ok"),
+    ]
+    assert all(c["transport_retries"] == 0 for c in calls)
+    first = lines(project, RunFiles.ROUNDS)[0]
+    assert (first["agent_a_action"], first["agent_a_attempts"], first["agent_a_valid"]) == (
+        "D",
+        2,
+        True,
+    )
+    second_prompt = server.requests[1].body["messages"][-1]["content"]
+    assert second_prompt.startswith("Your previous reply was not a valid move.")
+
+
+def test_a_bad_key_fails_at_once_without_leaking_it(project: Path, server: WireServer):
+    server.then(Step(status=401, echo_key=True))
+    waits: list[float] = []
+    with pytest.raises(ProviderError) as caught:
+        play(llm_config(project, server), project, waits=waits)
+    assert waits == [] and server.hits == 1
+    assert "not authorised (401)" in str(caught.value)
+    assert SENTINEL not in str(caught.value) and "***" in str(caught.value)
+    assert manifest(project).status == "failed"
+    for path in (project / "run").iterdir():
+        assert SENTINEL not in path.read_text(), path.name
+    assert json.dumps(lines(project, RunFiles.CALLS)).count("***") >= 1
+
+
+def test_an_unknown_model_is_fatal(project: Path, server: WireServer):
+    server.then(Step(status=404))
+    with pytest.raises(ProviderError, match=r"not found \(404\)"):
+        play(llm_config(project, server), project)
+    assert server.hits == 1
