@@ -8,6 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pdbench.agents.axelrod_policy import AxelrodPolicy, is_axelrod
 from pdbench.agents.base import Agent
 from pdbench.agents.llm import LLMAgent
 from pdbench.agents.policy import make_policy
@@ -37,9 +38,21 @@ class MatchSetup:
     """Folder that relative config paths are read from."""
     record_call: Callable[[dict], None]
     """Receives each provider call's ``calls.jsonl`` record."""
+    known_length: int | None = None
+    """The match length agents may know: the fixed horizon's n (None when geometric)."""
+    noise: float = 0.0
+    """The match's execution noise (Axelrod strategies are told it, as in ``axl.Match``)."""
 
 
 def _policy(config: PolicyAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
+    if is_axelrod(config.policy):
+        return AxelrodPolicy(
+            policy=config.policy,
+            params=config.params,
+            payoffs=setup.matrix.view(side),
+            known_length=setup.known_length,
+            noise=setup.noise,
+        )
     return make_policy(
         config.policy,
         payoffs=setup.matrix.view(side),
