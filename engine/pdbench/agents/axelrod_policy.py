@@ -8,7 +8,7 @@ geometric, as Axelrod sets it for ``prob_end``) and the noise. Its random genera
 from pdbench's named stream ``(seed, "agent", condition, replicate, side)``.
 
 Strategies that read or change the opponent's source or state (Axelrod's "cheaters", e.g.
-Geller, MindReader) need the real opponent object and are refused.
+Darwin) need the real opponent object and are refused.
 """
 
 from __future__ import annotations
@@ -58,7 +58,11 @@ def _library() -> Any:
 @cache
 def _by_class_name() -> dict[str, type]:
     axl = _library()
-    return {cls.__name__: cls for cls in axl.all_strategies}
+    found = {cls.__name__: cls for cls in axl.all_strategies}
+    for name, value in vars(axl).items():
+        if isinstance(value, type) and issubclass(value, axl.Player) and value is not axl.Player:
+            found.setdefault(name, value)
+    return found
 
 
 def axelrod_strategy(policy: str) -> type:
