@@ -64,7 +64,8 @@ def _load(config: Path) -> LoadedConfig:
 
 def _agent_summary(agent: Any) -> str:
     if agent.type == "policy":
-        return f"{agent.display_name} (policy)"
+        params = f", {agent.params}" if agent.params else ""
+        return f"{agent.display_name} (policy{params})"
     detail = f"llm, window {agent.history_window}"
     if agent.provider == "mock":
         detail += f", mock plays {agent.mock.strategy}"
@@ -89,12 +90,22 @@ def _summary(loaded: LoadedConfig, *, replicates: int | None = None) -> list[str
         f"output {config.run_dir()}",
         f"horizon: {config.horizon.describe()}",
         f"payoffs (A/B): {cells}",
-        f"conditions ({len(config.conditions)}):",
+        f"noise: {config.noise:g}",
     ]
-    lines += [
-        f"  {c.name}: {_agent_summary(c.agent_a)} vs {_agent_summary(c.agent_b)}"
-        for c in config.conditions
-    ]
+    robin = config.round_robin
+    if robin is not None:
+        n = len(robin.agents)
+        added = len(config.round_robin_conditions)
+        lines.append(
+            f"round robin: {n} agents, self-play {'on' if robin.self_play else 'off'} "
+            f"-> {added} pairings ({n}x{n - 1}/2{f' + {n}' if robin.self_play else ''})"
+        )
+    lines.append(f"conditions ({len(config.conditions)}):")
+    for c in config.conditions:
+        noise = "" if c.noise is None else f" [noise {c.noise:g}]"
+        lines.append(
+            f"  {c.name}: {_agent_summary(c.agent_a)} vs {_agent_summary(c.agent_b)}{noise}"
+        )
     return lines
 
 

@@ -36,6 +36,11 @@ from pydantic import (
     model_validator,
 )
 
+from pdbench.agents.axelrod_policy import (
+    axelrod_strategy,
+    check_axelrod_params,
+    is_axelrod,
+)
 from pdbench.agents.policy import POLICIES
 from pdbench.agents.prompts import ROUND_PLACEHOLDERS, SYSTEM_PLACEHOLDERS, template_problem
 from pdbench.core.metrics import (
@@ -47,6 +52,7 @@ from pdbench.core.metrics import (
 from pdbench.core.payoff import PayoffMatrix
 from pdbench.errors import ConfigError
 from pdbench.providers.base import PROVIDERS
+from pdbench.runners.round_robin import pairing_name, pairings
 
 __all__ = [
     "GAME_CONFIGS",
@@ -63,6 +69,7 @@ __all__ = [
     "PayoffsConfig",
     "PolicyAgentConfig",
     "PriceConfig",
+    "RoundRobinConfig",
     "StrictModel",
     "TransportConfig",
     "deep_merge",
@@ -141,8 +148,14 @@ class PayoffsConfig(StrictModel):
         return self
 
     def to_matrix(self) -> PayoffMatrix:
-        """The core payoff matrix."""
-        return PayoffMatrix(cc=self.CC, cd=self.CD, dc=self.DC, dd=self.DD)
+        """The core payoff matrix (floats, as ``rounds.jsonl`` records payoffs)."""
+        return PayoffMatrix(
+            cc=_floats(self.CC), cd=_floats(self.CD), dc=_floats(self.DC), dd=_floats(self.DD)
+        )
+
+
+def _floats(pair: tuple[float, float]) -> tuple[float, float]:
+    return float(pair[0]), float(pair[1])
 
 
 class FixedHorizonConfig(StrictModel):
@@ -212,9 +225,12 @@ class PolicyAgentConfig(StrictModel):
     type: Literal["policy"]
     """``policy``."""
     policy: str
-    """One of ALLC, ALLD, TFT, GRIM, GTFT, WSLS."""
+    """One of ALLC, ALLD, TFT, GRIM, GTFT, WSLS; or ``axelrod:<Strategy>``, any strategy of
+    the Axelrod library by class name (optional extra: ``uv sync --extra axelrod``)."""
     name: str | None = None
     """Name in the records (default: the policy name)."""
+    params: dict[str, Any] | None = None
+    """Axelrod strategies only: keyword arguments of the strategy's constructor."""
     generous_prob: float | None = Field(default=None, ge=0, le=1)
     """GTFT only: probability of forgiving a defection (default from the payoffs; 1/3)."""
     win_threshold: float | None = None
@@ -223,12 +239,20 @@ class PolicyAgentConfig(StrictModel):
     @field_validator("policy")
     @classmethod
     def _known_policy(cls, policy: str) -> str:
-        if policy not in POLICIES:
-            raise ValueError(f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
+        if is_axelrod(policy):
+            axelrod_strategy(policy)
+        elif policy not in POLICIES:
+            raise ValueError(
+                f"unknown policy {policy!r} (known: {', '.join(POLICIES)}, or axelrod:<Strategy>)"
+            )
         return policy
 
     @model_validator(mode="after")
     def _parameters_fit_the_policy(self) -> PolicyAgentConfig:
+        if self.params is not None:
+            if not is_axelrod(self.policy):
+                raise ValueError(f"params apply to axelrod: strategies only, not {self.policy}")
+            check_axelrod_params(self.policy, self.params)
         if self.generous_prob is not None and self.policy != "GTFT":
             raise ValueError(f"generous_prob applies to GTFT only, not {self.policy}")
         if self.win_threshold is not None and self.policy != "WSLS":
@@ -420,6 +444,55 @@ class ConditionConfig(StrictModel):
     """The first player (a ref, or an inline agent)."""
     agent_b: AgentConfig
     """The second player."""
+    noise: float | None = Field(default=None, ge=0, le=1)
+    """Probability of flipping each intended action (None: the experiment's ``noise``)."""
+
+
+def _agent_entry(entry: Any) -> Any:
+    """A round-robin entry: an agent mapping, or a policy name as shorthand."""
+    if isinstance(entry, str):
+        return {"type": "policy", "policy": entry}
+    return entry
+
+
+class RoundRobinConfig(StrictModel):
+    """Every pairing of ``agents`` as a condition named ``<a>_vs_<b>`` (list order)."""
+
+    agents: list[AgentConfig] = Field(min_length=1)
+    """The players: agents (a ref, or inline) or policy names (``TFT``, ``axelrod:Grudger``);
+    each needs a distinct name (set ``name`` when two would share one)."""
+    self_play: bool = False
+    """Also pair every agent with itself (two instances, each with its own seeds)."""
+    noise: float | None = Field(default=None, ge=0, le=1)
+    """Noise of every pairing (None: the experiment's ``noise``)."""
+
+    @field_validator("agents", mode="before")
+    @classmethod
+    def _shorthand(cls, agents: Any) -> Any:
+        return [_agent_entry(a) for a in agents] if isinstance(agents, list) else agents
+
+    @model_validator(mode="after")
+    def _enough_and_distinct(self) -> RoundRobinConfig:
+        names = [agent.display_name for agent in self.agents]
+        for name in names:
+            if names.count(name) > 1:
+                raise ValueError(f"two agents are named {name!r}: give them distinct 'name's")
+        if len(names) < 2 and not self.self_play:
+            raise ValueError("a round robin needs two agents, or self_play: true")
+        return self
+
+    def conditions(self) -> list[ConditionConfig]:
+        """The pairings as conditions, in order: (0, 1), (0, 2), ..., then (1, 2), ..."""
+        names = [agent.display_name for agent in self.agents]
+        return [
+            ConditionConfig(
+                name=pairing_name(names[i], names[j]),
+                agent_a=self.agents[i],
+                agent_b=self.agents[j],
+                noise=self.noise,
+            )
+            for i, j in pairings(len(self.agents), self_play=self.self_play)
+        ]
 
 
 class ExperimentConfig(StrictModel):
@@ -443,8 +516,12 @@ class ExperimentConfig(StrictModel):
     """How long matches last: ``fixed`` or ``geometric``."""
     metrics: MetricsConfig = Field(default_factory=MetricsConfig)
     """Metrics dbt computes, and their parameters."""
-    conditions: list[ConditionConfig] = Field(min_length=1)
-    """The matchups."""
+    noise: float = Field(default=0.0, ge=0, le=1)
+    """Probability of flipping each intended action (execution noise); conditions override."""
+    conditions: list[ConditionConfig] = Field(default_factory=list)
+    """The matchups written by hand; after validation, followed by the round robin's."""
+    round_robin: RoundRobinConfig | None = None
+    """Agents to pair with each other; every pairing is appended to ``conditions``."""
     max_concurrency: int = Field(default=8, ge=1)
     """Matches with an LLM agent played at once (1: one by one). Results do not depend on it."""
     max_concurrency_per_model: dict[str, int] = Field(default_factory=dict)
@@ -473,6 +550,34 @@ class ExperimentConfig(StrictModel):
                 raise ValueError(f"condition name {condition.name!r} is used twice")
             seen.add(condition.name)
         return conditions
+
+    @model_validator(mode="after")
+    def _expand_round_robin(self) -> ExperimentConfig:
+        expanded = list(self.conditions)
+        if self.round_robin is not None:
+            by_name = {c.name: c for c in expanded}
+            for condition in self.round_robin.conditions():
+                same = by_name.get(condition.name)
+                if same == condition:
+                    continue  # a snapshot that already holds the expansion
+                if same is not None:
+                    raise ValueError(
+                        f"condition name {condition.name!r} is used twice (a hand-written "
+                        "condition and a round_robin pairing)"
+                    )
+                expanded.append(condition)
+        if not expanded:
+            raise ValueError("no conditions: give 'conditions', 'round_robin', or both")
+        # the model is frozen; the expansion is part of validation, as a default would be
+        object.__setattr__(self, "conditions", expanded)
+        return self
+
+    @property
+    def round_robin_conditions(self) -> list[str]:
+        """Names of the conditions the round robin added."""
+        if self.round_robin is None:
+            return []
+        return [c.name for c in self.round_robin.conditions()]
 
     def run_dir(self, override: str | Path | None = None) -> Path:
         """Where this run writes: ``override``, else ``output_dir``, else data/runs/<run_id>."""

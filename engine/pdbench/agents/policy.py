@@ -8,7 +8,7 @@ classes.
 from __future__ import annotations
 
 import random
-from typing import ClassVar, Literal
+from typing import ClassVar, Final, Literal
 
 from pdbench.agents.base import POLICY_DECISION, Decision
 from pdbench.core.payoff import PayoffView
@@ -29,7 +29,13 @@ __all__ = [
 
 
 class Policy:
-    """Base of the policies: no provider, always valid, zero attempts."""
+    """Base of the policies: no provider, always valid, zero attempts.
+
+    A policy answers two questions, in plain ``"C"``/``"D"`` strings so the runner's hot loop
+    never builds an observation: ``first_action()`` (round 1) and ``next_action(own, opponent,
+    own_payoff)`` (every later round, given the last round as executed). ``act`` answers the
+    ``Agent`` protocol through the same two methods, so both paths play identically.
+    """
 
     name: ClassVar[str] = "policy"
     kind: ClassVar[Literal["policy"]] = "policy"
@@ -40,11 +46,29 @@ class Policy:
     def reset(self, seed: int | None = None) -> None:
         """Forget the previous match (stateless policies have nothing to forget)."""
 
-    def act(self, obs: Observation) -> Action:
+    def first_action(self) -> str:
+        """The action of round 1."""
+        return _C
+
+    def next_action(self, own: str, opponent: str, own_payoff: float) -> str:
+        """The action after a round in which this policy played ``own`` (as executed), the
+        opponent played ``opponent`` and this policy was paid ``own_payoff``."""
         raise NotImplementedError
+
+    def act(self, obs: Observation) -> Action:
+        """The ``Agent`` protocol: the action for ``obs`` (reads the last round only)."""
+        if not obs.history:
+            return _ACTION[self.first_action()]
+        last = obs.history[-1]
+        return _ACTION[self.next_action(last.own_action, last.opponent_action, last.own_payoff)]
 
     def __repr__(self) -> str:
         return self.name
+
+
+_C: Final = "C"
+_D: Final = "D"
+_ACTION: Final[dict[str, Action]] = {"C": C, "D": D}
 
 
 class AllC(Policy):
@@ -53,8 +77,8 @@ class AllC(Policy):
     name = "ALLC"
     history_needed = 0
 
-    def act(self, obs: Observation) -> Action:
-        return C
+    def next_action(self, own: str, opponent: str, own_payoff: float) -> str:
+        return _C
 
 
 class AllD(Policy):
@@ -63,8 +87,11 @@ class AllD(Policy):
     name = "ALLD"
     history_needed = 0
 
-    def act(self, obs: Observation) -> Action:
-        return D
+    def first_action(self) -> str:
+        return _D
+
+    def next_action(self, own: str, opponent: str, own_payoff: float) -> str:
+        return _D
 
 
 class TitForTat(Policy):
@@ -73,10 +100,8 @@ class TitForTat(Policy):
     name = "TFT"
     classifier: ClassVar[dict[str, object]] = {"memory_depth": 1, "stochastic": False}
 
-    def act(self, obs: Observation) -> Action:
-        if not obs.history:
-            return C
-        return obs.history[-1].opponent_action
+    def next_action(self, own: str, opponent: str, own_payoff: float) -> str:
+        return _D if opponent == _D else _C
 
 
 class Grim(Policy):
@@ -94,10 +119,11 @@ class Grim(Policy):
     def reset(self, seed: int | None = None) -> None:
         self._triggered = False
 
-    def act(self, obs: Observation) -> Action:
-        if obs.history and obs.history[-1].opponent_action == D:
+    def next_action(self, own: str, opponent: str, own_payoff: float) -> str:
+        if self._triggered or opponent == _D:
             self._triggered = True
-        return D if self._triggered else C
+            return _D
+        return _C
 
 
 def default_generous_prob(payoffs: PayoffView) -> float:
@@ -111,7 +137,8 @@ def default_generous_prob(payoffs: PayoffView) -> float:
 class GenerousTitForTat(Policy):
     """Tit-for-tat that forgives a defection with probability ``generous_prob`` (Nowak and
     Sigmund 1992): cooperates first; after a C, plays C; after a D, plays C with probability
-    ``generous_prob``, else D. The forgiveness draws come from the seed given to ``reset``.
+    ``generous_prob``, else D. The forgiveness draws come from the seed given to ``reset``;
+    a draw is made only after a defection, and none when ``generous_prob`` is 0 or 1.
     """
 
     name = "GTFT"
@@ -126,10 +153,15 @@ class GenerousTitForTat(Policy):
     def reset(self, seed: int | None = None) -> None:
         self._rng = random.Random(0 if seed is None else seed)
 
-    def act(self, obs: Observation) -> Action:
-        if not obs.history or obs.history[-1].opponent_action == C:
-            return C
-        return C if self._rng.random() < self.generous_prob else D
+    def next_action(self, own: str, opponent: str, own_payoff: float) -> str:
+        if opponent != _D:
+            return _C
+        prob = self.generous_prob
+        if prob <= 0:
+            return _D
+        if prob >= 1:
+            return _C
+        return _C if self._rng.random() < prob else _D
 
 
 class WinStayLoseShift(Policy):
@@ -143,13 +175,10 @@ class WinStayLoseShift(Policy):
     def __init__(self, *, win_threshold: float) -> None:
         self.win_threshold = win_threshold
 
-    def act(self, obs: Observation) -> Action:
-        if not obs.history:
-            return C
-        last = obs.history[-1]
-        if last.own_payoff >= self.win_threshold:
-            return last.own_action
-        return Action(last.own_action).flip()
+    def next_action(self, own: str, opponent: str, own_payoff: float) -> str:
+        if own_payoff >= self.win_threshold:
+            return _C if own == _C else _D
+        return _D if own == _C else _C
 
 
 POLICIES: dict[str, type[Policy]] = {

@@ -8,6 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pdbench.agents.axelrod_policy import AxelrodPolicy, is_axelrod
 from pdbench.agents.base import Agent
 from pdbench.agents.llm import LLMAgent
 from pdbench.agents.policy import make_policy
@@ -41,9 +42,21 @@ class MatchSetup:
     """Receives each provider call's ``calls.jsonl`` record."""
     runtime: ProviderRuntime | None = None
     """Shared by every gateway of the run: cache, prices, limits, back-off clock, cancel."""
+    known_length: int | None = None
+    """The match length agents may know: the fixed horizon's n (None when geometric)."""
+    noise: float = 0.0
+    """The match's execution noise (Axelrod strategies are told it, as in ``axl.Match``)."""
 
 
 def _policy(config: PolicyAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
+    if is_axelrod(config.policy):
+        return AxelrodPolicy(
+            policy=config.policy,
+            params=config.params,
+            payoffs=setup.matrix.view(side),
+            known_length=setup.known_length,
+            noise=setup.noise,
+        )
     return make_policy(
         config.policy,
         payoffs=setup.matrix.view(side),

@@ -5,15 +5,20 @@ Seeds are derived by name from the run seed, never from execution order:
 - match seed: ``(seed, "match", condition, replicate)`` (recorded in every line);
 - horizon: ``(seed, "horizon", replicate)``, shared by all conditions of a replicate;
 - agent ``reset`` seed: ``(seed, "agent", condition, replicate, side)``;
-- provider seed (the mock's): ``(seed, "provider", condition, replicate, side)``.
+- provider seed (the mock's): ``(seed, "provider", condition, replicate, side)``;
+- execution noise: ``(seed, condition, replicate, "noise", side)`` (see ``core/noise.py``).
 
-Writing: every line of ``rounds.jsonl`` is a plain dict through ``json.dumps``; nothing is held
-in memory beyond the history window the agents need. Matches with an LLM agent flush each
-round line as it is written. Policy-only matches (thousands of rounds a second) flush their
-round lines when the match ends: a crash then loses only rounds of the match in progress, which
-has no ``matches.jsonl`` line yet and is therefore incomplete either way. ``matches.jsonl`` and
-``calls.jsonl`` are flushed per record; a match's ``matches.jsonl`` line is written after all
-its rounds and calls, so it marks the match finished.
+With noise, each round records the intended and the executed actions; agents observe and are
+scored on the executed ones.
+
+Writing: nothing is held in memory beyond the history window the agents need. Matches with an
+LLM agent write every round line as a dict through ``json.dumps`` and flush it at once.
+Policy-only matches run the hot loop of ``runners/policy_match.py`` (the same lines from a
+per-match template, written in chunks) and flush when the match ends: a crash then loses only
+rounds of the match in progress, which has no ``matches.jsonl`` line yet and is therefore
+incomplete either way. ``matches.jsonl`` and ``calls.jsonl`` are flushed per record; a
+match's ``matches.jsonl`` line is written after all its rounds and calls, so it marks the
+match finished.
 
 Concurrency: with ``max_concurrency > 1`` and at least one LLM match, matches are played on
 that many threads (:func:`pdbench.runners.concurrency.run_concurrently`). Each appends its
@@ -39,6 +44,7 @@ from pdbench.agents.base import POLICY_DECISION, Agent, MatchAborted
 from pdbench.config import ExperimentConfig, LoadedConfig
 from pdbench.core.clock import utc_timestamp
 from pdbench.core.horizon import fixed_length, geometric_length
+from pdbench.core.noise import noise_seed, noisy
 from pdbench.core.payoff import PayoffMatrix
 from pdbench.core.rng import derive_seed
 from pdbench.core.types import Observation, Turn
@@ -48,11 +54,13 @@ from pdbench.providers.cache import ResponseCache
 from pdbench.providers.pricing import Price, PriceTable
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.runners.concurrency import run_concurrently
+from pdbench.runners.policy_match import play_policy_rounds
 from pdbench.runners.registry import MatchSetup, build_agent
 from pdbench.runners.resume import prepare_resume
 from pdbench.storage.jsonl import JsonlWriter, read_jsonl
 from pdbench.storage.manifest import canonical_sha256, new_manifest, write_manifest
 from pdbench.storage.match_files import rewrite_in_plan_order
+from pdbench.storage.round_lines import RoundLineTemplate
 from pdbench.storage.schema import SCHEMA_VERSION, RunFiles, RunManifest
 
 __all__ = [
@@ -81,6 +89,10 @@ class MatchPlan:
     match_id: str
     match_seed: int
     planned_rounds: int
+    noise: float = 0.0
+    """Probability that an intended action is flipped."""
+    noise_seeds: tuple[int, int] = (0, 0)
+    """Seeds of the noise streams of agent A and agent B."""
 
 
 @dataclass
@@ -117,6 +129,11 @@ def plan_matches(config: ExperimentConfig, *, replicates: int | None = None) -> 
             match_id=f"{condition.name}/{r}",
             match_seed=derive_seed(config.seed, "match", condition.name, r),
             planned_rounds=lengths[r],
+            noise=config.noise if condition.noise is None else condition.noise,
+            noise_seeds=(
+                noise_seed(config.seed, condition=condition.name, replicate=r, side=SIDES[0]),
+                noise_seed(config.seed, condition=condition.name, replicate=r, side=SIDES[1]),
+            ),
         )
         for i, condition in enumerate(config.conditions)
         for r in range(count)
@@ -207,6 +224,8 @@ def play_match(
     kind_a, kind_b = agent_a.kind, agent_b.kind
     llm_a, llm_b = kind_a == "llm", kind_b == "llm"
     flush_each = llm_a or llm_b
+    noise_a = noisy(noise=plan.noise, seed=plan.noise_seeds[0]) if plan.noise else None
+    noise_b = noisy(noise=plan.noise, seed=plan.noise_seeds[1]) if plan.noise else None
     keep_prompts = store_prompts and flush_each
     needs = (agent_a.history_needed, agent_b.history_needed)
     capacity = None if None in needs else max(max(needs), 1)  # type: ignore[type-var]
@@ -229,56 +248,83 @@ def play_match(
     decision_a = decision_b = POLICY_DECISION
     write = rounds.write
     try:
-        for round_index in range(1, plan.planned_rounds + 1):
-            obs_a.round_index = obs_b.round_index = round_index
-            action_a = agent_a.act(obs_a)
-            action_b = agent_b.act(obs_b)
-            if llm_a:
-                decision_a = agent_a.last_decision
-            if llm_b:
-                decision_b = agent_b.last_decision
-            payoff_a, payoff_b = table[action_a, action_b]
-            total_a += payoff_a
-            total_b += payoff_b
-            record = {
-                "schema_version": SCHEMA_VERSION,
-                "run_id": run_id,
-                "match_id": match_id,
-                "condition": condition,
-                "replicate": replicate,
-                "round_index": round_index,
-                "match_seed": match_seed,
-                "agent_a_name": name_a,
-                "agent_b_name": name_b,
-                "agent_a_kind": kind_a,
-                "agent_b_kind": kind_b,
-                "agent_a_intended_action": action_a,
-                "agent_b_intended_action": action_b,
-                "agent_a_action": action_a,
-                "agent_b_action": action_b,
-                "agent_a_payoff": payoff_a,
-                "agent_b_payoff": payoff_b,
-                "agent_a_cum_payoff": total_a,
-                "agent_b_cum_payoff": total_b,
-                "agent_a_valid": decision_a.valid,
-                "agent_b_valid": decision_b.valid,
-                "agent_a_attempts": decision_a.attempts,
-                "agent_b_attempts": decision_b.attempts,
-                "horizon_type": horizon.type,
-                "fixed_n": fixed_n,
-                "stop_prob": stop_prob,
-                "timestamp_utc": utc_timestamp(),
-            }
-            if keep_prompts:
-                _add_prompts(
-                    record, (("agent_a", decision_a, llm_a), ("agent_b", decision_b, llm_b))
-                )
-            write(record, flush=flush_each)
-            played = round_index
-            history_a.append(Turn(action_a, action_b, payoff_a, payoff_b))
-            history_b.append(Turn(action_b, action_a, payoff_b, payoff_a))
-            obs_a.own_total = obs_b.opponent_total = total_a
-            obs_b.own_total = obs_a.opponent_total = total_b
+        if not flush_each:
+            template = RoundLineTemplate(
+                run_id=run_id,
+                match_id=match_id,
+                condition=condition,
+                replicate=replicate,
+                match_seed=match_seed,
+                names=names,
+                kinds=(kind_a, kind_b),
+                payoffs=table,
+                horizon_type=horizon.type,
+                fixed_n=fixed_n,
+                stop_prob=stop_prob,
+            )
+            played, total_a, total_b = play_policy_rounds(
+                agent_a=agent_a,  # type: ignore[arg-type]
+                agent_b=agent_b,  # type: ignore[arg-type]
+                template=template,
+                payoffs=table,
+                rounds=plan.planned_rounds,
+                write_text=rounds.write_text,
+                noise_a=noise_a,
+                noise_b=noise_b,
+            )
+        else:
+            for round_index in range(1, plan.planned_rounds + 1):
+                obs_a.round_index = obs_b.round_index = round_index
+                intended_a = agent_a.act(obs_a)
+                intended_b = agent_b.act(obs_b)
+                action_a = noise_a(intended_a) if noise_a else intended_a
+                action_b = noise_b(intended_b) if noise_b else intended_b
+                if llm_a:
+                    decision_a = agent_a.last_decision
+                if llm_b:
+                    decision_b = agent_b.last_decision
+                payoff_a, payoff_b = table[action_a, action_b]
+                total_a += payoff_a
+                total_b += payoff_b
+                record = {
+                    "schema_version": SCHEMA_VERSION,
+                    "run_id": run_id,
+                    "match_id": match_id,
+                    "condition": condition,
+                    "replicate": replicate,
+                    "round_index": round_index,
+                    "match_seed": match_seed,
+                    "agent_a_name": name_a,
+                    "agent_b_name": name_b,
+                    "agent_a_kind": kind_a,
+                    "agent_b_kind": kind_b,
+                    "agent_a_intended_action": intended_a,
+                    "agent_b_intended_action": intended_b,
+                    "agent_a_action": action_a,
+                    "agent_b_action": action_b,
+                    "agent_a_payoff": payoff_a,
+                    "agent_b_payoff": payoff_b,
+                    "agent_a_cum_payoff": total_a,
+                    "agent_b_cum_payoff": total_b,
+                    "agent_a_valid": decision_a.valid,
+                    "agent_b_valid": decision_b.valid,
+                    "agent_a_attempts": decision_a.attempts,
+                    "agent_b_attempts": decision_b.attempts,
+                    "horizon_type": horizon.type,
+                    "fixed_n": fixed_n,
+                    "stop_prob": stop_prob,
+                    "timestamp_utc": utc_timestamp(),
+                }
+                if keep_prompts:
+                    _add_prompts(
+                        record, (("agent_a", decision_a, llm_a), ("agent_b", decision_b, llm_b))
+                    )
+                write(record)
+                played = round_index
+                history_a.append(Turn(action_a, action_b, payoff_a, payoff_b))
+                history_b.append(Turn(action_b, action_a, payoff_b, payoff_a))
+                obs_a.own_total = obs_b.opponent_total = total_a
+                obs_b.own_total = obs_a.opponent_total = total_b
     except MatchAborted as exc:
         status, abort_reason = "aborted", str(exc)
     finally:
@@ -395,6 +441,8 @@ def run_experiment(
             root=loaded.root,
             record_call=calls.write,
             runtime=runtime,
+            known_length=config.horizon.n if config.horizon.type == "fixed" else None,
+            noise=plan.noise,
         )
         agent_a = build_agent(condition.agent_a, side="agent_a", setup=setup)
         agent_b = build_agent(condition.agent_b, side="agent_b", setup=setup)

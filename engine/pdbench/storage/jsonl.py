@@ -47,6 +47,11 @@ class JsonlWriter:
             if flush:
                 self._file.flush()
 
+    def write_text(self, text: str, lines: int) -> None:
+        """Append ``lines`` pre-formatted lines (``text`` ends in a newline); not flushed."""
+        self._file.write(text)
+        self.count += lines
+
     def flush(self) -> None:
         """Push buffered lines to the file (nothing once closed)."""
         with self._lock:
