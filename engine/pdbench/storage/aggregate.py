@@ -60,8 +60,7 @@ def aggregate_run(run_dir: Path) -> AggregateSummary:
     game = _check_run_dir(run_dir)
     results = _run_dbt_build(run_dir, game)
     tables = {
-        Path(location).name: _count_rows(Path(location))
-        for location in sorted(results.locations)
+        Path(location).name: _count_rows(Path(location)) for location in sorted(results.locations)
     }
     text = _summary_text(run_dir, game, tables)
     return AggregateSummary(
@@ -159,7 +158,6 @@ def _run_dbt_build(run_dir: Path, game: str) -> _BuildResults:
             "--select", f"tag:{game}",
             "--no-version-check",
             "--no-send-anonymous-usage-stats",
-            
             "--quiet",
             "--log-level-file", "none",
         ]  # fmt: skip
