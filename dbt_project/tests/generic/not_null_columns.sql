@@ -4,8 +4,9 @@
 select *
 from {{ model }}
 where
-    {%- for column in columns %}
-    {{ "or " if not loop.first }}{{ column }} is null
-    {%- endfor %}
+    false
+    {% for column in columns %}
+    or {{ column }} is null
+    {% endfor %}
 
 {% endtest %}

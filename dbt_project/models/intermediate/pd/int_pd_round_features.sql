@@ -60,7 +60,7 @@ windowed as (
         collapse_window as (
             partition by match_id
             order by round_index
-            rows between current row and collapse_k - 1 following
+            rows between current row and collapse_k - 1 following  -- noqa: PRS
         )
 ),
 

@@ -82,16 +82,16 @@ condition_counts as (
 condition_means as (
     select
         condition,
+        {% for column in metric_columns %}
+        avg({{ column }}) as {{ column }},
+        {% endfor %}
         sum(rounds_played)::bigint as n_rounds,
         avg(rounds_played) as rounds_played,
         count(time_to_collapse) as n_collapsed,
         bool_and(is_nice_a) as is_nice_a,
         bool_and(is_nice_b) as is_nice_b,
         avg(is_nice_a::integer) as nice_rate_a,
-        avg(is_nice_b::integer) as nice_rate_b,
-        {%- for column in metric_columns %}
-        avg({{ column }}) as {{ column }},
-        {%- endfor %}
+        avg(is_nice_b::integer) as nice_rate_b
     from ok_match_metrics
     group by condition
 ),
@@ -113,13 +113,13 @@ condition_rows as (
         - coalesce(condition_means.n_collapsed, 0) as n_never_collapsed,
         coalesce(condition_means.n_rounds, 0) as n_rounds,
         condition_means.rounds_played,
+        {% for column in metric_columns %}
+        condition_means.{{ column }},
+        {% endfor %}
         condition_means.is_nice_a,
         condition_means.is_nice_b,
         condition_means.nice_rate_a,
-        condition_means.nice_rate_b,
-        {%- for column in metric_columns %}
-        condition_means.{{ column }},
-        {%- endfor %}
+        condition_means.nice_rate_b
     from condition_counts
     left join condition_means
         on condition_counts.condition = condition_means.condition
@@ -141,13 +141,13 @@ replicate_rows as (
         (time_to_collapse is null)::integer as n_never_collapsed,
         rounds_played as n_rounds,
         rounds_played,
+        {% for column in metric_columns %}
+        {{ column }},
+        {% endfor %}
         is_nice_a,
         is_nice_b,
         is_nice_a::integer as nice_rate_a,
-        is_nice_b::integer as nice_rate_b,
-        {%- for column in metric_columns %}
-        {{ column }},
-        {%- endfor %}
+        is_nice_b::integer as nice_rate_b
     from ok_match_metrics
 ),
 

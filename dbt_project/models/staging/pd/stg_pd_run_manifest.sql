@@ -34,12 +34,12 @@ renamed as (
         finished_at as finished_at_utc,
         coalesce(
             {{ var('collapse_k', 'null') }}::integer,
-            metric_params.collapse_k,
+            metric_params['collapse_k'],
             10
         ) as collapse_k,
         coalesce(
             {{ var('collapse_threshold', 'null') }}::double,
-            metric_params.collapse_threshold,
+            metric_params['collapse_threshold'],
             0.2
         ) as collapse_threshold
     from source_manifest
