@@ -1,3 +1,5 @@
+{{ config(materialized='table') }}
+
 {%- set sides = [('a', 'b'), ('b', 'a')] -%}
 {#- Memory-one states from the agent's own point of view: own previous action first. -#}
 {%- set memory_one_states = [

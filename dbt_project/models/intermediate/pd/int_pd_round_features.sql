@@ -1,3 +1,7 @@
+{#- A table in the in-memory database: every PD mart and several tests read it, so the JSON
+    is parsed and the windows are sorted once. -#}
+{{ config(materialized='table') }}
+
 with
 
 rounds as (
