@@ -1,0 +1,95 @@
+{{ config(materialized='table') }}
+
+{%- set sides = [('a', 'b'), ('b', 'a')] -%}
+{#- Memory-one states from the agent's own point of view: own previous action first. -#}
+{%- set memory_one_states = [
+    ('cc', 'C', 'C'), ('cd', 'C', 'D'), ('dc', 'D', 'C'), ('dd', 'D', 'D'),
+] -%}
+
+with
+
+round_features as (
+    select * from {{ ref('int_pd_round_features') }}
+),
+
+match_totals as (
+    select
+        match_id,
+        condition,
+        replicate,
+        match_status,
+        {% for own, opp in sides %}
+        avg((action_{{ own }} = 'C')::integer) as cooperation_rate_{{ own }},
+        sum(payoff_{{ own }}) as total_payoff_{{ own }},
+        count(*) filter (where prev_action_{{ opp }} = 'D') as n_opponent_defections_{{ own }},
+        count(*) filter (
+            where prev_action_{{ opp }} = 'D' and action_{{ own }} = 'D'
+        ) as n_retaliations_{{ own }},
+        count(*) filter (
+            where prev_action_{{ opp }} = 'D' and action_{{ own }} = 'C'
+        ) as n_forgivenesses_{{ own }},
+        {% for state, own_prev, opp_prev in memory_one_states %}
+        count(*) filter (
+            where prev_action_{{ own }} = '{{ own_prev }}'
+            and prev_action_{{ opp }} = '{{ opp_prev }}'
+        ) as n_after_{{ state }}_{{ own }},
+        count(*) filter (
+            where prev_action_{{ own }} = '{{ own_prev }}'
+            and prev_action_{{ opp }} = '{{ opp_prev }}'
+            and action_{{ own }} = 'C'
+        ) as n_c_after_{{ state }}_{{ own }},
+        {% endfor %}
+        min(round_index) filter (where action_{{ own }} = 'D') as first_defection_round_{{ own }},
+        bool_or(kind_{{ own }} = 'llm') as is_llm_{{ own }},
+        count(*) filter (where not is_valid_{{ own }}) as n_invalid_rounds_{{ own }},
+        {% endfor %}
+        count(*) as rounds_played,
+        avg(n_cooperators) / 2 as cooperation_rate,
+        avg(is_mutual_cooperation::integer) as mutual_cooperation_rate,
+        avg(is_mutual_defection::integer) as mutual_defection_rate,
+        min(round_index) filter (where is_collapse_start) as time_to_collapse
+    from round_features
+    group by match_id, condition, replicate, match_status
+),
+
+match_metrics as (
+    select
+        match_id,
+        condition,
+        replicate,
+        match_status,
+        rounds_played,
+        cooperation_rate,
+        {% for own, opp in sides %}
+        cooperation_rate_{{ own }},
+        {% endfor %}
+        mutual_cooperation_rate,
+        mutual_defection_rate,
+        {% for own, opp in sides %}
+        total_payoff_{{ own }},
+        total_payoff_{{ own }} / rounds_played as payoff_per_round_{{ own }},
+        total_payoff_{{ opp }} - total_payoff_{{ own }} as exploitability_payoff_gap_{{ own }},
+        n_retaliations_{{ own }} / nullif(n_opponent_defections_{{ own }}, 0)
+            as retaliation_rate_{{ own }},
+        n_forgivenesses_{{ own }} / nullif(n_opponent_defections_{{ own }}, 0)
+            as forgiveness_rate_{{ own }},
+        {% for state, own_prev, opp_prev in memory_one_states %}
+        n_c_after_{{ state }}_{{ own }} / nullif(n_after_{{ state }}_{{ own }}, 0)
+            as p_c_after_{{ state }}_{{ own }},
+        {% endfor %}
+        first_defection_round_{{ own }},
+        -- never defects before the opponent has defected in an earlier round: defecting in
+        -- the same round as the opponent's first defection is not nice
+        coalesce(
+            first_defection_round_{{ own }} > first_defection_round_{{ opp }},
+            first_defection_round_{{ own }} is null
+        ) as is_nice_{{ own }},
+        case
+            when is_llm_{{ own }} then n_invalid_rounds_{{ own }} / rounds_played
+        end as invalid_rate_{{ own }},
+        {% endfor %}
+        time_to_collapse
+    from match_totals
+)
+
+select * from match_metrics

@@ -1,0 +1,101 @@
+{#- A table in the in-memory database: every PD mart and several tests read it, so the JSON
+    is parsed and the windows are sorted once. -#}
+{{ config(materialized='table') }}
+
+with
+
+rounds as (
+    select * from {{ ref('stg_pd_rounds') }}
+),
+
+matches as (
+    select * from {{ ref('stg_pd_matches') }}
+),
+
+run_manifest as (
+    select * from {{ ref('stg_pd_run_manifest') }}
+),
+
+rounds_with_status as (
+    select
+        rounds.match_id,
+        rounds.condition,
+        rounds.replicate,
+        rounds.round_index,
+        rounds.agent_a_kind as kind_a,
+        rounds.agent_b_kind as kind_b,
+        rounds.agent_a_action as action_a,
+        rounds.agent_b_action as action_b,
+        rounds.agent_a_payoff as payoff_a,
+        rounds.agent_b_payoff as payoff_b,
+        rounds.agent_a_valid as is_valid_a,
+        rounds.agent_b_valid as is_valid_b,
+        -- rounds of a match that has no match record yet were cut short by a crash
+        coalesce(matches.match_status, 'incomplete') as match_status,
+        run_manifest.collapse_k,
+        run_manifest.collapse_threshold,
+        (rounds.agent_a_action = 'C')::integer
+        + (rounds.agent_b_action = 'C')::integer as n_cooperators
+    from rounds
+    left join matches
+        on rounds.match_id = matches.match_id
+    cross join run_manifest
+),
+
+windowed as (
+    select
+        *,
+        lag(action_a) over match_rounds as prev_action_a,
+        lag(action_b) over match_rounds as prev_action_b,
+        count(*) over match_all_rounds as n_rounds_in_match,
+        sum(n_cooperators) over collapse_window as window_n_cooperators,
+        count(*) over collapse_window as window_n_rounds
+    from rounds_with_status
+    window
+        match_rounds as (
+            partition by match_id
+            order by round_index
+        ),
+        match_all_rounds as (
+            partition by match_id
+            order by round_index
+            rows between unbounded preceding and unbounded following
+        ),
+        collapse_window as (
+            partition by match_id
+            order by round_index
+            rows between current row and collapse_k - 1 following  -- noqa: PRS
+        )
+),
+
+features as (
+    select
+        match_id,
+        condition,
+        replicate,
+        round_index,
+        match_status,
+        kind_a,
+        kind_b,
+        action_a,
+        action_b,
+        prev_action_a,
+        prev_action_b,
+        payoff_a,
+        payoff_b,
+        is_valid_a,
+        is_valid_b,
+        n_cooperators,
+        action_a = 'C' and action_b = 'C' as is_mutual_cooperation,
+        action_a = 'D' and action_b = 'D' as is_mutual_defection,
+        n_rounds_in_match,
+        window_n_rounds,
+        window_n_cooperators / (2 * window_n_rounds) as window_cooperation_rate,
+        -- only whole windows count: k rounds, or the whole match when it is shorter than k
+        window_n_rounds = least(collapse_k, n_rounds_in_match)
+        and window_n_cooperators / (2 * window_n_rounds) <= collapse_threshold
+            as is_collapse_start
+    from windowed
+)
+
+select * from features

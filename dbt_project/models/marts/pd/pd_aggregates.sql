@@ -1,0 +1,171 @@
+{{ config(location=run_file('aggregates.parquet')) }}
+
+{%- set metric_columns = [
+    'cooperation_rate', 'cooperation_rate_a', 'cooperation_rate_b',
+    'mutual_cooperation_rate', 'mutual_defection_rate',
+    'retaliation_rate_a', 'retaliation_rate_b',
+    'forgiveness_rate_a', 'forgiveness_rate_b',
+    'total_payoff_a', 'total_payoff_b',
+    'payoff_per_round_a', 'payoff_per_round_b',
+    'exploitability_payoff_gap_a', 'exploitability_payoff_gap_b',
+    'invalid_rate_a', 'invalid_rate_b',
+    'p_c_after_cc_a', 'p_c_after_cd_a', 'p_c_after_dc_a', 'p_c_after_dd_a',
+    'p_c_after_cc_b', 'p_c_after_cd_b', 'p_c_after_dc_b', 'p_c_after_dd_b',
+    'first_defection_round_a', 'first_defection_round_b',
+    'time_to_collapse',
+] -%}
+
+with
+
+match_metrics as (
+    select * from {{ ref('int_pd_match_metrics') }}
+),
+
+matches as (
+    select * from {{ ref('stg_pd_matches') }}
+),
+
+run_manifest as (
+    select * from {{ ref('stg_pd_run_manifest') }}
+),
+
+ok_match_metrics as (
+    select
+        match_metrics.*,
+        matches.agent_a_name,
+        matches.agent_b_name,
+        matches.agent_a_kind,
+        matches.agent_b_kind
+    from match_metrics
+    inner join matches
+        on match_metrics.match_id = matches.match_id
+    where match_metrics.match_status = 'ok'
+),
+
+all_matches as (
+    select
+        match_id,
+        condition,
+        match_status,
+        agent_a_name,
+        agent_b_name,
+        agent_a_kind,
+        agent_b_kind
+    from matches
+    union all
+    select
+        match_id,
+        condition,
+        match_status,
+        null as agent_a_name,
+        null as agent_b_name,
+        null as agent_a_kind,
+        null as agent_b_kind
+    from match_metrics
+    where match_status = 'incomplete'
+),
+
+condition_counts as (
+    select
+        condition,
+        min(agent_a_name) as agent_a_name,
+        min(agent_b_name) as agent_b_name,
+        min(agent_a_kind) as agent_a_kind,
+        min(agent_b_kind) as agent_b_kind,
+        count(*) filter (where match_status = 'ok') as n_replicates,
+        count(*) filter (where match_status = 'aborted') as n_aborted,
+        count(*) filter (where match_status = 'incomplete') as n_incomplete
+    from all_matches
+    group by condition
+),
+
+condition_means as (
+    select
+        condition,
+        {% for column in metric_columns %}
+        avg({{ column }}) as {{ column }},
+        {% endfor %}
+        sum(rounds_played)::bigint as n_rounds,
+        avg(rounds_played) as rounds_played,
+        count(time_to_collapse) as n_collapsed,
+        bool_and(is_nice_a) as is_nice_a,
+        bool_and(is_nice_b) as is_nice_b,
+        avg(is_nice_a::integer) as nice_rate_a,
+        avg(is_nice_b::integer) as nice_rate_b
+    from ok_match_metrics
+    group by condition
+),
+
+condition_rows as (
+    select
+        'condition' as level,
+        condition_counts.condition,
+        null::integer as replicate,
+        condition_counts.agent_a_name,
+        condition_counts.agent_b_name,
+        condition_counts.agent_a_kind,
+        condition_counts.agent_b_kind,
+        condition_counts.n_replicates,
+        condition_counts.n_aborted,
+        condition_counts.n_incomplete,
+        coalesce(condition_means.n_collapsed, 0) as n_collapsed,
+        condition_counts.n_replicates
+        - coalesce(condition_means.n_collapsed, 0) as n_never_collapsed,
+        coalesce(condition_means.n_rounds, 0) as n_rounds,
+        condition_means.rounds_played,
+        {% for column in metric_columns %}
+        condition_means.{{ column }},
+        {% endfor %}
+        condition_means.is_nice_a,
+        condition_means.is_nice_b,
+        condition_means.nice_rate_a,
+        condition_means.nice_rate_b
+    from condition_counts
+    left join condition_means
+        on condition_counts.condition = condition_means.condition
+),
+
+replicate_rows as (
+    select
+        'replicate' as level,
+        condition,
+        replicate,
+        agent_a_name,
+        agent_b_name,
+        agent_a_kind,
+        agent_b_kind,
+        1 as n_replicates,
+        0 as n_aborted,
+        0 as n_incomplete,
+        (time_to_collapse is not null)::integer as n_collapsed,
+        (time_to_collapse is null)::integer as n_never_collapsed,
+        rounds_played as n_rounds,
+        rounds_played,
+        {% for column in metric_columns %}
+        {{ column }},
+        {% endfor %}
+        is_nice_a,
+        is_nice_b,
+        is_nice_a::integer as nice_rate_a,
+        is_nice_b::integer as nice_rate_b
+    from ok_match_metrics
+),
+
+both_levels as (
+    select * from condition_rows
+    union all
+    select * from replicate_rows
+),
+
+with_run_params as (
+    select
+        run_manifest.run_id,
+        both_levels.*,
+        run_manifest.collapse_k,
+        run_manifest.collapse_threshold
+    from both_levels
+    cross join run_manifest
+)
+
+select * from with_run_params
+order by level, condition, replicate

@@ -1,0 +1,64 @@
+with
+
+source_calls as (
+    select *
+    from {{ read_run_jsonl('calls.jsonl', {
+        'schema_version': 'integer',
+        'run_id': 'varchar',
+        'call_id': 'varchar',
+        'game': 'varchar',
+        'phase': 'varchar',
+        'agent': 'varchar',
+        'match_id': 'varchar',
+        'condition': 'varchar',
+        'replicate': 'integer',
+        'round_index': 'integer',
+        'item_id': 'varchar',
+        'attempt': 'integer',
+        'transport_retries': 'integer',
+        'provider': 'varchar',
+        'model': 'varchar',
+        'prompt_sha256': 'varchar',
+        'latency_ms': 'double',
+        'tokens_in': 'bigint',
+        'tokens_out': 'bigint',
+        'cost_usd': 'double',
+        'status': 'varchar',
+        'error': 'varchar',
+        'cache_hit': 'boolean',
+        'timestamp_utc': 'varchar',
+    }) }}
+),
+
+renamed as (
+    select
+        schema_version,
+        run_id,
+        call_id,
+        game,
+        phase,
+        agent,
+        match_id,
+        condition,
+        replicate,
+        round_index,
+        item_id,
+        attempt,
+        transport_retries,
+        provider,
+        model,
+        prompt_sha256,
+        latency_ms,
+        tokens_in,
+        tokens_out,
+        cost_usd,
+        status as call_status,
+        error as error_message,
+        cache_hit as is_cache_hit,
+        timestamp_utc as called_at_utc
+    from source_calls
+    -- a torn last line (crash while writing) reads as an all-NULL row
+    where run_id is not null
+)
+
+select * from renamed

@@ -1,0 +1,50 @@
+with
+
+source_matches as (
+    select *
+    from {{ read_run_jsonl('matches.jsonl', {
+        'schema_version': 'integer',
+        'run_id': 'varchar',
+        'match_id': 'varchar',
+        'condition': 'varchar',
+        'replicate': 'integer',
+        'match_seed': 'bigint',
+        'agent_a_name': 'varchar',
+        'agent_b_name': 'varchar',
+        'agent_a_kind': 'varchar',
+        'agent_b_kind': 'varchar',
+        'horizon_type': 'varchar',
+        'planned_rounds': 'integer',
+        'rounds_played': 'integer',
+        'status': 'varchar',
+        'abort_reason': 'varchar',
+        'started_at': 'varchar',
+        'finished_at': 'varchar',
+    }) }}
+),
+
+renamed as (
+    select
+        schema_version,
+        run_id,
+        match_id,
+        condition,
+        replicate,
+        match_seed,
+        agent_a_name,
+        agent_b_name,
+        agent_a_kind,
+        agent_b_kind,
+        horizon_type,
+        planned_rounds,
+        rounds_played,
+        status as match_status,
+        abort_reason,
+        started_at as started_at_utc,
+        finished_at as finished_at_utc
+    from source_matches
+    -- a torn last line (crash while writing) reads as an all-NULL row
+    where run_id is not null
+)
+
+select * from renamed

@@ -1,0 +1,48 @@
+{#- The collapse parameters come from the manifest so that a plain `dbt build` uses exactly
+    what the run recorded; `--vars '{collapse_k: 5, collapse_threshold: 0.1}'` overrides them
+    for an ad-hoc look. -#}
+with
+
+source_manifest as (
+    select *
+    from read_json(
+        '{{ run_file("run_manifest.json") }}',
+        format = 'auto',
+        columns = {
+            schema_version: 'integer',
+            run_id: 'varchar',
+            game: 'varchar',
+            status: 'varchar',
+            seed: 'bigint',
+            config_sha256: 'varchar',
+            started_at: 'varchar',
+            finished_at: 'varchar',
+            metric_params: 'struct(collapse_k integer, collapse_threshold double)'
+        }
+    )
+),
+
+renamed as (
+    select
+        schema_version,
+        run_id,
+        game,
+        status as run_status,
+        seed,
+        config_sha256,
+        started_at as started_at_utc,
+        finished_at as finished_at_utc,
+        coalesce(
+            {{ var('collapse_k', 'null') }}::integer,
+            metric_params['collapse_k'],
+            10
+        ) as collapse_k,
+        coalesce(
+            {{ var('collapse_threshold', 'null') }}::double,
+            metric_params['collapse_threshold'],
+            0.2
+        ) as collapse_threshold
+    from source_manifest
+)
+
+select * from renamed

@@ -1,0 +1,13 @@
+{#- Every listed column is a rate in [0, 1]. NULL passes: a rate whose condition never
+    occurred. One query for all the columns of a model. -#}
+{% test are_rates(model, columns) %}
+
+select *
+from {{ model }}
+where
+    false
+    {% for column in columns %}
+    or {{ column }} < 0 or {{ column }} > 1 or isnan({{ column }})
+    {% endfor %}
+
+{% endtest %}

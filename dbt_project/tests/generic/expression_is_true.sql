@@ -1,0 +1,8 @@
+{#- Every row satisfies the boolean expression (NULL counts as a failure). -#}
+{% test expression_is_true(model, expression) %}
+
+select *
+from {{ model }}
+where not coalesce({{ expression }}, false)
+
+{% endtest %}

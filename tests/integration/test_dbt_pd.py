@@ -1,0 +1,261 @@
+"""The PD marts built by dbt over a hand-made run directory, against hand-computed values.
+
+dbt starts in seconds, so each run directory is aggregated once per session.
+Collapse parameters of the fixture run: k = 3, threshold = 0.2 (a whole 3-round window
+collapses with at most 1 cooperation out of 6 actions).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from pd_run_fixture import PlannedMatch, write_run_dir
+from pdbench.errors import AggregationError, RunDirError
+from pdbench.storage.aggregate import AggregateSummary, aggregate_run
+from pdbench.storage.schema import RunFiles
+
+MATCHES = [
+    # TFT against ALLD, 6 and 4 rounds
+    PlannedMatch("tft_vs_alld", 0, "CDDDDD", "DDDDDD"),
+    PlannedMatch("tft_vs_alld", 1, "CDDD", "DDDD"),
+    # an LLM against TFT; its round-3 reply stayed invalid and the fallback D was played
+    PlannedMatch("llm_vs_tft", 0, "CCDC", "CCCD", kind_a="llm", invalid_rounds_a=(3,)),
+    # aborted after one round: excluded from every metric, counted in n_aborted
+    PlannedMatch("llm_vs_tft", 1, "C", "C", kind_a="llm", status="aborted"),
+]
+MART_FILES = ("aggregates.parquet", "calls_summary.parquet", "cooperation_over_time.parquet")
+
+
+@pytest.fixture(scope="session")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_run_dir(tmp_path_factory.mktemp("pd_run"), MATCHES)
+
+
+@pytest.fixture(scope="session")
+def summary(run_dir: Path) -> AggregateSummary:
+    return aggregate_run(run_dir)
+
+
+def _rows(path: Path, sql: str) -> list[dict]:
+    with duckdb.connect() as con:
+        cursor = con.execute(sql.replace("{path}", f"read_parquet('{path}')"))
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def _aggregate(run_dir: Path, level: str, condition: str, replicate: int | None = None) -> dict:
+    rows = _rows(
+        run_dir / RunFiles.AGGREGATES,
+        f"select * from {{path}} where level = '{level}' and condition = '{condition}'"
+        + ("" if replicate is None else f" and replicate = {replicate}"),
+    )
+    assert len(rows) == 1
+    return rows[0]
+
+
+def _digests(run_dir: Path) -> dict[str, str]:
+    return {name: hashlib.sha256((run_dir / name).read_bytes()).hexdigest() for name in MART_FILES}
+
+
+def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummary) -> None:
+    assert summary.game == "pd"
+    # aggregates: 3 ok replicates + 2 conditions; calls: agent_a of llm_vs_tft + the run row
+    assert summary.tables == {
+        "aggregates.parquet": 5,
+        "calls_summary.parquet": 2,
+        # replicate rows 6 + 4 + 4, condition rows 6 (tft_vs_alld) + 4 (llm_vs_tft)
+        "cooperation_over_time.parquet": 24,
+    }
+    # a failing unit or data test raises; these are the ones that ran and passed
+    assert summary.n_checks_passed >= 40
+    assert "tft_vs_alld" in summary.text and "llm_vs_tft" in summary.text
+
+
+def test_tft_against_alld_replicate(run_dir: Path, summary: AggregateSummary) -> None:
+    row = _aggregate(run_dir, "replicate", "tft_vs_alld", 0)
+    # (a, b) = CD DD DD DD DD DD
+    assert row["rounds_played"] == 6
+    assert row["cooperation_rate_a"] == pytest.approx(1 / 6)
+    assert row["cooperation_rate_b"] == 0
+    assert row["cooperation_rate"] == pytest.approx(1 / 12)
+    assert row["mutual_defection_rate"] == pytest.approx(5 / 6)
+    # A: 0 + 5 x 1 = 5; B: 5 + 5 x 1 = 10
+    assert (row["total_payoff_a"], row["total_payoff_b"]) == (5, 10)
+    assert row["exploitability_payoff_gap_a"] == 5
+    assert row["exploitability_payoff_gap_b"] == -5
+    # B defected in rounds 1..5, A answered D in rounds 2..6
+    assert row["retaliation_rate_a"] == 1
+    assert row["forgiveness_rate_a"] == 0
+    # window of rounds 1..3: 1 cooperation of 6 actions = 0.167 <= 0.2
+    assert row["time_to_collapse"] == 1
+    assert row["is_nice_a"] is True and row["is_nice_b"] is False
+    assert row["p_c_after_cd_a"] == 0 and row["p_c_after_dd_a"] == 0
+    assert row["p_c_after_cc_a"] is None and row["p_c_after_dc_a"] is None
+    assert row["invalid_rate_a"] is None and row["invalid_rate_b"] is None
+
+
+def test_llm_replicate_with_an_invalid_reply(run_dir: Path, summary: AggregateSummary) -> None:
+    row = _aggregate(run_dir, "replicate", "llm_vs_tft", 0)
+    # (a, b) = CC CC DC CD
+    assert row["cooperation_rate"] == 0.75
+    assert (row["total_payoff_a"], row["total_payoff_b"]) == (11, 11)
+    # one invalid round of four; B is a policy
+    assert row["invalid_rate_a"] == 0.25
+    assert row["invalid_rate_b"] is None
+    # B never defected before the last round: A's retaliation and forgiveness are undefined
+    assert row["retaliation_rate_a"] is None and row["forgiveness_rate_a"] is None
+    assert row["retaliation_rate_b"] == 1
+    # windows 1..3 and 2..4 hold 5 and 4 cooperations of 6: no collapse
+    assert row["time_to_collapse"] is None
+    assert row["n_never_collapsed"] == 1
+    # A defected first (round 3), B only after (round 4)
+    assert row["is_nice_a"] is False and row["is_nice_b"] is True
+    # after CC: C then D -> 1/2; after DC (A D, B C): C -> 1
+    assert row["p_c_after_cc_a"] == 0.5
+    assert row["p_c_after_dc_a"] == 1
+
+
+def test_condition_rows(run_dir: Path, summary: AggregateSummary) -> None:
+    tft = _aggregate(run_dir, "condition", "tft_vs_alld")
+    assert (tft["n_replicates"], tft["n_aborted"], tft["n_collapsed"]) == (2, 0, 2)
+    # replicate rates 1/6 and 1/4 -> (1/6 + 1/4) / 2 = 5/24
+    assert tft["cooperation_rate_a"] == pytest.approx(5 / 24)
+    # totals 5 and 3 -> 4; lengths 6 and 4 -> 5, 10 in all
+    assert tft["total_payoff_a"] == 4
+    assert (tft["rounds_played"], tft["n_rounds"]) == (5, 10)
+    assert tft["time_to_collapse"] == 1
+
+    llm = _aggregate(run_dir, "condition", "llm_vs_tft")
+    # the aborted replicate (one CC round) is left out of every metric and counted
+    assert (llm["n_replicates"], llm["n_aborted"], llm["n_never_collapsed"]) == (1, 1, 1)
+    assert llm["cooperation_rate"] == 0.75
+    assert llm["time_to_collapse"] is None
+    assert llm["collapse_k"] == 3 and llm["collapse_threshold"] == 0.2
+
+
+def test_metrics_match_a_plain_python_recomputation(
+    run_dir: Path, summary: AggregateSummary
+) -> None:
+    """Recompute cooperation and totals straight from rounds.jsonl, independently of SQL."""
+    lines = (run_dir / RunFiles.ROUNDS).read_text().splitlines()
+    by_match: dict[tuple[str, int], list[dict]] = {}
+    for line in lines:
+        record = json.loads(line)
+        by_match.setdefault((record["condition"], record["replicate"]), []).append(record)
+    ok = {(m.condition, m.replicate) for m in MATCHES if m.status == "ok"}
+    for (condition, replicate), rounds in by_match.items():
+        if (condition, replicate) not in ok:
+            continue
+        row = _aggregate(run_dir, "replicate", condition, replicate)
+        n_c_a = sum(r["agent_a_action"] == "C" for r in rounds)
+        n_c_b = sum(r["agent_b_action"] == "C" for r in rounds)
+        assert row["cooperation_rate_a"] == pytest.approx(n_c_a / len(rounds))
+        assert row["cooperation_rate"] == pytest.approx((n_c_a + n_c_b) / (2 * len(rounds)))
+        assert row["total_payoff_b"] == sum(r["agent_b_payoff"] for r in rounds)
+        assert row["total_payoff_a"] == rounds[-1]["agent_a_cum_payoff"]
+
+
+def test_cooperation_over_time(run_dir: Path, summary: AggregateSummary) -> None:
+    rows = _rows(
+        run_dir / "cooperation_over_time.parquet",
+        "select * from {path} where level = 'condition' and condition = 'tft_vs_alld'"
+        " order by round_index",
+    )
+    assert [row["round_index"] for row in rows] == [1, 2, 3, 4, 5, 6]
+    # both replicates play CD in round 1, DD after; only replicate 0 reaches rounds 5 and 6
+    assert [row["n_replicates"] for row in rows] == [2, 2, 2, 2, 1, 1]
+    assert [row["cooperation_rate_a"] for row in rows] == [1, 0, 0, 0, 0, 0]
+    assert rows[0]["cooperation_rate"] == 0.5
+    assert rows[0]["cooperation_rate_sd"] == 0
+    assert rows[5]["cooperation_rate_sd"] is None
+
+
+def test_calls_summary(run_dir: Path, summary: AggregateSummary) -> None:
+    rows = _rows(run_dir / "calls_summary.parquet", "select * from {path} order by level")
+    agent, run = rows
+    # 4 rounds with one reply each, 3 invalid replies in round 3, then the aborted match:
+    # 1 valid reply and 3 invalid ones
+    assert (agent["level"], agent["condition"], agent["agent"]) == (
+        "agent",
+        "llm_vs_tft",
+        "agent_a",
+    )
+    assert (agent["n_calls"], agent["n_ok"], agent["n_invalid"]) == (10, 4, 6)
+    assert agent["invalid_rate"] == 0.6
+    assert (agent["tokens_in"], agent["tokens_out"]) == (1000, 20)
+    assert run["level"] == "run" and run["n_calls"] == 10
+
+
+def test_aggregate_is_idempotent(run_dir: Path, summary: AggregateSummary) -> None:
+    before = _digests(run_dir)
+    again = aggregate_run(run_dir)
+    assert _digests(run_dir) == before
+    assert again.tables == summary.tables
+    assert again.text == summary.text
+
+
+def test_torn_last_line_and_empty_calls(tmp_path: Path) -> None:
+    """A crash mid-match: the last line is torn and the match has no match record."""
+    run_dir = write_run_dir(
+        tmp_path / "torn",
+        [
+            PlannedMatch("tft_vs_alld", 0, "CDDD", "DDDD"),
+            PlannedMatch("tft_vs_alld", 1, "CD", "DD", status=None),
+        ],
+    )
+    with (run_dir / RunFiles.ROUNDS).open("a") as handle:
+        handle.write('{"schema_version": 1, "run_id": "fixture", "match_id": "tft_vs_al')
+    assert (run_dir / RunFiles.CALLS).read_text() == ""
+
+    summary = aggregate_run(run_dir)
+
+    row = _aggregate(run_dir, "condition", "tft_vs_alld")
+    assert (row["n_replicates"], row["n_incomplete"]) == (1, 1)
+    assert row["rounds_played"] == 4
+    assert row["cooperation_rate_a"] == 0.25
+    # a policy-only run: one run-level row with no calls, and no all-NULL row
+    assert summary.tables["calls_summary.parquet"] == 1
+    calls = _rows(run_dir / "calls_summary.parquet", "select * from {path}")
+    assert [(r["level"], r["n_calls"]) for r in calls] == [("run", 0)]
+
+
+def test_failing_check_raises_and_names_it(tmp_path: Path) -> None:
+    run_dir = write_run_dir(tmp_path / "bad", [PlannedMatch("c", 0, "CC", "CD")])
+    rounds = (
+        (run_dir / RunFiles.ROUNDS)
+        .read_text()
+        .replace('"agent_b_action":"D"', '"agent_b_action":"X"')
+    )
+    (run_dir / RunFiles.ROUNDS).write_text(rounds)
+    with pytest.raises(AggregationError, match="accepted_values_int_pd_round_features_action_b"):
+        aggregate_run(run_dir)
+
+
+@pytest.mark.parametrize(
+    ("prepare", "message"),
+    [
+        (lambda d: None, "run directory not found"),
+        (lambda d: d.mkdir(), "run_manifest.json is missing"),
+        (lambda d: _without_rounds(d, empty=True), "rounds.jsonl is empty"),
+        (lambda d: _without_rounds(d, empty=False), "rounds.jsonl is missing"),
+    ],
+    ids=["no-dir", "no-manifest", "empty-rounds", "no-rounds"],
+)
+def test_unusable_run_dir_fails_in_one_line(tmp_path: Path, prepare, message: str) -> None:
+    run_dir = tmp_path / "run"
+    prepare(run_dir)
+    with pytest.raises(RunDirError, match=message) as caught:
+        aggregate_run(run_dir)
+    assert "\n" not in str(caught.value)
+
+
+def _without_rounds(run_dir: Path, *, empty: bool) -> None:
+    write_run_dir(run_dir, [PlannedMatch("c", 0, "C", "C")])
+    if empty:
+        (run_dir / RunFiles.ROUNDS).write_text("\n")
+    else:
+        (run_dir / RunFiles.ROUNDS).unlink()
