@@ -13,7 +13,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from pd_run_fixture import PlannedMatch, write_run_dir
+from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
 from pdbench.errors import AggregationError, RunDirError
 from pdbench.storage.aggregate import AggregateSummary, aggregate_run
 from pdbench.storage.schema import RunFiles
@@ -69,6 +69,14 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
         "calls_summary.parquet": 2,
         # replicate rows 6 + 4 + 4, condition rows 6 (tft_vs_alld) + 4 (llm_vs_tft)
         "cooperation_over_time.parquet": 24,
+        # one row per ok match and side: 3 matches x 2
+        "tournament_match_scores.parquet": 6,
+        # agents TFT, ALLD and the LLM agent
+        "tournament_standings.parquet": 3,
+        # ordered pairs that met: TFT-ALLD, ALLD-TFT, LLM-TFT, TFT-LLM
+        "tournament_payoff_matrix.parquet": 4,
+        # no execution noise, so no flipped action to respond to
+        "tournament_noise_responses.parquet": 0,
     }
     # a failing unit or data test raises; these are the ones that ran and passed
     assert summary.n_checks_passed >= 40

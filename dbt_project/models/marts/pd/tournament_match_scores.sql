@@ -1,3 +1,5 @@
+{{ config(location=run_file('tournament_match_scores.parquet')) }}
+
 with
 
 agent_rounds as (

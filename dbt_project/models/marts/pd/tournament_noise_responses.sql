@@ -1,3 +1,5 @@
+{{ config(location=run_file('tournament_noise_responses.parquet')) }}
+
 with
 
 agent_rounds as (

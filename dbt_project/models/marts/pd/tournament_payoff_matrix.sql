@@ -1,3 +1,5 @@
+{{ config(location=run_file('tournament_payoff_matrix.parquet')) }}
+
 with
 
 match_scores as (
