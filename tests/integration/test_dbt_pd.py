@@ -13,10 +13,11 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
 from pdbench.errors import AggregationError, RunDirError
 from pdbench.storage.aggregate import AggregateSummary, aggregate_run
 from pdbench.storage.schema import RunFiles
+
+from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
 
 MATCHES = [
     # TFT against ALLD, 6 and 4 rounds
