@@ -156,7 +156,8 @@ def generate_run(run_dir: Path, n_rounds: int) -> None:
 
 _FLOOR = """
 import sys, duckdb
-with duckdb.connect(config={"enable_progress_bar": False}) as con:
+with duckdb.connect() as con:
+    con.execute("set enable_progress_bar = false")
     query = "select count(*) from read_json(?, format = 'newline_delimited')"
     print(con.execute(query, [sys.argv[1]]).fetchone()[0])
 """

@@ -145,6 +145,7 @@ def _run_dbt_build(run_dir: Path, game: str) -> _BuildResults:
         _environment(
             {
                 "PDBENCH_RUN_DIR": str(run_dir),
+                "PDBENCH_DUCKDB_TEMP_DIR": str(work_dir / "duckdb"),
                 "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
             }
         ),
