@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pdbench.config import load_config
 from pdbench.errors import ProviderError
-from pdbench.runners.run_experiment import build_runtime, run_experiment
+from pdbench.runners.run_experiment import experiment_runtime, run_experiment
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import CallRecord, RoundRecord, RunFiles, RunManifest
 
@@ -60,7 +60,7 @@ def llm_config(
 
 def play(config: Path, project: Path, *, waits: list[float] | None = None, **options):
     loaded = load_config(config)
-    runtime = build_runtime(loaded.config, use_cache=options.pop("use_cache", True))
+    runtime = experiment_runtime(loaded.config, use_cache=options.pop("use_cache", True))
     runtime.sleep = (waits if waits is not None else []).append
     return run_experiment(loaded, output_dir=project / "run", runtime=runtime, **options)
 
