@@ -554,6 +554,7 @@ class ExperimentConfig(ProviderLayerConfig):
     """The matchups written by hand; after validation, followed by the round robin's."""
     round_robin: RoundRobinConfig | None = None
     """Agents to pair with each other; every pairing is appended to ``conditions``."""
+
     @field_validator("conditions")
     @classmethod
     def _unique_names(cls, conditions: list[ConditionConfig]) -> list[ConditionConfig]:

@@ -69,9 +69,7 @@ def prepare_arena_resume(run_dir: Path, *, config_sha256: str) -> ArenaResumeSta
 
 def _keep_calls(path: Path, *, phases: set[str]) -> int:
     """Rewrite ``calls.jsonl`` with the lines of ``phases`` only (a torn last line goes too)."""
-    kept = (
-        [r for r in read_jsonl(path) if r.get("phase") in phases] if path.exists() else []
-    )
+    kept = [r for r in read_jsonl(path) if r.get("phase") in phases] if path.exists() else []
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", encoding="utf-8") as handle:
         for record in kept:
