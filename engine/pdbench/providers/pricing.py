@@ -33,7 +33,9 @@ def litellm_price(model: str) -> Price | None:
     """LiteLLM's price of ``model`` (or ``None``: not installed or not listed)."""
     if importlib.util.find_spec("litellm") is None:
         return None
-    import litellm  # slow to import: only when a price is actually missing
+    # slow to import: only when a price is actually missing; the adapter module imports
+    # LiteLLM without letting it fetch its price map from the network
+    from pdbench.providers.litellm import litellm
 
     entry = litellm.model_cost.get(model) or litellm.model_cost.get(model.split("/", 1)[-1])
     if not entry:
