@@ -162,3 +162,14 @@ def test_the_runtime_opens_the_cache_only_for_players_that_use_it(project: Path)
     )
     assert arena_runtime(cached.config).cache is not None
     assert arena_runtime(cached.config, use_cache=False).cache is None
+
+
+def test_resuming_a_finished_tournament_changes_no_row(project: Path):
+    path = write_arena(project / "configs", players=3)
+    loaded = load_config(path)
+    run_arena(loaded, output_dir="out")
+    before = {name: _rows(project / "out", name) for name in (*PHASE_FILES, RunFiles.CALLS)}
+    result = run_arena(loaded, output_dir="out", resume=True)
+    assert result.manifest.status == "completed" and len(result.manifest.resumed_at) == 1
+    for name, rows in before.items():
+        assert _rows(project / "out", name) == rows, name
