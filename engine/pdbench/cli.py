@@ -118,7 +118,7 @@ def validate(
         loaded = _load(config)
         if loaded.config.game == "arena":
             from pdbench.arena.plan import summary_lines
-            from pdbench.arena.runner import check_arena_providers
+            from pdbench.arena.players import check_arena_providers
 
             check_arena_providers(loaded)
             lines = summary_lines(loaded.config)
@@ -152,7 +152,8 @@ def run(
         bool,
         typer.Option(
             "--resume",
-            help="Continue the stopped run of this config: keep finished matches, replay the rest.",
+            help="Continue the stopped run of this config: keep finished matches (PD) or "
+            "phases (arena), replay the rest.",
         ),
     ] = False,
     no_cache: Annotated[
@@ -171,6 +172,8 @@ def run(
                 dry_run=dry_run,
                 output_dir=output_dir,
                 overwrite=overwrite,
+                resume=resume,
+                use_cache=not no_cache,
                 no_aggregate=no_aggregate,
             )
             return
@@ -256,20 +259,24 @@ def _run_arena(
     dry_run: bool,
     output_dir: Path | None,
     overwrite: bool,
+    resume: bool,
+    use_cache: bool,
     no_aggregate: bool,
 ) -> None:
-    from pdbench.arena.plan import plan_calls, summary_lines
-    from pdbench.arena.runner import check_arena_providers
+    from pdbench.arena.plan import estimate_arena, plan_calls, summary_lines
+    from pdbench.arena.players import check_arena_providers
 
-    check_arena_providers(loaded)
+    check_arena_providers(loaded, keys=not dry_run)
     config = loaded.config
     run_dir = config.run_dir(output_dir)
-    if run_dir.exists() and not overwrite:
+    if resume and overwrite:
+        raise RunDirError("--resume continues a run directory; --overwrite replaces it")
+    if run_dir.exists() and not (overwrite or resume):
         raise RunDirError(
             f"{run_dir}: run directory already exists (pass --overwrite to replace it)"
         )
-    plan = plan_calls(config)
     if dry_run:
+        plan = plan_calls(config)
         total = sum(p.calls for p in plan)
         typer.echo(f"dry run: would make at most {total} provider calls into {run_dir}")
         for line in summary_lines(config, output_dir=str(output_dir) if output_dir else None):
@@ -279,9 +286,13 @@ def _run_arena(
             how = "exactly" if phase.exact else "at most"
             typer.echo(f"  {phase.phase}: {how} {phase.calls}")
         typer.echo(f"each call may be re-asked up to {config.max_retries} times")
+        for line in estimate_arena(loaded).lines():
+            typer.echo(line)
         return
     try:
-        result = _arena_with_progress(loaded, output_dir=output_dir, overwrite=overwrite)
+        result = _arena_with_progress(
+            loaded, output_dir=output_dir, overwrite=overwrite, resume=resume, use_cache=use_cache
+        )
     except KeyboardInterrupt:
         _err(f"interrupted: {run_dir} is marked interrupted")
         raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -296,7 +307,14 @@ def _run_arena(
         _aggregate(result.run_dir)
 
 
-def _arena_with_progress(loaded: LoadedConfig, *, output_dir: Path | None, overwrite: bool) -> Any:
+def _arena_with_progress(
+    loaded: LoadedConfig,
+    *,
+    output_dir: Path | None,
+    overwrite: bool,
+    resume: bool,
+    use_cache: bool,
+) -> Any:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -321,7 +339,12 @@ def _arena_with_progress(loaded: LoadedConfig, *, output_dir: Path | None, overw
                 _err(f"{phase}: {total} calls done")
 
         return run_arena(
-            loaded, output_dir=output_dir, overwrite=overwrite, on_progress=on_progress
+            loaded,
+            output_dir=output_dir,
+            overwrite=overwrite,
+            resume=resume,
+            use_cache=use_cache,
+            on_progress=on_progress,
         )
 
 

@@ -69,6 +69,8 @@ __all__ = [
     "PayoffsConfig",
     "PolicyAgentConfig",
     "PriceConfig",
+    "ProviderAccessConfig",
+    "ProviderLayerConfig",
     "RoundRobinConfig",
     "StrictModel",
     "TransportConfig",
@@ -305,7 +307,51 @@ def _root(info: ValidationInfo) -> Path:
     return Path(info.context["root"]) if info.context else Path.cwd()
 
 
-class LLMAgentConfig(StrictModel):
+class ProviderAccessConfig(StrictModel):
+    """How an LLM (a PD agent or an arena player) is reached: provider, model, endpoint, key,
+    transport and cache. The provider adapters read these fields."""
+
+    provider: str = "mock"
+    """Provider name: mock, openai, anthropic, litellm."""
+    model: str
+    """Model identifier passed to the provider."""
+    temperature: float = Field(default=0.0, ge=0)
+    """Sampling temperature."""
+    base_url: str | None = None
+    """Server URL of an OpenAI-compatible API (vLLM, Ollama, llama.cpp, OpenRouter) or a proxy
+    (None: the vendor's default)."""
+    api_key_env: str | None = None
+    """NAME of the environment variable holding the key (None: the provider's default,
+    OPENAI_API_KEY or ANTHROPIC_API_KEY). Never the key itself."""
+    transport: TransportConfig = Field(default_factory=TransportConfig)
+    """Timeout and transport retries of each request."""
+    cache: bool | None = None
+    """Use the response cache (None: yes for real providers, no for the mock, which is free)."""
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _an_env_var_name(cls, name: str | None) -> str | None:
+        if name is not None and not _ENV_VAR.match(name):
+            raise ValueError(
+                "must be the NAME of an environment variable (e.g. OPENAI_API_KEY), "
+                "never the key itself"
+            )
+        return name
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, provider: str) -> str:
+        if provider not in PROVIDERS:
+            raise ValueError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
+        return provider
+
+    @property
+    def uses_cache(self) -> bool:
+        """Whether these calls go through the response cache (when one is open)."""
+        return self.provider != "mock" if self.cache is None else self.cache
+
+
+class LLMAgentConfig(ProviderAccessConfig):
     """An LLM agent (``configs/agents/llm_default.yaml``). Paths are relative to the folder of
     the experiment file."""
 
@@ -313,12 +359,6 @@ class LLMAgentConfig(StrictModel):
     """``llm``."""
     name: str | None = None
     """Name in the records (default: ``<provider>/<model>`` plus ``:<persona>``)."""
-    provider: str = "mock"
-    """Provider name: mock, openai, anthropic, litellm."""
-    model: str
-    """Model identifier passed to the provider."""
-    temperature: float = Field(default=0.0, ge=0)
-    """Sampling temperature."""
     max_tokens: int = Field(default=16, ge=1)
     """Most tokens a reply may have."""
     system_prompt: str = "prompts/pd_system.md"
@@ -343,38 +383,6 @@ class LLMAgentConfig(StrictModel):
     """The action played (and recorded as invalid) when ``on_invalid`` is ``fallback``."""
     mock: MockConfig = Field(default_factory=MockConfig)
     """Settings of the mock provider."""
-    base_url: str | None = None
-    """Server URL of an OpenAI-compatible API (vLLM, Ollama, llama.cpp, OpenRouter) or a proxy
-    (None: the vendor's default)."""
-    api_key_env: str | None = None
-    """NAME of the environment variable holding the key (None: the provider's default,
-    OPENAI_API_KEY or ANTHROPIC_API_KEY). Never the key itself."""
-    transport: TransportConfig = Field(default_factory=TransportConfig)
-    """Timeout and transport retries of each request."""
-    cache: bool | None = None
-    """Use the response cache (None: yes for real providers, no for the mock, which is free)."""
-
-    @field_validator("api_key_env")
-    @classmethod
-    def _an_env_var_name(cls, name: str | None) -> str | None:
-        if name is not None and not _ENV_VAR.match(name):
-            raise ValueError(
-                "must be the NAME of an environment variable (e.g. OPENAI_API_KEY), "
-                "never the key itself"
-            )
-        return name
-
-    @property
-    def uses_cache(self) -> bool:
-        """Whether this agent's calls go through the response cache (when one is open)."""
-        return self.provider != "mock" if self.cache is None else self.cache
-
-    @field_validator("provider")
-    @classmethod
-    def _known_provider(cls, provider: str) -> str:
-        if provider not in PROVIDERS:
-            raise ValueError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
-        return provider
 
     @field_validator("system_prompt", "round_prompt")
     @classmethod
@@ -495,7 +503,31 @@ class RoundRobinConfig(StrictModel):
         ]
 
 
-class ExperimentConfig(StrictModel):
+class ProviderLayerConfig(StrictModel):
+    """The provider layer of a run, the same in every game: concurrency, limits, prices, cache."""
+
+    max_concurrency: int = Field(default=8, ge=1)
+    """Work in flight at once (1: one by one): PD matches with an LLM agent, or the calls of one
+    arena phase. Results do not depend on it."""
+    max_concurrency_per_model: dict[str, int] = Field(default_factory=dict)
+    """Most provider calls in flight per ``provider/model`` (or ``provider``), e.g.
+    ``{"openai/gpt-4o-mini": 4}``; absent: limited by ``max_concurrency`` only."""
+    prices: dict[str, PriceConfig] = Field(default_factory=dict)
+    """Prices by ``model`` (or ``provider/model``) for ``cost_usd``; LiteLLM's map is the
+    fallback when installed; otherwise the cost is unknown (null)."""
+    cache_path: str = "data/cache/responses.sqlite"
+    """The response cache file (``--no-cache`` turns the cache off for a run)."""
+
+    @field_validator("max_concurrency_per_model")
+    @classmethod
+    def _positive_limits(cls, limits: dict[str, int]) -> dict[str, int]:
+        for key, limit in limits.items():
+            if limit < 1:
+                raise ValueError(f"{key}: a limit must be at least 1, got {limit}")
+        return limits
+
+
+class ExperimentConfig(ProviderLayerConfig):
     """An iterated PD experiment (``configs/experiment.yaml``)."""
 
     game: Literal["pd"] = "pd"
@@ -522,24 +554,6 @@ class ExperimentConfig(StrictModel):
     """The matchups written by hand; after validation, followed by the round robin's."""
     round_robin: RoundRobinConfig | None = None
     """Agents to pair with each other; every pairing is appended to ``conditions``."""
-    max_concurrency: int = Field(default=8, ge=1)
-    """Matches with an LLM agent played at once (1: one by one). Results do not depend on it."""
-    max_concurrency_per_model: dict[str, int] = Field(default_factory=dict)
-    """Most provider calls in flight per ``provider/model`` (or ``provider``), e.g.
-    ``{"openai/gpt-4o-mini": 4}``; absent: limited by ``max_concurrency`` only."""
-    prices: dict[str, PriceConfig] = Field(default_factory=dict)
-    """Prices by ``model`` (or ``provider/model``) for ``cost_usd``; LiteLLM's map is the
-    fallback when installed; otherwise the cost is unknown (null)."""
-    cache_path: str = "data/cache/responses.sqlite"
-    """The response cache file (``--no-cache`` turns the cache off for a run)."""
-
-    @field_validator("max_concurrency_per_model")
-    @classmethod
-    def _positive_limits(cls, limits: dict[str, int]) -> dict[str, int]:
-        for key, limit in limits.items():
-            if limit < 1:
-                raise ValueError(f"{key}: a limit must be at least 1, got {limit}")
-        return limits
 
     @field_validator("conditions")
     @classmethod

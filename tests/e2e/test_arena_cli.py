@@ -1,5 +1,6 @@
 """``pdbench validate`` / ``run`` on arena configs, and bad arena input, as the README shows."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -187,3 +188,39 @@ def test_the_readme_demo_runs_with_the_dbt_filter(project: Path):
     # 30 questions, floor(0.33 * 30) = 9 dropped
     assert "30 questions (21 kept), 120 ratings, 105 answers, 420 judgements" in result.stdout
     assert (Path("data/runs/arena-demo") / "question_quality.parquet").is_file()
+
+
+def test_dry_run_estimates_tokens_and_cost_per_model(project: Path):
+    edit(
+        project / ARENA,
+        "bootstrap: {n: 200}",
+        "bootstrap: {n: 200}\n"
+        "prices: {mock-arena: {input_per_mtok: 1000.0, output_per_mtok: 2000.0}}",
+    )
+    result = _invoke("run", ARENA, "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    # 875 calls (see above); re-asks: 875 x (1 + max_retries 2) = 2625
+    assert "provider calls: 875 (one per player and item of a phase, before re-asks); " in (
+        result.stdout
+    )
+    assert "at most 2625 with re-prompts" in result.stdout
+    # replies at max_tokens: generate 5 x 1500, rate 120 x 4, answer 150 x 100, judge 600 x 4
+    assert "at most 25380 out" in result.stdout
+    line = re.search(
+        r"mock/mock-arena: 875 calls, ~(\d+) tokens in, <= 25380 out, cost \$(\S+)", result.stdout
+    )
+    assert line is not None, result.stdout
+    tokens_in, cost = int(line[1]), float(line[2])
+    # every rate, answer and judge prompt counts its question at 1500 / 6 = 250 tokens
+    assert tokens_in > (120 + 150 + 600) * 250
+    assert cost == pytest.approx((tokens_in * 1000 + 25380 * 2000) / 1e6, abs=1e-4)
+    assert f"estimated cost: ${cost:.4f}" in result.stdout
+    assert not Path("data").exists()
+
+
+def test_resume_and_overwrite_exclude_each_other(project: Path):
+    result = _invoke("run", ARENA, "--resume", "--overwrite", "--no-aggregate")
+    assert result.exit_code == 2
+    assert result.stderr == ("error: --resume continues a run directory; --overwrite replaces it\n")
+    nothing = _invoke("run", ARENA, "--resume", "--no-aggregate")
+    assert nothing.exit_code == 2 and "nothing to resume" in nothing.stderr

@@ -1,6 +1,5 @@
 """The ``pdbench`` commands as the README shows them, and every kind of bad input."""
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from pdbench.storage.schema import RunFiles, RunManifest
 from typer.testing import CliRunner
 
 from tests.conftest import edit
+from tests.unit.test_providers import hide_module
 
 EXPERIMENT = "configs/experiment.yaml"
 runner = CliRunner()
@@ -197,9 +197,8 @@ def test_bad_input_is_one_line_exit_2_and_no_run_directory(
     assert not Path("data").exists()
 
 
-def test_a_missing_sdk_says_which_extra_to_install(project: Path):
-    if importlib.util.find_spec("litellm") is not None:
-        pytest.skip("litellm is installed here")
+def test_a_missing_sdk_says_which_extra_to_install(project: Path, monkeypatch):
+    hide_module(monkeypatch, "litellm")
     edit(project / EXPERIMENT, "persona: cooperative,", "persona: cooperative, provider: litellm,")
     result = _invoke("run", EXPERIMENT, "--no-aggregate")
     assert result.exit_code == 2

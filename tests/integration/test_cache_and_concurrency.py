@@ -8,7 +8,7 @@ import pytest
 from pdbench.config import load_config
 from pdbench.providers.cache import ResponseCache
 from pdbench.providers.gateway import CallContext
-from pdbench.runners.run_experiment import build_runtime, run_experiment
+from pdbench.runners.run_experiment import experiment_runtime, run_experiment
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles
 
@@ -25,7 +25,7 @@ def rows(run_dir: Path, name: str) -> list[dict]:
 
 def run(config: Path, out: Path, **options):
     loaded = load_config(config)
-    runtime = build_runtime(loaded.config, use_cache=options.pop("use_cache", True))
+    runtime = experiment_runtime(loaded.config, use_cache=options.pop("use_cache", True))
     runtime.sleep = lambda _: None
     return run_experiment(loaded, output_dir=out, runtime=runtime, **options)
 
@@ -113,7 +113,7 @@ def test_concurrency_1_and_16_give_identical_rows(project: Path, invalid_rate: f
         config=loaded.config.model_copy(update={"max_concurrency": 16}),
     )
     order: list[str] = []
-    runtime = build_runtime(loaded.config)
+    runtime = experiment_runtime(loaded.config)
     result = run_experiment(
         loaded,
         output_dir=concurrent,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pdbench.config import load_config
 from pdbench.errors import ProviderError
-from pdbench.runners.run_experiment import build_runtime, run_experiment
+from pdbench.runners.run_experiment import experiment_runtime, run_experiment
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import CallRecord, RoundRecord, RunFiles, RunManifest
 
@@ -60,7 +60,7 @@ def llm_config(
 
 def play(config: Path, project: Path, *, waits: list[float] | None = None, **options):
     loaded = load_config(config)
-    runtime = build_runtime(loaded.config, use_cache=options.pop("use_cache", True))
+    runtime = experiment_runtime(loaded.config, use_cache=options.pop("use_cache", True))
     runtime.sleep = (waits if waits is not None else []).append
     return run_experiment(loaded, output_dir=project / "run", runtime=runtime, **options)
 
@@ -193,3 +193,50 @@ def test_an_unknown_model_is_fatal(project: Path, server: WireServer):
     with pytest.raises(ProviderError, match=r"not found \(404\)"):
         play(llm_config(project, server), project)
     assert server.hits == 1
+
+
+# --- LiteLLM, through its ``openai/<model>`` route and ``api_base`` -------------------------
+
+
+@pytest.fixture
+def openai_wire(monkeypatch: pytest.MonkeyPatch):
+    pytest.importorskip("litellm")
+    monkeypatch.setenv(KEY_ENV, SENTINEL)
+    with wire_server("openai") as running:
+        yield running
+
+
+def litellm_config(project: Path, server: WireServer) -> Path:
+    config = llm_config(project, server, provider="litellm", model="openai/pdbench-test-model")
+    text = config.read_text()
+    config.write_text(text.replace("provider: openai", "provider: litellm"))
+    return config
+
+
+def test_litellm_plays_a_normal_game(project: Path, openai_wire: WireServer):
+    result = play(litellm_config(project, openai_wire), project)
+    assert result.manifest.status == "completed"
+    rounds = [RoundRecord.model_validate(r) for r in lines(project, RunFiles.ROUNDS)]
+    calls = [CallRecord.model_validate(c) for c in lines(project, RunFiles.CALLS)]
+    assert [r.agent_a_action for r in rounds] == ["C", "C", "C"]
+    assert [(c.provider, c.status, c.transport_retries) for c in calls] == [
+        ("litellm", "ok", 0)
+    ] * 3
+    assert all(c.tokens_in and c.tokens_in > 20 and c.tokens_out == 1 for c in calls)
+    first = openai_wire.requests[0]
+    assert first.path == "/v1/chat/completions"
+    assert first.body["model"] == "pdbench-test-model"  # LiteLLM strips its route prefix
+    assert first.headers["authorization"] == f"Bearer {SENTINEL}"
+    assert [m["role"] for m in first.body["messages"]] == ["system", "user"]
+    assert openai_wire.hits == 3  # LiteLLM's own retries are off
+
+
+def test_litellm_429_waits_as_told_then_succeeds(project: Path, openai_wire: WireServer):
+    openai_wire.then(Step(status=429, headers={"retry-after": "7"}))
+    waits: list[float] = []
+    play(litellm_config(project, openai_wire), project, waits=waits)
+    calls = lines(project, RunFiles.CALLS)
+    assert waits == [7.0]
+    assert [c["transport_retries"] for c in calls] == [1, 0, 0]
+    assert openai_wire.hits == 4
+    assert manifest(project).status == "completed"

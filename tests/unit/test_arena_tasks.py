@@ -1,7 +1,7 @@
 """Asking until a reply is usable: re-asks, invalid records, the recorded attempt."""
 
 from pdbench.arena.phases import EMPTY_ANSWER_PROBLEM, SCORE_PROBLEM, read_answer, read_score
-from pdbench.arena.tasks import CallTask, PlayerClient, Reading, ask, run_sequentially
+from pdbench.arena.tasks import CallTask, PlayerClient, Reading, ask
 from pdbench.providers.gateway import ProviderGateway
 
 
@@ -76,11 +76,3 @@ def test_an_empty_answer_is_re_asked():
     outcome = ask(task, client=client, read=read_answer, max_retries=2)
     assert (outcome.is_valid, outcome.value) == (True, "Yes.")
     assert script.prompts[1] == f"{EMPTY_ANSWER_PROBLEM}\n\nAnswer."
-
-
-def test_the_sequential_executor_keeps_task_order():
-    seen = []
-    tasks = [CallTask(phase="rate", player=f"p{i}", prompt="", max_tokens=1) for i in range(3)]
-    assert run_sequentially(lambda t: seen.append(t.player) or t.player, tasks) == [
-        "p0", "p1", "p2",
-    ]  # fmt: skip

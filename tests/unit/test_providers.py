@@ -15,8 +15,16 @@ def test_unknown_provider_is_a_config_error():
         make_provider("gpt", settings=None, seed=0, where="x.yaml")
 
 
-@pytest.mark.skipif(importlib.util.find_spec("litellm") is not None, reason="litellm installed")
-def test_a_missing_sdk_names_the_extra_to_install():
+def hide_module(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """Make ``name`` look uninstalled to ``importlib.util.find_spec``."""
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda module, *a: None if module == name else real(module, *a)
+    )
+
+
+def test_a_missing_sdk_names_the_extra_to_install(monkeypatch: pytest.MonkeyPatch):
+    hide_module(monkeypatch, "litellm")
     assert provider_problem("litellm") == (
         "provider 'litellm' needs the 'litellm' package: uv sync --extra litellm"
     )

@@ -8,11 +8,14 @@ score is a dbt model. Modules:
 - ``prompts``: the four prompt templates and the output instructions the parsers expect;
 - ``parse``: numbered question lists and 0..10 scores;
 - ``ids``: opaque question and answer ids, per-rater presentation order;
-- ``tasks``: one call task, asked until its reply parses; the sequential executor;
+- ``tasks``: one call task, asked until its reply parses;
 - ``phases``: the tasks of each phase and the records their outcomes become;
+- ``players``: the players behind the shared provider gateway and runtime, one client per
+  thread;
 - ``filter``: the kept questions, read from the dbt question-quality model;
-- ``plan``: the number of calls per phase (``--dry-run``);
-- ``runner``: the tournament into a run directory.
+- ``plan``: the calls per phase, tokens and cost (``--dry-run``);
+- ``resume``: which phases of a stopped tournament are kept (``--resume``);
+- ``runner``: the tournament into a run directory, each phase's calls concurrently.
 """
 
 # Loading pdbench.config first registers ArenaConfig in GAME_CONFIGS without an import cycle.

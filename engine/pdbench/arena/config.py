@@ -14,9 +14,8 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from pdbench.arena.prompts import PHASES, Phase, template_problem
-from pdbench.config import StrictModel
+from pdbench.config import ProviderAccessConfig, ProviderLayerConfig, StrictModel
 from pdbench.core.rng import derive_seed
-from pdbench.providers.base import PROVIDERS
 
 __all__ = [
     "DEV_QUESTIONS",
@@ -75,29 +74,17 @@ class ArenaMockConfig(StrictModel):
     """Fixed seed for the mock (default: derived from the run seed and the player name)."""
 
 
-class ArenaPlayerConfig(StrictModel):
-    """One player: a model behind a provider, under a name used only in the records."""
+class ArenaPlayerConfig(ProviderAccessConfig):
+    """One player: a model behind a provider (reached as a PD agent's is: ``base_url``,
+    ``api_key_env``, ``transport``, ``cache``), under a name used only in the records."""
 
     type: Literal["llm"] = "llm"
     """``llm``."""
     name: str = Field(pattern=_PLAYER_PATTERN)
     """Unique player name (letters, digits, ``_ -``, starting with a letter). Never shown to
     other players."""
-    provider: str = "mock"
-    """Provider name: mock, openai, anthropic, litellm."""
-    model: str
-    """Model identifier passed to the provider."""
-    temperature: float = Field(default=0.0, ge=0)
-    """Sampling temperature."""
     mock: ArenaMockConfig = Field(default_factory=ArenaMockConfig)
     """Planted traits of the mock provider."""
-
-    @field_validator("provider")
-    @classmethod
-    def _known_provider(cls, provider: str) -> str:
-        if provider not in PROVIDERS:
-            raise ValueError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
-        return provider
 
 
 class PhaseTokensConfig(StrictModel):
@@ -170,8 +157,9 @@ class AnomalyConfig(StrictModel):
     """False discovery rate at which a pair is flagged."""
 
 
-class ArenaConfig(StrictModel):
-    """A Humanity's Last Arena tournament (``configs/arena.yaml``)."""
+class ArenaConfig(ProviderLayerConfig):
+    """A Humanity's Last Arena tournament (``configs/arena.yaml``). Concurrency, per-model
+    limits, prices and the cache path are the PD config's (:class:`ProviderLayerConfig`)."""
 
     game: Literal["arena"]
     """The game: ``arena``."""

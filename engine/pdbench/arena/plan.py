@@ -10,6 +10,13 @@ With N players writing Q questions each and K kept questions, without re-asks:
 Before the filter runs, K is at most N * Q (exactly N * Q under ``question_filter: none``).
 Rate, answer and judge are upper bounds when a player writes fewer than Q usable questions or
 an answer stays invalid; every count can grow by up to ``max_retries`` re-asks per call.
+
+Tokens and cost (:func:`estimate_arena`, summed per model by the PD's
+:class:`pdbench.runners.estimate.CallEstimate`): each phase's prompt is rendered from its
+template with the question counted at its share of the generation budget
+(``max_tokens.generate / questions_per_player``) and the answer at ``max_tokens.answer``
+(ceilings: texts are not known before they are written), as characters / 4; replies count as
+the phase's ``max_tokens``. Calls are the counts above, spread evenly over the players.
 """
 
 from __future__ import annotations
@@ -17,9 +24,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pdbench.arena.config import ArenaConfig
-from pdbench.arena.prompts import Phase
+from pdbench.arena.prompts import (
+    ArenaTemplates,
+    Phase,
+    render_answer,
+    render_generate,
+    render_judge,
+    render_rate,
+)
+from pdbench.config import LoadedConfig
+from pdbench.runners.estimate import CallEstimate
+from pdbench.runners.runtime import price_table
 
-__all__ = ["PhaseCalls", "calls_per_phase", "plan_calls", "summary_lines"]
+__all__ = [
+    "PhaseCalls",
+    "calls_per_phase",
+    "estimate_arena",
+    "phase_prompt_tokens",
+    "plan_calls",
+    "summary_lines",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +76,54 @@ def plan_calls(config: ArenaConfig) -> list[PhaseCalls]:
         PhaseCalls(phase=phase, calls=calls, exact=phase in ("generate", "rate") or known)
         for phase, calls in counts.items()
     ]
+
+
+def phase_prompt_tokens(loaded: LoadedConfig) -> dict[Phase, int]:
+    """Tokens (characters / 4) of one prompt per phase, question and answer at their ceiling."""
+    config: ArenaConfig = loaded.config
+    templates = ArenaTemplates.from_files(root=loaded.root, paths=config.prompts.paths())
+    question_tokens = config.max_tokens.generate // config.questions_per_player
+    answer_tokens = config.max_tokens.answer
+    tokens = {
+        "generate": _tokens(
+            render_generate(
+                templates, n=config.questions_per_player, categories=tuple(config.categories)
+            )
+        ),
+        "rate": _tokens(render_rate(templates, question="")) + question_tokens,
+        "answer": _tokens(render_answer(templates, question="")) + question_tokens,
+        "judge": _tokens(render_judge(templates, question="", answer=""))
+        + question_tokens
+        + answer_tokens,
+    }
+    return tokens
+
+
+def _tokens(text: str) -> int:
+    return (len(text) + 3) // 4
+
+
+def estimate_arena(loaded: LoadedConfig) -> CallEstimate:
+    """Calls, tokens and cost per model of ``loaded``'s tournament (see the module)."""
+    config: ArenaConfig = loaded.config
+    prices = price_table(config)
+    per_call = phase_prompt_tokens(loaded)
+    estimate = CallEstimate(unit="one per player and item of a phase, before re-asks")
+    n = len(config.players)
+    for phase in plan_calls(config):
+        for index, player in enumerate(config.players):
+            share = phase.calls // n + (1 if index < phase.calls % n else 0)
+            estimate.add(
+                provider=player.provider,
+                model=player.model,
+                calls=share,
+                max_retries=config.max_retries,
+                transport_retries=player.transport.max_retries,
+                tokens_in_per_call=per_call[phase.phase],
+                max_tokens=getattr(config.max_tokens, phase.phase),
+                prices=prices,
+            )
+    return estimate
 
 
 def summary_lines(config: ArenaConfig, *, output_dir: str | None = None) -> list[str]:

@@ -1,14 +1,19 @@
 """Play a tournament into a run directory: generate, rate, filter, answer, judge.
 
-Each phase plans its call tasks from the seed and the previous phase's records, runs them
-through an executor (one by one by default; any order gives the same rows), and writes one
-record per task in task order. The question filter runs between rating and answering, from the
-dbt models (:mod:`pdbench.arena.filter`).
+Each phase plans its call tasks from the seed and the previous phase's records and asks them
+up to ``max_concurrency`` at once (:func:`pdbench.runners.concurrency.run_concurrently`),
+through the run's one provider runtime (cache, prices, per-model limits, back-off, cancel;
+:mod:`pdbench.arena.players`). Output order is canonical: each task's ``calls.jsonl`` lines
+are written as soon as every earlier task of the phase is done, and the phase's record file
+is written in task order once the phase is complete; then the phase is marked done in the
+manifest. The rows are the same at any concurrency. The question filter runs between rating
+and answering, from the dbt models (:mod:`pdbench.arena.filter`).
 
 Seeds are derived by name: the mock of player ``p`` is seeded ``(seed, "provider", "arena",
 p)``; presentation orders ``(seed, "order", phase, p)``; ids from the seed and what they name.
 The manifest is written ``running`` first (with the ``scoring`` the SQL reads) and rewritten
-``completed``, ``interrupted`` (Ctrl-C) or ``failed`` at the end, with the counts.
+``completed``, ``interrupted`` (Ctrl-C) or ``failed`` at the end, with the counts
+(:func:`pdbench.runners.run_dir.manifest_lifecycle`). Resume: :mod:`pdbench.arena.resume`.
 """
 
 from __future__ import annotations
@@ -31,31 +36,24 @@ from pdbench.arena.phases import (
     rating_records,
     reader_for,
 )
+from pdbench.arena.players import PlayerPool, check_arena_providers
 from pdbench.arena.prompts import ArenaTemplates, Phase
-from pdbench.arena.tasks import CallOutcome, CallTask, Executor, PlayerClient, ask
-from pdbench.arena.tasks import run_sequentially as _sequential
+from pdbench.arena.resume import PHASE_FILES, prepare_arena_resume
+from pdbench.arena.tasks import CallOutcome, CallTask, ask
 from pdbench.config import LoadedConfig
 from pdbench.core.clock import utc_timestamp
-from pdbench.core.rng import derive_seed
-from pdbench.errors import ConfigError
-from pdbench.providers.base import make_provider, provider_problem
-from pdbench.providers.gateway import ProviderGateway
-from pdbench.providers.mock_arena import SIGN_OFFS, ArenaMockSettings
-from pdbench.runners.run_experiment import prepare_run_dir
+from pdbench.providers.runtime import ProviderRuntime
+from pdbench.runners.concurrency import run_concurrently
+from pdbench.runners.run_dir import LiveManifest, manifest_lifecycle, prepare_run_dir, resumed
+from pdbench.runners.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter
-from pdbench.storage.manifest import new_manifest, write_manifest
-from pdbench.storage.schema import RunFiles, RunManifest
+from pdbench.storage.manifest import canonical_sha256, new_manifest
+from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
 
-__all__ = [
-    "ArenaResult",
-    "build_clients",
-    "check_arena_providers",
-    "mock_settings",
-    "run_arena",
-]
+__all__ = ["ArenaResult", "arena_runtime", "run_arena"]
 
 ProgressCallback = Callable[[Phase, int, int], None]
-"""``(phase, calls done, calls planned)`` after every task."""
+"""``(phase, calls done, calls planned)`` after every task, in the calling thread."""
 
 
 @dataclass
@@ -67,100 +65,121 @@ class ArenaResult:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-def check_arena_providers(loaded: LoadedConfig) -> None:
-    """Fail before anything is written if a player's provider cannot be built here."""
-    for i, player in enumerate(loaded.config.players):
-        problem = provider_problem(player.provider)
-        if problem:
-            raise ConfigError(problem, path=loaded.path, field=f"players[{i}].provider")
+def arena_runtime(
+    config: ArenaConfig, *, use_cache: bool = True, sleep: Callable[[float], None] | None = None
+) -> ProviderRuntime:
+    """The provider runtime of a tournament: the cache is opened only when a player uses it."""
+    wants_cache = use_cache and any(player.uses_cache for player in config.players)
+    return build_runtime(config, seed=config.seed, wants_cache=wants_cache, sleep=sleep)
 
 
-def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
-    """The mock of player ``index``: its traits, its signature, and the signature (never the
-    name) of the player it favours."""
-    signatures = [
-        p.mock.signature or SIGN_OFFS[i % len(SIGN_OFFS)] for i, p in enumerate(config.players)
-    ]
-    names = [p.name for p in config.players]
-    mock = config.players[index].mock
-    favoured = signatures[names.index(mock.favours)] if mock.favours else None
-    return ArenaMockSettings(
-        answer_skill=mock.answer_skill,
-        question_quality=mock.question_quality,
-        judge_leniency=mock.judge_leniency,
-        judge_noise=mock.judge_noise,
-        favour_bonus=mock.favour_bonus,
-        signature=signatures[index],
-        favoured_signature=favoured,
-        invalid_rate=mock.invalid_rate,
-        latency_ms=mock.latency_ms,
-        seed=mock.seed,
-    )
+class _InTaskOrder:
+    """Writes each task's call records once every earlier task's are written."""
+
+    def __init__(self, write: Callable[[dict], None]) -> None:
+        self.write = write
+        self.next = 0
+        self.pending: dict[int, list[dict]] = {}
+
+    def done(self, index: int, records: list[dict]) -> None:
+        self.pending[index] = records
+        while self.next in self.pending:
+            for record in self.pending.pop(self.next):
+                self.write(record)
+            self.next += 1
 
 
-def build_clients(
-    config: ArenaConfig, *, record_call: Callable[[dict], None]
-) -> dict[str, PlayerClient]:
-    """Player name -> its provider behind a gateway that records every call."""
-    clients = {}
-    for index, player in enumerate(config.players):
-        settings = mock_settings(config, index) if player.provider == "mock" else player
-        client = make_provider(
-            player.provider,
-            settings=settings,
-            seed=derive_seed(config.seed, "provider", "arena", player.name),
-        )
-        gateway = ProviderGateway(
-            client=client,
-            provider=player.provider,
-            model=player.model,
-            run_id=config.run_id,
-            record=record_call,
-        )
-        clients[player.name] = PlayerClient(gateway=gateway, temperature=player.temperature)
-    return clients
-
-
-class _Phases:
-    """Runs the tasks of one phase and writes their records."""
+class _Tournament:
+    """The state of one tournament while it plays: phases done, their records, the files."""
 
     def __init__(
         self,
         *,
         context: PhaseContext,
-        clients: dict[str, PlayerClient],
-        executor: Executor,
+        pool: PlayerPool,
+        runtime: ProviderRuntime,
+        calls: JsonlWriter,
+        run_dir: Path,
+        records: dict[Phase, list[dict]],
         on_progress: ProgressCallback | None,
     ) -> None:
         self.context = context
-        self.clients = clients
-        self.executor = executor
+        self.pool = pool
+        self.runtime = runtime
+        self.calls = calls
+        self.run_dir = run_dir
+        self.records = records
         self.on_progress = on_progress
 
-    def run(self, tasks: list[CallTask]) -> list[CallOutcome]:
-        done = 0
-        max_retries = self.context.config.max_retries
+    def ask_all(self, tasks: list[CallTask]) -> list[CallOutcome]:
+        """Every task of a phase, concurrently; outcomes in task order, calls written so."""
+        config = self.context.config
+        emitter = _InTaskOrder(self.calls.write)
+        finished = 0
 
-        def one(task: CallTask) -> CallOutcome:
-            nonlocal done
+        def one(item: tuple[int, CallTask]) -> tuple[CallOutcome, list[dict]]:
+            _, task = item
+            records: list[dict] = []
             outcome = ask(
                 task,
-                client=self.clients[task.player],
+                client=self.pool.client(task.player, record=records.append),
                 read=reader_for(task, context=self.context),
-                max_retries=max_retries,
+                max_retries=config.max_retries,
             )
-            done += 1
+            return outcome, records
+
+        def done(item: tuple[int, CallTask], result: tuple[CallOutcome, list[dict]]) -> None:
+            nonlocal finished
+            index, task = item
+            emitter.done(index, result[1])
+            finished += 1
             if self.on_progress is not None:
-                self.on_progress(task.phase, done, len(tasks))
-            return outcome
+                self.on_progress(task.phase, finished, len(tasks))
 
-        return self.executor(one, tasks)
+        results = run_concurrently(
+            list(enumerate(tasks)),
+            one,
+            max_concurrency=config.max_concurrency,
+            on_done=done,
+            cancel=self.runtime.cancel,
+        )
+        return [outcome for outcome, _ in results]
 
+    def play(
+        self,
+        phase: Phase,
+        *,
+        live: LiveManifest,
+        plan: Callable[[], list[CallTask]],
+        to_records: Callable[[list[CallOutcome]], list[dict]],
+    ) -> list[dict]:
+        """The records of ``phase``: read back when it was done before, else played, written
+        and marked done."""
+        if phase in self.records:
+            return self.records[phase]
+        records = to_records(self.ask_all(plan()))
+        with JsonlWriter(self.run_dir / PHASE_FILES[phase]) as writer:
+            for record in records:
+                writer.write(record, flush=False)
+        self.records[phase] = records
+        live.update(phases_done=list(self.records))
+        return records
 
-def _write_all(writer: JsonlWriter, records: list[dict]) -> None:
-    for record in records:
-        writer.write(record, flush=False)
-    writer.flush()
+    def counts(self, *, kept_calls: int) -> dict[str, int]:
+        """The manifest's counts: lines per file, invalid records, kept questions."""
+        counts = {"calls": kept_calls + self.calls.count}
+        names = {"generate": "questions", "rate": "question_ratings", "answer": "answers",
+                 "judge": "judgments"}  # fmt: skip
+        for phase, records in self.records.items():
+            counts[names[phase]] = len(records)
+        invalid = {"rate": "invalid_ratings", "answer": "invalid_answers",
+                   "judge": "invalid_judgments"}  # fmt: skip
+        for phase, name in invalid.items():
+            if phase in self.records:
+                counts[name] = sum(not r["is_valid"] for r in self.records[phase])
+        if "answer" in self.records:
+            counts["kept_questions"] = len({a["question_id"] for a in self.records["answer"]})
+        return counts
 
 
 def run_arena(
@@ -168,79 +187,91 @@ def run_arena(
     *,
     output_dir: str | Path | None = None,
     overwrite: bool = False,
-    executor: Executor = _sequential,
+    resume: bool = False,
+    use_cache: bool = True,
+    runtime: ProviderRuntime | None = None,
     on_progress: ProgressCallback | None = None,
     kept_questions: Callable[[Path], list[str]] = kept_question_ids,
 ) -> ArenaResult:
     """Play the tournament of ``loaded`` into its run directory and return what was written.
 
-    ``kept_questions`` decides which questions are answered (default: the dbt models).
+    ``resume`` continues a stopped run directory (:mod:`pdbench.arena.resume`);
+    ``use_cache=False`` is ``--no-cache``; ``runtime`` replaces the runtime built from the
+    config (tests inject a sleep that does not wait); ``kept_questions`` decides which
+    questions are answered (default: the dbt models).
     """
     config: ArenaConfig = loaded.config
     check_arena_providers(loaded)
     templates = ArenaTemplates.from_files(root=loaded.root, paths=config.prompts.paths())
     run_dir = config.run_dir(output_dir)
-    prepare_run_dir(run_dir, overwrite=overwrite)
-    manifest = new_manifest(
-        run_id=config.run_id,
-        game="arena",
-        seed=config.seed,
-        config_path=loaded.path,
-        config=config.model_dump(mode="json"),
-        metric_params={},
-        scoring=config.scoring(),
-        started_at=utc_timestamp(),
-    )
-    write_manifest(run_dir, manifest)
-    writers = {
-        name: JsonlWriter(run_dir / file)
-        for name, file in (
-            ("calls", RunFiles.CALLS),
-            ("questions", RunFiles.QUESTIONS),
-            ("question_ratings", RunFiles.QUESTION_RATINGS),
+    snapshot = config.model_dump(mode="json")
+    records: dict[Phase, list[dict]] = {}
+    kept_calls = 0
+    if resume:
+        state = prepare_arena_resume(run_dir, config_sha256=canonical_sha256(snapshot))
+        manifest = resumed(state.manifest)
+        records, kept_calls = dict(state.records), state.calls
+    else:
+        prepare_run_dir(run_dir, overwrite=overwrite)
+        manifest = new_manifest(
+            run_id=config.run_id,
+            game="arena",
+            seed=config.seed,
+            config_path=loaded.path,
+            config=snapshot,
+            metric_params={},
+            scoring=config.scoring(),
+            started_at=utc_timestamp(),
         )
-    }
-    counts: dict[str, int] = {}
-    status = "failed"
+    owns_runtime = runtime is None
+    runtime = runtime or arena_runtime(config, use_cache=use_cache)
+    runtime.cancel.clear()
     context = PhaseContext(config=config, templates=templates)
-    phases = _Phases(
+    calls = JsonlWriter(run_dir / RunFiles.CALLS)
+    tournament = _Tournament(
         context=context,
-        clients=build_clients(config, record_call=writers["calls"].write),
-        executor=executor,
+        pool=PlayerPool(config, runtime=runtime),
+        runtime=runtime,
+        calls=calls,
+        run_dir=run_dir,
+        records=records,
         on_progress=on_progress,
     )
-    try:
-        questions = question_records(phases.run(generate_tasks(context)), context=context)
-        _write_all(writers["questions"], questions)
-        ratings = rating_records(
-            phases.run(rate_tasks(questions, context=context)), context=context
+
+    def wrap_up(status: RunStatus) -> dict[str, int]:
+        calls.close()
+        if owns_runtime and runtime.cache is not None:
+            runtime.cache.close()
+        return tournament.counts(kept_calls=kept_calls)
+
+    with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
+        questions = tournament.play(
+            "generate",
+            live=live,
+            plan=lambda: generate_tasks(context),
+            to_records=lambda outcomes: question_records(outcomes, context=context),
         )
-        _write_all(writers["question_ratings"], ratings)
-        kept_ids = set(kept_questions(run_dir))
+        tournament.play(  # the filter reads the ratings from their file
+            "rate",
+            live=live,
+            plan=lambda: rate_tasks(questions, context=context),
+            to_records=lambda outcomes: rating_records(outcomes, context=context),
+        )
+        if "answer" in records:
+            kept_ids = {a["question_id"] for a in records["answer"]}
+        else:
+            kept_ids = set(kept_questions(run_dir))
         kept = [q for q in questions if q["question_id"] in kept_ids]
-        writers["answers"] = JsonlWriter(run_dir / RunFiles.ANSWERS)
-        answers = answer_records(phases.run(answer_tasks(kept, context=context)), context=context)
-        _write_all(writers["answers"], answers)
-        writers["judgments"] = JsonlWriter(run_dir / RunFiles.JUDGMENTS)
-        tasks = judge_tasks(answers, questions=kept, context=context)
-        judgments = judgment_records(phases.run(tasks), context=context)
-        _write_all(writers["judgments"], judgments)
-        counts.update(
-            invalid_ratings=sum(not r["is_valid"] for r in ratings),
-            kept_questions=len(kept),
-            invalid_answers=sum(not a["is_valid"] for a in answers),
-            invalid_judgments=sum(not j["is_valid"] for j in judgments),
+        answers = tournament.play(
+            "answer",
+            live=live,
+            plan=lambda: answer_tasks(kept, context=context),
+            to_records=lambda outcomes: answer_records(outcomes, context=context),
         )
-        status = "completed"
-    except KeyboardInterrupt:
-        status = "interrupted"
-        raise
-    finally:
-        for writer in writers.values():
-            writer.close()
-        counts.update({name: writer.count for name, writer in writers.items()})
-        manifest = manifest.model_copy(
-            update={"status": status, "finished_at": utc_timestamp(), "counts": counts}
+        tournament.play(
+            "judge",
+            live=live,
+            plan=lambda: judge_tasks(answers, questions=kept, context=context),
+            to_records=lambda outcomes: judgment_records(outcomes, context=context),
         )
-        write_manifest(run_dir, manifest)
-    return ArenaResult(run_dir=run_dir, manifest=manifest, counts=counts)
+    return ArenaResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)

@@ -2,16 +2,16 @@
 
 Every phase is a list of independent :class:`CallTask` values, planned up front from the seed
 and the previous phase's records, and an ordered write of their outcomes. Nothing a task does
-depends on another task of the same phase, so an executor may run them in any order or at
-once; :func:`run_sequentially` is the plain one. The records are written in task order either
-way, so the rows do not depend on the executor.
+depends on another task of the same phase, so the runner asks them concurrently
+(:func:`pdbench.runners.concurrency.run_concurrently`); the records are written in task order,
+so the rows do not depend on the order in which the calls finish.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from pdbench.arena.prompts import Phase, correction_prompt
 from pdbench.providers.gateway import CallContext, ProviderGateway, prompt_sha256
@@ -20,11 +20,9 @@ __all__ = [
     "Attempt",
     "CallOutcome",
     "CallTask",
-    "Executor",
     "PlayerClient",
     "Reading",
     "ask",
-    "run_sequentially",
 ]
 
 SYSTEM_PROMPT = ""
@@ -99,21 +97,6 @@ class PlayerClient:
 
     gateway: ProviderGateway
     temperature: float
-
-
-class Executor(Protocol):
-    """Runs ``run`` on every task and returns the outcomes in task order."""
-
-    def __call__(
-        self, run: Callable[[CallTask], CallOutcome], tasks: Sequence[CallTask]
-    ) -> list[CallOutcome]: ...
-
-
-def run_sequentially(
-    run: Callable[[CallTask], CallOutcome], tasks: Sequence[CallTask]
-) -> list[CallOutcome]:
-    """The plain executor: one task after the other."""
-    return [run(task) for task in tasks]
 
 
 def ask(

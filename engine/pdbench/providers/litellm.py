@@ -10,7 +10,12 @@ config's price table knows the model.
 
 from __future__ import annotations
 
+import os
 from typing import Any
+
+# LiteLLM fetches its price map from the internet on import unless told to use its bundled
+# copy; nothing in pdbench may reach for the network unasked.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import litellm
 

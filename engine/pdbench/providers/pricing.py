@@ -7,9 +7,11 @@ Prices are USD per million tokens, in and out. A model missing from both gives `
 from __future__ import annotations
 
 import importlib.util
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 __all__ = ["Price", "PriceTable", "litellm_price"]
 
@@ -28,14 +30,30 @@ class Price:
         return (tokens_in * self.input_per_mtok + tokens_out * self.output_per_mtok) / 1e6
 
 
+_LITELLM_PRICE_MAP = "model_prices_and_context_window_backup.json"
+
+
+@lru_cache(maxsize=1)
+def _litellm_price_map() -> dict:
+    """LiteLLM's price map, read from the copy bundled with the package: the map LiteLLM
+    itself uses offline, without the seconds its import takes (or any network)."""
+    spec = importlib.util.find_spec("litellm")
+    if spec is None:
+        return {}
+    for folder in spec.submodule_search_locations or ():
+        path = Path(folder) / _LITELLM_PRICE_MAP
+        if path.is_file():
+            return json.loads(path.read_text(encoding="utf-8"))
+    from pdbench.providers.litellm import litellm  # a LiteLLM that no longer bundles the file
+
+    return dict(litellm.model_cost)
+
+
 @lru_cache(maxsize=256)
 def litellm_price(model: str) -> Price | None:
     """LiteLLM's price of ``model`` (or ``None``: not installed or not listed)."""
-    if importlib.util.find_spec("litellm") is None:
-        return None
-    import litellm  # slow to import: only when a price is actually missing
-
-    entry = litellm.model_cost.get(model) or litellm.model_cost.get(model.split("/", 1)[-1])
+    prices = _litellm_price_map()
+    entry = prices.get(model) or prices.get(model.split("/", 1)[-1])
     if not entry:
         return None
     cost_in = entry.get("input_cost_per_token")

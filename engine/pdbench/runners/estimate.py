@@ -1,5 +1,9 @@
 """What a config will cost before any money is spent (``pdbench run --dry-run``).
 
+:class:`CallEstimate` sums calls, tokens and cost per ``provider/model`` and prints them; it
+is shared by both games (the arena's per-phase counts are in :mod:`pdbench.arena.plan`).
+For the PD (:func:`estimate_calls`):
+
 - Calls: one per LLM move, i.e. LLM sides x rounds of each match. Match lengths are drawn
   from the seed before anything is played (:func:`plan_matches`), so the rounds are exact,
   not an expectation; matches can only end early by aborting. Upper bounds: every move
@@ -20,6 +24,7 @@ from pdbench.config import ExperimentConfig, LLMAgentConfig, LoadedConfig
 from pdbench.core.types import C, Turn
 from pdbench.providers.pricing import Price, PriceTable
 from pdbench.runners.run_experiment import SIDES, MatchPlan
+from pdbench.runners.runtime import price_table
 
 __all__ = ["CallEstimate", "ModelEstimate", "estimate_calls", "prompt_tokens"]
 
@@ -49,7 +54,39 @@ class ModelEstimate:
 class CallEstimate:
     """The whole run's estimate, per model and in total."""
 
+    unit: str = "one per LLM move"
+    """What one call is, as the first printed line says."""
     models: dict[str, ModelEstimate] = field(default_factory=dict)
+
+    def add(
+        self,
+        *,
+        provider: str,
+        model: str,
+        calls: int,
+        max_retries: int,
+        transport_retries: int,
+        tokens_in_per_call: int,
+        max_tokens: int,
+        prices: PriceTable,
+    ) -> None:
+        """Count ``calls`` calls of ``provider/model``, each re-asked up to ``max_retries``
+        times and each request retried up to ``transport_retries`` times."""
+        key = f"{provider}/{model}"
+        entry = self.models.get(key)
+        if entry is None:
+            entry = self.models[key] = ModelEstimate(
+                provider=provider,
+                model=model,
+                price=prices.price(provider=provider, model=model)
+                or (Price(0.0, 0.0) if provider == "mock" else None),
+            )
+        with_reprompts = calls * (1 + max_retries)
+        entry.calls += calls
+        entry.calls_with_reprompts += with_reprompts
+        entry.calls_with_retries += with_reprompts * (1 + transport_retries)
+        entry.tokens_in += calls * tokens_in_per_call
+        entry.tokens_out_max += calls * max_tokens
 
     @property
     def calls(self) -> int:
@@ -74,7 +111,7 @@ class CallEstimate:
     def lines(self) -> list[str]:
         """What ``--dry-run`` prints."""
         out = [
-            f"provider calls: {self.calls} (one per LLM move); at most "
+            f"provider calls: {self.calls} ({self.unit}); at most "
             f"{self.calls_with_reprompts} with re-prompts after invalid replies, "
             f"{self.calls_with_retries} with transport retries too",
             f"tokens: ~{self.tokens_in} in, at most {self.tokens_out_max} out "
@@ -134,12 +171,7 @@ def prompt_tokens(
 def estimate_calls(loaded: LoadedConfig, *, plans: list[MatchPlan]) -> CallEstimate:
     """The estimate for ``plans`` (see the module docstring)."""
     config: ExperimentConfig = loaded.config
-    prices = PriceTable(
-        {
-            name: Price(input_per_mtok=p.input_per_mtok, output_per_mtok=p.output_per_mtok)
-            for name, p in config.prices.items()
-        }
-    )
+    prices = price_table(config)
     estimate = CallEstimate()
     tokens_cache: dict[tuple[int, str], int] = {}
     for plan in plans:
@@ -148,24 +180,18 @@ def estimate_calls(loaded: LoadedConfig, *, plans: list[MatchPlan]) -> CallEstim
             agent = getattr(condition, side)
             if agent.type != "llm":
                 continue
-            key = f"{agent.provider}/{agent.model}"
-            model = estimate.models.get(key)
-            if model is None:
-                model = estimate.models[key] = ModelEstimate(
-                    provider=agent.provider,
-                    model=agent.model,
-                    price=prices.price(provider=agent.provider, model=agent.model)
-                    or (Price(0.0, 0.0) if agent.provider == "mock" else None),
-                )
             per_call = tokens_cache.get((plan.condition_index, side))
             if per_call is None:
                 per_call = prompt_tokens(agent, config=config, loaded=loaded, side=side)
                 tokens_cache[(plan.condition_index, side)] = per_call
-            calls = plan.planned_rounds
-            with_reprompts = calls * (1 + agent.max_retries)
-            model.calls += calls
-            model.calls_with_reprompts += with_reprompts
-            model.calls_with_retries += with_reprompts * (1 + agent.transport.max_retries)
-            model.tokens_in += calls * per_call
-            model.tokens_out_max += calls * agent.max_tokens
+            estimate.add(
+                provider=agent.provider,
+                model=agent.model,
+                calls=plan.planned_rounds,
+                max_retries=agent.max_retries,
+                transport_retries=agent.transport.max_retries,
+                tokens_in_per_call=per_call,
+                max_tokens=agent.max_tokens,
+                prices=prices,
+            )
     return estimate

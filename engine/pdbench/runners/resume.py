@@ -4,7 +4,8 @@
 ``--output-dir``) points at:
 
 1. the manifest must be there and its ``config_sha256`` must equal the sha256 of the config
-   as loaded now (with the same ``--replicates``); otherwise resume refuses;
+   as loaded now (with the same ``--replicates``); otherwise resume refuses
+   (:func:`pdbench.runners.run_dir.resumable_manifest`, shared with the arena);
 2. a match is *finished* when ``matches.jsonl`` has its line (the line is written after all
    of the match's rounds and calls); every other match is replayed from its first round;
 3. the lines of unfinished matches (partial rounds, their calls, a torn last line) are
@@ -21,9 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pdbench.errors import RunDirError
+from pdbench.runners.run_dir import resumable_manifest
 from pdbench.storage.jsonl import read_jsonl
-from pdbench.storage.manifest import read_manifest
 from pdbench.storage.match_files import rewrite_in_plan_order
 from pdbench.storage.schema import RunFiles, RunManifest
 
@@ -43,17 +43,7 @@ class ResumeState:
 
 def prepare_resume(run_dir: Path, *, config_sha256: str, plan_order: list[str]) -> ResumeState:
     """Check that ``run_dir`` can be resumed with this config and drop unfinished matches."""
-    if not (run_dir / RunFiles.MANIFEST).is_file():
-        raise RunDirError(
-            f"{run_dir}: nothing to resume (no {RunFiles.MANIFEST}); run without --resume"
-        )
-    manifest = read_manifest(run_dir)
-    if manifest.config_sha256 != config_sha256:
-        raise RunDirError(
-            f"{run_dir}: cannot resume: the config differs from the one this run started with "
-            f"(sha256 {config_sha256[:12]} vs {manifest.config_sha256[:12]}; "
-            "same file, same --replicates?)"
-        )
+    manifest = resumable_manifest(run_dir, config_sha256=config_sha256)
     order = {match_id: i for i, match_id in enumerate(plan_order)}
     matches_path = run_dir / RunFiles.MATCHES
     finished = frozenset(

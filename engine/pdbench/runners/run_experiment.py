@@ -33,7 +33,6 @@ Resume: see :mod:`pdbench.runners.resume`.
 
 from __future__ import annotations
 
-import shutil
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,31 +47,30 @@ from pdbench.core.noise import noise_seed, noisy
 from pdbench.core.payoff import PayoffMatrix
 from pdbench.core.rng import derive_seed
 from pdbench.core.types import Observation, Turn
-from pdbench.errors import ConfigError, RunDirError
+from pdbench.errors import ConfigError
 from pdbench.providers.base import key_problem, provider_problem
-from pdbench.providers.cache import ResponseCache
-from pdbench.providers.pricing import Price, PriceTable
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.runners.concurrency import run_concurrently
 from pdbench.runners.policy_match import play_policy_rounds
 from pdbench.runners.registry import MatchSetup, build_agent
 from pdbench.runners.resume import prepare_resume
+from pdbench.runners.run_dir import manifest_lifecycle, prepare_run_dir, resumed
+from pdbench.runners.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter, read_jsonl
-from pdbench.storage.manifest import canonical_sha256, new_manifest, write_manifest
+from pdbench.storage.manifest import canonical_sha256, new_manifest
 from pdbench.storage.match_files import rewrite_in_plan_order
 from pdbench.storage.round_lines import RoundLineTemplate
-from pdbench.storage.schema import SCHEMA_VERSION, RunFiles, RunManifest
+from pdbench.storage.schema import SCHEMA_VERSION, RunFiles, RunManifest, RunStatus
 
 __all__ = [
     "MatchPlan",
     "RunResult",
-    "build_runtime",
     "check_providers",
+    "experiment_runtime",
     "llm_agents",
     "plan_matches",
     "planned_rounds",
     "play_match",
-    "prepare_run_dir",
     "run_experiment",
 ]
 
@@ -164,46 +162,15 @@ def check_providers(loaded: LoadedConfig, *, keys: bool = True) -> None:
             )
 
 
-def build_runtime(
+def experiment_runtime(
     config: ExperimentConfig,
     *,
     use_cache: bool = True,
     sleep: Callable[[float], None] | None = None,
 ) -> ProviderRuntime:
-    """The provider runtime of a run: the cache is opened only when an agent uses it."""
+    """The provider runtime of a PD run: the cache is opened only when an agent uses it."""
     wants_cache = use_cache and any(agent.uses_cache for _, _, agent in llm_agents(config))
-    runtime = ProviderRuntime(
-        seed=config.seed,
-        cache=ResponseCache(config.cache_path) if wants_cache else None,
-        prices=PriceTable(
-            {
-                name: Price(input_per_mtok=p.input_per_mtok, output_per_mtok=p.output_per_mtok)
-                for name, p in config.prices.items()
-            }
-        ),
-        limits=dict(config.max_concurrency_per_model),
-    )
-    if sleep is not None:
-        runtime.sleep = sleep
-    return runtime
-
-
-def prepare_run_dir(run_dir: Path, *, overwrite: bool) -> None:
-    """Create ``run_dir``; an existing one is replaced only with ``overwrite`` and only if it
-    is a run directory (holds a manifest) or empty."""
-    if run_dir.exists():
-        if not overwrite:
-            raise RunDirError(
-                f"{run_dir}: run directory already exists (pass --overwrite to replace it)"
-            )
-        if not run_dir.is_dir():
-            raise RunDirError(f"{run_dir}: exists and is not a directory")
-        if any(run_dir.iterdir()) and not (run_dir / RunFiles.MANIFEST).is_file():
-            raise RunDirError(
-                f"{run_dir}: not a run directory (no {RunFiles.MANIFEST}); refusing to replace it"
-            )
-        shutil.rmtree(run_dir)
-    run_dir.mkdir(parents=True)
+    return build_runtime(config, seed=config.seed, wants_cache=wants_cache, sleep=sleep)
 
 
 def play_match(
@@ -396,13 +363,7 @@ def run_experiment(
         )
         kept = state.counts
         todo = [plan for plan in plans if plan.match_id not in state.finished]
-        manifest = state.manifest.model_copy(
-            update={
-                "status": "running",
-                "finished_at": None,
-                "resumed_at": [*state.manifest.resumed_at, utc_timestamp()],
-            }
-        )
+        manifest = resumed(state.manifest)
     else:
         prepare_run_dir(run_dir, overwrite=overwrite)
         todo = plans
@@ -415,9 +376,8 @@ def run_experiment(
             metric_params=config.metric_params(),
             started_at=utc_timestamp(),
         )
-    write_manifest(run_dir, manifest)
     owns_runtime = runtime is None
-    runtime = runtime or build_runtime(config, use_cache=use_cache)
+    runtime = runtime or experiment_runtime(config, use_cache=use_cache)
     runtime.cancel.clear()
     matrix = config.payoffs.to_matrix()
     rounds = JsonlWriter(run_dir / RunFiles.ROUNDS)
@@ -464,34 +424,25 @@ def run_experiment(
         if on_match_done is not None:
             on_match_done(plan, match_record)
 
-    status = "failed"
-    try:
-        run_concurrently(todo, play, max_concurrency=workers, on_done=done, cancel=runtime.cancel)
-        status = "completed"
-    except KeyboardInterrupt:
-        status = "interrupted"
-        raise
-    finally:
+    def wrap_up(status: RunStatus) -> dict[str, int]:
         for writer in (rounds, matches, calls):
             writer.close()
         if owns_runtime and runtime.cache is not None:
             runtime.cache.close()
         if status == "completed" and (workers > 1 or resume):
-            counts = rewrite_in_plan_order(
+            return rewrite_in_plan_order(
                 run_dir, order={plan.match_id: i for i, plan in enumerate(plans)}
             )
-        else:
-            counts = {
-                "rounds": kept["rounds"] + rounds.count,
-                "matches": kept["matches"] + matches.count,
-                "aborted_matches": _count_aborted(run_dir),
-                "calls": kept["calls"] + calls.count,
-            }
-        manifest = manifest.model_copy(
-            update={"status": status, "finished_at": utc_timestamp(), "counts": counts}
-        )
-        write_manifest(run_dir, manifest)
-    return RunResult(run_dir=run_dir, manifest=manifest, counts=counts)
+        return {
+            "rounds": kept["rounds"] + rounds.count,
+            "matches": kept["matches"] + matches.count,
+            "aborted_matches": _count_aborted(run_dir),
+            "calls": kept["calls"] + calls.count,
+        }
+
+    with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
+        run_concurrently(todo, play, max_concurrency=workers, on_done=done, cancel=runtime.cancel)
+    return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
 
 
 def _count_aborted(run_dir: Path) -> int:

@@ -23,11 +23,13 @@ import duckdb
 from pdbench.errors import AggregationError, RunDirError
 from pdbench.storage.schema import RunFiles
 
-__all__ = ["DBT_PROJECT_DIR", "AggregateSummary", "aggregate_run"]
+__all__ = ["DBT_PROJECT_DIR", "LEADERBOARD", "AggregateSummary", "aggregate_run"]
 
 DBT_PROJECT_DIR = Path(__file__).resolve().parents[3] / "dbt_project"
 """The repository's dbt project (its ``profiles.yml`` links to ``dbt_profiles.yml``)."""
 
+LEADERBOARD = "leaderboard.parquet"
+"""The arena mart ``pdbench aggregate`` prints as a table."""
 _REQUIRED_FILES = {
     "pd": (RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS),
     "arena": (RunFiles.CALLS,),
@@ -211,6 +213,8 @@ def _summary_text(run_dir: Path, game: str, tables: dict[str, int]) -> str:
     lines += [f"  {name}: {rows} rows" for name, rows in tables.items()]
     if game == "pd" and tables.get(RunFiles.AGGREGATES):
         lines += ["", *_pd_condition_table(run_dir / RunFiles.AGGREGATES)]
+    if game == "arena" and tables.get(LEADERBOARD):
+        lines += ["", *_arena_leaderboard_table(run_dir / LEADERBOARD)]
     return "\n".join(lines)
 
 
@@ -234,12 +238,13 @@ def _pd_condition_table(path: Path) -> list[str]:
             {"path": str(path)},
         ).fetchall()
     header = ("condition", "replicates", "cooperation", "payoff/round a", "payoff/round b",
-              "collapse")  # fmt: skip
+              "collapse (mean round; replicates collapsed)")  # fmt: skip
     table = [header]
     for condition, n_ok, n_aborted, coop, pay_a, pay_b, collapse, n_collapsed in rows:
         replicates = f"{n_ok}" + (f" (+{n_aborted} aborted)" if n_aborted else "")
+        fraction = f"({n_collapsed}/{n_ok} replicates)"
         collapse_text = (
-            "never" if collapse is None else f"round {collapse:.1f} ({n_collapsed}/{n_ok})"
+            f"never {fraction}" if collapse is None else f"round {_number(collapse)} {fraction}"
         )
         table.append(
             (
@@ -251,11 +256,69 @@ def _pd_condition_table(path: Path) -> list[str]:
                 collapse_text,
             )
         )
-    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    return _aligned(table)
+
+
+def _arena_leaderboard_table(path: Path) -> list[str]:
+    with duckdb.connect() as con:
+        rows = con.execute(
+            """
+            select
+                rank,
+                player,
+                score,
+                ci_low,
+                ci_high,
+                rank_ci_low,
+                rank_ci_high,
+                n_answers,
+                normalization,
+                bootstrap_n
+            from read_parquet($path)
+            where player is not null
+            order by rank asc nulls last, player asc
+            """,
+            {"path": str(path)},
+        ).fetchall()
+    header = ("rank", "player", "score", "95% CI", "rank interval", "answers")
+    table = [header]
+    for rank, player, score, low, high, rank_low, rank_high, n_answers, _, _ in rows:
+        interval = "-" if low is None else f"{low:.2f} .. {high:.2f}"
+        if rank_low is None:
+            ranks = "-"
+        elif rank_low == rank_high:
+            ranks = f"{rank_low}"
+        else:
+            ranks = f"{rank_low}-{rank_high}"
+        table.append(
+            (
+                "-" if rank is None else str(rank),
+                str(player),
+                "-" if score is None else f"{score:.2f}",
+                interval,
+                ranks,
+                str(n_answers),
+            )
+        )
+    normalization, bootstrap_n = (rows[0][8], rows[0][9]) if rows else ("?", "?")
+    return [
+        f"leaderboard (normalisation {normalization}; 95% intervals from {bootstrap_n} "
+        "bootstrap replicates over questions):",
+        *_aligned(table),
+    ]
+
+
+def _aligned(table: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     return [
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
         for row in table
     ]
+
+
+def _number(value: float) -> str:
+    """An integral value without decimals (``1``), any other with up to two (``4.5``)."""
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}".rstrip("0")
 
 
 def _fmt(value: float | None) -> str:

@@ -292,5 +292,8 @@ class RunManifest(BaseModel):
     finished_at: str | None = None
     resumed_at: list[str] = Field(default_factory=list)
     """When the run was resumed (``pdbench run --resume``), oldest first."""
+    phases_done: list[str] = Field(default_factory=list)
+    """Arena: the phases whose record file is complete, in play order (``--resume`` keeps
+    them and replays the rest)."""
     counts: dict[str, int] = Field(default_factory=dict)
     """Records written per file, e.g. ``{"rounds": 1200, "matches": 24}``."""

@@ -1,0 +1,112 @@
+"""How the arena reaches its players: providers behind the shared gateway and runtime.
+
+Every call of every phase goes through a :class:`pdbench.providers.gateway.ProviderGateway`
+on the run's one :class:`pdbench.providers.runtime.ProviderRuntime` (cache, prices, per-model
+limits, back-off clock, cancel), exactly as a PD agent's calls do.
+
+Calls of one phase run on several threads. A provider client keeps per-call state (its
+``last_usage``), so :class:`PlayerPool` gives every thread its own client per player; the
+mock is a pure function of its seed and the prompt, and a real client is only a connection,
+so which thread asks changes nothing. Every task gets its own gateway, whose ``calls.jsonl``
+records go to the task (the runner writes them in task order).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from pdbench.arena.config import ArenaConfig, ArenaPlayerConfig
+from pdbench.arena.tasks import PlayerClient
+from pdbench.config import LoadedConfig
+from pdbench.core.rng import derive_seed
+from pdbench.errors import ConfigError
+from pdbench.providers.base import ProviderClient, key_problem, make_provider, provider_problem
+from pdbench.providers.gateway import ProviderGateway
+from pdbench.providers.mock_arena import SIGN_OFFS, ArenaMockSettings
+from pdbench.providers.retry import RetryPolicy
+from pdbench.providers.runtime import ProviderRuntime
+
+__all__ = ["PlayerPool", "check_arena_providers", "mock_settings"]
+
+
+def check_arena_providers(loaded: LoadedConfig, *, keys: bool = True) -> None:
+    """Fail before anything is written if a player's provider cannot be built here (its SDK
+    is missing, or, with ``keys``, its API key)."""
+    for i, player in enumerate(loaded.config.players):
+        problem = provider_problem(player.provider)
+        if problem:
+            raise ConfigError(problem, path=loaded.path, field=f"players[{i}].provider")
+        problem = key_problem(player.provider, settings=player) if keys else None
+        if problem:
+            raise ConfigError(problem, path=loaded.path, field=f"players[{i}].api_key_env")
+
+
+def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
+    """The mock of player ``index``: its traits, its signature, and the signature (never the
+    name) of the player it favours."""
+    signatures = [
+        p.mock.signature or SIGN_OFFS[i % len(SIGN_OFFS)] for i, p in enumerate(config.players)
+    ]
+    names = [p.name for p in config.players]
+    mock = config.players[index].mock
+    favoured = signatures[names.index(mock.favours)] if mock.favours else None
+    return ArenaMockSettings(
+        answer_skill=mock.answer_skill,
+        question_quality=mock.question_quality,
+        judge_leniency=mock.judge_leniency,
+        judge_noise=mock.judge_noise,
+        favour_bonus=mock.favour_bonus,
+        signature=signatures[index],
+        favoured_signature=favoured,
+        invalid_rate=mock.invalid_rate,
+        latency_ms=mock.latency_ms,
+        seed=mock.seed,
+    )
+
+
+class PlayerPool:
+    """The players of a tournament, ready to be asked from any thread (see the module)."""
+
+    def __init__(self, config: ArenaConfig, *, runtime: ProviderRuntime) -> None:
+        self.config = config
+        self.runtime = runtime
+        self._players: dict[str, tuple[int, ArenaPlayerConfig]] = {
+            p.name: (i, p) for i, p in enumerate(config.players)
+        }
+        self._local = threading.local()
+
+    def _provider(self, name: str) -> ProviderClient:
+        clients: dict[str, ProviderClient] = self._local.__dict__.setdefault("clients", {})
+        client = clients.get(name)
+        if client is None:
+            index, player = self._players[name]
+            settings = mock_settings(self.config, index) if player.provider == "mock" else player
+            client = clients[name] = make_provider(
+                player.provider,
+                settings=settings,
+                seed=derive_seed(self.config.seed, "provider", "arena", name),
+            )
+        return client
+
+    def client(self, name: str, *, record: Callable[[dict], None]) -> PlayerClient:
+        """Player ``name`` for one task: this thread's provider behind a fresh gateway whose
+        call records go to ``record``."""
+        _, player = self._players[name]
+        transport = player.transport
+        gateway = ProviderGateway(
+            client=self._provider(name),
+            provider=player.provider,
+            model=player.model,
+            run_id=self.config.run_id,
+            record=record,
+            runtime=self.runtime,
+            retry=RetryPolicy(
+                max_retries=transport.max_retries,
+                backoff_base_s=transport.backoff_base_s,
+                backoff_max_s=transport.backoff_max_s,
+            ),
+            use_cache=player.uses_cache,
+            endpoint=player.base_url,
+        )
+        return PlayerClient(gateway=gateway, temperature=player.temperature)

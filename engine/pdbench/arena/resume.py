@@ -1,0 +1,80 @@
+"""Resume a stopped tournament, phase by phase (``pdbench run configs/arena.yaml --resume``).
+
+A phase's record file is written whole when all its calls are done, then the phase is added
+to the manifest's ``phases_done``: that marks it complete. Resuming
+
+1. checks that the config is the one the run started with
+   (:func:`pdbench.runners.run_dir.resumable_manifest`, shared with the PD);
+2. keeps the files of the phases in ``phases_done`` and reads their records back;
+3. deletes the file of any later phase and drops the ``calls.jsonl`` lines of every phase not
+   done (atomically), so the interrupted phase is replayed from its first call;
+4. lets the runner play the remaining phases (the question filter is re-run from the kept
+   files when answering has not finished).
+
+Replaying a phase costs nothing for calls already paid for: the response cache (on for real
+providers) returns them, marked ``cache_hit``. Seeds derive by name and the mock is a pure
+function of its prompt, so the final files equal an uninterrupted run's (timestamps and
+latencies aside; with a real provider, replayed calls are cache hits at cost 0).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from pdbench.arena.prompts import PHASES, Phase
+from pdbench.runners.run_dir import resumable_manifest
+from pdbench.storage.jsonl import dumps_line, read_jsonl
+from pdbench.storage.schema import RunFiles, RunManifest
+
+__all__ = ["PHASE_FILES", "ArenaResumeState", "prepare_arena_resume"]
+
+PHASE_FILES: dict[Phase, str] = {
+    "generate": RunFiles.QUESTIONS,
+    "rate": RunFiles.QUESTION_RATINGS,
+    "answer": RunFiles.ANSWERS,
+    "judge": RunFiles.JUDGMENTS,
+}
+"""The record file each phase writes."""
+
+
+@dataclass(frozen=True)
+class ArenaResumeState:
+    """What a resumed tournament starts from."""
+
+    manifest: RunManifest
+    records: dict[Phase, list[dict]]
+    """The records of every finished phase, in play order."""
+    calls: int
+    """``calls.jsonl`` lines kept (those of finished phases)."""
+
+
+def prepare_arena_resume(run_dir: Path, *, config_sha256: str) -> ArenaResumeState:
+    """Check that ``run_dir`` can be resumed with this config and drop unfinished phases."""
+    manifest = resumable_manifest(run_dir, config_sha256=config_sha256)
+    done: list[Phase] = []
+    for phase in PHASES:  # only a prefix of the play order can be finished
+        if phase not in manifest.phases_done:
+            break
+        done.append(phase)
+    for phase in PHASES[len(done) :]:
+        (run_dir / PHASE_FILES[phase]).unlink(missing_ok=True)
+    calls = _keep_calls(run_dir / RunFiles.CALLS, phases=set(done))
+    records = {phase: list(read_jsonl(run_dir / PHASE_FILES[phase])) for phase in done}
+    return ArenaResumeState(
+        manifest=manifest.model_copy(update={"phases_done": done}), records=records, calls=calls
+    )
+
+
+def _keep_calls(path: Path, *, phases: set[str]) -> int:
+    """Rewrite ``calls.jsonl`` with the lines of ``phases`` only (a torn last line goes too)."""
+    kept = [r for r in read_jsonl(path) if r.get("phase") in phases] if path.exists() else []
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as handle:
+        for record in kept:
+            handle.write(dumps_line(record))
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+    return len(kept)

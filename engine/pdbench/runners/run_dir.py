@@ -1,0 +1,122 @@
+"""The life of a run directory, the same for every game.
+
+- :func:`prepare_run_dir`: create it (an existing one only with ``overwrite``, and only if it
+  is a run directory or empty);
+- :func:`resumable_manifest`: the manifest of a stopped run, if this config may continue it
+  (same ``config_sha256``), and :func:`resumed`: that manifest, running again;
+- :func:`manifest_lifecycle`: the manifest is written ``running`` when the run starts, can be
+  updated while it plays (:meth:`LiveManifest.update`), and is rewritten ``completed``,
+  ``interrupted`` (Ctrl-C, re-raised) or ``failed`` (any other exception, re-raised) with the
+  counts when it ends.
+
+The game-specific part of resuming (which matches or phases are finished) stays with each
+game's runner: :mod:`pdbench.runners.resume` (PD) and :mod:`pdbench.arena.resume` (arena).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pdbench.core.clock import utc_timestamp
+from pdbench.errors import RunDirError
+from pdbench.storage.manifest import read_manifest, write_manifest
+from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
+
+__all__ = [
+    "LiveManifest",
+    "manifest_lifecycle",
+    "prepare_run_dir",
+    "resumable_manifest",
+    "resumed",
+]
+
+
+def prepare_run_dir(run_dir: Path, *, overwrite: bool) -> None:
+    """Create ``run_dir``; an existing one is replaced only with ``overwrite`` and only if it
+    is a run directory (holds a manifest) or empty."""
+    if run_dir.exists():
+        if not overwrite:
+            raise RunDirError(
+                f"{run_dir}: run directory already exists (pass --overwrite to replace it)"
+            )
+        if not run_dir.is_dir():
+            raise RunDirError(f"{run_dir}: exists and is not a directory")
+        if any(run_dir.iterdir()) and not (run_dir / RunFiles.MANIFEST).is_file():
+            raise RunDirError(
+                f"{run_dir}: not a run directory (no {RunFiles.MANIFEST}); refusing to replace it"
+            )
+        shutil.rmtree(run_dir)
+    run_dir.mkdir(parents=True)
+
+
+def resumable_manifest(run_dir: Path, *, config_sha256: str) -> RunManifest:
+    """The manifest of the run in ``run_dir``, if the config loaded now is the one it started
+    with; otherwise a one-line :class:`RunDirError`."""
+    if not (run_dir / RunFiles.MANIFEST).is_file():
+        raise RunDirError(
+            f"{run_dir}: nothing to resume (no {RunFiles.MANIFEST}); run without --resume"
+        )
+    manifest = read_manifest(run_dir)
+    if manifest.config_sha256 != config_sha256:
+        raise RunDirError(
+            f"{run_dir}: cannot resume: the config differs from the one this run started with "
+            f"(sha256 {config_sha256[:12]} vs {manifest.config_sha256[:12]}; "
+            "same file, same --replicates?)"
+        )
+    return manifest
+
+
+def resumed(manifest: RunManifest) -> RunManifest:
+    """``manifest`` running again, with the time of this resume appended to ``resumed_at``."""
+    return manifest.model_copy(
+        update={
+            "status": "running",
+            "finished_at": None,
+            "resumed_at": [*manifest.resumed_at, utc_timestamp()],
+        }
+    )
+
+
+class LiveManifest:
+    """The manifest of a run in progress; every change is written at once (atomically)."""
+
+    def __init__(self, run_dir: Path, manifest: RunManifest) -> None:
+        self.run_dir = run_dir
+        self.manifest = manifest
+        write_manifest(run_dir, manifest)
+
+    def update(self, **fields: Any) -> RunManifest:
+        """Set ``fields`` and rewrite the file."""
+        self.manifest = self.manifest.model_copy(update=fields)
+        write_manifest(self.run_dir, self.manifest)
+        return self.manifest
+
+
+@contextmanager
+def manifest_lifecycle(
+    run_dir: Path,
+    manifest: RunManifest,
+    *,
+    on_end: Callable[[RunStatus], dict[str, int]],
+) -> Iterator[LiveManifest]:
+    """Write ``manifest`` (status ``running``) and yield it; when the block ends, call
+    ``on_end(status)`` (close files, count lines) and write the final status with its counts.
+
+    The status is ``completed`` when the block finishes, ``interrupted`` on KeyboardInterrupt
+    and ``failed`` on any other exception; exceptions are re-raised.
+    """
+    live = LiveManifest(run_dir, manifest.model_copy(update={"status": "running"}))
+    status: RunStatus = "failed"
+    try:
+        yield live
+        status = "completed"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise
+    finally:
+        counts = on_end(status)
+        live.update(status=status, finished_at=utc_timestamp(), counts=counts)

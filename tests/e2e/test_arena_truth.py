@@ -1,0 +1,145 @@
+"""The demo tournament (``configs/arena.yaml``, unchanged) through ``pdbench run`` with the dbt
+build, once per session: the scoring recovers what the mock players were planted with.
+
+The truth is read from the run's manifest (``scoring.players``: the planted traits the config
+gave each mock player), never written here, so the tests follow the demo if it is retuned.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import pytest
+from pdbench import cli
+from pdbench.storage.schema import RunFiles
+from typer.testing import CliRunner
+
+from tests.conftest import CONFIGS
+
+
+@dataclass(frozen=True)
+class DemoRun:
+    run_dir: Path
+    stdout: str
+    players: list[dict]
+    """The planted traits, from the manifest."""
+    normalization: str
+
+
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
+    folder = tmp_path_factory.mktemp("arena_demo")
+    shutil.copytree(CONFIGS, folder / "configs")
+    run_dir = folder / "run"
+    result = CliRunner().invoke(
+        cli.app, ["run", str(folder / "configs/arena.yaml"), "--output-dir", str(run_dir)]
+    )
+    assert result.exit_code == 0, result.stderr
+    manifest = json.loads((run_dir / RunFiles.MANIFEST).read_text())
+    assert manifest["status"] == "completed"
+    scoring = manifest["scoring"]
+    return DemoRun(
+        run_dir=run_dir,
+        stdout=result.stdout,
+        players=scoring["players"],
+        normalization=scoring["normalization"],
+    )
+
+
+def _rows(run: DemoRun, sql: str) -> list[tuple]:
+    return duckdb.sql(sql.format(run=run.run_dir)).fetchall()
+
+
+def test_the_demo_plants_distinct_traits(demo: DemoRun):
+    # the assertions below need distinct skills, one clear favouring pair, and 5 players
+    skills = [p["answer_skill"] for p in demo.players]
+    assert len(demo.players) == 5 and len(set(skills)) == len(skills)
+    assert sum(p["favours"] is not None for p in demo.players) == 1
+
+
+def test_the_leaderboard_order_is_the_planted_skill_order(demo: DemoRun):
+    ranked = _rows(
+        demo,
+        "select player, rank from '{run}/leaderboard.parquet' "
+        "where player is not null order by rank, player",
+    )
+    truth = [p["name"] for p in sorted(demo.players, key=lambda p: -p["answer_skill"])]
+    assert [player for player, _ in ranked] == truth
+    assert [rank for _, rank in ranked] == list(range(1, len(truth) + 1))  # no ties
+
+
+def test_aggregate_prints_the_leaderboard_with_intervals(demo: DemoRun):
+    rows = _rows(
+        demo,
+        "select rank, player, score, ci_low, ci_high, rank_ci_low, rank_ci_high, n_answers "
+        "from '{run}/leaderboard.parquet' where player is not null order by rank",
+    )
+    lines = demo.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("leaderboard ("))
+    assert lines[start + 1].split() == ["rank", "player", "score", "95%", "CI", "rank",
+                                        "interval", "answers"]  # fmt: skip
+    printed = [line.split() for line in lines[start + 2 : start + 2 + len(rows)]]
+    for cells, (rank, player, score, low, high, rank_low, rank_high, n_answers) in zip(
+        printed, rows, strict=True
+    ):
+        ranks = str(rank_low) if rank_low == rank_high else f"{rank_low}-{rank_high}"
+        assert cells == [str(rank), player, f"{score:.2f}", f"{low:.2f}", "..", f"{high:.2f}",
+                         ranks, str(n_answers)]  # fmt: skip
+
+
+def test_the_most_lenient_planted_judge_has_the_highest_raw_leniency(demo: DemoRun):
+    # Raw leniency (a judge's mean raw score) also carries the pool the judge saw: judges skip
+    # their own answers, so a strong player judges a weaker pool, and the favouring judge's
+    # bonus lifts its mean. The full order of raw means therefore need not follow the planted
+    # leniency; the top does, because the demo plants one judge far more lenient than the
+    # rest (its margin exceeds the pool and favour effects). The full order is asserted on
+    # the pool-corrected estimate below.
+    top = _rows(demo, "select judge from '{run}/judge_stats.parquet' order by leniency desc")
+    planted = max(demo.players, key=lambda p: p["judge_leniency"])
+    assert top[0][0] == planted["name"]
+
+
+def test_pool_corrected_leniency_follows_the_planted_order(demo: DemoRun):
+    # Spearman correlation 1 over judges with different planted leniency: every pair that the
+    # config orders strictly is ordered the same way by the fixed-effects offset. Pairs with
+    # equal planted leniency are not compared (the favouring judge's bonus may split them).
+    offsets = dict(
+        _rows(demo, "select judge, fixed_effects_offset from '{run}/judge_stats.parquet'")
+    )
+    planted = {p["name"]: p["judge_leniency"] for p in demo.players}
+    pairs = [(a, b) for a in planted for b in planted if planted[a] > planted[b]]
+    assert len(pairs) >= 8
+    assert [(a, b) for a, b in pairs if not offsets[a] > offsets[b]] == []
+
+
+def test_the_planted_favouring_pair_is_the_top_flagged_pair(demo: DemoRun):
+    top = _rows(
+        demo,
+        "select judge, player, is_flagged, flag_kind from '{run}/judge_player_bias.parquet' "
+        "where anomaly_rank = 1",
+    )
+    favouring = next(p for p in demo.players if p["favours"] is not None)
+    assert top == [(favouring["name"], favouring["favours"], True, "favouritism")]
+
+
+def test_every_judge_awards_five_on_average_under_shift(demo: DemoRun):
+    assert demo.normalization == "shift"
+    means = _rows(demo, "select judge, normalized_mean from '{run}/judge_stats.parquet'")
+    assert {judge for judge, _ in means} == {p["name"] for p in demo.players}
+    assert all(mean == pytest.approx(5.0, abs=1e-9) for _, mean in means)
+
+
+def test_every_interval_contains_its_point_estimate(demo: DemoRun):
+    rows = _rows(
+        demo,
+        "select score, ci_low, ci_high, rank, rank_ci_low, rank_ci_high "
+        "from '{run}/leaderboard.parquet' where player is not null",
+    )
+    assert len(rows) == len(demo.players)
+    for score, low, high, rank, rank_low, rank_high in rows:
+        assert low <= score <= high
+        assert rank_low <= rank <= rank_high

@@ -1,0 +1,178 @@
+"""A mock PD experiment (noise, LLM agents with invalid replies) played by the engine and
+aggregated by dbt; a few metrics are recomputed here, in plain Python from ``rounds.jsonl``,
+and compared with ``aggregates.parquet`` for every (condition, replicate).
+
+This is a test-only reference implementation of the definitions in ``docs/metrics.md``,
+written independently of the SQL: if the two disagree, one of them is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import pytest
+from pdbench.config import load_config
+from pdbench.runners.run_experiment import run_experiment
+from pdbench.storage.aggregate import AggregateSummary, aggregate_run
+from pdbench.storage.jsonl import read_jsonl
+from pdbench.storage.schema import RunFiles
+
+from tests.conftest import CONFIGS, write_experiment
+
+
+@dataclass(frozen=True)
+class PlayedRun:
+    run_dir: Path
+    summary: AggregateSummary
+    k: int
+    threshold: float
+
+
+@pytest.fixture(scope="session")
+def played(tmp_path_factory: pytest.TempPathFactory) -> PlayedRun:
+    folder = tmp_path_factory.mktemp("pd_recompute")
+    shutil.copytree(CONFIGS, folder / "configs")
+    config = write_experiment(
+        folder / "configs",
+        replicates=3,
+        noise=0.1,
+        max_concurrency=1,
+        horizon={"type": "geometric", "stop_prob": 0.05, "max_rounds": 40},
+        metrics={"collapse": {"k": 4, "threshold": 0.25}},
+    )
+    text = config.read_text()
+    for strategy in ("TFT", "WSLS", "ALLD"):  # every LLM agent replies invalidly at times
+        text = text.replace(
+            f"strategy: {strategy}", f"strategy: {strategy}\n        invalid_rate: 0.3"
+        )
+    config.write_text(text)
+    result = run_experiment(load_config(config), output_dir=folder / "run")
+    assert result.manifest.status == "completed"
+    params = json.loads((folder / "run" / RunFiles.MANIFEST).read_text())["metric_params"]
+    return PlayedRun(
+        run_dir=folder / "run",
+        summary=aggregate_run(folder / "run"),
+        k=params["collapse_k"],
+        threshold=params["collapse_threshold"],
+    )
+
+
+# --- the reference implementation ------------------------------------------------------------
+
+
+def _share(hits: int, total: int) -> float | None:
+    return hits / total if total else None
+
+
+def _responses(own: list[str], other: list[str]) -> tuple[float | None, float | None]:
+    """(retaliation, forgiveness): over rounds t >= 2 after the opponent defected at t-1, the
+    share of D, and of C, in one's own action at t."""
+    after_defection = [own[t] for t in range(1, len(own)) if other[t - 1] == "D"]
+    return (
+        _share(after_defection.count("D"), len(after_defection)),
+        _share(after_defection.count("C"), len(after_defection)),
+    )
+
+
+def _time_to_collapse(a: list[str], b: list[str], *, k: int, threshold: float) -> int | None:
+    """The first 1-based round starting a whole k-round window whose cooperation over both
+    agents is <= threshold; a match shorter than k is one window."""
+    n = len(a)
+    starts = range(1) if n < k else range(n - k + 1)
+    for start in starts:
+        end = min(start + k, n)
+        cooperations = a[start:end].count("C") + b[start:end].count("C")
+        if cooperations / (2 * (end - start)) <= threshold:
+            return start + 1
+    return None
+
+
+def recompute(run: PlayedRun) -> dict[tuple[str, int], dict]:
+    matches: dict[tuple[str, int], list[dict]] = defaultdict(list)
+    for line in read_jsonl(run.run_dir / RunFiles.ROUNDS):
+        matches[(line["condition"], line["replicate"])].append(line)
+    expected = {}
+    for key, lines in matches.items():
+        lines.sort(key=lambda r: r["round_index"])
+        a = [r["agent_a_action"] for r in lines]
+        b = [r["agent_b_action"] for r in lines]
+        n = len(lines)
+        retaliation_a, forgiveness_a = _responses(a, b)
+        retaliation_b, forgiveness_b = _responses(b, a)
+        total_a = sum(r["agent_a_payoff"] for r in lines)
+        total_b = sum(r["agent_b_payoff"] for r in lines)
+        llm_a = lines[0]["agent_a_kind"] == "llm"
+        expected[key] = {
+            "rounds_played": n,
+            "cooperation_rate_a": a.count("C") / n,
+            "cooperation_rate_b": b.count("C") / n,
+            "cooperation_rate": (a.count("C") + b.count("C")) / (2 * n),
+            "retaliation_rate_a": retaliation_a,
+            "retaliation_rate_b": retaliation_b,
+            "forgiveness_rate_a": forgiveness_a,
+            "forgiveness_rate_b": forgiveness_b,
+            "exploitability_payoff_gap_a": total_b - total_a,
+            "exploitability_payoff_gap_b": total_a - total_b,
+            "invalid_rate_a": (sum(not r["agent_a_valid"] for r in lines) / n if llm_a else None),
+            "time_to_collapse": _time_to_collapse(a, b, k=run.k, threshold=run.threshold),
+        }
+    return expected
+
+
+# --- the comparison ---------------------------------------------------------------------------
+
+
+def _replicate_rows(run: PlayedRun, columns: list[str]) -> dict[tuple[str, int], dict]:
+    path = run.run_dir / RunFiles.AGGREGATES
+    rows = duckdb.execute(
+        f"select condition, replicate, {', '.join(columns)} from read_parquet(?) "
+        "where level = 'replicate'",
+        [str(path)],
+    ).fetchall()
+    return {(r[0], r[1]): dict(zip(columns, r[2:], strict=True)) for r in rows}
+
+
+def test_the_run_exercises_noise_invalid_replies_and_both_collapse_outcomes(played: PlayedRun):
+    rounds = list(read_jsonl(played.run_dir / RunFiles.ROUNDS))
+    assert any(r["agent_a_action"] != r["agent_a_intended_action"] for r in rounds)  # noise
+    assert any(r["agent_a_kind"] == "llm" and not r["agent_a_valid"] for r in rounds)
+    collapses = [m["time_to_collapse"] for m in recompute(played).values()]
+    assert None in collapses and any(c is not None for c in collapses)
+
+
+def test_every_replicate_matches_the_reference_implementation(played: PlayedRun):
+    expected = recompute(played)
+    columns = list(next(iter(expected.values())))
+    actual = _replicate_rows(played, columns)
+    assert set(actual) == set(expected) and len(expected) == 3 * 3
+    for key, values in expected.items():
+        for column, value in values.items():
+            got = actual[key][column]
+            if value is None:
+                assert got is None, (key, column, got)
+            else:
+                assert got == pytest.approx(value, abs=1e-12), (key, column, got, value)
+
+
+def test_the_summary_prints_collapse_rounds_and_what_the_fraction_counts(played: PlayedRun):
+    by_condition: dict[str, list[int | None]] = defaultdict(list)
+    for (condition, _), values in recompute(played).items():
+        by_condition[condition].append(values["time_to_collapse"])
+    lines = played.summary.text.splitlines()
+    assert any("collapse (mean round; replicates collapsed)" in line for line in lines)
+    for condition, collapses in by_condition.items():
+        rounds = [c for c in collapses if c is not None]
+        fraction = f"({len(rounds)}/{len(collapses)} replicates)"
+        if not rounds:
+            shown = f"never {fraction}"
+        else:
+            mean = sum(rounds) / len(rounds)
+            number = str(int(mean)) if mean == int(mean) else f"{mean:.2f}".rstrip("0")
+            shown = f"round {number} {fraction}"
+        (line,) = [line for line in lines if line.startswith(condition + " ")]
+        assert line.endswith(shown), (line, shown)
