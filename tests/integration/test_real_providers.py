@@ -200,7 +200,6 @@ def test_an_unknown_model_is_fatal(project: Path, server: WireServer):
 
 @pytest.fixture
 def openai_wire(monkeypatch: pytest.MonkeyPatch):
-    pytest.importorskip("litellm")
     monkeypatch.setenv(KEY_ENV, SENTINEL)
     with wire_server("openai") as running:
         yield running
