@@ -110,8 +110,13 @@ def test_ui_prints_the_streamlit_command(project: Path):
     words = result.stdout.split()
     assert Path(words[0]).name == "streamlit"
     assert words[1:3] == ["run", str(cli.STREAMLIT_APP)]
-    assert words[3:] == ["--server.port", "8765", "--", "--run-dir", "data/runs/demo"]
-    assert cli.STREAMLIT_APP.is_file()
+    run_dir = Path("data/runs/demo").resolve()
+    assert words[3:] == [
+        "--server.port", "8765", "--server.address", "127.0.0.1",
+        "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        "--", "--run-dir", str(run_dir), "--runs-root", str(run_dir.parent),
+    ]
+    assert cli.STREAMLIT_APP.is_absolute() and cli.STREAMLIT_APP.is_file()
 
 
 BAD_INPUTS = [
