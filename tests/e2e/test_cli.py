@@ -113,7 +113,8 @@ def test_ui_prints_the_streamlit_command(project: Path):
     run_dir = Path("data/runs/demo").resolve()
     assert words[3:] == [
         "--server.port", "8765", "--server.address", "127.0.0.1",
-        "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        "--server.headless", "true", "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer",
+        "--theme.primaryColor", "#4e79a7",
         "--", "--run-dir", str(run_dir), "--runs-root", str(run_dir.parent),
     ]
     assert cli.STREAMLIT_APP.is_absolute() and cli.STREAMLIT_APP.is_file()

@@ -27,6 +27,11 @@ SIDE_COLORS = ["#4e79a7", "#f28e2b"]
 """Agent A blue, agent B orange, in every chart."""
 
 
+_FIT_WIDTH = alt.AutoSizeParams(type="fit-x", contains="padding")
+"""Stretch to the page's width but keep the stated height for the plot itself (Streamlit's
+default, ``fit``, squeezes axes and legends into the height)."""
+
+
 def _sides(labels: list[str]) -> alt.Scale:
     return alt.Scale(domain=labels, range=SIDE_COLORS[: len(labels)])
 
@@ -53,14 +58,20 @@ def actions_timeline(rounds: pd.DataFrame, *, label_a: str, label_b: str) -> alt
     cells["flipped"] = cells["action"] != cells["intended"]
     cells["start"] = cells["round"] - 0.5
     cells["end"] = cells["round"] + 0.5
+    y_axis = alt.Axis(labelLimit=280, labelFontSize=12)
+    y_scale = alt.Scale(type="band", domain=[label_a, label_b], paddingInner=0.12)
     base = alt.Chart(cells).encode(
-        y=alt.Y("agent:N", title=None, sort=[label_a, label_b], axis=alt.Axis(labelLimit=260)),
+        y=alt.Y("agent:N", title=None, scale=y_scale, axis=y_axis),
     )
+    centre = alt.Y("agent:N", title=None, scale=y_scale, axis=y_axis, bandPosition=0.5)
     rects = base.mark_rect(stroke="white", strokeWidth=0.3 if len(rounds) < 300 else 0).encode(
         x=alt.X(
             "start:Q",
             title="round",
-            scale=alt.Scale(domain=[float(cells["start"].min()), float(cells["end"].max())]),
+            scale=alt.Scale(
+                domain=[float(cells["start"].min()), float(cells["end"].max())], nice=False
+            ),
+            axis=alt.Axis(format="d", tickMinStep=1),
         ),
         x2="end:Q",
         color=alt.Color(
@@ -83,12 +94,12 @@ def actions_timeline(rounds: pd.DataFrame, *, label_a: str, label_b: str) -> alt
         ],
     )
     invalid = base.transform_filter("datum.valid == false").mark_point(
-        shape="cross", color="black", size=40, filled=True
-    ).encode(x="round:Q")
+        shape="cross", color="black", size=60, filled=True
+    ).encode(x="round:Q", y=centre)
     flips = base.transform_filter("datum.flipped").mark_circle(
-        color="white", size=18, opacity=0.9
-    ).encode(x="round:Q")
-    return alt.layer(rects, invalid, flips).properties(height=110)
+        color="white", size=26, opacity=0.95
+    ).encode(x="round:Q", y=centre)
+    return alt.layer(rects, invalid, flips).properties(autosize=_FIT_WIDTH, height=76)
 
 
 def cumulative_payoff(rounds: pd.DataFrame, *, label_a: str, label_b: str) -> alt.Chart:
@@ -110,14 +121,16 @@ def cumulative_payoff(rounds: pd.DataFrame, *, label_a: str, label_b: str) -> al
         alt.Chart(lines)
         .mark_line(interpolate="step-after", strokeWidth=2.2)
         .encode(
-            x=alt.X("round:Q", title="round"),
+            x=alt.X("round:Q", title="round", axis=alt.Axis(format="d", tickMinStep=1)),
             y=alt.Y("cumulative payoff:Q", title="cumulative payoff (points)"),
             color=alt.Color(
-                "agent:N", scale=_sides([label_a, label_b]), legend=alt.Legend(orient="top")
+                "agent:N",
+                scale=_sides([label_a, label_b]),
+                legend=alt.Legend(orient="top", labelLimit=320),
             ),
             tooltip=["round:Q", "agent:N", "cumulative payoff:Q"],
         )
-        .properties(height=260)
+        .properties(autosize=_FIT_WIDTH, height=260)
     )
 
 
@@ -130,7 +143,9 @@ def cooperation_over_time(
         low=(rows["cooperation_rate"] - rows["cooperation_rate_sd"].fillna(0)).clip(lower=0),
         high=(rows["cooperation_rate"] + rows["cooperation_rate_sd"].fillna(0)).clip(upper=1),
     )
-    base = alt.Chart(band).encode(x=alt.X("round_index:Q", title="round"))
+    base = alt.Chart(band).encode(
+        x=alt.X("round_index:Q", title="round", axis=alt.Axis(format="d", tickMinStep=1))
+    )
     area = base.mark_area(opacity=0.18, color="#555555").encode(
         y=alt.Y("low:Q", title="cooperation rate", scale=alt.Scale(domain=[0, 1]),
                 axis=alt.Axis(format="%")),
@@ -165,33 +180,46 @@ def cooperation_over_time(
             x="round_index:Q",
             y="rate:Q",
             color=alt.Color(
-                "agent:N", scale=_sides([label_a, label_b]), legend=alt.Legend(orient="top")
+                "agent:N",
+                scale=_sides([label_a, label_b]),
+                legend=alt.Legend(orient="top", labelLimit=320),
             ),
             tooltip=[alt.Tooltip("agent:N"), alt.Tooltip("rate:Q", format=".1%")],
         )
     )
-    return alt.layer(area, agents, both).properties(height=260)
+    return alt.layer(area, agents, both).properties(autosize=_FIT_WIDTH, height=260)
 
 
 def memory_one_heatmap(profile: pd.DataFrame) -> alt.LayerChart:
-    """P(C | previous round) per agent and previous outcome (own action first)."""
+    """P(C | previous round) per agent and previous outcome (own action first); a state
+    never visited is a grey cell with no number."""
     base = alt.Chart(profile).encode(
-        x=alt.X("previous:N", title="previous round (own, other)", sort=["CC", "CD", "DC", "DD"],
-                axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("agent:N", title=None, axis=alt.Axis(labelLimit=220)),
+        x=alt.X(
+            "previous:N",
+            title="previous round (own action, other's action)",
+            sort=["CC", "CD", "DC", "DD"],
+            axis=alt.Axis(labelAngle=0, orient="top", labelFontSize=12),
+        ),
+        y=alt.Y("agent:N", title=None, axis=alt.Axis(labelLimit=260, labelFontSize=12)),
     )
-    cells = base.mark_rect().encode(
+    unvisited = base.transform_filter("!isValid(datum.p_cooperate)").mark_rect(
+        color="#eeeeee"
+    )
+    cells = base.transform_filter("isValid(datum.p_cooperate)").mark_rect().encode(
         color=alt.Color(
             "p_cooperate:Q",
             title="P(C)",
-            scale=alt.Scale(domain=[0, 1], range=[ACTION_COLORS["D"], "#f7f7f7", "#2e8b57"]),
+            scale=alt.Scale(domain=[0, 0.5, 1], range=[ACTION_COLORS["D"], "#f7f7f7", "#2e8b57"]),
+            legend=None,
         ),
         tooltip=["agent:N", "previous:N", alt.Tooltip("p_cooperate:Q", format=".1%")],
     )
-    text = base.mark_text(fontSize=12).encode(
+    text = base.transform_filter("isValid(datum.p_cooperate)").mark_text(fontSize=13).encode(
         text=alt.Text("p_cooperate:Q", format=".0%"),
     )
-    return alt.layer(cells, text).properties(height=110)
+    return alt.layer(unvisited, cells, text).properties(
+        autosize=_FIT_WIDTH, height=72, width="container"
+    )
 
 
 def condition_bars(frame: pd.DataFrame, *, value_title: str, percent: bool) -> alt.Chart:
@@ -216,18 +244,24 @@ def condition_bars(frame: pd.DataFrame, *, value_title: str, percent: bool) -> a
                 alt.Tooltip("value:Q", format=".1%" if percent else ".3f", title=value_title),
             ],
         )
-        .properties(height=max(140, 44 * frame["condition"].nunique()))
+        .properties(autosize=_FIT_WIDTH, height=max(120, 40 * frame["condition"].nunique()))
     )
 
 
 def payoff_heatmap(matrix: pd.DataFrame, order: list[str]) -> alt.LayerChart:
-    """Mean score per round of the row agent against the column opponent."""
+    """Mean score per round of the row agent against the column opponent; agents in the
+    order given (the standings), pairs that never met left blank."""
     base = alt.Chart(matrix).encode(
-        x=alt.X("opponent:N", sort=order, title="opponent", axis=alt.Axis(labelAngle=-30,
-                                                                          labelLimit=200)),
-        y=alt.Y("agent:N", sort=order, title="agent", axis=alt.Axis(labelLimit=220)),
+        x=alt.X(
+            "opponent:N",
+            title="opponent",
+            scale=alt.Scale(domain=order),
+            axis=alt.Axis(labelAngle=-35, labelLimit=220, labelOverlap=False, orient="top"),
+        ),
+        y=alt.Y("agent:N", title="agent", scale=alt.Scale(domain=order),
+                axis=alt.Axis(labelLimit=220)),
     )
-    cells = base.mark_rect().encode(
+    cells = base.mark_rect(stroke="white", strokeWidth=1).encode(
         color=alt.Color("mean_score_per_round:Q", title="score / round",
                         scale=alt.Scale(scheme="viridis")),
         tooltip=[
@@ -244,8 +278,9 @@ def payoff_heatmap(matrix: pd.DataFrame, order: list[str]) -> alt.LayerChart:
         color=alt.condition("datum.mean_score_per_round > 2.5", alt.value("black"),
                             alt.value("white")),
     )
-    size = max(220, 56 * len(order))
-    return alt.layer(cells, text).properties(height=size)
+    return alt.layer(cells, text).properties(
+        autosize=alt.AutoSizeParams(type="pad"), width=alt.Step(56), height=alt.Step(34)
+    )
 
 
 def leaderboard_intervals(board: pd.DataFrame) -> alt.LayerChart:
@@ -274,7 +309,9 @@ def leaderboard_intervals(board: pd.DataFrame) -> alt.LayerChart:
     labels = base.mark_text(align="left", dx=8, dy=-10, fontSize=11).encode(
         x="score:Q", text=alt.Text("score:Q", format=".2f")
     )
-    return alt.layer(bars, points, labels).properties(height=max(160, 40 * len(order)))
+    return alt.layer(bars, points, labels).properties(
+        autosize=_FIT_WIDTH, height=max(120, 36 * len(order))
+    )
 
 
 def bias_heatmap(bias: pd.DataFrame) -> alt.LayerChart:
@@ -313,7 +350,9 @@ def bias_heatmap(bias: pd.DataFrame) -> alt.LayerChart:
     ).transform_calculate(
         label="format(datum.relative_deviation, '+.2f') + (datum.is_flagged ? ' ⚑' : '')"
     )
-    return alt.layer(cells, text).properties(height=max(200, 48 * len(judges)))
+    return alt.layer(cells, text).properties(
+        autosize=_FIT_WIDTH, height=max(160, 44 * len(judges))
+    )
 
 
 def calls_by_phase(calls: pd.DataFrame) -> alt.Chart:
@@ -328,5 +367,5 @@ def calls_by_phase(calls: pd.DataFrame) -> alt.Chart:
             tooltip=["player:N", "phase:N", "n_calls:Q", "n_invalid:Q", "n_error:Q",
                      alt.Tooltip("mean_latency_ms:Q", format=".1f")],
         )
-        .properties(height=max(140, 36 * calls["player"].nunique()))
+        .properties(autosize=_FIT_WIDTH, height=max(140, 36 * calls["player"].nunique()))
     )

@@ -26,17 +26,18 @@ __all__ = [
 
 HEADLINE_TILES: list[tuple[str, str, ValueKind, str]] = [
     ("Cooperation", "cooperation_rate", "rate", "Share of C over both agents' actions."),
-    ("Mutual cooperation", "mutual_cooperation_rate", "rate", "Share of rounds with (C, C)."),
-    ("Mutual defection", "mutual_defection_rate", "rate", "Share of rounds with (D, D)."),
-    ("Payoff / round · A", "payoff_per_round_a", "points", "Agent A's mean points per round."),
-    ("Payoff / round · B", "payoff_per_round_b", "points", "Agent B's mean points per round."),
-    ("Rounds", "rounds_played", "mean_count", "Rounds played (mean over replicates)."),
+    ("Mutual C", "mutual_cooperation_rate", "rate", "Share of rounds with (C, C)."),
+    ("Mutual D", "mutual_defection_rate", "rate", "Share of rounds with (D, D)."),
     (
-        "Time to collapse",
+        "Collapse at round",
         "time_to_collapse",
         "round",
-        "First round starting a window of k rounds with cooperation <= threshold.",
+        "First round starting a window of k rounds with cooperation <= threshold "
+        "(mean over the replicates that collapsed).",
     ),
+    ("Points/round A", "payoff_per_round_a", "points", "Agent A's mean points per round."),
+    ("Points/round B", "payoff_per_round_b", "points", "Agent B's mean points per round."),
+    ("Rounds", "rounds_played", "mean_count", "Rounds played (mean over replicates)."),
 ]
 """The metric tiles of a match or condition: label, ``aggregates.parquet`` column, format,
 help."""
@@ -45,9 +46,8 @@ CONDITION_TILES: list[tuple[str, str, ValueKind, str]] = [
     ("Replicates", "n_replicates", "count", "Ok matches behind the means."),
     ("Aborted", "n_aborted", "count", "Aborted matches, excluded from every metric."),
     ("Incomplete", "n_incomplete", "count", "Matches cut short by a crash, excluded."),
-    ("Collapsed", "n_collapsed", "count", "Replicates that collapsed."),
-    ("Never collapsed", "n_never_collapsed", "count", "Replicates that never collapsed."),
-    ("Rounds in total", "n_rounds", "count", "Rounds of the ok replicates."),
+    ("Collapsed", "n_collapsed", "count", "Replicates that collapsed (of the ok ones)."),
+    ("Total rounds", "n_rounds", "count", "Rounds of the ok replicates."),
 ]
 """Extra tiles of the condition page."""
 
@@ -80,6 +80,12 @@ def _tiles(row: pd.Series, tiles: list[tuple[str, str, ValueKind, str]]) -> None
         column.metric(label, format_value(row[name], kind), help=help_text, border=True)
 
 
+def _headline(row: pd.Series) -> None:
+    """The headline tiles in two rows: the pair's cooperation, then the agents' points."""
+    _tiles(row, HEADLINE_TILES[:4])
+    _tiles(row, HEADLINE_TILES[4:])
+
+
 def _agent_table(row: pd.Series) -> None:
     records = []
     for side in ("a", "b"):
@@ -104,7 +110,7 @@ def _memory_one(row: pd.Series) -> None:
     profile = pd.DataFrame.from_records(
         [
             {
-                "agent": _label(row, side),
+                "agent": f"{side.upper()} · {row[f'agent_{side}_name']}",
                 "previous": state.upper(),
                 "p_cooperate": row[f"p_c_after_{state}_{side}"],
             }
@@ -112,15 +118,16 @@ def _memory_one(row: pd.Series) -> None:
             for state in ("cc", "cd", "dc", "dd")
         ]
     )
+    st.markdown("**Memory-one profile**")
     st.altair_chart(charts.memory_one_heatmap(profile), width="stretch")
     st.caption(
-        "Memory-one profile: P(the agent plays C | the previous round), its own action first "
-        "(CD: it cooperated, the other defected). Blank: a state never visited."
+        "P(the agent plays C | the previous round), its own action first (CD: it cooperated, "
+        "the other defected). Grey: a state never visited."
     )
 
 
 def _metrics_panel(row: pd.Series) -> None:
-    _tiles(row, HEADLINE_TILES)
+    _headline(row)
     st.markdown("**Per agent**")
     _agent_table(row)
     _memory_one(row)
@@ -163,7 +170,7 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
         return
     label_a, label_b = _label(match, "a"), _label(match, "b")
     if not row.empty:
-        _tiles(row.iloc[0], HEADLINE_TILES)
+        _headline(row.iloc[0])
     st.subheader("Actions, round by round")
     shown = rounds
     if len(rounds) > TIMELINE_WINDOW:
@@ -182,7 +189,10 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
         "reply still invalid after every retry (a fallback action was played); a white dot a "
         "noise flip (the executed action differs from the intended one)."
     )
-    left, right = st.columns([3, 2])
+    if not row.empty:
+        st.subheader("Per agent")
+        _agent_table(row.iloc[0])
+    left, right = st.columns([3, 2], gap="large")
     with left:
         st.subheader("Cumulative payoff")
         st.altair_chart(
@@ -191,8 +201,7 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
         )
     with right:
         if not row.empty:
-            st.subheader("Per agent")
-            _agent_table(row.iloc[0])
+            st.subheader("Reactions")
             _memory_one(row.iloc[0])
     if "llm" in (match["agent_a_kind"], match["agent_b_kind"]):
         _round_inspector(run_dir, match, rounds)
@@ -340,7 +349,8 @@ def _page_tournament(run_dir: Path) -> None:
         "the same), wins, median rank across replicates."
     )
     st.dataframe(
-        table[["overall_rank", "agent", "mean_score_per_round", "n_wins", "median_rank",
+        height=35 * (len(table) + 1) + 3,
+        data=table[["overall_rank", "agent", "mean_score_per_round", "n_wins", "median_rank",
                "cooperation_rate", "n_matches"]],
         hide_index=True,
         width="stretch",
@@ -361,7 +371,7 @@ def _page_tournament(run_dir: Path) -> None:
     st.caption("Mean score per round of the row agent against the column opponent.")
     matrix = run_reader.payoff_matrix(run_dir)
     st.altair_chart(
-        charts.payoff_heatmap(matrix, table["agent"].tolist()), width="stretch"
+        charts.payoff_heatmap(matrix, table["agent"].tolist()), width="content"
     )
     if (run_dir / "tournament_noise_responses.parquet").is_file():
         noise = run_reader.noise_responses(run_dir)
