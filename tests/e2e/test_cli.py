@@ -1,6 +1,7 @@
 """The ``pdbench`` commands as the README shows them, and every kind of bad input."""
 
 import importlib.util
+import shlex
 from pathlib import Path
 
 import pytest
