@@ -243,7 +243,7 @@ def _page_calls(run_dir: Path) -> None:
 
 def render(run: ViewableRun) -> None:
     """Draw the page chosen in the sidebar for the arena run ``run``."""
-    page = st.sidebar.radio("Page", PAGES, key="page")
+    page = st.sidebar.radio("Page", PAGES, key="arena_page")
     handlers: dict[str, Callable[[], None]] = {
         "Leaderboard": lambda: _page_leaderboard(run.run_dir, run.manifest),
         "Judges": lambda: _page_judges(run.run_dir),

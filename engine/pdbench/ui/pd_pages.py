@@ -416,7 +416,7 @@ def render(run: ViewableRun) -> None:
         st.code(f"uv run pdbench aggregate {run_dir}", language="bash")
         return
     conditions = rows["condition"].tolist()
-    page = st.sidebar.radio("Page", PAGES, key="page")
+    page = st.sidebar.radio("Page", PAGES, key="pd_page")
     handlers: dict[str, Callable[[], None]] = {
         "Match": lambda: _page_match(run_dir, conditions),
         "Condition": lambda: _page_condition(run_dir, conditions, rows),
