@@ -14,7 +14,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 import pytest
-from pdbench.ui import pd_pages
+from pdbench.ui import arena_pages, pd_pages
 from pdbench.ui.formats import format_value
 from streamlit.testing.v1 import AppTest
 
@@ -290,4 +290,4 @@ def test_the_sidebar_offers_the_other_runs(
     assert set(at.selectbox(key="run").options) == {str(pd_run), str(arena_run)}
     _set(at, at.selectbox(key="run"), str(arena_run))
     assert "viewer-arena" in [title.value for title in at.title]
-    assert at.radio(key="arena_page").options == ["Leaderboard", "Judges", "Questions", "Provider calls"]
+    assert at.radio(key="arena_page").options == arena_pages.PAGES
