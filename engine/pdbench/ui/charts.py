@@ -298,8 +298,12 @@ def leaderboard_intervals(board: pd.DataFrame) -> alt.LayerChart:
         alt.Tooltip("n_answers:Q", title="answers"),
     ]
     bars = base.mark_rule(strokeWidth=3, color="#4e79a7").encode(
-        x=alt.X("ci_low:Q", title="score (normalised judgements, 0-10; every judge's mean = 5)",
-                scale=alt.Scale(zero=False)),
+        x=alt.X(
+            "ci_low:Q",
+            title="score (normalised judgements, 0-10; every judge's mean = 5)",
+            scale=alt.Scale(zero=False),
+            axis=alt.Axis(tickCount=8),
+        ),
         x2="ci_high:Q",
         tooltip=tooltip,
     )

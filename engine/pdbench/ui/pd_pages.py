@@ -192,7 +192,7 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
     if not row.empty:
         st.subheader("Per agent")
         _agent_table(row.iloc[0])
-    left, right = st.columns([3, 2], gap="large")
+    left, right = st.columns(2, gap="large")
     with left:
         st.subheader("Cumulative payoff")
         st.altair_chart(

@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> None:
     st.caption(
         f"{GAME_TITLES.get(checked.game, checked.game)} · status {manifest.get('status')} · "
         f"seed {manifest.get('seed')} · config {manifest.get('config_path')} · "
-        f"started {manifest.get('started_at')} · {run_dir}"
+        f"started {manifest.get('started_at')}"
     )
     if manifest.get("status") != "completed":
         st.info(
