@@ -41,7 +41,10 @@ def _choose_run(given: Path | None, runs_root: Path) -> Path | None:
     if not options:
         return None
     choice = st.sidebar.selectbox(
-        "Run", [str(path) for path in options], key="run",
+        "Run",
+        [str(path) for path in options],
+        key="run",
+        format_func=lambda path: Path(path).name or path,
         help=f"The run given on the command line, then every run under {runs_root}.",
     )
     return Path(choice)
@@ -77,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     st.caption(
         f"{GAME_TITLES.get(checked.game, checked.game)} · status {manifest.get('status')} · "
         f"seed {manifest.get('seed')} · config {manifest.get('config_path')} · "
-        f"started {manifest.get('started_at')}"
+        f"started {manifest.get('started_at')} · `{run_dir}`"
     )
     if manifest.get("status") != "completed":
         st.info(
