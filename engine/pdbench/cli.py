@@ -7,8 +7,8 @@ directory behind.
 
 from __future__ import annotations
 
+import os
 import shlex
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -369,19 +369,33 @@ def aggregate(
         _aggregate(run_dir)
 
 
-def streamlit_command(run_dir: Path, *, port: int) -> list[str]:
-    """The command that opens the viewer on ``run_dir``."""
+def streamlit_command(run_dir: Path, *, port: int, address: str = "127.0.0.1") -> list[str]:
+    """The command that opens the viewer on ``run_dir``: absolute paths, so that it works from
+    any working directory; headless, so that it opens no browser and asks nothing."""
     local = Path(sys.executable).parent / "streamlit"
     streamlit = str(local) if local.exists() else "streamlit"
+    run_dir = Path(run_dir).expanduser().resolve()
     return [
         streamlit,
         "run",
         str(STREAMLIT_APP),
         "--server.port",
         str(port),
+        "--server.address",
+        address,
+        "--server.headless",
+        "true",
+        "--browser.gatherUsageStats",
+        "false",
+        "--client.toolbarMode",
+        "viewer",
+        "--theme.primaryColor",
+        "#4e79a7",
         "--",
         "--run-dir",
         str(run_dir),
+        "--runs-root",
+        str(run_dir.parent),
     ]
 
 
@@ -389,6 +403,9 @@ def streamlit_command(run_dir: Path, *, port: int) -> list[str]:
 def ui(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by `pdbench run`.")],
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port of the viewer.")] = 8501,
+    address: Annotated[
+        str, typer.Option(help="Address the viewer listens on (0.0.0.0: every interface).")
+    ] = "127.0.0.1",
     print_command: Annotated[
         bool, typer.Option("--print-command", help="Print the Streamlit command, do not run it.")
     ] = False,
@@ -396,11 +413,14 @@ def ui(
     """Open the read-only viewer of a run directory (or print the command that does)."""
     with _user_errors():
         read_manifest(run_dir)
-    command = streamlit_command(run_dir, port=port)
+    command = streamlit_command(run_dir, port=port, address=address)
     if print_command:
         typer.echo(shlex.join(command))
         return
-    raise typer.Exit(subprocess.run(command, check=False).returncode)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # exec, not a child process: stopping `pdbench ui` stops the server
+    os.execvp(command[0], command)
 
 
 def main() -> None:

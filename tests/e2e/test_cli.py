@@ -1,5 +1,6 @@
 """The ``pdbench`` commands as the README shows them, and every kind of bad input."""
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -107,11 +108,30 @@ def test_ui_prints_the_streamlit_command(project: Path):
     assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0
     result = _invoke("ui", "data/runs/demo", "--port", "8765", "--print-command")
     assert result.exit_code == 0
-    words = result.stdout.split()
+    words = shlex.split(result.stdout)
     assert Path(words[0]).name == "streamlit"
     assert words[1:3] == ["run", str(cli.STREAMLIT_APP)]
-    assert words[3:] == ["--server.port", "8765", "--", "--run-dir", "data/runs/demo"]
-    assert cli.STREAMLIT_APP.is_file()
+    run_dir = Path("data/runs/demo").resolve()
+    assert words[3:] == [
+        "--server.port",
+        "8765",
+        "--server.address",
+        "127.0.0.1",
+        "--server.headless",
+        "true",
+        "--browser.gatherUsageStats",
+        "false",
+        "--client.toolbarMode",
+        "viewer",
+        "--theme.primaryColor",
+        "#4e79a7",
+        "--",
+        "--run-dir",
+        str(run_dir),
+        "--runs-root",
+        str(run_dir.parent),
+    ]
+    assert cli.STREAMLIT_APP.is_absolute() and cli.STREAMLIT_APP.is_file()
 
 
 BAD_INPUTS = [

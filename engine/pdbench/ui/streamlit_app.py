@@ -1,32 +1,96 @@
-"""The viewer of one run directory (read-only): ``pdbench ui <run_dir>`` starts it.
+"""The read-only viewer of a run directory: ``pdbench ui <run_dir>`` starts it.
 
-Run as ``streamlit run streamlit_app.py -- --run-dir <run_dir>``.
+Run as ``streamlit run streamlit_app.py -- --run-dir <run_dir> [--runs-root data/runs]``.
+The sidebar also offers every run under ``--runs-root``; the page set follows the run's game
+(:mod:`pdbench.ui.pd_pages`, :mod:`pdbench.ui.arena_pages`). A run that cannot be shown yet
+gets a message with the command that fixes it (:mod:`pdbench.ui.run_check`).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from pathlib import Path
 
 import streamlit as st
 
-__all__ = ["main"]
+from pdbench.ui import arena_pages, pd_pages
+from pdbench.ui.run_check import RunProblem, check_run, find_runs
+
+__all__ = ["main", "parse_args"]
+
+GAME_TITLES = {"pd": "Iterated Prisoner's Dilemma", "arena": "Humanity's Last Arena"}
 
 
-def main() -> None:
-    """Show the run id and the manifest of ``--run-dir``."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--run-dir", type=Path, required=True)
-    args, _ = parser.parse_known_args()
-    manifest_path = args.run_dir / "run_manifest.json"
-    if not manifest_path.is_file():
-        st.error(f"{args.run_dir}: not a run directory (no run_manifest.json)")
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """``--run-dir`` (the run to open) and ``--runs-root`` (where to look for others)."""
+    parser = argparse.ArgumentParser(prog="pdbench-viewer")
+    parser.add_argument("--run-dir", type=Path, default=None)
+    parser.add_argument("--runs-root", type=Path, default=Path("data/runs"))
+    args, _ = parser.parse_known_args(argv)
+    return args
+
+
+def _choose_run(given: Path | None, runs_root: Path) -> Path | None:
+    options: list[Path] = [] if given is None else [given]
+    seen = {path.resolve() for path in options}
+    for path in find_runs(runs_root):
+        if path.resolve() not in seen:
+            options.append(path)
+            seen.add(path.resolve())
+    if not options:
+        return None
+    choice = st.sidebar.selectbox(
+        "Run",
+        [str(path) for path in options],
+        key="run",
+        format_func=lambda path: Path(path).name or path,
+        help=f"The run given on the command line, then every run under {runs_root}.",
+    )
+    return Path(choice)
+
+
+def _show_problem(problem: RunProblem) -> None:
+    shown = st.warning if problem.kind in ("missing", "not_a_run", "unreadable") else st.info
+    shown(problem.message)
+    st.code(problem.command, language="bash")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Draw the viewer for the run chosen in the sidebar."""
+    st.set_page_config(page_title="pdbench viewer", page_icon="🎲", layout="wide")
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    st.sidebar.title("pdbench viewer")
+    run_dir = _choose_run(args.run_dir, args.runs_root)
+    if run_dir is None:
+        st.title("pdbench viewer")
+        st.info("No run to show. Play the demo, then open it:")
+        st.code(
+            "uv run pdbench run configs/experiment.yaml\nuv run pdbench ui data/runs/demo",
+            language="bash",
+        )
         return
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    st.title(f"pdbench run {manifest['run_id']}")
-    st.caption(f"status: {manifest['status']} · game: {manifest['game']}")
-    st.json(manifest)
+    checked = check_run(run_dir)
+    if isinstance(checked, RunProblem):
+        st.title("pdbench viewer")
+        _show_problem(checked)
+        return
+    manifest = checked.manifest
+    st.title(f"{checked.run_id}")
+    st.caption(
+        f"{GAME_TITLES.get(checked.game, checked.game)} · status {manifest.get('status')} · "
+        f"seed {manifest.get('seed')} · config {manifest.get('config_path')} · "
+        f"started {manifest.get('started_at')} · `{run_dir}`"
+    )
+    if manifest.get("status") != "completed":
+        st.info(
+            f"This run's status is `{manifest.get('status')}`: the tables show what was "
+            "aggregated so far."
+        )
+    if checked.game == "pd":
+        pd_pages.render(checked)
+    else:
+        arena_pages.render(checked)
 
 
 main()

@@ -1,0 +1,400 @@
+"""Altair charts of the viewer: each takes rows as the marts or the raw files hold them and
+draws them; none computes a metric (a band drawn around a mean is the mart's mean and its
+standard deviation, not a new number).
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+__all__ = [
+    "ACTION_COLORS",
+    "actions_timeline",
+    "bias_heatmap",
+    "calls_by_phase",
+    "condition_bars",
+    "cooperation_over_time",
+    "cumulative_payoff",
+    "leaderboard_intervals",
+    "memory_one_heatmap",
+    "payoff_heatmap",
+]
+
+ACTION_COLORS = {"C": "#a8d5ba", "D": "#d62728"}
+"""Cooperation in a quiet green, defection in a loud red: defections show at a glance."""
+SIDE_COLORS = ["#4e79a7", "#f28e2b"]
+"""Agent A blue, agent B orange, in every chart."""
+
+
+_FIT_WIDTH = alt.AutoSizeParams(type="fit-x", contains="padding")
+"""Stretch to the page's width but keep the stated height for the plot itself (Streamlit's
+default, ``fit``, squeezes axes and legends into the height)."""
+
+
+def _sides(labels: list[str]) -> alt.Scale:
+    return alt.Scale(domain=labels, range=SIDE_COLORS[: len(labels)])
+
+
+def actions_timeline(rounds: pd.DataFrame, *, label_a: str, label_b: str) -> alt.LayerChart:
+    """One row of cells per agent, one cell per round, coloured by the executed action;
+    invalid replies (a fallback was played) carry a black cross, noise flips a white dot."""
+    frames = []
+    for side, label in (("a", label_a), ("b", label_b)):
+        frames.append(
+            pd.DataFrame(
+                {
+                    "round": rounds["round_index"],
+                    "agent": label,
+                    "action": rounds[f"agent_{side}_action"],
+                    "intended": rounds[f"agent_{side}_intended_action"],
+                    "payoff": rounds[f"agent_{side}_payoff"],
+                    "valid": rounds[f"agent_{side}_valid"],
+                    "attempts": rounds[f"agent_{side}_attempts"],
+                }
+            )
+        )
+    cells = pd.concat(frames, ignore_index=True)
+    cells["flipped"] = cells["action"] != cells["intended"]
+    cells["start"] = cells["round"] - 0.5
+    cells["end"] = cells["round"] + 0.5
+    y_axis = alt.Axis(labelLimit=280, labelFontSize=12)
+    y_scale = alt.Scale(type="band", domain=[label_a, label_b], paddingInner=0.12)
+    base = alt.Chart(cells).encode(
+        y=alt.Y("agent:N", title=None, scale=y_scale, axis=y_axis),
+    )
+    centre = alt.Y("agent:N", title=None, scale=y_scale, axis=y_axis, bandPosition=0.5)
+    rects = base.mark_rect(stroke="white", strokeWidth=0.3 if len(rounds) < 300 else 0).encode(
+        x=alt.X(
+            "start:Q",
+            title="round",
+            scale=alt.Scale(
+                domain=[float(cells["start"].min()), float(cells["end"].max())], nice=False
+            ),
+            axis=alt.Axis(format="d", tickMinStep=1),
+        ),
+        x2="end:Q",
+        color=alt.Color(
+            "action:N",
+            title="action",
+            scale=alt.Scale(domain=list(ACTION_COLORS), range=list(ACTION_COLORS.values())),
+            legend=alt.Legend(
+                orient="top",
+                labelExpr="datum.label == 'C' ? 'C (cooperate)' : 'D (defect)'",
+            ),
+        ),
+        tooltip=[
+            alt.Tooltip("round:Q"),
+            alt.Tooltip("agent:N"),
+            alt.Tooltip("action:N", title="played"),
+            alt.Tooltip("intended:N", title="intended"),
+            alt.Tooltip("payoff:Q"),
+            alt.Tooltip("valid:N", title="valid reply"),
+            alt.Tooltip("attempts:Q"),
+        ],
+    )
+    invalid = (
+        base.transform_filter("datum.valid == false")
+        .mark_point(shape="cross", color="black", size=60, filled=True)
+        .encode(x="round:Q", y=centre)
+    )
+    flips = (
+        base.transform_filter("datum.flipped")
+        .mark_circle(color="white", size=26, opacity=0.95)
+        .encode(x="round:Q", y=centre)
+    )
+    return alt.layer(rects, invalid, flips).properties(autosize=_FIT_WIDTH, height=76)
+
+
+def cumulative_payoff(rounds: pd.DataFrame, *, label_a: str, label_b: str) -> alt.Chart:
+    """Each agent's cumulative payoff (as recorded per round) against the round."""
+    lines = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "round": rounds["round_index"],
+                    "agent": label,
+                    "cumulative payoff": rounds[f"agent_{side}_cum_payoff"],
+                }
+            )
+            for side, label in (("a", label_a), ("b", label_b))
+        ],
+        ignore_index=True,
+    )
+    return (
+        alt.Chart(lines)
+        .mark_line(interpolate="step-after", strokeWidth=2.2)
+        .encode(
+            x=alt.X("round:Q", title="round", axis=alt.Axis(format="d", tickMinStep=1)),
+            y=alt.Y("cumulative payoff:Q", title="cumulative payoff (points)"),
+            color=alt.Color(
+                "agent:N",
+                scale=_sides([label_a, label_b]),
+                legend=alt.Legend(orient="top", labelLimit=320),
+            ),
+            tooltip=["round:Q", "agent:N", "cumulative payoff:Q"],
+        )
+        .properties(autosize=_FIT_WIDTH, height=260)
+    )
+
+
+def cooperation_over_time(rows: pd.DataFrame, *, label_a: str, label_b: str) -> alt.LayerChart:
+    """Condition-level cooperation by round: both agents together (black line) with a band
+    of one standard deviation across replicates, and each agent's own rate."""
+    band = rows.assign(
+        low=(rows["cooperation_rate"] - rows["cooperation_rate_sd"].fillna(0)).clip(lower=0),
+        high=(rows["cooperation_rate"] + rows["cooperation_rate_sd"].fillna(0)).clip(upper=1),
+    )
+    base = alt.Chart(band).encode(
+        x=alt.X("round_index:Q", title="round", axis=alt.Axis(format="d", tickMinStep=1))
+    )
+    area = base.mark_area(opacity=0.18, color="#555555").encode(
+        y=alt.Y(
+            "low:Q",
+            title="cooperation rate",
+            scale=alt.Scale(domain=[0, 1]),
+            axis=alt.Axis(format="%"),
+        ),
+        y2="high:Q",
+    )
+    both = base.mark_line(color="black", strokeWidth=2.4).encode(
+        y="cooperation_rate:Q",
+        tooltip=[
+            alt.Tooltip("round_index:Q", title="round"),
+            alt.Tooltip("cooperation_rate:Q", title="both agents", format=".1%"),
+            alt.Tooltip("cooperation_rate_sd:Q", title="sd across replicates", format=".3f"),
+            alt.Tooltip("n_replicates:Q", title="replicates reaching this round"),
+        ],
+    )
+    per_agent = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "round_index": rows["round_index"],
+                    "agent": label,
+                    "rate": rows[f"cooperation_rate_{side}"],
+                }
+            )
+            for side, label in (("a", label_a), ("b", label_b))
+        ],
+        ignore_index=True,
+    )
+    agents = (
+        alt.Chart(per_agent)
+        .mark_line(strokeDash=[4, 3], strokeWidth=1.6)
+        .encode(
+            x="round_index:Q",
+            y="rate:Q",
+            color=alt.Color(
+                "agent:N",
+                scale=_sides([label_a, label_b]),
+                legend=alt.Legend(orient="top", labelLimit=320),
+            ),
+            tooltip=[alt.Tooltip("agent:N"), alt.Tooltip("rate:Q", format=".1%")],
+        )
+    )
+    return alt.layer(area, agents, both).properties(autosize=_FIT_WIDTH, height=260)
+
+
+def memory_one_heatmap(profile: pd.DataFrame) -> alt.LayerChart:
+    """P(C | previous round) per agent and previous outcome (own action first); a state
+    never visited is a grey cell with no number."""
+    base = alt.Chart(profile).encode(
+        x=alt.X(
+            "previous:N",
+            title="previous round (own action, other's action)",
+            sort=["CC", "CD", "DC", "DD"],
+            axis=alt.Axis(labelAngle=0, orient="top", labelFontSize=12),
+        ),
+        y=alt.Y("agent:N", title=None, axis=alt.Axis(labelLimit=260, labelFontSize=12)),
+    )
+    unvisited = base.transform_filter("!isValid(datum.p_cooperate)").mark_rect(color="#eeeeee")
+    cells = (
+        base.transform_filter("isValid(datum.p_cooperate)")
+        .mark_rect()
+        .encode(
+            color=alt.Color(
+                "p_cooperate:Q",
+                title="P(C)",
+                scale=alt.Scale(
+                    domain=[0, 0.5, 1], range=[ACTION_COLORS["D"], "#f7f7f7", "#2e8b57"]
+                ),
+                legend=None,
+            ),
+            tooltip=["agent:N", "previous:N", alt.Tooltip("p_cooperate:Q", format=".1%")],
+        )
+    )
+    text = (
+        base.transform_filter("isValid(datum.p_cooperate)")
+        .mark_text(fontSize=13)
+        .encode(
+            text=alt.Text("p_cooperate:Q", format=".0%"),
+        )
+    )
+    return alt.layer(unvisited, cells, text).properties(
+        autosize=_FIT_WIDTH, height=72, width="container"
+    )
+
+
+def condition_bars(frame: pd.DataFrame, *, value_title: str, percent: bool) -> alt.Chart:
+    """Grouped horizontal bars: one group per condition, one bar per agent side."""
+    return (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            y=alt.Y("condition:N", title=None, axis=alt.Axis(labelLimit=260)),
+            yOffset=alt.YOffset("side:N"),
+            x=alt.X("value:Q", title=value_title, axis=alt.Axis(format="%" if percent else "~g")),
+            color=alt.Color(
+                "side:N",
+                scale=alt.Scale(domain=["agent A", "agent B"], range=SIDE_COLORS),
+                legend=alt.Legend(orient="top", title=None),
+            ),
+            tooltip=[
+                "condition:N",
+                "side:N",
+                "agent:N",
+                alt.Tooltip("value:Q", format=".1%" if percent else ".3f", title=value_title),
+            ],
+        )
+        .properties(autosize=_FIT_WIDTH, height=max(120, 40 * frame["condition"].nunique()))
+    )
+
+
+def payoff_heatmap(matrix: pd.DataFrame, order: list[str]) -> alt.LayerChart:
+    """Mean score per round of the row agent against the column opponent; agents in the
+    order given (the standings), pairs that never met left blank."""
+    base = alt.Chart(matrix).encode(
+        x=alt.X(
+            "opponent:N",
+            title="opponent",
+            scale=alt.Scale(domain=order),
+            axis=alt.Axis(labelAngle=-35, labelLimit=220, labelOverlap=False, orient="top"),
+        ),
+        y=alt.Y(
+            "agent:N", title="agent", scale=alt.Scale(domain=order), axis=alt.Axis(labelLimit=220)
+        ),
+    )
+    cells = base.mark_rect(stroke="white", strokeWidth=1).encode(
+        color=alt.Color(
+            "mean_score_per_round:Q", title="score / round", scale=alt.Scale(scheme="viridis")
+        ),
+        tooltip=[
+            "agent:N",
+            "opponent:N",
+            alt.Tooltip("mean_score_per_round:Q", title="score / round", format=".3f"),
+            alt.Tooltip("mean_opponent_score_per_round:Q", title="opponent's", format=".3f"),
+            alt.Tooltip("cooperation_rate:Q", title="agent's cooperation", format=".1%"),
+            alt.Tooltip("n_matches:Q", title="matches"),
+        ],
+    )
+    text = base.mark_text(fontSize=12).encode(
+        text=alt.Text("mean_score_per_round:Q", format=".2f"),
+        color=alt.condition(
+            "datum.mean_score_per_round > 2.5", alt.value("black"), alt.value("white")
+        ),
+    )
+    return alt.layer(cells, text).properties(
+        autosize=alt.AutoSizeParams(type="pad"), width=alt.Step(56), height=alt.Step(34)
+    )
+
+
+def leaderboard_intervals(board: pd.DataFrame) -> alt.LayerChart:
+    """Each player's score (point) and its 95% bootstrap interval (bar), best on top."""
+    order = board["player"].tolist()
+    base = alt.Chart(board).encode(
+        y=alt.Y("player:N", sort=order, title=None, axis=alt.Axis(labelLimit=220)),
+    )
+    tooltip = [
+        alt.Tooltip("rank:Q"),
+        alt.Tooltip("player:N"),
+        alt.Tooltip("score:Q", format=".2f"),
+        alt.Tooltip("ci_low:Q", title="95% low", format=".2f"),
+        alt.Tooltip("ci_high:Q", title="95% high", format=".2f"),
+        alt.Tooltip("n_answers:Q", title="answers"),
+    ]
+    bars = base.mark_rule(strokeWidth=3, color="#4e79a7").encode(
+        x=alt.X(
+            "ci_low:Q",
+            title="score (normalised judgements, 0-10; every judge's mean = 5)",
+            scale=alt.Scale(zero=False),
+            axis=alt.Axis(tickCount=8),
+        ),
+        x2="ci_high:Q",
+        tooltip=tooltip,
+    )
+    points = base.mark_point(filled=True, size=110, color="#1f3b5c").encode(
+        x="score:Q", tooltip=tooltip
+    )
+    labels = base.mark_text(align="left", dx=8, dy=-10, fontSize=11).encode(
+        x="score:Q", text=alt.Text("score:Q", format=".2f")
+    )
+    return alt.layer(bars, points, labels).properties(
+        autosize=_FIT_WIDTH, height=max(120, 36 * len(order))
+    )
+
+
+def bias_heatmap(bias: pd.DataFrame) -> alt.LayerChart:
+    """How far each judge (row) scores each player's answers (column) from the other judges,
+    relative to the judge's own overall deviation; flagged pairs are outlined and marked."""
+    judges = sorted(bias["judge"].unique())
+    players = sorted(bias["player"].unique())
+    limit = float(bias["relative_deviation"].abs().max() or 1.0)
+    base = alt.Chart(bias).encode(
+        x=alt.X(
+            "player:N", sort=players, title="player (whose answers)", axis=alt.Axis(labelAngle=0)
+        ),
+        y=alt.Y("judge:N", sort=judges, title="judge"),
+    )
+    tooltip = [
+        "judge:N",
+        "player:N",
+        alt.Tooltip("relative_deviation:Q", title="relative deviation", format="+.2f"),
+        alt.Tooltip("mean_deviation:Q", title="mean deviation", format="+.2f"),
+        alt.Tooltip("p_value:Q", title="p", format=".3f"),
+        alt.Tooltip("q_value:Q", title="q (BH)", format=".3f"),
+        alt.Tooltip("flag_kind:N", title="flag"),
+        alt.Tooltip("n_answers:Q", title="answers"),
+    ]
+    cells = base.mark_rect().encode(
+        color=alt.Color(
+            "relative_deviation:Q",
+            title="relative deviation",
+            scale=alt.Scale(scheme="redblue", reverse=True, domain=[-limit, limit]),
+        ),
+        stroke=alt.condition("datum.is_flagged", alt.value("black"), alt.value(None)),
+        strokeWidth=alt.condition("datum.is_flagged", alt.value(3), alt.value(0)),
+        tooltip=tooltip,
+    )
+    text = (
+        base.mark_text(fontSize=12)
+        .encode(
+            text="label:N",
+        )
+        .transform_calculate(
+            label="format(datum.relative_deviation, '+.2f') + (datum.is_flagged ? ' ⚑' : '')"
+        )
+    )
+    return alt.layer(cells, text).properties(autosize=_FIT_WIDTH, height=max(160, 44 * len(judges)))
+
+
+def calls_by_phase(calls: pd.DataFrame) -> alt.Chart:
+    """Provider calls per player, stacked by phase."""
+    return (
+        alt.Chart(calls)
+        .mark_bar()
+        .encode(
+            y=alt.Y("player:N", title=None),
+            x=alt.X("n_calls:Q", title="provider calls"),
+            color=alt.Color("phase:N", legend=alt.Legend(orient="top")),
+            tooltip=[
+                "player:N",
+                "phase:N",
+                "n_calls:Q",
+                "n_invalid:Q",
+                "n_error:Q",
+                alt.Tooltip("mean_latency_ms:Q", format=".1f"),
+            ],
+        )
+        .properties(autosize=_FIT_WIDTH, height=max(140, 36 * calls["player"].nunique()))
+    )

@@ -1,0 +1,32 @@
+"""How the viewer writes a number from a mart: one place, so the tests can say the same."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pandas as pd
+
+__all__ = ["MISSING", "ValueKind", "format_value"]
+
+ValueKind = Literal["rate", "points", "round", "count", "mean_count", "flag"]
+MISSING = "n/a"
+
+
+def _missing(value: object) -> bool:
+    return value is None or bool(pd.isna(value))  # type: ignore[arg-type]
+
+
+def format_value(value: object, kind: ValueKind) -> str:
+    """``value`` as shown: rates in percent (one decimal), points with two decimals, rounds
+    with one, counts whole; ``n/a`` for NULL (a round that never came is ``never``)."""
+    if _missing(value):
+        return "never" if kind == "round" else MISSING
+    if kind == "rate":
+        return f"{float(value):.1%}"  # type: ignore[arg-type]
+    if kind == "points":
+        return f"{float(value):.2f}"  # type: ignore[arg-type]
+    if kind in ("round", "mean_count"):
+        return f"{float(value):.1f}"  # type: ignore[arg-type]
+    if kind == "flag":
+        return "yes" if bool(value) else "no"
+    return f"{int(value):d}"  # type: ignore[call-overload]

@@ -1,0 +1,129 @@
+"""What state a run directory is in, and the command that makes it viewable.
+
+The viewer shows a run only when it has a manifest, raw records and the marts of its game;
+otherwise it shows one :class:`RunProblem`: what is wrong and the exact command that fixes
+it, never a stack trace.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pdbench.storage.schema import RunFiles
+
+__all__ = ["MARTS", "RunProblem", "ViewableRun", "check_run", "find_runs"]
+
+MARTS: dict[str, tuple[str, ...]] = {
+    "pd": ("aggregates", "cooperation_over_time", "calls_summary"),
+    "arena": (
+        "leaderboard",
+        "answer_scores",
+        "question_quality",
+        "judge_stats",
+        "judge_player_bias",
+        "arena_question_stats",
+        "arena_calls_summary",
+    ),
+}
+"""Marts each game's pages need (``<name>.parquet``); optional ones are checked by the page."""
+
+_RAW: dict[str, str] = {"pd": RunFiles.ROUNDS, "arena": RunFiles.QUESTIONS}
+_DEFAULT_CONFIG = {"pd": "configs/experiment.yaml", "arena": "configs/arena.yaml"}
+
+
+@dataclass(frozen=True)
+class RunProblem:
+    """Why a run cannot be shown yet, and the command that fixes it."""
+
+    kind: Literal["missing", "not_a_run", "empty", "not_aggregated", "unreadable"]
+    message: str
+    command: str
+
+
+@dataclass(frozen=True)
+class ViewableRun:
+    """A run directory the viewer can show."""
+
+    run_dir: Path
+    manifest: dict[str, Any]
+
+    @property
+    def game(self) -> str:
+        return str(self.manifest["game"])
+
+    @property
+    def run_id(self) -> str:
+        return str(self.manifest.get("run_id", self.run_dir.name))
+
+
+def _has_content(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 16):
+            if chunk.strip():
+                return True
+    return False
+
+
+def _run_command(config: str, run_dir: Path) -> str:
+    return shlex.join(["uv", "run", "pdbench", "run", config, "--output-dir", str(run_dir)])
+
+
+def check_run(run_dir: Path) -> ViewableRun | RunProblem:
+    """Classify ``run_dir``: viewable, or the problem and the command that fixes it."""
+    shown = str(run_dir)
+    if not run_dir.is_dir():
+        return RunProblem(
+            "missing",
+            f"The run directory `{shown}` does not exist. Play a run into it:",
+            _run_command(_DEFAULT_CONFIG["pd"], run_dir),
+        )
+    manifest_path = run_dir / RunFiles.MANIFEST
+    if not manifest_path.is_file():
+        return RunProblem(
+            "not_a_run",
+            f"`{shown}` is not a run directory (it has no {RunFiles.MANIFEST}). Play a run "
+            "into it:",
+            _run_command(_DEFAULT_CONFIG["pd"], run_dir) + " --overwrite",
+        )
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        game = manifest["game"]
+        if game not in MARTS:
+            raise ValueError(f"unknown game {game!r}")
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        return RunProblem(
+            "unreadable",
+            f"The manifest of `{shown}` cannot be read ({err}). Play the run again:",
+            _run_command(_DEFAULT_CONFIG["pd"], run_dir) + " --overwrite",
+        )
+    config = str(manifest.get("config_path") or _DEFAULT_CONFIG[game])
+    if not _has_content(run_dir / _RAW[game]):
+        return RunProblem(
+            "empty",
+            f"The run `{shown}` holds no records yet ({_RAW[game]} is empty or missing; "
+            f"status: {manifest.get('status', 'unknown')}). Play it:",
+            _run_command(config, run_dir) + " --overwrite",
+        )
+    missing = [name for name in MARTS[game] if not (run_dir / f"{name}.parquet").is_file()]
+    if missing:
+        return RunProblem(
+            "not_aggregated",
+            f"The run `{shown}` has not been aggregated yet (no {missing[0]}.parquet). "
+            "Build its metrics:",
+            shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)]),
+        )
+    return ViewableRun(run_dir=run_dir, manifest=manifest)
+
+
+def find_runs(runs_root: Path) -> list[Path]:
+    """Run directories (with a manifest) directly under ``runs_root``, newest first."""
+    if not runs_root.is_dir():
+        return []
+    found = [path.parent for path in runs_root.glob(f"*/{RunFiles.MANIFEST}")]
+    return sorted(found, key=lambda path: path.stat().st_mtime, reverse=True)

@@ -1,0 +1,53 @@
+"""One PD run and one arena run per session, played by the real engine and aggregated by the
+real dbt models, for the viewer's tests (which only read them)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from pdbench import cli
+from typer.testing import CliRunner
+
+from tests.conftest import CONFIGS, write_arena, write_experiment
+
+APP = Path(cli.STREAMLIT_APP)
+
+
+def _play(config: Path, run_dir: Path) -> Path:
+    result = CliRunner().invoke(
+        cli.app, ["run", str(config), "--output-dir", str(run_dir), "--overwrite"]
+    )
+    assert result.exit_code == 0, result.output
+    return run_dir
+
+
+@pytest.fixture(scope="session")
+def ui_configs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of ``configs/`` to write the small experiments into."""
+    folder = tmp_path_factory.mktemp("ui") / "configs"
+    shutil.copytree(CONFIGS, folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def pd_run(ui_configs: Path) -> Path:
+    """Three conditions (policies, LLM vs policy with invalid replies, LLM vs LLM), two
+    replicates, 12 rounds, prompts stored."""
+    config = write_experiment(ui_configs, "viewer_pd.yaml", run_id="viewer-pd")
+    return _play(config, ui_configs.parent / "runs" / "viewer-pd")
+
+
+@pytest.fixture(scope="session")
+def arena_run(ui_configs: Path) -> Path:
+    """Three mock players, three questions each, a small bootstrap."""
+    config = write_arena(
+        ui_configs,
+        "viewer_arena.yaml",
+        players=3,
+        run_id="viewer-arena",
+        bootstrap={"n": 30},
+        anomaly={"permutations": 30},
+    )
+    return _play(config, ui_configs.parent / "runs" / "viewer-arena")

@@ -1,0 +1,283 @@
+"""The viewer driven page by page with Streamlit's AppTest on runs made by the real engine and
+dbt: no exception anywhere, and every number shown is the number in the marts (read here
+independently with DuckDB)."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pandas as pd
+import pytest
+from pdbench.ui import arena_pages, pd_pages
+from pdbench.ui.formats import format_value
+from streamlit.testing.v1 import AppTest
+
+from tests.ui.conftest import APP
+
+
+def _rows(sql: str, *params: Any) -> list[dict[str, Any]]:
+    with duckdb.connect() as con:
+        cursor = con.execute(sql, list(params))
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def _app(monkeypatch: pytest.MonkeyPatch, *argv: str) -> AppTest:
+    monkeypatch.setattr(sys, "argv", ["streamlit_app.py", *argv])
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.run()
+    _no_exception(at)
+    return at
+
+
+def _no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.message for e in at.exception]
+
+
+def _set(at: AppTest, widget: Any, value: Any) -> None:
+    widget.set_value(value)
+    at.run()
+    _no_exception(at)
+
+
+def _metrics(at: AppTest) -> dict[str, str]:
+    return {metric.label: metric.value for metric in at.metric}
+
+
+def _same(shown: Any, expected: Any) -> bool:
+    if expected is None or (isinstance(expected, float) and math.isnan(expected)):
+        return shown is None or pd.isna(shown)
+    if isinstance(expected, float):
+        return math.isclose(float(shown), expected, rel_tol=0, abs_tol=1e-12)
+    return shown == expected
+
+
+def _assert_headline(at: AppTest, row: dict[str, Any]) -> None:
+    shown = _metrics(at)
+    for label, column, kind, _ in pd_pages.HEADLINE_TILES:
+        assert shown[label] == format_value(row[column], kind), (label, column)
+
+
+def _assert_agent_table(table: pd.DataFrame, row: dict[str, Any]) -> None:
+    assert table["agent"].tolist() == [
+        f"A · {row['agent_a_name']}",
+        f"B · {row['agent_b_name']}",
+    ]
+    for title, column, _ in pd_pages.AGENT_COLUMNS:
+        for position, side in enumerate(("a", "b")):
+            expected = row[f"{column}_{side}"]
+            assert _same(table[title].iloc[position], expected), (title, side)
+
+
+# PD ---------------------------------------------------------------------------------------
+
+
+def test_match_page_shows_the_replicate_metrics_of_every_match(
+    pd_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    aggregates = str(pd_run / "aggregates.parquet")
+    replicates = _rows(
+        f"select * from '{aggregates}' where level = 'replicate' order by condition, replicate"
+    )
+    assert len(replicates) == 6
+    at = _app(monkeypatch, "--run-dir", str(pd_run))
+    assert at.radio(key="pd_page").value == "Match"
+    for row in replicates:
+        _set(at, at.selectbox(key="condition"), row["condition"])
+        _set(at, at.selectbox(key="replicate"), row["replicate"])
+        assert at.header[0].value == f"{row['condition']} · replicate {row['replicate']}"
+        _assert_headline(at, row)
+        _assert_agent_table(at.dataframe[0].value, row)
+        # the cooperation tile really is the mart's column, written as a percentage
+        assert _metrics(at)["Cooperation"] == f"{row['cooperation_rate']:.1%}"
+
+
+def test_condition_page_shows_the_condition_rows(pd_run: Path, monkeypatch: pytest.MonkeyPatch):
+    aggregates = str(pd_run / "aggregates.parquet")
+    conditions = _rows(f"select * from '{aggregates}' where level = 'condition' order by condition")
+    at = _app(monkeypatch, "--run-dir", str(pd_run))
+    _set(at, at.radio(key="pd_page"), "Condition")
+    for row in conditions:
+        _set(at, at.selectbox(key="condition"), row["condition"])
+        _assert_headline(at, row)
+        shown = _metrics(at)
+        for label, column, kind, _ in pd_pages.CONDITION_TILES:
+            assert shown[label] == format_value(row[column], kind), label
+        assert shown["Replicates"] == "2"
+        _assert_agent_table(at.dataframe[0].value, row)
+
+
+def test_all_conditions_table_is_the_condition_rows(pd_run: Path, monkeypatch: pytest.MonkeyPatch):
+    aggregates = str(pd_run / "aggregates.parquet")
+    conditions = _rows(f"select * from '{aggregates}' where level = 'condition' order by condition")
+    at = _app(monkeypatch, "--run-dir", str(pd_run))
+    _set(at, at.radio(key="pd_page"), "All conditions")
+    table = at.dataframe[0].value
+    assert table["condition"].tolist() == [row["condition"] for row in conditions]
+    for column in table.columns:
+        for position, row in enumerate(conditions):
+            assert _same(table[column].iloc[position], row[column]), column
+
+
+def test_tournament_page_ranks_the_standings(pd_run: Path, monkeypatch: pytest.MonkeyPatch):
+    standings = _rows(
+        f"select * from '{pd_run / 'tournament_standings.parquet'}' "
+        "where agent is not null order by overall_rank, agent"
+    )
+    at = _app(monkeypatch, "--run-dir", str(pd_run))
+    _set(at, at.radio(key="pd_page"), "Tournament")
+    table = at.dataframe[0].value
+    assert table["agent"].tolist() == [row["agent"] for row in standings]
+    for position, row in enumerate(standings):
+        assert _same(table["mean_score_per_round"].iloc[position], row["mean_score_per_round"])
+        assert table["overall_rank"].iloc[position] == row["overall_rank"]
+    assert table["overall_rank"].is_monotonic_increasing
+
+
+def test_calls_page_shows_the_run_row(pd_run: Path, monkeypatch: pytest.MonkeyPatch):
+    (run_row,) = _rows(f"select * from '{pd_run / 'calls_summary.parquet'}' where level = 'run'")
+    at = _app(monkeypatch, "--run-dir", str(pd_run))
+    _set(at, at.radio(key="pd_page"), "Provider calls")
+    shown = _metrics(at)
+    assert shown["Calls"] == str(run_row["n_calls"])
+    assert shown["Invalid replies"] == format_value(run_row["invalid_rate"], "rate")
+
+
+def test_round_inspector_shows_every_attempt_of_a_retried_round(
+    pd_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    retried = [
+        json.loads(line)
+        for line in (pd_run / "rounds.jsonl").read_text().splitlines()
+        if '"llm"' in line
+    ]
+    record = next(r for r in retried if r["agent_a_attempts"] > 1 or r["agent_b_attempts"] > 1)
+    at = _app(monkeypatch, "--run-dir", str(pd_run))
+    _set(at, at.selectbox(key="condition"), record["condition"])
+    _set(at, at.selectbox(key="replicate"), record["replicate"])
+    _set(at, at.number_input(key="round"), record["round_index"])
+    codes = [code.value for code in at.code]
+    for side in ("agent_a", "agent_b"):
+        for reply in (record.get("raw_responses") or {}).get(side, []):
+            assert reply in codes
+        if side in (record.get("prompts") or {}):
+            assert record["prompts"][side]["round"] in codes
+    attempts = sum(len(replies) for replies in record["raw_responses"].values())
+    assert attempts == record["agent_a_attempts"] + record["agent_b_attempts"]
+    labels = [m.value for m in at.markdown if m.value.startswith("Reply, attempt")]
+    assert len(labels) == attempts >= 2
+
+
+# Arena ------------------------------------------------------------------------------------
+
+
+def test_leaderboard_is_the_leaderboard_mart(arena_run: Path, monkeypatch: pytest.MonkeyPatch):
+    board = _rows(
+        f"select * from '{arena_run / 'leaderboard.parquet'}' "
+        "where player is not null order by rank, player"
+    )
+    assert len(board) == 3
+    at = _app(monkeypatch, "--run-dir", str(arena_run))
+    assert at.radio(key="arena_page").value == "Leaderboard"
+    table = at.dataframe[0].value
+    assert table["player"].tolist() == [row["player"] for row in board]
+    for column in ("rank", "score", "ci_low", "ci_high", "rank_ci_low", "rank_ci_high"):
+        for position, row in enumerate(board):
+            assert _same(table[column].iloc[position], row[column]), column
+    assert _metrics(at)[f"Rank 1 · {board[0]['player']}"] == f"{board[0]['score']:.2f}"
+
+
+def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.MonkeyPatch):
+    at = _app(monkeypatch, "--run-dir", str(arena_run))
+    _set(at, at.radio(key="arena_page"), "Judges")
+    judges = _rows(
+        f"select judge, leniency from '{arena_run / 'judge_stats.parquet'}' "
+        "where judge is not null order by judge"
+    )
+    stats = next(df.value for df in at.dataframe if "leniency" in df.value.columns)
+    assert stats["judge"].tolist() == [row["judge"] for row in judges]
+    assert all(_same(stats["leniency"].iloc[i], row["leniency"]) for i, row in enumerate(judges))
+    _set(at, at.radio(key="arena_page"), "Questions")
+    questions = _rows(
+        f"select question_id, author from read_json('{arena_run / 'questions.jsonl'}')"
+    )
+    answers = {
+        row["question_id"]: row["n"]
+        for row in _rows(
+            f"select question_id, count(*) as n from read_json('{arena_run / 'answers.jsonl'}') "
+            "group by question_id"
+        )
+    }
+    for question in questions:
+        _set(at, at.selectbox(key="question"), question["question_id"])
+        assert f"author {question['author']}" in at.caption[-1].value or any(
+            f"author {question['author']}" in caption.value for caption in at.caption
+        )
+        assert len(at.expander) == answers.get(question["question_id"], 0)
+    _set(at, at.radio(key="arena_page"), "Provider calls")
+    assert not at.dataframe[0].value.empty
+
+
+# Runs that cannot be shown yet --------------------------------------------------------------
+
+
+def _shown_text(at: AppTest) -> str:
+    parts = [w.value for w in at.warning] + [i.value for i in at.info]
+    return "\n".join(parts + [code.value for code in at.code])
+
+
+def test_a_run_that_is_not_aggregated_says_how_to_aggregate_it(
+    pd_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    raw = tmp_path / "raw"
+    shutil.copytree(pd_run, raw, ignore=shutil.ignore_patterns("*.parquet"))
+    at = _app(monkeypatch, "--run-dir", str(raw))
+    assert "not been aggregated" in _shown_text(at)
+    assert f"uv run pdbench aggregate {raw}" in [code.value for code in at.code]
+
+
+def test_an_empty_run_says_how_to_play_it(
+    pd_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    shutil.copy(pd_run / "run_manifest.json", empty)
+    (empty / "rounds.jsonl").write_text("")
+    at = _app(monkeypatch, "--run-dir", str(empty))
+    manifest = json.loads((empty / "run_manifest.json").read_text())
+    assert "holds no records" in _shown_text(at)
+    assert [code.value for code in at.code] == [
+        f"uv run pdbench run {manifest['config_path']} --output-dir {empty} --overwrite"
+    ]
+
+
+@pytest.mark.parametrize("made", [False, True], ids=["missing", "not-a-run"])
+def test_a_missing_or_foreign_directory_says_how_to_make_a_run(
+    made: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    target = tmp_path / "nowhere"
+    if made:
+        target.mkdir()
+    at = _app(monkeypatch, "--run-dir", str(target), "--runs-root", str(tmp_path / "none"))
+    assert at.warning, "expected a warning"
+    assert any(
+        code.value.startswith("uv run pdbench run configs/experiment.yaml --output-dir")
+        for code in at.code
+    )
+
+
+def test_the_sidebar_offers_the_other_runs(
+    pd_run: Path, arena_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    assert pd_run.parent == arena_run.parent
+    at = _app(monkeypatch, "--run-dir", str(pd_run), "--runs-root", str(pd_run.parent))
+    assert set(at.selectbox(key="run").options) == {pd_run.name, arena_run.name}
+    _set(at, at.selectbox(key="run"), str(arena_run))
+    assert "viewer-arena" in [title.value for title in at.title]
+    assert at.radio(key="arena_page").options == arena_pages.PAGES

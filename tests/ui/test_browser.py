@@ -1,0 +1,119 @@
+"""The real ``pdbench ui`` server opened in headless Chromium: the app renders its charts and
+metrics with no error, and the screenshot the README shows is taken here.
+
+Playwright cannot download browsers on these machines: the test drives Debian's ``chromium``
+(``apt-get install chromium``; ``.ci/run`` installs it) and fails, never skips, without it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = [REPO / "tests" / "artifacts" / "viewer.png"]
+if os.environ.get("PDBENCH_UPDATE_SCREENSHOT"):
+    # the README's picture is refreshed on request only, so a test run leaves the tree clean
+    SCREENSHOTS.append(REPO / "docs" / "viewer.png")
+CONDITION = "llm_vs_llm"
+"""The match on the screenshot: WSLS against an exploiter, with re-asked replies."""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for_server(url: str, server: subprocess.Popen, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert server.poll() is None, f"pdbench ui exited with {server.returncode}"
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"the viewer did not answer on {url} within {timeout} s")
+
+
+def _wait_until_rendered(page, *, charts: int) -> None:
+    """Until the script run is over and the charts are drawn."""
+    page.wait_for_selector('[data-testid="stMetric"]', timeout=20_000)
+    page.wait_for_function(
+        """(charts) => !document.querySelector('[data-testid="stStatusWidget"]')
+            && document.querySelectorAll(
+                '[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg'
+            ).length >= charts""",
+        arg=charts,
+        timeout=20_000,
+    )
+    page.wait_for_timeout(800)
+
+
+def test_the_viewer_renders_in_chromium(pd_run: Path):
+    if not CHROMIUM.is_file() and shutil.which("chromium") is None:
+        pytest.fail("Chromium is missing: apt-get install chromium (bash .ci/run installs it)")
+    from playwright.sync_api import sync_playwright
+
+    executable = str(CHROMIUM) if CHROMIUM.is_file() else str(shutil.which("chromium"))
+    port = _free_port()
+    pdbench = Path(sys.executable).parent / "pdbench"
+    server = subprocess.Popen(
+        [str(pdbench), "ui", str(pd_run), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for_server(url, server)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 1440, "height": 1500})
+                page.goto(url)
+                _wait_until_rendered(page, charts=3)
+                page.get_by_test_id("stSelectbox").filter(has_text="Condition").click()
+                page.get_by_role("option", name=CONDITION, exact=True).click()
+                page.wait_for_selector(f'h2:has-text("{CONDITION} · replicate 0")')
+                _wait_until_rendered(page, charts=3)
+
+                assert page.locator('[data-testid="stException"]').count() == 0
+                assert page.locator('[data-testid="stAlertContentError"]').count() == 0
+                assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 3
+                metrics = page.locator('[data-testid="stMetric"]')
+                assert metrics.count() == 7
+                assert "Cooperation" in metrics.first.inner_text()
+                for path in SCREENSHOTS:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(path))
+            finally:
+                browser.close()
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    assert all(path.stat().st_size > 20_000 for path in SCREENSHOTS)
