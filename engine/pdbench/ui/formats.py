@@ -18,7 +18,9 @@ def _missing(value: object) -> bool:
 
 def format_value(value: object, kind: ValueKind) -> str:
     """``value`` as shown: rates in percent (one decimal), points with two decimals, rounds
-    with one, counts whole; ``n/a`` for NULL (a round that never came is ``never``)."""
+    and mean counts whole when they are whole (a replicate's) and with one decimal otherwise
+    (a mean over replicates), counts whole; ``n/a`` for NULL (a round that never came is
+    ``never``)."""
     if _missing(value):
         return "never" if kind == "round" else MISSING
     if kind == "rate":
@@ -26,7 +28,8 @@ def format_value(value: object, kind: ValueKind) -> str:
     if kind == "points":
         return f"{float(value):.2f}"  # type: ignore[arg-type]
     if kind in ("round", "mean_count"):
-        return f"{float(value):.1f}"  # type: ignore[arg-type]
+        number = float(value)  # type: ignore[arg-type]
+        return f"{number:.0f}" if number.is_integer() else f"{number:.1f}"
     if kind == "flag":
         return "yes" if bool(value) else "no"
     return f"{int(value):d}"  # type: ignore[call-overload]
