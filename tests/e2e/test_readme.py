@@ -1,0 +1,77 @@
+"""The README is the manual: every command it shows exists, with the options it shows.
+
+Each ``uv run pdbench ...`` line of a shell block is parsed by the real command line
+(unknown commands, options or missing arguments fail here), the files it names exist, the
+configs it names validate, and every script a ``uv run python <file>`` line names is there.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+import typer
+from pdbench.cli import app
+from typer.testing import CliRunner
+
+REPO = Path(__file__).resolve().parents[2]
+README = REPO / "README.md"
+SHELL_BLOCK = re.compile(r"```(?:bash|sh)\n(.*?)```", re.S)
+
+
+def _shell_lines() -> list[str]:
+    lines: list[str] = []
+    for block in SHELL_BLOCK.findall(README.read_text(encoding="utf-8")):
+        for line in block.splitlines():
+            words = line.split("#", 1)[0].strip()
+            if words:
+                lines.append(words)
+    return lines
+
+
+def _pdbench_commands() -> list[list[str]]:
+    commands = []
+    for line in _shell_lines():
+        if line.startswith("uv run pdbench "):
+            commands.append(shlex.split(line)[3:])
+    return commands
+
+
+COMMANDS = _pdbench_commands()
+
+
+def test_the_readme_shows_the_main_commands() -> None:
+    shown = {" ".join(words) for words in COMMANDS}
+    # the two commands of a fresh machine, and one of each subcommand
+    assert "run configs/experiment.yaml" in shown
+    assert "uv run pytest -q" in _shell_lines()
+    assert {words[0] for words in COMMANDS} == {"validate", "run", "aggregate", "ui"}
+
+
+@pytest.mark.parametrize("words", COMMANDS, ids=[" ".join(w) for w in COMMANDS])
+def test_every_pdbench_command_of_the_readme_parses(words: list[str]) -> None:
+    group = typer.main.get_command(app)
+    command = group.get_command(group.make_context("pdbench", [words[0]]), words[0])
+    assert command is not None, f"README shows an unknown command: pdbench {words[0]}"
+    # raises on an unknown option, a missing argument or a bad value
+    command.make_context(words[0], list(words[1:]))
+
+
+@pytest.mark.parametrize("config", sorted({w[1] for w in COMMANDS if w[0] in ("validate", "run")}))
+def test_every_config_the_readme_names_validates(config: str, monkeypatch) -> None:
+    monkeypatch.chdir(REPO)
+    result = CliRunner().invoke(app, ["validate", config])
+    assert result.exit_code == 0, result.output
+
+
+def test_every_script_the_readme_runs_exists() -> None:
+    scripts = [
+        shlex.split(line)[3]
+        for line in _shell_lines()
+        if line.startswith("uv run python ") and not line.startswith("uv run python -c")
+    ]
+    assert scripts, "the README shows no benchmark script"
+    missing = [script for script in scripts if not (REPO / script).is_file()]
+    assert missing == []
