@@ -8,7 +8,6 @@ with
 source_rounds as (
     select *
     from {{ read_run_jsonl('rounds.jsonl', {
-        'run_id': 'varchar',
         'match_id': 'varchar',
         'condition': 'varchar',
         'replicate': 'integer',
@@ -48,7 +47,7 @@ renamed as (
         agent_b_valid
     from source_rounds
     -- a torn last line (crash while writing) reads as an all-NULL row
-    where run_id is not null
+    where match_id is not null
 )
 
 select * from renamed
