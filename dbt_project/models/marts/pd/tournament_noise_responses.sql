@@ -75,3 +75,4 @@ noise_responses as (
 )
 
 select * from noise_responses
+order by agent, flipped_side, flipped_to
