@@ -35,6 +35,10 @@ _REQUIRED_FILES = {
     "arena": (RunFiles.CALLS,),
 }
 _FAILED_STATUSES = {"error", "fail", "runtime error"}
+_DBT_THREADS = {"pd": 1, "arena": 2}
+"""Models dbt builds side by side. A PD run builds one at a time: DuckDB already runs each
+query on every core, and two heavy queries over millions of rounds side by side only compete
+for memory and spill (measured on a 10M-round run: 42 s instead of 67 s of dbt build)."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,7 @@ def _run_dbt_build(run_dir: Path, game: str) -> _BuildResults:
             "--target-path", str(work_dir / "target"),
             "--log-path", str(work_dir / "logs"),
             "--select", f"tag:{game}",
+            "--threads", str(_DBT_THREADS[game]),
             "--no-version-check",
             "--no-send-anonymous-usage-stats",
             "--quiet",

@@ -1,6 +1,6 @@
-{#- A table in the in-memory database: every PD mart and several tests read it, so the JSON
-    is parsed and the windows are sorted once. -#}
-{{ config(materialized='table') }}
+{#- A view over the stg_pd_rounds table: DuckDB computes only the columns a reader selects, so
+    the windows (one sort per match) run for int_pd_match_metrics and the window test, and
+    cooperation_over_time and the other tests skip them. -#}
 
 with
 

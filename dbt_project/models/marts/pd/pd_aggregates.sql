@@ -82,8 +82,10 @@ condition_counts as (
 condition_means as (
     select
         condition,
+        -- summed in replicate order: a floating-point sum depends on the order of its terms,
+        -- and the order rows reach a parallel aggregate varies between builds
         {% for column in metric_columns %}
-        avg({{ column }}) as {{ column }},
+        avg({{ column }} order by replicate) as {{ column }},
         {% endfor %}
         sum(rounds_played)::bigint as n_rounds,
         avg(rounds_played) as rounds_played,

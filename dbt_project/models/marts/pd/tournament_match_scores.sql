@@ -26,3 +26,5 @@ match_scores as (
 )
 
 select * from match_scores
+-- a fixed row order: the file is the same on every build
+order by match_id, side

@@ -6,19 +6,43 @@ agent_rounds as (
     select * from {{ ref('int_pd_agent_rounds') }}
 ),
 
-with_next as (
+-- the same rounds again, read a second time rather than held in memory as a shared CTE
+next_rounds as (
+    select * from {{ ref('int_pd_agent_rounds') }}
+),
+
+flipped_rounds as (
     select
+        match_id,
+        side,
+        round_index,
         agent,
         intended_action <> action as is_own_flip,
         opponent_intended_action <> opponent_action as is_opponent_flip,
         action,
-        opponent_action,
-        -- the response is what the agent meant to play next, before noise could flip it
-        lead(intended_action) over (
-            partition by match_id, side
-            order by round_index
-        ) as next_intended_action
+        opponent_action
     from agent_rounds
+    where intended_action <> action or opponent_intended_action <> opponent_action
+),
+
+-- the next round of the same match and side by a join on round_index + 1 (rounds of a match
+-- are numbered 1, 2, ...): a hash join on the few flipped rounds, where a window would sort
+-- every round
+with_next as (
+    select
+        flipped_rounds.agent,
+        flipped_rounds.is_own_flip,
+        flipped_rounds.is_opponent_flip,
+        flipped_rounds.action,
+        flipped_rounds.opponent_action,
+        -- the response is what the agent meant to play next, before noise could flip it
+        next_rounds.intended_action as next_intended_action
+    from flipped_rounds
+    inner join next_rounds
+        on
+            flipped_rounds.match_id = next_rounds.match_id
+            and flipped_rounds.side = next_rounds.side
+            and flipped_rounds.round_index + 1 = next_rounds.round_index
 ),
 
 responses as (
@@ -51,3 +75,4 @@ noise_responses as (
 )
 
 select * from noise_responses
+order by agent, flipped_side, flipped_to

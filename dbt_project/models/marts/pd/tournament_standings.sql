@@ -12,7 +12,8 @@ per_replicate as (
     select
         agent,
         replicate,
-        avg(score_per_round) as score_per_round
+        -- floating-point sums in a fixed order, so every build gives the same last bit
+        avg(score_per_round order by match_id, side) as score_per_round
     from match_scores
     group by agent, replicate
 ),
@@ -37,9 +38,10 @@ totals as (
     select
         agent,
         count(*) as n_matches,
-        avg(score_per_round) as mean_score_per_round,
+        avg(score_per_round order by match_id, side) as mean_score_per_round,
         sum(is_win::integer) as n_wins,
-        sum(cooperation_rate * n_rounds) / sum(n_rounds) as cooperation_rate
+        sum(cooperation_rate * n_rounds order by match_id, side) / sum(n_rounds)
+            as cooperation_rate
     from match_scores
     group by agent
 ),
@@ -59,3 +61,4 @@ standings as (
 )
 
 select * from standings
+order by overall_rank, agent
