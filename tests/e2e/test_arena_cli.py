@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 from pdbench import cli
-from pdbench.arena.filter import DBT_PROJECT_DIR
 from pdbench.storage.aggregate import AggregateSummary
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
@@ -178,10 +177,6 @@ def test_replicates_do_not_apply_to_the_arena(project: Path):
     assert result.stderr == f"error: {ARENA}: --replicates applies to game pd only\n"
 
 
-@pytest.mark.skipif(
-    not (DBT_PROJECT_DIR / "models/marts/arena/question_quality.sql").is_file(),
-    reason="the arena scoring models are not in this dbt project",
-)
 def test_the_readme_demo_runs_with_the_dbt_filter(project: Path):
     result = _invoke("run", ARENA, "--no-aggregate")
     assert result.exit_code == 0, result.stderr

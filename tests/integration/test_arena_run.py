@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from pdbench.arena.filter import DBT_PROJECT_DIR, QUESTION_QUALITY, kept_question_ids
+from pdbench.arena.filter import QUESTION_QUALITY, kept_question_ids
 from pdbench.arena.runner import run_arena
 from pdbench.config import load_config
 from pdbench.providers import mock
@@ -226,10 +226,6 @@ def test_the_demo_plants_what_scoring_should_recover(project: Path):
     assert bias["borealis"] > max(v for p, v in bias.items() if p != "borealis") + 1.5
 
 
-@pytest.mark.skipif(
-    not (DBT_PROJECT_DIR / "models/marts/arena/question_quality.sql").is_file(),
-    reason="the arena scoring models are not in this dbt project",
-)
 def test_the_filter_reads_the_dbt_question_models(project: Path):
     path = write_arena(
         project / "configs",

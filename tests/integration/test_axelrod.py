@@ -5,6 +5,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+import axelrod as axl
 import pytest
 from pdbench.agents import axelrod_policy
 from pdbench.agents.axelrod_policy import AxelrodPolicy
@@ -17,8 +18,6 @@ from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_experiment
-
-axl = pytest.importorskip("axelrod")
 
 CLASSIC = PayoffView(R=3, S=0, T=5, P=1)
 TURNS = 50

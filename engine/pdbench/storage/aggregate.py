@@ -8,25 +8,17 @@ tests and data tests too, so a successful aggregation is also a passing ``dbt te
 
 from __future__ import annotations
 
-import atexit
 import json
-import os
-import shutil
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 
-from pdbench.errors import AggregationError, RunDirError
+from pdbench.errors import RunDirError
+from pdbench.storage.dbt import invoke_dbt
 from pdbench.storage.schema import RunFiles
 
-__all__ = ["DBT_PROJECT_DIR", "LEADERBOARD", "AggregateSummary", "aggregate_run"]
-
-DBT_PROJECT_DIR = Path(__file__).resolve().parents[3] / "dbt_project"
-"""The repository's dbt project (its ``profiles.yml`` links to ``dbt_profiles.yml``)."""
+__all__ = ["LEADERBOARD", "AggregateSummary", "aggregate_run"]
 
 LEADERBOARD = "leaderboard.parquet"
 """The arena mart ``pdbench aggregate`` prints as a table."""
@@ -34,7 +26,6 @@ _REQUIRED_FILES = {
     "pd": (RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS),
     "arena": (RunFiles.CALLS,),
 }
-_FAILED_STATUSES = {"error", "fail", "runtime error"}
 _DBT_THREADS = {"pd": 1, "arena": 2}
 """Models dbt builds side by side. A PD run builds one at a time: DuckDB already runs each
 query on every core, and two heavy queries over millions of rounds side by side only compete
@@ -64,7 +55,7 @@ def aggregate_run(run_dir: Path) -> AggregateSummary:
     """
     run_dir = Path(run_dir).expanduser().resolve()
     game = _check_run_dir(run_dir)
-    results = _run_dbt_build(run_dir, game)
+    results = invoke_dbt("build", run_dir=run_dir, select=f"tag:{game}", threads=_DBT_THREADS[game])
     tables = {
         Path(location).name: _count_rows(Path(location)) for location in sorted(results.locations)
     }
@@ -106,99 +97,6 @@ def _has_content(path: Path) -> bool:
             if chunk.strip():
                 return True
     return False
-
-
-@dataclass(frozen=True)
-class _BuildResults:
-    locations: list[str]
-    n_checks_passed: int
-
-
-@contextmanager
-def _environment(values: dict[str, str]) -> Iterator[None]:
-    saved = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
-_work_dir: Path | None = None
-
-
-def _dbt_work_dir() -> Path:
-    """dbt's target and log folders: outside the repository, one per process (so that later
-    builds in the same process reuse dbt's partial parse), removed when the process exits."""
-    global _work_dir
-    if _work_dir is None:
-        _work_dir = Path(tempfile.mkdtemp(prefix="pdbench-dbt-"))
-        atexit.register(shutil.rmtree, _work_dir, ignore_errors=True)
-    return _work_dir
-
-
-def _run_dbt_build(run_dir: Path, game: str) -> _BuildResults:
-    from dbt.cli.main import dbtRunner
-
-    if not (DBT_PROJECT_DIR / "dbt_project.yml").is_file():
-        raise AggregationError(f"dbt project not found at {DBT_PROJECT_DIR}")
-    work_dir = _dbt_work_dir()
-    with (
-        _environment(
-            {
-                "PDBENCH_RUN_DIR": str(run_dir),
-                "PDBENCH_DUCKDB_TEMP_DIR": str(work_dir / "duckdb"),
-                "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
-            }
-        ),
-    ):
-        args = [
-            "build",
-            "--project-dir", str(DBT_PROJECT_DIR),
-            "--profiles-dir", str(DBT_PROJECT_DIR),
-            "--target-path", str(work_dir / "target"),
-            "--log-path", str(work_dir / "logs"),
-            "--select", f"tag:{game}",
-            "--threads", str(_DBT_THREADS[game]),
-            "--no-version-check",
-            "--no-send-anonymous-usage-stats",
-            "--quiet",
-            "--log-level-file", "none",
-        ]  # fmt: skip
-        outcome = dbtRunner().invoke(args)
-    if outcome.exception is not None:
-        raise AggregationError(f"dbt could not build {run_dir}: {outcome.exception}")
-    node_results = getattr(outcome.result, "results", None) or []
-    failures = [
-        f"{result.node.resource_type} {result.node.name}: {_first_line(result.message)}"
-        for result in node_results
-        if str(result.status).lower() in _FAILED_STATUSES
-    ]
-    if failures or not outcome.success:
-        detail = "; ".join(failures) or "see the dbt output above"
-        raise AggregationError(f"dbt build failed on {run_dir}: {detail}")
-    locations = [
-        str(result.node.config.get("location"))
-        for result in node_results
-        if result.node.resource_type == "model"
-        and result.node.config.get("materialized") == "external"
-    ]
-    n_checks_passed = sum(
-        1
-        for result in node_results
-        if result.node.resource_type in ("test", "unit_test")
-        and str(result.status).lower() == "pass"
-    )
-    return _BuildResults(locations=locations, n_checks_passed=n_checks_passed)
-
-
-def _first_line(message: object) -> str:
-    lines = str(message or "").strip().splitlines()
-    return lines[0] if lines else "failed"
 
 
 def _count_rows(path: Path) -> int:
