@@ -1,29 +1,5 @@
 {#- Macros of the arena models (prefixed arena_ so they never clash with the PD ones). -#}
 
-{#- Read one JSONL file of the run like read_run_jsonl, or an empty relation with the same
-    typed columns when the file does not exist yet: the engine builds the question models
-    between rating and answering, before answers.jsonl and judgments.jsonl exist. -#}
-{% macro arena_read_jsonl(name, columns) -%}
-    {%- set is_present = true -%}
-    {%- if execute -%}
-        {%- set found = run_query(
-            "select count(*) as n_files from glob('" ~ run_file(name) ~ "')"
-        ) -%}
-        {%- set is_present = found.columns[0].values()[0] > 0 -%}
-    {%- endif -%}
-    {%- if is_present -%}
-        {{ read_run_jsonl(name, columns) }}
-    {%- else -%}
-        (
-            select
-            {%- for column, type in columns.items() %}
-                null::{{ type }} as {{ column }}{{ "," if not loop.last }}
-            {%- endfor %}
-            limit 0
-        )
-    {%- endif -%}
-{%- endmacro %}
-
 {#- lowbias32 (C. Wellons' 32-bit integer hash): a bijection on 0 .. 2^32-1 written with
     plain integer arithmetic, so resampling and permutations give the same draws on every
     DuckDB version (DuckDB's own hash() is not promised to be stable). The argument must

@@ -6,8 +6,19 @@
 {%- endmacro %}
 
 {#- Read one JSONL file of the run with explicit column types. A torn last line (a crash
-    while writing) is skipped rather than failing the build. -#}
-{% macro read_run_jsonl(name, columns) -%}
+    while writing) is skipped rather than failing the build. With required=false a missing
+    file reads as an empty relation with the same typed columns: the arena engine builds the
+    question models (tag arena_questions) between rating and answering, before answers.jsonl
+    and judgments.jsonl exist. -#}
+{% macro read_run_jsonl(name, columns, required=true) -%}
+    {%- set is_present = true -%}
+    {%- if not required and execute -%}
+        {%- set found = run_query(
+            "select count(*) as n_files from glob('" ~ run_file(name) ~ "')"
+        ) -%}
+        {%- set is_present = found.columns[0].values()[0] > 0 -%}
+    {%- endif -%}
+    {%- if is_present -%}
     read_json(
         '{{ run_file(name) }}',
         format = 'newline_delimited',
@@ -18,4 +29,13 @@
         {%- endfor %}
         }
     )
+    {%- else -%}
+        (
+            select
+            {%- for column, type in columns.items() %}
+                null::{{ type }} as {{ column }}{{ "," if not loop.last }}
+            {%- endfor %}
+            limit 0
+        )
+    {%- endif -%}
 {%- endmacro %}

@@ -1,7 +1,11 @@
 {{ config(location=run_file('arena_calls_summary.parquet')) }}
 
 with calls as (
-    select * from {{ ref('stg_arena_calls') }}
+    select
+        * exclude (agent),
+        agent as player
+    from {{ ref('stg_calls') }}
+    where game = 'arena'
 ),
 
 calls_per_player_and_phase as (
@@ -9,11 +13,11 @@ calls_per_player_and_phase as (
         player,
         phase,
         count(*) as n_calls,
-        count(*) filter (where status = 'ok') as n_ok,
-        count(*) filter (where status = 'invalid') as n_invalid,
-        count(*) filter (where status = 'error') as n_error,
-        count(*) filter (where status = 'invalid') / count(*) as invalid_rate,
-        count(*) filter (where status = 'error') / count(*) as error_rate,
+        count(*) filter (where call_status = 'ok') as n_ok,
+        count(*) filter (where call_status = 'invalid') as n_invalid,
+        count(*) filter (where call_status = 'error') as n_error,
+        count(*) filter (where call_status = 'invalid') / count(*) as invalid_rate,
+        count(*) filter (where call_status = 'error') / count(*) as error_rate,
         count(*) filter (where is_cache_hit) as n_cache_hits,
         sum(n_transport_retries) as n_transport_retries,
         sum(tokens_in) as tokens_in,

@@ -6,7 +6,7 @@
         count(*) filter (where call_status = 'invalid') as n_invalid,
         count(*) filter (where call_status = 'error') as n_errors,
         count(*) filter (where is_cache_hit) as n_cache_hits,
-        coalesce(sum(transport_retries), 0)::bigint as n_transport_retries,
+        coalesce(sum(n_transport_retries), 0)::bigint as n_transport_retries,
         sum(tokens_in)::bigint as tokens_in,
         sum(tokens_out)::bigint as tokens_out,
         sum(cost_usd) as cost_usd,
@@ -18,7 +18,8 @@
 with
 
 calls as (
-    select * from {{ ref('stg_pd_calls') }}
+    select * from {{ ref('stg_calls') }}
+    where game = 'pd'
 ),
 
 agent_rows as (

@@ -1,6 +1,6 @@
 with source as (
     select *
-    from {{ arena_read_jsonl('answers.jsonl', {
+    from {{ read_run_jsonl('answers.jsonl', {
         'schema_version': 'integer',
         'run_id': 'varchar',
         'answer_id': 'varchar',
@@ -11,7 +11,7 @@ with source as (
         'attempts': 'integer',
         'prompt_sha256': 'varchar',
         'raw_reply': 'varchar',
-    }) }}
+    }, required=false) }}
 ),
 
 renamed as (

@@ -1,6 +1,6 @@
 with source as (
     select *
-    from {{ arena_read_jsonl('judgments.jsonl', {
+    from {{ read_run_jsonl('judgments.jsonl', {
         'schema_version': 'integer',
         'run_id': 'varchar',
         'answer_id': 'varchar',
@@ -12,7 +12,7 @@ with source as (
         'presentation_index': 'integer',
         'prompt_sha256': 'varchar',
         'raw_reply': 'varchar',
-    }) }}
+    }, required=false) }}
 ),
 
 renamed as (

@@ -2,7 +2,7 @@
 
 with source as (
     select *
-    from {{ arena_read_jsonl('question_ratings.jsonl', {
+    from {{ read_run_jsonl('question_ratings.jsonl', {
         'schema_version': 'integer',
         'run_id': 'varchar',
         'question_id': 'varchar',
@@ -13,7 +13,7 @@ with source as (
         'presentation_index': 'integer',
         'prompt_sha256': 'varchar',
         'raw_reply': 'varchar',
-    }) }}
+    }, required=false) }}
 ),
 
 renamed as (

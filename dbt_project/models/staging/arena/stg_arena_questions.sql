@@ -2,7 +2,7 @@
 
 with source as (
     select *
-    from {{ arena_read_jsonl('questions.jsonl', {
+    from {{ read_run_jsonl('questions.jsonl', {
         'schema_version': 'integer',
         'run_id': 'varchar',
         'question_id': 'varchar',
@@ -13,7 +13,7 @@ with source as (
         'attempts': 'integer',
         'prompt_sha256': 'varchar',
         'raw_line': 'varchar',
-    }) }}
+    }, required=false) }}
 ),
 
 renamed as (

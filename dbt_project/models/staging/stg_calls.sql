@@ -1,12 +1,20 @@
-with source as (
+{{ config(tags=['pd', 'arena']) }}
+
+with
+
+source_calls as (
     select *
-    from {{ arena_read_jsonl('calls.jsonl', {
+    from {{ read_run_jsonl('calls.jsonl', {
         'schema_version': 'integer',
         'run_id': 'varchar',
         'call_id': 'varchar',
         'game': 'varchar',
         'phase': 'varchar',
         'agent': 'varchar',
+        'match_id': 'varchar',
+        'condition': 'varchar',
+        'replicate': 'integer',
+        'round_index': 'integer',
         'item_id': 'varchar',
         'attempt': 'integer',
         'transport_retries': 'integer',
@@ -21,14 +29,21 @@ with source as (
         'error': 'varchar',
         'cache_hit': 'boolean',
         'timestamp_utc': 'varchar',
-    }) }}
+    }, required=false) }}
 ),
 
 renamed as (
     select
+        schema_version,
+        run_id,
         call_id,
-        agent as player,
+        game,
         phase,
+        agent,
+        match_id,
+        condition,
+        replicate,
+        round_index,
         item_id,
         attempt,
         provider,
@@ -38,15 +53,14 @@ renamed as (
         tokens_in,
         tokens_out,
         cost_usd,
-        status,
+        status as call_status,
         error as error_message,
-        timestamp_utc as called_at,
-        run_id,
-        schema_version,
+        timestamp_utc as called_at_utc,
         coalesce(transport_retries, 0) as n_transport_retries,
         coalesce(cache_hit, false) as is_cache_hit
-    from source
-    where call_id is not null and game = 'arena'
+    from source_calls
+    -- a torn last line (crash while writing) reads as an all-NULL row
+    where call_id is not null
 )
 
 select * from renamed
