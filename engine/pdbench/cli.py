@@ -351,11 +351,8 @@ def _arena_with_progress(
 def _aggregate(run_dir: Path) -> None:
     from pdbench.storage.aggregate import aggregate_run
 
-    try:
-        summary = aggregate_run(run_dir)
-    except NotImplementedError as exc:
-        _err(f"error: {run_dir}: aggregation is not available yet ({exc})")
-        raise typer.Exit(1) from None
+    _err(f"building the metrics of {run_dir} with dbt (models, unit and data tests)...")
+    summary = aggregate_run(run_dir)
     typer.echo(summary.text)
 
 
