@@ -1,6 +1,6 @@
 """Altair charts of the viewer: each takes rows as the marts or the raw files hold them and
-draws them; none computes a metric (a band drawn around a mean is the mart's mean and its
-standard deviation, not a new number).
+draws them; none computes a number (the band around cooperation over time comes from the
+mart too).
 """
 
 from __future__ import annotations
@@ -141,21 +141,17 @@ def cumulative_payoff(rounds: pd.DataFrame, *, label_a: str, label_b: str) -> al
 def cooperation_over_time(rows: pd.DataFrame, *, label_a: str, label_b: str) -> alt.LayerChart:
     """Condition-level cooperation by round: both agents together (black line) with a band
     of one standard deviation across replicates, and each agent's own rate."""
-    band = rows.assign(
-        low=(rows["cooperation_rate"] - rows["cooperation_rate_sd"].fillna(0)).clip(lower=0),
-        high=(rows["cooperation_rate"] + rows["cooperation_rate_sd"].fillna(0)).clip(upper=1),
-    )
-    base = alt.Chart(band).encode(
+    base = alt.Chart(rows).encode(
         x=alt.X("round_index:Q", title="round", axis=alt.Axis(format="d", tickMinStep=1))
     )
     area = base.mark_area(opacity=0.18, color="#555555").encode(
         y=alt.Y(
-            "low:Q",
+            "cooperation_band_low:Q",
             title="cooperation rate",
             scale=alt.Scale(domain=[0, 1]),
             axis=alt.Axis(format="%"),
         ),
-        y2="high:Q",
+        y2="cooperation_band_high:Q",
     )
     both = base.mark_line(color="black", strokeWidth=2.4).encode(
         y="cooperation_rate:Q",

@@ -28,7 +28,9 @@ replicate_rows as (
         (action_a = 'C')::integer::double as cooperation_rate_a,
         (action_b = 'C')::integer::double as cooperation_rate_b,
         n_cooperators / 2 as cooperation_rate,
-        null::double as cooperation_rate_sd
+        null::double as cooperation_rate_sd,
+        null::double as cooperation_band_low,
+        null::double as cooperation_band_high
     from ok_rounds
 ),
 
@@ -67,8 +69,17 @@ condition_rows as (
     from round_sums
 ),
 
+condition_rows_with_band as (
+    select
+        *,
+        -- the band the viewer draws: one standard deviation around the mean, within [0, 1]
+        greatest(0, cooperation_rate - coalesce(cooperation_rate_sd, 0)) as cooperation_band_low,
+        least(1, cooperation_rate + coalesce(cooperation_rate_sd, 0)) as cooperation_band_high
+    from condition_rows
+),
+
 both_levels as (
-    select * from condition_rows
+    select * from condition_rows_with_band
     union all
     select * from replicate_rows
 )
