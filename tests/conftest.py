@@ -12,6 +12,14 @@ REPO = Path(__file__).resolve().parents[1]
 CONFIGS = REPO / "configs"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _user_cache(tmp_path_factory: pytest.TempPathFactory):
+    """Caches a run keeps for the user (dbt's saved parse) go to a folder of the test session."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user_cache")))
+        yield
+
+
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A temporary working directory holding a copy of ``configs/``; the cwd during the test."""

@@ -1,8 +1,15 @@
 {#- Files of the run directory named by the PDBENCH_RUN_DIR environment variable. -#}
 
-{#- Path of a file in the run directory (marts use it as their Parquet location). -#}
+{#- Path of a file in the run directory (marts use it as their Parquet location). The variable
+    is read only when dbt executes: while parsing, the path is left as a template that the
+    external materialization renders when it writes. dbt's saved parse does not record the
+    run directory, so it stays valid from one run to the next. -#}
 {% macro run_file(name) -%}
-    {{- env_var('PDBENCH_RUN_DIR') ~ '/' ~ name -}}
+    {%- if execute -%}
+        {{- env_var('PDBENCH_RUN_DIR') ~ '/' ~ name -}}
+    {%- else -%}
+        {{- "{{ env_var('PDBENCH_RUN_DIR') }}/" ~ name -}}
+    {%- endif -%}
 {%- endmacro %}
 
 {#- Read one JSONL file of the run with explicit column types. A torn last line (a crash

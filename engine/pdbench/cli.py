@@ -348,22 +348,30 @@ def _arena_with_progress(
         )
 
 
-def _aggregate(run_dir: Path) -> None:
+def _aggregate(run_dir: Path, *, unit_tests: bool = False) -> None:
     from pdbench.storage.aggregate import aggregate_run
 
-    _err(f"building the metrics of {run_dir} with dbt (models, unit and data tests)...")
-    summary = aggregate_run(run_dir)
+    checks = "unit and data tests" if unit_tests else "data tests"
+    _err(f"building the metrics of {run_dir} with dbt (models and {checks})...")
+    summary = aggregate_run(run_dir, unit_tests=unit_tests)
     typer.echo(summary.text)
 
 
 @app.command()
 def aggregate(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by `pdbench run`.")],
+    unit_tests: Annotated[
+        bool,
+        typer.Option(
+            "--unit-tests",
+            help="Also run the dbt unit tests: the SQL checked on hand-made rows.",
+        ),
+    ] = False,
 ) -> None:
     """Build the metric tables of a run directory (idempotent)."""
     with _user_errors():
         read_manifest(run_dir)
-        _aggregate(run_dir)
+        _aggregate(run_dir, unit_tests=unit_tests)
 
 
 def streamlit_command(run_dir: Path, *, port: int, address: str = "127.0.0.1") -> list[str]:

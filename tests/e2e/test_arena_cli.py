@@ -68,14 +68,14 @@ def test_run_aggregates_at_the_end(project: Path, monkeypatch):
     _filter_off(project)
     seen = []
 
-    def fake_aggregate(run_dir: Path) -> AggregateSummary:
-        seen.append(run_dir)
+    def fake_aggregate(run_dir: Path, *, unit_tests: bool) -> AggregateSummary:
+        seen.append((run_dir, unit_tests))
         return AggregateSummary(run_dir=run_dir, game="arena", text="leaderboard here")
 
     monkeypatch.setattr("pdbench.storage.aggregate.aggregate_run", fake_aggregate)
     result = _invoke("run", ARENA)
     assert result.exit_code == 0, result.stderr
-    assert seen == [Path("data/runs/arena-demo")]
+    assert seen == [(Path("data/runs/arena-demo"), False)]
     assert result.stdout.rstrip().endswith("leaderboard here")
 
 

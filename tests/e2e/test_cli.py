@@ -48,14 +48,14 @@ def test_run_with_two_replicates_writes_the_run_directory(project: Path):
 def test_run_aggregates_at_the_end_and_prints_the_summary(project: Path, monkeypatch):
     seen = []
 
-    def fake_aggregate(run_dir: Path) -> AggregateSummary:
-        seen.append(run_dir)
+    def fake_aggregate(run_dir: Path, *, unit_tests: bool) -> AggregateSummary:
+        seen.append((run_dir, unit_tests))
         return AggregateSummary(run_dir=run_dir, game="pd", text="metrics: all good")
 
     monkeypatch.setattr("pdbench.storage.aggregate.aggregate_run", fake_aggregate)
     result = _invoke("run", EXPERIMENT)
     assert result.exit_code == 0, result.stderr
-    assert seen == [Path("data/runs/demo")]
+    assert seen == [(Path("data/runs/demo"), False)]
     assert result.stdout.rstrip().endswith("metrics: all good")
 
 
@@ -95,13 +95,19 @@ def test_aggregate_and_ui_need_a_run_directory(project: Path):
 
 def test_aggregate_calls_the_aggregation_of_the_run(project: Path, monkeypatch):
     assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0
-    monkeypatch.setattr(
-        "pdbench.storage.aggregate.aggregate_run",
-        lambda run_dir: AggregateSummary(run_dir=run_dir, game="pd", text=f"built {run_dir}"),
-    )
+    seen = []
+
+    def fake_aggregate(run_dir: Path, *, unit_tests: bool) -> AggregateSummary:
+        seen.append(unit_tests)
+        return AggregateSummary(run_dir=run_dir, game="pd", text=f"built {run_dir}")
+
+    monkeypatch.setattr("pdbench.storage.aggregate.aggregate_run", fake_aggregate)
     result = _invoke("aggregate", "data/runs/demo")
     assert result.exit_code == 0
     assert result.stdout == "built data/runs/demo\n"
+    assert _invoke("aggregate", "data/runs/demo", "--unit-tests").exit_code == 0
+    # the unit tests check the SQL, not the run: only when asked for
+    assert seen == [False, True]
 
 
 def test_ui_prints_the_streamlit_command(project: Path):

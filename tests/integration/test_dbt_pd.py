@@ -13,8 +13,10 @@ from pathlib import Path
 
 import duckdb
 import pytest
+import yaml
 from pdbench.errors import AggregationError, RunDirError
 from pdbench.storage.aggregate import AggregateSummary, aggregate_run
+from pdbench.storage.dbt import DBT_PROJECT_DIR
 from pdbench.storage.schema import RunFiles
 
 from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
@@ -38,7 +40,15 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def summary(run_dir: Path) -> AggregateSummary:
-    return aggregate_run(run_dir)
+    return aggregate_run(run_dir, unit_tests=True)
+
+
+def _declared_pd_unit_tests() -> int:
+    """Unit tests written in the YAML of the PD models (folders named ``pd``)."""
+    return sum(
+        len((yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("unit_tests", []))
+        for path in DBT_PROJECT_DIR.glob("models/**/pd/*.yml")
+    )
 
 
 def _rows(path: Path, sql: str) -> list[dict]:
@@ -80,7 +90,8 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
         "tournament_noise_responses.parquet": 0,
     }
     # a failing unit or data test raises; these are the ones that ran and passed
-    assert summary.n_checks_passed >= 40
+    assert summary.n_unit_tests_passed == _declared_pd_unit_tests() >= 15
+    assert summary.n_checks_passed - summary.n_unit_tests_passed >= 38
     assert "tft_vs_alld" in summary.text and "llm_vs_tft" in summary.text
 
 

@@ -6,8 +6,9 @@ models tagged ``arena_questions`` (staging of questions, ratings and the manifes
 reads the ``is_kept`` flag back. Nothing is answered, so nothing is paid for, that the scoring
 would drop. ``question_filter.kind: none`` keeps every question without running dbt.
 
-This step runs the models only (``dbt run``): their data and unit tests run with the whole
-build in ``pdbench aggregate``, which, in the same process, reuses the parse of this step.
+This step runs the models only (``dbt run``): their data tests run with the whole build in
+``pdbench aggregate``, their unit tests with ``pdbench aggregate --unit-tests`` and the test
+suite.
 """
 
 from __future__ import annotations

@@ -2,8 +2,10 @@
 
 Python only runs dbt here; every metric is a SQL model in ``dbt_project/``. dbt runs
 in-process on an in-memory DuckDB, reads the run's JSONL files and writes its marts as Parquet
-files into the same run directory (``aggregates.parquet``, ...). The build runs the dbt unit
-tests and data tests too, so a successful aggregation is also a passing ``dbt test``.
+files into the same run directory (``aggregates.parquet``, ...). The build runs the dbt data
+tests on the run's tables too, so a successful aggregation is also a passing ``dbt test`` of
+this run. The unit tests, which check the SQL on hand-made rows whatever the run, are left to
+``pdbench aggregate --unit-tests`` and to the test suite.
 """
 
 from __future__ import annotations
@@ -43,11 +45,15 @@ class AggregateSummary:
     text: str = ""
     """A short human-readable summary table."""
     n_checks_passed: int = 0
-    """dbt unit tests and data tests that passed during the build."""
+    """dbt data tests (and unit tests, when asked for) that passed during the build."""
+    n_unit_tests_passed: int = 0
+    """Of which unit tests (none unless asked for)."""
 
 
-def aggregate_run(run_dir: Path) -> AggregateSummary:
+def aggregate_run(run_dir: Path, *, unit_tests: bool = False) -> AggregateSummary:
     """Run ``dbt build`` on ``run_dir`` and write its marts as Parquet into it.
+
+    ``unit_tests=True`` also runs the dbt unit tests of the game's models.
 
     Raises :class:`RunDirError` when the directory, its manifest or its raw files are missing
     or empty, and :class:`AggregationError` naming the failing models and tests when dbt fails.
@@ -55,7 +61,13 @@ def aggregate_run(run_dir: Path) -> AggregateSummary:
     """
     run_dir = Path(run_dir).expanduser().resolve()
     game = _check_run_dir(run_dir)
-    results = invoke_dbt("build", run_dir=run_dir, select=f"tag:{game}", threads=_DBT_THREADS[game])
+    results = invoke_dbt(
+        "build",
+        run_dir=run_dir,
+        select=f"tag:{game}",
+        threads=_DBT_THREADS[game],
+        unit_tests=unit_tests,
+    )
     tables = {
         Path(location).name: _count_rows(Path(location)) for location in sorted(results.locations)
     }
@@ -66,6 +78,7 @@ def aggregate_run(run_dir: Path) -> AggregateSummary:
         tables=tables,
         text=text,
         n_checks_passed=results.n_checks_passed,
+        n_unit_tests_passed=results.n_unit_tests_passed,
     )
 
 
