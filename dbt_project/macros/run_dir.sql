@@ -1,15 +1,25 @@
 {#- Files of the run directory named by the PDBENCH_RUN_DIR environment variable. -#}
 
-{#- Path of a file in the run directory (marts use it as their Parquet location). The variable
-    is read only when dbt executes: while parsing, the path is left as a template that the
-    external materialization renders when it writes. dbt's saved parse does not record the
-    run directory, so it stays valid from one run to the next. -#}
-{% macro run_file(name) -%}
+{#- The run directory. The variable is read only when dbt executes; while dbt parses, a
+    placeholder stands in, so dbt's saved parse does not record the run directory and stays
+    valid from one run to the next. -#}
+{% macro run_dir() -%}
     {%- if execute -%}
-        {{- env_var('PDBENCH_RUN_DIR') ~ '/' ~ name -}}
+        {{- env_var('PDBENCH_RUN_DIR') -}}
     {%- else -%}
-        {{- "{{ env_var('PDBENCH_RUN_DIR') }}/" ~ name -}}
+        {{- '/run_dir' -}}
     {%- endif -%}
+{%- endmacro %}
+
+{#- Path of a file in the run directory. -#}
+{% macro run_file(name) -%}
+    {{- run_dir() ~ '/' ~ name -}}
+{%- endmacro %}
+
+{#- The Parquet location of a mart: a template that the external materialization renders
+    when it writes the file, since a model's config is fixed while dbt parses. -#}
+{% macro mart_location(name) -%}
+    {{- "{{ run_dir() }}/" ~ name -}}
 {%- endmacro %}
 
 {#- Read one JSONL file of the run with explicit column types. A torn last line (a crash

@@ -1,4 +1,4 @@
-{{ config(location=run_file('arena_calls_summary.parquet')) }}
+{{ config(location=mart_location('arena_calls_summary.parquet')) }}
 
 with calls as (
     select

@@ -1,4 +1,4 @@
-{{ config(location=run_file('leaderboard.parquet')) }}
+{{ config(location=mart_location('leaderboard.parquet')) }}
 
 with player_scores as (
     select * from {{ ref('int_arena_player_scores') }}

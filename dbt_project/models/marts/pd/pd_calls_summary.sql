@@ -1,4 +1,4 @@
-{{ config(location=run_file('calls_summary.parquet')) }}
+{{ config(location=mart_location('calls_summary.parquet')) }}
 
 {%- set call_measures -%}
         count(*) as n_calls,

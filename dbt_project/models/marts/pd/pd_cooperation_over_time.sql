@@ -1,4 +1,4 @@
-{{ config(location=run_file('cooperation_over_time.parquet')) }}
+{{ config(location=mart_location('cooperation_over_time.parquet')) }}
 
 with
 

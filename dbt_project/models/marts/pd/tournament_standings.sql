@@ -1,4 +1,4 @@
-{{ config(location=run_file('tournament_standings.parquet')) }}
+{{ config(location=mart_location('tournament_standings.parquet')) }}
 
 with
 
