@@ -195,6 +195,8 @@ def run(
             for line in estimate_calls(loaded, plans=plans).lines():
                 typer.echo(line)
             return
+        if not no_aggregate:
+            _prepare_dbt()
         try:
             result = _run_with_progress(
                 loaded,
@@ -289,6 +291,8 @@ def _run_arena(
         for line in estimate_arena(loaded).lines():
             typer.echo(line)
         return
+    if not no_aggregate or config.question_filter.kind != "none":
+        _prepare_dbt()
     try:
         result = _arena_with_progress(
             loaded, output_dir=output_dir, overwrite=overwrite, resume=resume, use_cache=use_cache
@@ -346,6 +350,13 @@ def _arena_with_progress(
             use_cache=use_cache,
             on_progress=on_progress,
         )
+
+
+def _prepare_dbt() -> None:
+    """Start dbt (import, parse) in its own process now, while the games are played."""
+    from pdbench.storage.dbt import prepare_dbt
+
+    prepare_dbt()
 
 
 def _aggregate(run_dir: Path, *, unit_tests: bool = False) -> None:

@@ -1,44 +1,46 @@
-"""dbt's parse of the project is kept between processes, whatever the run directory."""
+"""dbt runs in a worker process; its parse of the project is kept between processes,
+whatever the run directory."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from pdbench.storage import dbt
-from pdbench.storage.aggregate import aggregate_run
+from pdbench.errors import AggregationError
+from pdbench.storage.dbt import DbtProcess, saved_parse_path
 
 from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
 
 MATCHES = [PlannedMatch("tft_vs_alld", 0, "CDDD", "DDDD")]
 
 
-def _new_process(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
-    """What a new process starts with: no dbt target folder of its own yet."""
-    folder.mkdir()
-    monkeypatch.setattr(dbt, "_work_dir", folder)
+def _build(run_dir: Path) -> list[str]:
+    """``dbt build`` of the PD models in a new worker process; the files it wrote."""
+    process = DbtProcess()
+    try:
+        return process.invoke("build", run_dir=run_dir, select="tag:pd").locations
+    finally:
+        process.close()
 
 
-def test_second_process_reuses_the_saved_parse(
+def test_a_second_process_reuses_the_saved_parse(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    saved = dbt.saved_parse_path()
+    saved = saved_parse_path()
     assert saved.is_relative_to(tmp_path / "cache") and not saved.exists()
 
-    _new_process(monkeypatch, tmp_path / "process_1")
-    aggregate_run(write_run_dir(tmp_path / "run_1", MATCHES))
+    _build(write_run_dir(tmp_path / "run_1", MATCHES))
     assert saved.is_file()
     first = saved.stat().st_mtime_ns
 
     # another process on another run directory: dbt finds nothing to parse again, so it
     # writes no new parse (were the run directory part of the parse, it would)
-    _new_process(monkeypatch, tmp_path / "process_2")
-    summary = aggregate_run(write_run_dir(tmp_path / "run_2", MATCHES))
+    written = _build(write_run_dir(tmp_path / "run_2", MATCHES))
     assert saved.stat().st_mtime_ns == first
-    assert (tmp_path / "process_2" / "target" / "partial_parse.msgpack").is_file()
     # and the marts went to the second run directory, not the first
-    assert summary.tables["aggregates.parquet"] == 2
+    assert str(tmp_path / "run_2" / "aggregates.parquet") in written
+    assert all(Path(location).parent == tmp_path / "run_2" for location in written)
     assert (tmp_path / "run_2" / "aggregates.parquet").is_file()
 
 
@@ -46,13 +48,42 @@ def test_a_damaged_saved_parse_is_parsed_again_and_replaced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    saved = dbt.saved_parse_path()
+    saved = saved_parse_path()
     saved.parent.mkdir(parents=True)
     saved.write_bytes(b"not a parse")
 
-    _new_process(monkeypatch, tmp_path / "process")
-    summary = aggregate_run(write_run_dir(tmp_path / "run", MATCHES))
+    _build(write_run_dir(tmp_path / "run", MATCHES))
 
-    assert summary.tables["aggregates.parquet"] == 2
+    assert (tmp_path / "run" / "aggregates.parquet").is_file()
     assert saved.stat().st_size > 10_000
     assert not list(saved.parent.glob("tmp*")), "no half-written file is left behind"
+
+
+def test_a_worker_that_dies_is_reported_in_one_line(tmp_path: Path) -> None:
+    process = DbtProcess()
+    process._process.kill()
+    with pytest.raises(
+        AggregationError, match=r"the dbt process ended unexpectedly \(exit code -9"
+    ):
+        process.invoke("build", run_dir=write_run_dir(tmp_path / "run", MATCHES), select="tag:pd")
+    process.close()
+
+
+def test_the_worker_runs_one_request_after_another(tmp_path: Path) -> None:
+    """A failing build is answered, and the same worker goes on with the next request."""
+    good = write_run_dir(tmp_path / "good", MATCHES)
+    bad = write_run_dir(tmp_path / "bad", MATCHES)
+    rounds = bad / "rounds.jsonl"
+    rounds.write_text(rounds.read_text().replace('"agent_b_action":"D"', '"agent_b_action":"X"'))
+    process = DbtProcess()
+    try:
+        with pytest.raises(
+            AggregationError, match="accepted_values_int_pd_round_features_action_b"
+        ):
+            process.invoke("build", run_dir=bad, select="tag:pd")
+        results = process.invoke("build", run_dir=good, select="tag:pd", unit_tests=True)
+        assert results.n_unit_tests_passed > 0
+        assert process.is_alive
+    finally:
+        process.close()
+    assert not process.is_alive

@@ -1,0 +1,193 @@
+"""The process that runs dbt for pdbench: ``python -m pdbench.storage.dbt_worker``.
+
+Started by :class:`pdbench.storage.dbt.DbtProcess`, it imports dbt straight away and, unless
+a request is already waiting, parses the project; then it runs one request per line of its
+standard input (JSON: command, run directory, selection, threads, unit tests) and answers each
+with one JSON line. Importing dbt and parsing take seconds, so ``pdbench run`` starts this
+process before it plays: both happen on another core while the games are played.
+
+dbt's own output (failing tests and the like) goes to standard error; the answers have the
+original standard output to themselves. dbt reads the run directory from
+``PDBENCH_RUN_DIR`` (``dbt_project/macros/run_dir.sql``) and spills to
+``PDBENCH_DUCKDB_TEMP_DIR`` (``dbt_project/macros/duckdb_settings.sql``); both are set per
+request. The target, log and spill folders are this process's own, removed when it ends.
+
+The parse dbt saves (``partial_parse.msgpack``) is kept in the user's cache folder
+(:func:`pdbench.storage.dbt.saved_parse_path`) and copied into each new process's target
+folder; dbt itself checks that it still matches the project and parses again when it does not.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import select
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, TextIO
+
+from pdbench.storage.dbt import DBT_PROJECT_DIR, saved_parse_path
+
+_PARTIAL_PARSE = "partial_parse.msgpack"
+_FAILED_STATUSES = {"error", "fail", "runtime error"}
+
+
+def main() -> None:
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    # whatever dbt prints goes to standard error, never into an answer
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    work_dir = Path(tempfile.mkdtemp(prefix="pdbench-dbt-"))
+    code = 0
+    try:
+        _serve(work_dir, sys.stdin, answers)
+    except KeyboardInterrupt:
+        code = 130  # Ctrl-C reaches the whole process group; pdbench reports it
+    finally:
+        shutil.rmtree(work_dir, ignore_errors=True)
+    for stream in (answers, sys.stdout, sys.stderr):
+        stream.flush()
+    # every answer is written and so is every mart: run the exit handlers (multiprocessing
+    # releases dbt's semaphores there), then skip the interpreter's slow teardown of dbt's
+    # modules (0.7 s)
+    atexit._run_exitfuncs()
+    os._exit(code)
+
+
+def _serve(work_dir: Path, requests: TextIO, answers: TextIO) -> None:
+    from dbt.cli.main import dbtRunner
+
+    target_dir = work_dir / "target"
+    stamp = _restore_saved_parse(target_dir)
+    manifest = None
+    if not _is_waiting(requests):
+        # nothing asked yet (pdbench is playing): parse now, and keep the result
+        parsed = dbtRunner().invoke(_arguments("parse", work_dir))
+        stamp = _save_parse(target_dir, stamp)
+        # a project dbt cannot parse is reported with the first request
+        manifest = parsed.result if parsed.success else None
+    for line in requests:
+        if not line.strip():
+            continue
+        try:
+            answer = _run(dbtRunner(manifest=manifest), work_dir, json.loads(line))
+        except Exception as err:  # answered, so pdbench can say what went wrong in one line
+            answer = {"error": f"{type(err).__name__}: {err}"}
+        stamp = _save_parse(target_dir, stamp)
+        answers.write(json.dumps(answer) + "\n")
+        answers.flush()
+
+
+def _is_waiting(requests: TextIO) -> bool:
+    """Whether a request is already there to be read."""
+    try:
+        ready, _, _ = select.select([requests], [], [], 0)
+    except (OSError, ValueError):
+        return False
+    return bool(ready)
+
+
+def _arguments(command: str, work_dir: Path) -> list[str]:
+    return [
+        command,
+        "--project-dir", str(DBT_PROJECT_DIR),
+        "--profiles-dir", str(DBT_PROJECT_DIR),
+        "--target-path", str(work_dir / "target"),
+        "--log-path", str(work_dir / "logs"),
+        "--no-version-check",
+        "--no-send-anonymous-usage-stats",
+        "--quiet",
+        "--log-level-file", "none",
+        "--no-write-json",
+    ]  # fmt: skip
+
+
+def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]:
+    command, run_dir, select = request["command"], Path(request["run_dir"]), request["select"]
+    args = [*_arguments(command, work_dir), "--select", select]
+    if request.get("threads") is not None:
+        args += ["--threads", str(request["threads"])]
+    if command == "build" and not request.get("unit_tests"):
+        args += ["--exclude-resource-type", "unit_test"]
+    os.environ["PDBENCH_RUN_DIR"] = str(run_dir)
+    os.environ["PDBENCH_DUCKDB_TEMP_DIR"] = str(work_dir / "duckdb")
+    outcome = runner.invoke(args)
+    if outcome.exception is not None:
+        return {"error": f"dbt {command} could not run on {run_dir}: {outcome.exception}"}
+    node_results = getattr(outcome.result, "results", None) or []
+    failures = [
+        f"{result.node.resource_type} {result.node.name}: {_first_line(result.message)}"
+        for result in node_results
+        if str(result.status).lower() in _FAILED_STATUSES
+    ]
+    if failures or not outcome.success:
+        detail = "; ".join(failures) or "see the dbt output above"
+        return {"error": f"dbt {command} failed on {run_dir} ({select}): {detail}"}
+    passed = [
+        result.node.resource_type
+        for result in node_results
+        if result.node.resource_type in ("test", "unit_test")
+        and str(result.status).lower() == "pass"
+    ]
+    return {
+        # a mart's location is a template until dbt renders it (see macros/run_dir.sql)
+        "locations": [
+            str(run_dir / Path(str(result.node.config.get("location"))).name)
+            for result in node_results
+            if result.node.resource_type == "model"
+            and result.node.config.get("materialized") == "external"
+        ],
+        "n_checks_passed": len(passed),
+        "n_unit_tests_passed": passed.count("unit_test"),
+    }
+
+
+def _first_line(message: object) -> str:
+    lines = str(message or "").strip().splitlines()
+    return lines[0] if lines else "failed"
+
+
+def _restore_saved_parse(target_dir: Path) -> tuple[int, int] | None:
+    """Give dbt the saved parse; return what dbt will find, to tell whether it writes anew."""
+    current = target_dir / _PARTIAL_PARSE
+    saved = saved_parse_path()
+    if saved.is_file():
+        target_dir.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):
+            shutil.copyfile(saved, current)
+    return _stamp(current)
+
+
+def _save_parse(target_dir: Path, seen: tuple[int, int] | None) -> tuple[int, int] | None:
+    """Keep the parse dbt wrote, if it wrote one; atomically, as other processes may read it.
+    Return what is there now."""
+    current = target_dir / _PARTIAL_PARSE
+    stamp = _stamp(current)
+    if stamp in (None, seen):
+        return stamp
+    saved = saved_parse_path()
+    with contextlib.suppress(OSError):
+        saved.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=saved.parent, delete=False) as handle:
+            partial = Path(handle.name)
+        try:
+            shutil.copyfile(current, partial)
+            os.replace(partial, saved)
+        finally:
+            partial.unlink(missing_ok=True)
+    return stamp
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns
+
+
+if __name__ == "__main__":
+    main()
