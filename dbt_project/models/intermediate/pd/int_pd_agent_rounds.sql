@@ -2,20 +2,14 @@
     so tournament marts group by agent instead of repeating themselves for A and B. -#}
 with
 
-rounds as (
-    select * from {{ ref('stg_pd_rounds') }}
-),
-
-matches as (
-    select * from {{ ref('stg_pd_matches') }}
+round_features as (
+    select * from {{ ref('int_pd_round_features') }}
 ),
 
 finished_rounds as (
-    select rounds.*
-    from rounds
-    inner join matches
-        on rounds.match_id = matches.match_id
-    where matches.match_status = 'ok'
+    select *
+    from round_features
+    where match_status = 'ok'
 ),
 
 agent_rounds as (
@@ -25,15 +19,15 @@ agent_rounds as (
         replicate,
         round_index,
         'agent_a' as side,
-        agent_a_name as agent,
-        agent_b_name as opponent,
-        agent_a_name = agent_b_name as is_self_play,
-        agent_a_intended_action as intended_action,
-        agent_a_action as action,
-        agent_b_intended_action as opponent_intended_action,
-        agent_b_action as opponent_action,
-        agent_a_payoff as payoff,
-        agent_b_payoff as opponent_payoff
+        name_a as agent,
+        name_b as opponent,
+        name_a = name_b as is_self_play,
+        intended_action_a as intended_action,
+        action_a as action,
+        intended_action_b as opponent_intended_action,
+        action_b as opponent_action,
+        payoff_a as payoff,
+        payoff_b as opponent_payoff
     from finished_rounds
     union all
     select
@@ -42,15 +36,15 @@ agent_rounds as (
         replicate,
         round_index,
         'agent_b' as side,
-        agent_b_name as agent,
-        agent_a_name as opponent,
-        agent_a_name = agent_b_name as is_self_play,
-        agent_b_intended_action as intended_action,
-        agent_b_action as action,
-        agent_a_intended_action as opponent_intended_action,
-        agent_a_action as opponent_action,
-        agent_b_payoff as payoff,
-        agent_a_payoff as opponent_payoff
+        name_b as agent,
+        name_a as opponent,
+        name_a = name_b as is_self_play,
+        intended_action_b as intended_action,
+        action_b as action,
+        intended_action_a as opponent_intended_action,
+        action_a as opponent_action,
+        payoff_b as payoff,
+        payoff_a as opponent_payoff
     from finished_rounds
 )
 

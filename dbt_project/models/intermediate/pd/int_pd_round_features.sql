@@ -1,6 +1,8 @@
-{#- A view over the stg_pd_rounds table: DuckDB computes only the columns a reader selects, so
-    the windows (one sort per match) run for int_pd_match_metrics and the window test, and
-    cooperation_over_time and the other tests skip them. -#}
+{#- A table, and the only reader of stg_pd_rounds (a view over rounds.jsonl): each build parses
+    the JSON once and sorts the rounds of each match once, for every window below; the
+    match metrics, cooperation over time, the tournament marts and the data tests on rounds
+    all read this table. -#}
+{{ config(materialized='table') }}
 
 with
 
@@ -22,8 +24,12 @@ rounds_with_status as (
         rounds.condition,
         rounds.replicate,
         rounds.round_index,
+        rounds.agent_a_name as name_a,
+        rounds.agent_b_name as name_b,
         rounds.agent_a_kind as kind_a,
         rounds.agent_b_kind as kind_b,
+        rounds.agent_a_intended_action as intended_action_a,
+        rounds.agent_b_intended_action as intended_action_b,
         rounds.agent_a_action as action_a,
         rounds.agent_b_action as action_b,
         rounds.agent_a_payoff as payoff_a,
@@ -75,8 +81,12 @@ features as (
         replicate,
         round_index,
         match_status,
+        name_a,
+        name_b,
         kind_a,
         kind_b,
+        intended_action_a,
+        intended_action_b,
         action_a,
         action_b,
         prev_action_a,

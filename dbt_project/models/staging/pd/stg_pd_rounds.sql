@@ -1,8 +1,6 @@
-{#- The only model that reads rounds.jsonl, so the JSON is parsed once per build: a table in
-    the in-memory database holding just the columns the metrics read. Prompts, raw replies,
-    timestamps, seeds and running totals stay in the file. -#}
-{{ config(materialized='table') }}
-
+{#- A view: int_pd_round_features, a table, is its only reader, so the JSON is parsed once
+    per build. Just the columns the metrics read; prompts, raw replies, timestamps, seeds
+    and running totals stay in the file. -#}
 with
 
 source_rounds as (
