@@ -5,7 +5,8 @@ Not a test. Generates a synthetic PD run of N rounds (matches of 100 rounds in 4
 a fresh child process so that start-up costs count and peak memory is per measurement:
 
 - floor: ``select count(*) from read_json('rounds.jsonl')`` in DuckDB;
-- aggregate: ``aggregate_run(run_dir)`` (dbt build: every model, unit test and data test).
+- aggregate: ``aggregate_run(run_dir)`` (dbt build: every model and data test, in the dbt
+  worker process, whose peak memory counts too).
 
 Both are measured in the same invocation under the same conditions: the run's files are read
 once first (so both find them in the page cache), then floor and aggregate alternate

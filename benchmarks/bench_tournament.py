@@ -52,8 +52,12 @@ def pdbench_seconds(folder: Path, config: Path, *, aggregate: bool, cache_home: 
         command.append("--no-aggregate")
     environment = {**os.environ, "XDG_CACHE_HOME": str(cache_home)}
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=environment)
+    done = subprocess.run(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=environment
+    )
     elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"pdbench run failed ({done.returncode}):\n{done.stderr}")
     if aggregate and not (run_dir / "tournament_standings.parquet").is_file():
         raise SystemExit(f"pdbench run wrote no tournament_standings.parquet in {run_dir}")
     return elapsed
