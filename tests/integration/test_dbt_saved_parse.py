@@ -3,6 +3,7 @@ whatever the run directory."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,24 @@ def test_the_worker_runs_one_request_after_another(tmp_path: Path) -> None:
     finally:
         process.close()
     assert not process.is_alive
+
+
+def test_a_worker_never_asked_anything_is_stopped_at_once() -> None:
+    """pdbench failed or was interrupted before it needed dbt: the worker does not get to
+    finish importing dbt and parsing first."""
+    process = DbtProcess()
+    process.close()
+    # stopped by SIGTERM: handled (143) or, when it came before the handler was set, not
+    assert process.exit_code in (143, -signal.SIGTERM)
+
+
+def test_a_worker_that_was_used_ends_by_itself(tmp_path: Path) -> None:
+    process = DbtProcess()
+    try:
+        run_dir = write_run_dir(tmp_path / "run", MATCHES)
+        results = process.invoke("run", run_dir=run_dir, select="tag:pd")
+    finally:
+        process.close()
+    assert process.exit_code == 0
+    # dbt run builds the models and runs no test
+    assert results.n_checks_passed == 0 and (run_dir / "aggregates.parquet").is_file()

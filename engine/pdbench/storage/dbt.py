@@ -60,6 +60,7 @@ class DbtProcess:
         if not (DBT_PROJECT_DIR / "dbt_project.yml").is_file():
             raise AggregationError(f"dbt project not found at {DBT_PROJECT_DIR}")
         self._lock = threading.Lock()
+        self._asked = False
         self._process = subprocess.Popen(
             [sys.executable, "-m", "pdbench.storage.dbt_worker"],
             stdin=subprocess.PIPE,
@@ -92,6 +93,7 @@ class DbtProcess:
         }
         assert self._process.stdin is not None and self._process.stdout is not None
         with self._lock:
+            self._asked = True
             try:
                 self._process.stdin.write(json.dumps(request) + "\n")
                 self._process.stdin.flush()
@@ -114,11 +116,20 @@ class DbtProcess:
             n_unit_tests_passed=int(answer["n_unit_tests_passed"]),
         )
 
+    @property
+    def exit_code(self) -> int | None:
+        """The process's exit code once it has ended (143 or -15: stopped before it was used)."""
+        return self._process.poll()
+
     def close(self, timeout: float = 10.0) -> None:
-        """Let the process finish (it removes its folders), or stop it after ``timeout``."""
+        """Let the process finish (it removes its folders), or stop it after ``timeout``. One
+        that was never asked anything is stopped at once: pdbench failed or was interrupted
+        before it needed dbt, and should not wait for dbt's import to end."""
         if self._process.stdin is not None and not self._process.stdin.closed:
             with contextlib.suppress(OSError):
                 self._process.stdin.close()
+        if not self._asked and self._process.poll() is None:
+            self._process.terminate()
         try:
             self._process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:

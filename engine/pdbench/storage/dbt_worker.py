@@ -25,6 +25,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -36,7 +37,16 @@ _PARTIAL_PARSE = "partial_parse.msgpack"
 _FAILED_STATUSES = {"error", "fail", "runtime error"}
 
 
+class _Stopped(BaseException):
+    """SIGTERM: pdbench no longer needs this process (it stops one it never asked anything)."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stopped
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _stop)
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     # whatever dbt prints goes to standard error, never into an answer
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
@@ -46,6 +56,8 @@ def main() -> None:
         _serve(work_dir, sys.stdin, answers)
     except KeyboardInterrupt:
         code = 130  # Ctrl-C reaches the whole process group; pdbench reports it
+    except _Stopped:
+        code = 143
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)
     for stream in (answers, sys.stdout, sys.stderr):
