@@ -210,6 +210,32 @@ def test_calls_summary(run_dir: Path, summary: AggregateSummary) -> None:
     assert run["level"] == "run" and run["n_calls"] == 10
 
 
+def test_tournament_match_scores(run_dir: Path, summary: AggregateSummary) -> None:
+    """tft_vs_alld replicate 0, (C, D) then 5 x (D, D): A scores 0 + 5 = 5, B 5 + 5 = 10."""
+    rows = _rows(
+        run_dir / "tournament_match_scores.parquet",
+        "select * from {path} where match_id = 'tft_vs_alld/0' order by side",
+    )
+    picked = [
+        (r["side"], r["agent"], r["opponent"], r["n_rounds"], r["score"], r["opponent_score"],
+         r["is_win"])
+        for r in rows
+    ]  # fmt: skip
+    assert picked == [
+        ("agent_a", "policy_a", "policy_b", 6, 5.0, 10.0, False),
+        ("agent_b", "policy_b", "policy_a", 6, 10.0, 5.0, True),
+    ]
+    assert rows[0]["score_per_round"] == pytest.approx(5 / 6)
+    assert rows[0]["cooperation_rate"] == pytest.approx(1 / 6)
+    assert rows[1]["cooperation_rate"] == 0.0
+    # the aborted match has no row
+    aborted = _rows(
+        run_dir / "tournament_match_scores.parquet",
+        "select * from {path} where match_id = 'llm_vs_tft/1'",
+    )
+    assert aborted == []
+
+
 def test_aggregate_is_idempotent(run_dir: Path, summary: AggregateSummary) -> None:
     before = _digests(run_dir)
     again = aggregate_run(run_dir)

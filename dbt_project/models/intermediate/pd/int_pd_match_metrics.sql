@@ -18,6 +18,8 @@ match_totals as (
         condition,
         replicate,
         match_status,
+        name_a,
+        name_b,
         {% for own, opp in sides %}
         avg((action_{{ own }} = 'C')::integer) as cooperation_rate_{{ own }},
         sum(payoff_{{ own }}) as total_payoff_{{ own }},
@@ -49,7 +51,8 @@ match_totals as (
         avg(is_mutual_defection::integer) as mutual_defection_rate,
         min(round_index) filter (where is_collapse_start) as time_to_collapse
     from round_features
-    group by match_id, condition, replicate, match_status
+    -- the agents' names are the match's: were they not, its match_id would not be unique
+    group by match_id, condition, replicate, match_status, name_a, name_b
 ),
 
 match_metrics as (
@@ -58,6 +61,8 @@ match_metrics as (
         condition,
         replicate,
         match_status,
+        name_a,
+        name_b,
         rounds_played,
         cooperation_rate,
         {% for own, opp in sides %}

@@ -2,27 +2,36 @@
 
 with
 
-agent_rounds as (
-    select * from {{ ref('int_pd_agent_rounds') }}
+match_metrics as (
+    select * from {{ ref('int_pd_match_metrics') }}
 ),
 
+finished_matches as (
+    select *
+    from match_metrics
+    where match_status = 'ok'
+),
+
+-- each finished match seen from either side: the per-match totals, not the rounds again
 match_scores as (
+    {% for own, opp in [('a', 'b'), ('b', 'a')] %}
     select
         match_id,
-        side,
+        'agent_{{ own }}' as side,
         condition,
         replicate,
-        agent,
-        opponent,
-        is_self_play,
-        count(*) as n_rounds,
-        sum(payoff) as score,
-        sum(opponent_payoff) as opponent_score,
-        sum(payoff) / count(*) as score_per_round,
-        avg((action = 'C')::double) as cooperation_rate,
-        sum(payoff) > sum(opponent_payoff) as is_win
-    from agent_rounds
-    group by match_id, side, condition, replicate, agent, opponent, is_self_play
+        name_{{ own }} as agent,
+        name_{{ opp }} as opponent,
+        name_a = name_b as is_self_play,
+        rounds_played as n_rounds,
+        total_payoff_{{ own }} as score,
+        total_payoff_{{ opp }} as opponent_score,
+        payoff_per_round_{{ own }} as score_per_round,
+        cooperation_rate_{{ own }} as cooperation_rate,
+        total_payoff_{{ own }} > total_payoff_{{ opp }} as is_win
+    from finished_matches
+    {% if not loop.last %}union all{% endif %}
+    {% endfor %}
 )
 
 select * from match_scores
