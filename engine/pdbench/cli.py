@@ -364,7 +364,11 @@ def _aggregate(run_dir: Path, *, unit_tests: bool = False) -> None:
 
     checks = "unit and data tests" if unit_tests else "data tests"
     _err(f"building the metrics of {run_dir} with dbt (models and {checks})...")
-    summary = aggregate_run(run_dir, unit_tests=unit_tests)
+    try:
+        summary = aggregate_run(run_dir, unit_tests=unit_tests)
+    except KeyboardInterrupt:
+        _err(f"interrupted: the metrics of {run_dir} are incomplete (`pdbench aggregate` again)")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     typer.echo(summary.text)
 
 

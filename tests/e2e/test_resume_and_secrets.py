@@ -171,6 +171,33 @@ def test_dry_run_estimates_calls_tokens_and_cost(project: Path):
     assert not (project / "data").exists()
 
 
+def test_ctrl_c_stops_the_run_and_its_dbt_worker_without_a_traceback(project: Path):
+    """Ctrl-C in a terminal reaches the foreground process group: pdbench, which then stops
+    the dbt worker it started before playing. Both end; only pdbench speaks."""
+    config = str(slow_config(project))
+    process = subprocess.Popen(
+        [PDBENCH, "run", config, "--output-dir", "out"],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    matches = project / "out" / RunFiles.MATCHES
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not (matches.exists() and matches.stat().st_size):
+        time.sleep(0.01)
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    assert len(children) == 1, "the dbt worker runs while pdbench plays"
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert stderr.strip().endswith("out is marked interrupted")
+    assert "Traceback" not in stderr
+    with pytest.raises(ProcessLookupError):  # the worker has ended too
+        os.kill(int(children[0]), 0)
+
+
 def test_ctrl_c_stops_a_concurrent_run_cleanly_and_it_resumes(project: Path):
     config = str(slow_config(project))
     process = subprocess.Popen(

@@ -4,6 +4,8 @@ whatever the run directory."""
 from __future__ import annotations
 
 import signal
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -92,7 +94,7 @@ def test_the_worker_runs_one_request_after_another(tmp_path: Path) -> None:
 
 def test_a_worker_never_asked_anything_is_stopped_at_once() -> None:
     """pdbench failed or was interrupted before it needed dbt: the worker does not get to
-    finish importing dbt and parsing first."""
+    finish importing dbt and parsing first (nor a build it was running)."""
     process = DbtProcess()
     process.close()
     # stopped by SIGTERM: handled (143) or, when it came before the handler was set, not
@@ -109,3 +111,28 @@ def test_a_worker_that_was_used_ends_by_itself(tmp_path: Path) -> None:
     assert process.exit_code == 0
     # dbt run builds the models and runs no test
     assert results.n_checks_passed == 0 and (run_dir / "aggregates.parquet").is_file()
+
+
+def test_a_worker_stopped_while_it_works_ends_and_the_caller_hears_of_it(tmp_path: Path) -> None:
+    """pdbench interrupted during a build (Ctrl-C in `pdbench aggregate`): closing stops the
+    worker instead of waiting for the build, and the pending call fails in one line."""
+    process = DbtProcess()
+    errors: list[AggregationError] = []
+
+    def build() -> None:
+        try:
+            process.invoke(
+                "build", run_dir=write_run_dir(tmp_path / "run", MATCHES), select="tag:pd"
+            )
+        except AggregationError as err:
+            errors.append(err)
+
+    caller = threading.Thread(target=build)
+    caller.start()
+    deadline = time.monotonic() + 10
+    while not process._lock.locked() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    process.close()
+    caller.join(timeout=30)
+    assert process.exit_code in (143, -signal.SIGTERM)
+    assert len(errors) == 1 and "ended unexpectedly" in str(errors[0])

@@ -60,13 +60,17 @@ class DbtProcess:
         if not (DBT_PROJECT_DIR / "dbt_project.yml").is_file():
             raise AggregationError(f"dbt project not found at {DBT_PROJECT_DIR}")
         self._lock = threading.Lock()
-        self._asked = False
+        self._idle = False
+        """Answered every request it was given: it ends by itself at the end of its input."""
         self._process = subprocess.Popen(
             [sys.executable, "-m", "pdbench.storage.dbt_worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             encoding="utf-8",
+            # out of the terminal's process group: a Ctrl-C reaches pdbench alone, which
+            # then stops this process (see close)
+            start_new_session=True,
         )
 
     @property
@@ -93,13 +97,14 @@ class DbtProcess:
         }
         assert self._process.stdin is not None and self._process.stdout is not None
         with self._lock:
-            self._asked = True
+            self._idle = False
             try:
                 self._process.stdin.write(json.dumps(request) + "\n")
                 self._process.stdin.flush()
                 line = self._process.stdout.readline()
             except OSError:
                 line = ""
+            self._idle = bool(line)
         if not line:
             code = self._process.wait()
             raise AggregationError(
@@ -118,17 +123,18 @@ class DbtProcess:
 
     @property
     def exit_code(self) -> int | None:
-        """The process's exit code once it has ended (143 or -15: stopped before it was used)."""
+        """The process's exit code once it has ended (143 or -15: stopped by SIGTERM)."""
         return self._process.poll()
 
     def close(self, timeout: float = 10.0) -> None:
-        """Let the process finish (it removes its folders), or stop it after ``timeout``. One
-        that was never asked anything is stopped at once: pdbench failed or was interrupted
-        before it needed dbt, and should not wait for dbt's import to end."""
+        """End the process: one that answered every request ends by itself at the end of its
+        input; one still importing dbt, parsing or building (pdbench failed or was
+        interrupted) is stopped at once (SIGTERM). Either way it removes its folders; it is
+        killed if it has not ended after ``timeout`` seconds."""
         if self._process.stdin is not None and not self._process.stdin.closed:
             with contextlib.suppress(OSError):
                 self._process.stdin.close()
-        if not self._asked and self._process.poll() is None:
+        if not self._idle and self._process.poll() is None:
             self._process.terminate()
         try:
             self._process.wait(timeout=timeout)

@@ -37,34 +37,34 @@ _PARTIAL_PARSE = "partial_parse.msgpack"
 _FAILED_STATUSES = {"error", "fail", "runtime error"}
 
 
-class _Stopped(BaseException):
-    """SIGTERM: pdbench no longer needs this process (it stops one it never asked anything)."""
-
-
-def _stop(signum: int, frame: object) -> None:
-    raise _Stopped
-
-
 def main() -> None:
-    signal.signal(signal.SIGTERM, _stop)
+    work_dirs: list[Path] = []
+    # pdbench stops a worker it no longer needs (it failed or was interrupted) with SIGTERM:
+    # end at once, quietly, wherever dbt is
+    signal.signal(signal.SIGTERM, lambda signum, frame: _end(work_dirs, 143))
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     # whatever dbt prints goes to standard error, never into an answer
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    work_dir = Path(tempfile.mkdtemp(prefix="pdbench-dbt-"))
-    code = 0
+    work_dirs.append(Path(tempfile.mkdtemp(prefix="pdbench-dbt-")))
+    code = 1
     try:
-        _serve(work_dir, sys.stdin, answers)
-    except KeyboardInterrupt:
-        code = 130  # Ctrl-C reaches the whole process group; pdbench reports it
-    except _Stopped:
-        code = 143
+        _serve(work_dirs[0], sys.stdin, answers)
+        answers.flush()
+        code = 0
     finally:
+        _end(work_dirs, code)
+
+
+def _end(work_dirs: list[Path], code: int) -> None:
+    """Remove this process's folders and end it. The exit handlers run (multiprocessing
+    releases dbt's semaphores there); the interpreter's slow teardown of dbt's modules
+    (0.7 s) is skipped: every answer and every mart is written by then."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    for work_dir in work_dirs:
         shutil.rmtree(work_dir, ignore_errors=True)
-    for stream in (answers, sys.stdout, sys.stderr):
-        stream.flush()
-    # every answer is written and so is every mart: run the exit handlers (multiprocessing
-    # releases dbt's semaphores there), then skip the interpreter's slow teardown of dbt's
-    # modules (0.7 s)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
     atexit._run_exitfuncs()
     os._exit(code)
 
