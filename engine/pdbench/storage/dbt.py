@@ -53,8 +53,8 @@ class DbtResults:
 
 
 class DbtProcess:
-    """A dbt worker process: it imports dbt and parses the project as soon as it starts, then
-    runs the invocations it is given, one at a time."""
+    """A dbt worker process: it imports dbt as soon as it starts (and parses the project
+    while nothing is asked of it), then runs the invocations it is given, one at a time."""
 
     def __init__(self) -> None:
         if not (DBT_PROJECT_DIR / "dbt_project.yml").is_file():

@@ -28,6 +28,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -46,13 +47,14 @@ def main() -> None:
     # whatever dbt prints goes to standard error, never into an answer
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     work_dirs.append(Path(tempfile.mkdtemp(prefix="pdbench-dbt-")))
-    code = 1
     try:
         _serve(work_dirs[0], sys.stdin, answers)
         answers.flush()
-        code = 0
-    finally:
-        _end(work_dirs, code)
+    except BaseException:
+        # pdbench reports that the worker ended; the traceback on stderr says why
+        traceback.print_exc()
+        _end(work_dirs, 1)
+    _end(work_dirs, 0)
 
 
 def _end(work_dirs: list[Path], code: int) -> None:
