@@ -230,19 +230,9 @@ def _run_with_progress(
     use_cache: bool,
     total: int,
 ) -> Any:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import TextColumn
 
-    console = Console(stderr=True)
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[match]}"),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-    ) as progress:
+    with _progress(TextColumn("{task.fields[match]}")) as progress:
         task = progress.add_task("matches", total=total, match="")
         return run_experiment(
             loaded,
@@ -319,20 +309,9 @@ def _arena_with_progress(
     resume: bool,
     use_cache: bool,
 ) -> Any:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     from pdbench.arena.runner import run_arena
 
-    console = Console(stderr=True)
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-    ) as progress:
+    with _progress() as progress:
         bars: dict[str, Any] = {}
 
         def on_progress(phase: str, done: int, total: int) -> None:
@@ -350,6 +329,24 @@ def _arena_with_progress(
             use_cache=use_cache,
             on_progress=on_progress,
         )
+
+
+def _progress(*columns: Any) -> Any:
+    """Progress bars on stderr (description, bar, done/total, then ``columns``), shown only
+    on a terminal and removed when done."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        *columns,
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
 
 
 def _prepare_dbt() -> None:
