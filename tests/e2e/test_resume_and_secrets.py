@@ -50,6 +50,15 @@ def slow_config(project: Path) -> Path:
     return config
 
 
+def _wait_for_matches(matches: Path, *, at_least: int) -> None:
+    """Until ``matches.jsonl`` holds ``at_least`` finished matches, or 30 s have passed."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if matches.exists() and len(matches.read_bytes().splitlines()) >= at_least:
+            return
+        time.sleep(0.01)
+
+
 def test_a_run_killed_with_sigkill_resumes_to_the_uninterrupted_result(project: Path):
     config = str(slow_config(project))
     whole = pdbench("run", config, "--output-dir", "whole", "--no-aggregate", cwd=project)
@@ -62,12 +71,8 @@ def test_a_run_killed_with_sigkill_resumes_to_the_uninterrupted_result(project: 
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 30
     matches = killed / RunFiles.MATCHES
-    while time.monotonic() < deadline:
-        if matches.exists() and len(matches.read_bytes().splitlines()) >= 4:
-            break
-        time.sleep(0.01)
+    _wait_for_matches(matches, at_least=4)
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=10)
     assert process.returncode == -signal.SIGKILL
@@ -184,9 +189,7 @@ def test_ctrl_c_stops_the_run_and_its_dbt_worker_without_a_traceback(project: Pa
         start_new_session=True,
     )
     matches = project / "out" / RunFiles.MATCHES
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not (matches.exists() and matches.stat().st_size):
-        time.sleep(0.01)
+    _wait_for_matches(matches, at_least=1)
     children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
     assert len(children) == 1, "the dbt worker runs while pdbench plays"
     os.killpg(process.pid, signal.SIGINT)
@@ -208,9 +211,7 @@ def test_ctrl_c_stops_a_concurrent_run_cleanly_and_it_resumes(project: Path):
         text=True,
     )
     matches = project / "out" / RunFiles.MATCHES
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not (matches.exists() and matches.stat().st_size):
-        time.sleep(0.01)
+    _wait_for_matches(matches, at_least=1)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=20)
     assert process.returncode == 130, stderr
