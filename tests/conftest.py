@@ -28,6 +28,23 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+def fake_aggregation(
+    monkeypatch: pytest.MonkeyPatch, *, game: str, text: str
+) -> list[tuple[Path, bool]]:
+    """Replace the dbt aggregation by one that returns ``text`` (``{run_dir}`` is filled in);
+    the list it returns fills with the (run_dir, unit_tests) of every call."""
+    from pdbench.storage.aggregate import AggregateSummary
+
+    seen: list[tuple[Path, bool]] = []
+
+    def fake_aggregate(run_dir: Path, *, unit_tests: bool) -> AggregateSummary:
+        seen.append((run_dir, unit_tests))
+        return AggregateSummary(run_dir=run_dir, game=game, text=text.format(run_dir=run_dir))
+
+    monkeypatch.setattr("pdbench.storage.aggregate.aggregate_run", fake_aggregate)
+    return seen
+
+
 def edit(path: Path, old: str, new: str) -> None:
     """Replace ``old`` (which must be there) by ``new`` in ``path``."""
     text = path.read_text(encoding="utf-8")

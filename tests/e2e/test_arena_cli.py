@@ -5,11 +5,10 @@ from pathlib import Path
 
 import pytest
 from pdbench import cli
-from pdbench.storage.aggregate import AggregateSummary
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
-from tests.conftest import edit
+from tests.conftest import edit, fake_aggregation
 
 ARENA = "configs/arena.yaml"
 runner = CliRunner()
@@ -66,13 +65,7 @@ def test_run_writes_the_arena_files_and_reports_each_phase(project: Path):
 
 def test_run_aggregates_at_the_end(project: Path, monkeypatch):
     _filter_off(project)
-    seen = []
-
-    def fake_aggregate(run_dir: Path, *, unit_tests: bool) -> AggregateSummary:
-        seen.append((run_dir, unit_tests))
-        return AggregateSummary(run_dir=run_dir, game="arena", text="leaderboard here")
-
-    monkeypatch.setattr("pdbench.storage.aggregate.aggregate_run", fake_aggregate)
+    seen = fake_aggregation(monkeypatch, game="arena", text="leaderboard here")
     result = _invoke("run", ARENA)
     assert result.exit_code == 0, result.stderr
     assert seen == [(Path("data/runs/arena-demo"), False)]

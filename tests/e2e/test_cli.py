@@ -5,12 +5,11 @@ from pathlib import Path
 
 import pytest
 from pdbench import cli
-from pdbench.storage.aggregate import AggregateSummary
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles, RunManifest
 from typer.testing import CliRunner
 
-from tests.conftest import edit
+from tests.conftest import edit, fake_aggregation
 from tests.unit.test_providers import hide_module
 
 EXPERIMENT = "configs/experiment.yaml"
@@ -46,13 +45,7 @@ def test_run_with_two_replicates_writes_the_run_directory(project: Path):
 
 
 def test_run_aggregates_at_the_end_and_prints_the_summary(project: Path, monkeypatch):
-    seen = []
-
-    def fake_aggregate(run_dir: Path, *, unit_tests: bool) -> AggregateSummary:
-        seen.append((run_dir, unit_tests))
-        return AggregateSummary(run_dir=run_dir, game="pd", text="metrics: all good")
-
-    monkeypatch.setattr("pdbench.storage.aggregate.aggregate_run", fake_aggregate)
+    seen = fake_aggregation(monkeypatch, game="pd", text="metrics: all good")
     result = _invoke("run", EXPERIMENT)
     assert result.exit_code == 0, result.stderr
     assert seen == [(Path("data/runs/demo"), False)]
@@ -95,19 +88,13 @@ def test_aggregate_and_ui_need_a_run_directory(project: Path):
 
 def test_aggregate_calls_the_aggregation_of_the_run(project: Path, monkeypatch):
     assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0
-    seen = []
-
-    def fake_aggregate(run_dir: Path, *, unit_tests: bool) -> AggregateSummary:
-        seen.append(unit_tests)
-        return AggregateSummary(run_dir=run_dir, game="pd", text=f"built {run_dir}")
-
-    monkeypatch.setattr("pdbench.storage.aggregate.aggregate_run", fake_aggregate)
+    seen = fake_aggregation(monkeypatch, game="pd", text="built {run_dir}")
     result = _invoke("aggregate", "data/runs/demo")
     assert result.exit_code == 0
     assert result.stdout == "built data/runs/demo\n"
     assert _invoke("aggregate", "data/runs/demo", "--unit-tests").exit_code == 0
     # the unit tests check the SQL, not the run: only when asked for
-    assert seen == [False, True]
+    assert [unit_tests for _, unit_tests in seen] == [False, True]
 
 
 def test_ui_prints_the_streamlit_command(project: Path):
