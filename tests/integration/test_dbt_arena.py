@@ -10,14 +10,13 @@ the kept questions, then build everything.
 from __future__ import annotations
 
 import json
-import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 import pytest
-from dbt.cli.main import dbtRunner
+from pdbench.storage.dbt import invoke_dbt
 from pdbench.storage.schema import (
     AnswerRecord,
     CallRecord,
@@ -28,8 +27,6 @@ from pdbench.storage.schema import (
     RunManifest,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-DBT_DIR = ROOT / "dbt_project"
 RUN_ID = "arena-planted"
 STAMP = "2026-01-01T00:00:00Z"
 
@@ -246,37 +243,8 @@ def write_answers_and_judgments(run_dir: Path, kept: list[tuple[str, str]]) -> N
 
 
 def run_dbt(run_dir: Path, select: str, *, unit_tests: bool = True) -> None:
-    """Build the selected arena models on run_dir with dbt in process."""
-    args = [
-        "build",
-        "--project-dir",
-        str(DBT_DIR),
-        "--profiles-dir",
-        str(DBT_DIR),
-        "--select",
-        select,
-        "--no-version-check",
-        "--quiet",
-    ]
-    if not unit_tests:
-        args += ["--exclude-resource-type", "unit_test"]
-    previous = os.environ.get("PDBENCH_RUN_DIR")
-    os.environ["PDBENCH_RUN_DIR"] = str(run_dir)
-    os.environ["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "false"
-    try:
-        result = dbtRunner().invoke(args)
-    finally:
-        if previous is None:
-            os.environ.pop("PDBENCH_RUN_DIR", None)
-        else:
-            os.environ["PDBENCH_RUN_DIR"] = previous
-    if not result.success:
-        failed = [
-            f"{r.node.unique_id}: {r.status} {r.message}"
-            for r in (result.result or [])
-            if str(r.status) not in {"success", "pass"}
-        ]
-        raise AssertionError(f"dbt build --select {select} failed: {failed or result.exception}")
+    """Build the selected arena models on run_dir, as pdbench does (its dbt worker)."""
+    invoke_dbt("build", run_dir=run_dir, select=select, unit_tests=unit_tests)
 
 
 @dataclass(frozen=True)
