@@ -5,6 +5,7 @@
     PdbenchError                 base of everything pdbench raises on purpose
     ├── ConfigError              a config, a ref, an override or a prompt file is wrong (exit 2)
     ├── RunDirError              a run directory is missing, empty, torn or already exists (exit 2)
+    ├── IntegrityError           a run's own files disagree (rounds lost); never a user mistake
     ├── ProviderError            a provider failed for good (bad key, unknown model, retries spent)
     └── AggregationError         dbt failed on a run directory
 
@@ -13,7 +14,14 @@ The CLI prints ``error: <message>`` and exits with ``exit_code``.
 
 from __future__ import annotations
 
-__all__ = ["AggregationError", "ConfigError", "PdbenchError", "ProviderError", "RunDirError"]
+__all__ = [
+    "AggregationError",
+    "ConfigError",
+    "IntegrityError",
+    "PdbenchError",
+    "ProviderError",
+    "RunDirError",
+]
 
 
 class PdbenchError(Exception):
@@ -43,6 +51,12 @@ class RunDirError(PdbenchError):
     """A run directory cannot be used as asked."""
 
     exit_code = 2
+
+
+class IntegrityError(PdbenchError):
+    """The files of a run disagree with each other: records were lost."""
+
+    exit_code = 1
 
 
 class ProviderError(PdbenchError):

@@ -282,6 +282,21 @@ def test_failing_check_raises_and_names_it(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    "edit_rounds",
+    [lambda lines: lines[:1] + lines[2:], lambda lines: lines + lines[-1:]],
+    ids=["a-round-deleted", "a-round-doubled"],
+)
+def test_a_match_without_exactly_its_rounds_fails_the_build(tmp_path: Path, edit_rounds) -> None:
+    run_dir = write_run_dir(tmp_path / "holed", [PlannedMatch("c", 0, "CCD", "CDD")])
+    path = run_dir / RunFiles.ROUNDS
+    lines = path.read_text().splitlines(keepends=True)
+    assert len(lines) == 3
+    path.write_text("".join(edit_rounds(lines)))
+    with pytest.raises(AggregationError, match="assert_pd_matches_have_all_their_rounds"):
+        aggregate_run(run_dir)
+
+
+@pytest.mark.parametrize(
     ("prepare", "message"),
     [
         (lambda d: None, "run directory not found"),

@@ -7,7 +7,9 @@
    as loaded now (with the same ``--replicates``); otherwise resume refuses
    (:func:`pdbench.runners.run_dir.resumable_manifest`, shared with the arena);
 2. a match is *finished* when ``matches.jsonl`` has its line (the line is written after all
-   of the match's rounds and calls); every other match is replayed from its first round;
+   of the match's rounds and calls) and ``rounds.jsonl`` holds exactly its ``rounds_played``
+   rounds (:func:`pdbench.storage.match_files.match_round_counts`); every other match,
+   including one whose rounds were lost, is replayed from its first round;
 3. the lines of unfinished matches (partial rounds, their calls, a torn last line) are
    dropped by rewriting the three match files atomically (:mod:`pdbench.storage.match_files`);
 4. the runner plays the rest and, at the end, sorts the files into plan order.
@@ -23,9 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.runners.run_dir import resumable_manifest
-from pdbench.storage.jsonl import read_jsonl
-from pdbench.storage.match_files import rewrite_in_plan_order
-from pdbench.storage.schema import RunFiles, RunManifest
+from pdbench.storage.match_files import match_round_counts, rewrite_in_plan_order
+from pdbench.storage.schema import RunManifest
 
 __all__ = ["ResumeState", "prepare_resume"]
 
@@ -36,7 +37,7 @@ class ResumeState:
 
     manifest: RunManifest
     finished: frozenset[str]
-    """Match ids with a ``matches.jsonl`` line: kept, not replayed."""
+    """Match ids with a ``matches.jsonl`` line and all their rounds: kept, not replayed."""
     counts: dict[str, int]
     """Lines kept per file (``rounds``, ``matches``, ``aborted_matches``, ``calls``)."""
 
@@ -45,11 +46,6 @@ def prepare_resume(run_dir: Path, *, config_sha256: str, plan_order: list[str]) 
     """Check that ``run_dir`` can be resumed with this config and drop unfinished matches."""
     manifest = resumable_manifest(run_dir, config_sha256=config_sha256)
     order = {match_id: i for i, match_id in enumerate(plan_order)}
-    matches_path = run_dir / RunFiles.MATCHES
-    finished = frozenset(
-        record["match_id"]
-        for record in (read_jsonl(matches_path) if matches_path.exists() else ())
-        if record.get("match_id") in order
-    )
+    finished = match_round_counts(run_dir).complete & order.keys()
     counts = rewrite_in_plan_order(run_dir, order=order, keep=finished)
     return ResumeState(manifest=manifest, finished=finished, counts=counts)

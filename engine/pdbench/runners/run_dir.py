@@ -22,13 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from pdbench.core.clock import utc_timestamp
-from pdbench.errors import RunDirError
+from pdbench.errors import PdbenchError, RunDirError
 from pdbench.storage.manifest import read_manifest, write_manifest
 from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
 
 __all__ = [
     "LiveManifest",
     "manifest_lifecycle",
+    "one_line",
     "prepare_run_dir",
     "resumable_manifest",
     "resumed",
@@ -109,14 +110,26 @@ def manifest_lifecycle(
     The status is ``completed`` when the block finishes, ``interrupted`` on KeyboardInterrupt
     and ``failed`` on any other exception; exceptions are re-raised.
     """
-    live = LiveManifest(run_dir, manifest.model_copy(update={"status": "running"}))
+    live = LiveManifest(run_dir, manifest.model_copy(update={"status": "running", "failure": None}))
     status: RunStatus = "failed"
+    failure: str | None = "stopped before the end"
     try:
         yield live
-        status = "completed"
+        status, failure = "completed", None
     except KeyboardInterrupt:
-        status = "interrupted"
+        status, failure = "interrupted", "interrupted (Ctrl-C or SIGTERM)"
+        raise
+    except BaseException as exc:
+        failure = one_line(exc)
         raise
     finally:
         counts = on_end(status)
-        live.update(status=status, finished_at=utc_timestamp(), counts=counts)
+        live.update(status=status, finished_at=utc_timestamp(), counts=counts, failure=failure)
+
+
+def one_line(exc: BaseException) -> str:
+    """``exc`` as one line: pdbench's own errors as they read, others with their type."""
+    text = " ".join(str(exc).split())
+    if isinstance(exc, PdbenchError):
+        return text
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

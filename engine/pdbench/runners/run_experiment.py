@@ -58,7 +58,7 @@ from pdbench.runners.run_dir import manifest_lifecycle, prepare_run_dir, resumed
 from pdbench.runners.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter, read_jsonl
 from pdbench.storage.manifest import canonical_sha256, new_manifest
-from pdbench.storage.match_files import rewrite_in_plan_order
+from pdbench.storage.match_files import check_match_rounds, rewrite_in_plan_order
 from pdbench.storage.round_lines import RoundLineTemplate
 from pdbench.storage.schema import SCHEMA_VERSION, RunFiles, RunManifest, RunStatus
 
@@ -344,8 +344,9 @@ def run_experiment(
     ``use_cache=False`` is ``--no-cache``; ``runtime`` replaces the provider runtime built
     from the config (tests inject a sleep that does not wait).
 
-    The manifest ends ``completed``; ``interrupted`` on KeyboardInterrupt and ``failed`` on any
-    other exception, which is then re-raised.
+    The manifest ends ``completed`` only when every match has all its rounds in
+    ``rounds.jsonl`` (otherwise :class:`~pdbench.errors.IntegrityError`); ``interrupted`` on
+    KeyboardInterrupt and ``failed`` on any other exception, which is then re-raised.
     """
     config: ExperimentConfig = loaded.config
     if replicates is not None:
@@ -424,16 +425,28 @@ def run_experiment(
         if on_match_done is not None:
             on_match_done(plan, match_record)
 
-    def wrap_up(status: RunStatus) -> dict[str, int]:
+    final: dict[str, int] = {}
+
+    def close_files() -> None:
         for writer in (rounds, matches, calls):
             writer.close()
+
+    def finish() -> None:
+        """Put the files in plan order, then refuse to call a run with lost rounds complete."""
+        close_files()
+        if workers > 1 or resume:
+            final.update(
+                rewrite_in_plan_order(
+                    run_dir, order={plan.match_id: i for i, plan in enumerate(plans)}
+                )
+            )
+        check_match_rounds(run_dir)
+
+    def wrap_up(status: RunStatus) -> dict[str, int]:
+        close_files()
         if owns_runtime and runtime.cache is not None:
             runtime.cache.close()
-        if status == "completed" and (workers > 1 or resume):
-            return rewrite_in_plan_order(
-                run_dir, order={plan.match_id: i for i, plan in enumerate(plans)}
-            )
-        return {
+        return final or {
             "rounds": kept["rounds"] + rounds.count,
             "matches": kept["matches"] + matches.count,
             "aborted_matches": _count_aborted(run_dir),
@@ -442,6 +455,7 @@ def run_experiment(
 
     with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
         run_concurrently(todo, play, max_concurrency=workers, on_done=done, cancel=runtime.cancel)
+        finish()
     return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
 
 

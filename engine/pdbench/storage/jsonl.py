@@ -48,9 +48,14 @@ class JsonlWriter:
                 self._file.flush()
 
     def write_text(self, text: str, lines: int) -> None:
-        """Append ``lines`` pre-formatted lines (``text`` ends in a newline); not flushed."""
-        self._file.write(text)
-        self.count += lines
+        """Append ``lines`` pre-formatted lines (``text`` ends in a newline); not flushed.
+
+        Under the same lock as :meth:`write`: a text buffer written from two threads at once
+        loses data silently.
+        """
+        with self._lock:
+            self._file.write(text)
+            self.count += lines
 
     def flush(self) -> None:
         """Push buffered lines to the file (nothing once closed)."""

@@ -8,19 +8,33 @@ same pass with ``keep`` to drop the lines of matches that never finished.
 
 Each file is written to ``<name>.tmp`` and moved over the original (``os.replace``), so a
 crash during the rewrite leaves either the old file or the new one, never a mix.
+
+A match is *complete* when ``matches.jsonl`` has its line and ``rounds.jsonl`` holds exactly
+``rounds_played`` of its rounds (:func:`match_round_counts`). A finished run must have only
+complete matches (:func:`check_match_rounds`); a resume replays every other match.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
+from pdbench.errors import IntegrityError, RunDirError
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles
 
-__all__ = ["MATCH_FILES", "rewrite_in_plan_order"]
+__all__ = [
+    "MATCH_FILES",
+    "MatchRounds",
+    "check_match_rounds",
+    "count_rounds",
+    "match_round_counts",
+    "rewrite_in_plan_order",
+]
 
 MATCH_FILES = (RunFiles.ROUNDS, RunFiles.CALLS, RunFiles.MATCHES)
 
@@ -67,3 +81,88 @@ def rewrite_in_plan_order(
         "aborted_matches": aborted,
         "calls": counts[RunFiles.CALLS],
     }
+
+
+_MATCH_KEY = b'"match_id":"'
+
+
+def count_rounds(path: Path) -> Counter[str]:
+    """Round lines per ``match_id`` in ``path`` (``rounds.jsonl``); a torn last line is not
+    counted, a damaged line elsewhere is a :class:`RunDirError` naming it.
+
+    Match ids hold no quote (condition names are ``[A-Za-z0-9_.-]``), so the id is read
+    straight from the bytes of the line the engine wrote; any other spelling of the line is
+    parsed as JSON.
+    """
+    counts: Counter[str] = Counter()
+    if not path.exists():
+        return counts
+    key, width = _MATCH_KEY, len(_MATCH_KEY)
+    with path.open("rb") as handle:
+        for line_number, line in enumerate(handle, start=1):
+            start = line.find(key)
+            if start >= 0 and line.endswith(b"\n"):
+                start += width
+                counts[line[start : line.index(b'"', start)].decode()] += 1
+                continue
+            try:
+                match_id = json.loads(line)["match_id"]
+            except (ValueError, KeyError, TypeError):
+                if not handle.peek(1):
+                    break
+                raise RunDirError(f"{path}: line {line_number}: not a round record") from None
+            if not line.endswith(b"\n"):
+                break
+            counts[str(match_id)] += 1
+    return counts
+
+
+@dataclass(frozen=True)
+class MatchRounds:
+    """What ``matches.jsonl`` says of each match, next to what ``rounds.jsonl`` holds."""
+
+    played: dict[str, int]
+    """``rounds_played`` per match with a ``matches.jsonl`` line."""
+    found: Counter[str]
+    """Round lines per match id in ``rounds.jsonl``."""
+
+    @property
+    def complete(self) -> frozenset[str]:
+        """Matches with a line and exactly ``rounds_played`` rounds."""
+        return frozenset(m for m, n in self.played.items() if self.found.get(m, 0) == n)
+
+    def problems(self) -> list[str]:
+        """One phrase per incomplete match or stray round, in file order."""
+        short = [
+            f"{m}: {self.found.get(m, 0)} of {n} rounds in {RunFiles.ROUNDS}"
+            for m, n in self.played.items()
+            if self.found.get(m, 0) != n
+        ]
+        stray = [
+            f"{m}: {n} rounds but no line in {RunFiles.MATCHES}"
+            for m, n in self.found.items()
+            if m not in self.played
+        ]
+        return short + stray
+
+
+def match_round_counts(run_dir: Path) -> MatchRounds:
+    """``rounds_played`` of every match line of ``run_dir`` and its round lines."""
+    matches = run_dir / RunFiles.MATCHES
+    played = {
+        str(record["match_id"]): int(record.get("rounds_played") or 0)
+        for record in (read_jsonl(matches) if matches.exists() else ())
+        if "match_id" in record
+    }
+    return MatchRounds(played=played, found=count_rounds(run_dir / RunFiles.ROUNDS))
+
+
+def check_match_rounds(run_dir: Path) -> None:
+    """Raise :class:`IntegrityError` unless every match of ``run_dir`` is complete."""
+    problems = match_round_counts(run_dir).problems()
+    if problems:
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        raise IntegrityError(
+            f"{run_dir}: rounds lost: {'; '.join(problems[:3])}{more}; "
+            "`pdbench run --resume` replays these matches"
+        )

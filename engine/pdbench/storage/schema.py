@@ -295,5 +295,7 @@ class RunManifest(BaseModel):
     phases_done: list[str] = Field(default_factory=list)
     """Arena: the phases whose record file is complete, in play order (``--resume`` keeps
     them and replays the rest)."""
+    failure: str | None = None
+    """Why the run ended ``failed`` or ``interrupted`` (one line); None otherwise."""
     counts: dict[str, int] = Field(default_factory=dict)
     """Records written per file, e.g. ``{"rounds": 1200, "matches": 24}``."""
