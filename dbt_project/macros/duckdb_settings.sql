@@ -4,3 +4,39 @@
 {% macro set_duckdb_temp_directory() -%}
     set temp_directory = '{{ env_var("PDBENCH_DUCKDB_TEMP_DIR", "/tmp/pdbench-duckdb") }}'
 {%- endmacro %}
+
+{#- A build selects the models of the run's own game only (the manifest's `game`, matched
+    against the models' `pd` / `arena` tags): a plain `dbt build` on a PD run would
+    otherwise write the arena's marts, empty, into it. Refuses with the selector to use. -#}
+{% macro check_run_game() -%}
+    {%- if execute -%}
+        {%- set manifest_path = run_file('run_manifest.json') -%}
+        {%- set found = run_query(
+            "select count(*) from glob('" ~ manifest_path ~ "')"
+        ).columns[0].values()[0] -%}
+        {%- if found > 0 -%}
+            {%- set game = run_query(
+                "select game from read_json('" ~ manifest_path
+                ~ "', format = 'auto', columns = {game: 'varchar'})"
+            ).columns[0].values()[0] -%}
+            {%- set games = ['pd', 'arena'] -%}
+            {%- set strangers = [] -%}
+            {%- for unique_id in selected_resources -%}
+                {%- set node = graph.nodes.get(unique_id) -%}
+                {%- if node and node.resource_type == 'model' and game not in node.tags -%}
+                    {%- for tag in node.tags if tag in games -%}
+                        {%- do strangers.append(node.name) -%}
+                    {%- endfor -%}
+                {%- endif -%}
+            {%- endfor -%}
+            {%- if strangers -%}
+                {{ exceptions.raise_compiler_error(
+                    "this is a " ~ game ~ " run (run_manifest.json); the build also selects "
+                    ~ strangers | length ~ " models of another game (" ~ strangers[0]
+                    ~ ", ...): select the run's own with --select tag:" ~ game
+                ) }}
+            {%- endif -%}
+        {%- endif -%}
+    {%- endif -%}
+    select 1
+{%- endmacro %}

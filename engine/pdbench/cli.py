@@ -20,12 +20,13 @@ import typer
 from pdbench.config import LoadedConfig, load_config
 from pdbench.errors import ConfigError, PdbenchError, RunDirError
 from pdbench.runners.estimate import estimate_calls
+from pdbench.runners.run_dir import finished_run
 from pdbench.runners.run_experiment import (
     check_providers,
     plan_matches,
     run_experiment,
 )
-from pdbench.storage.manifest import read_manifest
+from pdbench.storage.manifest import canonical_sha256, read_manifest
 
 __all__ = ["app", "main", "streamlit_command"]
 
@@ -72,7 +73,9 @@ def _agent_summary(agent: Any) -> str:
     return f"{agent.display_name} ({detail})"
 
 
-def _summary(loaded: LoadedConfig, *, replicates: int | None = None) -> list[str]:
+def _summary(
+    loaded: LoadedConfig, *, replicates: int | None = None, run_dir: Path | None = None
+) -> list[str]:
     config = loaded.config
     payoffs = config.payoffs
     cells = ", ".join(
@@ -87,7 +90,7 @@ def _summary(loaded: LoadedConfig, *, replicates: int | None = None) -> list[str
     count = config.replicates if replicates is None else replicates
     lines = [
         f"run_id {config.run_id}, seed {config.seed}, {count} replicate(s), "
-        f"output {config.run_dir()}",
+        f"output {run_dir or config.run_dir()}",
         f"horizon: {config.horizon.describe()}",
         f"payoffs (A/B): {cells}",
         f"noise: {config.noise:g}",
@@ -182,18 +185,20 @@ def run(
         plans = plan_matches(loaded.config, replicates=replicates)
         if resume and overwrite:
             raise RunDirError("--resume continues a run directory; --overwrite replaces it")
+        played = loaded.config
+        if replicates is not None:
+            played = played.model_copy(update={"replicates": replicates})
         if dry_run:
-            if run_dir.exists() and not (overwrite or resume):
-                raise RunDirError(
-                    f"{run_dir}: run directory already exists (pass --overwrite to replace it)"
-                )
             typer.echo(f"dry run: would write {len(plans)} matches to {run_dir}")
-            for line in _summary(loaded, replicates=replicates):
+            typer.echo(_existing(run_dir, played, overwrite=overwrite, resume=resume))
+            for line in _summary(loaded, replicates=replicates, run_dir=run_dir):
                 typer.echo(line)
             for plan in plans:
                 typer.echo(f"  {plan.match_id}: {plan.planned_rounds} rounds")
             for line in estimate_calls(loaded, plans=plans).lines():
                 typer.echo(line)
+            return
+        if not (overwrite or resume) and _report_finished(run_dir, played):
             return
         if not no_aggregate:
             _prepare_dbt()
@@ -218,6 +223,32 @@ def run(
         )
         if not no_aggregate:
             _aggregate(result.run_dir)
+
+
+def _existing(run_dir: Path, config: Any, *, overwrite: bool, resume: bool) -> str:
+    """What a real run would do with ``run_dir`` as it is now (for ``--dry-run``)."""
+    if not run_dir.exists():
+        return f"{run_dir}: does not exist yet; the run creates it"
+    if resume:
+        return f"{run_dir}: exists; --resume continues it"
+    if overwrite:
+        return f"{run_dir}: exists; --overwrite replaces it"
+    if finished_run(run_dir, config_sha256=canonical_sha256(config.model_dump(mode="json"))):
+        return f"{run_dir}: holds this run, completed; the run would only say so"
+    return f"{run_dir}: exists with another run or config; the run needs --overwrite or --resume"
+
+
+def _report_finished(run_dir: Path, config: Any) -> bool:
+    """Say so and return True when ``run_dir`` holds a completed run of this very config."""
+    manifest = finished_run(run_dir, config_sha256=canonical_sha256(config.model_dump(mode="json")))
+    if manifest is None:
+        return False
+    typer.echo(
+        f"run {manifest.run_id} is already complete in {run_dir} (same config; finished "
+        f"{manifest.finished_at}); nothing to play. Metrics: pdbench aggregate {run_dir}; "
+        "play it again: --overwrite"
+    )
+    return True
 
 
 def _run_with_progress(
@@ -263,14 +294,11 @@ def _run_arena(
     run_dir = config.run_dir(output_dir)
     if resume and overwrite:
         raise RunDirError("--resume continues a run directory; --overwrite replaces it")
-    if run_dir.exists() and not (overwrite or resume):
-        raise RunDirError(
-            f"{run_dir}: run directory already exists (pass --overwrite to replace it)"
-        )
     if dry_run:
         plan = plan_calls(config)
         total = sum(p.calls for p in plan)
         typer.echo(f"dry run: would make at most {total} provider calls into {run_dir}")
+        typer.echo(_existing(run_dir, config, overwrite=overwrite, resume=resume))
         for line in summary_lines(config, output_dir=str(output_dir) if output_dir else None):
             typer.echo(line)
         typer.echo("calls per phase (before re-asks):")
@@ -280,6 +308,8 @@ def _run_arena(
         typer.echo(f"each call may be re-asked up to {config.max_retries} times")
         for line in estimate_arena(loaded).lines():
             typer.echo(line)
+        return
+    if not (overwrite or resume) and _report_finished(run_dir, config):
         return
     if not no_aggregate or config.question_filter.kind != "none":
         _prepare_dbt()

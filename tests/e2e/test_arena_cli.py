@@ -72,14 +72,21 @@ def test_run_aggregates_at_the_end(project: Path, monkeypatch):
     assert result.stdout.rstrip().endswith("leaderboard here")
 
 
-def test_an_existing_run_directory_needs_overwrite(project: Path):
+def test_a_rerun_reports_the_completed_run_and_a_changed_config_needs_overwrite(project: Path):
     _filter_off(project)
-    assert _invoke("run", ARENA, "--no-aggregate").exit_code == 0
+    first = _invoke("run", ARENA, "--no-aggregate")
+    assert first.exit_code == 0
+    calls = Path("data/runs/arena-demo/calls.jsonl").read_bytes()
     again = _invoke("run", ARENA, "--no-aggregate")
-    assert again.exit_code == 2
-    assert again.stderr == (
-        "error: data/runs/arena-demo: run directory already exists "
-        "(pass --overwrite to replace it)\n"
+    assert again.exit_code == 0, again.stderr
+    assert again.stdout.startswith("run arena-demo is already complete in data/runs/arena-demo")
+    assert Path("data/runs/arena-demo/calls.jsonl").read_bytes() == calls
+    edit(project / ARENA, "seed: 20250101", "seed: 20250102")
+    changed = _invoke("run", ARENA, "--no-aggregate")
+    assert changed.exit_code == 2
+    assert changed.stderr == (
+        "error: data/runs/arena-demo: run directory already exists and holds a run of another "
+        "config (pass --overwrite to replace it)\n"
     )
     assert _invoke("run", ARENA, "--no-aggregate", "--overwrite").exit_code == 0
 

@@ -60,13 +60,51 @@ def test_dry_run_writes_nothing(project: Path):
     assert not Path("data").exists()
 
 
-def test_output_dir_and_overwrite(project: Path):
+def test_dry_run_on_an_existing_directory_says_what_a_run_would_do(project: Path):
     assert _invoke("run", EXPERIMENT, "--output-dir", "out/x", "--no-aggregate").exit_code == 0
-    again = _invoke("run", EXPERIMENT, "--output-dir", "out/x", "--no-aggregate")
+    before = sorted(p.name for p in Path("out/x").iterdir())
+    same = _invoke("run", EXPERIMENT, "--output-dir", "out/x", "--dry-run")
+    assert same.exit_code == 0, same.stderr
+    assert same.stdout.splitlines()[:3] == [
+        "dry run: would write 14 matches to out/x",
+        "out/x: holds this run, completed; the run would only say so",
+        "run_id demo, seed 20240917, 2 replicate(s), output out/x",
+    ]
+    other = _invoke("run", EXPERIMENT, "--output-dir", "out/x", "--dry-run", "--replicates", "3")
+    assert other.exit_code == 0, other.stderr
+    assert "out/x: exists with another run or config; the run needs --overwrite" in other.stdout
+    assert sorted(p.name for p in Path("out/x").iterdir()) == before
+
+
+def test_a_rerun_of_a_completed_run_says_so_and_a_changed_one_is_refused(project: Path):
+    assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0
+    rounds = Path("data/runs/demo/rounds.jsonl").read_bytes()
+    again = _invoke("run", EXPERIMENT)
+    assert again.exit_code == 0, again.stderr
+    assert again.stdout.startswith("run demo is already complete in data/runs/demo (same config")
+    assert Path("data/runs/demo/rounds.jsonl").read_bytes() == rounds
+    more = _invoke("run", EXPERIMENT, "--replicates", "3", "--no-aggregate")
+    assert more.exit_code == 2
+    assert more.stderr == (
+        "error: data/runs/demo: run directory already exists and holds a run of another config "
+        "(pass --overwrite to replace it)\n"
+    )
+
+
+def test_an_unfinished_run_points_at_resume(project: Path):
+    assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0
+    manifest = Path("data/runs/demo/run_manifest.json")
+    manifest.write_text(manifest.read_text().replace('"completed"', '"interrupted"'))
+    again = _invoke("run", EXPERIMENT, "--no-aggregate")
     assert again.exit_code == 2
     assert again.stderr == (
-        "error: out/x: run directory already exists (pass --overwrite to replace it)\n"
+        "error: data/runs/demo: run directory already exists and holds this run, interrupted "
+        "(pass --resume to continue it, --overwrite to replace it)\n"
     )
+
+
+def test_output_dir_and_overwrite(project: Path):
+    assert _invoke("run", EXPERIMENT, "--output-dir", "out/x", "--no-aggregate").exit_code == 0
     replaced = _invoke("run", EXPERIMENT, "--output-dir", "out/x", "--overwrite", "--no-aggregate")
     assert replaced.exit_code == 0, replaced.stderr
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -320,3 +323,36 @@ def _without_rounds(run_dir: Path, *, empty: bool) -> None:
         (run_dir / RunFiles.ROUNDS).write_text("\n")
     else:
         (run_dir / RunFiles.ROUNDS).unlink()
+
+
+def test_a_plain_dbt_build_on_a_pd_run_refuses_to_write_the_arena_marts(tmp_path: Path) -> None:
+    """`dbt build` by hand, as docs/metrics.md shows, but without the game's selector."""
+    run_dir = write_run_dir(tmp_path / "run", [PlannedMatch("c", 0, "CD", "DD")])
+    dbt = Path(sys.executable).parent / "dbt"
+    env = {**os.environ, "PDBENCH_RUN_DIR": str(run_dir), "DBT_SEND_ANONYMOUS_USAGE_STATS": "0"}
+    common = ["--target-path", str(tmp_path / "target"), "--log-path", str(tmp_path / "logs")]
+
+    plain = subprocess.run(
+        [str(dbt), "build", *common],
+        cwd=DBT_PROJECT_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert plain.returncode != 0
+    assert "this is a pd run" in plain.stdout
+    assert "--select tag:pd" in plain.stdout
+    assert sorted(p.name for p in run_dir.glob("*.parquet")) == []
+
+    selected = subprocess.run(
+        [str(dbt), "build", "--select", "tag:pd", *common],
+        cwd=DBT_PROJECT_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert selected.returncode == 0, selected.stdout[-2000:]
+    assert (run_dir / "aggregates.parquet").is_file()
+    assert not (run_dir / "leaderboard.parquet").exists()

@@ -2,7 +2,8 @@
 metrics with no error, and the screenshot the README shows is taken here.
 
 Playwright cannot download browsers on these machines: the test drives Debian's ``chromium``
-(``apt-get install chromium``; ``.ci/run`` installs it) and fails, never skips, without it.
+(``apt-get install chromium``; ``.ci/run`` installs it). Without it the test is skipped with
+that command as its reason, and fails in CI (``tests/needs.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.needs import missing
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +76,7 @@ def _wait_until_rendered(page, *, charts: int) -> None:
 
 def test_the_viewer_renders_in_chromium(pd_run: Path):
     if not CHROMIUM.is_file() and shutil.which("chromium") is None:
-        pytest.fail("Chromium is missing: apt-get install chromium (bash .ci/run installs it)")
+        missing("Chromium", install="apt-get install chromium")
     from playwright.sync_api import sync_playwright
 
     executable = str(CHROMIUM) if CHROMIUM.is_file() else str(shutil.which("chromium"))

@@ -157,3 +157,20 @@ def test_a_category_with_brackets(project: Path):
 def test_an_unknown_filter_kind(project: Path):
     path = write_arena(project / "configs", question_filter={"kind": "top_half"})
     assert _error(path).startswith(f"{path}: question_filter.kind: ")
+
+
+def test_openai_model_is_the_model_of_every_player_that_names_none(project: Path):
+    players = [
+        {"name": "p0", "provider": "mock"},
+        {"name": "p1", "provider": "mock", "model": "own-model"},
+        {"ref": "agents/arena_player.yaml", "overrides": {"name": "p2"}},
+    ]
+    path = write_arena(project / "configs", players=players, openai_model="gpt-4o-mini")
+    config = load_config(path).config
+    assert [p.model for p in config.players] == ["gpt-4o-mini", "own-model", "mock-arena"]
+
+
+def test_without_openai_model_a_player_must_name_its_model(project: Path):
+    players = [{"name": "p0", "provider": "mock"}, {"name": "p1", "provider": "mock"}]
+    message = _error(write_arena(project / "configs", players=players))
+    assert "players[0].model" in message

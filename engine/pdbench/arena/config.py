@@ -171,6 +171,9 @@ class ArenaConfig(ProviderLayerConfig):
     """Run directory, relative to the working directory (default ``data/runs/<run_id>``)."""
     dev: bool = False
     """Development mode: at least 2 players (else 3), 3 to 10 questions per player."""
+    openai_model: str | None = None
+    """The model of every player that names none (the arena seed's own setting; any
+    provider)."""
     players: list[ArenaPlayerConfig] = Field(min_length=1)
     """The players (refs to agent files, or inline)."""
     categories: list[str] = Field(min_length=1)
@@ -193,6 +196,23 @@ class ArenaConfig(ProviderLayerConfig):
     """Bootstrap settings of the leaderboard intervals."""
     anomaly: AnomalyConfig = Field(default_factory=AnomalyConfig)
     """Settings of the judge x player bias table."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _players_default_to_openai_model(cls, data: object) -> object:
+        if not isinstance(data, dict) or data.get("openai_model") is None:
+            return data
+        players = data.get("players")
+        if not isinstance(players, list):
+            return data
+        model = data["openai_model"]
+        filled = [
+            {**player, "model": model}
+            if isinstance(player, dict) and player.get("model") is None
+            else player
+            for player in players
+        ]
+        return {**data, "players": filled}
 
     @field_validator("categories")
     @classmethod

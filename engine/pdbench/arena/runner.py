@@ -212,7 +212,7 @@ def run_arena(
         manifest = resumed(state.manifest)
         records, kept_calls = dict(state.records), state.calls
     else:
-        prepare_run_dir(run_dir, overwrite=overwrite)
+        prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=canonical_sha256(snapshot))
         manifest = new_manifest(
             run_id=config.run_id,
             game="arena",

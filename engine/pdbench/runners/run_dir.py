@@ -2,6 +2,8 @@
 
 - :func:`prepare_run_dir`: create it (an existing one only with ``overwrite``, and only if it
   is a run directory or empty);
+- :func:`finished_run`: the manifest of a completed run of the very same config, which a
+  rerun reports instead of refusing;
 - :func:`resumable_manifest`: the manifest of a stopped run, if this config may continue it
   (same ``config_sha256``), and :func:`resumed`: that manifest, running again;
 - :func:`manifest_lifecycle`: the manifest is written ``running`` when the run starts, can be
@@ -28,6 +30,7 @@ from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
 
 __all__ = [
     "LiveManifest",
+    "finished_run",
     "manifest_lifecycle",
     "one_line",
     "prepare_run_dir",
@@ -36,13 +39,14 @@ __all__ = [
 ]
 
 
-def prepare_run_dir(run_dir: Path, *, overwrite: bool) -> None:
+def prepare_run_dir(run_dir: Path, *, overwrite: bool, config_sha256: str | None = None) -> None:
     """Create ``run_dir``; an existing one is replaced only with ``overwrite`` and only if it
-    is a run directory (holds a manifest) or empty."""
+    is a run directory (holds a manifest) or empty. Without ``overwrite`` the refusal says
+    whether ``--resume`` could continue it (same ``config_sha256``)."""
     if run_dir.exists():
         if not overwrite:
             raise RunDirError(
-                f"{run_dir}: run directory already exists (pass --overwrite to replace it)"
+                f"{run_dir}: run directory already exists {_held(run_dir, config_sha256)}"
             )
         if not run_dir.is_dir():
             raise RunDirError(f"{run_dir}: exists and is not a directory")
@@ -52,6 +56,35 @@ def prepare_run_dir(run_dir: Path, *, overwrite: bool) -> None:
             )
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True)
+
+
+def _held(run_dir: Path, config_sha256: str | None) -> str:
+    """What an existing ``run_dir`` holds, and the option that fits, for a refusal."""
+    try:
+        manifest = read_manifest(run_dir)
+    except (PdbenchError, ValueError, OSError):
+        return "(pass --overwrite to replace it)"
+    if manifest.config_sha256 == config_sha256 and manifest.status != "completed":
+        return (
+            f"and holds this run, {manifest.status} (pass --resume to continue it, "
+            "--overwrite to replace it)"
+        )
+    return "and holds a run of another config (pass --overwrite to replace it)"
+
+
+def finished_run(run_dir: Path, *, config_sha256: str) -> RunManifest | None:
+    """The manifest in ``run_dir`` if it records a completed run of the config whose sha256
+    is ``config_sha256``; None otherwise (no directory, another config, an unfinished or
+    unreadable run)."""
+    if not (run_dir / RunFiles.MANIFEST).is_file():
+        return None
+    try:
+        manifest = read_manifest(run_dir)
+    except (PdbenchError, ValueError, OSError):
+        return None
+    if manifest.status == "completed" and manifest.config_sha256 == config_sha256:
+        return manifest
+    return None
 
 
 def resumable_manifest(run_dir: Path, *, config_sha256: str) -> RunManifest:

@@ -366,7 +366,7 @@ def run_experiment(
         todo = [plan for plan in plans if plan.match_id not in state.finished]
         manifest = resumed(state.manifest)
     else:
-        prepare_run_dir(run_dir, overwrite=overwrite)
+        prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=canonical_sha256(snapshot))
         todo = plans
         manifest = new_manifest(
             run_id=config.run_id,
