@@ -373,8 +373,11 @@ class LLMAgentConfig(ProviderAccessConfig):
     """How many past rounds the round prompt shows."""
     include_totals: bool = True
     """Whether the round prompt states both running totals."""
-    output_format: Literal["token", "json"] = "token"
-    """``token``: reply C or D; ``json``: reply ``{"action": "C"}``."""
+    output_format: Literal["token", "json", "lenient", "reasoning"] = "token"
+    """How a reply is read (:mod:`pdbench.providers.extract`): ``token`` (strict: C or D),
+    ``json`` (strict: ``{"action": "C"}``), ``lenient`` (asked for a letter, read by the
+    documented lenient rules) or ``reasoning`` (asked to reason, then a final ``ACTION: C``
+    line)."""
     max_retries: int = Field(default=2, ge=0)
     """Re-prompts after an invalid reply (attempts per round = 1 + max_retries)."""
     on_invalid: Literal["abort", "fallback"] = "fallback"

@@ -19,13 +19,13 @@ FILES = (RunFiles.QUESTIONS, RunFiles.QUESTION_RATINGS, RunFiles.ANSWERS, RunFil
          RunFiles.CALLS)  # fmt: skip
 
 
-def slow_arena(project: Path) -> Path:
-    """4 players, 3 questions each: 4 + 36 + 48 + 144 calls of 5 ms, 2 at a time, with
-    invalid replies (re-asks) along the way."""
+def slow_arena(project: Path, *, latency_ms: float = 5) -> Path:
+    """4 players, 3 questions each: 4 + 36 + 48 + 144 calls of ``latency_ms``, 2 at a time,
+    with invalid replies (re-asks) along the way."""
     players = [
         {"ref": "agents/arena_player.yaml",
          "overrides": {"name": f"p{i}", "mock": {"answer_skill": 0.9 - 0.2 * i,
-                                                 "invalid_rate": 0.1, "latency_ms": 5}}}
+                                                 "invalid_rate": 0.1, "latency_ms": latency_ms}}}
         for i in range(4)
     ]  # fmt: skip
     return write_arena(project / "configs", players=players, max_concurrency=2)
@@ -80,7 +80,8 @@ def test_a_tournament_killed_mid_phase_resumes_to_the_uninterrupted_result(proje
 
 
 def test_ctrl_c_marks_the_tournament_interrupted_and_it_resumes(project: Path):
-    config = str(slow_arena(project))
+    # judging takes seconds, so the signal lands mid-phase even on a loaded machine
+    config = str(slow_arena(project, latency_ms=25))
     process = subprocess.Popen(
         [PDBENCH, "run", config, "--output-dir", "out", "--no-aggregate"],
         cwd=project,

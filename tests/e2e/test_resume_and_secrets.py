@@ -37,7 +37,7 @@ def rows(run_dir: Path, name: str) -> list[dict]:
     return [{k: v for k, v in r.items() if k not in TIMES} for r in read_jsonl(run_dir / name)]
 
 
-def slow_config(project: Path) -> Path:
+def slow_config(project: Path, *, latency_ms: float = 15) -> Path:
     config = write_experiment(
         project / "configs", replicates=4, max_concurrency=3, horizon={"type": "fixed", "n": 8}
     )
@@ -45,7 +45,7 @@ def slow_config(project: Path) -> Path:
         edit(
             config,
             f"strategy: {strategy}",
-            f"strategy: {strategy}\n        invalid_rate: 0.2\n        latency_ms: 15",
+            f"strategy: {strategy}\n        invalid_rate: 0.2\n        latency_ms: {latency_ms}",
         )
     return config
 
@@ -179,7 +179,7 @@ def test_dry_run_estimates_calls_tokens_and_cost(project: Path):
 def test_ctrl_c_stops_the_run_and_its_dbt_worker_without_a_traceback(project: Path):
     """Ctrl-C in a terminal reaches the foreground process group: pdbench, which then stops
     the dbt worker it started before playing. Both end; only pdbench speaks."""
-    config = str(slow_config(project))
+    config = str(slow_config(project, latency_ms=50))  # seconds of play left after a match
     process = subprocess.Popen(
         [PDBENCH, "run", config, "--output-dir", "out"],
         cwd=project,
@@ -202,7 +202,7 @@ def test_ctrl_c_stops_the_run_and_its_dbt_worker_without_a_traceback(project: Pa
 
 
 def test_ctrl_c_stops_a_concurrent_run_cleanly_and_it_resumes(project: Path):
-    config = str(slow_config(project))
+    config = str(slow_config(project, latency_ms=50))
     process = subprocess.Popen(
         [PDBENCH, "run", config, "--output-dir", "out", "--no-aggregate"],
         cwd=project,

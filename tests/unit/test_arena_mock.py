@@ -3,7 +3,7 @@
 from random import Random
 
 import pytest
-from pdbench.arena.parse import parse_questions, parse_score
+from pdbench.arena.parse import parse_questions
 from pdbench.arena.prompts import (
     ArenaTemplates,
     render_answer,
@@ -11,6 +11,7 @@ from pdbench.arena.prompts import (
     render_judge,
     render_rate,
 )
+from pdbench.providers.extract import extract_score
 from pdbench.providers.mock import MockProvider, build
 from pdbench.providers.mock_arena import (
     CLARIFIERS,
@@ -91,7 +92,7 @@ def test_judging_noise_is_seeded_by_the_prompt():
     player = ArenaMockPlayer(settings=_settings(judge_noise=2.0))
     scores = {player.reply(system="", prompt=prompt, rng=Random(s)) for s in range(30)}
     assert len(scores) > 1
-    assert all(parse_score(s) is not None for s in scores)
+    assert all(extract_score(s).valid for s in scores)
 
 
 def test_build_dispatches_on_the_settings():

@@ -1,7 +1,6 @@
 """Reading arena replies: numbered question lists and 0..10 scores, written by hand."""
 
-import pytest
-from pdbench.arena.parse import normalise_question, parse_questions, parse_score
+from pdbench.arena.parse import normalise_question, parse_questions
 
 CATEGORIES = ["math", "logic", "ethics"]
 
@@ -69,18 +68,3 @@ def test_too_few_is_what_the_list_holds():
 
 def test_normalised_text():
     assert normalise_question("  What's  2+2?! ") == "what s 2 2"
-
-
-@pytest.mark.parametrize(
-    ("reply", "score"),
-    [("7", 7), ("0", 0), ("10", 10), (" 4\n", 4), ("07", 7)],
-)
-def test_valid_scores(reply: str, score: int):
-    assert parse_score(reply) == score
-
-
-@pytest.mark.parametrize(
-    "reply", ["11", "-1", "7.5", "7/10", "seven", "", "Score: 7", "7 8", "100", "+3"]
-)
-def test_invalid_scores(reply: str):
-    assert parse_score(reply) is None

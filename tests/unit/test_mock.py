@@ -5,9 +5,9 @@ from random import Random
 
 import pytest
 from pdbench.agents.prompts import PromptTemplates, render_round, render_system
-from pdbench.core.parse import parse_action
 from pdbench.core.payoff import PayoffMatrix
 from pdbench.core.types import C, D, Turn
+from pdbench.providers.extract import extract_action
 from pdbench.providers.mock import MockProvider
 from pdbench.providers.mock_pd import PDMockPlayer
 
@@ -87,17 +87,22 @@ def test_gtft_reads_the_payoff_table_from_the_system_prompt():
 
 def test_invalid_replies_come_at_the_seeded_rate_and_never_parse():
     replies = [_ask("ALLC", [], seed=s, invalid_rate=0.25) for s in range(2000)]
-    invalid = [r for r in replies if parse_action(r) is None]
+    invalid = [r for r in replies if not extract_action(r).valid]
     # sd of the share over 2000 draws: 0.0097
     assert abs(len(invalid) / len(replies) - 0.25) < 0.04
     assert all(r == "C" for r in replies if r not in invalid)
-    assert all(parse_action(r, output_format="json") is None for r in invalid)
+    for output_format in ("json", "reasoning"):
+        assert not any(extract_action(r, output_format=output_format).valid for r in invalid)
+    lenient = {r: extract_action(r, output_format="lenient") for r in set(invalid)}
+    assert {r: (e.value, e.rule) for r, e in lenient.items() if e.valid} == {
+        "I think I will cooperate this time.": ("C", "words")
+    }
 
 
 def test_json_format_replies_are_strict_json():
     reply = _ask("ALLD", [], output_format="json")
     assert json.loads(reply) == {"action": "D"}
-    assert parse_action(reply, output_format="json") == D
+    assert extract_action(reply, output_format="json").value == D
 
 
 def test_unknown_strategy_is_refused():

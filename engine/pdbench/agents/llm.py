@@ -17,11 +17,11 @@ from pdbench.agents.prompts import (
     render_round,
     render_system,
 )
-from pdbench.core.parse import OutputFormat, parse_action
 from pdbench.core.payoff import PayoffMatrix
 from pdbench.core.transcript import last_rounds
 from pdbench.core.types import Action, Observation
-from pdbench.providers.gateway import CallContext, ProviderGateway
+from pdbench.providers.extract import ActionFormat, extract_action
+from pdbench.providers.gateway import CallContext, ProviderGateway, Verdict
 
 __all__ = ["LLMAgent"]
 
@@ -42,7 +42,7 @@ class LLMAgent:
         context: CallContext,
         history_window: int,
         include_totals: bool = True,
-        output_format: OutputFormat = "token",
+        output_format: ActionFormat = "token",
         temperature: float = 0.0,
         max_tokens: int = 16,
         max_retries: int = 2,
@@ -57,7 +57,7 @@ class LLMAgent:
         self.history_window = history_window
         self.history_needed: int | None = history_window
         self.include_totals = include_totals
-        self.output_format: OutputFormat = output_format
+        self.output_format: ActionFormat = output_format
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.max_retries = max_retries
@@ -85,8 +85,9 @@ class LLMAgent:
             output_format=self.output_format,
         )
 
-    def _classify(self, reply: str) -> Literal["ok", "invalid"]:
-        return "ok" if parse_action(reply, output_format=self.output_format) else "invalid"
+    def _classify(self, reply: str) -> Verdict:
+        found = extract_action(reply, output_format=self.output_format)
+        return ("ok" if found.valid else "invalid"), found.rule
 
     def act(self, obs: Observation) -> Action:
         """Ask until a reply parses or attempts run out; see the module docstring."""
@@ -113,10 +114,10 @@ class LLMAgent:
                 classify=self._classify,
             )
             replies.append(reply)
-            action = parse_action(reply, output_format=self.output_format)
-            if action is not None:
+            found = extract_action(reply, output_format=self.output_format)
+            if found.value is not None:
                 self.last_decision = self._decision(True, round_prompt, replies)
-                return action
+                return Action(found.value)
             prompt = correction_prompt(round_prompt)
         self.last_decision = self._decision(False, round_prompt, replies)
         if self.on_invalid == "abort":

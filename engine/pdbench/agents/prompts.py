@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pdbench.core.parse import OutputFormat
 from pdbench.core.payoff import PayoffMatrix
 from pdbench.core.transcript import render_history, render_payoff_table, render_totals
 from pdbench.core.types import Turn
+from pdbench.providers.extract import ActionFormat
 
 __all__ = [
     "CORRECTION",
@@ -38,8 +38,14 @@ __all__ = [
 SYSTEM_PLACEHOLDERS = frozenset({"persona", "payoff_table", "output_instruction"})
 ROUND_PLACEHOLDERS = frozenset({"round_index", "totals", "history", "output_instruction"})
 
+_ONE_LETTER = "Reply with exactly one letter: C to cooperate or D to defect. Output nothing else."
 OUTPUT_INSTRUCTIONS: dict[str, str] = {
-    "token": "Reply with exactly one letter: C to cooperate or D to defect. Output nothing else.",
+    "token": _ONE_LETTER,
+    "lenient": _ONE_LETTER,
+    "reasoning": (
+        "Think it through in a few sentences, then end your reply with a final line that is "
+        "exactly ACTION: C to cooperate or ACTION: D to defect."
+    ),
     "json": (
         'Reply with exactly one JSON object and nothing else: {"action": "C"} to cooperate '
         'or {"action": "D"} to defect.'
@@ -94,7 +100,7 @@ def _tidy(text: str) -> str:
 
 
 def render_system(
-    templates: PromptTemplates, *, matrix: PayoffMatrix, side: str, output_format: OutputFormat
+    templates: PromptTemplates, *, matrix: PayoffMatrix, side: str, output_format: ActionFormat
 ) -> str:
     """The system prompt: rules, the payoff table from ``side``'s view, persona, format."""
     return _tidy(
@@ -126,7 +132,7 @@ def render_round(
     include_totals: bool,
     own_total: float,
     opponent_total: float,
-    output_format: OutputFormat,
+    output_format: ActionFormat,
 ) -> str:
     """The round prompt for ``round_index`` given the visible ``turns`` (already windowed)."""
     totals = render_totals(own_total=own_total, opponent_total=opponent_total)

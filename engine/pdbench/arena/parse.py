@@ -1,12 +1,11 @@
-"""Strict reading of arena replies: numbered question lists and 0..10 scores.
+"""Reading the arena's question lists: numbered, categorised lines.
 
 A question line is ``<number>. [<category>] <question>`` (or ``<number>)``), the category one
 of the configured ones (any case; stored in the config's spelling). Any other line (a preamble,
 a blank line, a line without a known category) is skipped. Duplicates, compared on their
 normalised text (case, punctuation and spacing ignored), are dropped, the first one kept.
 
-A score is the whole reply, trimmed: an integer from 0 to 10. Anything else ("7/10", "seven",
-"7.5", "Score: 7") is invalid: no guessing from prose.
+Scores are read by :func:`pdbench.providers.extract.extract_score`.
 """
 
 from __future__ import annotations
@@ -15,10 +14,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["ParsedQuestion", "QuestionList", "normalise_question", "parse_questions", "parse_score"]
+__all__ = ["ParsedQuestion", "QuestionList", "normalise_question", "parse_questions"]
 
 _LINE = re.compile(r"^\s*\d+\s*[.)]\s*\[([^\[\]]+)\]\s*(.+?)\s*$")
-_SCORE = re.compile(r"^\s*(\d{1,2})\s*$")
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 
 
@@ -76,12 +74,3 @@ def parse_questions(reply: str, *, categories: Sequence[str]) -> QuestionList:
     return QuestionList(
         questions=tuple(questions), skipped=tuple(skipped), duplicates=tuple(duplicates)
     )
-
-
-def parse_score(reply: str) -> int | None:
-    """The score in ``reply`` (an integer 0..10 and nothing else), or None."""
-    match = _SCORE.match(reply)
-    if match is None:
-        return None
-    score = int(match.group(1))
-    return score if 0 <= score <= 10 else None

@@ -23,7 +23,7 @@ from typing import Any
 
 from pdbench.arena.config import ArenaConfig
 from pdbench.arena.ids import answer_id, presentation_order, question_id
-from pdbench.arena.parse import QuestionList, parse_questions, parse_score
+from pdbench.arena.parse import QuestionList, parse_questions
 from pdbench.arena.prompts import (
     ArenaTemplates,
     render_answer,
@@ -32,6 +32,7 @@ from pdbench.arena.prompts import (
     render_rate,
 )
 from pdbench.arena.tasks import CallOutcome, CallTask, Reading
+from pdbench.providers.extract import ScoreFormat, extract_score
 from pdbench.storage.schema import SCHEMA_VERSION
 
 __all__ = [
@@ -71,23 +72,27 @@ class PhaseContext:
 # readers
 
 
-def read_score(reply: str) -> Reading:
-    """A rating or judgement: an integer 0..10, or a re-ask."""
-    score = parse_score(reply)
-    return Reading(value=score, problem=None if score is not None else SCORE_PROBLEM)
+def read_score(reply: str, *, score_format: ScoreFormat = "strict") -> Reading:
+    """A rating or judgement: an integer 0..10 (read under ``score_format``), or a re-ask."""
+    found = extract_score(reply, score_format=score_format)
+    if found.value is None:
+        return Reading(value=None, problem=SCORE_PROBLEM)
+    return Reading(value=found.value, rule=found.rule)
 
 
 def read_answer(reply: str) -> Reading:
     """An answer: any non-empty text."""
     text = reply.strip()
-    return Reading(value=text, problem=None if text else EMPTY_ANSWER_PROBLEM)
+    if not text:
+        return Reading(value=text, problem=EMPTY_ANSWER_PROBLEM)
+    return Reading(value=text, rule="text")
 
 
 def _read_questions(reply: str, *, n: int, categories: Sequence[str]) -> Reading:
     parsed = parse_questions(reply, categories=categories)
     found = len(parsed.questions)
     if found >= n:
-        return Reading(value=parsed, rank=found)
+        return Reading(value=parsed, rank=found, rule="numbered_list")
     listed = ", ".join(f"[{c}]" for c in categories)
     problem = (
         f"Your previous reply had {found} usable questions; {n} are needed, each on its own "
@@ -106,7 +111,8 @@ def reader_for(task: CallTask, *, context: PhaseContext) -> Any:
         )
     if task.phase == "answer":
         return read_answer
-    return read_score
+    score_format = context.config.score_format
+    return lambda reply: read_score(reply, score_format=score_format)
 
 
 def _base(outcome: CallOutcome, *, run_id: str, store_prompts: bool) -> dict[str, Any]:

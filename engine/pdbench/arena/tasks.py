@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pdbench.arena.prompts import Phase, correction_prompt
-from pdbench.providers.gateway import CallContext, ProviderGateway, prompt_sha256
+from pdbench.providers.gateway import CallContext, ProviderGateway, Verdict, prompt_sha256
 
 __all__ = [
     "Attempt",
@@ -54,6 +54,8 @@ class Reading:
     """None when the reply is usable; else the sentence put before the re-ask."""
     rank: int = 0
     """Among unusable replies, the highest rank is kept (e.g. the most questions)."""
+    rule: str | None = None
+    """The extraction rule that read a usable reply (recorded as ``parse_rule``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,9 +119,11 @@ def ask(
     for number in range(1, max_retries + 2):
         readings: list[Reading] = []
 
-        def classify(reply: str, _readings: list[Reading] = readings) -> str:
+        def classify(reply: str, _readings: list[Reading] = readings) -> Verdict:
             _readings.append(read(reply))
-            return "ok" if _readings[-1].problem is None else "invalid"
+            if _readings[-1].problem is None:
+                return "ok", _readings[-1].rule
+            return "invalid", None
 
         reply = client.gateway.complete(
             system=SYSTEM_PROMPT,

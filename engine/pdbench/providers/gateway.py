@@ -32,9 +32,17 @@ from pdbench.providers.retry import RetriesExhausted, RetryPolicy, call_with_ret
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.storage.schema import SCHEMA_VERSION
 
-__all__ = ["CallContext", "CallsCancelled", "ProviderGateway", "prompt_sha256"]
+__all__ = [
+    "CallContext",
+    "CallsCancelled",
+    "ProviderGateway",
+    "Verdict",
+    "prompt_sha256",
+]
 
 CallStatus = Literal["ok", "invalid"]
+Verdict = tuple[CallStatus, str | None]
+"""What the caller made of a reply: its status and the extraction rule that read it."""
 
 
 class CallsCancelled(Exception):
@@ -119,7 +127,7 @@ class ProviderGateway:
         max_tokens: int,
         context: CallContext,
         attempt: int,
-        classify: Callable[[str], CallStatus],
+        classify: Callable[[str], Verdict],
     ) -> str:
         """One game attempt (cached, or called with transport retries), recorded once."""
         runtime = self.runtime
@@ -145,7 +153,7 @@ class ProviderGateway:
                     prompt=prompt,
                     latency_ms=(time.perf_counter() - started) * 1000,
                     usage=Usage(cached.tokens_in, cached.tokens_out, 0.0),
-                    status=classify(cached.reply),
+                    verdict=classify(cached.reply),
                     retries=0,
                     cache_hit=True,
                 )
@@ -190,7 +198,7 @@ class ProviderGateway:
             prompt=prompt,
             latency_ms=latency_ms,
             usage=Usage(tokens_in, tokens_out, cost),
-            status=classify(reply),
+            verdict=classify(reply),
             retries=retries,
         )
         return reply
@@ -218,7 +226,7 @@ class ProviderGateway:
             prompt=prompt,
             latency_ms=(time.perf_counter() - started) * 1000,
             usage=None,
-            status="error",
+            verdict=("error", None),
             retries=exc.retries,
             error=detail[:500],
         )
@@ -255,7 +263,7 @@ class ProviderGateway:
         prompt: str,
         latency_ms: float,
         usage: Usage | None,
-        status: str,
+        verdict: tuple[str, str | None],
         retries: int,
         error: str | None = None,
         cache_hit: bool = False,
@@ -282,7 +290,8 @@ class ProviderGateway:
                 "tokens_in": usage.tokens_in if usage else None,
                 "tokens_out": usage.tokens_out if usage else None,
                 "cost_usd": usage.cost_usd if usage else None,
-                "status": status,
+                "status": verdict[0],
+                "parse_rule": verdict[1],
                 "error": error,
                 "cache_hit": cache_hit,
                 "timestamp_utc": utc_timestamp(),

@@ -28,7 +28,9 @@ INVALID_REPLIES = (
     "Let me think about the payoffs first.",
     "maybe",
 )
-"""What the mock says when it is drawn to be invalid (none parses in either format)."""
+"""What the mock says when it is drawn to be invalid: none reads under the strict formats
+(``token``, ``json``) or ``reasoning``; under ``lenient`` the first reads as C (rule
+``words``), as it would from a model."""
 
 
 class MockPlayer(Protocol):

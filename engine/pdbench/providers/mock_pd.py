@@ -12,10 +12,10 @@ from __future__ import annotations
 from random import Random
 
 from pdbench.agents.policy import POLICIES, make_policy
-from pdbench.core.parse import OutputFormat
 from pdbench.core.payoff import PayoffView
 from pdbench.core.transcript import parse_history, parse_payoff_table
 from pdbench.core.types import Observation
+from pdbench.providers.extract import ActionFormat
 
 __all__ = ["PDMockPlayer"]
 
@@ -25,7 +25,7 @@ _FALLBACK_PAYOFFS = PayoffView(R=3, S=0, T=5, P=1)
 class PDMockPlayer:
     """Answers PD round prompts as policy ``strategy`` (ALLC, ALLD, TFT, GRIM, GTFT, WSLS)."""
 
-    def __init__(self, *, strategy: str, output_format: OutputFormat = "token") -> None:
+    def __init__(self, *, strategy: str, output_format: ActionFormat = "token") -> None:
         if strategy not in POLICIES:
             raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(POLICIES)})")
         self.strategy = strategy
@@ -41,4 +41,6 @@ class PDMockPlayer:
         action = policy.act(Observation(round_index=len(history) + 1, history=history))
         if self.output_format == "json":
             return f'{{"action": "{action}"}}'
+        if self.output_format == "reasoning":
+            return f"I play as {self.strategy} would, given the rounds shown.\nACTION: {action}"
         return str(action)

@@ -181,6 +181,10 @@ class CallRecord(_Record):
     cost_usd: float | None = None
     status: Literal["ok", "invalid", "error"]
     """``ok``: a valid game reply; ``invalid``: a reply the game could not parse; ``error``."""
+    parse_rule: str | None = None
+    """The extraction rule that read the reply (:mod:`pdbench.providers.extract`, e.g.
+    ``token``, ``words``, ``action_line``; arena answers ``text``, question lists
+    ``numbered_list``); None when invalid or on error."""
     error: str | None = None
     cache_hit: bool = False
     timestamp_utc: str
