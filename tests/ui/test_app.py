@@ -172,6 +172,20 @@ def test_round_inspector_shows_every_attempt_of_a_retried_round(
     assert attempts == record["agent_a_attempts"] + record["agent_b_attempts"]
     labels = [m.value for m in at.markdown if m.value.startswith("Reply, attempt")]
     assert len(labels) == attempts >= 2
+    # each reply is followed by what the rules read in it: invalid, or the move and its rule
+    readings = [m.value for m in at.markdown if m.value.startswith("→")]
+    expected = []
+    for side in ("agent_a", "agent_b"):
+        replies = (record.get("raw_responses") or {}).get(side, [])
+        valid = record[f"{side}_valid"]
+        for attempt in range(1, len(replies) + 1):
+            if valid and attempt == len(replies):
+                move = record[f"{side}_intended_action"]
+                rule = "json" if replies[-1].lstrip().startswith("{") else "token"
+                expected.append(f"→ read as **{move}** (rule `{rule}`)")
+            else:
+                expected.append("→ :red[not read as a move (invalid)]")
+    assert readings == expected
 
 
 # Arena ------------------------------------------------------------------------------------

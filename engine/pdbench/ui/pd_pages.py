@@ -243,16 +243,26 @@ def _round_inspector(run_dir: Path, match: pd.Series, rounds: pd.DataFrame) -> N
                     st.text(prompts.get("system", ""))
                 st.markdown("Round prompt")
                 st.code(prompts.get("round", ""), language=None, wrap_lines=True)
+            agent_calls = calls[calls["agent"] == key]
+            rules = dict(zip(agent_calls["attempt"], agent_calls["parse_rule"], strict=True))
+            intended = this_round.get(f"{key}_intended_action", this_round[f"{key}_action"])
             for attempt, reply in enumerate(replies or [], 1):
                 st.markdown(f"Reply, attempt {attempt}")
                 st.code(reply, language=None, wrap_lines=True)
-            agent_calls = calls[calls["agent"] == key]
+                st.markdown(_reading(rules.get(attempt), intended))
             if not agent_calls.empty:
                 st.dataframe(
                     agent_calls.drop(columns=["agent"]),
                     hide_index=True,
                     width="stretch",
                 )
+
+
+def _reading(rule: object, action: object) -> str:
+    """What the extraction rules made of one reply: the move and the rule, or nothing."""
+    if isinstance(rule, str) and rule:
+        return f"→ read as **{action}** (rule `{rule}`)"
+    return "→ :red[not read as a move (invalid)]"
 
 
 def _page_condition(run_dir: Path, conditions: list[str], rows: pd.DataFrame) -> None:

@@ -208,6 +208,7 @@ def match_calls(run_dir: Path, match_id: str, round_index: int) -> pd.DataFrame:
         "agent": "VARCHAR",
         "attempt": "INTEGER",
         "status": "VARCHAR",
+        "parse_rule": "VARCHAR",
         "provider": "VARCHAR",
         "model": "VARCHAR",
         "latency_ms": "DOUBLE",

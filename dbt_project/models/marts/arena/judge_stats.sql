@@ -38,7 +38,13 @@ consensus_per_judge as (
     select
         judge,
         count(*) filter (where others_mean_score is not null) as n_consensus_answers,
-        corr(debiased_score, others_mean_score) as consensus_correlation,
+        -- undefined (NULL, not DuckDB's NaN) with fewer than two answers or no spread
+        case
+            when
+                var_pop(debiased_score) filter (where others_mean_score is not null) > 0
+                and var_pop(others_mean_score) filter (where debiased_score is not null) > 0
+                then corr(debiased_score, others_mean_score)
+        end as consensus_correlation,
         avg(deviation) as mean_deviation,
         avg(abs(deviation)) as mean_abs_deviation
     from consensus
