@@ -108,5 +108,6 @@ class PlayerPool:
             ),
             use_cache=player.uses_cache,
             endpoint=player.base_url,
+            request_settings=player.request_settings(),
         )
         return PlayerClient(gateway=gateway, temperature=player.temperature)

@@ -3,10 +3,20 @@
 The key comes from the environment variable ``api_key_env`` names (default
 ``ANTHROPIC_API_KEY``; ``.env`` is read too); ``base_url`` points at a proxy or a local
 stand-in. The SDK's own retries are off (``max_retries=0``): the gateway owns retries.
+
+Extended thinking (``thinking: {budget_tokens: N}`` in the config) sends
+``thinking={"type": "enabled", "budget_tokens": N}``, temperature 1 (the only one the API
+takes with thinking) and ``max_tokens`` = N + the visible reply's ``max_tokens``, so that the
+budget never eats the answer's room. The reply is the text blocks only; thinking blocks are
+not the answer. ``usage.output_tokens`` counts thinking tokens too; the API's
+``output_tokens_details.thinking_tokens`` is recorded as the reasoning part when a response
+carries it, else nothing is (no estimate). ``params`` (``top_p``, ``top_k``,
+``stop_sequences``) go into the request as they are.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import anthropic
@@ -17,9 +27,19 @@ from pdbench.providers.failures import Failure
 from pdbench.providers.keys import api_key
 from pdbench.providers.sdk_errors import classify_sdk_error
 
-__all__ = ["DEFAULT_KEY_ENV", "AnthropicProvider", "build", "key_problem"]
+__all__ = ["DEFAULT_KEY_ENV", "STOP_REASONS", "AnthropicProvider", "build", "key_problem"]
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
+
+STOP_REASONS = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "tool_use": "tool_calls",
+    "refusal": "content_filter",
+}
+"""Anthropic's ``stop_reason`` -> the normalised ``finish_reason`` (others are kept as sent)."""
 
 
 class AnthropicProvider:
@@ -32,24 +52,48 @@ class AnthropicProvider:
         api_key: str,
         base_url: str | None = None,
         timeout_s: float = 60.0,
+        thinking_budget: int | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         self.model = model
         self.endpoint = base_url
+        self.thinking_budget = thinking_budget
+        self.params = dict(params or {})
         self._client = anthropic.Anthropic(
             api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0
         )
         self.last_usage: Usage | None = None
 
+    def request(
+        self, *, system: str, prompt: str, temperature: float, max_tokens: int
+    ) -> dict[str, Any]:
+        """The keyword arguments of the SDK call for one prompt."""
+        # sampling and thinking go in the body: recent SDK releases no longer take temperature,
+        # top_p or top_k as arguments, and early ones do not know thinking
+        body: dict[str, Any] = {"temperature": temperature}
+        body.update({k: v for k, v in self.params.items() if k in ("top_p", "top_k")})
+        if self.thinking_budget is not None:
+            body["temperature"] = 1
+            body["thinking"] = {"type": "enabled", "budget_tokens": self.thinking_budget}
+            max_tokens += self.thinking_budget
+        request: dict[str, Any] = {
+            "model": self.model,
+            "system": system,
+            "messages": [{"role": "user", "content": prompt}],
+            "max_tokens": max_tokens,
+            "extra_body": body,
+        }
+        if "stop_sequences" in self.params:
+            request["stop_sequences"] = self.params["stop_sequences"]
+        return request
+
     def complete(self, *, system: str, prompt: str, temperature: float, max_tokens: int) -> str:
         """The concatenated text blocks of the reply."""
         self.last_usage = None
         message = self._client.messages.create(
-            model=self.model,
-            system=system,
-            messages=[{"role": "user", "content": prompt}],
-            max_tokens=max_tokens,
-            # sent in the body: recent SDK releases no longer take it as an argument
-            extra_body={"temperature": temperature},
+            **self.request(
+                system=system, prompt=prompt, temperature=temperature, max_tokens=max_tokens
+            )
         )
         if not isinstance(message, anthropic.types.Message):
             raise anthropic.APIResponseValidationError(
@@ -58,9 +102,13 @@ class AnthropicProvider:
                 message="the reply is not a message",
             )
         usage = message.usage
+        details = getattr(usage, "output_tokens_details", None)
+        stop = message.stop_reason
         self.last_usage = Usage(
             tokens_in=usage.input_tokens if usage else None,
             tokens_out=usage.output_tokens if usage else None,
+            tokens_reasoning=getattr(details, "thinking_tokens", None),
+            finish_reason=STOP_REASONS.get(stop, stop) if stop else None,
         )
         return "".join(block.text for block in message.content if block.type == "text")
 
@@ -89,4 +137,6 @@ def build(*, settings: Any, seed: int) -> AnthropicProvider:
         api_key=api_key(settings.api_key_env or DEFAULT_KEY_ENV) or "",
         base_url=settings.base_url,
         timeout_s=settings.transport.timeout_s,
+        thinking_budget=settings.thinking.budget_tokens if settings.thinking else None,
+        params=settings.params,
     )

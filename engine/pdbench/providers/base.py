@@ -27,6 +27,7 @@ __all__ = [
     "Usage",
     "key_problem",
     "make_provider",
+    "openai_finish_reason",
     "provider_problem",
 ]
 
@@ -47,11 +48,29 @@ class ProviderClient(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """What the last call cost, when the provider knows."""
+    """What the last call used and how its reply ended, as far as the provider says."""
 
     tokens_in: int | None = None
     tokens_out: int | None = None
+    """Every output token, reasoning or thinking included: what the call is billed for."""
     cost_usd: float | None = None
+    tokens_reasoning: int | None = None
+    """The part of ``tokens_out`` spent reasoning (OpenAI) or thinking (Anthropic); None when
+    the provider does not report it."""
+    finish_reason: str | None = None
+    """Why the reply ended, normalised to ``stop``, ``length`` (cut at the token limit),
+    ``content_filter`` or ``tool_calls``, else the provider's own word; None when unknown."""
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the reply was cut at the token limit."""
+        return self.finish_reason == "length"
+
+
+def openai_finish_reason(raw: str | None) -> str | None:
+    """A ``finish_reason`` in OpenAI's shape (OpenAI, LiteLLM, OpenAI-compatible servers),
+    normalised: the legacy ``function_call`` reads as ``tool_calls``; other words are kept."""
+    return "tool_calls" if raw == "function_call" else raw
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,8 @@ The sample key keeps replicates at temperature > 0 distinct: two replicates send
 prompt but are different samples, and must not share a cached reply.
 
 One connection, shared by every thread behind a lock; each ``put`` commits at once, so a
-reply paid for is kept even if the run is killed a moment later.
+reply paid for is kept even if the run is killed a moment later. A file written before the
+table had a column gains it when opened (the column is NULL in older rows).
 """
 
 from __future__ import annotations
@@ -31,19 +32,26 @@ create table if not exists responses (
     tokens_in integer,
     tokens_out integer,
     cost_usd real,
-    created_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    created_at text not null default (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    tokens_reasoning integer,
+    finish_reason text
 )
 """
+_ADDED_COLUMNS = {"tokens_reasoning": "integer", "finish_reason": "text"}
+"""Columns newer than the first cache files, added to such a file when it is opened."""
+_FIELDS = ("reply", "tokens_in", "tokens_out", "cost_usd", "tokens_reasoning", "finish_reason")
 
 
 @dataclass(frozen=True, slots=True)
 class CachedReply:
-    """A reply as it was first received."""
+    """A reply as it was first received, with its usage and how it ended."""
 
     reply: str
     tokens_in: int | None
     tokens_out: int | None
     cost_usd: float | None
+    tokens_reasoning: int | None = None
+    finish_reason: str | None = None
 
 
 def cache_key(
@@ -79,13 +87,20 @@ class ResponseCache:
         self._db.execute("pragma journal_mode=wal")
         self._db.execute("pragma busy_timeout=5000")
         self._db.execute(_SCHEMA)
+        present = {row[1] for row in self._db.execute("pragma table_info(responses)")}
+        for column, kind in _ADDED_COLUMNS.items():
+            if column not in present:
+                try:
+                    self._db.execute(f"alter table responses add column {column} {kind}")
+                except sqlite3.OperationalError as exc:  # another process added it first
+                    if "duplicate column" not in str(exc):
+                        raise
 
     def get(self, key: str) -> CachedReply | None:
         """The reply stored under ``key``, or None."""
         with self._lock:
             row = self._db.execute(
-                "select reply, tokens_in, tokens_out, cost_usd from responses where key = ?",
-                (key,),
+                f"select {', '.join(_FIELDS)} from responses where key = ?", (key,)
             ).fetchone()
         return CachedReply(*row) if row else None
 
@@ -93,9 +108,9 @@ class ResponseCache:
         """Store ``entry`` under ``key`` (replacing any older one) and commit."""
         with self._lock:
             self._db.execute(
-                "insert or replace into responses (key, reply, tokens_in, tokens_out, cost_usd)"
-                " values (?, ?, ?, ?, ?)",
-                (key, entry.reply, entry.tokens_in, entry.tokens_out, entry.cost_usd),
+                f"insert or replace into responses (key, {', '.join(_FIELDS)})"
+                f" values (?{', ?' * len(_FIELDS)})",
+                (key, *(getattr(entry, name) for name in _FIELDS)),
             )
 
     def __len__(self) -> int:

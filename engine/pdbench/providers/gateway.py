@@ -7,8 +7,9 @@ calls ``client.complete``. Per game attempt it:
 2. answers from the response cache when it may (``cache_hit: true``, latency of the lookup);
 3. otherwise holds a ``provider/model`` slot and calls the client inside the transport retry
    loop (:mod:`pdbench.providers.retry`), the client only *classifying* its errors;
-4. writes one ``CallRecord`` line to ``calls.jsonl`` with the retries it took, tokens, cost,
-   latency (of the whole attempt, back-off included) and status;
+4. writes one ``CallRecord`` line to ``calls.jsonl`` with the retries it took, tokens (and
+   the reasoning part of them), cost, latency (of the whole attempt, back-off included), how
+   the reply ended (``finish_reason``, ``truncated``) and status;
 5. on a fatal error or when retries run out, records the error and raises a one-line
    :class:`pdbench.errors.ProviderError` with every known key scrubbed out.
 """
@@ -19,7 +20,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pdbench.core.clock import utc_timestamp
@@ -92,7 +93,9 @@ class ProviderGateway:
     """Wraps one provider client for one agent; ``record`` receives each call's record.
 
     ``endpoint`` (a base URL) is part of the provider's identity in cache keys; ``use_cache``
-    says whether this agent's calls may be cached (the runtime must also have a cache).
+    says whether this agent's calls may be cached (the runtime must also have a cache);
+    ``request_settings`` (reasoning, thinking, params: whatever else shapes a reply) join
+    temperature and ``max_tokens`` in the cache key.
     """
 
     def __init__(
@@ -107,6 +110,7 @@ class ProviderGateway:
         retry: RetryPolicy | None = None,
         use_cache: bool = False,
         endpoint: str | None = None,
+        request_settings: dict[str, Any] | None = None,
     ) -> None:
         self.client = client
         self.provider = provider
@@ -116,6 +120,7 @@ class ProviderGateway:
         self.retry = retry or RetryPolicy()
         self.use_cache = use_cache and self.runtime.cache is not None
         self.endpoint = endpoint
+        self.request_settings = dict(request_settings or {})
         self._record = record
 
     def complete(
@@ -152,7 +157,13 @@ class ProviderGateway:
                     system=system,
                     prompt=prompt,
                     latency_ms=(time.perf_counter() - started) * 1000,
-                    usage=Usage(cached.tokens_in, cached.tokens_out, 0.0),
+                    usage=Usage(
+                        tokens_in=cached.tokens_in,
+                        tokens_out=cached.tokens_out,
+                        cost_usd=0.0,
+                        tokens_reasoning=cached.tokens_reasoning,
+                        finish_reason=cached.finish_reason,
+                    ),
                     verdict=classify(cached.reply),
                     retries=0,
                     cache_hit=True,
@@ -179,25 +190,37 @@ class ProviderGateway:
                 exc, context=context, attempt=attempt, system=system, prompt=prompt, started=started
             )
         latency_ms = (time.perf_counter() - started) * 1000
-        reported = getattr(self.client, "last_usage", None)
-        tokens_in = reported.tokens_in if reported else None
-        tokens_out = reported.tokens_out if reported else None
-        cost = runtime.prices.cost(
-            provider=self.provider,
-            model=self.model,
-            tokens_in=tokens_in,
-            tokens_out=tokens_out,
-            reported=reported.cost_usd if reported else None,
+        reported = getattr(self.client, "last_usage", None) or Usage()
+        # tokens_out already holds any reasoning tokens: they are priced once, as output
+        usage = replace(
+            reported,
+            cost_usd=runtime.prices.cost(
+                provider=self.provider,
+                model=self.model,
+                tokens_in=reported.tokens_in,
+                tokens_out=reported.tokens_out,
+                reported=reported.cost_usd,
+            ),
         )
         if key is not None:
-            runtime.cache.put(key, CachedReply(reply, tokens_in, tokens_out, cost))  # type: ignore[union-attr]
+            runtime.cache.put(  # type: ignore[union-attr]
+                key,
+                CachedReply(
+                    reply,
+                    tokens_in=usage.tokens_in,
+                    tokens_out=usage.tokens_out,
+                    cost_usd=usage.cost_usd,
+                    tokens_reasoning=usage.tokens_reasoning,
+                    finish_reason=usage.finish_reason,
+                ),
+            )
         self._write(
             context=context,
             attempt=attempt,
             system=system,
             prompt=prompt,
             latency_ms=latency_ms,
-            usage=Usage(tokens_in, tokens_out, cost),
+            usage=usage,
             verdict=classify(reply),
             retries=retries,
         )
@@ -248,7 +271,7 @@ class ProviderGateway:
         return cache_key(
             provider=self.provider if self.endpoint is None else f"{self.provider}@{self.endpoint}",
             model=self.model,
-            params={"temperature": temperature, "max_tokens": max_tokens},
+            params={"temperature": temperature, "max_tokens": max_tokens, **self.request_settings},
             system=system,
             prompt=prompt,
             sample=context.sample_key(seed=self.runtime.seed, attempt=attempt),
@@ -289,7 +312,10 @@ class ProviderGateway:
                 "latency_ms": round(latency_ms, 3),
                 "tokens_in": usage.tokens_in if usage else None,
                 "tokens_out": usage.tokens_out if usage else None,
+                "tokens_reasoning": usage.tokens_reasoning if usage else None,
                 "cost_usd": usage.cost_usd if usage else None,
+                "finish_reason": usage.finish_reason if usage else None,
+                "truncated": usage.truncated if usage else False,
                 "status": verdict[0],
                 "parse_rule": verdict[1],
                 "error": error,

@@ -6,11 +6,18 @@
 LiteLLM's ``api_base``. LiteLLM's own retries are off (``num_retries=0``): the gateway owns
 retries. The cost LiteLLM computes for a reply is reported as the call's cost unless the
 config's price table knows the model.
+
+Reasoning models (the table of :mod:`pdbench.providers.reasoning`, read on the name after the
+route, e.g. ``openai/o3-mini``) are sent ``max_completion_tokens`` (visible reply + reasoning
+budget), no temperature and ``reasoning_effort`` when set, as the OpenAI adapter sends them;
+``params`` go to ``litellm.completion`` as they are. LiteLLM reports usage and finish reasons
+in OpenAI's shape, and they are read the same way.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 # LiteLLM fetches its price map from the internet on import unless told to use its bundled
@@ -19,7 +26,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import litellm
 
-from pdbench.providers.base import Usage
+from pdbench.providers.base import Usage, openai_finish_reason
 from pdbench.providers.failures import (
     Failure,
     classify_builtin,
@@ -75,9 +82,17 @@ class LiteLLMProvider:
         api_key: str | None = None,
         base_url: str | None = None,
         timeout_s: float = 60.0,
+        reasoning: bool = False,
+        reasoning_effort: str | None = None,
+        reasoning_budget: int = 0,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         self.model = model
         self.endpoint = base_url
+        self.reasoning = reasoning
+        self.reasoning_effort = reasoning_effort
+        self.reasoning_budget = reasoning_budget
+        self.params = dict(params or {})
         self._api_key = api_key
         self._timeout_s = timeout_s
         self.last_usage: Usage | None = None
@@ -85,19 +100,24 @@ class LiteLLMProvider:
     def complete(self, *, system: str, prompt: str, temperature: float, max_tokens: int) -> str:
         """The first choice's text."""
         self.last_usage = None
-        extra: dict[str, Any] = {}
+        extra: dict[str, Any] = dict(self.params)
         if self._api_key:
             extra["api_key"] = self._api_key
         if self.endpoint:
             extra["api_base"] = self.endpoint
+        if self.reasoning:
+            extra["max_completion_tokens"] = max_tokens + self.reasoning_budget
+            if self.reasoning_effort is not None:
+                extra["reasoning_effort"] = self.reasoning_effort
+        else:
+            extra["temperature"] = temperature
+            extra["max_tokens"] = max_tokens
         response = litellm.completion(
             model=self.model,
             messages=[
                 {"role": "system", "content": system},
                 {"role": "user", "content": prompt},
             ],
-            temperature=temperature,
-            max_tokens=max_tokens,
             timeout=self._timeout_s,
             num_retries=0,
             **extra,
@@ -108,12 +128,16 @@ class LiteLLMProvider:
             cost = float(litellm.completion_cost(completion_response=response))
         except Exception:
             cost = None
+        details = getattr(usage, "completion_tokens_details", None)
+        choice = response.choices[0]
         self.last_usage = Usage(
             tokens_in=getattr(usage, "prompt_tokens", None),
             tokens_out=getattr(usage, "completion_tokens", None),
             cost_usd=cost,
+            tokens_reasoning=getattr(details, "reasoning_tokens", None),
+            finish_reason=openai_finish_reason(getattr(choice, "finish_reason", None)),
         )
-        return response.choices[0].message.content or ""
+        return choice.message.content or ""
 
     def classify_error(self, exc: BaseException) -> Failure:
         """Transient or fatal (see :func:`classify_litellm_error`)."""
@@ -128,4 +152,8 @@ def build(*, settings: Any, seed: int) -> LiteLLMProvider:
         api_key=api_key(settings.api_key_env) if settings.api_key_env else None,
         base_url=settings.base_url,
         timeout_s=settings.transport.timeout_s,
+        reasoning=settings.is_reasoning_model,
+        reasoning_effort=settings.reasoning_effort,
+        reasoning_budget=settings.reasoning_budget(),
+        params=settings.params,
     )

@@ -8,16 +8,24 @@ The key comes from the environment variable ``api_key_env`` names (default
 ``OPENAI_API_KEY``; ``.env`` is read too). A local server usually needs no key: with a
 ``base_url`` and the variable unset, a placeholder is sent. The SDK's own retries are off
 (``max_retries=0``): the gateway owns retries.
+
+Reasoning models (:mod:`pdbench.providers.reasoning`) are sent ``max_completion_tokens`` =
+the visible reply's ``max_tokens`` + the reasoning budget, never ``max_tokens``, no
+temperature, and ``reasoning_effort`` when the config sets it. ``params`` (checked by
+:mod:`pdbench.providers.params`) go to the SDK call as they are. The usage read back splits
+out ``completion_tokens_details.reasoning_tokens``, which ``completion_tokens`` already
+includes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import openai
 
 from pdbench.errors import ConfigError
-from pdbench.providers.base import Usage
+from pdbench.providers.base import Usage, openai_finish_reason
 from pdbench.providers.failures import Failure
 from pdbench.providers.keys import api_key
 from pdbench.providers.sdk_errors import classify_sdk_error
@@ -38,25 +46,50 @@ class OpenAIProvider:
         api_key: str,
         base_url: str | None = None,
         timeout_s: float = 60.0,
+        reasoning: bool = False,
+        reasoning_effort: str | None = None,
+        reasoning_budget: int = 0,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         self.model = model
         self.endpoint = base_url
+        self.reasoning = reasoning
+        self.reasoning_effort = reasoning_effort
+        self.reasoning_budget = reasoning_budget
+        self.params = dict(params or {})
         self._client = openai.OpenAI(
             api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0
         )
         self.last_usage: Usage | None = None
 
+    def request(
+        self, *, system: str, prompt: str, temperature: float, max_tokens: int
+    ) -> dict[str, Any]:
+        """The keyword arguments of the SDK call for one prompt."""
+        request: dict[str, Any] = {
+            "model": self.model,
+            "messages": [
+                {"role": "system", "content": system},
+                {"role": "user", "content": prompt},
+            ],
+            **self.params,
+        }
+        if self.reasoning:
+            request["max_completion_tokens"] = max_tokens + self.reasoning_budget
+            if self.reasoning_effort is not None:
+                request["reasoning_effort"] = self.reasoning_effort
+        else:
+            request["temperature"] = temperature
+            request["max_tokens"] = max_tokens
+        return request
+
     def complete(self, *, system: str, prompt: str, temperature: float, max_tokens: int) -> str:
         """The reply text (empty when the model said nothing)."""
         self.last_usage = None
         response = self._client.chat.completions.create(
-            model=self.model,
-            messages=[
-                {"role": "system", "content": system},
-                {"role": "user", "content": prompt},
-            ],
-            temperature=temperature,
-            max_tokens=max_tokens,
+            **self.request(
+                system=system, prompt=prompt, temperature=temperature, max_tokens=max_tokens
+            )
         )
         if not isinstance(response, openai.types.chat.ChatCompletion) or not response.choices:
             raise openai.APIResponseValidationError(
@@ -64,12 +97,16 @@ class OpenAIProvider:
                 body=None,
                 message="the reply holds no choices",
             )
+        choice = response.choices[0]
         usage = response.usage
+        details = getattr(usage, "completion_tokens_details", None)
         self.last_usage = Usage(
             tokens_in=usage.prompt_tokens if usage else None,
             tokens_out=usage.completion_tokens if usage else None,
+            tokens_reasoning=getattr(details, "reasoning_tokens", None),
+            finish_reason=openai_finish_reason(choice.finish_reason),
         )
-        return response.choices[0].message.content or ""
+        return choice.message.content or ""
 
     def classify_error(self, exc: BaseException) -> Failure:
         """Transient or fatal (see :mod:`pdbench.providers.failures`)."""
@@ -95,4 +132,8 @@ def build(*, settings: Any, seed: int) -> OpenAIProvider:
         api_key=key,
         base_url=settings.base_url,
         timeout_s=settings.transport.timeout_s,
+        reasoning=settings.is_reasoning_model,
+        reasoning_effort=settings.reasoning_effort,
+        reasoning_budget=settings.reasoning_budget(),
+        params=settings.params,
     )

@@ -91,6 +91,7 @@ def _llm(config: LLMAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
         ),
         use_cache=config.uses_cache,
         endpoint=config.base_url,
+        request_settings=config.request_settings(),
     )
     return LLMAgent(
         name=config.display_name,

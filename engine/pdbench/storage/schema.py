@@ -178,7 +178,16 @@ class CallRecord(_Record):
     latency_ms: float
     tokens_in: int | None = None
     tokens_out: int | None = None
+    """Every output token, reasoning or thinking included (what the call is billed for)."""
+    tokens_reasoning: int | None = None
+    """The part of ``tokens_out`` spent reasoning (OpenAI's ``reasoning_tokens``) or thinking
+    (Anthropic's ``thinking_tokens``); None when the provider does not report it."""
     cost_usd: float | None = None
+    finish_reason: str | None = None
+    """Why the reply ended: ``stop``, ``length`` (cut at the token limit), ``content_filter``,
+    ``tool_calls``, or the provider's own word; None when unknown (the mock, errors)."""
+    truncated: bool = False
+    """The reply was cut at the token limit (``finish_reason`` is ``length``)."""
     status: Literal["ok", "invalid", "error"]
     """``ok``: a valid game reply; ``invalid``: a reply the game could not parse; ``error``."""
     parse_rule: str | None = None
