@@ -16,7 +16,9 @@ Tokens and cost (:func:`estimate_arena`, summed per model by the PD's
 template with the question counted at its share of the generation budget
 (``max_tokens.generate / questions_per_player``) and the answer at ``max_tokens.answer``
 (ceilings: texts are not known before they are written), as characters / 4; replies count as
-the phase's ``max_tokens``. Calls are the counts above, spread evenly over the players.
+the phase's ``max_tokens``, plus the player's whole reasoning budget on every call for a
+reasoning model or a model with thinking (see :mod:`pdbench.runners.estimate`). Calls are the
+counts above, spread evenly over the players.
 """
 
 from __future__ import annotations
@@ -122,6 +124,7 @@ def estimate_arena(loaded: LoadedConfig) -> CallEstimate:
                 tokens_in_per_call=per_call[phase.phase],
                 max_tokens=getattr(config.max_tokens, phase.phase),
                 prices=prices,
+                reasoning_tokens=player.reasoning_budget(),
             )
     return estimate
 

@@ -11,6 +11,11 @@ For the PD (:func:`estimate_calls`):
   times on top.
 - Tokens: one system and one round prompt per LLM agent rendered with a full history window,
   counted as characters / 4, times its calls; replies count as ``max_tokens`` (a ceiling).
+  A model that reasons before it answers is assumed to spend its whole reasoning budget on
+  every call, on top of the reply: the ceiling of a call is what the request allows, i.e.
+  ``max_completion_tokens`` (reasoning budget + ``max_tokens``) for an OpenAI reasoning model
+  and ``thinking.budget_tokens`` + ``max_tokens`` with Anthropic's thinking. Reasoning tokens
+  are billed as output tokens, and priced so.
 - Cost: from the config's price table (LiteLLM's map when installed); unknown prices are
   named, never guessed. The cache is not consulted: a cached re-run costs less.
 """
@@ -40,11 +45,15 @@ class ModelEstimate:
     calls_with_retries: int = 0
     tokens_in: int = 0
     tokens_out_max: int = 0
+    """Output ceiling, reasoning included."""
+    tokens_reasoning_max: int = 0
+    """The part of ``tokens_out_max`` that is reasoning (or thinking) budget."""
     price: Price | None = None
 
     @property
     def cost_usd(self) -> float | None:
-        """Estimated USD (expected calls; replies at ``max_tokens``), None when unpriced."""
+        """Estimated USD (expected calls; replies at ``max_tokens`` plus any reasoning budget),
+        None when unpriced."""
         if self.price is None:
             return None
         return self.price.cost(tokens_in=self.tokens_in, tokens_out=self.tokens_out_max)
@@ -69,9 +78,11 @@ class CallEstimate:
         tokens_in_per_call: int,
         max_tokens: int,
         prices: PriceTable,
+        reasoning_tokens: int = 0,
     ) -> None:
         """Count ``calls`` calls of ``provider/model``, each re-asked up to ``max_retries``
-        times and each request retried up to ``transport_retries`` times."""
+        times and each request retried up to ``transport_retries`` times; each reply may take
+        ``max_tokens`` plus ``reasoning_tokens`` of reasoning."""
         key = f"{provider}/{model}"
         entry = self.models.get(key)
         if entry is None:
@@ -86,7 +97,8 @@ class CallEstimate:
         entry.calls_with_reprompts += with_reprompts
         entry.calls_with_retries += with_reprompts * (1 + transport_retries)
         entry.tokens_in += calls * tokens_in_per_call
-        entry.tokens_out_max += calls * max_tokens
+        entry.tokens_out_max += calls * (max_tokens + reasoning_tokens)
+        entry.tokens_reasoning_max += calls * reasoning_tokens
 
     @property
     def calls(self) -> int:
@@ -108,14 +120,20 @@ class CallEstimate:
     def tokens_out_max(self) -> int:
         return sum(m.tokens_out_max for m in self.models.values())
 
+    @property
+    def tokens_reasoning_max(self) -> int:
+        return sum(m.tokens_reasoning_max for m in self.models.values())
+
     def lines(self) -> list[str]:
         """What ``--dry-run`` prints."""
         out = [
             f"provider calls: {self.calls} ({self.unit}); at most "
             f"{self.calls_with_reprompts} with re-prompts after invalid replies, "
             f"{self.calls_with_retries} with transport retries too",
-            f"tokens: ~{self.tokens_in} in, at most {self.tokens_out_max} out "
-            "(prompts counted as characters / 4)",
+            f"tokens: ~{self.tokens_in} in, at most {self.tokens_out_max} out"
+            f"{_reasoning_part(self.tokens_reasoning_max)} (prompts counted as characters / 4"
+            + ("; every call reasoning to its whole budget" if self.tokens_reasoning_max else "")
+            + ")",
         ]
         unknown = []
         total = 0.0
@@ -124,7 +142,8 @@ class CallEstimate:
             shown = f"${cost:.4f}" if cost is not None else "unknown (no price)"
             out.append(
                 f"  {key}: {model.calls} calls, ~{model.tokens_in} tokens in, "
-                f"<= {model.tokens_out_max} out, cost {shown}"
+                f"<= {model.tokens_out_max} out{_reasoning_part(model.tokens_reasoning_max)}, "
+                f"cost {shown}"
             )
             if cost is None:
                 unknown.append(key)
@@ -135,6 +154,11 @@ class CallEstimate:
             line += f" plus unknown for {', '.join(unknown)} (add them to prices:)"
         out.append(line)
         return out
+
+
+def _reasoning_part(tokens: int) -> str:
+    """``", of which <= N reasoning"`` when a reasoning budget counts, else nothing."""
+    return f", of which <= {tokens} reasoning" if tokens else ""
 
 
 def prompt_tokens(
@@ -193,5 +217,6 @@ def estimate_calls(loaded: LoadedConfig, *, plans: list[MatchPlan]) -> CallEstim
                 tokens_in_per_call=per_call,
                 max_tokens=agent.max_tokens,
                 prices=prices,
+                reasoning_tokens=agent.reasoning_budget(),
             )
     return estimate
