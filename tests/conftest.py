@@ -37,8 +37,10 @@ def fake_aggregation(
 
     seen: list[tuple[Path, bool]] = []
 
-    def fake_aggregate(run_dir: Path, *, unit_tests: bool) -> AggregateSummary:
+    def fake_aggregate(run_dir: Path, *, unit_tests: bool, on_start=None) -> AggregateSummary:
         seen.append((run_dir, unit_tests))
+        if on_start is not None:
+            on_start(f"building the metrics of {run_dir} with dbt...")
         return AggregateSummary(run_dir=run_dir, game=game, text=text.format(run_dir=run_dir))
 
     monkeypatch.setattr("pdbench.storage.aggregate.aggregate_run", fake_aggregate)

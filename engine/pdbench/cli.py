@@ -390,9 +390,12 @@ def _aggregate(run_dir: Path, *, unit_tests: bool = False) -> None:
     from pdbench.storage.aggregate import aggregate_run
 
     checks = "unit and data tests" if unit_tests else "data tests"
-    _err(f"building the metrics of {run_dir} with dbt (models and {checks})...")
+
+    def announce(line: str) -> None:
+        _err(line.replace("with dbt...", f"with dbt (models and {checks})..."))
+
     try:
-        summary = aggregate_run(run_dir, unit_tests=unit_tests)
+        summary = aggregate_run(run_dir, unit_tests=unit_tests, on_start=announce)
     except KeyboardInterrupt:
         _err(f"interrupted: the metrics of {run_dir} are incomplete (`pdbench aggregate` again)")
         raise typer.Exit(EXIT_INTERRUPTED) from None

@@ -70,7 +70,8 @@ def test_every_script_the_readme_runs_exists() -> None:
     scripts = [
         shlex.split(line)[3]
         for line in _shell_lines()
-        if line.startswith("uv run python ") and not line.startswith("uv run python -c")
+        if line.startswith("uv run python ")
+        and not line.startswith(("uv run python -c", "uv run python -m"))
     ]
     assert scripts, "the README shows no benchmark script"
     missing = [script for script in scripts if not (REPO / script).is_file()]

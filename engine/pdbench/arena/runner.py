@@ -45,6 +45,7 @@ from pdbench.core.clock import utc_timestamp
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.runners.concurrency import run_concurrently
 from pdbench.runners.run_dir import LiveManifest, manifest_lifecycle, prepare_run_dir, resumed
+from pdbench.runners.run_lock import hold_run_dir
 from pdbench.runners.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter
 from pdbench.storage.manifest import canonical_sha256, new_manifest
@@ -207,71 +208,72 @@ def run_arena(
     snapshot = config.model_dump(mode="json")
     records: dict[Phase, list[dict]] = {}
     kept_calls = 0
-    if resume:
-        state = prepare_arena_resume(run_dir, config_sha256=canonical_sha256(snapshot))
-        manifest = resumed(state.manifest)
-        records, kept_calls = dict(state.records), state.calls
-    else:
-        prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=canonical_sha256(snapshot))
-        manifest = new_manifest(
-            run_id=config.run_id,
-            game="arena",
-            seed=config.seed,
-            config_path=loaded.path,
-            config=snapshot,
-            metric_params={},
-            scoring=config.scoring(),
-            started_at=utc_timestamp(),
-        )
-    owns_runtime = runtime is None
-    runtime = runtime or arena_runtime(config, use_cache=use_cache)
-    runtime.cancel.clear()
-    context = PhaseContext(config=config, templates=templates)
-    calls = JsonlWriter(run_dir / RunFiles.CALLS)
-    tournament = _Tournament(
-        context=context,
-        pool=PlayerPool(config, runtime=runtime),
-        runtime=runtime,
-        calls=calls,
-        run_dir=run_dir,
-        records=records,
-        on_progress=on_progress,
-    )
-
-    def wrap_up(status: RunStatus) -> dict[str, int]:
-        calls.close()
-        if owns_runtime and runtime.cache is not None:
-            runtime.cache.close()
-        return tournament.counts(kept_calls=kept_calls)
-
-    with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
-        questions = tournament.play(
-            "generate",
-            live=live,
-            plan=lambda: generate_tasks(context),
-            to_records=lambda outcomes: question_records(outcomes, context=context),
-        )
-        tournament.play(  # the filter reads the ratings from their file
-            "rate",
-            live=live,
-            plan=lambda: rate_tasks(questions, context=context),
-            to_records=lambda outcomes: rating_records(outcomes, context=context),
-        )
-        if "answer" in records:
-            kept_ids = {a["question_id"] for a in records["answer"]}
+    with hold_run_dir(run_dir, create=not resume):
+        if resume:
+            state = prepare_arena_resume(run_dir, config_sha256=canonical_sha256(snapshot))
+            manifest = resumed(state.manifest)
+            records, kept_calls = dict(state.records), state.calls
         else:
-            kept_ids = set(kept_questions(run_dir))
-        kept = [q for q in questions if q["question_id"] in kept_ids]
-        answers = tournament.play(
-            "answer",
-            live=live,
-            plan=lambda: answer_tasks(kept, context=context),
-            to_records=lambda outcomes: answer_records(outcomes, context=context),
+            prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=canonical_sha256(snapshot))
+            manifest = new_manifest(
+                run_id=config.run_id,
+                game="arena",
+                seed=config.seed,
+                config_path=loaded.path,
+                config=snapshot,
+                metric_params={},
+                scoring=config.scoring(),
+                started_at=utc_timestamp(),
+            )
+        owns_runtime = runtime is None
+        runtime = runtime or arena_runtime(config, use_cache=use_cache)
+        runtime.cancel.clear()
+        context = PhaseContext(config=config, templates=templates)
+        calls = JsonlWriter(run_dir / RunFiles.CALLS)
+        tournament = _Tournament(
+            context=context,
+            pool=PlayerPool(config, runtime=runtime),
+            runtime=runtime,
+            calls=calls,
+            run_dir=run_dir,
+            records=records,
+            on_progress=on_progress,
         )
-        tournament.play(
-            "judge",
-            live=live,
-            plan=lambda: judge_tasks(answers, questions=kept, context=context),
-            to_records=lambda outcomes: judgment_records(outcomes, context=context),
-        )
-    return ArenaResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
+
+        def wrap_up(status: RunStatus) -> dict[str, int]:
+            calls.close()
+            if owns_runtime and runtime.cache is not None:
+                runtime.cache.close()
+            return tournament.counts(kept_calls=kept_calls)
+
+        with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
+            questions = tournament.play(
+                "generate",
+                live=live,
+                plan=lambda: generate_tasks(context),
+                to_records=lambda outcomes: question_records(outcomes, context=context),
+            )
+            tournament.play(  # the filter reads the ratings from their file
+                "rate",
+                live=live,
+                plan=lambda: rate_tasks(questions, context=context),
+                to_records=lambda outcomes: rating_records(outcomes, context=context),
+            )
+            if "answer" in records:
+                kept_ids = {a["question_id"] for a in records["answer"]}
+            else:
+                kept_ids = set(kept_questions(run_dir))
+            kept = [q for q in questions if q["question_id"] in kept_ids]
+            answers = tournament.play(
+                "answer",
+                live=live,
+                plan=lambda: answer_tasks(kept, context=context),
+                to_records=lambda outcomes: answer_records(outcomes, context=context),
+            )
+            tournament.play(
+                "judge",
+                live=live,
+                plan=lambda: judge_tasks(answers, questions=kept, context=context),
+                to_records=lambda outcomes: judgment_records(outcomes, context=context),
+            )
+        return ArenaResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)

@@ -17,7 +17,6 @@ game's runner: :mod:`pdbench.runners.resume` (PD) and :mod:`pdbench.arena.resume
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,12 +24,14 @@ from typing import Any
 
 from pdbench.core.clock import utc_timestamp
 from pdbench.errors import PdbenchError, RunDirError
+from pdbench.runners.run_lock import LOCK_FILE
 from pdbench.storage.manifest import read_manifest, write_manifest
 from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
 
 __all__ = [
     "LiveManifest",
     "finished_run",
+    "is_run_file",
     "manifest_lifecycle",
     "one_line",
     "prepare_run_dir",
@@ -40,22 +41,47 @@ __all__ = [
 
 
 def prepare_run_dir(run_dir: Path, *, overwrite: bool, config_sha256: str | None = None) -> None:
-    """Create ``run_dir``; an existing one is replaced only with ``overwrite`` and only if it
-    is a run directory (holds a manifest) or empty. Without ``overwrite`` the refusal says
-    whether ``--resume`` could continue it (same ``config_sha256``)."""
-    if run_dir.exists():
-        if not overwrite:
-            raise RunDirError(
-                f"{run_dir}: run directory already exists {_held(run_dir, config_sha256)}"
-            )
-        if not run_dir.is_dir():
-            raise RunDirError(f"{run_dir}: exists and is not a directory")
-        if any(run_dir.iterdir()) and not (run_dir / RunFiles.MANIFEST).is_file():
-            raise RunDirError(
-                f"{run_dir}: not a run directory (no {RunFiles.MANIFEST}); refusing to replace it"
-            )
-        shutil.rmtree(run_dir)
-    run_dir.mkdir(parents=True)
+    """Make the locked ``run_dir`` (:func:`pdbench.runners.run_lock.hold_run_dir`) ready for a
+    new run. A directory holding anything but the lock is replaced only with ``overwrite``,
+    only if its manifest is a valid pdbench manifest and only if it holds nothing but
+    pdbench's files; without ``overwrite`` the refusal says whether ``--resume`` could continue
+    it (same ``config_sha256``)."""
+    contents = sorted(p for p in run_dir.iterdir() if p.name != LOCK_FILE)
+    if not contents:
+        return
+    if not overwrite:
+        raise RunDirError(
+            f"{run_dir}: run directory already exists {_held(run_dir, config_sha256)}"
+        )
+    try:
+        read_manifest(run_dir)
+    except (PdbenchError, ValueError, OSError):
+        raise RunDirError(
+            f"{run_dir}: not a pdbench run directory (no valid {RunFiles.MANIFEST}); "
+            "refusing to replace it"
+        ) from None
+    strangers = [p.name for p in contents if not is_run_file(p)]
+    if strangers:
+        raise RunDirError(
+            f"{run_dir}: holds {strangers[0]!r}, which pdbench did not write; refusing to "
+            "replace the directory (move it away first)"
+        )
+    for path in contents:
+        path.unlink()
+
+
+_RUN_FILE_NAMES = frozenset(
+    value for name, value in vars(RunFiles).items() if name.isupper() and isinstance(value, str)
+)
+
+
+def is_run_file(path: Path) -> bool:
+    """Whether ``path`` is a file pdbench writes into a run directory (a record file, the
+    manifest, a mart, or the temporary copy of one of them during an atomic rewrite)."""
+    if path.is_symlink() or not path.is_file():
+        return False
+    name = path.name.removesuffix(".tmp")
+    return name in _RUN_FILE_NAMES or name.endswith(".parquet") or name == LOCK_FILE
 
 
 def _held(run_dir: Path, config_sha256: str | None) -> str:

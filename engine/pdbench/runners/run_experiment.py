@@ -55,6 +55,7 @@ from pdbench.runners.policy_match import play_policy_rounds
 from pdbench.runners.registry import MatchSetup, build_agent
 from pdbench.runners.resume import prepare_resume
 from pdbench.runners.run_dir import manifest_lifecycle, prepare_run_dir, resumed
+from pdbench.runners.run_lock import hold_run_dir
 from pdbench.runners.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter, read_jsonl
 from pdbench.storage.manifest import canonical_sha256, new_manifest
@@ -356,107 +357,110 @@ def run_experiment(
     run_dir = config.run_dir(output_dir)
     snapshot = config.model_dump(mode="json")
     kept = {"rounds": 0, "matches": 0, "aborted_matches": 0, "calls": 0}
-    if resume:
-        state = prepare_resume(
-            run_dir,
-            config_sha256=canonical_sha256(snapshot),
-            plan_order=[plan.match_id for plan in plans],
-        )
-        kept = state.counts
-        todo = [plan for plan in plans if plan.match_id not in state.finished]
-        manifest = resumed(state.manifest)
-    else:
-        prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=canonical_sha256(snapshot))
-        todo = plans
-        manifest = new_manifest(
-            run_id=config.run_id,
-            game="pd",
-            seed=config.seed,
-            config_path=loaded.path,
-            config=snapshot,
-            metric_params=config.metric_params(),
-            started_at=utc_timestamp(),
-        )
-    owns_runtime = runtime is None
-    runtime = runtime or experiment_runtime(config, use_cache=use_cache)
-    runtime.cancel.clear()
-    matrix = config.payoffs.to_matrix()
-    rounds = JsonlWriter(run_dir / RunFiles.ROUNDS)
-    matches = JsonlWriter(run_dir / RunFiles.MATCHES)
-    calls = JsonlWriter(run_dir / RunFiles.CALLS)
-    has_llm = any(
-        condition.agent_a.type == "llm" or condition.agent_b.type == "llm"
-        for condition in config.conditions
-    )
-    workers = config.max_concurrency if has_llm else 1
-
-    def play(plan: MatchPlan) -> dict[str, Any]:
-        condition = config.conditions[plan.condition_index]
-        setup = MatchSetup(
-            run_id=config.run_id,
-            seed=config.seed,
-            match_id=plan.match_id,
-            condition=plan.condition,
-            replicate=plan.replicate,
-            matrix=matrix,
-            root=loaded.root,
-            record_call=calls.write,
-            runtime=runtime,
-            known_length=config.horizon.n if config.horizon.type == "fixed" else None,
-            noise=plan.noise,
-        )
-        agent_a = build_agent(condition.agent_a, side="agent_a", setup=setup)
-        agent_b = build_agent(condition.agent_b, side="agent_b", setup=setup)
-        match_record = play_match(
-            plan,
-            run_id=config.run_id,
-            agent_a=agent_a,
-            agent_b=agent_b,
-            names=(condition.agent_a.display_name, condition.agent_b.display_name),
-            matrix=matrix,
-            horizon=config.horizon,
-            rounds=rounds,
-            store_prompts=config.store_prompts,
-        )
-        matches.write(match_record)
-        return match_record
-
-    def done(plan: MatchPlan, match_record: dict[str, Any]) -> None:
-        if on_match_done is not None:
-            on_match_done(plan, match_record)
-
-    final: dict[str, int] = {}
-
-    def close_files() -> None:
-        for writer in (rounds, matches, calls):
-            writer.close()
-
-    def finish() -> None:
-        """Put the files in plan order, then refuse to call a run with lost rounds complete."""
-        close_files()
-        if workers > 1 or resume:
-            final.update(
-                rewrite_in_plan_order(
-                    run_dir, order={plan.match_id: i for i, plan in enumerate(plans)}
-                )
+    with hold_run_dir(run_dir, create=not resume):
+        if resume:
+            state = prepare_resume(
+                run_dir,
+                config_sha256=canonical_sha256(snapshot),
+                plan_order=[plan.match_id for plan in plans],
             )
-        check_match_rounds(run_dir)
+            kept = state.counts
+            todo = [plan for plan in plans if plan.match_id not in state.finished]
+            manifest = resumed(state.manifest)
+        else:
+            prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=canonical_sha256(snapshot))
+            todo = plans
+            manifest = new_manifest(
+                run_id=config.run_id,
+                game="pd",
+                seed=config.seed,
+                config_path=loaded.path,
+                config=snapshot,
+                metric_params=config.metric_params(),
+                started_at=utc_timestamp(),
+            )
+        owns_runtime = runtime is None
+        runtime = runtime or experiment_runtime(config, use_cache=use_cache)
+        runtime.cancel.clear()
+        matrix = config.payoffs.to_matrix()
+        rounds = JsonlWriter(run_dir / RunFiles.ROUNDS)
+        matches = JsonlWriter(run_dir / RunFiles.MATCHES)
+        calls = JsonlWriter(run_dir / RunFiles.CALLS)
+        has_llm = any(
+            condition.agent_a.type == "llm" or condition.agent_b.type == "llm"
+            for condition in config.conditions
+        )
+        workers = config.max_concurrency if has_llm else 1
 
-    def wrap_up(status: RunStatus) -> dict[str, int]:
-        close_files()
-        if owns_runtime and runtime.cache is not None:
-            runtime.cache.close()
-        return final or {
-            "rounds": kept["rounds"] + rounds.count,
-            "matches": kept["matches"] + matches.count,
-            "aborted_matches": _count_aborted(run_dir),
-            "calls": kept["calls"] + calls.count,
-        }
+        def play(plan: MatchPlan) -> dict[str, Any]:
+            condition = config.conditions[plan.condition_index]
+            setup = MatchSetup(
+                run_id=config.run_id,
+                seed=config.seed,
+                match_id=plan.match_id,
+                condition=plan.condition,
+                replicate=plan.replicate,
+                matrix=matrix,
+                root=loaded.root,
+                record_call=calls.write,
+                runtime=runtime,
+                known_length=config.horizon.n if config.horizon.type == "fixed" else None,
+                noise=plan.noise,
+            )
+            agent_a = build_agent(condition.agent_a, side="agent_a", setup=setup)
+            agent_b = build_agent(condition.agent_b, side="agent_b", setup=setup)
+            match_record = play_match(
+                plan,
+                run_id=config.run_id,
+                agent_a=agent_a,
+                agent_b=agent_b,
+                names=(condition.agent_a.display_name, condition.agent_b.display_name),
+                matrix=matrix,
+                horizon=config.horizon,
+                rounds=rounds,
+                store_prompts=config.store_prompts,
+            )
+            matches.write(match_record)
+            return match_record
 
-    with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
-        run_concurrently(todo, play, max_concurrency=workers, on_done=done, cancel=runtime.cancel)
-        finish()
-    return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
+        def done(plan: MatchPlan, match_record: dict[str, Any]) -> None:
+            if on_match_done is not None:
+                on_match_done(plan, match_record)
+
+        final: dict[str, int] = {}
+
+        def close_files() -> None:
+            for writer in (rounds, matches, calls):
+                writer.close()
+
+        def finish() -> None:
+            """Put the files in plan order, then refuse to call a run with lost rounds complete."""
+            close_files()
+            if workers > 1 or resume:
+                final.update(
+                    rewrite_in_plan_order(
+                        run_dir, order={plan.match_id: i for i, plan in enumerate(plans)}
+                    )
+                )
+            check_match_rounds(run_dir)
+
+        def wrap_up(status: RunStatus) -> dict[str, int]:
+            close_files()
+            if owns_runtime and runtime.cache is not None:
+                runtime.cache.close()
+            return final or {
+                "rounds": kept["rounds"] + rounds.count,
+                "matches": kept["matches"] + matches.count,
+                "aborted_matches": _count_aborted(run_dir),
+                "calls": kept["calls"] + calls.count,
+            }
+
+        with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
+            run_concurrently(
+                todo, play, max_concurrency=workers, on_done=done, cancel=runtime.cancel
+            )
+            finish()
+        return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
 
 
 def _count_aborted(run_dir: Path) -> int:

@@ -12,12 +12,14 @@ check the SQL on hand-made rows whatever the run, are left to ``pdbench aggregat
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 
 from pdbench.errors import RunDirError
+from pdbench.runners.run_lock import hold_run_dir
 from pdbench.storage.dbt import invoke_dbt
 from pdbench.storage.schema import RunFiles
 
@@ -51,24 +53,41 @@ class AggregateSummary:
     """Of which unit tests (none unless asked for)."""
 
 
-def aggregate_run(run_dir: Path, *, unit_tests: bool = False) -> AggregateSummary:
+def aggregate_run(
+    run_dir: Path,
+    *,
+    unit_tests: bool = False,
+    on_start: Callable[[str], None] | None = None,
+) -> AggregateSummary:
     """Run ``dbt build`` on ``run_dir`` and write its marts as Parquet into it.
 
-    ``unit_tests=True`` also runs the dbt unit tests of the game's models.
+    ``unit_tests=True`` also runs the dbt unit tests of the game's models. The run directory
+    is locked for the build (:mod:`pdbench.runners.run_lock`); ``on_start`` is told, once the
+    lock is held, what is about to happen (a line for the user), and is warned first when the
+    manifest says ``running`` although no process holds the run (it was stopped by force).
 
     Raises :class:`RunDirError` when the directory, its manifest or its raw files are missing
     or empty, and :class:`AggregationError` naming the failing models and tests when dbt fails.
     Running it twice on the same directory writes identical Parquet files.
     """
     run_dir = Path(run_dir).expanduser().resolve()
-    game = _check_run_dir(run_dir)
-    results = invoke_dbt(
-        "build",
-        run_dir=run_dir,
-        select=f"tag:{game}",
-        threads=_DBT_THREADS[game],
-        unit_tests=unit_tests,
-    )
+    game, status = _check_run_dir(run_dir)
+    with hold_run_dir(run_dir):
+        if on_start is not None:
+            if status == "running":
+                on_start(
+                    f"warning: {run_dir} is marked running but no process holds it: it was "
+                    "stopped by force; `pdbench run --resume` finishes it. The metrics cover "
+                    "the matches finished so far."
+                )
+            on_start(f"building the metrics of {run_dir} with dbt...")
+        results = invoke_dbt(
+            "build",
+            run_dir=run_dir,
+            select=f"tag:{game}",
+            threads=_DBT_THREADS[game],
+            unit_tests=unit_tests,
+        )
     tables = {
         Path(location).name: _count_rows(Path(location)) for location in sorted(results.locations)
     }
@@ -83,8 +102,9 @@ def aggregate_run(run_dir: Path, *, unit_tests: bool = False) -> AggregateSummar
     )
 
 
-def _check_run_dir(run_dir: Path) -> str:
-    """Fail early, in one line, on a run directory dbt could not read; return its game."""
+def _check_run_dir(run_dir: Path) -> tuple[str, str | None]:
+    """Fail early, in one line, on a run directory dbt could not read; return its game and
+    status."""
     if not run_dir.is_dir():
         raise RunDirError(f"run directory not found: {run_dir}")
     manifest_path = run_dir / RunFiles.MANIFEST
@@ -102,7 +122,7 @@ def _check_run_dir(run_dir: Path) -> str:
             raise RunDirError(f"{run_dir}: {name} is missing")
     if game == "pd" and not _has_content(run_dir / RunFiles.ROUNDS):
         raise RunDirError(f"{run_dir}: {RunFiles.ROUNDS} is empty: the run played no round")
-    return game
+    return game, manifest.get("status")
 
 
 def _has_content(path: Path) -> bool:

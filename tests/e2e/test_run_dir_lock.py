@@ -1,0 +1,82 @@
+"""One writer per run directory: a second `pdbench run`, `--resume` or `aggregate` on a
+directory another process is writing is refused in one line; `--overwrite` replaces only a
+directory of pdbench's own files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from pdbench.storage.schema import RunFiles
+
+from tests.e2e.test_resume_and_secrets import (
+    PDBENCH,
+    _wait_for_matches,
+    pdbench,
+    rows,
+    slow_config,
+)
+
+
+def test_a_second_writer_is_refused_while_a_run_plays(project: Path) -> None:
+    config = str(slow_config(project, latency_ms=50))
+    first = subprocess.Popen(
+        [PDBENCH, "run", config, "--output-dir", "out", "--no-aggregate"],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _wait_for_matches(project / "out" / RunFiles.MATCHES, at_least=1)
+    attempts = {
+        "overwrite": ("run", config, "--output-dir", "out", "--overwrite", "--no-aggregate"),
+        "resume": ("run", config, "--output-dir", "out", "--resume", "--no-aggregate"),
+        "aggregate": ("aggregate", "out"),
+    }
+    refused = {name: pdbench(*args, cwd=project) for name, args in attempts.items()}
+    # readers are never blocked
+    matches_while_running = (project / "out" / RunFiles.MATCHES).read_text()
+    _, stderr = first.communicate(timeout=60)
+    assert first.returncode == 0, stderr
+    assert first.poll() == 0
+    for name, result in refused.items():
+        assert result.returncode == 2, (name, result.stderr)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1, (name, result.stderr)
+        assert lines[0].startswith("error: ") and "in use by another pdbench process" in lines[0]
+        assert f"pid {first.pid}" in lines[0]
+    assert matches_while_running
+    manifest = json.loads((project / "out" / RunFiles.MANIFEST).read_text())
+    assert manifest["status"] == "completed"
+    assert manifest["counts"]["matches"] == 12 == len(rows(project / "out", RunFiles.MATCHES))
+    # the lock went with the process: the directory is free again
+    again = pdbench(
+        "run", config, "--output-dir", "out", "--overwrite", "--no-aggregate", cwd=project
+    )
+    assert again.returncode == 0, again.stderr
+
+
+def test_overwrite_refuses_a_stranger_file_and_a_fake_manifest(project: Path) -> None:
+    config = str(slow_config(project))
+    assert (
+        pdbench("run", config, "--output-dir", "out", "--no-aggregate", cwd=project).returncode == 0
+    )
+    (project / "out" / "notes.txt").write_text("mine")
+    stranger = pdbench("run", config, "--output-dir", "out", "--overwrite", cwd=project)
+    assert stranger.returncode == 2
+    assert stranger.stderr == (
+        "error: out: holds 'notes.txt', which pdbench did not write; refusing to replace the "
+        "directory (move it away first)\n"
+    )
+    assert (project / "out" / "notes.txt").read_text() == "mine"
+    assert (project / "out" / RunFiles.ROUNDS).stat().st_size > 0
+
+    fake = project / "fake"
+    fake.mkdir()
+    (fake / RunFiles.MANIFEST).write_text("{}")
+    (fake / "thesis.tex").write_text("keep")
+    refused = pdbench("run", config, "--output-dir", "fake", "--overwrite", cwd=project)
+    assert refused.returncode == 2
+    assert "not a pdbench run directory (no valid run_manifest.json)" in refused.stderr
+    assert (fake / "thesis.tex").read_text() == "keep"
