@@ -7,11 +7,11 @@ from pdbench.arena.ids import answer_id, presentation_order, question_id
 from pdbench.arena.prompts import (
     ArenaTemplates,
     phase_of_prompt,
+    phase_template_problem,
     render_answer,
     render_generate,
     render_judge,
     render_rate,
-    template_problem,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -50,14 +50,14 @@ def test_a_question_with_braces_is_not_a_placeholder():
 
 
 def test_template_problems():
-    assert template_problem("{question} {output_instruction}", phase="rate") is None
-    assert template_problem("{question}", phase="rate") == (
+    assert phase_template_problem("{question} {output_instruction}", phase="rate") is None
+    assert phase_template_problem("{question}", phase="rate") == (
         "missing placeholder {output_instruction}"
     )
-    assert template_problem("{question} {answer} {output_instruction}", phase="rate") == (
+    assert phase_template_problem("{question} {answer} {output_instruction}", phase="rate") == (
         "unknown placeholder {answer} (known: {output_instruction}, {question})"
     )
-    assert template_problem("{question", phase="rate").startswith("template syntax: ")
+    assert phase_template_problem("{question", phase="rate").startswith("template syntax: ")
 
 
 def test_ids_are_opaque_and_stable():

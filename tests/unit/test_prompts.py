@@ -3,6 +3,7 @@
 import re
 from pathlib import Path
 
+import pytest
 from pdbench.agents.prompts import (
     ROUND_PLACEHOLDERS,
     SYSTEM_PLACEHOLDERS,
@@ -163,3 +164,21 @@ def test_shipped_templates_use_known_placeholders():
         "generous_tft",
         "wsls",
     }
+
+
+@pytest.mark.parametrize(
+    ("template", "problem"),
+    [
+        ("{persona:d}", "placeholder {persona:d}: format specs and conversions are not allowed"),
+        ("{persona!z}", "placeholder {persona!z}: format specs and conversions are not allowed"),
+        ("{persona!r}", "placeholder {persona!r}: format specs and conversions are not allowed"),
+        ("{persona:>9999999999}", "placeholder {persona:>9999999999}: format specs"),
+        ("{persona.upper}", "placeholder {persona.upper}: only named placeholders"),
+        ("{persona[0]}", "placeholder {persona[0]}: only named placeholders"),
+        ("{}", "placeholder {}: only named placeholders"),
+        ("{0}", "placeholder {0}: only named placeholders"),
+    ],
+)
+def test_format_specs_conversions_and_positional_fields_are_refused(template, problem):
+    found = template_problem(f"Rules. {template} {{payoff_table}}", SYSTEM_PLACEHOLDERS)
+    assert found is not None and found.startswith(problem)

@@ -12,7 +12,6 @@ to one blank line, and the prompt is stripped at both ends.
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from pdbench.core.payoff import PayoffMatrix
 from pdbench.core.transcript import render_history, render_payoff_table, render_totals
 from pdbench.core.types import Turn
 from pdbench.providers.extract import ActionFormat
+from pdbench.templates import template_problem
 
 __all__ = [
     "CORRECTION",
@@ -77,22 +77,6 @@ class PromptTemplates:
             round=round_path.read_text(encoding="utf-8"),
             persona=persona,
         )
-
-
-def template_problem(text: str, allowed: frozenset[str]) -> str | None:
-    """Why ``text`` is not a usable template (bad syntax, unknown placeholder), or None."""
-    try:
-        fields = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
-    except ValueError as exc:
-        return f"template syntax: {exc} (write a literal brace as {{{{ or }}}})"
-    unknown = sorted(f for f in fields if f not in allowed)
-    if unknown:
-        return (
-            f"unknown placeholder {{{unknown[0]}}} (known: "
-            + ", ".join(f"{{{a}}}" for a in sorted(allowed))
-            + ")"
-        )
-    return None
 
 
 def _tidy(text: str) -> str:

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from pdbench.arena.prompts import PHASES, Phase, template_problem
+from pdbench.arena.prompts import PHASES, Phase, phase_template_problem
 from pdbench.config import ProviderAccessConfig, ProviderLayerConfig, StrictModel
 from pdbench.core.rng import derive_seed
 
@@ -119,7 +119,7 @@ class ArenaPromptsConfig(StrictModel):
         if not path.is_file():
             raise ValueError(f"prompt file not found: {value}")
         phase: Phase = info.field_name  # type: ignore[assignment]
-        problem = template_problem(path.read_text(encoding="utf-8"), phase=phase)
+        problem = phase_template_problem(path.read_text(encoding="utf-8"), phase=phase)
         if problem:
             raise ValueError(f"{value}: {problem}")
         return value

@@ -20,10 +20,11 @@ prompt names a player: the only values put into them are question and answer tex
 from __future__ import annotations
 
 import re
-import string
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from pdbench.templates import template_problem
 
 __all__ = [
     "PHASES",
@@ -33,11 +34,11 @@ __all__ = [
     "correction_prompt",
     "generate_instruction",
     "phase_of_prompt",
+    "phase_template_problem",
     "render_answer",
     "render_generate",
     "render_judge",
     "render_rate",
-    "template_problem",
 ]
 
 Phase = Literal["generate", "rate", "answer", "judge"]
@@ -93,21 +94,10 @@ def phase_of_prompt(prompt: str) -> Phase | None:
     return None
 
 
-def template_problem(text: str, *, phase: Phase) -> str | None:
-    """Why ``text`` is not a usable ``phase`` template, or None."""
-    try:
-        fields = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
-    except ValueError as exc:
-        return f"template syntax: {exc} (write a literal brace as {{{{ or }}}})"
-    allowed = PLACEHOLDERS[phase]
-    unknown = sorted(fields - allowed)
-    if unknown:
-        known = ", ".join(f"{{{a}}}" for a in sorted(allowed))
-        return f"unknown placeholder {{{unknown[0]}}} (known: {known})"
-    missing = sorted(allowed - fields)
-    if missing:
-        return f"missing placeholder {{{missing[0]}}}"
-    return None
+def phase_template_problem(text: str, *, phase: Phase) -> str | None:
+    """Why ``text`` is not a usable ``phase`` template (every placeholder of the phase is
+    required), or None."""
+    return template_problem(text, PLACEHOLDERS[phase], required=PLACEHOLDERS[phase])
 
 
 @dataclass(frozen=True, slots=True)
