@@ -48,12 +48,18 @@ def _err(line: str) -> None:
 
 @contextmanager
 def _user_errors() -> Iterator[None]:
-    """Turn pdbench's own errors into one line on stderr and their exit code."""
+    """Turn pdbench's own errors into one line on stderr and their exit code; an error of the
+    operating system (a path under a file, a read-only folder, a full disk) into one line
+    naming the path, exit code 2."""
     try:
         yield
     except PdbenchError as exc:
         _err(f"error: {exc}")
         raise typer.Exit(exc.exit_code) from None
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        _err(f"error: {where}{exc.strerror or type(exc).__name__}")
+        raise typer.Exit(2) from None
 
 
 def _load(config: Path) -> LoadedConfig:
@@ -474,5 +480,10 @@ def ui(
 
 
 def main() -> None:
-    """Entry point of the ``pdbench`` console script."""
-    app()
+    """Entry point of the ``pdbench`` console script. Ctrl-C before a command has set up its
+    own handling (while Python imports) ends quietly with 130, like every other Ctrl-C."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        _err("interrupted")
+        sys.exit(EXIT_INTERRUPTED)

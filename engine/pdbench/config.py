@@ -85,6 +85,28 @@ __all__ = [
 ]
 
 _NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+
+# Limits on what a config may ask for: each guards against a typo or a hostile file that would
+# hang or exhaust the machine before anything useful happens. README: "Guarantees".
+MAX_CONFIG_BYTES = 1 << 20
+"""A config or agent file larger than 1 MiB is refused."""
+MAX_YAML_ALIASES = 100
+"""YAML aliases (``*name``) per file: a handful are handy, thousands are a "billion laughs"."""
+MAX_YAML_DEPTH = 50
+"""Nesting depth of a YAML document."""
+MAX_YAML_VALUES = 100_000
+"""Values of a YAML document once its aliases are expanded (nine aliases to a list of nine
+aliases, eight deep, would be 43 million)."""
+MAX_NAME_LENGTH = 100
+"""Characters of a run id (it names a directory)."""
+MAX_MATCHES = 1_000_000
+"""Default cap on conditions x replicates (``max_matches`` raises it)."""
+MAX_ROUNDS_PER_MATCH = 100_000_000
+"""Rounds of one match (a fixed horizon's ``n``, a geometric horizon's ``max_rounds``)."""
+MAX_PAYOFF = 1e12
+"""Largest payoff magnitude: running totals stay exact-enough finite floats."""
+Seed = Annotated[int, Field(strict=True, ge=-(2**63), lt=2**63)]
+"""A seed: an integer (not a boolean, not a string) that fits in 64 bits."""
 _TAG_PREFIX = "<tag>"
 
 
@@ -128,7 +150,7 @@ def _union(members: tuple[Any, ...]) -> Any:
 # ---------------------------------------------------------------------------------------------
 # the game: payoffs, horizon, metrics
 
-Number = Annotated[float, Field(strict=True, allow_inf_nan=False)]
+Number = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=-MAX_PAYOFF, le=MAX_PAYOFF)]
 
 
 class PayoffsConfig(StrictModel):
@@ -142,6 +164,18 @@ class PayoffsConfig(StrictModel):
     """A defects, B cooperates."""
     DD: tuple[Number, Number] = (1, 1)
     """Both defect."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _all_four_cells(cls, data: object) -> object:
+        if isinstance(data, dict) and data:
+            missing = [cell for cell in ("CC", "CD", "DC", "DD") if cell not in data]
+            if missing:
+                raise ValueError(
+                    f"missing payoff cell {', '.join(missing)}: give all four (CC, CD, DC, DD) "
+                    "or none for the classic 3/0/5/1"
+                )
+        return data
 
     @model_validator(mode="after")
     def _warn_when_not_a_pd(self, info: ValidationInfo) -> PayoffsConfig:
@@ -168,7 +202,7 @@ class FixedHorizonConfig(StrictModel):
 
     type: Literal["fixed"]
     """``fixed``."""
-    n: int = Field(ge=1)
+    n: int = Field(ge=1, le=MAX_ROUNDS_PER_MATCH)
     """Rounds per match."""
 
     def describe(self) -> str:
@@ -183,7 +217,7 @@ class GeometricHorizonConfig(StrictModel):
     """``geometric``."""
     stop_prob: float = Field(gt=0, le=1)
     """Probability of stopping after each round, in (0, 1]; mean length 1 / stop_prob."""
-    max_rounds: int = Field(default=1000, ge=1)
+    max_rounds: int = Field(default=1000, ge=1, le=MAX_ROUNDS_PER_MATCH)
     """Cap on the length of a match."""
 
     def describe(self) -> str:
@@ -679,14 +713,17 @@ class ExperimentConfig(ProviderLayerConfig):
 
     game: Literal["pd"] = "pd"
     """The game: ``pd``."""
-    run_id: str = Field(pattern=_NAME_PATTERN)
+    run_id: str = Field(pattern=_NAME_PATTERN, max_length=MAX_NAME_LENGTH)
     """Name of the run; the run directory defaults to ``data/runs/<run_id>``."""
-    seed: int
+    seed: Seed
     """The one seed every random stream is derived from."""
     output_dir: str | None = None
     """Run directory, relative to the working directory (default ``data/runs/<run_id>``)."""
-    replicates: int = Field(default=1, ge=1)
+    replicates: int = Field(default=1, ge=1, le=MAX_MATCHES)
     """Matches per condition, each with its own seeds (``--replicates`` overrides)."""
+    max_matches: int = Field(default=MAX_MATCHES, ge=1)
+    """The most matches (conditions x replicates) a run may plan; a guard against a typo
+    that would plan billions. Raise it to play more."""
     store_prompts: bool = False
     """Write every LLM prompt and raw reply into ``rounds.jsonl``."""
     payoffs: PayoffsConfig = Field(default_factory=PayoffsConfig)
@@ -798,26 +835,108 @@ def _display(path: str | os.PathLike[str]) -> str:
 
 
 def read_yaml(path: str | os.PathLike[str]) -> dict:
-    """A YAML file that must hold a mapping; errors name the file (and line)."""
+    """A YAML file that must hold a mapping; errors name the file (and line). Duplicate keys,
+    more than ``MAX_YAML_ALIASES`` aliases, nesting deeper than ``MAX_YAML_DEPTH`` and files
+    over ``MAX_CONFIG_BYTES`` are refused."""
     shown = _display(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except FileNotFoundError:
         raise ConfigError("file not found", path=shown) from None
-    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read the file: {exc.__class__.__name__}", path=shown) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            f"the file is {len(data):,} bytes; a config holds at most {MAX_CONFIG_BYTES:,}",
+            path=shown,
+        )
     try:
-        content = yaml.safe_load(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not UTF-8 text (byte {exc.start})", path=shown) from None
+    try:
+        content = yaml.load(text, Loader=_StrictLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"invalid YAML: {problem}", path=shown, field=where) from None
+    except ValueError as exc:  # an integer of thousands of digits
+        problem = str(exc).split(":")[0].splitlines()[0]
+        raise ConfigError(f"invalid YAML: {problem}", path=shown) from None
     if content is None:
         raise ConfigError("the file is empty", path=shown)
     if not isinstance(content, dict):
         raise ConfigError("expected a mapping of keys at the top level", path=shown)
     return content
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing duplicate keys and bounding aliases and depth."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._aliases = 0
+        self._depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_YAML_ALIASES:
+                mark = self.peek_event().start_mark
+                raise yaml.composer.ComposerError(
+                    None, None, f"more than {MAX_YAML_ALIASES} aliases (*name)", mark
+                )
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                mark = self.peek_event().start_mark
+                raise yaml.composer.ComposerError(
+                    None, None, f"nested deeper than {MAX_YAML_DEPTH} levels", mark
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def compose_document(self) -> Any:
+        node = super().compose_document()
+        if _expanded_size(node, {}) > MAX_YAML_VALUES:
+            raise yaml.composer.ComposerError(
+                None,
+                None,
+                f"expands to more than {MAX_YAML_VALUES:,} values through its aliases",
+                node.start_mark,
+            )
+        return node
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, list | dict):
+                continue
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _expanded_size(node: Any, sizes: dict[int, int]) -> int:
+    """Values in ``node`` with every alias expanded; each shared node is sized once."""
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    size = 1
+    if isinstance(node, yaml.SequenceNode):
+        size += sum(_expanded_size(child, sizes) for child in node.value)
+    elif isinstance(node, yaml.MappingNode):
+        size += sum(_expanded_size(k, sizes) + _expanded_size(v, sizes) for k, v in node.value)
+    sizes[id(node)] = size
+    return size
 
 
 def deep_merge(base: Mapping, overrides: Mapping) -> dict:

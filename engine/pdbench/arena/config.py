@@ -14,7 +14,13 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from pdbench.arena.prompts import PHASES, Phase, phase_template_problem
-from pdbench.config import ProviderAccessConfig, ProviderLayerConfig, StrictModel
+from pdbench.config import (
+    MAX_NAME_LENGTH,
+    ProviderAccessConfig,
+    ProviderLayerConfig,
+    Seed,
+    StrictModel,
+)
 from pdbench.core.rng import derive_seed
 
 __all__ = [
@@ -163,9 +169,9 @@ class ArenaConfig(ProviderLayerConfig):
 
     game: Literal["arena"]
     """The game: ``arena``."""
-    run_id: str = Field(pattern=_NAME_PATTERN)
+    run_id: str = Field(pattern=_NAME_PATTERN, max_length=MAX_NAME_LENGTH)
     """Name of the run; the run directory defaults to ``data/runs/<run_id>``."""
-    seed: int
+    seed: Seed
     """The one seed every random stream is derived from."""
     output_dir: str | None = None
     """Run directory, relative to the working directory (default ``data/runs/<run_id>``)."""

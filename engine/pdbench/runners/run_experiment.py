@@ -119,6 +119,13 @@ def planned_rounds(config: ExperimentConfig, *, replicate: int) -> int:
 def plan_matches(config: ExperimentConfig, *, replicates: int | None = None) -> list[MatchPlan]:
     """Every condition x replicate, in config order (condition-major)."""
     count = config.replicates if replicates is None else replicates
+    total = count * len(config.conditions)
+    if total > config.max_matches:
+        raise ConfigError(
+            f"{count:,} replicates x {len(config.conditions)} conditions = {total:,} matches, "
+            f"more than max_matches ({config.max_matches:,}); raise max_matches to play them",
+            field="replicates",
+        )
     lengths = [planned_rounds(config, replicate=r) for r in range(count)]
     return [
         MatchPlan(

@@ -15,6 +15,8 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from pdbench.errors import RunDirError
 from pdbench.storage.schema import RunFiles, RunManifest
 
@@ -122,4 +124,13 @@ def read_manifest(run_dir: Path) -> RunManifest:
     path = run_dir / RunFiles.MANIFEST
     if not path.is_file():
         raise RunDirError(f"{run_dir}: not a run directory (no {RunFiles.MANIFEST})")
-    return RunManifest.model_validate_json(path.read_text(encoding="utf-8"))
+    try:
+        return RunManifest.model_validate_json(path.read_bytes())
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "(the file)"
+        raise RunDirError(
+            f"{path}: not a valid pdbench manifest: {where}: {first['msg']}"
+        ) from None
+    except OSError as err:
+        raise RunDirError(f"{path}: cannot read: {err.strerror or err}") from None
