@@ -133,7 +133,11 @@ def _calls(run_id: str, match: PlannedMatch, extra_invalid_round: int | None) ->
             latency_ms=2.0,
             tokens_in=100,
             tokens_out=2,
+            tokens_reasoning=1,
             cost_usd=0.001,
+            # an invalid reply of the fixture is one cut at the token limit
+            finish_reason="length" if status == "invalid" else "stop",
+            truncated=status == "invalid",
             status=status,
             timestamp_utc=_STAMP,
         )

@@ -81,6 +81,8 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
     assert summary.tables == {
         "aggregates.parquet": 5,
         "calls_summary.parquet": 2,
+        # the LLM agent's attempts: valid (no rule recorded by the fixture) and invalid
+        "parse_rules.parquet": 2,
         # replicate rows 6 + 4 + 4, condition rows 6 (tft_vs_alld) + 4 (llm_vs_tft)
         "cooperation_over_time.parquet": 24,
         # one row per ok match and side: 3 matches x 2
@@ -210,7 +212,10 @@ def test_calls_summary(run_dir: Path, summary: AggregateSummary) -> None:
     assert (agent["n_calls"], agent["n_ok"], agent["n_invalid"]) == (10, 4, 6)
     assert agent["invalid_rate"] == 0.6
     assert (agent["tokens_in"], agent["tokens_out"]) == (1000, 20)
+    # one reasoning token per call; every invalid reply was cut at the token limit
+    assert (agent["tokens_reasoning"], agent["n_truncated"]) == (10, 6)
     assert run["level"] == "run" and run["n_calls"] == 10
+    assert (run["tokens_reasoning"], run["n_truncated"]) == (10, 6)
 
 
 def test_tournament_match_scores(run_dir: Path, summary: AggregateSummary) -> None:

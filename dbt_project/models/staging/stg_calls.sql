@@ -24,7 +24,10 @@ source_calls as (
         'latency_ms': 'double',
         'tokens_in': 'bigint',
         'tokens_out': 'bigint',
+        'tokens_reasoning': 'bigint',
         'cost_usd': 'double',
+        'finish_reason': 'varchar',
+        'truncated': 'boolean',
         'status': 'varchar',
         'parse_rule': 'varchar',
         'error': 'varchar',
@@ -53,13 +56,16 @@ renamed as (
         latency_ms,
         tokens_in,
         tokens_out,
+        tokens_reasoning,
         cost_usd,
+        finish_reason,
         status as call_status,
         parse_rule,
         error as error_message,
         timestamp_utc as called_at_utc,
         coalesce(transport_retries, 0) as n_transport_retries,
-        coalesce(cache_hit, false) as is_cache_hit
+        coalesce(cache_hit, false) as is_cache_hit,
+        coalesce(truncated, false) as is_truncated
     from source_calls
     -- a torn last line (crash while writing) reads as an all-NULL row
     where call_id is not null

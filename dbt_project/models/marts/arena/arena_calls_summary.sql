@@ -22,7 +22,9 @@ calls_per_player_and_phase as (
         sum(n_transport_retries) as n_transport_retries,
         sum(tokens_in) as tokens_in,
         sum(tokens_out) as tokens_out,
+        sum(tokens_reasoning) as tokens_reasoning,
         sum(cost_usd) as cost_usd,
+        count(*) filter (where is_truncated) as n_truncated,
         avg(latency_ms) as mean_latency_ms
     from calls
     group by player, phase

@@ -9,7 +9,9 @@
         coalesce(sum(n_transport_retries), 0)::bigint as n_transport_retries,
         sum(tokens_in)::bigint as tokens_in,
         sum(tokens_out)::bigint as tokens_out,
+        sum(tokens_reasoning)::bigint as tokens_reasoning,
         sum(cost_usd) as cost_usd,
+        count(*) filter (where is_truncated) as n_truncated,
         avg(latency_ms) as mean_latency_ms,
         count(*) filter (where call_status = 'invalid') / nullif(count(*), 0) as invalid_rate,
         count(*) filter (where call_status = 'error') / nullif(count(*), 0) as error_rate
