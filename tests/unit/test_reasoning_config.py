@@ -3,12 +3,14 @@ line for every mistake."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+import yaml
 from pdbench.config import LLMAgentConfig, load_config
 from pdbench.errors import ConfigError
-from pdbench.providers.reasoning import model_family
+from pdbench.providers.reasoning import REASONING_MODELS, model_family
 
 from tests.conftest import write_experiment
 
@@ -237,3 +239,37 @@ def test_params_keep_their_checked_values(project: Path):
         "extra_body": {"top_k": 5},
     }
     assert openai_agent.request_settings() == {"params": openai_agent.params}
+
+
+def _readme_section() -> str:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("## Reasoning models and provider parameters")
+    return readme[start : readme.index("\n## ", start + 1)]
+
+
+def test_the_readme_examples_validate_as_shown(project: Path):
+    section = _readme_section()
+    blocks = re.findall(r"```yaml\n(.*?)```", section, re.S)
+    assert len(blocks) == 3
+    for block in blocks:
+        overrides = yaml.safe_load(block)["agent_a"]["overrides"]
+        loaded = load_config(agent_config(project, **overrides))
+        assert loaded.warnings == [], block
+    (shown,) = re.findall(r"```\n(error: .*?)\n```", section)
+    path = agent_config(project, "experiment.yaml", provider="openai", model="gpt-4o-mini",
+                        params={"best_of": 3})  # fmt: skip
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert f"error: {caught.value}" == shown
+
+
+def test_the_readme_table_is_the_model_table():
+    table = _readme_section().split("```yaml", 1)[0]
+    shown = {}
+    for row in re.findall(r"^\| (`.+)\|$", table, re.M):
+        prefixes, _, reasoning, efforts = (cell.strip() for cell in row.split("|"))
+        for prefix in re.findall(r"`([^`]+)`", prefixes):
+            shown[prefix] = (reasoning == "yes", tuple(re.findall(r"`([^`]+)`", efforts)))
+    assert shown == {
+        family.prefix: (family.reasoning, family.efforts) for family in REASONING_MODELS
+    }
