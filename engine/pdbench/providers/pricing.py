@@ -1,7 +1,10 @@
 """What a call cost: from the config's price table, else LiteLLM's price map, else unknown.
 
 Prices are USD per million tokens, in and out. A model missing from both gives ``None``
-(never a guess); LiteLLM's map is consulted only when ``litellm`` is installed.
+(never a guess); LiteLLM's map is consulted only when ``litellm`` is installed. Reasoning and
+thinking tokens are output tokens, and every provider already counts them in its output
+tokens (OpenAI's ``completion_tokens``, Anthropic's ``output_tokens``): they are priced once,
+through ``tokens_out``, never added again.
 """
 
 from __future__ import annotations
