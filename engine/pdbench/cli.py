@@ -54,12 +54,18 @@ def _user_errors() -> Iterator[None]:
     try:
         yield
     except PdbenchError as exc:
-        _err(f"error: {exc}")
+        _err(f"error: {_one_line(str(exc))}")
         raise typer.Exit(exc.exit_code) from None
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
-        _err(f"error: {where}{exc.strerror or type(exc).__name__}")
+        _err(f"error: {_one_line(where + (exc.strerror or type(exc).__name__))}")
         raise typer.Exit(2) from None
+
+
+def _one_line(text: str) -> str:
+    """``text`` with every control or line-breaking character escaped (a key or value quoted
+    from a file may hold them): an error is one line, whatever it quotes."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _load(config: Path) -> LoadedConfig:

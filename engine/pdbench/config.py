@@ -24,6 +24,14 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
+
+try:
+    from yaml.cyaml import CParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    CParser = None  # type: ignore[assignment, misc]
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -79,12 +87,15 @@ __all__ = [
     "TransportConfig",
     "deep_merge",
     "load_config",
+    "read_text_file",
     "read_yaml",
     "resolve_refs",
     "tagged_union",
 ]
 
 _NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
+"""A key or name that needs no quoting in an error (and, for a persona, stays in its folder)."""
 
 # Limits on what a config may ask for: each guards against a typo or a hostile file that would
 # hang or exhaust the machine before anything useful happens. README: "Guarantees".
@@ -128,7 +139,7 @@ def tagged_union(*models: type[BaseModel], key: str = "type") -> Any:
 
     def pick(value: Any) -> str | None:
         tag = value.get(key) if isinstance(value, Mapping) else getattr(value, key, None)
-        return f"{_TAG_PREFIX}{tag}" if tag in tags else None
+        return f"{_TAG_PREFIX}{tag}" if isinstance(tag, str) and tag in tags else None
 
     members = tuple(Annotated[m, Tag(f"{_TAG_PREFIX}{t}")] for t, m in tags.items())
     return Annotated[
@@ -572,7 +583,7 @@ class LLMAgentConfig(ProviderAccessConfig):
         if not path.is_file():
             raise ValueError(f"prompt file not found: {value}")
         allowed = SYSTEM_PLACEHOLDERS if info.field_name == "system_prompt" else ROUND_PLACEHOLDERS
-        problem = template_problem(path.read_text(encoding="utf-8"), allowed)
+        problem = template_problem(read_text_file(path, shown=value), allowed)
         if problem:
             raise ValueError(f"{value}: {problem}")
         return value
@@ -590,9 +601,10 @@ class LLMAgentConfig(ProviderAccessConfig):
         if persona is None or "personas_dir" not in info.data:
             return persona
         folder = _root(info) / info.data["personas_dir"]
-        if not (folder / f"{persona}.md").is_file():
+        if not _PLAIN_KEY.fullmatch(persona) or not (folder / f"{persona}.md").is_file():
             known = sorted(p.stem for p in folder.glob("*.md"))
             raise ValueError(f"unknown persona {persona!r} (known: {', '.join(known)})")
+        read_text_file(folder / f"{persona}.md", shown=f"{info.data['personas_dir']}/{persona}.md")
         return persona
 
     @property
@@ -830,6 +842,23 @@ class LoadedConfig:
         return self.config.model_dump(mode="json")
 
 
+def read_text_file(path: Path, *, shown: str) -> str:
+    """A prompt or persona file as text; a ``ValueError`` naming it (``shown``) when it is not
+    UTF-8, is larger than ``MAX_CONFIG_BYTES`` or cannot be read."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"{shown}: cannot read the file: {exc.strerror or exc}") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ValueError(
+            f"{shown}: {len(data):,} bytes; a prompt holds at most {MAX_CONFIG_BYTES:,}"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{shown}: not UTF-8 text (byte {exc.start})") from None
+
+
 def _display(path: str | os.PathLike[str]) -> str:
     return os.path.normpath(os.fspath(path))
 
@@ -871,8 +900,24 @@ def read_yaml(path: str | os.PathLike[str]) -> dict:
     return content
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing duplicate keys and bounding aliases and depth."""
+if yaml.__with_libyaml__:
+
+    class _SafeBase(Composer, CParser, SafeConstructor, Resolver):  # type: ignore[misc]
+        """libyaml's scanner and parser (8x faster than PyYAML's) under PyYAML's own composer,
+        so that the composing below can be bounded, and its safe constructor."""
+
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            Composer.__init__(self)
+
+else:  # pragma: no cover - PyYAML built without libyaml
+    _SafeBase = yaml.SafeLoader  # type: ignore[misc, assignment]
+
+
+class _StrictLoader(_SafeBase):
+    """A safe loader refusing duplicate keys and bounding aliases, depth and expanded size."""
 
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
@@ -957,24 +1002,31 @@ def resolve_refs(
     loc: tuple[str | int, ...] = (),
     sites: list[RefSite] | None = None,
     chain: tuple[str, ...] = (),
+    files: dict[str, dict] | None = None,
 ) -> Any:
     """``node`` with every ``{ref, overrides}`` mapping replaced by the merged file content.
 
     ``file`` is the (displayed) file holding ``node``; refs are relative to its folder.
     Expanded refs are appended to ``sites`` so errors can name the file a value came from.
+    ``files`` keeps each referenced file as read, so a file many conditions refer to is read
+    once (resolving builds new containers and never changes what it read).
     """
     if sites is None:
         sites = []
+    if files is None:
+        files = {}
     if isinstance(node, list):
         return [
-            resolve_refs(item, file=file, loc=(*loc, i), sites=sites, chain=chain)
+            resolve_refs(item, file=file, loc=(*loc, i), sites=sites, chain=chain, files=files)
             for i, item in enumerate(node)
         ]
     if not isinstance(node, dict):
         return node
     if "ref" not in node:
         return {
-            key: resolve_refs(value, file=file, loc=(*loc, key), sites=sites, chain=chain)
+            key: resolve_refs(
+                value, file=file, loc=(*loc, key), sites=sites, chain=chain, files=files
+            )
             for key, value in node.items()
         }
     where = _field_path(loc)
@@ -994,8 +1046,10 @@ def resolve_refs(
         raise ConfigError(f"refs form a cycle through {ref}", path=file, field=f"{where}.ref")
     if not Path(target).is_file():
         raise ConfigError(f"file not found: {ref}", path=file, field=f"{where}.ref")
+    if target not in files:
+        files[target] = read_yaml(target)
     content = resolve_refs(
-        read_yaml(target), file=target, loc=loc, sites=sites, chain=(*chain, file)
+        files[target], file=target, loc=loc, sites=sites, chain=(*chain, file), files=files
     )
     sites.append(RefSite(loc=loc, file=target, overrides=overrides))
     return deep_merge(content, overrides)
@@ -1009,7 +1063,10 @@ def _field_path(loc: tuple[str | int, ...]) -> str:
         elif isinstance(part, str) and part.startswith(_TAG_PREFIX):
             continue
         else:
-            out += f".{part}" if out else str(part)
+            name = str(part)
+            if not _PLAIN_KEY.fullmatch(name):
+                name = repr(name)
+            out += f".{name}" if out else name
     return out
 
 

@@ -20,6 +20,7 @@ from pdbench.config import (
     ProviderLayerConfig,
     Seed,
     StrictModel,
+    read_text_file,
 )
 from pdbench.core.rng import derive_seed
 
@@ -125,7 +126,7 @@ class ArenaPromptsConfig(StrictModel):
         if not path.is_file():
             raise ValueError(f"prompt file not found: {value}")
         phase: Phase = info.field_name  # type: ignore[assignment]
-        problem = phase_template_problem(path.read_text(encoding="utf-8"), phase=phase)
+        problem = phase_template_problem(read_text_file(path, shown=value), phase=phase)
         if problem:
             raise ValueError(f"{value}: {problem}")
         return value
