@@ -69,13 +69,13 @@ class Request:
         """The system prompt, in either wire format."""
         if "system" in self.body:
             return str(self.body["system"])
-        messages = self.body.get("messages", [])
-        return str(messages[0]["content"]) if messages[0]["role"] == "system" else ""
+        messages = self.body.get("messages") or [{}]
+        return str(messages[0].get("content", "")) if messages[0].get("role") == "system" else ""
 
     @property
     def prompt(self) -> str:
         """The last user message."""
-        return str(self.body.get("messages", [{}])[-1].get("content", ""))
+        return str((self.body.get("messages") or [{}])[-1].get("content", ""))
 
 
 OPENAI_REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")
