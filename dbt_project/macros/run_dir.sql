@@ -22,8 +22,10 @@
     {{- "{{ run_dir() }}/" ~ name -}}
 {%- endmacro %}
 
-{#- Read one JSONL file of the run with explicit column types. A torn last line (a crash
-    while writing) is skipped rather than failing the build. With required=false a missing
+{#- Read one JSONL file of the run with explicit column types, strictly: a line that is not
+    JSON or a value that does not fit its type fails the build, naming the file and the line.
+    A torn last line (a crash while writing) never reaches dbt: `pdbench aggregate` cuts it
+    off first and says so. With required=false a missing
     file reads as an empty relation with the same typed columns: the arena engine builds the
     question models (tag arena_questions) between rating and answering, before answers.jsonl
     and judgments.jsonl exist. -#}
@@ -39,7 +41,7 @@
     read_json(
         '{{ run_file(name) }}',
         format = 'newline_delimited',
-        ignore_errors = true,
+        ignore_errors = false,
         columns = {
         {%- for column, type in columns.items() %}
             {{ column }}: '{{ type }}'{{ "," if not loop.last }}

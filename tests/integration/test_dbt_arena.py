@@ -237,7 +237,7 @@ def write_answers_and_judgments(run_dir: Path, kept: list[tuple[str, str]]) -> N
     judgments[-1] = last.model_copy(
         update={"score": None, "is_valid": False, "attempts": 3, "raw_reply": "ten"}
     )
-    # A crash while writing leaves a torn last line: it must be ignored.
+    # A crash while writing leaves a torn last line: it is cut off, never read.
     _write_jsonl(run_dir / RunFiles.ANSWERS, answers)
     _write_jsonl(run_dir / RunFiles.JUDGMENTS, judgments, torn_tail='{"run_id": "arena-pl')
 
@@ -368,8 +368,10 @@ def test_torn_line_and_invalid_scores_are_not_counted(planted_run: Path) -> None
         "select sum(n_judges + n_judgments_invalid), sum(n_judgments_invalid) "
         "from '{run}/answer_scores.parquet'",
     )[0]
-    lines = (planted_run / RunFiles.JUDGMENTS).read_text().splitlines()
-    assert n_judgments == len(lines) - 1
+    text = (planted_run / RunFiles.JUDGMENTS).read_text()
+    # the torn last line was cut off before dbt read the file; every complete line is kept
+    assert text.endswith("}\n") and '{"run_id": "arena-pl' not in text
+    assert n_judgments == len(text.splitlines())
     assert n_invalid == 1
 
 

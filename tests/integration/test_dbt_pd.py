@@ -361,3 +361,41 @@ def test_a_plain_dbt_build_on_a_pd_run_refuses_to_write_the_arena_marts(tmp_path
     assert selected.returncode == 0, selected.stdout[-2000:]
     assert (run_dir / "aggregates.parquet").is_file()
     assert not (run_dir / "leaderboard.parquet").exists()
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda lines: [lines[0].replace('"agent_a_payoff":3.0', '"agent_a_payoff":"lots"'), *lines[1:]], r"rounds.jsonl\", in line 1: Failed to cast value to numerical: \"lots\""),
+        (lambda lines: [*lines[:1], '{"schema_version":1,"run_id":"fix\n', *lines[1:]],
+         r"Malformed JSON in file \".*rounds.jsonl\", at byte \d+ in line \d+"),
+        (lambda lines: ["\x00\x01garbage\n", *lines],
+         r"Malformed JSON in file \".*rounds.jsonl\", at byte \d+ in line \d+"),
+    ],
+    ids=["a-payoff-of-lots", "a-torn-line-mid-file", "bytes-that-are-not-json"],
+)  # fmt: skip
+def test_a_damaged_raw_file_fails_in_one_line_naming_file_and_line(
+    tmp_path: Path, damage, message: str
+) -> None:
+    run_dir = write_run_dir(tmp_path / "damaged", [PlannedMatch("c", 0, "CCD", "CDD")])
+    path = run_dir / RunFiles.ROUNDS
+    path.write_text("".join(damage(path.read_text().splitlines(keepends=True))))
+    with pytest.raises(AggregationError, match=message) as caught:
+        aggregate_run(run_dir)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_torn_last_line_is_cut_off_and_reported(tmp_path: Path) -> None:
+    run_dir = write_run_dir(tmp_path / "torn", [PlannedMatch("c", 0, "CCD", "CDD")])
+    path = run_dir / RunFiles.ROUNDS
+    complete = path.read_text()
+    tail = '{"schema_version":1,"run_id":"fixture","match_'
+    path.write_text(complete + tail)
+    told: list[str] = []
+    summary = aggregate_run(run_dir, on_start=told.append)
+    assert path.read_text() == complete
+    assert [t for t in told if t.startswith("warning: ")] == [
+        f"warning: {path}: line 4: a torn last line ({len(tail)} bytes, a crash while writing) "
+        "was cut off; every complete line is kept"
+    ]
+    assert summary.tables["aggregates.parquet"] == 2

@@ -321,9 +321,9 @@ def test_an_arena_on_a_real_model(project: Path, proxy: RecordingProxy) -> None:
     assert len(calls) == len(proxy.exchanges) > 0
     seen = proxy.seen()
     replies = {(sha, reply) for sha, reply, _, _ in seen}
-    assert Counter(
-        (c["prompt_sha256"], c["tokens_in"], c["tokens_out"]) for c in calls
-    ) == Counter((sha, tin, tout) for (sha, _, tin, tout), n in seen.items() for _ in range(n))
+    assert Counter((c["prompt_sha256"], c["tokens_in"], c["tokens_out"]) for c in calls) == Counter(
+        (sha, tin, tout) for (sha, _, tin, tout), n in seen.items() for _ in range(n)
+    )
     for name in (RunFiles.QUESTION_RATINGS, RunFiles.JUDGMENTS):
         for record in _lines(run_dir / name):
             # the recorded reply is one the server gave to this very prompt, verbatim

@@ -91,6 +91,9 @@ def aggregate_run(
     tables = {
         Path(location).name: _count_rows(Path(location)) for location in sorted(results.locations)
     }
+    if on_start is not None:
+        for line in results.cut:
+            on_start(f"warning: {line}")
     text = _summary_text(run_dir, game, tables)
     return AggregateSummary(
         run_dir=run_dir,

@@ -21,11 +21,12 @@ import os
 import subprocess
 import sys
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
 from pdbench.errors import AggregationError
+from pdbench.storage.jsonl import cut_torn_tails
 
 __all__ = [
     "DBT_PROJECT_DIR",
@@ -50,6 +51,8 @@ class DbtResults:
     """Unit tests and data tests that passed."""
     n_unit_tests_passed: int
     """Of which unit tests."""
+    cut: tuple[str, ...] = ()
+    """Torn last lines cut off the run's JSONL files before dbt read them, one phrase each."""
 
 
 class DbtProcess:
@@ -166,11 +169,15 @@ def invoke_dbt(
 
     dbt's unit tests check the SQL on hand-made inputs, whatever the run: ``build`` runs them
     only with ``unit_tests=True`` (the test suite does), and its data tests always.
+    DuckDB reads the run's JSONL strictly, so a torn last line (a crash while writing) is cut
+    off first (:func:`pdbench.storage.jsonl.cut_torn_tails`) and reported in ``cut``.
     Raises :class:`AggregationError` naming every failing model and test.
     """
-    return _shared_process().invoke(
+    cut = tuple(cut_torn_tails(run_dir))
+    results = _shared_process().invoke(
         command, run_dir=run_dir, select=select, threads=threads, unit_tests=unit_tests
     )
+    return replace(results, cut=cut)
 
 
 def _shared_process() -> DbtProcess:

@@ -160,8 +160,11 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
 
 
 def _first_line(message: object) -> str:
-    lines = str(message or "").strip().splitlines()
-    return lines[0] if lines else "failed"
+    """The line that says what went wrong: dbt's header ("Runtime Error in model x (path)")
+    is skipped for the database's own first line, which names the file and line."""
+    lines = [line.strip() for line in str(message or "").strip().splitlines() if line.strip()]
+    details = [line for line in lines if not line.endswith(")") or "Error in " not in line]
+    return (details or lines or ["failed"])[0]
 
 
 def _restore_saved_parse(target_dir: Path) -> tuple[int, int] | None:

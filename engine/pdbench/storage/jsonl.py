@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from pdbench.errors import RunDirError
 
-__all__ = ["JsonlWriter", "dumps_line", "read_jsonl"]
+__all__ = ["JsonlWriter", "cut_torn_tails", "dumps_line", "read_jsonl"]
 
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
@@ -103,3 +103,43 @@ def _parse(raw: bytes, *, path: Path, line_number: int) -> dict[str, Any]:
         return json.loads(raw)
     except ValueError:
         raise RunDirError(f"{path}: line {line_number}: not a JSON record") from None
+
+
+def cut_torn_tails(folder: Path) -> list[str]:
+    """Cut a torn last line off every JSONL file of ``folder`` (a run directory) and say
+    which: DuckDB reads the files strictly, and a crash while writing leaves one torn line at
+    the end of a file. Call it only while no process writes there (the run directory's lock).
+    """
+    return [cut for path in sorted(folder.glob("*.jsonl")) if (cut := _cut_torn_tail(path))]
+
+
+def _cut_torn_tail(path: Path) -> str | None:
+    """Cut a torn last line (no newline at the end: a crash while writing) off ``path`` and
+    say so; None when the file ends cleanly. Every complete line is kept."""
+    size = path.stat().st_size
+    if size == 0:
+        return None
+    with path.open("rb+") as handle:
+        handle.seek(size - 1)
+        if handle.read(1) == b"\n":
+            return None
+        keep, end = 0, size
+        while end > 0:
+            start = max(0, end - (1 << 20))
+            handle.seek(start)
+            newline = handle.read(end - start).rfind(b"\n")
+            if newline >= 0:
+                keep = start + newline + 1
+                break
+            end = start
+        handle.truncate(keep)
+    line_number = _count_lines(path) + 1
+    return (
+        f"{path}: line {line_number}: a torn last line ({size - keep} bytes, a crash while "
+        "writing) was cut off; every complete line is kept"
+    )
+
+
+def _count_lines(path: Path) -> int:
+    with path.open("rb") as handle:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
