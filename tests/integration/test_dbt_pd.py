@@ -366,7 +366,8 @@ def test_a_plain_dbt_build_on_a_pd_run_refuses_to_write_the_arena_marts(tmp_path
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
-        (lambda lines: [lines[0].replace('"agent_a_payoff":3.0', '"agent_a_payoff":"lots"'), *lines[1:]], r"rounds.jsonl\", in line 1: Failed to cast value to numerical: \"lots\""),
+        (lambda lines: [lines[0].replace(":3.0", ':"lots"', 1), *lines[1:]],
+         r"rounds.jsonl\", in line 1: Failed to cast value to numerical: \"lots\""),
         (lambda lines: [*lines[:1], '{"schema_version":1,"run_id":"fix\n', *lines[1:]],
          r"Malformed JSON in file \".*rounds.jsonl\", at byte \d+ in line \d+"),
         (lambda lines: ["\x00\x01garbage\n", *lines],
