@@ -12,7 +12,7 @@ from pdbench.runners.run_experiment import experiment_runtime, run_experiment
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import CallRecord, RoundRecord, RunFiles, RunManifest
 
-from tests.conftest import write_experiment
+from tests.conftest import edit, write_experiment
 from tests.servers.wire import Step, WireServer, reply, wire_server
 
 SENTINEL = "sk-sentinel-7f3a9c1e5b"
@@ -186,6 +186,19 @@ def test_a_bad_key_fails_at_once_without_leaking_it(project: Path, server: WireS
     for path in (project / "run").iterdir():
         assert SENTINEL not in path.read_text(), path.name
     assert json.dumps(lines(project, RunFiles.CALLS)).count("***") >= 1
+
+
+def test_a_reply_that_echoes_the_key_is_stored_masked(project: Path, server: WireServer):
+    """A prompt injection or a chatty proxy can make a model repeat the key: it reaches
+    neither the round records nor the response cache."""
+    server.then(reply(f"my key is {SENTINEL}"), reply("C"), reply("C"), reply("C"))
+    config = llm_config(project, server)
+    edit(config, "replicates: 1", f"replicates: 1\ncache_path: {project / 'cache.sqlite'}")
+    play(config, project)
+    first = lines(project, RunFiles.ROUNDS)[0]
+    assert first["raw_responses"]["agent_a"][0] == "my key is ***"
+    for path in [*(project / "run").iterdir(), project / "cache.sqlite"]:
+        assert SENTINEL.encode() not in path.read_bytes(), path.name
 
 
 def test_an_unknown_model_is_fatal(project: Path, server: WireServer):

@@ -151,6 +151,7 @@ class ProviderGateway:
             )
             cached = runtime.cache.get(key)  # type: ignore[union-attr]
             if cached is not None:
+                cached = replace(cached, reply=scrub(cached.reply))
                 self._write(
                     context=context,
                     attempt=attempt,
@@ -189,6 +190,8 @@ class ProviderGateway:
             self._fail(
                 exc, context=context, attempt=attempt, system=system, prompt=prompt, started=started
             )
+        # a reply that echoes a key (a prompt injection, a chatty proxy) never reaches a file
+        reply = scrub(reply)
         latency_ms = (time.perf_counter() - started) * 1000
         reported = getattr(self.client, "last_usage", None) or Usage()
         # tokens_out already holds any reasoning tokens: they are priced once, as output

@@ -7,7 +7,8 @@ it; the arena runs its independent calls (one per player and item) with it.
   sees each result as it completes, in the calling thread (progress bars, bookkeeping).
 - The first exception stops the rest: ``cancel`` is set (long jobs should check it; the
   provider gateway does before every call and retry), no new item starts, running ones get
-  ``grace_s`` to notice, and the exception is re-raised in the calling thread. Ctrl-C
+  ``grace_s`` in all to notice (a call hung in the network is abandoned with its daemon
+  thread), and the exception is re-raised in the calling thread. Ctrl-C
   (KeyboardInterrupt in the calling thread) does the same.
 - ``max_concurrency=1`` runs everything in the calling thread, one by one.
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -39,7 +41,7 @@ def run_concurrently[T, R](
     max_concurrency: int,
     on_done: Callable[[T, R], None] | None = None,
     cancel: threading.Event | None = None,
-    grace_s: float = 5.0,
+    grace_s: float = 1.5,
     poll_s: float = 0.1,
 ) -> list[R]:
     """``[fn(item) for item in items]``, at most ``max_concurrency`` at once (see module)."""
@@ -97,7 +99,8 @@ def run_concurrently[T, R](
                 on_done(items[outcome.index], outcome.value)  # type: ignore[arg-type]
     except BaseException:
         cancel.set()
+        deadline = time.monotonic() + grace_s  # for all of them: Ctrl-C ends in seconds
         for worker in workers:
-            worker.join(timeout=grace_s)
+            worker.join(timeout=max(0.0, deadline - time.monotonic()))
         raise
     return slots  # type: ignore[return-value]

@@ -182,7 +182,11 @@ def manifest_lifecycle(
         failure = one_line(exc)
         raise
     finally:
-        counts = on_end(status)
+        try:
+            counts = on_end(status)
+        except Exception as exc:  # closing the files failed too (a full disk): say so anyway
+            counts = dict(live.manifest.counts)
+            status, failure = "failed", failure or one_line(exc)
         live.update(status=status, finished_at=utc_timestamp(), counts=counts, failure=failure)
 
 

@@ -9,6 +9,7 @@ error.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Iterator
@@ -64,11 +65,16 @@ class JsonlWriter:
                 self._file.flush()
 
     def close(self) -> None:
-        """Flush and close (idempotent)."""
+        """Flush and close (idempotent). The file is closed even when the flush fails (a full
+        disk): the error is raised once, and a second close does nothing."""
         with self._lock:
-            if not self._file.closed:
+            if self._file.closed:
+                return
+            try:
                 self._file.flush()
-                self._file.close()
+            finally:
+                with contextlib.suppress(OSError):
+                    self._file.close()  # closes even when its own flush fails again
 
     def __enter__(self) -> JsonlWriter:
         return self

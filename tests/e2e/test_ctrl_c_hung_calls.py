@@ -1,0 +1,76 @@
+"""Ctrl-C while every call hangs in the network: pdbench ends in seconds, not after the
+transport timeout, says so in one line and marks the run interrupted; --resume finishes it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from pdbench.storage.schema import RunFiles
+
+from tests.conftest import write_experiment
+from tests.e2e.test_resume_and_secrets import PDBENCH, pdbench
+from tests.integration.test_real_providers import KEY_ENV, SENTINEL
+from tests.servers.wire import Step, wire_server
+
+HANG_S = 40.0
+"""How long the server sits on each request: longer than the whole test may take."""
+
+
+def test_ctrl_c_with_eight_hung_calls_ends_at_once(project: Path) -> None:
+    with wire_server("openai") as server:
+        server.then(*[Step(reply="C", delay_s=HANG_S) for _ in range(8)])
+        agent = {
+            "provider": "openai",
+            "model": "gpt-test",
+            "base_url": server.base_url,
+            "api_key_env": KEY_ENV,
+            "transport": {"timeout_s": 60, "max_retries": 0},
+        }
+        config = write_experiment(
+            project / "configs",
+            replicates=8,
+            max_concurrency=8,
+            horizon={"type": "fixed", "n": 2},
+            conditions=[
+                {
+                    "name": "llm_vs_tft",
+                    "agent_a": {"ref": "agents/llm_default.yaml", "overrides": agent},
+                    "agent_b": {"ref": "agents/policies.yaml", "overrides": {"policy": "TFT"}},
+                }
+            ],
+        )
+        env = {**os.environ, "NO_COLOR": "1", KEY_ENV: SENTINEL}
+        process = subprocess.Popen(
+            [PDBENCH, "run", str(config), "--output-dir", "out", "--no-aggregate"],
+            cwd=project,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        deadline = time.monotonic() + 30
+        while server.hits < 8 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.hits == 8, "the calls never started"
+        interrupted = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=HANG_S)
+        waited = time.monotonic() - interrupted
+        assert process.returncode == 130, stderr
+        assert waited < HANG_S / 4, f"Ctrl-C took {waited:.1f} s: it waited for the hung calls"
+        assert stderr.strip().splitlines() == ["interrupted: out is marked interrupted"]
+        manifest = json.loads((project / "out" / RunFiles.MANIFEST).read_text())
+        assert manifest["status"] == "interrupted"
+        # the server answers at once from now on: the resumed run replays the lost calls
+        resumed = pdbench(
+            "run", str(config), "--output-dir", "out", "--resume", "--no-aggregate",
+            cwd=project, env={KEY_ENV: SENTINEL},
+        )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    manifest = json.loads((project / "out" / RunFiles.MANIFEST).read_text())
+    assert manifest["status"] == "completed" and manifest["counts"]["matches"] == 8
