@@ -36,12 +36,8 @@ class ConfigError(PdbenchError):
     exit_code = 2
 
     def __init__(self, message: str, *, path: object | None = None, field: str | None = None):
-        where = ""
-        if path is not None:
-            where = f"{path}"
-            if field:
-                where += f": {field}"
-            where += ": "
+        parts = [str(part) for part in (path, field) if part]
+        where = "".join(f"{part}: " for part in parts)
         super().__init__(f"{where}{message}")
         self.path = path
         self.field = field

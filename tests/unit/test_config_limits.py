@@ -70,3 +70,15 @@ def test_replicates_from_the_command_line_are_capped_by_max_matches(project: Pat
         plan_matches(config, replicates=1_000_000_000)
     raised = config.model_copy(update={"max_matches": 7_000})
     assert len(plan_matches(raised, replicates=1_000)) == 7_000
+
+
+def test_a_cache_path_that_is_a_folder_or_not_sqlite_is_one_line(tmp_path: Path) -> None:
+    from pdbench.providers.cache import ResponseCache
+
+    (tmp_path / "folder").mkdir()
+    text = tmp_path / "notes.db"
+    text.write_text("not a database, just words of a user " * 100)
+    for path, reason in ((tmp_path / "folder", "unable to open"), (text, "not a database")):
+        with pytest.raises(ConfigError, match=rf"cache_path: cannot use .* cache: .*{reason}"):
+            ResponseCache(path)
+    assert text.read_text().startswith("not a database, just words")

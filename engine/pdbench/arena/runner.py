@@ -208,6 +208,8 @@ def run_arena(
     snapshot = config.model_dump(mode="json")
     records: dict[Phase, list[dict]] = {}
     kept_calls = 0
+    owns_runtime = runtime is None
+    runtime = runtime or arena_runtime(config, use_cache=use_cache)
     with hold_run_dir(run_dir, create=not resume):
         if resume:
             state = prepare_arena_resume(run_dir, config_sha256=canonical_sha256(snapshot))
@@ -225,8 +227,6 @@ def run_arena(
                 scoring=config.scoring(),
                 started_at=utc_timestamp(),
             )
-        owns_runtime = runtime is None
-        runtime = runtime or arena_runtime(config, use_cache=use_cache)
         runtime.cancel.clear()
         context = PhaseContext(config=config, templates=templates)
         calls = JsonlWriter(run_dir / RunFiles.CALLS)

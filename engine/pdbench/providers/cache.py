@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pdbench.errors import ConfigError
+
 __all__ = ["DEFAULT_CACHE_PATH", "CachedReply", "ResponseCache", "cache_key"]
 
 DEFAULT_CACHE_PATH = "data/cache/responses.sqlite"
@@ -81,9 +83,20 @@ class ResponseCache:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._open()
+        except (sqlite3.Error, OSError) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc)
+            raise ConfigError(
+                f"cannot use {self.path} as the response cache: {reason} (point cache_path at "
+                "a new file, or run with --no-cache)",
+                field="cache_path",
+            ) from None
+
+    def _open(self) -> None:
         self._db.execute("pragma journal_mode=wal")
         self._db.execute("pragma busy_timeout=5000")
         self._db.execute(_SCHEMA)

@@ -364,6 +364,8 @@ def run_experiment(
     run_dir = config.run_dir(output_dir)
     snapshot = config.model_dump(mode="json")
     kept = {"rounds": 0, "matches": 0, "aborted_matches": 0, "calls": 0}
+    owns_runtime = runtime is None
+    runtime = runtime or experiment_runtime(config, use_cache=use_cache)
     with hold_run_dir(run_dir, create=not resume):
         if resume:
             state = prepare_resume(
@@ -386,8 +388,6 @@ def run_experiment(
                 metric_params=config.metric_params(),
                 started_at=utc_timestamp(),
             )
-        owns_runtime = runtime is None
-        runtime = runtime or experiment_runtime(config, use_cache=use_cache)
         runtime.cancel.clear()
         matrix = config.payoffs.to_matrix()
         rounds = JsonlWriter(run_dir / RunFiles.ROUNDS)
