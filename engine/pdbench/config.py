@@ -249,10 +249,12 @@ class CollapseConfig(StrictModel):
 
 
 class MetricsConfig(StrictModel):
-    """Which metrics dbt computes for this run, and their parameters."""
+    """The metrics this run is for (recorded in the manifest), and their parameters. dbt
+    builds every metric whatever ``names`` says."""
 
     names: list[str] = Field(default_factory=lambda: list(PD_METRICS))
-    """Metric names (default: all)."""
+    """Metric names, validated and recorded in the manifest's ``metric_params`` (default:
+    all). The marts carry every metric regardless."""
     collapse: CollapseConfig = Field(default_factory=CollapseConfig)
     """Parameters of ``time_to_collapse``."""
 

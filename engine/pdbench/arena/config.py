@@ -26,7 +26,6 @@ from pdbench.core.rng import derive_seed
 
 __all__ = [
     "DEV_QUESTIONS",
-    "NORMALIZATIONS",
     "AnomalyConfig",
     "ArenaConfig",
     "ArenaMockConfig",
@@ -39,10 +38,8 @@ __all__ = [
 
 _NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 _PLAYER_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
-_CATEGORY_PATTERN = r"^[^\[\]\n]+$"
 DEV_QUESTIONS = (3, 10)
 """Questions per player allowed in dev mode (inclusive)."""
-NORMALIZATIONS = ("shift", "scale", "zscore", "none", "fixed_effects")
 MIN_PLAYERS = 3
 MIN_DEV_PLAYERS = 2
 

@@ -22,9 +22,8 @@ from pdbench.config import LoadedConfig
 from pdbench.core.rng import derive_seed
 from pdbench.errors import ConfigError
 from pdbench.providers.base import ProviderClient, key_problem, make_provider, provider_problem
-from pdbench.providers.gateway import ProviderGateway
+from pdbench.providers.gateway import gateway_for
 from pdbench.providers.mock_arena import SIGN_OFFS, ArenaMockSettings
-from pdbench.providers.retry import RetryPolicy
 from pdbench.providers.runtime import ProviderRuntime
 
 __all__ = ["PlayerPool", "check_arena_providers", "mock_settings"]
@@ -93,21 +92,11 @@ class PlayerPool:
         """Player ``name`` for one task: this thread's provider behind a fresh gateway whose
         call records go to ``record``."""
         _, player = self._players[name]
-        transport = player.transport
-        gateway = ProviderGateway(
+        gateway = gateway_for(
+            player,
             client=self._provider(name),
-            provider=player.provider,
-            model=player.model,
             run_id=self.config.run_id,
             record=record,
             runtime=self.runtime,
-            retry=RetryPolicy(
-                max_retries=transport.max_retries,
-                backoff_base_s=transport.backoff_base_s,
-                backoff_max_s=transport.backoff_max_s,
-            ),
-            use_cache=player.uses_cache,
-            endpoint=player.base_url,
-            request_settings=player.request_settings(),
         )
         return PlayerClient(gateway=gateway, temperature=player.temperature)

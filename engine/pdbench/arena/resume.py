@@ -19,13 +19,12 @@ latencies aside; with a real provider, replayed calls are cache hits at cost 0).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.arena.prompts import PHASES, Phase
 from pdbench.runners.run_dir import resumable_manifest
-from pdbench.storage.jsonl import dumps_line, read_jsonl
+from pdbench.storage.jsonl import read_jsonl, rewrite_jsonl
 from pdbench.storage.schema import RunFiles, RunManifest
 
 __all__ = ["PHASE_FILES", "ArenaResumeState", "prepare_arena_resume"]
@@ -70,11 +69,4 @@ def prepare_arena_resume(run_dir: Path, *, config_sha256: str) -> ArenaResumeSta
 def _keep_calls(path: Path, *, phases: set[str]) -> int:
     """Rewrite ``calls.jsonl`` with the lines of ``phases`` only (a torn last line goes too)."""
     kept = [r for r in read_jsonl(path) if r.get("phase") in phases] if path.exists() else []
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        for record in kept:
-            handle.write(dumps_line(record))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-    return len(kept)
+    return rewrite_jsonl(path, kept)

@@ -23,9 +23,8 @@ from typing import Any
 
 from pdbench.errors import ConfigError
 
-__all__ = ["DEFAULT_CACHE_PATH", "CachedReply", "ResponseCache", "cache_key"]
+__all__ = ["CachedReply", "ResponseCache", "cache_key"]
 
-DEFAULT_CACHE_PATH = "data/cache/responses.sqlite"
 
 _SCHEMA = """
 create table if not exists responses (

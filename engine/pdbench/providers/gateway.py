@@ -38,6 +38,7 @@ __all__ = [
     "CallsCancelled",
     "ProviderGateway",
     "Verdict",
+    "gateway_for",
     "prompt_sha256",
 ]
 
@@ -326,3 +327,32 @@ class ProviderGateway:
                 "timestamp_utc": utc_timestamp(),
             }
         )
+
+
+def gateway_for(
+    settings: Any,
+    *,
+    client: ProviderClient,
+    run_id: str,
+    record: Callable[[dict], None],
+    runtime: ProviderRuntime,
+) -> ProviderGateway:
+    """The gateway of one LLM (a PD agent or an arena player) from its config: provider,
+    model, endpoint, transport retries, cache use and request settings."""
+    transport = settings.transport
+    return ProviderGateway(
+        client=client,
+        provider=settings.provider,
+        model=settings.model,
+        run_id=run_id,
+        record=record,
+        runtime=runtime,
+        retry=RetryPolicy(
+            max_retries=transport.max_retries,
+            backoff_base_s=transport.backoff_base_s,
+            backoff_max_s=transport.backoff_max_s,
+        ),
+        use_cache=settings.uses_cache,
+        endpoint=settings.base_url,
+        request_settings=settings.request_settings(),
+    )

@@ -18,8 +18,7 @@ from pdbench.core.payoff import PayoffMatrix
 from pdbench.core.rng import derive_seed
 from pdbench.core.types import Action
 from pdbench.providers.base import make_provider
-from pdbench.providers.gateway import CallContext, ProviderGateway
-from pdbench.providers.retry import RetryPolicy
+from pdbench.providers.gateway import CallContext, gateway_for
 from pdbench.providers.runtime import ProviderRuntime
 
 __all__ = ["AGENT_FACTORIES", "MatchSetup", "build_agent"]
@@ -76,22 +75,8 @@ def _llm(config: LLMAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
         settings=config,
         seed=derive_seed(setup.seed, "provider", setup.condition, setup.replicate, side),
     )
-    transport = config.transport
-    gateway = ProviderGateway(
-        client=client,
-        provider=config.provider,
-        model=config.model,
-        run_id=setup.run_id,
-        record=setup.record_call,
-        runtime=setup.runtime,
-        retry=RetryPolicy(
-            max_retries=transport.max_retries,
-            backoff_base_s=transport.backoff_base_s,
-            backoff_max_s=transport.backoff_max_s,
-        ),
-        use_cache=config.uses_cache,
-        endpoint=config.base_url,
-        request_settings=config.request_settings(),
+    gateway = gateway_for(
+        config, client=client, run_id=setup.run_id, record=setup.record_call, runtime=setup.runtime
     )
     return LLMAgent(
         name=config.display_name,

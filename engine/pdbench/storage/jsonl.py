@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
 from pdbench.errors import RunDirError
 
-__all__ = ["JsonlWriter", "cut_torn_tails", "dumps_line", "read_jsonl"]
+__all__ = ["JsonlWriter", "cut_torn_tails", "dumps_line", "read_jsonl", "rewrite_jsonl"]
 
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
@@ -86,6 +87,22 @@ class JsonlWriter:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def rewrite_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> int:
+    """Replace ``path`` by ``records``, atomically: they are written to ``<name>.tmp``, synced,
+    and moved over ``path``, so a crash leaves the old file or the new one, never a mix.
+    Returns how many records were written."""
+    tmp = path.with_name(path.name + ".tmp")
+    count = 0
+    with tmp.open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(dumps_line(record))
+            count += 1
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+    return count
 
 
 def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:

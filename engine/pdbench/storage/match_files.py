@@ -6,8 +6,8 @@ are always in play order (one thread plays a match). Sorting the lines *stably* 
 index of their match therefore gives exactly the file a sequential run writes. Resume uses the
 same pass with ``keep`` to drop the lines of matches that never finished.
 
-Each file is written to ``<name>.tmp`` and moved over the original (``os.replace``), so a
-crash during the rewrite leaves either the old file or the new one, never a mix.
+Each file is rewritten atomically (:func:`pdbench.storage.jsonl.rewrite_jsonl`): a crash
+during the rewrite leaves either the old file or the new one, never a mix.
 
 A match is *complete* when ``matches.jsonl`` has its line and ``rounds.jsonl`` holds exactly
 ``rounds_played`` of its rounds (:func:`match_round_counts`). A finished run must have only
@@ -17,14 +17,13 @@ complete matches (:func:`check_match_rounds`); a resume replays every other matc
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.errors import IntegrityError, RunDirError
-from pdbench.storage.jsonl import read_jsonl
+from pdbench.storage.jsonl import read_jsonl, rewrite_jsonl
 from pdbench.storage.schema import RunFiles
 
 __all__ = [
@@ -65,14 +64,7 @@ def rewrite_in_plan_order(
                 continue
             kept.append((order.get(match_id, last), position, record))
         kept.sort(key=lambda entry: (entry[0], entry[1]))
-        tmp = path.with_name(path.name + ".tmp")
-        with tmp.open("w", encoding="utf-8") as handle:
-            for _, _, record in kept:
-                handle.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-        counts[name] = len(kept)
+        counts[name] = rewrite_jsonl(path, (record for _, _, record in kept))
         if name == RunFiles.MATCHES:
             aborted = sum(record.get("status") == "aborted" for _, _, record in kept)
     return {
