@@ -9,6 +9,7 @@ calls as (
         {{ keys | join(', ') }},
         case
             when call_status = 'error' then 'error'
+            when call_status = 'cancelled' then 'cancelled'
             when call_status = 'invalid' then 'invalid'
             else coalesce(parse_rule, 'unrecorded')
         end as parse_rule

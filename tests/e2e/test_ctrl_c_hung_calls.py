@@ -1,5 +1,6 @@
 """Ctrl-C while every call hangs in the network: pdbench ends in seconds, not after the
-transport timeout, says so in one line and marks the run interrupted; --resume finishes it."""
+transport timeout, says so in one line, marks the run interrupted and records the calls in
+flight as cancelled; --resume finishes it."""
 
 from __future__ import annotations
 
@@ -66,6 +67,11 @@ def test_ctrl_c_with_eight_hung_calls_ends_at_once(project: Path) -> None:
         assert stderr.strip().splitlines() == ["interrupted: out is marked interrupted"]
         manifest = json.loads((project / "out" / RunFiles.MANIFEST).read_text())
         assert manifest["status"] == "interrupted"
+        # the hung calls are recorded as cancelled, not lost
+        calls = [json.loads(line) for line in (project / "out" / RunFiles.CALLS).open()]
+        assert [c["status"] for c in calls] == ["cancelled"] * 8
+        assert all(c["error"].startswith("cancelled:") for c in calls)
+        assert manifest["counts"]["calls"] == 8
         # the server answers at once from now on: the resumed run replays the lost calls
         resumed = pdbench(
             "run", str(config), "--output-dir", "out", "--resume", "--no-aggregate",

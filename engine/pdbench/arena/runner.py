@@ -45,10 +45,10 @@ from pdbench.core.clock import utc_timestamp
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.runners.concurrency import run_concurrently
 from pdbench.runners.run_dir import LiveManifest, manifest_lifecycle, prepare_run_dir, resumed
-from pdbench.runners.run_lock import hold_run_dir
 from pdbench.runners.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter
 from pdbench.storage.manifest import canonical_sha256, new_manifest
+from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
 
 __all__ = ["ArenaResult", "arena_runtime", "run_arena"]
@@ -241,6 +241,7 @@ def run_arena(
         )
 
         def wrap_up(status: RunStatus) -> dict[str, int]:
+            runtime.abandon_in_flight()  # calls a stopped run no longer waits for
             calls.close()
             if owns_runtime and runtime.cache is not None:
                 runtime.cache.close()

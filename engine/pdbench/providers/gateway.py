@@ -177,6 +177,20 @@ class ProviderGateway:
                 system=system, prompt=prompt, temperature=temperature, max_tokens=max_tokens
             )
 
+        def record_cancelled() -> None:
+            self._write(
+                context=context,
+                attempt=attempt,
+                system=system,
+                prompt=prompt,
+                latency_ms=(time.perf_counter() - started) * 1000,
+                usage=None,
+                verdict=("cancelled", None),
+                retries=0,
+                error="cancelled: the run stopped while the call was in flight",
+            )
+
+        token = runtime.start_call(record_cancelled)
         try:
             with runtime.slot(provider=self.provider, model=self.model):
                 reply, retries = call_with_retries(
@@ -188,9 +202,16 @@ class ProviderGateway:
                     should_stop=runtime.cancel.is_set,
                 )
         except RetriesExhausted as exc:
+            if not runtime.finish_call(token):
+                raise CallsCancelled("the run stopped while the call was in flight") from None
             self._fail(
                 exc, context=context, attempt=attempt, system=system, prompt=prompt, started=started
             )
+        except BaseException:
+            runtime.finish_call(token)
+            raise
+        if not runtime.finish_call(token):
+            raise CallsCancelled("the run stopped while the call was in flight")
         # a reply that echoes a key (a prompt injection, a chatty proxy) never reaches a file
         reply = scrub(reply)
         latency_ms = (time.perf_counter() - started) * 1000

@@ -7,6 +7,7 @@ no time, and set ``cancel`` to stop every call in flight at its next retry or ca
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
 import time
@@ -40,6 +41,32 @@ class ProviderRuntime:
     """Set to stop: no new call starts, no retry is attempted."""
     _semaphores: dict[str, threading.BoundedSemaphore] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _in_flight: dict[int, Callable[[], None]] = field(default_factory=dict, repr=False)
+    _calls: itertools.count = field(default_factory=itertools.count, repr=False)
+
+    def start_call(self, record_cancelled: Callable[[], None]) -> int:
+        """Register a call going out; ``record_cancelled`` writes its record should the run
+        stop before it answers. Returns the token :meth:`finish_call` takes."""
+        with self._lock:
+            token = next(self._calls)
+            self._in_flight[token] = record_cancelled
+        return token
+
+    def finish_call(self, token: int) -> bool:
+        """The call answered (or failed): False when it was already recorded as cancelled,
+        and must then record nothing more."""
+        with self._lock:
+            return self._in_flight.pop(token, None) is not None
+
+    def abandon_in_flight(self) -> int:
+        """Record every call still in flight as cancelled (the run is stopping and will not
+        wait for them); returns how many. Their threads record nothing when they answer."""
+        with self._lock:
+            abandoned = list(self._in_flight.values())
+            self._in_flight.clear()
+        for record_cancelled in abandoned:
+            record_cancelled()
+        return len(abandoned)
 
     def slot(self, *, provider: str, model: str) -> AbstractContextManager[object]:
         """A context that holds one of the ``provider/model`` (or ``provider``) call slots."""

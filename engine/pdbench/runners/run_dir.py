@@ -24,8 +24,8 @@ from typing import Any
 
 from pdbench.core.clock import utc_timestamp
 from pdbench.errors import PdbenchError, RunDirError
-from pdbench.runners.run_lock import LOCK_FILE
 from pdbench.storage.manifest import read_manifest, write_manifest
+from pdbench.storage.run_lock import LOCK_FILE
 from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
 
 __all__ = [
@@ -41,7 +41,7 @@ __all__ = [
 
 
 def prepare_run_dir(run_dir: Path, *, overwrite: bool, config_sha256: str | None = None) -> None:
-    """Make the locked ``run_dir`` (:func:`pdbench.runners.run_lock.hold_run_dir`) ready for a
+    """Make the locked ``run_dir`` (:func:`pdbench.storage.run_lock.hold_run_dir`) ready for a
     new run. A directory holding anything but the lock is replaced only with ``overwrite``,
     only if its manifest is a valid pdbench manifest and only if it holds nothing but
     pdbench's files; without ``overwrite`` the refusal says whether ``--resume`` could continue

@@ -55,12 +55,12 @@ from pdbench.runners.policy_match import play_policy_rounds
 from pdbench.runners.registry import MatchSetup, build_agent
 from pdbench.runners.resume import prepare_resume
 from pdbench.runners.run_dir import manifest_lifecycle, prepare_run_dir, resumed
-from pdbench.runners.run_lock import hold_run_dir
 from pdbench.runners.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter, read_jsonl
 from pdbench.storage.manifest import canonical_sha256, new_manifest
 from pdbench.storage.match_files import check_match_rounds, rewrite_in_plan_order
 from pdbench.storage.round_lines import RoundLineTemplate
+from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import SCHEMA_VERSION, RunFiles, RunManifest, RunStatus
 
 __all__ = [
@@ -452,6 +452,7 @@ def run_experiment(
             check_match_rounds(run_dir)
 
         def wrap_up(status: RunStatus) -> dict[str, int]:
+            runtime.abandon_in_flight()  # calls a stopped run no longer waits for
             close_files()
             if owns_runtime and runtime.cache is not None:
                 runtime.cache.close()

@@ -19,8 +19,8 @@ from pathlib import Path
 import duckdb
 
 from pdbench.errors import RunDirError
-from pdbench.runners.run_lock import hold_run_dir
 from pdbench.storage.dbt import invoke_dbt
+from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunFiles
 
 __all__ = ["LEADERBOARD", "AggregateSummary", "aggregate_run"]
@@ -62,7 +62,7 @@ def aggregate_run(
     """Run ``dbt build`` on ``run_dir`` and write its marts as Parquet into it.
 
     ``unit_tests=True`` also runs the dbt unit tests of the game's models. The run directory
-    is locked for the build (:mod:`pdbench.runners.run_lock`); ``on_start`` is told, once the
+    is locked for the build (:mod:`pdbench.storage.run_lock`); ``on_start`` is told, once the
     lock is held, what is about to happen (a line for the user), and is warned first when the
     manifest says ``running`` although no process holds the run (it was stopped by force).
 

@@ -188,8 +188,9 @@ class CallRecord(_Record):
     ``tool_calls``, or the provider's own word; None when unknown (the mock, errors)."""
     truncated: bool = False
     """The reply was cut at the token limit (``finish_reason`` is ``length``)."""
-    status: Literal["ok", "invalid", "error"]
-    """``ok``: a valid game reply; ``invalid``: a reply the game could not parse; ``error``."""
+    status: Literal["ok", "invalid", "error", "cancelled"]
+    """``ok``: a valid game reply; ``invalid``: a reply the game could not parse; ``error``;
+    ``cancelled``: still in flight when the run stopped (Ctrl-C), never answered."""
     parse_rule: str | None = None
     """The extraction rule that read the reply (:mod:`pdbench.providers.extract`, e.g.
     ``token``, ``words``, ``action_line``; arena answers ``text``, question lists

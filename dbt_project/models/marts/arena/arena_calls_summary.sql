@@ -16,6 +16,7 @@ calls_per_player_and_phase as (
         count(*) filter (where call_status = 'ok') as n_ok,
         count(*) filter (where call_status = 'invalid') as n_invalid,
         count(*) filter (where call_status = 'error') as n_error,
+        count(*) filter (where call_status = 'cancelled') as n_cancelled,
         count(*) filter (where call_status = 'invalid') / count(*) as invalid_rate,
         count(*) filter (where call_status = 'error') / count(*) as error_rate,
         count(*) filter (where is_cache_hit) as n_cache_hits,

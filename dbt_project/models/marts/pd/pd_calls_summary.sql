@@ -5,6 +5,7 @@
         count(*) filter (where call_status = 'ok') as n_ok,
         count(*) filter (where call_status = 'invalid') as n_invalid,
         count(*) filter (where call_status = 'error') as n_errors,
+        count(*) filter (where call_status = 'cancelled') as n_cancelled,
         count(*) filter (where is_cache_hit) as n_cache_hits,
         coalesce(sum(n_transport_retries), 0)::bigint as n_transport_retries,
         sum(tokens_in)::bigint as tokens_in,
