@@ -276,3 +276,16 @@ def test_resume_of_a_completed_run_and_no_cache_as_the_readme_shows(project: Pat
     assert fresh.exit_code == 0, fresh.stderr
     both = _invoke("run", EXPERIMENT, "--resume", "--overwrite", "--no-aggregate")
     assert both.exit_code == 2
+
+
+def test_ctrl_c_before_a_command_has_started_ends_quietly_with_130(monkeypatch, capsys):
+    """While Python still imports (before a command sets up its own handling)."""
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "app", interrupted)
+    with pytest.raises(SystemExit) as ended:
+        cli.main()
+    assert ended.value.code == 130
+    assert capsys.readouterr().err == "interrupted\n"

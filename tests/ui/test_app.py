@@ -256,6 +256,18 @@ def test_a_run_that_is_not_aggregated_says_how_to_aggregate_it(
     assert f"uv run pdbench aggregate {raw}" in [code.value for code in at.code]
 
 
+def test_a_damaged_mart_says_which_and_how_to_build_it_again(
+    pd_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    damaged = tmp_path / "damaged"
+    shutil.copytree(pd_run, damaged)
+    (damaged / "aggregates.parquet").write_bytes(b"PAR1 not a parquet file at all PAR1")
+    at = _app(monkeypatch, "--run-dir", str(damaged))
+    assert not at.exception
+    assert "A table of this run cannot be read" in _shown_text(at)
+    assert f"uv run pdbench aggregate {damaged}" in [code.value for code in at.code]
+
+
 def test_an_empty_run_says_how_to_play_it(
     pd_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):

@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+import duckdb
 import streamlit as st
 
 from pdbench.ui import arena_pages, pd_pages
@@ -87,10 +88,16 @@ def main(argv: list[str] | None = None) -> None:
             f"This run's status is `{manifest.get('status')}`: the tables show what was "
             "aggregated so far."
         )
-    if checked.game == "pd":
-        pd_pages.render(checked)
-    else:
-        arena_pages.render(checked)
+    try:
+        if checked.game == "pd":
+            pd_pages.render(checked)
+        else:
+            arena_pages.render(checked)
+    except (duckdb.Error, OSError) as exc:
+        # a damaged or half-written mart: say which, and the command that builds it again
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        st.warning(f"A table of this run cannot be read ({first}). Build the tables again:")
+        st.code(f"uv run pdbench aggregate {run_dir}", language="bash")
 
 
 main()
