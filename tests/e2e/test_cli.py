@@ -289,3 +289,51 @@ def test_ctrl_c_before_a_command_has_started_ends_quietly_with_130(monkeypatch, 
         cli.main()
     assert ended.value.code == 130
     assert capsys.readouterr().err == "interrupted\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"garbage", "not a valid pdbench manifest: (the file): Invalid JSON"),
+        (b'{"run_id": 1}', "not a valid pdbench manifest: run_id: Input should be a valid string"),
+        (b"\xff\xfe\x00", "not a valid pdbench manifest: (the file): Invalid JSON"),
+        (b"", "not a valid pdbench manifest: (the file): Invalid JSON: EOF"),
+    ],
+    ids=["garbage", "wrong-schema", "not-utf8", "truncated"],
+)
+def test_a_bad_manifest_is_one_line_for_aggregate_and_ui(project: Path, content, message):
+    Path("bad").mkdir()
+    Path("bad/run_manifest.json").write_bytes(content)
+    for command in (("aggregate", "bad"), ("ui", "bad", "--print-command")):
+        result = _invoke(*command)
+        assert result.exit_code == 2, command
+        assert result.stderr.startswith(f"error: bad/run_manifest.json: {message}"), result.stderr
+        assert result.stderr.count("\n") == 1
+
+
+def test_an_output_dir_under_a_file_is_one_line_and_writes_nothing(project: Path):
+    Path("afile").write_text("a file, not a folder")
+    result = _invoke("run", EXPERIMENT, "--output-dir", "afile/run", "--no-aggregate")
+    assert result.exit_code == 2
+    assert result.stderr == "error: afile/run: cannot create the run directory: Not a directory\n"
+    assert Path("afile").read_text() == "a file, not a folder"
+
+
+def test_aggregate_warns_about_a_run_stopped_by_force(project: Path, monkeypatch):
+    from pdbench.storage import aggregate
+    from pdbench.storage.dbt import DbtResults
+
+    assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0
+    manifest = Path("data/runs/demo/run_manifest.json")
+    manifest.write_text(manifest.read_text().replace('"completed"', '"running"'))
+    monkeypatch.setattr(
+        aggregate,
+        "invoke_dbt",
+        lambda *a, **k: DbtResults([], n_checks_passed=0, n_unit_tests_passed=0),
+    )
+    told: list[str] = []
+    aggregate.aggregate_run(Path("data/runs/demo"), on_start=told.append)
+    assert (
+        told[0].startswith("warning: ") and "is marked running but no process holds it" in told[0]
+    )
+    assert told[1].startswith("building the metrics of ")
