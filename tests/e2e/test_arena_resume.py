@@ -13,7 +13,7 @@ from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles, RunManifest
 
 from tests.conftest import write_arena
-from tests.e2e.test_resume_and_secrets import PDBENCH, pdbench, rows
+from tests.e2e.test_resume_and_secrets import PDBENCH, pdbench, rows, with_ctrl_c
 
 FILES = (RunFiles.QUESTIONS, RunFiles.QUESTION_RATINGS, RunFiles.ANSWERS, RunFiles.JUDGMENTS,
          RunFiles.CALLS)  # fmt: skip
@@ -53,6 +53,7 @@ def test_a_tournament_killed_mid_phase_resumes_to_the_uninterrupted_result(proje
     killed = project / "killed"
     process = subprocess.Popen(
         [PDBENCH, "run", str(config), "--output-dir", "killed", "--no-aggregate"],
+        preexec_fn=with_ctrl_c,
         cwd=project,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -84,6 +85,7 @@ def test_ctrl_c_marks_the_tournament_interrupted_and_it_resumes(project: Path):
     config = str(slow_arena(project, latency_ms=25))
     process = subprocess.Popen(
         [PDBENCH, "run", config, "--output-dir", "out", "--no-aggregate"],
+        preexec_fn=with_ctrl_c,
         cwd=project,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -14,7 +14,7 @@ from pathlib import Path
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_experiment
-from tests.e2e.test_resume_and_secrets import PDBENCH, pdbench
+from tests.e2e.test_resume_and_secrets import PDBENCH, pdbench, with_ctrl_c
 from tests.integration.test_real_providers import KEY_ENV, SENTINEL
 from tests.servers.wire import Step, wire_server
 
@@ -48,6 +48,7 @@ def test_ctrl_c_with_eight_hung_calls_ends_at_once(project: Path) -> None:
         env = {**os.environ, "NO_COLOR": "1", KEY_ENV: SENTINEL}
         process = subprocess.Popen(
             [PDBENCH, "run", str(config), "--output-dir", "out", "--no-aggregate"],
+            preexec_fn=with_ctrl_c,
             cwd=project,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

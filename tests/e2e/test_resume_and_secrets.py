@@ -22,6 +22,13 @@ PDBENCH = str(Path(sys.executable).parent / "pdbench")
 TIMES = {"timestamp_utc", "started_at", "finished_at", "latency_ms"}
 
 
+def with_ctrl_c() -> None:
+    """For ``preexec_fn``: the child takes SIGINT as a terminal's Ctrl-C, even when the tests
+    run in the background of a shell, which starts its jobs with SIGINT ignored (Python then
+    installs no KeyboardInterrupt handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def pdbench(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [PDBENCH, *args],
@@ -67,6 +74,7 @@ def test_a_run_killed_with_sigkill_resumes_to_the_uninterrupted_result(project: 
     killed = project / "killed"
     process = subprocess.Popen(
         [PDBENCH, "run", config, "--output-dir", "killed", "--no-aggregate"],
+        preexec_fn=with_ctrl_c,
         cwd=project,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -182,6 +190,7 @@ def test_ctrl_c_stops_the_run_and_its_dbt_worker_without_a_traceback(project: Pa
     config = str(slow_config(project, latency_ms=50))  # seconds of play left after a match
     process = subprocess.Popen(
         [PDBENCH, "run", config, "--output-dir", "out"],
+        preexec_fn=with_ctrl_c,
         cwd=project,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -205,6 +214,7 @@ def test_ctrl_c_stops_a_concurrent_run_cleanly_and_it_resumes(project: Path):
     config = str(slow_config(project, latency_ms=50))
     process = subprocess.Popen(
         [PDBENCH, "run", config, "--output-dir", "out", "--no-aggregate"],
+        preexec_fn=with_ctrl_c,
         cwd=project,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
