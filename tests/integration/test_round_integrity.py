@@ -74,23 +74,25 @@ def test_many_concurrent_runs_lose_no_round(project: Path, fast_switching) -> No
 
 
 def _drop_rounds_of(monkeypatch: pytest.MonkeyPatch, match_id: str) -> None:
-    """Policy matches write their rounds in bulk; this drops the bulk of ``match_id``, as the
-    unlocked buffer once did."""
+    """Policy matches write their rounds in bulk; this takes the bulk of ``match_id`` and
+    loses it on the way to the file, as the unlocked buffer once did."""
     real = JsonlWriter.write_text
 
     def lossy(self: JsonlWriter, text: str, lines: int) -> None:
         if f'"match_id":"{match_id}"' in text:
             self.count += lines
+            self.bytes += len(text.encode())
             return
         real(self, text, lines)
 
     monkeypatch.setattr(JsonlWriter, "write_text", lossy)
 
 
+@pytest.mark.parametrize("max_concurrency", [4, 1], ids=["threads", "one-by-one"])
 def test_a_run_with_lost_rounds_fails_and_resume_replays_the_match(
-    project: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, monkeypatch: pytest.MonkeyPatch, max_concurrency: int
 ) -> None:
-    loaded = load_config(_demo(project, n=5, max_concurrency=4))
+    loaded = load_config(_demo(project, n=5, max_concurrency=max_concurrency))
     whole = project / "whole"
     run_experiment(loaded, output_dir=whole)
 

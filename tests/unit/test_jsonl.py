@@ -42,3 +42,19 @@ def test_appending_keeps_what_was_there(tmp_path: Path):
     with JsonlWriter(path) as writer:
         writer.write({"i": 2})
     assert [r["i"] for r in read_jsonl(path)] == [1, 2]
+
+
+def test_a_writer_knows_whether_the_file_holds_all_it_was_given(tmp_path):
+    from pdbench.storage.jsonl import JsonlWriter
+
+    path = tmp_path / "f.jsonl"
+    path.write_text('{"before":1}\n')
+    writer = JsonlWriter(path)
+    writer.write({"s": "café"})
+    writer.write_text('{"i":1}\n{"i":2}\n', 2)
+    writer.close()
+    assert writer.written_whole()
+    assert (writer.count, writer.bytes) == (3, len('{"s":"café"}\n'.encode()) + 16)
+    with path.open("a") as other:
+        other.write('{"stray":1}\n')
+    assert not writer.written_whole()

@@ -47,5 +47,5 @@ def prepare_resume(run_dir: Path, *, config_sha256: str, plan_order: list[str]) 
     manifest = resumable_manifest(run_dir, config_sha256=config_sha256)
     order = {match_id: i for i, match_id in enumerate(plan_order)}
     finished = match_round_counts(run_dir).complete & order.keys()
-    counts = rewrite_in_plan_order(run_dir, order=order, keep=finished)
+    counts, _ = rewrite_in_plan_order(run_dir, order=order, keep=finished)
     return ResumeState(manifest=manifest, finished=finished, counts=counts)

@@ -58,7 +58,11 @@ from pdbench.runners.run_dir import manifest_lifecycle, prepare_run_dir, resumed
 from pdbench.runners.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter, read_jsonl
 from pdbench.storage.manifest import canonical_sha256, new_manifest
-from pdbench.storage.match_files import check_match_rounds, rewrite_in_plan_order
+from pdbench.storage.match_files import (
+    match_round_counts,
+    raise_if_incomplete,
+    rewrite_in_plan_order,
+)
 from pdbench.storage.round_lines import RoundLineTemplate
 from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import SCHEMA_VERSION, RunFiles, RunManifest, RunStatus
@@ -441,15 +445,23 @@ def run_experiment(
                 writer.close()
 
         def finish() -> None:
-            """Put the files in plan order, then refuse to call a run with lost rounds complete."""
+            """Refuse to call a run with lost rounds complete, then put the files in plan order.
+
+            A run played in the calling thread is checked by size: each file must have grown by
+            exactly the bytes handed to it (free, whatever the run's size). A run played on
+            several threads, or resumed, is rewritten in plan order, and that pass counts each
+            match's rounds against its ``rounds_played``.
+            """
             close_files()
             if workers > 1 or resume:
-                final.update(
-                    rewrite_in_plan_order(
-                        run_dir, order={plan.match_id: i for i, plan in enumerate(plans)}
-                    )
+                totals, match_rounds = rewrite_in_plan_order(
+                    run_dir, order={plan.match_id: i for i, plan in enumerate(plans)}
                 )
-            check_match_rounds(run_dir)
+                final.update(totals)
+                raise_if_incomplete(run_dir, match_rounds.problems())
+            elif not all(w.written_whole() for w in (rounds, matches, calls)):
+                problems = match_round_counts(run_dir).problems()
+                raise_if_incomplete(run_dir, problems or ["a file holds other bytes than written"])
 
         def wrap_up(status: RunStatus) -> dict[str, int]:
             runtime.abandon_in_flight()  # calls a stopped run no longer waits for

@@ -32,20 +32,25 @@ def dumps_line(record: dict[str, Any]) -> str:
 
 
 class JsonlWriter:
-    """Appends records to one JSONL file; counts what it wrote."""
+    """Appends records to one JSONL file; counts the lines and bytes it wrote, so that
+    :meth:`written_whole` can tell, once it is closed, whether the file holds all of them."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.count = 0
+        self.bytes = 0
         self._lock = threading.Lock()
         self._file: IO[str] = path.open("a", encoding="utf-8", buffering=1 << 16)
+        self._start = os.fstat(self._file.fileno()).st_size
 
     def write(self, record: dict[str, Any], *, flush: bool = True) -> None:
         """Append ``record``; ``flush=False`` leaves it in the buffer until the next flush."""
         line = dumps_line(record)
+        size = _size(line)
         with self._lock:
             self._file.write(line)
             self.count += 1
+            self.bytes += size
             if flush:
                 self._file.flush()
 
@@ -55,9 +60,16 @@ class JsonlWriter:
         Under the same lock as :meth:`write`: a text buffer written from two threads at once
         loses data silently.
         """
+        size = _size(text)
         with self._lock:
             self._file.write(text)
             self.count += lines
+            self.bytes += size
+
+    def written_whole(self) -> bool:
+        """After :meth:`close`: whether the file grew by exactly the bytes handed to it (no
+        line lost on the way, none written twice)."""
+        return self.path.stat().st_size == self._start + self.bytes
 
     def flush(self) -> None:
         """Push buffered lines to the file (nothing once closed)."""
@@ -87,6 +99,11 @@ class JsonlWriter:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _size(text: str) -> int:
+    """Bytes of ``text`` in UTF-8 (``isascii`` is a flag lookup: no encoding for ASCII)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
 
 
 def rewrite_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> int:

@@ -32,6 +32,7 @@ __all__ = [
     "check_match_rounds",
     "count_rounds",
     "match_round_counts",
+    "raise_if_incomplete",
     "rewrite_in_plan_order",
 ]
 
@@ -43,9 +44,10 @@ def rewrite_in_plan_order(
     *,
     order: Mapping[str, int],
     keep: Collection[str] | None = None,
-) -> dict[str, int]:
+) -> tuple[dict[str, int], MatchRounds]:
     """Sort every match file of ``run_dir`` by ``order[match_id]`` (stable); with ``keep``,
-    drop lines of other matches. Returns the run's counts (rounds, matches, aborted, calls).
+    drop lines of other matches. Returns the run's counts (rounds, matches, aborted, calls)
+    and, from the same pass, each match's rounds next to its ``rounds_played``.
 
     A torn last line (a crash mid-write) is dropped; lines of matches outside ``order`` go
     last, in their file order.
@@ -53,6 +55,8 @@ def rewrite_in_plan_order(
     counts: dict[str, int] = {}
     aborted = 0
     last = len(order)
+    found: Counter[str] = Counter()
+    played: dict[str, int] = {}
     for name in MATCH_FILES:
         path = run_dir / name
         if not path.exists():
@@ -65,14 +69,18 @@ def rewrite_in_plan_order(
             kept.append((order.get(match_id, last), position, record))
         kept.sort(key=lambda entry: (entry[0], entry[1]))
         counts[name] = rewrite_jsonl(path, (record for _, _, record in kept))
+        if name == RunFiles.ROUNDS:
+            found.update(str(record.get("match_id")) for _, _, record in kept)
         if name == RunFiles.MATCHES:
             aborted = sum(record.get("status") == "aborted" for _, _, record in kept)
-    return {
+            played = {str(r["match_id"]): int(r.get("rounds_played") or 0) for _, _, r in kept}
+    totals = {
         "rounds": counts[RunFiles.ROUNDS],
         "matches": counts[RunFiles.MATCHES],
         "aborted_matches": aborted,
         "calls": counts[RunFiles.CALLS],
     }
+    return totals, MatchRounds(played=played, found=found)
 
 
 _MATCH_KEY = b'"match_id":"'
@@ -151,7 +159,11 @@ def match_round_counts(run_dir: Path) -> MatchRounds:
 
 def check_match_rounds(run_dir: Path) -> None:
     """Raise :class:`IntegrityError` unless every match of ``run_dir`` is complete."""
-    problems = match_round_counts(run_dir).problems()
+    raise_if_incomplete(run_dir, match_round_counts(run_dir).problems())
+
+
+def raise_if_incomplete(run_dir: Path, problems: list[str]) -> None:
+    """Raise :class:`IntegrityError` naming the first ``problems`` (none: return)."""
     if problems:
         more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
         raise IntegrityError(
