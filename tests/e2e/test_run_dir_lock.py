@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from pdbench.storage.schema import RunFiles
@@ -20,7 +21,7 @@ from tests.e2e.test_resume_and_secrets import (
 
 
 def test_a_second_writer_is_refused_while_a_run_plays(project: Path) -> None:
-    config = str(slow_config(project, latency_ms=50))
+    config = str(slow_config(project, latency_ms=250))  # seconds of play after the first match
     first = subprocess.Popen(
         [PDBENCH, "run", config, "--output-dir", "out", "--no-aggregate"],
         cwd=project,
@@ -34,9 +35,14 @@ def test_a_second_writer_is_refused_while_a_run_plays(project: Path) -> None:
         "resume": ("run", config, "--output-dir", "out", "--resume", "--no-aggregate"),
         "aggregate": ("aggregate", "out"),
     }
-    refused = {name: pdbench(*args, cwd=project) for name, args in attempts.items()}
+    with ThreadPoolExecutor(len(attempts)) as pool:  # all at once, while the first plays
+        futures = {
+            name: pool.submit(pdbench, *args, cwd=project) for name, args in attempts.items()
+        }
+        refused = {name: future.result() for name, future in futures.items()}
     # readers are never blocked
     matches_while_running = (project / "out" / RunFiles.MATCHES).read_text()
+    assert first.poll() is None, "the first run ended before the others tried: nothing was tested"
     _, stderr = first.communicate(timeout=60)
     assert first.returncode == 0, stderr
     assert first.poll() == 0
@@ -51,9 +57,7 @@ def test_a_second_writer_is_refused_while_a_run_plays(project: Path) -> None:
     assert manifest["status"] == "completed"
     assert manifest["counts"]["matches"] == 12 == len(rows(project / "out", RunFiles.MATCHES))
     # the lock went with the process: the directory is free again
-    again = pdbench(
-        "run", config, "--output-dir", "out", "--overwrite", "--no-aggregate", cwd=project
-    )
+    again = pdbench("run", config, "--output-dir", "out", "--resume", "--no-aggregate", cwd=project)
     assert again.returncode == 0, again.stderr
 
 
