@@ -445,7 +445,7 @@ def run_experiment(
                 writer.close()
 
         def finish() -> None:
-            """Refuse to call a run with lost rounds complete, then put the files in plan order.
+            """Put the files in plan order, and refuse to call a run with lost rounds complete.
 
             A run played in the calling thread is checked by size: each file must have grown by
             exactly the bytes handed to it (free, whatever the run's size). A run played on
