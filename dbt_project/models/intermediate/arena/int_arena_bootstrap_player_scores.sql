@@ -32,7 +32,7 @@ replicate_scores as (
 ranked as (
     select
         *,
-        rank() over (partition by replicate order by score desc) as rank
+        rank() over (partition by replicate order by {{ comparable('score') }} desc) as rank
     from replicate_scores
 )
 

@@ -57,12 +57,14 @@ player_scores as (
         on players.player = answers_per_player.player
 ),
 
--- Competition ranking ("1224"): equal scores share the best rank, the next rank skips.
+-- Competition ranking ("1224"): equal scores (at 9 decimals) share the best rank, the next
+-- rank skips.
 ranked as (
     select
         *,
         case
-            when score is not null then rank() over (order by score desc nulls last)
+            when score is not null
+                then rank() over (order by {{ comparable('score') }} desc nulls last)
         end as rank
     from player_scores
 )

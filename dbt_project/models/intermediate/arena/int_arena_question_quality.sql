@@ -40,7 +40,8 @@ questions_with_quality as (
 ),
 
 -- Lowest quality first; a question nobody rated validly counts as the lowest; equal
--- qualities are ordered by the opaque question_id, so the cut is deterministic.
+-- qualities (compared at 9 decimals, macros/compare.sql) are ordered by the opaque
+-- question_id, so the cut is deterministic.
 ordered_for_filter as (
     select
         questions_with_quality.*,
@@ -49,7 +50,7 @@ ordered_for_filter as (
         scoring.question_filter_min_score,
         row_number() over (
             order by
-                questions_with_quality.quality asc nulls first,
+                {{ comparable('questions_with_quality.quality') }} asc nulls first,
                 questions_with_quality.question_id asc
         ) as drop_order,
         count(*) over () as n_questions
@@ -64,7 +65,8 @@ filtered as (
             when 'none' then true
             when 'bottom_fraction'
                 then drop_order > floor(question_filter_fraction * n_questions + 1e-9)
-            when 'min_score' then coalesce(quality >= question_filter_min_score, false)
+            when 'min_score'
+                then coalesce({{ comparable('quality') }} >= question_filter_min_score, false)
         end as is_kept
     from ordered_for_filter
 ),
