@@ -178,14 +178,13 @@ class ProviderGateway:
             )
 
         def record_cancelled() -> None:
-            self._write(
+            self._write_unanswered(
                 context=context,
                 attempt=attempt,
                 system=system,
                 prompt=prompt,
-                latency_ms=(time.perf_counter() - started) * 1000,
-                usage=None,
-                verdict=("cancelled", None),
+                started=started,
+                status="cancelled",
                 retries=0,
                 error="cancelled: the run stopped while the call was in flight",
             )
@@ -267,14 +266,13 @@ class ProviderGateway:
         started: float,
     ) -> None:
         detail = scrub(f"{exc.failure.reason}: {describe(exc.error)}")
-        self._write(
+        self._write_unanswered(
             context=context,
             attempt=attempt,
             system=system,
             prompt=prompt,
-            latency_ms=(time.perf_counter() - started) * 1000,
-            usage=None,
-            verdict=("error", None),
+            started=started,
+            status="error",
             retries=exc.retries,
             error=detail[:500],
         )
@@ -282,6 +280,31 @@ class ProviderGateway:
         raise ProviderError(
             f"provider {self.provider!r} ({self.model}) failed{after}: {detail[:300]}"
         ) from None
+
+    def _write_unanswered(
+        self,
+        *,
+        context: CallContext,
+        attempt: int,
+        system: str,
+        prompt: str,
+        started: float,
+        status: str,
+        retries: int,
+        error: str,
+    ) -> None:
+        """The record of an attempt that got no reply: failed for good, or cancelled."""
+        self._write(
+            context=context,
+            attempt=attempt,
+            system=system,
+            prompt=prompt,
+            latency_ms=(time.perf_counter() - started) * 1000,
+            usage=None,
+            verdict=(status, None),
+            retries=retries,
+            error=error,
+        )
 
     def _cache_key(
         self,
