@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections import Counter, defaultdict
@@ -40,15 +38,10 @@ from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_arena
 from tests.needs import missing
+from tests.servers.local import free_port, wait_for_http
 
 MODEL = "smollm2"
 TIMES = {"timestamp_utc", "started_at", "finished_at", "latency_ms"}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _gguf() -> Path:
@@ -65,7 +58,7 @@ def _gguf() -> Path:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """llama.cpp's server on 127.0.0.1 with SmolLM2; yields its base URL."""
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("model_server") / "server.log"
     process = subprocess.Popen(
         [
@@ -87,17 +80,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 180
     try:
-        while True:
-            assert process.poll() is None, f"the model server died: {log.read_text()[-2000:]}"
-            try:
-                with urllib.request.urlopen(f"{url}/models", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except OSError:
-                assert time.monotonic() < deadline, "the model server did not start in 180 s"
-                time.sleep(0.5)
+        try:
+            wait_for_http(f"{url}/models", process, timeout=180, what="the model server")
+        except AssertionError as failed:
+            raise AssertionError(f"{failed}: {log.read_text()[-2000:]}") from None
         yield url
     finally:
         process.terminate()

@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from tests.needs import missing
+from tests.servers.local import free_port, wait_for_http
 
 pytestmark = pytest.mark.browser
 
@@ -39,25 +37,6 @@ if os.environ.get("PDBENCH_UPDATE_SCREENSHOT"):
     SCREENSHOTS.append(REPO / "docs" / "viewer.png")
 CONDITION = "llm_vs_llm"
 """The match on the screenshot: WSLS against an exploiter, with re-asked replies."""
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_for_server(url: str, server: subprocess.Popen, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert server.poll() is None, f"pdbench ui exited with {server.returncode}"
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError(f"the viewer did not answer on {url} within {timeout} s")
 
 
 def _wait_until_rendered(page, *, charts: int) -> None:
@@ -80,7 +59,7 @@ def test_the_viewer_renders_in_chromium(pd_run: Path):
     from playwright.sync_api import sync_playwright
 
     executable = str(CHROMIUM) if CHROMIUM.is_file() else str(shutil.which("chromium"))
-    port = _free_port()
+    port = free_port()
     pdbench = Path(sys.executable).parent / "pdbench"
     server = subprocess.Popen(
         [str(pdbench), "ui", str(pd_run), "--port", str(port)],
@@ -89,7 +68,7 @@ def test_the_viewer_renders_in_chromium(pd_run: Path):
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_for_server(url, server)
+        wait_for_http(f"{url}/_stcore/health", server, timeout=20.0, what="pdbench ui")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
             try:
