@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from pdbench.errors import IntegrityError, RunDirError
-from pdbench.storage.match_files import check_match_rounds, count_rounds, match_round_counts
+from pdbench.storage.match_files import count_rounds, match_round_counts, raise_if_incomplete
 
 
 def _round(match_id: str, index: int, *, spaced: bool = False) -> str:
@@ -50,11 +50,11 @@ def test_complete_matches_and_problems(tmp_path: Path) -> None:
         "c/0: 1 rounds but no line in matches.jsonl",
     ]
     with pytest.raises(IntegrityError, match=r"rounds lost: b/0: 1 of 3 .*; c/0: 1 rounds"):
-        check_match_rounds(tmp_path)
+        raise_if_incomplete(tmp_path, counts.problems())
 
 
 def test_a_run_with_every_round_passes_the_check(tmp_path: Path) -> None:
     (tmp_path / "rounds.jsonl").write_text(_round("a/0", 1) + _round("a/0", 2))
     (tmp_path / "matches.jsonl").write_text(_match("a/0", 2))
-    check_match_rounds(tmp_path)
+    raise_if_incomplete(tmp_path, match_round_counts(tmp_path).problems())
     assert match_round_counts(tmp_path).problems() == []

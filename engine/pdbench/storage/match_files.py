@@ -11,7 +11,8 @@ during the rewrite leaves either the old file or the new one, never a mix.
 
 A match is *complete* when ``matches.jsonl`` has its line and ``rounds.jsonl`` holds exactly
 ``rounds_played`` of its rounds (:func:`match_round_counts`). A finished run must have only
-complete matches (:func:`check_match_rounds`); a resume replays every other match.
+complete matches (:func:`raise_if_incomplete` on :meth:`MatchRounds.problems`); a resume
+replays every other match.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from pdbench.storage.schema import RunFiles
 __all__ = [
     "MATCH_FILES",
     "MatchRounds",
-    "check_match_rounds",
     "count_rounds",
     "match_round_counts",
     "raise_if_incomplete",
@@ -155,11 +155,6 @@ def match_round_counts(run_dir: Path) -> MatchRounds:
         if "match_id" in record
     }
     return MatchRounds(played=played, found=count_rounds(run_dir / RunFiles.ROUNDS))
-
-
-def check_match_rounds(run_dir: Path) -> None:
-    """Raise :class:`IntegrityError` unless every match of ``run_dir`` is complete."""
-    raise_if_incomplete(run_dir, match_round_counts(run_dir).problems())
 
 
 def raise_if_incomplete(run_dir: Path, problems: list[str]) -> None:
