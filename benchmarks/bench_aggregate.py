@@ -173,7 +173,7 @@ with duckdb.connect() as con:
 _AGGREGATE = """
 import sys
 from pathlib import Path
-from pdbench.storage.aggregate import aggregate_run
+from pdbench.aggregate import aggregate_run
 print(aggregate_run(Path(sys.argv[1])).tables)
 """
 

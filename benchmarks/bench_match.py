@@ -15,8 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import import_axelrod, write_config
-from pdbench.config import load_config
-from pdbench.runners.run_experiment import run_experiment
+from pdbench.games import load_config
+from pdbench.pd.experiment import run_experiment
 
 
 def pdbench_rate(rounds: int, folder: Path) -> float:

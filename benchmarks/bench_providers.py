@@ -60,9 +60,9 @@ def write_config(folder: Path) -> Path:
 
 
 def main() -> int:
-    from pdbench.config import load_config
+    from pdbench.games import load_config
+    from pdbench.pd.experiment import run_experiment
     from pdbench.providers.mock import MockProvider
-    from pdbench.runners.run_experiment import run_experiment
 
     made = 0
     original = MockProvider.complete

@@ -33,7 +33,7 @@ def fake_aggregation(
 ) -> list[tuple[Path, bool]]:
     """Replace the dbt aggregation by one that returns ``text`` (``{run_dir}`` is filled in);
     the list it returns fills with the (run_dir, unit_tests) of every call."""
-    from pdbench.storage.aggregate import AggregateSummary
+    from pdbench.aggregate import AggregateSummary
 
     seen: list[tuple[Path, bool]] = []
 
@@ -43,7 +43,7 @@ def fake_aggregation(
             on_start(f"building the metrics of {run_dir} with dbt...")
         return AggregateSummary(run_dir=run_dir, game=game, text=text.format(run_dir=run_dir))
 
-    monkeypatch.setattr("pdbench.storage.aggregate.aggregate_run", fake_aggregate)
+    monkeypatch.setattr("pdbench.aggregate.aggregate_run", fake_aggregate)
     return seen
 
 

@@ -17,15 +17,11 @@ from typing import Annotated, Any
 
 import typer
 
-from pdbench.config import LoadedConfig, load_config
-from pdbench.errors import ConfigError, PdbenchError, RunDirError
-from pdbench.runners.estimate import estimate_calls
-from pdbench.runners.run_dir import finished_run
-from pdbench.runners.run_experiment import (
-    check_providers,
-    plan_matches,
-    run_experiment,
-)
+from pdbench.config.loader import LoadedConfig
+from pdbench.errors import PdbenchError, RunDirError
+from pdbench.game import Game, PlayOptions, RunResult
+from pdbench.games import GAMES, load_config
+from pdbench.run.run_dir import finished_run
 from pdbench.storage.manifest import canonical_sha256, read_manifest
 
 __all__ = ["app", "main", "streamlit_command"]
@@ -68,60 +64,11 @@ def _one_line(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def _load(config: Path) -> LoadedConfig:
+def _load(config: Path) -> tuple[LoadedConfig, Game]:
     loaded = load_config(config)
     for warning in loaded.warnings:
         _err(f"warning: {warning}")
-    return loaded
-
-
-def _agent_summary(agent: Any) -> str:
-    if agent.type == "policy":
-        params = f", {agent.params}" if agent.params else ""
-        return f"{agent.display_name} (policy{params})"
-    detail = f"llm, window {agent.history_window}"
-    if agent.provider == "mock":
-        detail += f", mock plays {agent.mock.strategy}"
-    return f"{agent.display_name} ({detail})"
-
-
-def _summary(
-    loaded: LoadedConfig, *, replicates: int | None = None, run_dir: Path | None = None
-) -> list[str]:
-    config = loaded.config
-    payoffs = config.payoffs
-    cells = ", ".join(
-        f"{name} {a:g}/{b:g}"
-        for name, (a, b) in (
-            ("CC", payoffs.CC),
-            ("CD", payoffs.CD),
-            ("DC", payoffs.DC),
-            ("DD", payoffs.DD),
-        )
-    )
-    count = config.replicates if replicates is None else replicates
-    lines = [
-        f"run_id {config.run_id}, seed {config.seed}, {count} replicate(s), "
-        f"output {run_dir or config.run_dir()}",
-        f"horizon: {config.horizon.describe()}",
-        f"payoffs (A/B): {cells}",
-        f"noise: {config.noise:g}",
-    ]
-    robin = config.round_robin
-    if robin is not None:
-        n = len(robin.agents)
-        added = len(config.round_robin_conditions)
-        lines.append(
-            f"round robin: {n} agents, self-play {'on' if robin.self_play else 'off'} "
-            f"-> {added} pairings ({n}x{n - 1}/2{f' + {n}' if robin.self_play else ''})"
-        )
-    lines.append(f"conditions ({len(config.conditions)}):")
-    for c in config.conditions:
-        noise = "" if c.noise is None else f" [noise {c.noise:g}]"
-        lines.append(
-            f"  {c.name}: {_agent_summary(c.agent_a)} vs {_agent_summary(c.agent_b)}{noise}"
-        )
-    return lines
+    return loaded, GAMES[loaded.config.game]
 
 
 @app.command()
@@ -130,17 +77,10 @@ def validate(
 ) -> None:
     """Check a config: schema, refs and overrides, prompt and persona files, providers."""
     with _user_errors():
-        loaded = _load(config)
-        if loaded.config.game == "arena":
-            from pdbench.arena.plan import summary_lines
-            from pdbench.arena.players import check_arena_providers
-
-            check_arena_providers(loaded)
-            lines = summary_lines(loaded.config)
-        else:
-            check_providers(loaded)
-            lines = _summary(loaded)
-    typer.echo(f"ok: {loaded.path} (game {loaded.config.game})")
+        loaded, game = _load(config)
+        game.check_providers(loaded)
+        lines = game.summary_lines(loaded, run_dir=game.run_dir(loaded, None))
+    typer.echo(f"ok: {loaded.path} (game {game.name})")
     for line in lines:
         typer.echo(line)
 
@@ -178,61 +118,29 @@ def run(
     """Play the experiment (PD: every condition x replicate; arena: the tournament) and write
     the run directory."""
     with _user_errors():
-        loaded = _load(config)
-        if loaded.config.game == "arena":
-            if replicates is not None:
-                raise ConfigError("--replicates applies to game pd only", path=loaded.path)
-            _run_arena(
-                loaded,
-                dry_run=dry_run,
-                output_dir=output_dir,
-                overwrite=overwrite,
-                resume=resume,
-                use_cache=not no_cache,
-                no_aggregate=no_aggregate,
-            )
-            return
-        check_providers(loaded, keys=not dry_run)
-        run_dir = loaded.config.run_dir(output_dir)
-        plans = plan_matches(loaded.config, replicates=replicates)
+        loaded, game = _load(config)
+        if replicates is not None:
+            loaded = game.with_replicates(loaded, replicates)
+        game.check_providers(loaded, keys=not dry_run)
+        run_dir = game.run_dir(loaded, output_dir)
         if resume and overwrite:
             raise RunDirError("--resume continues a run directory; --overwrite replaces it")
-        played = loaded.config
-        if replicates is not None:
-            played = played.model_copy(update={"replicates": replicates})
         if dry_run:
-            typer.echo(f"dry run: would write {len(plans)} matches to {run_dir}")
-            typer.echo(_existing(run_dir, played, overwrite=overwrite, resume=resume))
-            for line in _summary(loaded, replicates=replicates, run_dir=run_dir):
-                typer.echo(line)
-            for plan in plans:
-                typer.echo(f"  {plan.match_id}: {plan.planned_rounds} rounds")
-            for line in estimate_calls(loaded, plans=plans).lines():
+            headline, *lines = game.plan_lines(loaded, run_dir=run_dir)
+            typer.echo(headline)
+            typer.echo(_existing(run_dir, loaded.config, overwrite=overwrite, resume=resume))
+            for line in lines:
                 typer.echo(line)
             return
-        if not (overwrite or resume) and _report_finished(run_dir, played):
+        if not (overwrite or resume) and _report_finished(run_dir, loaded.config):
             return
-        if not no_aggregate:
+        if not no_aggregate or game.needs_dbt_while_playing(loaded):
             _prepare_dbt()
-        try:
-            result = _run_with_progress(
-                loaded,
-                replicates=replicates,
-                output_dir=output_dir,
-                overwrite=overwrite,
-                resume=resume,
-                use_cache=not no_cache,
-                total=len(plans),
-            )
-        except KeyboardInterrupt:
-            _err(f"interrupted: {run_dir} is marked interrupted")
-            raise typer.Exit(EXIT_INTERRUPTED) from None
-        counts = result.counts
-        typer.echo(
-            f"run {result.manifest.run_id} {result.manifest.status}: {counts['matches']} matches "
-            f"({counts['aborted_matches']} aborted), {counts['rounds']} rounds, "
-            f"{counts['calls']} provider calls -> {result.run_dir}"
+        options = PlayOptions(
+            output_dir=output_dir, overwrite=overwrite, resume=resume, use_cache=not no_cache
         )
+        result = _play(game, loaded, options=options, run_dir=run_dir)
+        typer.echo(game.result_line(result))
         if not no_aggregate:
             _aggregate(result.run_dir)
 
@@ -263,114 +171,27 @@ def _report_finished(run_dir: Path, config: Any) -> bool:
     return True
 
 
-def _run_with_progress(
-    loaded: LoadedConfig,
-    *,
-    replicates: int | None,
-    output_dir: Path | None,
-    overwrite: bool,
-    resume: bool,
-    use_cache: bool,
-    total: int,
-) -> Any:
+def _play(game: Game, loaded: LoadedConfig, *, options: PlayOptions, run_dir: Path) -> RunResult:
+    """``game.play`` with a progress bar per stage (matches, or each phase) on stderr."""
+    from dataclasses import replace
+
     from rich.progress import TextColumn
 
-    with _progress(TextColumn("{task.fields[match]}")) as progress:
-        task = progress.add_task("matches", total=total, match="")
-        return run_experiment(
-            loaded,
-            replicates=replicates,
-            output_dir=output_dir,
-            overwrite=overwrite,
-            resume=resume,
-            use_cache=use_cache,
-            on_match_done=lambda plan, _: progress.update(task, advance=1, match=plan.match_id),
-        )
-
-
-def _run_arena(
-    loaded: LoadedConfig,
-    *,
-    dry_run: bool,
-    output_dir: Path | None,
-    overwrite: bool,
-    resume: bool,
-    use_cache: bool,
-    no_aggregate: bool,
-) -> None:
-    from pdbench.arena.plan import estimate_arena, plan_calls, summary_lines
-    from pdbench.arena.players import check_arena_providers
-
-    check_arena_providers(loaded, keys=not dry_run)
-    config = loaded.config
-    run_dir = config.run_dir(output_dir)
-    if resume and overwrite:
-        raise RunDirError("--resume continues a run directory; --overwrite replaces it")
-    if dry_run:
-        plan = plan_calls(config)
-        total = sum(p.calls for p in plan)
-        typer.echo(f"dry run: would make at most {total} provider calls into {run_dir}")
-        typer.echo(_existing(run_dir, config, overwrite=overwrite, resume=resume))
-        for line in summary_lines(config, output_dir=str(output_dir) if output_dir else None):
-            typer.echo(line)
-        typer.echo("calls per phase (before re-asks):")
-        for phase in plan:
-            how = "exactly" if phase.exact else "at most"
-            typer.echo(f"  {phase.phase}: {how} {phase.calls}")
-        typer.echo(f"each call may be re-asked up to {config.max_retries} times")
-        for line in estimate_arena(loaded).lines():
-            typer.echo(line)
-        return
-    if not (overwrite or resume) and _report_finished(run_dir, config):
-        return
-    if not no_aggregate or config.question_filter.kind != "none":
-        _prepare_dbt()
-    try:
-        result = _arena_with_progress(
-            loaded, output_dir=output_dir, overwrite=overwrite, resume=resume, use_cache=use_cache
-        )
-    except KeyboardInterrupt:
-        _err(f"interrupted: {run_dir} is marked interrupted")
-        raise typer.Exit(EXIT_INTERRUPTED) from None
-    counts = result.counts
-    typer.echo(
-        f"run {result.manifest.run_id} {result.manifest.status}: {counts['questions']} "
-        f"questions ({counts['kept_questions']} kept), {counts['question_ratings']} ratings, "
-        f"{counts['answers']} answers, {counts['judgments']} judgements, "
-        f"{counts['calls']} provider calls -> {result.run_dir}"
-    )
-    if not no_aggregate:
-        _aggregate(result.run_dir)
-
-
-def _arena_with_progress(
-    loaded: LoadedConfig,
-    *,
-    output_dir: Path | None,
-    overwrite: bool,
-    resume: bool,
-    use_cache: bool,
-) -> Any:
-    from pdbench.arena.runner import run_arena
-
-    with _progress() as progress:
+    with _progress(TextColumn("{task.fields[detail]}")) as progress:
         bars: dict[str, Any] = {}
 
-        def on_progress(phase: str, done: int, total: int) -> None:
-            if phase not in bars:
-                bars[phase] = progress.add_task(phase, total=total)
-            progress.update(bars[phase], completed=done)
-            if done == total:
-                _err(f"{phase}: {total} calls done")
+        def on_progress(bar: str, done: int, total: int, detail: str) -> None:
+            if bar not in bars:
+                bars[bar] = progress.add_task(bar, total=total, detail="")
+            progress.update(bars[bar], completed=done, detail=detail)
 
-        return run_arena(
-            loaded,
-            output_dir=output_dir,
-            overwrite=overwrite,
-            resume=resume,
-            use_cache=use_cache,
-            on_progress=on_progress,
-        )
+        try:
+            return game.play(
+                loaded, options=replace(options, on_progress=on_progress, on_line=_err)
+            )
+        except KeyboardInterrupt:
+            _err(f"interrupted: {run_dir} is marked interrupted")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
 def _progress(*columns: Any) -> Any:
@@ -399,7 +220,7 @@ def _prepare_dbt() -> None:
 
 
 def _aggregate(run_dir: Path, *, unit_tests: bool = False) -> None:
-    from pdbench.storage.aggregate import aggregate_run
+    from pdbench.aggregate import aggregate_run
 
     checks = "unit and data tests" if unit_tests else "data tests"
 

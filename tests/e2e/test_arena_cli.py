@@ -174,7 +174,7 @@ def test_too_few_players(project: Path, dev: bool):
 def test_replicates_do_not_apply_to_the_arena(project: Path):
     result = _invoke("run", ARENA, "--replicates", "2")
     assert result.exit_code == 2
-    assert result.stderr == f"error: {ARENA}: --replicates applies to game pd only\n"
+    assert result.stderr == f"error: {ARENA}: --replicates does not apply to game arena\n"
 
 
 def test_the_readme_demo_runs_with_the_dbt_filter(project: Path):

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from pdbench.arena.runner import run_arena
-from pdbench.config import load_config
+from pdbench.games import load_config
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles, RunManifest
 

@@ -320,7 +320,7 @@ def test_an_output_dir_under_a_file_is_one_line_and_writes_nothing(project: Path
 
 
 def test_aggregate_warns_about_a_run_stopped_by_force(project: Path, monkeypatch):
-    from pdbench.storage import aggregate
+    from pdbench import aggregate
     from pdbench.storage.dbt import DbtResults
 
     assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from pdbench.arena.runner import arena_runtime, run_arena
-from pdbench.config import load_config
+from pdbench.games import load_config
 from pdbench.providers import mock
 from pdbench.providers.cache import ResponseCache
 from pdbench.storage.jsonl import read_jsonl

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pdbench.arena.filter import QUESTION_QUALITY, kept_question_ids
 from pdbench.arena.runner import run_arena
-from pdbench.config import load_config
+from pdbench.games import load_config
 from pdbench.providers import mock
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import (

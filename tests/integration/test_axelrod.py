@@ -7,13 +7,13 @@ from pathlib import Path
 
 import axelrod as axl
 import pytest
-from pdbench.agents import axelrod_policy
-from pdbench.agents.axelrod_policy import AxelrodPolicy
-from pdbench.agents.policy import make_policy
-from pdbench.config import load_config
-from pdbench.core.payoff import PayoffView
 from pdbench.errors import ConfigError
-from pdbench.runners.run_experiment import run_experiment
+from pdbench.games import load_config
+from pdbench.pd.agents import axelrod_policy
+from pdbench.pd.agents.axelrod_policy import AxelrodPolicy
+from pdbench.pd.agents.policy import make_policy
+from pdbench.pd.experiment import run_experiment
+from pdbench.pd.payoff import PayoffView
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles
 

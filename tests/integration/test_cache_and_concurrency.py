@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pdbench.config import load_config
+from pdbench.games import load_config
+from pdbench.pd.experiment import experiment_runtime, run_experiment
 from pdbench.providers.cache import ResponseCache
 from pdbench.providers.gateway import CallContext
-from pdbench.runners.run_experiment import experiment_runtime, run_experiment
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import duckdb
 import pytest
 import yaml
+from pdbench.aggregate import AggregateSummary, aggregate_run
 from pdbench.errors import AggregationError, RunDirError
-from pdbench.storage.aggregate import AggregateSummary, aggregate_run
 from pdbench.storage.dbt import DBT_PROJECT_DIR
 from pdbench.storage.schema import RunFiles
 

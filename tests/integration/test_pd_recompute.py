@@ -16,9 +16,9 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from pdbench.config import load_config
-from pdbench.runners.run_experiment import run_experiment
-from pdbench.storage.aggregate import AggregateSummary, aggregate_run
+from pdbench.aggregate import AggregateSummary, aggregate_run
+from pdbench.games import load_config
+from pdbench.pd.experiment import run_experiment
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles
 

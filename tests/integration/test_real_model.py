@@ -29,11 +29,11 @@ from pathlib import Path
 import duckdb
 import pytest
 import yaml
-from pdbench.config import load_config
+from pdbench.aggregate import aggregate_run
+from pdbench.games import load_config
+from pdbench.pd.experiment import run_experiment
 from pdbench.providers.extract import extract_action, extract_score
 from pdbench.providers.gateway import prompt_sha256
-from pdbench.runners.run_experiment import run_experiment
-from pdbench.storage.aggregate import aggregate_run
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_arena

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from pdbench.config import load_config
 from pdbench.errors import ProviderError
-from pdbench.runners.run_experiment import experiment_runtime, run_experiment
+from pdbench.games import load_config
+from pdbench.pd.experiment import experiment_runtime, run_experiment
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import CallRecord, RoundRecord, RunFiles, RunManifest
 

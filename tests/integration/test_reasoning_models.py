@@ -13,10 +13,10 @@ import anthropic
 import openai
 import pytest
 import yaml
+from pdbench.arena.mock_player import ArenaMockPlayer, ArenaMockSettings
 from pdbench.arena.runner import run_arena
-from pdbench.config import load_config
 from pdbench.errors import ConfigError, ProviderError
-from pdbench.providers.mock_arena import ArenaMockPlayer, ArenaMockSettings
+from pdbench.games import load_config
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import CallRecord, RunFiles
 

@@ -9,9 +9,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from pdbench.config import load_config
 from pdbench.errors import IntegrityError
-from pdbench.runners.run_experiment import run_experiment
+from pdbench.games import load_config
+from pdbench.pd.experiment import run_experiment
 from pdbench.storage.jsonl import JsonlWriter
 from pdbench.storage.manifest import read_manifest
 from pdbench.storage.schema import RunFiles

@@ -5,9 +5,9 @@ import re
 from pathlib import Path
 
 import pytest
-from pdbench.config import load_config
-from pdbench.core.payoff import PayoffMatrix
-from pdbench.runners.run_experiment import run_experiment
+from pdbench.games import load_config
+from pdbench.pd.experiment import run_experiment
+from pdbench.pd.payoff import PayoffMatrix
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.manifest import canonical_sha256
 from pdbench.storage.schema import CallRecord, MatchRecord, RoundRecord, RunFiles, RunManifest

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 from pdbench.arena.config import ArenaConfig
-from pdbench.config import load_config
-from pdbench.core.rng import derive_seed
 from pdbench.errors import ConfigError
+from pdbench.games import load_config
+from pdbench.rng import derive_seed
 
 from tests.conftest import edit, write_arena
 

@@ -3,6 +3,11 @@
 from random import Random
 
 import pytest
+from pdbench.arena.mock_player import (
+    CLARIFIERS,
+    ArenaMockPlayer,
+    ArenaMockSettings,
+)
 from pdbench.arena.parse import parse_questions
 from pdbench.arena.prompts import (
     ArenaTemplates,
@@ -11,14 +16,10 @@ from pdbench.arena.prompts import (
     render_judge,
     render_rate,
 )
+from pdbench.pd.agent_config import LLMAgentConfig, MockConfig
+from pdbench.pd.mock_player import PDMockPlayer
 from pdbench.providers.extract import extract_score
 from pdbench.providers.mock import MockProvider, build
-from pdbench.providers.mock_arena import (
-    CLARIFIERS,
-    ArenaMockPlayer,
-    ArenaMockSettings,
-)
-from pdbench.providers.mock_pd import PDMockPlayer
 
 from tests.unit.test_arena_prompts_ids import TEMPLATES
 
@@ -95,18 +96,18 @@ def test_judging_noise_is_seeded_by_the_prompt():
     assert all(extract_score(s).valid for s in scores)
 
 
-def test_build_dispatches_on_the_settings():
+def test_each_game_hands_the_mock_its_player():
     arena = build(settings=_settings(invalid_rate=0.25, seed=4), seed=9)
     assert isinstance(arena, MockProvider) and isinstance(arena.player, ArenaMockPlayer)
     assert (arena.invalid_rate, arena.seed) == (0.25, 4)
 
-    class Mock:
-        strategy, invalid_rate, latency_ms, seed = "TFT", 0.0, 0.0, None
-
-    class Agent:
-        mock, output_format = Mock(), "token"
-
-    assert isinstance(build(settings=Agent(), seed=9).player, PDMockPlayer)
+    agent = LLMAgentConfig.model_construct(
+        mock=MockConfig(strategy="GRIM", invalid_rate=0.5), output_format="json"
+    )
+    pd = build(settings=agent, seed=9)
+    assert isinstance(pd.player, PDMockPlayer)
+    assert (pd.player.strategy, pd.player.output_format) == ("GRIM", "json")
+    assert (pd.invalid_rate, pd.seed) == (0.5, 9)
 
 
 @pytest.mark.parametrize("phase", ["rate", "judge"])

@@ -3,9 +3,10 @@
 from pathlib import Path
 
 import pytest
-from pdbench.config import GAME_CONFIGS, deep_merge, load_config
-from pdbench.core.metrics import PD_METRICS
+from pdbench.config.loader import deep_merge
 from pdbench.errors import ConfigError
+from pdbench.games import GAMES, load_config
+from pdbench.pd.metrics import PD_METRICS
 
 from tests.conftest import edit, write_experiment
 
@@ -123,7 +124,7 @@ def test_unknown_metric(project: Path):
 def test_unknown_game(project: Path):
     path = write_experiment(project / "configs", game="chess")
     assert _error(path) == "configs/small.yaml: game: unknown game 'chess' (known: pd, arena)"
-    assert {"pd", "arena"} <= set(GAME_CONFIGS)
+    assert {"pd", "arena"} <= set(GAMES)
 
 
 def test_a_ref_with_extra_keys(project: Path):

@@ -22,10 +22,10 @@ import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pdbench.agents.prompts import PromptTemplates, render_round, render_system
 from pdbench.cli import app
-from pdbench.config import load_config
-from pdbench.core.types import Turn
+from pdbench.games import load_config
+from pdbench.pd.actions import Turn
+from pdbench.pd.agents.prompts import PromptTemplates, render_round, render_system
 from typer.main import get_command
 
 from tests.conftest import CONFIGS

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pdbench.config import load_config
 from pdbench.errors import ConfigError
-from pdbench.runners.run_experiment import plan_matches
+from pdbench.games import load_config
+from pdbench.pd.experiment import plan_matches
 
 from tests.conftest import CONFIGS
 

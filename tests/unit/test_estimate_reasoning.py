@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 from pdbench.arena.plan import estimate_arena
-from pdbench.config import load_config
-from pdbench.runners.estimate import ModelEstimate, estimate_calls
-from pdbench.runners.run_experiment import plan_matches
+from pdbench.games import load_config
+from pdbench.pd.estimate import estimate_calls
+from pdbench.pd.experiment import plan_matches
+from pdbench.run.estimate import ModelEstimate
 
 from tests.conftest import write_arena, write_experiment
 

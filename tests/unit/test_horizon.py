@@ -1,9 +1,9 @@
 import statistics
 
 import pytest
-from pdbench.config import ExperimentConfig
-from pdbench.core.horizon import fixed_length, geometric_length
-from pdbench.runners.run_experiment import plan_matches
+from pdbench.pd.config import ExperimentConfig
+from pdbench.pd.experiment import plan_matches
+from pdbench.pd.horizon import fixed_length, geometric_length
 
 
 def test_fixed_is_exactly_n():

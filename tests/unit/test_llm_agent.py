@@ -1,12 +1,12 @@
 """The LLM agent's retry path, against a provider that replies from a script."""
 
 import pytest
-from pdbench.agents.base import MatchAborted
-from pdbench.agents.llm import LLMAgent
-from pdbench.agents.prompts import PromptTemplates
-from pdbench.core.payoff import PayoffMatrix
-from pdbench.core.types import C, D, Observation, Turn
 from pdbench.errors import ProviderError
+from pdbench.pd.actions import C, D, Observation, Turn
+from pdbench.pd.agents.base import MatchAborted
+from pdbench.pd.agents.llm import LLMAgent
+from pdbench.pd.agents.prompts import PromptTemplates
+from pdbench.pd.payoff import PayoffMatrix
 from pdbench.providers.gateway import CallContext, ProviderGateway
 from pdbench.providers.retry import RetryPolicy
 from pdbench.providers.runtime import ProviderRuntime

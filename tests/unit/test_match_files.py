@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from pdbench.errors import IntegrityError, RunDirError
-from pdbench.storage.match_files import count_rounds, match_round_counts, raise_if_incomplete
+from pdbench.pd.match_files import count_rounds, match_round_counts, raise_if_incomplete
 
 
 def _round(match_id: str, index: int, *, spaced: bool = False) -> str:

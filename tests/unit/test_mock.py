@@ -4,12 +4,12 @@ import json
 from random import Random
 
 import pytest
-from pdbench.agents.prompts import PromptTemplates, render_round, render_system
-from pdbench.core.payoff import PayoffMatrix
-from pdbench.core.types import C, D, Turn
+from pdbench.pd.actions import C, D, Turn
+from pdbench.pd.agents.prompts import PromptTemplates, render_round, render_system
+from pdbench.pd.mock_player import PDMockPlayer
+from pdbench.pd.payoff import PayoffMatrix
 from pdbench.providers.extract import extract_action
 from pdbench.providers.mock import MockProvider
-from pdbench.providers.mock_pd import PDMockPlayer
 
 from tests.conftest import CONFIGS
 

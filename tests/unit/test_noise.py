@@ -5,9 +5,9 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from pdbench.config import load_config
-from pdbench.core.noise import noise_seed, noisy
-from pdbench.runners.run_experiment import plan_matches, run_experiment
+from pdbench.games import load_config
+from pdbench.pd.experiment import plan_matches, run_experiment
+from pdbench.pd.noise import noise_seed, noisy
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RoundRecord, RunFiles
 

@@ -1,10 +1,10 @@
 from pathlib import Path
 
 import pytest
-from pdbench.config import load_config
-from pdbench.core.payoff import PayoffMatrix, PayoffView
-from pdbench.core.types import C, D
 from pdbench.errors import ConfigError
+from pdbench.games import load_config
+from pdbench.pd.actions import C, D
+from pdbench.pd.payoff import PayoffMatrix, PayoffView
 
 from tests.conftest import edit
 

@@ -3,7 +3,8 @@
 from collections.abc import Sequence
 
 import pytest
-from pdbench.agents.policy import (
+from pdbench.pd.actions import Action, C, D, Observation, Turn
+from pdbench.pd.agents.policy import (
     POLICIES,
     AllC,
     AllD,
@@ -15,8 +16,7 @@ from pdbench.agents.policy import (
     default_generous_prob,
     make_policy,
 )
-from pdbench.core.payoff import PayoffView
-from pdbench.core.types import Action, C, D, Observation, Turn
+from pdbench.pd.payoff import PayoffView
 
 CLASSIC = PayoffView(R=3, S=0, T=5, P=1)
 

@@ -4,7 +4,8 @@ import re
 from pathlib import Path
 
 import pytest
-from pdbench.agents.prompts import (
+from pdbench.pd.actions import C, D, Turn
+from pdbench.pd.agents.prompts import (
     ROUND_PLACEHOLDERS,
     SYSTEM_PLACEHOLDERS,
     PromptTemplates,
@@ -13,8 +14,7 @@ from pdbench.agents.prompts import (
     render_system,
     template_problem,
 )
-from pdbench.core.payoff import PayoffMatrix
-from pdbench.core.types import C, D, Turn
+from pdbench.pd.payoff import PayoffMatrix
 
 from tests.conftest import CONFIGS
 

@@ -17,7 +17,7 @@ from pdbench.providers.retry import (
     backoff_delay,
     call_with_retries,
 )
-from pdbench.runners.concurrency import run_concurrently
+from pdbench.run.concurrency import run_concurrently
 
 
 def test_backoff_doubles_is_capped_and_jittered():

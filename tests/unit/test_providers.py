@@ -35,7 +35,7 @@ def test_the_mock_needs_nothing():
 
 
 def test_the_mock_is_built_through_the_registry():
-    from pdbench.config import LLMAgentConfig
+    from pdbench.pd.agent_config import LLMAgentConfig
 
     settings = LLMAgentConfig.model_validate(
         {"type": "llm", "model": "m", "mock": {"strategy": "ALLD", "invalid_rate": 0}},

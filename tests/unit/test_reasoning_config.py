@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from pdbench.config import LLMAgentConfig, load_config
 from pdbench.errors import ConfigError
+from pdbench.games import load_config
+from pdbench.pd.agent_config import LLMAgentConfig
 from pdbench.providers.reasoning import REASONING_MODELS, model_family
 
 from tests.conftest import write_experiment

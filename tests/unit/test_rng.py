@@ -1,4 +1,4 @@
-from pdbench.core.rng import derive_seed, stream
+from pdbench.rng import derive_seed, stream
 
 
 def test_same_names_same_seed_regardless_of_what_ran_before():

@@ -3,8 +3,8 @@
 import json
 
 import pytest
+from pdbench.pd.round_lines import ROUND_KEYS, RoundLineTemplate, round_record
 from pdbench.storage.jsonl import dumps_line
-from pdbench.storage.round_lines import ROUND_KEYS, RoundLineTemplate, round_record
 from pdbench.storage.schema import SCHEMA_VERSION, RoundRecord
 
 ODD_PAYOFFS = {
@@ -127,8 +127,8 @@ def test_every_combination_of_intended_and_executed_actions_has_a_segment():
 
 
 def test_every_line_of_a_policy_run_fits_the_schema_and_reencodes_identically(project):
-    from pdbench.config import load_config
-    from pdbench.runners.run_experiment import run_experiment
+    from pdbench.games import load_config
+    from pdbench.pd.experiment import run_experiment
     from pdbench.storage.schema import RunFiles
 
     from tests.conftest import write_experiment

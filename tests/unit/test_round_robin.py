@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 from pdbench import cli
-from pdbench.config import load_config
 from pdbench.errors import ConfigError
-from pdbench.runners.round_robin import pairing_name, pairings
-from pdbench.runners.run_experiment import plan_matches
+from pdbench.games import load_config
+from pdbench.pd.experiment import plan_matches
+from pdbench.pd.round_robin import pairing_name, pairings
 from typer.testing import CliRunner
 
 from tests.conftest import write_experiment

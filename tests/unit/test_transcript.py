@@ -1,12 +1,12 @@
 from collections import deque
 
-from pdbench.core.transcript import (
+from pdbench.pd.actions import C, D, Turn
+from pdbench.pd.transcript import (
     last_rounds,
     parse_history,
     parse_payoff_table,
     render_history,
 )
-from pdbench.core.types import C, D, Turn
 
 HISTORY = [Turn(C, C, 3, 3), Turn(C, D, 0, 5), Turn(D, D, 1, 1), Turn(D, C, 5, 0)]
 

@@ -17,6 +17,3 @@ score is a dbt model. Modules:
 - ``resume``: which phases of a stopped tournament are kept (``--resume``);
 - ``runner``: the tournament into a run directory, each phase's calls concurrently.
 """
-
-# Loading pdbench.config first registers ArenaConfig in GAME_CONFIGS without an import cycle.
-import pdbench.config  # noqa: F401

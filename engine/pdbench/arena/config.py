@@ -14,15 +14,16 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from pdbench.arena.prompts import PHASES, Phase, phase_template_problem
-from pdbench.config import (
+from pdbench.config.base import (
     MAX_NAME_LENGTH,
-    ProviderAccessConfig,
-    ProviderLayerConfig,
+    NAME_PATTERN,
     Seed,
     StrictModel,
+    config_root,
     read_text_file,
 )
-from pdbench.core.rng import derive_seed
+from pdbench.config.providers import ProviderAccessConfig, ProviderLayerConfig
+from pdbench.rng import derive_seed
 
 __all__ = [
     "DEV_QUESTIONS",
@@ -36,16 +37,11 @@ __all__ = [
     "QuestionFilterConfig",
 ]
 
-_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 _PLAYER_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 DEV_QUESTIONS = (3, 10)
 """Questions per player allowed in dev mode (inclusive)."""
 MIN_PLAYERS = 3
 MIN_DEV_PLAYERS = 2
-
-
-def _root(info: ValidationInfo) -> Path:
-    return Path(info.context["root"]) if info.context else Path.cwd()
 
 
 class ArenaMockConfig(StrictModel):
@@ -119,7 +115,7 @@ class ArenaPromptsConfig(StrictModel):
     @field_validator("generate", "rate", "answer", "judge")
     @classmethod
     def _template_exists(cls, value: str, info: ValidationInfo) -> str:
-        path = _root(info) / value
+        path = config_root(info) / value
         if not path.is_file():
             raise ValueError(f"prompt file not found: {value}")
         phase: Phase = info.field_name  # type: ignore[assignment]
@@ -167,7 +163,7 @@ class ArenaConfig(ProviderLayerConfig):
 
     game: Literal["arena"]
     """The game: ``arena``."""
-    run_id: str = Field(pattern=_NAME_PATTERN, max_length=MAX_NAME_LENGTH)
+    run_id: str = Field(pattern=NAME_PATTERN, max_length=MAX_NAME_LENGTH)
     """Name of the run; the run directory defaults to ``data/runs/<run_id>``."""
     seed: Seed
     """The one seed every random stream is derived from."""

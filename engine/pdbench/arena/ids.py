@@ -12,7 +12,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 
-from pdbench.core.rng import stream
+from pdbench.rng import stream
 
 __all__ = ["answer_id", "presentation_order", "question_id"]
 

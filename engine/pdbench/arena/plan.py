@@ -12,18 +12,19 @@ Rate, answer and judge are upper bounds when a player writes fewer than Q usable
 an answer stays invalid; every count can grow by up to ``max_retries`` re-asks per call.
 
 Tokens and cost (:func:`estimate_arena`, summed per model by the PD's
-:class:`pdbench.runners.estimate.CallEstimate`): each phase's prompt is rendered from its
+:class:`pdbench.pd.estimate.CallEstimate`): each phase's prompt is rendered from its
 template with the question counted at its share of the generation budget
 (``max_tokens.generate / questions_per_player``) and the answer at ``max_tokens.answer``
 (ceilings: texts are not known before they are written), as characters / 4; replies count as
 the phase's ``max_tokens``, plus the player's whole reasoning budget on every call for a
-reasoning model or a model with thinking (see :mod:`pdbench.runners.estimate`). Calls are the
+reasoning model or a model with thinking (see :mod:`pdbench.pd.estimate`). Calls are the
 counts above, spread evenly over the players.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from pdbench.arena.config import ArenaConfig
 from pdbench.arena.prompts import (
@@ -34,9 +35,9 @@ from pdbench.arena.prompts import (
     render_judge,
     render_rate,
 )
-from pdbench.config import LoadedConfig
-from pdbench.runners.estimate import CallEstimate
-from pdbench.runners.runtime import price_table
+from pdbench.config.loader import LoadedConfig
+from pdbench.run.estimate import CallEstimate
+from pdbench.run.runtime import price_table
 
 __all__ = [
     "PhaseCalls",
@@ -129,7 +130,7 @@ def estimate_arena(loaded: LoadedConfig) -> CallEstimate:
     return estimate
 
 
-def summary_lines(config: ArenaConfig, *, output_dir: str | None = None) -> list[str]:
+def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
     """What ``pdbench validate`` and ``--dry-run`` print about a tournament."""
     mode = ", dev mode" if config.dev else ""
     qf = config.question_filter
@@ -139,7 +140,7 @@ def summary_lines(config: ArenaConfig, *, output_dir: str | None = None) -> list
         "min_score": f"keep normalised rating >= {qf.min_score:g}",
     }[qf.kind]
     lines = [
-        f"run_id {config.run_id}, seed {config.seed}{mode}, output {config.run_dir(output_dir)}",
+        f"run_id {config.run_id}, seed {config.seed}{mode}, output {run_dir}",
         f"categories: {', '.join(config.categories)}",
         f"questions per player: {config.questions_per_player}, max retries: {config.max_retries}",
         f"question filter: {filter_text}; normalization: {config.normalization}",

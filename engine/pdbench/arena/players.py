@@ -17,14 +17,14 @@ import threading
 from collections.abc import Callable
 
 from pdbench.arena.config import ArenaConfig, ArenaPlayerConfig
+from pdbench.arena.mock_player import SIGN_OFFS, ArenaMockSettings
 from pdbench.arena.tasks import PlayerClient
-from pdbench.config import LoadedConfig
-from pdbench.core.rng import derive_seed
+from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError
 from pdbench.providers.base import ProviderClient, key_problem, make_provider, provider_problem
 from pdbench.providers.gateway import gateway_for
-from pdbench.providers.mock_arena import SIGN_OFFS, ArenaMockSettings
 from pdbench.providers.runtime import ProviderRuntime
+from pdbench.rng import derive_seed
 
 __all__ = ["PlayerPool", "check_arena_providers", "mock_settings"]
 

@@ -4,7 +4,7 @@ A phase's record file is written whole when all its calls are done, then the pha
 to the manifest's ``phases_done``: that marks it complete. Resuming
 
 1. checks that the config is the one the run started with
-   (:func:`pdbench.runners.run_dir.resumable_manifest`, shared with the PD);
+   (:func:`pdbench.run.run_dir.resumable_manifest`, shared with the PD);
 2. keeps the files of the phases in ``phases_done`` and reads their records back;
 3. deletes the file of any later phase and drops the ``calls.jsonl`` lines of every phase not
    done (atomically), so the interrupted phase is replayed from its first call;
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.arena.prompts import PHASES, Phase
-from pdbench.runners.run_dir import resumable_manifest
+from pdbench.run.run_dir import resumable_manifest
 from pdbench.storage.jsonl import read_jsonl, rewrite_jsonl
 from pdbench.storage.schema import RunFiles, RunManifest
 

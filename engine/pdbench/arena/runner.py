@@ -1,7 +1,7 @@
 """Play a tournament into a run directory: generate, rate, filter, answer, judge.
 
 Each phase plans its call tasks from the seed and the previous phase's records and asks them
-up to ``max_concurrency`` at once (:func:`pdbench.runners.concurrency.run_concurrently`),
+up to ``max_concurrency`` at once (:func:`pdbench.run.concurrency.run_concurrently`),
 through the run's one provider runtime (cache, prices, per-model limits, back-off, cancel;
 :mod:`pdbench.arena.players`). Output order is canonical: each task's ``calls.jsonl`` lines
 are written as soon as every earlier task of the phase is done, and the phase's record file
@@ -13,13 +13,12 @@ Seeds are derived by name: the mock of player ``p`` is seeded ``(seed, "provider
 p)``; presentation orders ``(seed, "order", phase, p)``; ids from the seed and what they name.
 The manifest is written ``running`` first (with the ``scoring`` the SQL reads) and rewritten
 ``completed``, ``interrupted`` (Ctrl-C) or ``failed`` at the end, with the counts
-(:func:`pdbench.runners.run_dir.manifest_lifecycle`). Resume: :mod:`pdbench.arena.resume`.
+(:func:`pdbench.run.run_dir.manifest_lifecycle`). Resume: :mod:`pdbench.arena.resume`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from pdbench.arena.config import ArenaConfig
@@ -40,30 +39,22 @@ from pdbench.arena.players import PlayerPool, check_arena_providers
 from pdbench.arena.prompts import ArenaTemplates, Phase
 from pdbench.arena.resume import PHASE_FILES, prepare_arena_resume
 from pdbench.arena.tasks import CallOutcome, CallTask, ask
-from pdbench.config import LoadedConfig
-from pdbench.core.clock import utc_timestamp
+from pdbench.clock import utc_timestamp
+from pdbench.config.loader import LoadedConfig
+from pdbench.game import RunResult
 from pdbench.providers.runtime import ProviderRuntime
-from pdbench.runners.concurrency import run_concurrently
-from pdbench.runners.run_dir import LiveManifest, manifest_lifecycle, prepare_run_dir, resumed
-from pdbench.runners.runtime import build_runtime
+from pdbench.run.concurrency import run_concurrently
+from pdbench.run.run_dir import LiveManifest, manifest_lifecycle, prepare_run_dir, resumed
+from pdbench.run.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter
 from pdbench.storage.manifest import canonical_sha256, new_manifest
 from pdbench.storage.run_lock import hold_run_dir
-from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
+from pdbench.storage.schema import RunFiles, RunStatus
 
-__all__ = ["ArenaResult", "arena_runtime", "run_arena"]
+__all__ = ["arena_runtime", "run_arena"]
 
 ProgressCallback = Callable[[Phase, int, int], None]
 """``(phase, calls done, calls planned)`` after every task, in the calling thread."""
-
-
-@dataclass
-class ArenaResult:
-    """What a finished (or stopped) tournament wrote."""
-
-    run_dir: Path
-    manifest: RunManifest
-    counts: dict[str, int] = field(default_factory=dict)
 
 
 def arena_runtime(
@@ -193,7 +184,7 @@ def run_arena(
     runtime: ProviderRuntime | None = None,
     on_progress: ProgressCallback | None = None,
     kept_questions: Callable[[Path], list[str]] = kept_question_ids,
-) -> ArenaResult:
+) -> RunResult:
     """Play the tournament of ``loaded`` into its run directory and return what was written.
 
     ``resume`` continues a stopped run directory (:mod:`pdbench.arena.resume`);
@@ -277,4 +268,4 @@ def run_arena(
                 plan=lambda: judge_tasks(answers, questions=kept, context=context),
                 to_records=lambda outcomes: judgment_records(outcomes, context=context),
             )
-        return ArenaResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
+        return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)

@@ -3,7 +3,7 @@
 Every phase is a list of independent :class:`CallTask` values, planned up front from the seed
 and the previous phase's records, and an ordered write of their outcomes. Nothing a task does
 depends on another task of the same phase, so the runner asks them concurrently
-(:func:`pdbench.runners.concurrency.run_concurrently`); the records are written in task order,
+(:func:`pdbench.run.concurrency.run_concurrently`); the records are written in task order,
 so the rows do not depend on the order in which the calls finish.
 """
 

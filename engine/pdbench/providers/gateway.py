@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from pdbench.core.clock import utc_timestamp
+from pdbench.clock import utc_timestamp
 from pdbench.errors import ProviderError
 from pdbench.providers.base import ProviderClient, Usage
 from pdbench.providers.cache import CachedReply, cache_key

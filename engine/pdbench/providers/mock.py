@@ -2,8 +2,8 @@
 
 It is a pure function of its seed and the prompt it is given: the same ``(system, prompt)``
 always gets the same reply. What it answers is decided by a *player* for the game at hand
-(the PD player lives in :mod:`pdbench.providers.mock_pd`, the arena player, which tells its
-four phases apart by the prompt, in :mod:`pdbench.providers.mock_arena`); the provider itself
+(the PD player lives in :mod:`pdbench.pd.mock_player`, the arena player, which tells its
+four phases apart by the prompt, in :mod:`pdbench.arena.mock_player`); the provider itself
 only adds what every game shares: invalid replies at a seeded rate and optional simulated
 latency.
 """
@@ -11,14 +11,15 @@ latency.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from random import Random
-from typing import Any, Protocol
+from typing import Protocol
 
-from pdbench.core.rng import stream
 from pdbench.providers.base import Usage
 from pdbench.providers.gateway import prompt_sha256
+from pdbench.rng import stream
 
-__all__ = ["INVALID_REPLIES", "MockPlayer", "MockProvider", "build"]
+__all__ = ["INVALID_REPLIES", "MockPlayer", "MockProvider", "MockSetup", "MockSource", "build"]
 
 INVALID_REPLIES = (
     "I think I will cooperate this time.",
@@ -37,6 +38,25 @@ class MockPlayer(Protocol):
     """Decides the mock's valid reply to a prompt; ``rng`` is seeded from the prompt."""
 
     def reply(self, *, system: str, prompt: str, rng: Random) -> str: ...
+
+
+@dataclass(frozen=True)
+class MockSetup:
+    """A mock for one agent: who answers, and what every game's mock shares."""
+
+    player: MockPlayer
+    seed: int | None = None
+    """Replaces the seed the run derives for the agent (None: keep it)."""
+    invalid_rate: float = 0.0
+    """Share of replies drawn to be invalid (one of ``INVALID_REPLIES``)."""
+    latency_ms: float = 0.0
+    """Simulated latency of every call."""
+
+
+class MockSource(Protocol):
+    """The settings of an agent the mock can stand in for (a game's player config)."""
+
+    def mock_setup(self) -> MockSetup: ...
 
 
 class MockProvider:
@@ -79,24 +99,12 @@ def _approx_tokens(text: str) -> int:
     return (len(text) + 3) // 4
 
 
-def build(*, settings: Any, seed: int) -> MockProvider:
-    """The registry's factory: an arena mock from :class:`ArenaMockSettings`, else a PD mock
-    from an LLM agent's config (its ``mock`` section)."""
-    from pdbench.providers.mock_arena import ArenaMockPlayer, ArenaMockSettings
-    from pdbench.providers.mock_pd import PDMockPlayer
-
-    if isinstance(settings, ArenaMockSettings):
-        return MockProvider(
-            player=ArenaMockPlayer(settings=settings),
-            seed=seed if settings.seed is None else settings.seed,
-            invalid_rate=settings.invalid_rate,
-            latency_ms=settings.latency_ms,
-        )
-
-    mock = settings.mock
+def build(*, settings: MockSource, seed: int) -> MockProvider:
+    """The registry's factory: the mock the agent's ``settings`` describe."""
+    setup = settings.mock_setup()
     return MockProvider(
-        player=PDMockPlayer(strategy=mock.strategy, output_format=settings.output_format),
-        seed=seed if mock.seed is None else mock.seed,
-        invalid_rate=mock.invalid_rate,
-        latency_ms=mock.latency_ms,
+        player=setup.player,
+        seed=seed if setup.seed is None else setup.seed,
+        invalid_rate=setup.invalid_rate,
+        latency_ms=setup.latency_ms,
     )

@@ -1,7 +1,7 @@
 """Run the repository's dbt project on one run directory.
 
 The one place pdbench calls dbt: ``pdbench aggregate`` builds every model of a game
-(:mod:`pdbench.storage.aggregate`), and the arena's question filter runs the question models
+(:mod:`pdbench.aggregate`), and the arena's question filter runs the question models
 between rating and answering (:mod:`pdbench.arena.filter`).
 
 dbt runs in a process of its own (:mod:`pdbench.storage.dbt_worker`), one per pdbench

@@ -13,26 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from pdbench.errors import RunDirError
+from pdbench.games import DEFAULT_GAME, GAMES, game_named
 from pdbench.storage.schema import RunFiles
 
-__all__ = ["MARTS", "RunProblem", "ViewableRun", "check_run", "find_runs"]
+__all__ = ["RunProblem", "ViewableRun", "check_run", "find_runs"]
 
-MARTS: dict[str, tuple[str, ...]] = {
-    "pd": ("aggregates", "cooperation_over_time", "calls_summary"),
-    "arena": (
-        "leaderboard",
-        "answer_scores",
-        "question_quality",
-        "judge_stats",
-        "judge_player_bias",
-        "arena_question_stats",
-        "arena_calls_summary",
-    ),
-}
-"""Marts each game's pages need (``<name>.parquet``); optional ones are checked by the page."""
-
-_RAW: dict[str, str] = {"pd": RunFiles.ROUNDS, "arena": RunFiles.QUESTIONS}
-_DEFAULT_CONFIG = {"pd": "configs/experiment.yaml", "arena": "configs/arena.yaml"}
+_EXAMPLE = GAMES[DEFAULT_GAME].example_config
+"""The config a hint plays when the run directory does not say which."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +69,7 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
         return RunProblem(
             "missing",
             f"The run directory `{shown}` does not exist. Play a run into it:",
-            _run_command(_DEFAULT_CONFIG["pd"], run_dir),
+            _run_command(_EXAMPLE, run_dir),
         )
     manifest_path = run_dir / RunFiles.MANIFEST
     if not manifest_path.is_file():
@@ -89,28 +77,29 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
             "not_a_run",
             f"`{shown}` is not a run directory (it has no {RunFiles.MANIFEST}). Play a run "
             "into it:",
-            _run_command(_DEFAULT_CONFIG["pd"], run_dir) + " --overwrite",
+            _run_command(_EXAMPLE, run_dir) + " --overwrite",
         )
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        game = manifest["game"]
-        if game not in MARTS:
-            raise ValueError(f"unknown game {game!r}")
-    except (OSError, ValueError, KeyError, TypeError) as err:
+        game = game_named(manifest["game"], where=RunFiles.MANIFEST)
+    except (OSError, ValueError, KeyError, TypeError, RunDirError) as err:
         return RunProblem(
             "unreadable",
             f"The manifest of `{shown}` cannot be read ({err}). Play the run again:",
-            _run_command(_DEFAULT_CONFIG["pd"], run_dir) + " --overwrite",
+            _run_command(_EXAMPLE, run_dir) + " --overwrite",
         )
-    config = str(manifest.get("config_path") or _DEFAULT_CONFIG[game])
-    if not _has_content(run_dir / _RAW[game]):
+    config = str(manifest.get("config_path") or game.example_config)
+    records = game.marts.first_records
+    if not _has_content(run_dir / records):
         return RunProblem(
             "empty",
-            f"The run `{shown}` holds no records yet ({_RAW[game]} is empty or missing; "
+            f"The run `{shown}` holds no records yet ({records} is empty or missing; "
             f"status: {manifest.get('status', 'unknown')}). Play it:",
             _run_command(config, run_dir) + " --overwrite",
         )
-    missing = [name for name in MARTS[game] if not (run_dir / f"{name}.parquet").is_file()]
+    missing = [
+        name for name in game.marts.viewer_marts if not (run_dir / f"{name}.parquet").is_file()
+    ]
     if missing:
         return RunProblem(
             "not_aggregated",

@@ -2,25 +2,30 @@
 
 Run as ``streamlit run streamlit_app.py -- --run-dir <run_dir> [--runs-root data/runs]``.
 The sidebar also offers every run under ``--runs-root``; the page set follows the run's game
-(:mod:`pdbench.ui.pd_pages`, :mod:`pdbench.ui.arena_pages`). A run that cannot be shown yet
+(the game's ``viewer``, :mod:`pdbench.games`). A run that cannot be shown yet
 gets a message with the command that fixes it (:mod:`pdbench.ui.run_check`).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from pathlib import Path
 
 import duckdb
 import streamlit as st
 
-from pdbench.ui import arena_pages, pd_pages
-from pdbench.ui.run_check import RunProblem, check_run, find_runs
+from pdbench.games import GAMES
+from pdbench.ui.run_check import RunProblem, ViewableRun, check_run, find_runs
 
 __all__ = ["main", "parse_args"]
 
-GAME_TITLES = {"pd": "Iterated Prisoner's Dilemma", "arena": "Humanity's Last Arena"}
+
+def _render(run: ViewableRun) -> None:
+    """Draw the pages of the run's game (its ``viewer``: ``"module:function"``)."""
+    module_name, _, function_name = GAMES[run.game].viewer.partition(":")
+    getattr(importlib.import_module(module_name), function_name)(run)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -79,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
     manifest = checked.manifest
     st.title(f"{checked.run_id}")
     st.caption(
-        f"{GAME_TITLES.get(checked.game, checked.game)} · status {manifest.get('status')} · "
+        f"{GAMES[checked.game].title} · status {manifest.get('status')} · "
         f"seed {manifest.get('seed')} · config {manifest.get('config_path')} · "
         f"started {manifest.get('started_at')} · `{run_dir}`"
     )
@@ -89,10 +94,7 @@ def main(argv: list[str] | None = None) -> None:
             "aggregated so far."
         )
     try:
-        if checked.game == "pd":
-            pd_pages.render(checked)
-        else:
-            arena_pages.render(checked)
+        _render(checked)
     except (duckdb.Error, OSError) as exc:
         # a damaged or half-written mart: say which, and the command that builds it again
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

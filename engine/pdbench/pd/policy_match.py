@@ -17,8 +17,8 @@ from collections.abc import Callable
 from time import perf_counter
 from typing import Protocol
 
-from pdbench.core.clock import utc_timestamp
-from pdbench.storage.round_lines import RoundLineTemplate
+from pdbench.clock import utc_timestamp
+from pdbench.pd.round_lines import RoundLineTemplate
 
 __all__ = ["CHUNK_ROUNDS", "FastPolicy", "play_policy_rounds"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import ClassVar, Final, Literal
 
-from pdbench.agents.base import POLICY_DECISION, Decision
-from pdbench.core.payoff import PayoffView
-from pdbench.core.types import Action, C, D, Observation
+from pdbench.pd.actions import Action, C, D, Observation
+from pdbench.pd.agents.base import POLICY_DECISION, Decision
+from pdbench.pd.payoff import PayoffView
 
 __all__ = [
     "POLICIES",

@@ -19,22 +19,13 @@ from pathlib import Path
 import duckdb
 
 from pdbench.errors import RunDirError
+from pdbench.game import Game
+from pdbench.games import game_named
 from pdbench.storage.dbt import invoke_dbt
 from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunFiles
 
-__all__ = ["LEADERBOARD", "AggregateSummary", "aggregate_run"]
-
-LEADERBOARD = "leaderboard.parquet"
-"""The arena mart ``pdbench aggregate`` prints as a table."""
-_REQUIRED_FILES = {
-    "pd": (RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS),
-    "arena": (RunFiles.CALLS,),
-}
-_DBT_THREADS = {"pd": 1, "arena": 2}
-"""Models dbt builds side by side. A PD run builds one at a time: DuckDB already runs each
-query on every core, and two heavy queries over millions of rounds side by side only compete
-for memory and spill (measured on a 10M-round run: 42 s instead of 67 s of dbt build)."""
+__all__ = ["AggregateSummary", "aggregate_run"]
 
 
 @dataclass(frozen=True)
@@ -84,8 +75,8 @@ def aggregate_run(
         results = invoke_dbt(
             "build",
             run_dir=run_dir,
-            select=f"tag:{game}",
-            threads=_DBT_THREADS[game],
+            select=f"tag:{game.marts.dbt_tag}",
+            threads=game.marts.dbt_threads,
             unit_tests=unit_tests,
         )
     tables = {
@@ -97,7 +88,7 @@ def aggregate_run(
     text = _summary_text(run_dir, game, tables)
     return AggregateSummary(
         run_dir=run_dir,
-        game=game,
+        game=game.name,
         tables=tables,
         text=text,
         n_checks_passed=results.n_checks_passed,
@@ -105,7 +96,7 @@ def aggregate_run(
     )
 
 
-def _check_run_dir(run_dir: Path) -> tuple[str, str | None]:
+def _check_run_dir(run_dir: Path) -> tuple[Game, str | None]:
     """Fail early, in one line, on a run directory dbt could not read; return its game and
     status."""
     if not run_dir.is_dir():
@@ -117,14 +108,15 @@ def _check_run_dir(run_dir: Path) -> tuple[str, str | None]:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
         raise RunDirError(f"{manifest_path}: cannot read the manifest: {err}") from err
-    game = manifest.get("game") if isinstance(manifest, dict) else None
-    if game not in _REQUIRED_FILES:
-        raise RunDirError(f"{manifest_path}: unknown game {game!r} (expected 'pd' or 'arena')")
-    for name in _REQUIRED_FILES[game]:
+    if not isinstance(manifest, dict):
+        raise RunDirError(f"{manifest_path}: not a manifest (expected a JSON object)")
+    game = game_named(manifest.get("game"), where=str(manifest_path))
+    for name in game.marts.required_files:
         if not (run_dir / name).is_file():
             raise RunDirError(f"{run_dir}: {name} is missing")
-    if game == "pd" and not _has_content(run_dir / RunFiles.ROUNDS):
-        raise RunDirError(f"{run_dir}: {RunFiles.ROUNDS} is empty: the run played no round")
+    for name in game.marts.non_empty_files:
+        if not _has_content(run_dir / name):
+            raise RunDirError(f"{run_dir}: {name} is empty: the run played nothing")
     return game, manifest.get("status")
 
 
@@ -148,118 +140,10 @@ def _count_rows(path: Path) -> int:
     return int(total) - int(all_null)
 
 
-def _summary_text(run_dir: Path, game: str, tables: dict[str, int]) -> str:
+def _summary_text(run_dir: Path, game: Game, tables: dict[str, int]) -> str:
     lines = [f"aggregated {run_dir}"]
     lines += [f"  {name}: {rows} rows" for name, rows in tables.items()]
-    if game == "pd" and tables.get(RunFiles.AGGREGATES):
-        lines += ["", *_pd_condition_table(run_dir / RunFiles.AGGREGATES)]
-    if game == "arena" and tables.get(LEADERBOARD):
-        lines += ["", *_arena_leaderboard_table(run_dir / LEADERBOARD)]
+    table = game.marts.summary(run_dir, tables) if game.marts.summary else []
+    if table:
+        lines += ["", *table]
     return "\n".join(lines)
-
-
-def _pd_condition_table(path: Path) -> list[str]:
-    with duckdb.connect() as con:
-        rows = con.execute(
-            """
-            select
-                condition,
-                n_replicates,
-                n_aborted,
-                cooperation_rate,
-                payoff_per_round_a,
-                payoff_per_round_b,
-                time_to_collapse,
-                n_collapsed
-            from read_parquet($path)
-            where level = 'condition'
-            order by condition
-            """,
-            {"path": str(path)},
-        ).fetchall()
-    header = ("condition", "replicates", "cooperation", "payoff/round a", "payoff/round b",
-              "collapse (mean round; replicates collapsed)")  # fmt: skip
-    table = [header]
-    for condition, n_ok, n_aborted, coop, pay_a, pay_b, collapse, n_collapsed in rows:
-        replicates = f"{n_ok}" + (f" (+{n_aborted} aborted)" if n_aborted else "")
-        fraction = f"({n_collapsed}/{n_ok} replicates)"
-        collapse_text = (
-            f"never {fraction}" if collapse is None else f"round {_number(collapse)} {fraction}"
-        )
-        table.append(
-            (
-                str(condition),
-                replicates,
-                _fmt(coop),
-                _fmt(pay_a),
-                _fmt(pay_b),
-                collapse_text,
-            )
-        )
-    return _aligned(table)
-
-
-def _arena_leaderboard_table(path: Path) -> list[str]:
-    with duckdb.connect() as con:
-        rows = con.execute(
-            """
-            select
-                rank,
-                player,
-                score,
-                ci_low,
-                ci_high,
-                rank_ci_low,
-                rank_ci_high,
-                n_answers,
-                normalization,
-                bootstrap_n
-            from read_parquet($path)
-            where player is not null
-            order by rank asc nulls last, player asc
-            """,
-            {"path": str(path)},
-        ).fetchall()
-    header = ("rank", "player", "score", "95% CI", "rank interval", "answers")
-    table = [header]
-    for rank, player, score, low, high, rank_low, rank_high, n_answers, _, _ in rows:
-        interval = "-" if low is None else f"{low:.2f} .. {high:.2f}"
-        if rank_low is None:
-            ranks = "-"
-        elif rank_low == rank_high:
-            ranks = f"{rank_low}"
-        else:
-            ranks = f"{rank_low}-{rank_high}"
-        table.append(
-            (
-                "-" if rank is None else str(rank),
-                str(player),
-                "-" if score is None else f"{score:.2f}",
-                interval,
-                ranks,
-                str(n_answers),
-            )
-        )
-    normalization, bootstrap_n = (rows[0][8], rows[0][9]) if rows else ("?", "?")
-    return [
-        f"leaderboard (normalisation {normalization}; 95% intervals from {bootstrap_n} "
-        "bootstrap replicates over questions):",
-        *_aligned(table),
-    ]
-
-
-def _aligned(table: list[tuple[str, ...]]) -> list[str]:
-    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    return [
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-        for row in table
-    ]
-
-
-def _number(value: float) -> str:
-    """An integral value without decimals (``1``), any other with up to two (``4.5``)."""
-    return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}".rstrip("0")
-
-
-def _fmt(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pdbench.core.types import Action
+from pdbench.pd.actions import Action
 
 __all__ = ["PayoffMatrix", "PayoffView"]
 

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pdbench.core.payoff import PayoffMatrix
-from pdbench.core.transcript import render_history, render_payoff_table, render_totals
-from pdbench.core.types import Turn
+from pdbench.pd.actions import Turn
+from pdbench.pd.payoff import PayoffMatrix
+from pdbench.pd.transcript import render_history, render_payoff_table, render_totals
 from pdbench.providers.extract import ActionFormat
 from pdbench.templates import template_problem
 

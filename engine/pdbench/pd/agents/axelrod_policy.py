@@ -19,8 +19,8 @@ import math
 from functools import cache
 from typing import Any, ClassVar
 
-from pdbench.agents.policy import Policy
-from pdbench.core.payoff import PayoffView
+from pdbench.pd.agents.policy import Policy
+from pdbench.pd.payoff import PayoffView
 
 __all__ = [
     "AXELROD_PREFIX",

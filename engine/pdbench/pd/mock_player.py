@@ -2,7 +2,7 @@
 
 It plays through the text interface, like a model would: it reads its own payoffs from the
 payoff table of the system prompt and the visible history from the round prompt (both in the
-line formats of :mod:`pdbench.core.transcript`), replays a fresh policy over that history and
+line formats of :mod:`pdbench.pd.transcript`), replays a fresh policy over that history and
 answers with the policy's next action. It sees exactly what a model sees, so GRIM, for one,
 only remembers defections that are still inside the history window.
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from random import Random
 
-from pdbench.agents.policy import POLICIES, make_policy
-from pdbench.core.payoff import PayoffView
-from pdbench.core.transcript import parse_history, parse_payoff_table
-from pdbench.core.types import Observation
+from pdbench.pd.actions import Observation
+from pdbench.pd.agents.policy import POLICIES, make_policy
+from pdbench.pd.payoff import PayoffView
+from pdbench.pd.transcript import parse_history, parse_payoff_table
 from pdbench.providers.extract import ActionFormat
 
 __all__ = ["PDMockPlayer"]

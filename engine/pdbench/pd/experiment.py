@@ -6,14 +6,14 @@ Seeds are derived by name from the run seed, never from execution order:
 - horizon: ``(seed, "horizon", replicate)``, shared by all conditions of a replicate;
 - agent ``reset`` seed: ``(seed, "agent", condition, replicate, side)``;
 - provider seed (the mock's): ``(seed, "provider", condition, replicate, side)``;
-- execution noise: ``(seed, condition, replicate, "noise", side)`` (see ``core/noise.py``).
+- execution noise: ``(seed, condition, replicate, "noise", side)`` (see ``pd/noise.py``).
 
 With noise, each round records the intended and the executed actions; agents observe and are
 scored on the executed ones.
 
 Writing: nothing is held in memory beyond the history window the agents need. Matches with an
 LLM agent write every round line as a dict through ``json.dumps`` and flush it at once.
-Policy-only matches run the hot loop of ``runners/policy_match.py`` (the same lines from a
+Policy-only matches run the hot loop of ``pd/policy_match.py`` (the same lines from a
 per-match template, written in chunks) and flush when the match ends: a crash then loses only
 rounds of the match in progress, which has no ``matches.jsonl`` line yet and is therefore
 incomplete either way. ``matches.jsonl`` and ``calls.jsonl`` are flushed per record; a
@@ -21,55 +21,56 @@ match's ``matches.jsonl`` line is written after all its rounds and calls, so it 
 match finished.
 
 Concurrency: with ``max_concurrency > 1`` and at least one LLM match, matches are played on
-that many threads (:func:`pdbench.runners.concurrency.run_concurrently`). Each appends its
+that many threads (:func:`pdbench.run.concurrency.run_concurrently`). Each appends its
 lines as it plays, so the files interleave while the run is going and a crash loses only the
 line being written. When the run completes, the three match files are rewritten in plan order
-(:mod:`pdbench.storage.match_files`): the final files are byte-for-byte those of a sequential
+(:mod:`pdbench.pd.match_files`): the final files are byte-for-byte those of a sequential
 run, timestamps and latencies aside. Policy-only runs and ``max_concurrency: 1`` play in the
 calling thread and are written in plan order directly.
 
-Resume: see :mod:`pdbench.runners.resume`.
+Resume: see :mod:`pdbench.pd.resume`.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pdbench.agents.base import POLICY_DECISION, Agent, MatchAborted
-from pdbench.config import ExperimentConfig, LoadedConfig
-from pdbench.core.clock import utc_timestamp
-from pdbench.core.horizon import fixed_length, geometric_length
-from pdbench.core.noise import noise_seed, noisy
-from pdbench.core.payoff import PayoffMatrix
-from pdbench.core.rng import derive_seed
-from pdbench.core.types import Observation, Turn
+from pdbench.clock import utc_timestamp
+from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError
-from pdbench.providers.base import key_problem, provider_problem
-from pdbench.providers.runtime import ProviderRuntime
-from pdbench.runners.concurrency import run_concurrently
-from pdbench.runners.policy_match import play_policy_rounds
-from pdbench.runners.registry import MatchSetup, build_agent
-from pdbench.runners.resume import prepare_resume
-from pdbench.runners.run_dir import manifest_lifecycle, prepare_run_dir, resumed
-from pdbench.runners.runtime import build_runtime
-from pdbench.storage.jsonl import JsonlWriter, read_jsonl
-from pdbench.storage.manifest import canonical_sha256, new_manifest
-from pdbench.storage.match_files import (
+from pdbench.game import RunResult
+from pdbench.pd.actions import Observation, Turn
+from pdbench.pd.agents.base import POLICY_DECISION, Agent, MatchAborted
+from pdbench.pd.agents.factory import MatchSetup, build_agent
+from pdbench.pd.config import ExperimentConfig
+from pdbench.pd.horizon import fixed_length, geometric_length
+from pdbench.pd.match_files import (
     match_round_counts,
     raise_if_incomplete,
     rewrite_in_plan_order,
 )
-from pdbench.storage.round_lines import RoundLineTemplate
+from pdbench.pd.noise import noise_seed, noisy
+from pdbench.pd.payoff import PayoffMatrix
+from pdbench.pd.policy_match import play_policy_rounds
+from pdbench.pd.resume import prepare_resume
+from pdbench.pd.round_lines import RoundLineTemplate
+from pdbench.providers.base import key_problem, provider_problem
+from pdbench.providers.runtime import ProviderRuntime
+from pdbench.rng import derive_seed
+from pdbench.run.concurrency import run_concurrently
+from pdbench.run.run_dir import manifest_lifecycle, prepare_run_dir, resumed
+from pdbench.run.runtime import build_runtime
+from pdbench.storage.jsonl import JsonlWriter, read_jsonl
+from pdbench.storage.manifest import canonical_sha256, new_manifest
 from pdbench.storage.run_lock import hold_run_dir
-from pdbench.storage.schema import SCHEMA_VERSION, RunFiles, RunManifest, RunStatus
+from pdbench.storage.schema import SCHEMA_VERSION, RunFiles, RunStatus
 
 __all__ = [
     "MatchPlan",
-    "RunResult",
     "check_providers",
     "experiment_runtime",
     "llm_agents",
@@ -96,15 +97,6 @@ class MatchPlan:
     """Probability that an intended action is flipped."""
     noise_seeds: tuple[int, int] = (0, 0)
     """Seeds of the noise streams of agent A and agent B."""
-
-
-@dataclass
-class RunResult:
-    """What a finished (or stopped) run wrote."""
-
-    run_dir: Path
-    manifest: RunManifest
-    counts: dict[str, int] = field(default_factory=dict)
 
 
 def planned_rounds(config: ExperimentConfig, *, replicate: int) -> int:
@@ -352,7 +344,7 @@ def run_experiment(
 ) -> RunResult:
     """Play every match of ``loaded`` into its run directory and return what was written.
 
-    ``resume`` continues an existing run directory (see :mod:`pdbench.runners.resume`);
+    ``resume`` continues an existing run directory (see :mod:`pdbench.pd.resume`);
     ``use_cache=False`` is ``--no-cache``; ``runtime`` replaces the provider runtime built
     from the config (tests inject a sleep that does not wait).
 

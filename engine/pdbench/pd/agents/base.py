@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Literal, Protocol, runtime_checkable
 
-from pdbench.core.types import Action, Observation
+from pdbench.pd.actions import Action, Observation
 
 __all__ = ["POLICY_DECISION", "Agent", "Decision", "MatchAborted"]
 

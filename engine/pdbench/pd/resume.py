@@ -5,13 +5,13 @@
 
 1. the manifest must be there and its ``config_sha256`` must equal the sha256 of the config
    as loaded now (with the same ``--replicates``); otherwise resume refuses
-   (:func:`pdbench.runners.run_dir.resumable_manifest`, shared with the arena);
+   (:func:`pdbench.run.run_dir.resumable_manifest`, shared with the arena);
 2. a match is *finished* when ``matches.jsonl`` has its line (the line is written after all
    of the match's rounds and calls) and ``rounds.jsonl`` holds exactly its ``rounds_played``
-   rounds (:func:`pdbench.storage.match_files.match_round_counts`); every other match,
+   rounds (:func:`pdbench.pd.match_files.match_round_counts`); every other match,
    including one whose rounds were lost, is replayed from its first round;
 3. the lines of unfinished matches (partial rounds, their calls, a torn last line) are
-   dropped by rewriting the three match files atomically (:mod:`pdbench.storage.match_files`);
+   dropped by rewriting the three match files atomically (:mod:`pdbench.pd.match_files`);
 4. the runner plays the rest and, at the end, sorts the files into plan order.
 
 Seeds derive by name and the mock is a pure function of its prompt, so the final files equal
@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pdbench.runners.run_dir import resumable_manifest
-from pdbench.storage.match_files import match_round_counts, rewrite_in_plan_order
+from pdbench.pd.match_files import match_round_counts, rewrite_in_plan_order
+from pdbench.run.run_dir import resumable_manifest
 from pdbench.storage.schema import RunManifest
 
 __all__ = ["ResumeState", "prepare_resume"]

@@ -1,37 +1,18 @@
-"""What a config will cost before any money is spent (``pdbench run --dry-run``).
+"""What a run will cost before any money is spent (``pdbench run --dry-run``), in either game.
 
-:class:`CallEstimate` sums calls, tokens and cost per ``provider/model`` and prints them; it
-is shared by both games (the arena's per-phase counts are in :mod:`pdbench.arena.plan`).
-For the PD (:func:`estimate_calls`):
-
-- Calls: one per LLM move, i.e. LLM sides x rounds of each match. Match lengths are drawn
-  from the seed before anything is played (:func:`plan_matches`), so the rounds are exact,
-  not an expectation; matches can only end early by aborting. Upper bounds: every move
-  re-prompted ``max_retries`` times, and every request retried ``transport.max_retries``
-  times on top.
-- Tokens: one system and one round prompt per LLM agent rendered with a full history window,
-  counted as characters / 4, times its calls; replies count as ``max_tokens`` (a ceiling).
-  A model that reasons before it answers is assumed to spend its whole reasoning budget on
-  every call, on top of the reply: the ceiling of a call is what the request allows, i.e.
-  ``max_completion_tokens`` (reasoning budget + ``max_tokens``) for an OpenAI reasoning model
-  and ``thinking.budget_tokens`` + ``max_tokens`` with Anthropic's thinking. Reasoning tokens
-  are billed as output tokens, and priced so.
-- Cost: from the config's price table (LiteLLM's map when installed); unknown prices are
-  named, never guessed. The cache is not consulted: a cached re-run costs less.
+:class:`CallEstimate` sums calls, tokens and cost per ``provider/model`` and prints them. Each
+game counts its own calls and tokens (:mod:`pdbench.pd.estimate`, :mod:`pdbench.arena.plan`).
+Unknown prices are named, never guessed. The cache is not consulted: a cached re-run costs
+less.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pdbench.agents.prompts import PromptTemplates, render_round, render_system
-from pdbench.config import ExperimentConfig, LLMAgentConfig, LoadedConfig
-from pdbench.core.types import C, Turn
 from pdbench.providers.pricing import Price, PriceTable
-from pdbench.runners.run_experiment import SIDES, MatchPlan
-from pdbench.runners.runtime import price_table
 
-__all__ = ["CallEstimate", "ModelEstimate", "estimate_calls", "prompt_tokens"]
+__all__ = ["CallEstimate", "ModelEstimate"]
 
 
 @dataclass
@@ -159,64 +140,3 @@ class CallEstimate:
 def _reasoning_part(tokens: int) -> str:
     """``", of which <= N reasoning"`` when a reasoning budget counts, else nothing."""
     return f", of which <= {tokens} reasoning" if tokens else ""
-
-
-def prompt_tokens(
-    agent: LLMAgentConfig, *, config: ExperimentConfig, loaded: LoadedConfig, side: str
-) -> int:
-    """Tokens (characters / 4) of one full-window system + round prompt of an LLM agent."""
-    templates = PromptTemplates.from_files(
-        system_path=loaded.root / agent.system_prompt,
-        round_path=loaded.root / agent.round_prompt,
-        persona_path=agent.persona_path(loaded.root),
-    )
-    window = agent.history_window
-    matrix = config.payoffs.to_matrix()
-    system = render_system(
-        templates,
-        matrix=matrix,
-        side=side,
-        output_format=agent.output_format,
-    )
-    turns = [Turn(C, C, 3.0, 3.0)] * window
-    round_prompt = render_round(
-        templates,
-        round_index=window + 1,
-        turns=turns,
-        history_window=window,
-        include_totals=agent.include_totals,
-        own_total=100.0,
-        opponent_total=100.0,
-        output_format=agent.output_format,
-    )
-    return (len(system) + len(round_prompt) + 3) // 4
-
-
-def estimate_calls(loaded: LoadedConfig, *, plans: list[MatchPlan]) -> CallEstimate:
-    """The estimate for ``plans`` (see the module docstring)."""
-    config: ExperimentConfig = loaded.config
-    prices = price_table(config)
-    estimate = CallEstimate()
-    tokens_cache: dict[tuple[int, str], int] = {}
-    for plan in plans:
-        condition = config.conditions[plan.condition_index]
-        for side in SIDES:
-            agent = getattr(condition, side)
-            if agent.type != "llm":
-                continue
-            per_call = tokens_cache.get((plan.condition_index, side))
-            if per_call is None:
-                per_call = prompt_tokens(agent, config=config, loaded=loaded, side=side)
-                tokens_cache[(plan.condition_index, side)] = per_call
-            estimate.add(
-                provider=agent.provider,
-                model=agent.model,
-                calls=plan.planned_rounds,
-                max_retries=agent.max_retries,
-                transport_retries=agent.transport.max_retries,
-                tokens_in_per_call=per_call,
-                max_tokens=agent.max_tokens,
-                prices=prices,
-                reasoning_tokens=agent.reasoning_budget(),
-            )
-    return estimate

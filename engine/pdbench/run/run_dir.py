@@ -12,7 +12,7 @@
   counts when it ends.
 
 The game-specific part of resuming (which matches or phases are finished) stays with each
-game's runner: :mod:`pdbench.runners.resume` (PD) and :mod:`pdbench.arena.resume` (arena).
+game's runner: :mod:`pdbench.pd.resume` (PD) and :mod:`pdbench.arena.resume` (arena).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pdbench.core.clock import utc_timestamp
+from pdbench.clock import utc_timestamp
 from pdbench.errors import PdbenchError, RunDirError
 from pdbench.storage.manifest import read_manifest, write_manifest
 from pdbench.storage.run_lock import LOCK_FILE

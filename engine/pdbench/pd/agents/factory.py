@@ -8,18 +8,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pdbench.agents.axelrod_policy import AxelrodPolicy, is_axelrod
-from pdbench.agents.base import Agent
-from pdbench.agents.llm import LLMAgent
-from pdbench.agents.policy import make_policy
-from pdbench.agents.prompts import PromptTemplates
-from pdbench.config import LLMAgentConfig, PolicyAgentConfig
-from pdbench.core.payoff import PayoffMatrix
-from pdbench.core.rng import derive_seed
-from pdbench.core.types import Action
+from pdbench.pd.actions import Action
+from pdbench.pd.agent_config import LLMAgentConfig, PolicyAgentConfig
+from pdbench.pd.agents.axelrod_policy import AxelrodPolicy, is_axelrod
+from pdbench.pd.agents.base import Agent
+from pdbench.pd.agents.llm import LLMAgent
+from pdbench.pd.agents.policy import make_policy
+from pdbench.pd.agents.prompts import PromptTemplates
+from pdbench.pd.payoff import PayoffMatrix
 from pdbench.providers.base import make_provider
 from pdbench.providers.gateway import CallContext, gateway_for
 from pdbench.providers.runtime import ProviderRuntime
+from pdbench.rng import derive_seed
 
 __all__ = ["AGENT_FACTORIES", "MatchSetup", "build_agent"]
 

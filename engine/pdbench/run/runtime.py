@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pdbench.config import ProviderLayerConfig
+from pdbench.config.providers import ProviderLayerConfig
 from pdbench.providers.cache import ResponseCache
 from pdbench.providers.pricing import Price, PriceTable
 from pdbench.providers.runtime import ProviderRuntime

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from random import Random
 
 from pdbench.arena.prompts import phase_of_prompt
+from pdbench.providers.mock import MockSetup
 
 __all__ = ["CLARIFIERS", "SIGN_OFFS", "STEPS", "ArenaMockPlayer", "ArenaMockSettings"]
 
@@ -94,6 +95,15 @@ class ArenaMockSettings:
     invalid_rate: float = 0.0
     latency_ms: float = 0.0
     seed: int | None = None
+
+    def mock_setup(self) -> MockSetup:
+        """The mock provider's player and settings (:class:`pdbench.providers.mock.MockSource`)."""
+        return MockSetup(
+            player=ArenaMockPlayer(settings=self),
+            seed=self.seed,
+            invalid_rate=self.invalid_rate,
+            latency_ms=self.latency_ms,
+        )
 
 
 def _clamp_score(value: float) -> int:

@@ -13,8 +13,8 @@ import re
 from collections.abc import Sequence
 from itertools import islice
 
-from pdbench.core.payoff import PayoffMatrix, PayoffView
-from pdbench.core.types import Action, Turn
+from pdbench.pd.actions import Action, Turn
+from pdbench.pd.payoff import PayoffMatrix, PayoffView
 
 __all__ = [
     "format_number",

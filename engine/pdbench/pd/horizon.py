@@ -6,7 +6,7 @@ same number of rounds (common random numbers: paired comparisons across conditio
 
 from __future__ import annotations
 
-from pdbench.core.rng import stream
+from pdbench.rng import stream
 
 __all__ = ["fixed_length", "geometric_length"]
 

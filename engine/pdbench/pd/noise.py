@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from pdbench.core.rng import derive_seed
+from pdbench.rng import derive_seed
 
 __all__ = ["FLIPPED", "noise_seed", "noisy"]
 

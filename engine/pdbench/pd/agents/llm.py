@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pdbench.agents.base import Decision, MatchAborted
-from pdbench.agents.prompts import (
+from pdbench.pd.actions import Action, Observation
+from pdbench.pd.agents.base import Decision, MatchAborted
+from pdbench.pd.agents.prompts import (
     PromptTemplates,
     correction_prompt,
     render_round,
     render_system,
 )
-from pdbench.core.payoff import PayoffMatrix
-from pdbench.core.transcript import last_rounds
-from pdbench.core.types import Action, Observation
+from pdbench.pd.payoff import PayoffMatrix
+from pdbench.pd.transcript import last_rounds
 from pdbench.providers.extract import ActionFormat, extract_action
 from pdbench.providers.gateway import CallContext, ProviderGateway, Verdict
 

@@ -1,0 +1,92 @@
+"""Humanity's Last Arena as a :class:`pdbench.game.Game`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pdbench.arena.config import ArenaConfig
+from pdbench.arena.plan import estimate_arena, plan_calls, summary_lines
+from pdbench.arena.players import check_arena_providers
+from pdbench.arena.runner import run_arena
+from pdbench.arena.summary import leaderboard_table
+from pdbench.config.loader import LoadedConfig
+from pdbench.game import Game, Marts, PlayOptions, RunResult
+from pdbench.storage.schema import RunFiles
+
+__all__ = ["ArenaGame"]
+
+
+class ArenaGame(Game):
+    """N players write, rate, answer and judge questions, blind; players ranked."""
+
+    name = "arena"
+    title = "Humanity's Last Arena"
+    config_model = ArenaConfig
+    viewer = "pdbench.ui.arena_pages:render"
+    example_config = "configs/arena.yaml"
+    marts = Marts(
+        dbt_tag="arena",
+        first_records=RunFiles.QUESTIONS,
+        required_files=(RunFiles.CALLS,),
+        dbt_threads=2,
+        viewer_marts=(
+            "leaderboard",
+            "answer_scores",
+            "question_quality",
+            "judge_stats",
+            "judge_player_bias",
+            "arena_question_stats",
+            "arena_calls_summary",
+        ),
+        summary=leaderboard_table,
+    )
+
+    def check_providers(self, loaded: LoadedConfig, *, keys: bool = True) -> None:
+        check_arena_providers(loaded, keys=keys)
+
+    def summary_lines(self, loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
+        return summary_lines(loaded.config, run_dir=run_dir)
+
+    def plan_lines(self, loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
+        config = loaded.config
+        plan = plan_calls(config)
+        total = sum(p.calls for p in plan)
+        return [
+            f"dry run: would make at most {total} provider calls into {run_dir}",
+            *summary_lines(config, run_dir=run_dir),
+            "calls per phase (before re-asks):",
+            *(
+                f"  {phase.phase}: {'exactly' if phase.exact else 'at most'} {phase.calls}"
+                for phase in plan
+            ),
+            f"each call may be re-asked up to {config.max_retries} times",
+            *estimate_arena(loaded).lines(),
+        ]
+
+    def needs_dbt_while_playing(self, loaded: LoadedConfig) -> bool:
+        return loaded.config.question_filter.kind != "none"
+
+    def play(self, loaded: LoadedConfig, *, options: PlayOptions) -> RunResult:
+        def phase_progress(phase: str, done: int, total: int) -> None:
+            if options.on_progress is not None:
+                options.on_progress(phase, done, total, "")
+            if done == total and options.on_line is not None:
+                options.on_line(f"{phase}: {total} calls done")
+
+        return run_arena(
+            loaded,
+            output_dir=options.output_dir,
+            overwrite=options.overwrite,
+            resume=options.resume,
+            use_cache=options.use_cache,
+            on_progress=phase_progress,
+        )
+
+    def result_line(self, result: RunResult) -> str:
+        counts = result.counts
+        return (
+            f"run {result.manifest.run_id} {result.manifest.status}: {counts['questions']} "
+            f"questions ({counts['kept_questions']} kept), {counts['question_ratings']} "
+            f"ratings, {counts['answers']} answers, {counts['judgments']} judgements, "
+            f"{counts['calls']} provider calls -> {result.run_dir}"
+        )

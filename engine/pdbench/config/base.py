@@ -1,0 +1,103 @@
+"""What every config model is built on: strict models, tagged unions, names, seeds and the
+limits a config may ask for (README: "Guarantees"), and reading a text file a config names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationInfo,
+)
+
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
+"""A key or name that needs no quoting in an error (and, for a persona, stays in its folder)."""
+
+# Limits on what a config may ask for: each guards against a typo or a hostile file that would
+# hang or exhaust the machine before anything useful happens. README: "Guarantees".
+MAX_CONFIG_BYTES = 1 << 20
+"""A config or agent file larger than 1 MiB is refused."""
+MAX_YAML_ALIASES = 100
+"""YAML aliases (``*name``) per file: a handful are handy, thousands are a "billion laughs"."""
+MAX_YAML_DEPTH = 50
+"""Nesting depth of a YAML document."""
+MAX_YAML_VALUES = 100_000
+"""Values of a YAML document once its aliases are expanded (nine aliases to a list of nine
+aliases, eight deep, would be 43 million)."""
+MAX_NAME_LENGTH = 100
+"""Characters of a run id (it names a directory)."""
+MAX_MATCHES = 1_000_000
+"""Default cap on conditions x replicates (``max_matches`` raises it)."""
+MAX_ROUNDS_PER_MATCH = 100_000_000
+"""Rounds of one match (a fixed horizon's ``n``, a geometric horizon's ``max_rounds``)."""
+MAX_PAYOFF = 1e12
+"""Largest payoff magnitude: running totals stay exact-enough finite floats."""
+Seed = Annotated[int, Field(strict=True, ge=-(2**63), lt=2**63)]
+"""A seed: an integer (not a boolean, not a string) that fits in 64 bits."""
+TAG_PREFIX = "<tag>"
+
+
+class StrictModel(BaseModel):
+    """Base of every config model: unknown keys are errors, field docstrings are docs."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+
+
+def tagged_union(*models: type[BaseModel], key: str = "type") -> Any:
+    """A union of models told apart by their ``key`` field (a ``Literal``).
+
+    Error paths stay readable: the tag never shows up in them (see ``_field_path``).
+    """
+    tags: dict[str, type[BaseModel]] = {}
+    for model in models:
+        (tag,) = model.model_fields[key].annotation.__args__  # type: ignore[union-attr]
+        tags[tag] = model
+
+    def pick(value: Any) -> str | None:
+        tag = value.get(key) if isinstance(value, Mapping) else getattr(value, key, None)
+        return f"{TAG_PREFIX}{tag}" if isinstance(tag, str) and tag in tags else None
+
+    members = tuple(Annotated[m, Tag(f"{TAG_PREFIX}{t}")] for t, m in tags.items())
+    return Annotated[
+        members[0] if len(members) == 1 else _union(members),
+        Discriminator(
+            pick,
+            custom_error_type="invalid_tag",
+            custom_error_message=f"{key} must be one of: {', '.join(tags)}",
+        ),
+    ]
+
+
+def _union(members: tuple[Any, ...]) -> Any:
+    from typing import Union
+
+    return Union[members]  # noqa: UP007 - built from a runtime tuple
+
+
+def config_root(info: ValidationInfo) -> Path:
+    return Path(info.context["root"]) if info.context else Path.cwd()
+
+
+def read_text_file(path: Path, *, shown: str) -> str:
+    """A prompt or persona file as text; a ``ValueError`` naming it (``shown``) when it is not
+    UTF-8, is larger than ``MAX_CONFIG_BYTES`` or cannot be read."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"{shown}: cannot read the file: {exc.strerror or exc}") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ValueError(
+            f"{shown}: {len(data):,} bytes; a prompt holds at most {MAX_CONFIG_BYTES:,}"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{shown}: not UTF-8 text (byte {exc.start})") from None

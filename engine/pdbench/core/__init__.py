@@ -1,1 +1,0 @@
-"""The game itself: actions, payoffs, horizons, transcripts, parsing, seeded streams."""

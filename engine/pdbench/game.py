@@ -1,0 +1,128 @@
+"""What a game is to the rest of pdbench: one object, registered once in :mod:`pdbench.games`.
+
+The command line, ``pdbench aggregate`` and the viewer know no game by name: they ask the
+:class:`Game` of the config (or of the run directory's manifest) for everything that differs
+between games. A game's package provides one subclass of :class:`Game` and the pieces it
+names:
+
+- ``config_model``: the pydantic model of its experiment file (``game: <name>``);
+- ``check_providers``, ``summary_lines``, ``plan_lines``: what ``validate`` and ``--dry-run``
+  check and print;
+- ``play``: the run itself, into a run directory (it returns a :class:`RunResult`);
+- ``marts``: the raw files its dbt models read, the dbt tag that selects them, and the short
+  table ``aggregate`` prints;
+- ``viewer``: ``"module:function"`` drawing its pages (imported only by the viewer).
+
+Its mock player, if it has LLM players, is its own too: the config of such a player tells the
+mock provider how to answer (:class:`pdbench.providers.mock.MockSource`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from pdbench.config.loader import LoadedConfig
+from pdbench.errors import ConfigError
+from pdbench.storage.schema import RunManifest
+
+__all__ = ["Game", "Marts", "PlayOptions", "ProgressCallback", "RunResult"]
+
+ProgressCallback = Callable[[str, int, int, str], None]
+"""``(bar, done, total, detail)``: one progress bar per ``bar`` name (``matches``, or a phase
+of the arena), called in the thread that plays."""
+
+
+@dataclass
+class RunResult:
+    """What a finished (or stopped) run wrote."""
+
+    run_dir: Path
+    manifest: RunManifest
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """How ``pdbench run`` asks a game to play (the flags every game shares)."""
+
+    output_dir: Path | None = None
+    overwrite: bool = False
+    resume: bool = False
+    use_cache: bool = True
+    on_progress: ProgressCallback | None = None
+    on_line: Callable[[str], None] | None = None
+    """Receives a line worth keeping on the terminal (e.g. a phase finished)."""
+
+
+@dataclass(frozen=True)
+class Marts:
+    """What ``pdbench aggregate`` builds for a game."""
+
+    dbt_tag: str
+    """The dbt tag of the game's models, tests and unit tests."""
+    first_records: str
+    """The raw file that holds records as soon as the run has played anything."""
+    required_files: tuple[str, ...]
+    """Raw files that must exist in the run directory."""
+    non_empty_files: tuple[str, ...] = ()
+    """Of which those that must hold at least one record."""
+    dbt_threads: int = 1
+    """Models dbt builds side by side."""
+    viewer_marts: tuple[str, ...] = ()
+    """Marts (``<name>.parquet``) the viewer's pages need."""
+    summary: Callable[[Path, dict[str, int]], list[str]] | None = None
+    """``(run_dir, rows per mart) -> lines``: the short table ``aggregate`` prints."""
+
+
+class Game:
+    """One game. Subclasses set the class attributes and override the methods."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    config_model: ClassVar[type[BaseModel]]
+    marts: ClassVar[Marts]
+    viewer: ClassVar[str]
+    """``"module:function"``: ``function(run)`` draws the game's pages of the viewer."""
+    example_config: ClassVar[str]
+    """The config the README runs for this game (named in the viewer's hints)."""
+
+    def check_providers(self, loaded: LoadedConfig, *, keys: bool = True) -> None:
+        """Fail before anything is written when a player's provider cannot be built here."""
+
+    def with_replicates(self, loaded: LoadedConfig, replicates: int) -> LoadedConfig:
+        """``loaded`` with ``replicates`` (``--replicates``); only games with replicates."""
+        raise ConfigError(f"--replicates does not apply to game {self.name}", path=loaded.path)
+
+    def summary_lines(self, loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
+        """What the config asks for, as ``validate`` and ``--dry-run`` print it."""
+        return []
+
+    def plan_lines(self, loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
+        """What ``--dry-run`` adds: the work planned, calls and cost. The first line says
+        what the run would write."""
+        return [f"dry run: would play into {run_dir}"]
+
+    def needs_dbt_while_playing(self, loaded: LoadedConfig) -> bool:
+        """Whether playing reads dbt models (then dbt is started before the play)."""
+        return False
+
+    def play(self, loaded: LoadedConfig, *, options: PlayOptions) -> RunResult:
+        """Play the run into its run directory."""
+        raise NotImplementedError
+
+    def result_line(self, result: RunResult) -> str:
+        """One line on what the run wrote."""
+        counts = ", ".join(f"{value} {name}" for name, value in result.counts.items())
+        return (
+            f"run {result.manifest.run_id} {result.manifest.status}: {counts} -> {result.run_dir}"
+        )
+
+    def run_dir(self, loaded: LoadedConfig, output_dir: Path | None) -> Path:
+        """The run directory: ``output_dir`` when given, else the config's."""
+        config: Any = loaded.config
+        return config.run_dir(output_dir)

@@ -1,0 +1,42 @@
+"""The games pdbench plays, registered in one place, and loading a config for any of them.
+
+Adding a game: write its package (a :class:`pdbench.game.Game` subclass, its config model,
+its player, its dbt models tagged with its name, its viewer pages) and add it to ``GAMES``
+(or, for a game that lives outside pdbench, call :func:`register`).
+"""
+
+from __future__ import annotations
+
+import os
+
+from pdbench.arena.game import ArenaGame
+from pdbench.config.loader import LoadedConfig, load_file
+from pdbench.errors import RunDirError
+from pdbench.game import Game
+from pdbench.pd.game import PDGame
+
+__all__ = ["DEFAULT_GAME", "GAMES", "game_named", "load_config", "register"]
+
+GAMES: dict[str, Game] = {game.name: game for game in (PDGame(), ArenaGame())}
+"""Game name (as ``game:`` in a config and ``game`` in a manifest says) -> the game."""
+DEFAULT_GAME = "pd"
+"""The game of a config that names none."""
+
+
+def register(game: Game) -> None:
+    """Add ``game`` to the registry (a game that lives outside pdbench's own packages)."""
+    GAMES[game.name] = game
+
+
+def game_named(name: object, *, where: str) -> Game:
+    """The game called ``name``; a one-line error naming ``where`` (the manifest) otherwise."""
+    game = GAMES.get(name) if isinstance(name, str) else None
+    if game is None:
+        raise RunDirError(f"{where}: unknown game {name!r} (known: {', '.join(GAMES)})")
+    return game
+
+
+def load_config(path: str | os.PathLike[str]) -> LoadedConfig:
+    """Read, resolve and validate the experiment file at ``path``, for the game it names."""
+    models = {name: game.config_model for name, game in GAMES.items()}
+    return load_file(path, models=models, default=DEFAULT_GAME)

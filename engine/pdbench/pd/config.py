@@ -1,0 +1,294 @@
+"""The PD experiment file (``configs/experiment.yaml``): payoffs, horizon, metrics,
+conditions (or a round robin) and replicates.
+
+Payoff tables that are not a Prisoner's Dilemma are allowed, with a warning.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from pdbench.config.base import (
+    MAX_MATCHES,
+    MAX_NAME_LENGTH,
+    MAX_PAYOFF,
+    MAX_ROUNDS_PER_MATCH,
+    NAME_PATTERN,
+    Seed,
+    StrictModel,
+    tagged_union,
+)
+from pdbench.config.providers import ProviderLayerConfig
+from pdbench.pd.agent_config import AgentConfig
+from pdbench.pd.metrics import (
+    DEFAULT_COLLAPSE_K,
+    DEFAULT_COLLAPSE_THRESHOLD,
+    PD_METRICS,
+    metric_params,
+)
+from pdbench.pd.payoff import PayoffMatrix
+from pdbench.pd.round_robin import pairing_name, pairings
+
+# ---------------------------------------------------------------------------------------------
+# the game: payoffs, horizon, metrics
+
+Number = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=-MAX_PAYOFF, le=MAX_PAYOFF)]
+
+
+class PayoffsConfig(StrictModel):
+    """The payoff matrix: ``[payoff of A, payoff of B]`` for each pair of actions."""
+
+    CC: tuple[Number, Number] = (3, 3)
+    """Both cooperate."""
+    CD: tuple[Number, Number] = (0, 5)
+    """A cooperates, B defects."""
+    DC: tuple[Number, Number] = (5, 0)
+    """A defects, B cooperates."""
+    DD: tuple[Number, Number] = (1, 1)
+    """Both defect."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _all_four_cells(cls, data: object) -> object:
+        if isinstance(data, dict) and data:
+            missing = [cell for cell in ("CC", "CD", "DC", "DD") if cell not in data]
+            if missing:
+                raise ValueError(
+                    f"missing payoff cell {', '.join(missing)}: give all four (CC, CD, DC, DD) "
+                    "or none for the classic 3/0/5/1"
+                )
+        return data
+
+    @model_validator(mode="after")
+    def _warn_when_not_a_pd(self, info: ValidationInfo) -> PayoffsConfig:
+        problems = self.to_matrix().pd_violations()
+        if problems and info.context is not None:
+            info.context["warnings"].append(
+                ("payoffs", "not a prisoner's dilemma: " + "; ".join(problems))
+            )
+        return self
+
+    def to_matrix(self) -> PayoffMatrix:
+        """The core payoff matrix (floats, as ``rounds.jsonl`` records payoffs)."""
+        return PayoffMatrix(
+            cc=_floats(self.CC), cd=_floats(self.CD), dc=_floats(self.DC), dd=_floats(self.DD)
+        )
+
+
+def _floats(pair: tuple[float, float]) -> tuple[float, float]:
+    return float(pair[0]), float(pair[1])
+
+
+class FixedHorizonConfig(StrictModel):
+    """Every match lasts exactly ``n`` rounds."""
+
+    type: Literal["fixed"]
+    """``fixed``."""
+    n: int = Field(ge=1, le=MAX_ROUNDS_PER_MATCH)
+    """Rounds per match."""
+
+    def describe(self) -> str:
+        """One line for summaries."""
+        return f"fixed, {self.n} rounds"
+
+
+class GeometricHorizonConfig(StrictModel):
+    """After each round the match stops with probability ``stop_prob``."""
+
+    type: Literal["geometric"]
+    """``geometric``."""
+    stop_prob: float = Field(gt=0, le=1)
+    """Probability of stopping after each round, in (0, 1]; mean length 1 / stop_prob."""
+    max_rounds: int = Field(default=1000, ge=1, le=MAX_ROUNDS_PER_MATCH)
+    """Cap on the length of a match."""
+
+    def describe(self) -> str:
+        """One line for summaries."""
+        return f"geometric, stop_prob {self.stop_prob:g}, at most {self.max_rounds} rounds"
+
+
+HorizonConfig = tagged_union(FixedHorizonConfig, GeometricHorizonConfig)
+
+
+class CollapseConfig(StrictModel):
+    """Parameters of ``time_to_collapse``."""
+
+    k: int = Field(default=DEFAULT_COLLAPSE_K, ge=1)
+    """Length of the window of rounds that must have low cooperation."""
+    threshold: float = Field(default=DEFAULT_COLLAPSE_THRESHOLD, ge=0, le=1)
+    """Cooperation rate of both agents at or below which the window counts as collapsed."""
+
+
+class MetricsConfig(StrictModel):
+    """The metrics this run is for (recorded in the manifest), and their parameters. dbt
+    builds every metric whatever ``names`` says."""
+
+    names: list[str] = Field(default_factory=lambda: list(PD_METRICS))
+    """Metric names, validated and recorded in the manifest's ``metric_params`` (default:
+    all). The marts carry every metric regardless."""
+    collapse: CollapseConfig = Field(default_factory=CollapseConfig)
+    """Parameters of ``time_to_collapse``."""
+
+    @field_validator("names")
+    @classmethod
+    def _known_metrics(cls, names: list[str]) -> list[str]:
+        for name in names:
+            if name not in PD_METRICS:
+                raise ValueError(f"unknown metric {name!r} (known: {', '.join(PD_METRICS)})")
+        return names
+
+
+# ---------------------------------------------------------------------------------------------
+# agents
+
+
+class ConditionConfig(StrictModel):
+    """One matchup: agent A against agent B."""
+
+    name: str = Field(pattern=NAME_PATTERN)
+    """Unique name (letters, digits, ``_ . -``); part of every match id."""
+    agent_a: AgentConfig
+    """The first player (a ref, or an inline agent)."""
+    agent_b: AgentConfig
+    """The second player."""
+    noise: float | None = Field(default=None, ge=0, le=1)
+    """Probability of flipping each intended action (None: the experiment's ``noise``)."""
+
+
+def _agent_entry(entry: Any) -> Any:
+    """A round-robin entry: an agent mapping, or a policy name as shorthand."""
+    if isinstance(entry, str):
+        return {"type": "policy", "policy": entry}
+    return entry
+
+
+class RoundRobinConfig(StrictModel):
+    """Every pairing of ``agents`` as a condition named ``<a>_vs_<b>`` (list order)."""
+
+    agents: list[AgentConfig] = Field(min_length=1)
+    """The players: agents (a ref, or inline) or policy names (``TFT``, ``axelrod:Grudger``);
+    each needs a distinct name (set ``name`` when two would share one)."""
+    self_play: bool = False
+    """Also pair every agent with itself (two instances, each with its own seeds)."""
+    noise: float | None = Field(default=None, ge=0, le=1)
+    """Noise of every pairing (None: the experiment's ``noise``)."""
+
+    @field_validator("agents", mode="before")
+    @classmethod
+    def _shorthand(cls, agents: Any) -> Any:
+        return [_agent_entry(a) for a in agents] if isinstance(agents, list) else agents
+
+    @model_validator(mode="after")
+    def _enough_and_distinct(self) -> RoundRobinConfig:
+        names = [agent.display_name for agent in self.agents]
+        for name in names:
+            if names.count(name) > 1:
+                raise ValueError(f"two agents are named {name!r}: give them distinct 'name's")
+        if len(names) < 2 and not self.self_play:
+            raise ValueError("a round robin needs two agents, or self_play: true")
+        return self
+
+    def conditions(self) -> list[ConditionConfig]:
+        """The pairings as conditions, in order: (0, 1), (0, 2), ..., then (1, 2), ..."""
+        names = [agent.display_name for agent in self.agents]
+        return [
+            ConditionConfig(
+                name=pairing_name(names[i], names[j]),
+                agent_a=self.agents[i],
+                agent_b=self.agents[j],
+                noise=self.noise,
+            )
+            for i, j in pairings(len(self.agents), self_play=self.self_play)
+        ]
+
+
+class ExperimentConfig(ProviderLayerConfig):
+    """An iterated PD experiment (``configs/experiment.yaml``)."""
+
+    game: Literal["pd"] = "pd"
+    """The game: ``pd``."""
+    run_id: str = Field(pattern=NAME_PATTERN, max_length=MAX_NAME_LENGTH)
+    """Name of the run; the run directory defaults to ``data/runs/<run_id>``."""
+    seed: Seed
+    """The one seed every random stream is derived from."""
+    output_dir: str | None = None
+    """Run directory, relative to the working directory (default ``data/runs/<run_id>``)."""
+    replicates: int = Field(default=1, ge=1, le=MAX_MATCHES)
+    """Matches per condition, each with its own seeds (``--replicates`` overrides)."""
+    max_matches: int = Field(default=MAX_MATCHES, ge=1)
+    """The most matches (conditions x replicates) a run may plan; a guard against a typo
+    that would plan billions. Raise it to play more."""
+    store_prompts: bool = False
+    """Write every LLM prompt and raw reply into ``rounds.jsonl``."""
+    payoffs: PayoffsConfig = Field(default_factory=PayoffsConfig)
+    """The payoff matrix."""
+    horizon: HorizonConfig
+    """How long matches last: ``fixed`` or ``geometric``."""
+    metrics: MetricsConfig = Field(default_factory=MetricsConfig)
+    """Metrics dbt computes, and their parameters."""
+    noise: float = Field(default=0.0, ge=0, le=1)
+    """Probability of flipping each intended action (execution noise); conditions override."""
+    conditions: list[ConditionConfig] = Field(default_factory=list)
+    """The matchups written by hand; after validation, followed by the round robin's."""
+    round_robin: RoundRobinConfig | None = None
+    """Agents to pair with each other; every pairing is appended to ``conditions``."""
+
+    @field_validator("conditions")
+    @classmethod
+    def _unique_names(cls, conditions: list[ConditionConfig]) -> list[ConditionConfig]:
+        seen: set[str] = set()
+        for condition in conditions:
+            if condition.name in seen:
+                raise ValueError(f"condition name {condition.name!r} is used twice")
+            seen.add(condition.name)
+        return conditions
+
+    @model_validator(mode="after")
+    def _expand_round_robin(self) -> ExperimentConfig:
+        expanded = list(self.conditions)
+        if self.round_robin is not None:
+            by_name = {c.name: c for c in expanded}
+            for condition in self.round_robin.conditions():
+                same = by_name.get(condition.name)
+                if same == condition:
+                    continue  # a snapshot that already holds the expansion
+                if same is not None:
+                    raise ValueError(
+                        f"condition name {condition.name!r} is used twice (a hand-written "
+                        "condition and a round_robin pairing)"
+                    )
+                expanded.append(condition)
+        if not expanded:
+            raise ValueError("no conditions: give 'conditions', 'round_robin', or both")
+        # the model is frozen; the expansion is part of validation, as a default would be
+        object.__setattr__(self, "conditions", expanded)
+        return self
+
+    @property
+    def round_robin_conditions(self) -> list[str]:
+        """Names of the conditions the round robin added."""
+        if self.round_robin is None:
+            return []
+        return [c.name for c in self.round_robin.conditions()]
+
+    def run_dir(self, override: str | Path | None = None) -> Path:
+        """Where this run writes: ``override``, else ``output_dir``, else data/runs/<run_id>."""
+        if override is not None:
+            return Path(override)
+        return Path(self.output_dir) if self.output_dir else Path("data/runs") / self.run_id
+
+    def metric_params(self) -> dict:
+        """The manifest's ``metric_params``."""
+        return metric_params(
+            metrics=self.metrics.names,
+            collapse_k=self.metrics.collapse.k,
+            collapse_threshold=self.metrics.collapse.threshold,
+        )

@@ -1,0 +1,101 @@
+"""What the terminal shows of a PD config and of its metrics: the plan (``validate``,
+``--dry-run``) and the condition table ``pdbench aggregate`` prints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from pdbench.config.loader import LoadedConfig
+from pdbench.storage.schema import RunFiles
+from pdbench.tables import aligned, decimals, number
+
+__all__ = ["condition_table", "config_lines"]
+
+
+def _agent_summary(agent: Any) -> str:
+    if agent.type == "policy":
+        params = f", {agent.params}" if agent.params else ""
+        return f"{agent.display_name} (policy{params})"
+    detail = f"llm, window {agent.history_window}"
+    if agent.provider == "mock":
+        detail += f", mock plays {agent.mock.strategy}"
+    return f"{agent.display_name} ({detail})"
+
+
+def config_lines(loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
+    """The experiment in a few lines: seed, horizon, payoffs, noise, conditions."""
+    config = loaded.config
+    payoffs = config.payoffs
+    cells = ", ".join(
+        f"{name} {a:g}/{b:g}"
+        for name, (a, b) in (
+            ("CC", payoffs.CC),
+            ("CD", payoffs.CD),
+            ("DC", payoffs.DC),
+            ("DD", payoffs.DD),
+        )
+    )
+    lines = [
+        f"run_id {config.run_id}, seed {config.seed}, {config.replicates} replicate(s), "
+        f"output {run_dir}",
+        f"horizon: {config.horizon.describe()}",
+        f"payoffs (A/B): {cells}",
+        f"noise: {config.noise:g}",
+    ]
+    robin = config.round_robin
+    if robin is not None:
+        n = len(robin.agents)
+        added = len(config.round_robin_conditions)
+        lines.append(
+            f"round robin: {n} agents, self-play {'on' if robin.self_play else 'off'} "
+            f"-> {added} pairings ({n}x{n - 1}/2{f' + {n}' if robin.self_play else ''})"
+        )
+    lines.append(f"conditions ({len(config.conditions)}):")
+    for c in config.conditions:
+        noise = "" if c.noise is None else f" [noise {c.noise:g}]"
+        lines.append(
+            f"  {c.name}: {_agent_summary(c.agent_a)} vs {_agent_summary(c.agent_b)}{noise}"
+        )
+    return lines
+
+
+def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
+    """One row per condition of ``aggregates.parquet``: replicates, cooperation, payoffs,
+    collapse."""
+    if not tables.get(RunFiles.AGGREGATES):
+        return []
+    with duckdb.connect() as con:
+        rows = con.execute(
+            """
+            select
+                condition,
+                n_replicates,
+                n_aborted,
+                cooperation_rate,
+                payoff_per_round_a,
+                payoff_per_round_b,
+                time_to_collapse,
+                n_collapsed
+            from read_parquet($path)
+            where level = 'condition'
+            order by condition
+            """,
+            {"path": str(run_dir / RunFiles.AGGREGATES)},
+        ).fetchall()
+    header = ("condition", "replicates", "cooperation", "payoff/round a", "payoff/round b",
+              "collapse (mean round; replicates collapsed)")  # fmt: skip
+    table = [header]
+    for condition, n_ok, n_aborted, coop, pay_a, pay_b, collapse, n_collapsed in rows:
+        replicates = f"{n_ok}" + (f" (+{n_aborted} aborted)" if n_aborted else "")
+        fraction = f"({n_collapsed}/{n_ok} replicates)"
+        collapse_text = (
+            f"never {fraction}" if collapse is None else f"round {number(collapse)} {fraction}"
+        )
+        table.append(
+            (str(condition), replicates, decimals(coop), decimals(pay_a), decimals(pay_b),
+             collapse_text)
+        )  # fmt: skip
+    return aligned(table)

@@ -1,1 +1,0 @@
-"""Playing an experiment: agents built by name, matches scheduled and recorded."""

@@ -1,0 +1,24 @@
+"""Plain-text tables for the terminal (``pdbench aggregate`` prints one per game)."""
+
+from __future__ import annotations
+
+__all__ = ["aligned", "decimals", "number"]
+
+
+def aligned(table: list[tuple[str, ...]]) -> list[str]:
+    """The rows of ``table`` (header first) with every column padded to its widest cell."""
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    return [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in table
+    ]
+
+
+def number(value: float) -> str:
+    """An integral value without decimals (``1``), any other with up to two (``4.5``)."""
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}".rstrip("0")
+
+
+def decimals(value: float | None, places: int = 3) -> str:
+    """``value`` with ``places`` decimals; ``-`` for a missing value."""
+    return "-" if value is None else f"{value:.{places}f}"
