@@ -77,6 +77,9 @@ class Marts:
     """Marts (``<name>.parquet``) the viewer's pages need."""
     summary: Callable[[Path, dict[str, int]], list[str]] | None = None
     """``(run_dir, rows per mart) -> lines``: the short table ``aggregate`` prints."""
+    dbt_models: Path | None = None
+    """The folder of the game's dbt models when they live outside pdbench's dbt project (a
+    game registered from its own package); None: they are in ``dbt_project/models``."""
 
 
 class Game:

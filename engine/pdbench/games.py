@@ -14,6 +14,7 @@ from pdbench.config.loader import LoadedConfig, load_file
 from pdbench.errors import RunDirError
 from pdbench.game import Game
 from pdbench.pd.game import PDGame
+from pdbench.storage.dbt import add_game_models
 
 __all__ = ["DEFAULT_GAME", "GAMES", "game_named", "load_config", "register"]
 
@@ -24,8 +25,11 @@ DEFAULT_GAME = "pd"
 
 
 def register(game: Game) -> None:
-    """Add ``game`` to the registry (a game that lives outside pdbench's own packages)."""
+    """Add ``game`` to the registry (a game that lives outside pdbench's own packages); its
+    dbt models are built from its own folder (``marts.dbt_models``)."""
     GAMES[game.name] = game
+    if game.marts.dbt_models is not None:
+        add_game_models(game.name, game.marts.dbt_models)
 
 
 def game_named(name: object, *, where: str) -> Game:

@@ -30,8 +30,10 @@ from pdbench.storage.jsonl import cut_torn_tails
 
 __all__ = [
     "DBT_PROJECT_DIR",
+    "GAME_MODELS_ENV",
     "DbtProcess",
     "DbtResults",
+    "add_game_models",
     "invoke_dbt",
     "prepare_dbt",
     "saved_parse_path",
@@ -39,6 +41,15 @@ __all__ = [
 
 DBT_PROJECT_DIR = Path(__file__).resolve().parents[3] / "dbt_project"
 """The repository's dbt project (its ``profiles.yml`` links to ``dbt_profiles.yml``)."""
+GAME_MODELS_ENV = "PDBENCH_GAME_MODELS"
+"""The folder of dbt models of games registered from outside pdbench (``model-paths`` in
+``dbt_project.yml``); unset when there are none."""
+
+OUTSIDE_GAMES_DIR = "outside_games"
+"""Where, in the dbt project, the links to outside games' models are made (git-ignored)."""
+_game_model_folders: dict[str, Path] = {}
+"""Game name -> the folder of its dbt models, for games whose models live outside the
+project (:func:`add_game_models`)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,12 @@ class DbtProcess:
     def __init__(self) -> None:
         if not (DBT_PROJECT_DIR / "dbt_project.yml").is_file():
             raise AggregationError(f"dbt project not found at {DBT_PROJECT_DIR}")
+        self.game_models = _game_models_dir()
+        """The outside games' models this process parsed (None: none)."""
+        env = dict(os.environ)
+        env.pop(GAME_MODELS_ENV, None)
+        if self.game_models is not None:
+            env[GAME_MODELS_ENV] = self.game_models
         self._lock = threading.Lock()
         self._idle = False
         """Answered every request it was given: it ends by itself at the end of its input."""
@@ -74,6 +91,7 @@ class DbtProcess:
             # out of the terminal's process group: a Ctrl-C reaches pdbench alone, which
             # then stops this process (see close)
             start_new_session=True,
+            env=env,
         )
 
     @property
@@ -180,10 +198,41 @@ def invoke_dbt(
     return replace(results, cut=cut)
 
 
+def add_game_models(game: str, folder: Path) -> None:
+    """Let dbt build the models in ``folder`` too: those of ``game``, a game registered from
+    outside pdbench (:func:`pdbench.games.register`). A worker started before is replaced at
+    its next invocation."""
+    _game_model_folders[game] = Path(folder).resolve()
+
+
+def _game_models_dir() -> str | None:
+    """One folder inside the dbt project holding every outside game's models, as links to
+    their files, relative to the project: dbt reads one folder per ``model-paths`` entry, does
+    not follow linked folders, and writes what it compiles to the model's path below its
+    target folder (an absolute path would be written over). Named for the set of games, so
+    dbt's saved parse of it stays valid."""
+    if not _game_model_folders:
+        return None
+    key = json.dumps(sorted((g, str(f)) for g, f in _game_model_folders.items()))
+    relative = f"{OUTSIDE_GAMES_DIR}/{hashlib.sha256(key.encode()).hexdigest()[:12]}"
+    farm = DBT_PROJECT_DIR / relative
+    for game, folder in _game_model_folders.items():
+        for source in sorted(folder.rglob("*")):
+            if source.is_file():
+                link = farm / game / source.relative_to(folder)
+                link.parent.mkdir(parents=True, exist_ok=True)
+                if not link.is_symlink():
+                    link.symlink_to(source)
+    return relative
+
+
 def _shared_process() -> DbtProcess:
     global _shared
     with _shared_lock:
-        if _shared is None or not _shared.is_alive:
+        stale = _shared is not None and _shared.game_models != _game_models_dir()
+        if stale and _shared is not None:
+            _shared.close()
+        if _shared is None or stale or not _shared.is_alive:
             if _shared is None:
                 atexit.register(_close_shared)
             _shared = DbtProcess()
@@ -196,7 +245,9 @@ def _close_shared() -> None:
 
 
 def saved_parse_path() -> Path:
-    """Where dbt's parse of this project is kept between processes (``$XDG_CACHE_HOME``)."""
+    """Where dbt's parse of this project is kept between processes (``$XDG_CACHE_HOME``): one
+    per set of outside games' models (``$PDBENCH_GAME_MODELS``), so that each stays valid."""
     cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    project = hashlib.sha256(str(DBT_PROJECT_DIR).encode()).hexdigest()[:12]
+    parsed = f"{DBT_PROJECT_DIR}\n{os.environ.get(GAME_MODELS_ENV, '')}"
+    project = hashlib.sha256(parsed.encode()).hexdigest()[:12]
     return cache_home / "pdbench" / "dbt" / f"{project}-partial_parse.msgpack"

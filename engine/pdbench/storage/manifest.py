@@ -94,7 +94,7 @@ def new_manifest(
     """The manifest of a run that is starting."""
     return RunManifest(
         run_id=run_id,
-        game=game,  # type: ignore[arg-type]
+        game=game,
         status="running",
         seed=seed,
         config_path=config_path,

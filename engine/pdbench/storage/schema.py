@@ -286,7 +286,8 @@ class RunManifest(BaseModel):
 
     schema_version: int = SCHEMA_VERSION
     run_id: str
-    game: Literal["pd", "arena"]
+    game: str
+    """The game (its name in :mod:`pdbench.games`)."""
     status: RunStatus
     seed: int
     config_path: str

@@ -1,0 +1,96 @@
+"""A third game added by registration only (``tests/games/coin``: its package and one
+``register`` line): validated, played, aggregated by its one dbt model and shown by the
+viewer through the same commands as the PD and the arena, with no edit to pdbench."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+from pdbench import cli, games
+from pdbench.storage import dbt
+from streamlit.testing.v1 import AppTest
+from typer.testing import CliRunner
+
+from tests.games.coin import CoinGame
+from tests.ui.conftest import APP
+
+CONFIG = """\
+game: coin
+run_id: coins
+seed: 7
+players: [ann, bob]
+flips: 25
+"""
+
+
+@pytest.fixture
+def coin_game(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(games, "GAMES", dict(games.GAMES))
+    monkeypatch.setattr(cli, "GAMES", games.GAMES)
+    monkeypatch.setattr(dbt, "_game_model_folders", {})
+    games.register(CoinGame())
+    yield
+
+
+def _invoke(*args: str):
+    return CliRunner().invoke(cli.app, list(args))
+
+
+def test_a_registered_game_is_validated_played_aggregated_and_shown(
+    project: Path, coin_game: None, monkeypatch: pytest.MonkeyPatch
+):
+    Path("coin.yaml").write_text(CONFIG, encoding="utf-8")
+    checked = _invoke("validate", "coin.yaml")
+    assert checked.exit_code == 0, checked.stderr
+    assert checked.stdout.startswith("ok: coin.yaml (game coin)\n")
+
+    played = _invoke("run", "coin.yaml")
+    assert played.exit_code == 0, played.stderr
+    run_dir = Path("data/runs/coins")
+    assert "run coins completed: 50 flips" in played.stdout
+    assert "coin_scores.parquet: 2 rows" in played.stdout
+
+    flips = [json.loads(line) for line in (run_dir / "flips.jsonl").read_text().splitlines()]
+    assert len(flips) == 50
+    expected = {
+        player: sum(f["call"] == f["side"] for f in flips if f["player"] == player) / 25
+        for player in ("ann", "bob")
+    }
+    scores = dict(
+        duckdb.sql(
+            f"select player, right_rate from read_parquet('{run_dir / 'coin_scores.parquet'}')"
+        ).fetchall()
+    )
+    assert scores == pytest.approx(expected, abs=1e-12)
+    manifest = json.loads((run_dir / "run_manifest.json").read_text())
+    assert (manifest["game"], manifest["status"]) == ("coin", "completed")
+
+    monkeypatch.setattr(sys, "argv", ["streamlit_app.py", "--run-dir", str(run_dir)])
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert any("Coin calls" in caption.value for caption in at.caption)
+    (table,) = at.dataframe
+    assert list(table.value["player"]) == ["ann", "bob"]
+    assert list(table.value["n_right"]) == [
+        round(expected["ann"] * 25),
+        round(expected["bob"] * 25),
+    ]
+
+
+def test_an_unknown_game_in_a_run_directory_is_one_line(project: Path, coin_game: None):
+    Path("coin.yaml").write_text(CONFIG, encoding="utf-8")
+    assert _invoke("run", "coin.yaml", "--no-aggregate").exit_code == 0
+    games.GAMES.pop("coin")
+    result = _invoke("aggregate", "data/runs/coins")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ")
+    assert result.stderr.endswith(
+        "data/runs/coins/run_manifest.json: unknown game 'coin' (known: pd, arena)\n"
+    )
+    assert result.stderr.count("\n") == 1
