@@ -185,7 +185,6 @@ def write_run_dir(
         metric_params={
             "collapse_k": collapse_k,
             "collapse_threshold": collapse_threshold,
-            "metrics": ["cooperation_rate", "time_to_collapse"],
         },
         python="3.12",
         platform="linux",

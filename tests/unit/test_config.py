@@ -6,7 +6,6 @@ import pytest
 from pdbench.config.loader import deep_merge
 from pdbench.errors import ConfigError
 from pdbench.games import GAMES, load_config
-from pdbench.pd.metrics import PD_METRICS
 
 from tests.conftest import edit, write_experiment
 
@@ -28,19 +27,14 @@ def test_the_demo_config_resolves_refs_and_deep_merges_overrides(project: Path):
 def test_metric_params_take_the_configured_collapse_parameters(project: Path):
     path = write_experiment(
         project / "configs",
-        metrics={"names": ["cooperation_rate"], "collapse": {"k": 4, "threshold": 0.5}},
+        metrics={"collapse": {"k": 4, "threshold": 0.5}},
     )
-    assert load_config(path).config.metric_params() == {
-        "collapse_k": 4,
-        "collapse_threshold": 0.5,
-        "metrics": ["cooperation_rate"],
-    }
+    assert load_config(path).config.metric_params() == {"collapse_k": 4, "collapse_threshold": 0.5}
 
 
 def test_metric_defaults_are_k_10_and_threshold_0_2(project: Path):
     params = load_config(write_experiment(project / "configs")).config.metric_params()
-    assert (params["collapse_k"], params["collapse_threshold"]) == (10, 0.2)
-    assert params["metrics"] == list(PD_METRICS)
+    assert params == {"collapse_k": 10, "collapse_threshold": 0.2}
 
 
 def _error(path: str | Path) -> str:
@@ -116,9 +110,12 @@ def test_duplicate_condition_names(project: Path):
     assert "condition name 'tft_vs_alld' is used twice" in _error(EXPERIMENT)
 
 
-def test_unknown_metric(project: Path):
-    path = write_experiment(project / "configs", metrics={"names": ["happiness"]})
-    assert _error(path).startswith("configs/small.yaml: metrics.names: unknown metric 'happiness'")
+def test_metric_names_of_older_configs_are_refused_in_one_line(project: Path):
+    path = write_experiment(project / "configs", metrics={"names": ["cooperation_rate"]})
+    assert _error(path) == (
+        "configs/small.yaml: metrics: 'names' is no longer read: every metric is computed and "
+        "the marts carry them all (docs/metrics.md); delete the key"
+    )
 
 
 def test_unknown_game(project: Path):

@@ -28,12 +28,6 @@ from pdbench.config.base import (
 )
 from pdbench.config.providers import ProviderLayerConfig
 from pdbench.pd.agent_config import AgentConfig
-from pdbench.pd.metrics import (
-    DEFAULT_COLLAPSE_K,
-    DEFAULT_COLLAPSE_THRESHOLD,
-    PD_METRICS,
-    metric_params,
-)
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.pd.round_robin import pairing_name, pairings
 
@@ -121,29 +115,28 @@ HorizonConfig = tagged_union(FixedHorizonConfig, GeometricHorizonConfig)
 class CollapseConfig(StrictModel):
     """Parameters of ``time_to_collapse``."""
 
-    k: int = Field(default=DEFAULT_COLLAPSE_K, ge=1)
+    k: int = Field(default=10, ge=1)
     """Length of the window of rounds that must have low cooperation."""
-    threshold: float = Field(default=DEFAULT_COLLAPSE_THRESHOLD, ge=0, le=1)
+    threshold: float = Field(default=0.2, ge=0, le=1)
     """Cooperation rate of both agents at or below which the window counts as collapsed."""
 
 
 class MetricsConfig(StrictModel):
-    """The metrics this run is for (recorded in the manifest), and their parameters. dbt
-    builds every metric whatever ``names`` says."""
+    """Parameters of the metrics. Every metric (docs/metrics.md) is computed for every run:
+    they come from one pass over the rounds, and marts of one shape compare across runs."""
 
-    names: list[str] = Field(default_factory=lambda: list(PD_METRICS))
-    """Metric names, validated and recorded in the manifest's ``metric_params`` (default:
-    all). The marts carry every metric regardless."""
     collapse: CollapseConfig = Field(default_factory=CollapseConfig)
     """Parameters of ``time_to_collapse``."""
 
-    @field_validator("names")
+    @model_validator(mode="before")
     @classmethod
-    def _known_metrics(cls, names: list[str]) -> list[str]:
-        for name in names:
-            if name not in PD_METRICS:
-                raise ValueError(f"unknown metric {name!r} (known: {', '.join(PD_METRICS)})")
-        return names
+    def _no_metric_names(cls, data: object) -> object:
+        if isinstance(data, dict) and "names" in data:
+            raise ValueError(
+                "'names' is no longer read: every metric is computed and the marts carry "
+                "them all (docs/metrics.md); delete the key"
+            )
+        return data
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,8 +280,5 @@ class ExperimentConfig(ProviderLayerConfig):
 
     def metric_params(self) -> dict:
         """The manifest's ``metric_params``."""
-        return metric_params(
-            metrics=self.metrics.names,
-            collapse_k=self.metrics.collapse.k,
-            collapse_threshold=self.metrics.collapse.threshold,
-        )
+        collapse = self.metrics.collapse
+        return {"collapse_k": collapse.k, "collapse_threshold": collapse.threshold}

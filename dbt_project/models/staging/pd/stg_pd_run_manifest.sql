@@ -34,13 +34,11 @@ renamed as (
         finished_at as finished_at_utc,
         coalesce(
             {{ var('collapse_k', 'null') }}::integer,
-            metric_params['collapse_k'],
-            10
+            metric_params['collapse_k']
         ) as collapse_k,
         coalesce(
             {{ var('collapse_threshold', 'null') }}::double,
-            metric_params['collapse_threshold'],
-            0.2
+            metric_params['collapse_threshold']
         ) as collapse_threshold
     from source_manifest
 )
