@@ -18,9 +18,9 @@ from pdbench.pd.agents.prompts import (
     render_round,
     render_system,
 )
+from pdbench.pd.moves import ActionFormat, extract_action
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.pd.transcript import last_rounds
-from pdbench.providers.extract import ActionFormat, extract_action
 from pdbench.providers.gateway import CallContext, ProviderGateway, Verdict
 
 __all__ = ["LLMAgent"]
