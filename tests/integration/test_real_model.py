@@ -34,7 +34,7 @@ from pdbench.arena.scores import extract_score
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
 from pdbench.pd.moves import extract_action
-from pdbench.providers.gateway import prompt_sha256
+from pdbench.providers.calls import prompt_sha256
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_arena

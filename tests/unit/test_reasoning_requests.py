@@ -10,7 +10,8 @@ import pytest
 from pdbench.providers.anthropic import STOP_REASONS, AnthropicProvider
 from pdbench.providers.base import Usage, openai_finish_reason
 from pdbench.providers.cache import CachedReply, ResponseCache
-from pdbench.providers.gateway import CallContext, ProviderGateway
+from pdbench.providers.calls import CallContext, CallRequest
+from pdbench.providers.gateway import ProviderGateway
 from pdbench.providers.openai import OpenAIProvider
 from pdbench.providers.pricing import Price, PriceTable
 from pdbench.providers.runtime import ProviderRuntime
@@ -108,7 +109,7 @@ def test_reasoning_tokens_are_priced_once_and_replayed_from_the_cache(tmp_path: 
     client, records = ReasoningClient(), []
     for _ in range(2):
         _gateway(client, records, runtime).complete(
-            **PROMPTS,
+            CallRequest(**PROMPTS),
             context=CallContext(game="pd", phase="pd_round", agent="agent_a"),
             attempt=1,
             classify=lambda reply: ("ok", "token"),

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pdbench.errors import ConfigError
+from pdbench.providers.base import Usage
 
 __all__ = ["CachedReply", "ResponseCache", "cache_key"]
 
@@ -53,6 +54,28 @@ class CachedReply:
     cost_usd: float | None
     tokens_reasoning: int | None = None
     finish_reason: str | None = None
+
+    @classmethod
+    def of(cls, reply: str, *, usage: Usage) -> CachedReply:
+        """``reply`` with the usage and price of the call that got it."""
+        return cls(
+            reply,
+            tokens_in=usage.tokens_in,
+            tokens_out=usage.tokens_out,
+            cost_usd=usage.cost_usd,
+            tokens_reasoning=usage.tokens_reasoning,
+            finish_reason=usage.finish_reason,
+        )
+
+    def replayed_usage(self) -> Usage:
+        """The usage of answering from the cache: the tokens of the first call, at no cost."""
+        return Usage(
+            tokens_in=self.tokens_in,
+            tokens_out=self.tokens_out,
+            cost_usd=0.0,
+            tokens_reasoning=self.tokens_reasoning,
+            finish_reason=self.finish_reason,
+        )
 
 
 def cache_key(

@@ -17,7 +17,8 @@ from pdbench.pd.agents.policy import make_policy
 from pdbench.pd.agents.prompts import PromptTemplates
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.providers.base import make_provider
-from pdbench.providers.gateway import CallContext, gateway_for
+from pdbench.providers.calls import CallContext
+from pdbench.providers.gateway import gateway_for
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.rng import derive_seed
 

@@ -8,6 +8,7 @@ or plays ``fallback_action`` with ``valid=False`` in its decision.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar, Literal
 
 from pdbench.pd.actions import Action, Observation
@@ -21,7 +22,8 @@ from pdbench.pd.agents.prompts import (
 from pdbench.pd.moves import ActionFormat, extract_action
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.pd.transcript import last_rounds
-from pdbench.providers.gateway import CallContext, ProviderGateway, Verdict
+from pdbench.providers.calls import CallContext, CallRequest, Verdict
+from pdbench.providers.gateway import ProviderGateway
 
 __all__ = ["LLMAgent"]
 
@@ -102,23 +104,22 @@ class LLMAgent:
             round_index=obs.round_index,
         )
         replies: list[str] = []
-        prompt = round_prompt
+        request = CallRequest(
+            system=self.system_prompt,
+            prompt=round_prompt,
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+        )
         for attempt in range(1, self.max_retries + 2):
             reply = self.gateway.complete(
-                system=self.system_prompt,
-                prompt=prompt,
-                temperature=self.temperature,
-                max_tokens=self.max_tokens,
-                context=context,
-                attempt=attempt,
-                classify=self._classify,
+                request, context=context, attempt=attempt, classify=self._classify
             )
             replies.append(reply)
             found = extract_action(reply, output_format=self.output_format)
             if found.value is not None:
                 self.last_decision = self._decision(True, round_prompt, replies)
                 return Action(found.value)
-            prompt = correction_prompt(round_prompt)
+            request = replace(request, prompt=correction_prompt(round_prompt))
         self.last_decision = self._decision(False, round_prompt, replies)
         if self.on_invalid == "abort":
             raise MatchAborted(
