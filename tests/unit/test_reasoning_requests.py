@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 from pdbench.providers.anthropic import STOP_REASONS, AnthropicProvider
-from pdbench.providers.base import Usage, openai_finish_reason
+from pdbench.providers.base import Usage
 from pdbench.providers.cache import CachedReply, ResponseCache
 from pdbench.providers.calls import CallContext, CallRequest
 from pdbench.providers.gateway import ProviderGateway
 from pdbench.providers.openai import OpenAIProvider
+from pdbench.providers.openai_style import openai_finish_reason
 from pdbench.providers.pricing import Price, PriceTable
 from pdbench.providers.runtime import ProviderRuntime
 
