@@ -13,6 +13,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from pdbench.providers.base import ProviderClient
+
 __all__ = ["CallContext", "CallRequest", "CallStatus", "Verdict", "prompt_sha256"]
 
 CallStatus = Literal["ok", "invalid"]
@@ -39,6 +41,15 @@ class CallRequest:
     def prompt_sha256(self) -> str:
         """sha256 of the canonical JSON ``[system, prompt]`` (:func:`prompt_sha256`)."""
         return prompt_sha256(self.system, self.prompt)
+
+    def ask(self, client: ProviderClient) -> str:
+        """``client``'s reply to this request."""
+        return client.complete(
+            system=self.system,
+            prompt=self.prompt,
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+        )
 
 
 @dataclass(frozen=True, slots=True)

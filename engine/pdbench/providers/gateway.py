@@ -119,7 +119,7 @@ class ProviderGateway:
         latency_ms = call.elapsed_ms()
         usage = self._priced_usage()
         if cache is not None:
-            cache.put(key, CachedReply.of(reply, usage=usage))
+            cache.put(key, CachedReply(reply, usage))
         self._write(
             call, latency_ms=latency_ms, usage=usage, verdict=classify(reply), retries=retries
         )
@@ -138,12 +138,7 @@ class ProviderGateway:
         try:
             with runtime.slot(provider=self.provider, model=self.model):
                 outcome: tuple[str, int] | RetriesExhausted = call_with_retries(
-                    lambda: self.client.complete(
-                        system=request.system,
-                        prompt=request.prompt,
-                        temperature=request.temperature,
-                        max_tokens=request.max_tokens,
-                    ),
+                    lambda: request.ask(self.client),
                     policy=self.retry,
                     classify=self._classify_error,
                     sleep=runtime.sleep,
@@ -167,16 +162,8 @@ class ProviderGateway:
         """What the client says the call used, with its cost from the run's prices."""
         reported = getattr(self.client, "last_usage", None) or Usage()
         # tokens_out already holds any reasoning tokens: they are priced once, as output
-        return replace(
-            reported,
-            cost_usd=self.runtime.prices.cost(
-                provider=self.provider,
-                model=self.model,
-                tokens_in=reported.tokens_in,
-                tokens_out=reported.tokens_out,
-                reported=reported.cost_usd,
-            ),
-        )
+        cost = self.runtime.prices.cost(reported, provider=self.provider, model=self.model)
+        return replace(reported, cost_usd=cost)
 
     def _classify_error(self, exc: BaseException) -> Failure:
         classify = getattr(self.client, "classify_error", None)
