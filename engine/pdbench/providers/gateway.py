@@ -28,7 +28,12 @@ from pdbench.providers.cache import CachedReply, cache_key
 from pdbench.providers.calls import CallContext, CallRequest, Verdict
 from pdbench.providers.failures import Failure, classify_builtin, describe
 from pdbench.providers.keys import scrub
-from pdbench.providers.retry import RetriesExhausted, RetryPolicy, call_with_retries
+from pdbench.providers.retry import (
+    RetriesExhausted,
+    RetryPolicy,
+    TransportSettings,
+    call_with_retries,
+)
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.storage.schema import SCHEMA_VERSION
 
@@ -252,8 +257,7 @@ class GatewaySettings(Protocol):
     @property
     def base_url(self) -> str | None: ...
     @property
-    def transport(self) -> Any:
-        """``max_retries``, ``backoff_base_s`` and ``backoff_max_s`` of each request."""
+    def transport(self) -> TransportSettings: ...
 
     @property
     def uses_cache(self) -> bool: ...
@@ -270,7 +274,6 @@ def gateway_for(
 ) -> ProviderGateway:
     """The gateway of one LLM from its config: provider, model, endpoint, transport retries,
     cache use and request settings. Every game builds its LLMs' gateways here."""
-    transport = settings.transport
     return ProviderGateway(
         client=client,
         provider=settings.provider,
@@ -278,11 +281,7 @@ def gateway_for(
         run_id=run_id,
         record=record,
         runtime=runtime,
-        retry=RetryPolicy(
-            max_retries=transport.max_retries,
-            backoff_base_s=transport.backoff_base_s,
-            backoff_max_s=transport.backoff_max_s,
-        ),
+        retry=RetryPolicy.of(settings.transport),
         use_cache=settings.uses_cache,
         endpoint=settings.base_url,
         request_settings=settings.request_settings(),
