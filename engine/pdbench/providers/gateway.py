@@ -43,7 +43,7 @@ _IN_FLIGHT = "the run stopped while the call was in flight"
 
 
 class CallsCancelled(Exception):
-    """The run was cancelled (Ctrl-C, or another match failed): no call was made."""
+    """The run was cancelled (Ctrl-C, or another job of the run failed): no call was made."""
 
 
 @dataclass(frozen=True, slots=True)
