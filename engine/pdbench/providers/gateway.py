@@ -270,7 +270,7 @@ def gateway_for(
     client: ProviderClient,
     run_id: str,
     record: Callable[[dict], None],
-    runtime: ProviderRuntime,
+    runtime: ProviderRuntime | None,
 ) -> ProviderGateway:
     """The gateway of one LLM from its config: provider, model, endpoint, transport retries,
     cache use and request settings. Every game builds its LLMs' gateways here."""
