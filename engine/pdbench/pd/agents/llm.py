@@ -94,15 +94,7 @@ class LLMAgent:
     def act(self, obs: Observation) -> Action:
         """Ask until a reply parses or attempts run out; see the module docstring."""
         round_prompt = self.render_round_prompt(obs)
-        context = CallContext(
-            game=self.context.game,
-            phase=self.context.phase,
-            agent=self.context.agent,
-            match_id=self.context.match_id,
-            condition=self.context.condition,
-            replicate=self.context.replicate,
-            round_index=obs.round_index,
-        )
+        context = replace(self.context, round_index=obs.round_index)
         replies: list[str] = []
         request = CallRequest(
             system=self.system_prompt,
@@ -117,10 +109,12 @@ class LLMAgent:
             replies.append(reply)
             found = extract_action(reply, output_format=self.output_format)
             if found.value is not None:
-                self.last_decision = self._decision(True, round_prompt, replies)
+                self.last_decision = self._decision(
+                    valid=True, round_prompt=round_prompt, replies=replies
+                )
                 return Action(found.value)
             request = replace(request, prompt=correction_prompt(round_prompt))
-        self.last_decision = self._decision(False, round_prompt, replies)
+        self.last_decision = self._decision(valid=False, round_prompt=round_prompt, replies=replies)
         if self.on_invalid == "abort":
             raise MatchAborted(
                 f"{self.context.agent} ({self.name}) gave no valid reply in round "
@@ -128,7 +122,7 @@ class LLMAgent:
             )
         return self.fallback_action
 
-    def _decision(self, valid: bool, round_prompt: str, replies: list[str]) -> Decision:
+    def _decision(self, *, valid: bool, round_prompt: str, replies: list[str]) -> Decision:
         return Decision(
             valid=valid,
             attempts=len(replies),
