@@ -126,11 +126,7 @@ def run(
         if resume and overwrite:
             raise RunDirError("--resume continues a run directory; --overwrite replaces it")
         if dry_run:
-            headline, *lines = game.plan_lines(loaded, run_dir=run_dir)
-            typer.echo(headline)
-            typer.echo(_existing(run_dir, loaded.config, overwrite=overwrite, resume=resume))
-            for line in lines:
-                typer.echo(line)
+            _print_plan(game, loaded, run_dir=run_dir, overwrite=overwrite, resume=resume)
             return
         if not (overwrite or resume) and _report_finished(run_dir, loaded.config):
             return
@@ -143,6 +139,18 @@ def run(
         typer.echo(game.result_line(result))
         if not no_aggregate:
             _aggregate(result.run_dir)
+
+
+def _print_plan(
+    game: Game, loaded: LoadedConfig, *, run_dir: Path, overwrite: bool, resume: bool
+) -> None:
+    """What ``--dry-run`` prints: what the run would write, what it would do with ``run_dir``
+    as it is now, then the game's plan."""
+    headline, *lines = game.plan_lines(loaded, run_dir=run_dir)
+    typer.echo(headline)
+    typer.echo(_existing(run_dir, loaded.config, overwrite=overwrite, resume=resume))
+    for line in lines:
+        typer.echo(line)
 
 
 def _existing(run_dir: Path, config: Any, *, overwrite: bool, resume: bool) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from pydantic import BaseModel
 
@@ -30,7 +30,7 @@ from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError
 from pdbench.storage.schema import RunManifest
 
-__all__ = ["Game", "Marts", "PlayOptions", "ProgressCallback", "RunResult"]
+__all__ = ["Game", "Marts", "PlayOptions", "ProgressCallback", "RunResult", "RunnerArguments"]
 
 ProgressCallback = Callable[[str, int, int, str], None]
 """``(bar, done, total, detail)``: one progress bar per ``bar`` name (``matches``, or a phase
@@ -46,6 +46,15 @@ class RunResult:
     counts: dict[str, int] = field(default_factory=dict)
 
 
+class RunnerArguments(TypedDict):
+    """The flags of ``pdbench run`` every game's runner takes as they are."""
+
+    output_dir: Path | None
+    overwrite: bool
+    resume: bool
+    use_cache: bool
+
+
 @dataclass(frozen=True)
 class PlayOptions:
     """How ``pdbench run`` asks a game to play (the flags every game shares)."""
@@ -57,6 +66,15 @@ class PlayOptions:
     on_progress: ProgressCallback | None = None
     on_line: Callable[[str], None] | None = None
     """Receives a line worth keeping on the terminal (e.g. a phase finished)."""
+
+    def runner_arguments(self) -> RunnerArguments:
+        """The flags a game's runner takes as they are (progress is the game's to report)."""
+        return RunnerArguments(
+            output_dir=self.output_dir,
+            overwrite=self.overwrite,
+            resume=self.resume,
+            use_cache=self.use_cache,
+        )
 
 
 @dataclass(frozen=True)
@@ -119,11 +137,14 @@ class Game:
         raise NotImplementedError
 
     def result_line(self, result: RunResult) -> str:
-        """One line on what the run wrote."""
-        counts = ", ".join(f"{value} {name}" for name, value in result.counts.items())
-        return (
-            f"run {result.manifest.run_id} {result.manifest.status}: {counts} -> {result.run_dir}"
-        )
+        """One line on what the run wrote: its id, its status, :meth:`counts_text`, where."""
+        manifest = result.manifest
+        counts = self.counts_text(result.counts)
+        return f"run {manifest.run_id} {manifest.status}: {counts} -> {result.run_dir}"
+
+    def counts_text(self, counts: dict[str, int]) -> str:
+        """The run's counts (the manifest's) as :meth:`result_line` says them."""
+        return ", ".join(f"{value} {name}" for name, value in counts.items())
 
     def run_dir(self, loaded: LoadedConfig, output_dir: Path | None) -> Path:
         """The run directory: ``output_dir`` when given, else the config's."""

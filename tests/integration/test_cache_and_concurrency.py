@@ -8,7 +8,7 @@ import pytest
 from pdbench.games import load_config
 from pdbench.pd.experiment import experiment_runtime, run_experiment
 from pdbench.providers.cache import ResponseCache
-from pdbench.providers.gateway import CallContext
+from pdbench.providers.calls import CallContext
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles
 

@@ -30,10 +30,11 @@ import duckdb
 import pytest
 import yaml
 from pdbench.aggregate import aggregate_run
+from pdbench.arena.scores import extract_score
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
-from pdbench.providers.extract import extract_action, extract_score
-from pdbench.providers.gateway import prompt_sha256
+from pdbench.pd.moves import extract_action
+from pdbench.providers.calls import prompt_sha256
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_arena

@@ -16,9 +16,9 @@ from pdbench.arena.prompts import (
     render_judge,
     render_rate,
 )
+from pdbench.arena.scores import extract_score
 from pdbench.pd.agent_config import LLMAgentConfig, MockConfig
 from pdbench.pd.mock_player import PDMockPlayer
-from pdbench.providers.extract import extract_score
 from pdbench.providers.mock import MockProvider, build
 
 from tests.unit.test_arena_prompts_ids import TEMPLATES

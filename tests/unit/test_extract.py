@@ -6,7 +6,8 @@ Replies marked SmolLM2 are verbatim from SmolLM2-135M-Instruct playing the PD on
 from __future__ import annotations
 
 import pytest
-from pdbench.providers.extract import extract_action, extract_score
+from pdbench.arena.scores import extract_score
+from pdbench.pd.moves import extract_action
 
 ACTIONS = [
     # (reply, format, expected move, expected rule)

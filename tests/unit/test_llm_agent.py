@@ -7,7 +7,8 @@ from pdbench.pd.agents.base import MatchAborted
 from pdbench.pd.agents.llm import LLMAgent
 from pdbench.pd.agents.prompts import PromptTemplates
 from pdbench.pd.payoff import PayoffMatrix
-from pdbench.providers.gateway import CallContext, ProviderGateway
+from pdbench.providers.calls import CallContext
+from pdbench.providers.gateway import ProviderGateway
 from pdbench.providers.retry import RetryPolicy
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.storage.schema import CallRecord

@@ -7,8 +7,8 @@ import pytest
 from pdbench.pd.actions import C, D, Turn
 from pdbench.pd.agents.prompts import PromptTemplates, render_round, render_system
 from pdbench.pd.mock_player import PDMockPlayer
+from pdbench.pd.moves import extract_action
 from pdbench.pd.payoff import PayoffMatrix
-from pdbench.providers.extract import extract_action
 from pdbench.providers.mock import MockProvider
 
 from tests.conftest import CONFIGS

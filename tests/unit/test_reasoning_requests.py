@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 from pdbench.providers.anthropic import STOP_REASONS, AnthropicProvider
-from pdbench.providers.base import Usage, openai_finish_reason
+from pdbench.providers.base import Usage
 from pdbench.providers.cache import CachedReply, ResponseCache
-from pdbench.providers.gateway import CallContext, ProviderGateway
+from pdbench.providers.calls import CallContext, CallRequest
+from pdbench.providers.gateway import ProviderGateway
 from pdbench.providers.openai import OpenAIProvider
+from pdbench.providers.openai_style import openai_finish_reason
 from pdbench.providers.pricing import Price, PriceTable
 from pdbench.providers.runtime import ProviderRuntime
 
@@ -108,7 +110,7 @@ def test_reasoning_tokens_are_priced_once_and_replayed_from_the_cache(tmp_path: 
     client, records = ReasoningClient(), []
     for _ in range(2):
         _gateway(client, records, runtime).complete(
-            **PROMPTS,
+            CallRequest(**PROMPTS),
             context=CallContext(game="pd", phase="pd_round", agent="agent_a"),
             attempt=1,
             classify=lambda reply: ("ok", "token"),
@@ -132,8 +134,10 @@ def test_a_cache_file_from_before_gains_the_new_columns(tmp_path: Path):
         )
         db.execute("insert into responses values ('old', 'C', 10, 1, 0.5, '')")
     cache = ResponseCache(path)
-    assert cache.get("old") == CachedReply("C", 10, 1, 0.5, None, None)
-    cache.put("new", CachedReply("D", 10, 70, 0.25, tokens_reasoning=64, finish_reason="stop"))
-    assert cache.get("new") == CachedReply("D", 10, 70, 0.25, 64, "stop")
+    assert cache.get("old") == CachedReply("C", Usage(10, 1, 0.5, None, None))
+    cache.put(
+        "new", CachedReply("D", Usage(10, 70, 0.25, tokens_reasoning=64, finish_reason="stop"))
+    )
+    assert cache.get("new") == CachedReply("D", Usage(10, 70, 0.25, 64, "stop"))
     cache.close()
-    assert ResponseCache(path).get("new") == CachedReply("D", 10, 70, 0.25, 64, "stop")
+    assert ResponseCache(path).get("new") == CachedReply("D", Usage(10, 70, 0.25, 64, "stop"))

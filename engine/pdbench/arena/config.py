@@ -185,7 +185,7 @@ class ArenaConfig(ProviderLayerConfig):
     max_retries: int = Field(default=2, ge=0)
     """Re-asks after an unusable reply (attempts per call = 1 + max_retries)."""
     score_format: Literal["strict", "lenient"] = "strict"
-    """How ratings and judgements are read (:mod:`pdbench.providers.extract`): ``strict``, the
+    """How ratings and judgements are read (:mod:`pdbench.arena.scores`): ``strict``, the
     reply is an integer 0..10; ``lenient`` also ``7/10``, ``Score: 7``, ``7.``."""
     store_prompts: bool = True
     """Write the rendered prompt of every recorded reply into the phase files."""

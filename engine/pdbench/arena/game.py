@@ -73,20 +73,11 @@ class ArenaGame(Game):
             if done == total and options.on_line is not None:
                 options.on_line(f"{phase}: {total} calls done")
 
-        return run_arena(
-            loaded,
-            output_dir=options.output_dir,
-            overwrite=options.overwrite,
-            resume=options.resume,
-            use_cache=options.use_cache,
-            on_progress=phase_progress,
-        )
+        return run_arena(loaded, **options.runner_arguments(), on_progress=phase_progress)
 
-    def result_line(self, result: RunResult) -> str:
-        counts = result.counts
+    def counts_text(self, counts: dict[str, int]) -> str:
         return (
-            f"run {result.manifest.run_id} {result.manifest.status}: {counts['questions']} "
-            f"questions ({counts['kept_questions']} kept), {counts['question_ratings']} "
-            f"ratings, {counts['answers']} answers, {counts['judgments']} judgements, "
-            f"{counts['calls']} provider calls -> {result.run_dir}"
+            f"{counts['questions']} questions ({counts['kept_questions']} kept), "
+            f"{counts['question_ratings']} ratings, {counts['answers']} answers, "
+            f"{counts['judgments']} judgements, {counts['calls']} provider calls"
         )

@@ -5,7 +5,7 @@ of the configured ones (any case; stored in the config's spelling). Any other li
 a blank line, a line without a known category) is skipped. Duplicates, compared on their
 normalised text (case, punctuation and spacing ignored), are dropped, the first one kept.
 
-Scores are read by :func:`pdbench.providers.extract.extract_score`.
+Scores are read by :func:`pdbench.arena.scores.extract_score`.
 """
 
 from __future__ import annotations

@@ -31,8 +31,8 @@ from pdbench.arena.prompts import (
     render_judge,
     render_rate,
 )
+from pdbench.arena.scores import ScoreFormat, extract_score
 from pdbench.arena.tasks import CallOutcome, CallTask, Reading
-from pdbench.providers.extract import ScoreFormat, extract_score
 from pdbench.storage.schema import SCHEMA_VERSION
 
 __all__ = [

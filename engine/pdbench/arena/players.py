@@ -20,11 +20,11 @@ from pdbench.arena.config import ArenaConfig, ArenaPlayerConfig
 from pdbench.arena.mock_player import SIGN_OFFS, ArenaMockSettings
 from pdbench.arena.tasks import PlayerClient
 from pdbench.config.loader import LoadedConfig
-from pdbench.errors import ConfigError
-from pdbench.providers.base import ProviderClient, key_problem, make_provider, provider_problem
+from pdbench.providers.base import ProviderClient, make_provider
 from pdbench.providers.gateway import gateway_for
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.rng import derive_seed
+from pdbench.run.provider_checks import check_llm_providers
 
 __all__ = ["PlayerPool", "check_arena_providers", "mock_settings"]
 
@@ -32,13 +32,8 @@ __all__ = ["PlayerPool", "check_arena_providers", "mock_settings"]
 def check_arena_providers(loaded: LoadedConfig, *, keys: bool = True) -> None:
     """Fail before anything is written if a player's provider cannot be built here (its SDK
     is missing, or, with ``keys``, its API key)."""
-    for i, player in enumerate(loaded.config.players):
-        problem = provider_problem(player.provider)
-        if problem:
-            raise ConfigError(problem, path=loaded.path, field=f"players[{i}].provider")
-        problem = key_problem(player.provider, settings=player) if keys else None
-        if problem:
-            raise ConfigError(problem, path=loaded.path, field=f"players[{i}].api_key_env")
+    llms = ((f"players[{i}]", player) for i, player in enumerate(loaded.config.players))
+    check_llm_providers(llms, path=loaded.path, keys=keys)
 
 
 def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:

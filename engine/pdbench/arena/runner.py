@@ -19,6 +19,7 @@ The manifest is written ``running`` first (with the ``scoring`` the SQL reads) a
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.arena.config import ArenaConfig
@@ -39,17 +40,22 @@ from pdbench.arena.players import PlayerPool, check_arena_providers
 from pdbench.arena.prompts import ArenaTemplates, Phase
 from pdbench.arena.resume import PHASE_FILES, prepare_arena_resume
 from pdbench.arena.tasks import CallOutcome, CallTask, ask
-from pdbench.clock import utc_timestamp
 from pdbench.config.loader import LoadedConfig
 from pdbench.game import RunResult
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.run.concurrency import run_concurrently
-from pdbench.run.run_dir import LiveManifest, manifest_lifecycle, prepare_run_dir, resumed
+from pdbench.run.run_dir import (
+    LiveManifest,
+    manifest_lifecycle,
+    new_run_manifest,
+    prepare_run_dir,
+    resumed,
+)
 from pdbench.run.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter
-from pdbench.storage.manifest import canonical_sha256, new_manifest
+from pdbench.storage.manifest import canonical_sha256
 from pdbench.storage.run_lock import hold_run_dir
-from pdbench.storage.schema import RunFiles, RunStatus
+from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
 
 __all__ = ["arena_runtime", "run_arena"]
 
@@ -81,27 +87,20 @@ class _InTaskOrder:
             self.next += 1
 
 
+@dataclass
 class _Tournament:
     """The state of one tournament while it plays: phases done, their records, the files."""
 
-    def __init__(
-        self,
-        *,
-        context: PhaseContext,
-        pool: PlayerPool,
-        runtime: ProviderRuntime,
-        calls: JsonlWriter,
-        run_dir: Path,
-        records: dict[Phase, list[dict]],
-        on_progress: ProgressCallback | None,
-    ) -> None:
-        self.context = context
-        self.pool = pool
-        self.runtime = runtime
-        self.calls = calls
-        self.run_dir = run_dir
-        self.records = records
-        self.on_progress = on_progress
+    context: PhaseContext
+    pool: PlayerPool
+    runtime: ProviderRuntime
+    calls: JsonlWriter
+    run_dir: Path
+    records: dict[Phase, list[dict]]
+    """The records of every phase done, in play order."""
+    kept_calls: int
+    """``calls.jsonl`` lines kept from before a resume."""
+    on_progress: ProgressCallback | None
 
     def ask_all(self, tasks: list[CallTask]) -> list[CallOutcome]:
         """Every task of a phase, concurrently; outcomes in task order, calls written so."""
@@ -157,9 +156,42 @@ class _Tournament:
         live.update(phases_done=list(self.records))
         return records
 
-    def counts(self, *, kept_calls: int) -> dict[str, int]:
+    def play_all(self, *, live: LiveManifest, kept_questions: Callable[[Path], list[str]]) -> None:
+        """Generate, rate, filter, answer, judge: every phase not done yet, in order."""
+        context = self.context
+        questions = self.play(
+            "generate",
+            live=live,
+            plan=lambda: generate_tasks(context),
+            to_records=lambda outcomes: question_records(outcomes, context=context),
+        )
+        self.play(  # the filter reads the ratings from their file
+            "rate",
+            live=live,
+            plan=lambda: rate_tasks(questions, context=context),
+            to_records=lambda outcomes: rating_records(outcomes, context=context),
+        )
+        if "answer" in self.records:
+            kept_ids = {a["question_id"] for a in self.records["answer"]}
+        else:
+            kept_ids = set(kept_questions(self.run_dir))
+        kept = [q for q in questions if q["question_id"] in kept_ids]
+        answers = self.play(
+            "answer",
+            live=live,
+            plan=lambda: answer_tasks(kept, context=context),
+            to_records=lambda outcomes: answer_records(outcomes, context=context),
+        )
+        self.play(
+            "judge",
+            live=live,
+            plan=lambda: judge_tasks(answers, questions=kept, context=context),
+            to_records=lambda outcomes: judgment_records(outcomes, context=context),
+        )
+
+    def counts(self) -> dict[str, int]:
         """The manifest's counts: lines per file, invalid records, kept questions."""
-        counts = {"calls": kept_calls + self.calls.count}
+        counts = {"calls": self.kept_calls + self.calls.count}
         names = {"generate": "questions", "rate": "question_ratings", "answer": "answers",
                  "judge": "judgments"}  # fmt: skip
         for phase, records in self.records.items():
@@ -196,76 +228,49 @@ def run_arena(
     check_arena_providers(loaded)
     templates = ArenaTemplates.from_files(root=loaded.root, paths=config.prompts.paths())
     run_dir = config.run_dir(output_dir)
-    snapshot = config.model_dump(mode="json")
-    records: dict[Phase, list[dict]] = {}
-    kept_calls = 0
     owns_runtime = runtime is None
     runtime = runtime or arena_runtime(config, use_cache=use_cache)
     with hold_run_dir(run_dir, create=not resume):
-        if resume:
-            state = prepare_arena_resume(run_dir, config_sha256=canonical_sha256(snapshot))
-            manifest = resumed(state.manifest)
-            records, kept_calls = dict(state.records), state.calls
-        else:
-            prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=canonical_sha256(snapshot))
-            manifest = new_manifest(
-                run_id=config.run_id,
-                game="arena",
-                seed=config.seed,
-                config_path=loaded.path,
-                config=snapshot,
-                metric_params={},
-                scoring=config.scoring(),
-                started_at=utc_timestamp(),
-            )
+        manifest, records, kept_calls = _start(
+            loaded, run_dir=run_dir, resume=resume, overwrite=overwrite
+        )
         runtime.cancel.clear()
-        context = PhaseContext(config=config, templates=templates)
-        calls = JsonlWriter(run_dir / RunFiles.CALLS)
         tournament = _Tournament(
-            context=context,
+            context=PhaseContext(config=config, templates=templates),
             pool=PlayerPool(config, runtime=runtime),
             runtime=runtime,
-            calls=calls,
+            calls=JsonlWriter(run_dir / RunFiles.CALLS),
             run_dir=run_dir,
             records=records,
+            kept_calls=kept_calls,
             on_progress=on_progress,
         )
 
         def wrap_up(status: RunStatus) -> dict[str, int]:
             runtime.abandon_in_flight()  # calls a stopped run no longer waits for
-            calls.close()
+            tournament.calls.close()
             if owns_runtime and runtime.cache is not None:
                 runtime.cache.close()
-            return tournament.counts(kept_calls=kept_calls)
+            return tournament.counts()
 
         with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
-            questions = tournament.play(
-                "generate",
-                live=live,
-                plan=lambda: generate_tasks(context),
-                to_records=lambda outcomes: question_records(outcomes, context=context),
-            )
-            tournament.play(  # the filter reads the ratings from their file
-                "rate",
-                live=live,
-                plan=lambda: rate_tasks(questions, context=context),
-                to_records=lambda outcomes: rating_records(outcomes, context=context),
-            )
-            if "answer" in records:
-                kept_ids = {a["question_id"] for a in records["answer"]}
-            else:
-                kept_ids = set(kept_questions(run_dir))
-            kept = [q for q in questions if q["question_id"] in kept_ids]
-            answers = tournament.play(
-                "answer",
-                live=live,
-                plan=lambda: answer_tasks(kept, context=context),
-                to_records=lambda outcomes: answer_records(outcomes, context=context),
-            )
-            tournament.play(
-                "judge",
-                live=live,
-                plan=lambda: judge_tasks(answers, questions=kept, context=context),
-                to_records=lambda outcomes: judgment_records(outcomes, context=context),
-            )
+            tournament.play_all(live=live, kept_questions=kept_questions)
         return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
+
+
+def _start(
+    loaded: LoadedConfig, *, run_dir: Path, resume: bool, overwrite: bool
+) -> tuple[RunManifest, dict[Phase, list[dict]], int]:
+    """The manifest a run starts from, the records of the phases already done and the
+    ``calls.jsonl`` lines kept: the stopped run's with ``resume``, else a fresh run's (the
+    locked ``run_dir`` emptied first, with ``overwrite``)."""
+    config: ArenaConfig = loaded.config
+    config_sha256 = canonical_sha256(config.model_dump(mode="json"))
+    if resume:
+        state = prepare_arena_resume(run_dir, config_sha256=config_sha256)
+        return resumed(state.manifest), dict(state.records), state.calls
+    prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=config_sha256)
+    manifest = new_run_manifest(
+        config, game="arena", config_path=loaded.path, scoring=config.scoring()
+    )
+    return manifest, {}, 0

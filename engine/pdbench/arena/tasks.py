@@ -10,11 +10,12 @@ so the rows do not depend on the order in which the calls finish.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pdbench.arena.prompts import Phase, correction_prompt
-from pdbench.providers.gateway import CallContext, ProviderGateway, Verdict, prompt_sha256
+from pdbench.providers.calls import CallContext, CallRequest, Verdict
+from pdbench.providers.gateway import ProviderGateway
 
 __all__ = [
     "Attempt",
@@ -115,7 +116,12 @@ def ask(
     """
     context = CallContext(game="arena", phase=task.phase, agent=task.player, item_id=task.item_id)
     attempts: list[Attempt] = []
-    prompt = task.prompt
+    request = CallRequest(
+        system=SYSTEM_PROMPT,
+        prompt=task.prompt,
+        temperature=client.temperature,
+        max_tokens=task.max_tokens,
+    )
     for number in range(1, max_retries + 2):
         readings: list[Reading] = []
 
@@ -126,10 +132,7 @@ def ask(
             return "invalid", None
 
         reply = client.gateway.complete(
-            system=SYSTEM_PROMPT,
-            prompt=prompt,
-            temperature=client.temperature,
-            max_tokens=task.max_tokens,
+            request,
             context=context,
             attempt=number,
             classify=classify,  # type: ignore[arg-type]
@@ -137,14 +140,14 @@ def ask(
         reading = readings[0] if readings else read(reply)
         attempts.append(
             Attempt(
-                prompt=prompt,
+                prompt=request.prompt,
                 reply=reply,
-                prompt_sha256=prompt_sha256(SYSTEM_PROMPT, prompt),
+                prompt_sha256=request.prompt_sha256,
                 reading=reading,
             )
         )
         if reading.problem is None:
             return CallOutcome(task=task, attempts=tuple(attempts), used=len(attempts) - 1)
-        prompt = correction_prompt(task.prompt, problem=reading.problem)
+        request = replace(request, prompt=correction_prompt(task.prompt, problem=reading.problem))
     best = max(range(len(attempts)), key=lambda i: (attempts[i].reading.rank, -i))
     return CallOutcome(task=task, attempts=tuple(attempts), used=best)

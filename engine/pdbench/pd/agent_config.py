@@ -114,7 +114,7 @@ class LLMAgentConfig(ProviderAccessConfig):
     include_totals: bool = True
     """Whether the round prompt states both running totals."""
     output_format: Literal["token", "json", "lenient", "reasoning"] = "token"
-    """How a reply is read (:mod:`pdbench.providers.extract`): ``token`` (strict: C or D),
+    """How a reply is read (:mod:`pdbench.pd.moves`): ``token`` (strict: C or D),
     ``json`` (strict: ``{"action": "C"}``), ``lenient`` (asked for a letter, read by the
     documented lenient rules) or ``reasoning`` (asked to reason, then a final ``ACTION: C``
     line)."""

@@ -58,10 +58,10 @@ from pdbench.pd.payoff import PayoffMatrix
 from pdbench.pd.policy_match import play_policy_rounds
 from pdbench.pd.resume import prepare_resume
 from pdbench.pd.round_lines import RoundLineTemplate
-from pdbench.providers.base import key_problem, provider_problem
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.rng import derive_seed
 from pdbench.run.concurrency import run_concurrently
+from pdbench.run.provider_checks import check_llm_providers
 from pdbench.run.run_dir import manifest_lifecycle, prepare_run_dir, resumed
 from pdbench.run.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter, read_jsonl
@@ -155,15 +155,8 @@ def llm_agents(config: ExperimentConfig) -> list[tuple[int, str, Any]]:
 def check_providers(loaded: LoadedConfig, *, keys: bool = True) -> None:
     """Fail before anything is written if an agent's provider cannot be built here (its SDK
     is missing, or, with ``keys``, its API key)."""
-    for i, side, agent in llm_agents(loaded.config):
-        problem = provider_problem(agent.provider)
-        if problem:
-            raise ConfigError(problem, path=loaded.path, field=f"conditions[{i}].{side}.provider")
-        problem = key_problem(agent.provider, settings=agent) if keys else None
-        if problem:
-            raise ConfigError(
-                problem, path=loaded.path, field=f"conditions[{i}].{side}.api_key_env"
-            )
+    llms = ((f"conditions[{i}].{side}", agent) for i, side, agent in llm_agents(loaded.config))
+    check_llm_providers(llms, path=loaded.path, keys=keys)
 
 
 def experiment_runtime(

@@ -68,19 +68,10 @@ class PDGame(Game):
             if on_progress is not None:
                 on_progress("matches", done, total, plan.match_id)
 
-        return run_experiment(
-            loaded,
-            output_dir=options.output_dir,
-            overwrite=options.overwrite,
-            resume=options.resume,
-            use_cache=options.use_cache,
-            on_match_done=on_match_done,
-        )
+        return run_experiment(loaded, **options.runner_arguments(), on_match_done=on_match_done)
 
-    def result_line(self, result: RunResult) -> str:
-        counts = result.counts
+    def counts_text(self, counts: dict[str, int]) -> str:
         return (
-            f"run {result.manifest.run_id} {result.manifest.status}: {counts['matches']} "
-            f"matches ({counts['aborted_matches']} aborted), {counts['rounds']} rounds, "
-            f"{counts['calls']} provider calls -> {result.run_dir}"
+            f"{counts['matches']} matches ({counts['aborted_matches']} aborted), "
+            f"{counts['rounds']} rounds, {counts['calls']} provider calls"
         )

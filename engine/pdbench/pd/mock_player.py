@@ -13,9 +13,9 @@ from random import Random
 
 from pdbench.pd.actions import Observation
 from pdbench.pd.agents.policy import POLICIES, make_policy
+from pdbench.pd.moves import ActionFormat
 from pdbench.pd.payoff import PayoffView
 from pdbench.pd.transcript import parse_history, parse_payoff_table
-from pdbench.providers.extract import ActionFormat
 
 __all__ = ["PDMockPlayer"]
 

@@ -16,16 +16,15 @@ carries it, else nothing is (no estimate). ``params`` (``top_p``, ``top_k``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import anthropic
 
 from pdbench.errors import ConfigError
+from pdbench.providers.adapter import SDKAdapter, adapter_options
 from pdbench.providers.base import Usage
-from pdbench.providers.failures import Failure
 from pdbench.providers.keys import api_key
-from pdbench.providers.sdk_errors import classify_sdk_error
 
 __all__ = ["DEFAULT_KEY_ENV", "STOP_REASONS", "AnthropicProvider", "build", "key_problem"]
 
@@ -42,27 +41,14 @@ STOP_REASONS = {
 """Anthropic's ``stop_reason`` -> the normalised ``finish_reason`` (others are kept as sent)."""
 
 
-class AnthropicProvider:
+@dataclass(kw_only=True, eq=False)
+class AnthropicProvider(SDKAdapter):
     """Messages API: the system prompt and one user message in, the text blocks out."""
 
-    def __init__(
-        self,
-        *,
-        model: str,
-        api_key: str,
-        base_url: str | None = None,
-        timeout_s: float = 60.0,
-        thinking_budget: int | None = None,
-        params: Mapping[str, Any] | None = None,
-    ) -> None:
-        self.model = model
-        self.endpoint = base_url
-        self.thinking_budget = thinking_budget
-        self.params = dict(params or {})
-        self._client = anthropic.Anthropic(
-            api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0
-        )
-        self.last_usage: Usage | None = None
+    sdk = anthropic
+    client_class = anthropic.Anthropic
+    thinking_budget: int | None = None
+    """Extended thinking's budget in tokens (None: no thinking)."""
 
     def request(
         self, *, system: str, prompt: str, temperature: float, max_tokens: int
@@ -87,34 +73,23 @@ class AnthropicProvider:
             request["stop_sequences"] = self.params["stop_sequences"]
         return request
 
-    def complete(self, *, system: str, prompt: str, temperature: float, max_tokens: int) -> str:
-        """The concatenated text blocks of the reply."""
-        self.last_usage = None
-        message = self._client.messages.create(
-            **self.request(
-                system=system, prompt=prompt, temperature=temperature, max_tokens=max_tokens
-            )
-        )
-        if not isinstance(message, anthropic.types.Message):
-            raise anthropic.APIResponseValidationError(
-                response=None,  # type: ignore[arg-type]
-                body=None,
-                message="the reply is not a message",
-            )
-        usage = message.usage
+    def send(self, request: dict[str, Any]) -> Any:
+        return self._client.messages.create(**request)
+
+    def read(self, response: Any) -> tuple[str, Usage]:
+        """The concatenated text blocks of the reply and the usage."""
+        if not isinstance(response, anthropic.types.Message):
+            self.malformed("the reply is not a message")
+        usage = response.usage
         details = getattr(usage, "output_tokens_details", None)
-        stop = message.stop_reason
-        self.last_usage = Usage(
+        stop = response.stop_reason
+        text = "".join(block.text for block in response.content if block.type == "text")
+        return text, Usage(
             tokens_in=usage.input_tokens if usage else None,
             tokens_out=usage.output_tokens if usage else None,
             tokens_reasoning=getattr(details, "thinking_tokens", None),
             finish_reason=STOP_REASONS.get(stop, stop) if stop else None,
         )
-        return "".join(block.text for block in message.content if block.type == "text")
-
-    def classify_error(self, exc: BaseException) -> Failure:
-        """Transient or fatal (see :mod:`pdbench.providers.failures`)."""
-        return classify_sdk_error(exc, sdk=anthropic)
 
 
 def key_problem(settings: Any) -> str | None:
@@ -133,10 +108,7 @@ def build(*, settings: Any, seed: int) -> AnthropicProvider:
     if problem:
         raise ConfigError(problem)
     return AnthropicProvider(
-        model=settings.model,
+        **adapter_options(settings),
         api_key=api_key(settings.api_key_env or DEFAULT_KEY_ENV) or "",
-        base_url=settings.base_url,
-        timeout_s=settings.transport.timeout_s,
         thinking_budget=settings.thinking.budget_tokens if settings.thinking else None,
-        params=settings.params,
     )

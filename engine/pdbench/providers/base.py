@@ -27,7 +27,6 @@ __all__ = [
     "Usage",
     "key_problem",
     "make_provider",
-    "openai_finish_reason",
     "provider_problem",
 ]
 
@@ -65,12 +64,6 @@ class Usage:
     def truncated(self) -> bool:
         """Whether the reply was cut at the token limit."""
         return self.finish_reason == "length"
-
-
-def openai_finish_reason(raw: str | None) -> str | None:
-    """A ``finish_reason`` in OpenAI's shape (OpenAI, LiteLLM, OpenAI-compatible servers),
-    normalised: the legacy ``function_call`` reads as ``tool_calls``; other words are kept."""
-    return "tool_calls" if raw == "function_call" else raw
 
 
 @dataclass(frozen=True, slots=True)

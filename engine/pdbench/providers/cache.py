@@ -17,11 +17,12 @@ import hashlib
 import json
 import sqlite3
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pdbench.errors import ConfigError
+from pdbench.providers.base import Usage
 
 __all__ = ["CachedReply", "ResponseCache", "cache_key"]
 
@@ -40,19 +41,21 @@ create table if not exists responses (
 """
 _ADDED_COLUMNS = {"tokens_reasoning": "integer", "finish_reason": "text"}
 """Columns newer than the first cache files, added to such a file when it is opened."""
-_FIELDS = ("reply", "tokens_in", "tokens_out", "cost_usd", "tokens_reasoning", "finish_reason")
+_USAGE = ("tokens_in", "tokens_out", "cost_usd", "tokens_reasoning", "finish_reason")
+"""The columns of a reply's usage: the fields of :class:`Usage`, in its order."""
+_FIELDS = ("reply", *_USAGE)
 
 
 @dataclass(frozen=True, slots=True)
 class CachedReply:
-    """A reply as it was first received, with its usage and how it ended."""
+    """A reply as it was first received, with its usage (price included) and how it ended."""
 
     reply: str
-    tokens_in: int | None
-    tokens_out: int | None
-    cost_usd: float | None
-    tokens_reasoning: int | None = None
-    finish_reason: str | None = None
+    usage: Usage
+
+    def replayed_usage(self) -> Usage:
+        """The usage of answering from the cache: the tokens of the first call, at no cost."""
+        return replace(self.usage, cost_usd=0.0)
 
 
 def cache_key(
@@ -114,7 +117,7 @@ class ResponseCache:
             row = self._db.execute(
                 f"select {', '.join(_FIELDS)} from responses where key = ?", (key,)
             ).fetchone()
-        return CachedReply(*row) if row else None
+        return CachedReply(row[0], Usage(*row[1:])) if row else None
 
     def put(self, key: str, entry: CachedReply) -> None:
         """Store ``entry`` under ``key`` (replacing any older one) and commit."""
@@ -122,7 +125,7 @@ class ResponseCache:
             self._db.execute(
                 f"insert or replace into responses (key, {', '.join(_FIELDS)})"
                 f" values (?{', ?' * len(_FIELDS)})",
-                (key, *(getattr(entry, name) for name in _FIELDS)),
+                (key, entry.reply, *(getattr(entry.usage, name) for name in _USAGE)),
             )
 
     def __len__(self) -> int:

@@ -16,78 +16,48 @@ calls ``client.complete``. Per game attempt it:
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from pdbench.clock import utc_timestamp
 from pdbench.errors import ProviderError
 from pdbench.providers.base import ProviderClient, Usage
 from pdbench.providers.cache import CachedReply, cache_key
+from pdbench.providers.calls import CallContext, CallRequest, Verdict
 from pdbench.providers.failures import Failure, classify_builtin, describe
 from pdbench.providers.keys import scrub
-from pdbench.providers.retry import RetriesExhausted, RetryPolicy, call_with_retries
+from pdbench.providers.retry import (
+    RetriesExhausted,
+    RetryPolicy,
+    TransportSettings,
+    call_with_retries,
+)
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.storage.schema import SCHEMA_VERSION
 
-__all__ = [
-    "CallContext",
-    "CallsCancelled",
-    "ProviderGateway",
-    "Verdict",
-    "gateway_for",
-    "prompt_sha256",
-]
+__all__ = ["CallsCancelled", "GatewaySettings", "ProviderGateway", "gateway_for"]
 
-CallStatus = Literal["ok", "invalid"]
-Verdict = tuple[CallStatus, str | None]
-"""What the caller made of a reply: its status and the extraction rule that read it."""
+_IN_FLIGHT = "the run stopped while the call was in flight"
 
 
 class CallsCancelled(Exception):
-    """The run was cancelled (Ctrl-C, or another match failed): no call was made."""
+    """The run was cancelled (Ctrl-C, or another job of the run failed): no call was made."""
 
 
 @dataclass(frozen=True, slots=True)
-class CallContext:
-    """Who calls and about what; becomes the identifying fields of the ``CallRecord``."""
+class _Attempt:
+    """One game attempt while the gateway handles it: what is asked, by whom, since when."""
 
-    game: Literal["pd", "arena"]
-    phase: str
-    agent: str
-    match_id: str | None = None
-    condition: str | None = None
-    replicate: int | None = None
-    round_index: int | None = None
-    item_id: str | None = None
+    request: CallRequest
+    context: CallContext
+    number: int
+    started: float = field(default_factory=time.perf_counter)
 
-    def call_id(self, attempt: int) -> str:
-        """A deterministic id: ``<phase>/<match_id>/<round>/<item>/<agent>/<attempt>``."""
-        parts = (self.phase, self.match_id, self.round_index, self.item_id, self.agent, attempt)
-        return "/".join(str(p) for p in parts if p is not None)
-
-    def sample_key(self, *, seed: int, attempt: int) -> dict[str, Any]:
-        """Which draw a call is, for the cache key: same prompt, other sample, other key."""
-        return {
-            "seed": seed,
-            "game": self.game,
-            "phase": self.phase,
-            "condition": self.condition,
-            "replicate": self.replicate,
-            "round_index": self.round_index,
-            "item_id": self.item_id,
-            "agent": self.agent,
-            "attempt": attempt,
-        }
-
-
-def prompt_sha256(system: str, prompt: str) -> str:
-    """sha256 of the canonical JSON ``[system, prompt]``."""
-    canonical = json.dumps([system, prompt], ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    def elapsed_ms(self) -> float:
+        """Milliseconds since the attempt started (back-off included)."""
+        return (time.perf_counter() - self.started) * 1000
 
 
 class ProviderGateway:
@@ -126,74 +96,54 @@ class ProviderGateway:
 
     def complete(
         self,
+        request: CallRequest,
         *,
-        system: str,
-        prompt: str,
-        temperature: float,
-        max_tokens: int,
         context: CallContext,
         attempt: int,
         classify: Callable[[str], Verdict],
     ) -> str:
         """One game attempt (cached, or called with transport retries), recorded once."""
-        runtime = self.runtime
-        if runtime.cancel.is_set():
+        if self.runtime.cancel.is_set():
             raise CallsCancelled("the run was cancelled")
-        started = time.perf_counter()
-        key = None
-        if self.use_cache:
-            key = self._cache_key(
-                system=system,
-                prompt=prompt,
-                temperature=temperature,
-                max_tokens=max_tokens,
-                context=context,
-                attempt=attempt,
-            )
-            cached = runtime.cache.get(key)  # type: ignore[union-attr]
-            if cached is not None:
-                cached = replace(cached, reply=scrub(cached.reply))
-                self._write(
-                    context=context,
-                    attempt=attempt,
-                    system=system,
-                    prompt=prompt,
-                    latency_ms=(time.perf_counter() - started) * 1000,
-                    usage=Usage(
-                        tokens_in=cached.tokens_in,
-                        tokens_out=cached.tokens_out,
-                        cost_usd=0.0,
-                        tokens_reasoning=cached.tokens_reasoning,
-                        finish_reason=cached.finish_reason,
-                    ),
-                    verdict=classify(cached.reply),
-                    retries=0,
-                    cache_hit=True,
-                )
-                return cached.reply
-
-        def call() -> str:
-            return self.client.complete(
-                system=system, prompt=prompt, temperature=temperature, max_tokens=max_tokens
-            )
-
-        def record_cancelled() -> None:
-            self._write_unanswered(
-                context=context,
-                attempt=attempt,
-                system=system,
-                prompt=prompt,
-                started=started,
-                status="cancelled",
+        call = _Attempt(request, context, attempt)
+        cache = self.runtime.cache if self.use_cache else None
+        key = self._cache_key(call) if cache is not None else ""
+        cached = cache.get(key) if cache is not None else None
+        if cached is not None:
+            reply = scrub(cached.reply)
+            self._write(
+                call,
+                latency_ms=call.elapsed_ms(),
+                usage=cached.replayed_usage(),
+                verdict=classify(reply),
                 retries=0,
-                error="cancelled: the run stopped while the call was in flight",
+                cache_hit=True,
             )
+            return reply
+        reply, retries = self._call(call)
+        latency_ms = call.elapsed_ms()
+        usage = self._priced_usage()
+        if cache is not None:
+            cache.put(key, CachedReply(reply, usage))
+        self._write(
+            call, latency_ms=latency_ms, usage=usage, verdict=classify(reply), retries=retries
+        )
+        return reply
 
-        token = runtime.start_call(record_cancelled)
+    def _call(self, call: _Attempt) -> tuple[str, int]:
+        """The client's reply (keys scrubbed out) and the retries it took, within a slot of
+        the model. A call the run abandoned while it was in flight (its record already written)
+        ends in :class:`CallsCancelled`; one that failed for good, in a ``ProviderError``."""
+        runtime, request = self.runtime, call.request
+        token = runtime.start_call(
+            lambda: self._write_unanswered(
+                call, status="cancelled", retries=0, error=f"cancelled: {_IN_FLIGHT}"
+            )
+        )
         try:
             with runtime.slot(provider=self.provider, model=self.model):
-                reply, retries = call_with_retries(
-                    call,
+                outcome: tuple[str, int] | RetriesExhausted = call_with_retries(
+                    lambda: request.ask(self.client),
                     policy=self.retry,
                     classify=self._classify_error,
                     sleep=runtime.sleep,
@@ -201,137 +151,66 @@ class ProviderGateway:
                     should_stop=runtime.cancel.is_set,
                 )
         except RetriesExhausted as exc:
-            if not runtime.finish_call(token):
-                raise CallsCancelled("the run stopped while the call was in flight") from None
-            self._fail(
-                exc, context=context, attempt=attempt, system=system, prompt=prompt, started=started
-            )
+            outcome = exc
         except BaseException:
             runtime.finish_call(token)
             raise
         if not runtime.finish_call(token):
-            raise CallsCancelled("the run stopped while the call was in flight")
+            raise CallsCancelled(_IN_FLIGHT)
+        if isinstance(outcome, RetriesExhausted):
+            self._fail(outcome, call=call)
+        reply, retries = outcome
         # a reply that echoes a key (a prompt injection, a chatty proxy) never reaches a file
-        reply = scrub(reply)
-        latency_ms = (time.perf_counter() - started) * 1000
+        return scrub(reply), retries
+
+    def _priced_usage(self) -> Usage:
+        """What the client says the call used, with its cost from the run's prices."""
         reported = getattr(self.client, "last_usage", None) or Usage()
         # tokens_out already holds any reasoning tokens: they are priced once, as output
-        usage = replace(
-            reported,
-            cost_usd=runtime.prices.cost(
-                provider=self.provider,
-                model=self.model,
-                tokens_in=reported.tokens_in,
-                tokens_out=reported.tokens_out,
-                reported=reported.cost_usd,
-            ),
-        )
-        if key is not None:
-            runtime.cache.put(  # type: ignore[union-attr]
-                key,
-                CachedReply(
-                    reply,
-                    tokens_in=usage.tokens_in,
-                    tokens_out=usage.tokens_out,
-                    cost_usd=usage.cost_usd,
-                    tokens_reasoning=usage.tokens_reasoning,
-                    finish_reason=usage.finish_reason,
-                ),
-            )
-        self._write(
-            context=context,
-            attempt=attempt,
-            system=system,
-            prompt=prompt,
-            latency_ms=latency_ms,
-            usage=usage,
-            verdict=classify(reply),
-            retries=retries,
-        )
-        return reply
+        cost = self.runtime.prices.cost(reported, provider=self.provider, model=self.model)
+        return replace(reported, cost_usd=cost)
 
     def _classify_error(self, exc: BaseException) -> Failure:
         classify = getattr(self.client, "classify_error", None)
         failure = classify(exc) if classify is not None else None
         return failure if failure is not None else classify_builtin(exc)
 
-    def _fail(
-        self,
-        exc: RetriesExhausted,
-        *,
-        context: CallContext,
-        attempt: int,
-        system: str,
-        prompt: str,
-        started: float,
-    ) -> None:
+    def _fail(self, exc: RetriesExhausted, *, call: _Attempt) -> None:
+        """Record a call that failed for good and raise its one-line ``ProviderError``."""
         detail = scrub(f"{exc.failure.reason}: {describe(exc.error)}")
-        self._write_unanswered(
-            context=context,
-            attempt=attempt,
-            system=system,
-            prompt=prompt,
-            started=started,
-            status="error",
-            retries=exc.retries,
-            error=detail[:500],
-        )
+        self._write_unanswered(call, status="error", retries=exc.retries, error=detail[:500])
         after = f" after {exc.retries} retries" if exc.retries else ""
         raise ProviderError(
             f"provider {self.provider!r} ({self.model}) failed{after}: {detail[:300]}"
         ) from None
 
-    def _write_unanswered(
-        self,
-        *,
-        context: CallContext,
-        attempt: int,
-        system: str,
-        prompt: str,
-        started: float,
-        status: str,
-        retries: int,
-        error: str,
-    ) -> None:
+    def _write_unanswered(self, call: _Attempt, *, status: str, retries: int, error: str) -> None:
         """The record of an attempt that got no reply: failed for good, or cancelled."""
         self._write(
-            context=context,
-            attempt=attempt,
-            system=system,
-            prompt=prompt,
-            latency_ms=(time.perf_counter() - started) * 1000,
+            call,
+            latency_ms=call.elapsed_ms(),
             usage=None,
             verdict=(status, None),
             retries=retries,
             error=error,
         )
 
-    def _cache_key(
-        self,
-        *,
-        system: str,
-        prompt: str,
-        temperature: float,
-        max_tokens: int,
-        context: CallContext,
-        attempt: int,
-    ) -> str:
+    def _cache_key(self, call: _Attempt) -> str:
+        request = call.request
+        params = {"temperature": request.temperature, "max_tokens": request.max_tokens}
         return cache_key(
             provider=self.provider if self.endpoint is None else f"{self.provider}@{self.endpoint}",
             model=self.model,
-            params={"temperature": temperature, "max_tokens": max_tokens, **self.request_settings},
-            system=system,
-            prompt=prompt,
-            sample=context.sample_key(seed=self.runtime.seed, attempt=attempt),
+            params={**params, **self.request_settings},
+            system=request.system,
+            prompt=request.prompt,
+            sample=call.context.sample_key(seed=self.runtime.seed, attempt=call.number),
         )
 
     def _write(
         self,
+        call: _Attempt,
         *,
-        context: CallContext,
-        attempt: int,
-        system: str,
-        prompt: str,
         latency_ms: float,
         usage: Usage | None,
         verdict: tuple[str, str | None],
@@ -343,20 +222,13 @@ class ProviderGateway:
             {
                 "schema_version": SCHEMA_VERSION,
                 "run_id": self.run_id,
-                "call_id": context.call_id(attempt),
-                "game": context.game,
-                "phase": context.phase,
-                "agent": context.agent,
-                "match_id": context.match_id,
-                "condition": context.condition,
-                "replicate": context.replicate,
-                "round_index": context.round_index,
-                "item_id": context.item_id,
-                "attempt": attempt,
+                "call_id": call.context.call_id(call.number),
+                **call.context.record_fields(),
+                "attempt": call.number,
                 "transport_retries": retries,
                 "provider": self.provider,
                 "model": self.model,
-                "prompt_sha256": prompt_sha256(system, prompt),
+                "prompt_sha256": call.request.prompt_sha256,
                 "latency_ms": round(latency_ms, 3),
                 "tokens_in": usage.tokens_in if usage else None,
                 "tokens_out": usage.tokens_out if usage else None,
@@ -373,17 +245,35 @@ class ProviderGateway:
         )
 
 
+class GatewaySettings(Protocol):
+    """What the gateway of one LLM reads from its config (in pdbench:
+    :class:`pdbench.config.providers.ProviderAccessConfig`, which every game's LLM players
+    extend)."""
+
+    @property
+    def provider(self) -> str: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def base_url(self) -> str | None: ...
+    @property
+    def transport(self) -> TransportSettings: ...
+
+    @property
+    def uses_cache(self) -> bool: ...
+    def request_settings(self) -> dict[str, Any]: ...
+
+
 def gateway_for(
-    settings: Any,
+    settings: GatewaySettings,
     *,
     client: ProviderClient,
     run_id: str,
     record: Callable[[dict], None],
-    runtime: ProviderRuntime,
+    runtime: ProviderRuntime | None,
 ) -> ProviderGateway:
-    """The gateway of one LLM (a PD agent or an arena player) from its config: provider,
-    model, endpoint, transport retries, cache use and request settings."""
-    transport = settings.transport
+    """The gateway of one LLM from its config: provider, model, endpoint, transport retries,
+    cache use and request settings. Every game builds its LLMs' gateways here."""
     return ProviderGateway(
         client=client,
         provider=settings.provider,
@@ -391,11 +281,7 @@ def gateway_for(
         run_id=run_id,
         record=record,
         runtime=runtime,
-        retry=RetryPolicy(
-            max_retries=transport.max_retries,
-            backoff_base_s=transport.backoff_base_s,
-            backoff_max_s=transport.backoff_max_s,
-        ),
+        retry=RetryPolicy.of(settings.transport),
         use_cache=settings.uses_cache,
         endpoint=settings.base_url,
         request_settings=settings.request_settings(),

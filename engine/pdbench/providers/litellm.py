@@ -17,7 +17,7 @@ in OpenAI's shape, and they are read the same way.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 # LiteLLM fetches its price map from the internet on import unless told to use its bundled
@@ -26,7 +26,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import litellm
 
-from pdbench.providers.base import Usage, openai_finish_reason
+from pdbench.providers.adapter import Adapter, adapter_options
 from pdbench.providers.failures import (
     Failure,
     classify_builtin,
@@ -34,6 +34,12 @@ from pdbench.providers.failures import (
     headers_of,
 )
 from pdbench.providers.keys import api_key, load_dotenv
+from pdbench.providers.openai_style import (
+    ReasoningRequests,
+    chat_messages,
+    openai_usage,
+    reasoning_options,
+)
 
 __all__ = ["LiteLLMProvider", "build", "classify_litellm_error"]
 
@@ -72,70 +78,39 @@ def classify_litellm_error(exc: BaseException) -> Failure:
     return classify_builtin(exc)
 
 
-class LiteLLMProvider:
+@dataclass(kw_only=True, eq=False)
+class LiteLLMProvider(Adapter, ReasoningRequests):
     """``litellm.completion`` with one system and one user message."""
 
-    def __init__(
-        self,
-        *,
-        model: str,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        timeout_s: float = 60.0,
-        reasoning: bool = False,
-        reasoning_effort: str | None = None,
-        reasoning_budget: int = 0,
-        params: Mapping[str, Any] | None = None,
-    ) -> None:
-        self.model = model
-        self.endpoint = base_url
-        self.reasoning = reasoning
-        self.reasoning_effort = reasoning_effort
-        self.reasoning_budget = reasoning_budget
-        self.params = dict(params or {})
-        self._api_key = api_key
-        self._timeout_s = timeout_s
-        self.last_usage: Usage | None = None
+    api_key: str | None = field(default=None, repr=False)
+    """The key (None: LiteLLM reads the vendor's usual variable)."""
 
     def complete(self, *, system: str, prompt: str, temperature: float, max_tokens: int) -> str:
         """The first choice's text."""
         self.last_usage = None
         extra: dict[str, Any] = dict(self.params)
-        if self._api_key:
-            extra["api_key"] = self._api_key
-        if self.endpoint:
-            extra["api_base"] = self.endpoint
-        if self.reasoning:
-            extra["max_completion_tokens"] = max_tokens + self.reasoning_budget
-            if self.reasoning_effort is not None:
-                extra["reasoning_effort"] = self.reasoning_effort
-        else:
-            extra["temperature"] = temperature
-            extra["max_tokens"] = max_tokens
+        if self.api_key:
+            extra["api_key"] = self.api_key
+        if self.base_url:
+            extra["api_base"] = self.base_url
         response = litellm.completion(
             model=self.model,
-            messages=[
-                {"role": "system", "content": system},
-                {"role": "user", "content": prompt},
-            ],
-            timeout=self._timeout_s,
+            messages=chat_messages(system=system, prompt=prompt),
+            timeout=self.timeout_s,
             num_retries=0,
             **extra,
+            **self.sampling(temperature=temperature, max_tokens=max_tokens),
         )
-        usage = getattr(response, "usage", None)
         cost = None
         try:
             cost = float(litellm.completion_cost(completion_response=response))
         except Exception:
             cost = None
-        details = getattr(usage, "completion_tokens_details", None)
         choice = response.choices[0]
-        self.last_usage = Usage(
-            tokens_in=getattr(usage, "prompt_tokens", None),
-            tokens_out=getattr(usage, "completion_tokens", None),
+        self.last_usage = openai_usage(
+            getattr(response, "usage", None),
+            finish_reason=getattr(choice, "finish_reason", None),
             cost_usd=cost,
-            tokens_reasoning=getattr(details, "reasoning_tokens", None),
-            finish_reason=openai_finish_reason(getattr(choice, "finish_reason", None)),
         )
         return choice.message.content or ""
 
@@ -148,12 +123,7 @@ def build(*, settings: Any, seed: int) -> LiteLLMProvider:
     """The registry's factory, from an LLM agent's config."""
     load_dotenv()
     return LiteLLMProvider(
-        model=settings.model,
+        **adapter_options(settings),
+        **reasoning_options(settings),
         api_key=api_key(settings.api_key_env) if settings.api_key_env else None,
-        base_url=settings.base_url,
-        timeout_s=settings.transport.timeout_s,
-        reasoning=settings.is_reasoning_model,
-        reasoning_effort=settings.reasoning_effort,
-        reasoning_budget=settings.reasoning_budget(),
-        params=settings.params,
     )

@@ -1,11 +1,10 @@
 """``MockProvider``: a provider with no network and no keys, for tests and demos.
 
 It is a pure function of its seed and the prompt it is given: the same ``(system, prompt)``
-always gets the same reply. What it answers is decided by a *player* for the game at hand
-(the PD player lives in :mod:`pdbench.pd.mock_player`, the arena player, which tells its
-four phases apart by the prompt, in :mod:`pdbench.arena.mock_player`); the provider itself
-only adds what every game shares: invalid replies at a seeded rate and optional simulated
-latency.
+always gets the same reply. What it answers is decided by a *player* (:class:`MockPlayer`)
+that the game supplies through the settings of the agent the mock stands in for
+(:class:`MockSource`); the provider itself knows no game and only adds what every game
+shares: invalid replies at a seeded rate and optional simulated latency.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from random import Random
 from typing import Protocol
 
 from pdbench.providers.base import Usage
-from pdbench.providers.gateway import prompt_sha256
+from pdbench.providers.calls import prompt_sha256
 from pdbench.rng import stream
 
 __all__ = ["INVALID_REPLIES", "MockPlayer", "MockProvider", "MockSetup", "MockSource", "build"]
@@ -29,9 +28,9 @@ INVALID_REPLIES = (
     "Let me think about the payoffs first.",
     "maybe",
 )
-"""What the mock says when it is drawn to be invalid: none reads under the strict formats
-(``token``, ``json``) or ``reasoning``; under ``lenient`` the first reads as C (rule
-``words``), as it would from a model."""
+"""What the mock says when it is drawn to be invalid: chatter, nothing, a question, two
+tokens run together, hesitation; the kind of reply a model gives when it ignores the format
+asked for, which a game's strict reader rejects."""
 
 
 class MockPlayer(Protocol):

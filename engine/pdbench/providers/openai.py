@@ -19,16 +19,21 @@ includes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import openai
 
 from pdbench.errors import ConfigError
-from pdbench.providers.base import Usage, openai_finish_reason
-from pdbench.providers.failures import Failure
+from pdbench.providers.adapter import SDKAdapter, adapter_options
+from pdbench.providers.base import Usage
 from pdbench.providers.keys import api_key
-from pdbench.providers.sdk_errors import classify_sdk_error
+from pdbench.providers.openai_style import (
+    ReasoningRequests,
+    chat_messages,
+    openai_usage,
+    reasoning_options,
+)
 
 __all__ = ["DEFAULT_KEY_ENV", "OpenAIProvider", "build", "key_problem"]
 
@@ -36,81 +41,34 @@ DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 _LOCAL_PLACEHOLDER_KEY = "no-key-needed"
 
 
-class OpenAIProvider:
+@dataclass(kw_only=True, eq=False)
+class OpenAIProvider(SDKAdapter, ReasoningRequests):
     """Chat completions: one system and one user message in, the first choice's text out."""
 
-    def __init__(
-        self,
-        *,
-        model: str,
-        api_key: str,
-        base_url: str | None = None,
-        timeout_s: float = 60.0,
-        reasoning: bool = False,
-        reasoning_effort: str | None = None,
-        reasoning_budget: int = 0,
-        params: Mapping[str, Any] | None = None,
-    ) -> None:
-        self.model = model
-        self.endpoint = base_url
-        self.reasoning = reasoning
-        self.reasoning_effort = reasoning_effort
-        self.reasoning_budget = reasoning_budget
-        self.params = dict(params or {})
-        self._client = openai.OpenAI(
-            api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0
-        )
-        self.last_usage: Usage | None = None
+    sdk = openai
+    client_class = openai.OpenAI
 
     def request(
         self, *, system: str, prompt: str, temperature: float, max_tokens: int
     ) -> dict[str, Any]:
         """The keyword arguments of the SDK call for one prompt."""
-        request: dict[str, Any] = {
+        return {
             "model": self.model,
-            "messages": [
-                {"role": "system", "content": system},
-                {"role": "user", "content": prompt},
-            ],
+            "messages": chat_messages(system=system, prompt=prompt),
             **self.params,
+            **self.sampling(temperature=temperature, max_tokens=max_tokens),
         }
-        if self.reasoning:
-            request["max_completion_tokens"] = max_tokens + self.reasoning_budget
-            if self.reasoning_effort is not None:
-                request["reasoning_effort"] = self.reasoning_effort
-        else:
-            request["temperature"] = temperature
-            request["max_tokens"] = max_tokens
-        return request
 
-    def complete(self, *, system: str, prompt: str, temperature: float, max_tokens: int) -> str:
-        """The reply text (empty when the model said nothing)."""
-        self.last_usage = None
-        response = self._client.chat.completions.create(
-            **self.request(
-                system=system, prompt=prompt, temperature=temperature, max_tokens=max_tokens
-            )
-        )
+    def send(self, request: dict[str, Any]) -> Any:
+        return self._client.chat.completions.create(**request)
+
+    def read(self, response: Any) -> tuple[str, Usage]:
+        """The first choice's text (empty when the model said nothing) and the usage."""
         if not isinstance(response, openai.types.chat.ChatCompletion) or not response.choices:
-            raise openai.APIResponseValidationError(
-                response=None,  # type: ignore[arg-type]
-                body=None,
-                message="the reply holds no choices",
-            )
+            self.malformed("the reply holds no choices")
         choice = response.choices[0]
-        usage = response.usage
-        details = getattr(usage, "completion_tokens_details", None)
-        self.last_usage = Usage(
-            tokens_in=usage.prompt_tokens if usage else None,
-            tokens_out=usage.completion_tokens if usage else None,
-            tokens_reasoning=getattr(details, "reasoning_tokens", None),
-            finish_reason=openai_finish_reason(choice.finish_reason),
-        )
-        return choice.message.content or ""
-
-    def classify_error(self, exc: BaseException) -> Failure:
-        """Transient or fatal (see :mod:`pdbench.providers.failures`)."""
-        return classify_sdk_error(exc, sdk=openai)
+        usage = openai_usage(response.usage, finish_reason=choice.finish_reason)
+        return choice.message.content or "", usage
 
 
 def key_problem(settings: Any) -> str | None:
@@ -126,14 +84,8 @@ def build(*, settings: Any, seed: int) -> OpenAIProvider:
     problem = key_problem(settings)
     if problem:
         raise ConfigError(problem)
-    key = api_key(settings.api_key_env or DEFAULT_KEY_ENV) or _LOCAL_PLACEHOLDER_KEY
     return OpenAIProvider(
-        model=settings.model,
-        api_key=key,
-        base_url=settings.base_url,
-        timeout_s=settings.transport.timeout_s,
-        reasoning=settings.is_reasoning_model,
-        reasoning_effort=settings.reasoning_effort,
-        reasoning_budget=settings.reasoning_budget(),
-        params=settings.params,
+        **adapter_options(settings),
+        **reasoning_options(settings),
+        api_key=api_key(settings.api_key_env or DEFAULT_KEY_ENV) or _LOCAL_PLACEHOLDER_KEY,
     )

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from pdbench.providers.base import Usage
+
 __all__ = ["Price", "PriceTable", "litellm_price"]
 
 
@@ -80,20 +82,11 @@ class PriceTable:
             found = litellm_price(model)
         return found
 
-    def cost(
-        self,
-        *,
-        provider: str,
-        model: str,
-        tokens_in: int | None,
-        tokens_out: int | None,
-        reported: float | None = None,
-    ) -> float | None:
-        """USD of one call: the table's price, else what the provider reported, else LiteLLM."""
+    def cost(self, usage: Usage, *, provider: str, model: str) -> float | None:
+        """USD of one call that used ``usage``: the table's price, else what the provider
+        reported (``usage.cost_usd``), else LiteLLM's price."""
         table = self.prices.get(f"{provider}/{model}") or self.prices.get(model)
-        if table is not None:
-            return table.cost(tokens_in=tokens_in, tokens_out=tokens_out)
-        if reported is not None:
-            return reported
-        price = self.price(provider=provider, model=model)
-        return price.cost(tokens_in=tokens_in, tokens_out=tokens_out) if price else None
+        if table is None and usage.cost_usd is not None:
+            return usage.cost_usd
+        price = table if table is not None else self.price(provider=provider, model=model)
+        return price.cost(tokens_in=usage.tokens_in, tokens_out=usage.tokens_out) if price else None

@@ -11,10 +11,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from pdbench.providers.failures import Failure
 
-__all__ = ["RetriesExhausted", "RetryPolicy", "backoff_delay", "call_with_retries"]
+__all__ = [
+    "RetriesExhausted",
+    "RetryPolicy",
+    "TransportSettings",
+    "backoff_delay",
+    "call_with_retries",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +34,26 @@ class RetryPolicy:
     """First back-off; doubles with every retry."""
     backoff_max_s: float = 30.0
     """Cap on one back-off (a server's Retry-After is honoured even when longer)."""
+
+    @classmethod
+    def of(cls, transport: TransportSettings) -> RetryPolicy:
+        """The policy an LLM's ``transport`` config asks for."""
+        return cls(
+            max_retries=transport.max_retries,
+            backoff_base_s=transport.backoff_base_s,
+            backoff_max_s=transport.backoff_max_s,
+        )
+
+
+class TransportSettings(Protocol):
+    """The retry settings of an LLM's ``transport`` config."""
+
+    @property
+    def max_retries(self) -> int: ...
+    @property
+    def backoff_base_s(self) -> float: ...
+    @property
+    def backoff_max_s(self) -> float: ...
 
 
 class RetriesExhausted(Exception):

@@ -1,6 +1,6 @@
 """What every provider call of a run shares: the cache, prices, limits, the clock, the stop.
 
-One :class:`ProviderRuntime` is built per run (or per arena tournament) and handed to every
+One :class:`ProviderRuntime` is built per run and handed to every
 :class:`pdbench.providers.gateway.ProviderGateway`. Tests inject ``sleep`` so back-off costs
 no time, and set ``cancel`` to stop every call in flight at its next retry or call.
 """

@@ -49,46 +49,76 @@ def run_concurrently[T, R](
         raise ValueError(f"max_concurrency must be at least 1, got {max_concurrency}")
     cancel = cancel if cancel is not None else threading.Event()
     if max_concurrency == 1 or len(items) <= 1:
-        results: list[R] = []
-        for item in items:
-            if cancel.is_set():
-                raise RuntimeError("cancelled before every item ran")
-            result = fn(item)
-            results.append(result)
-            if on_done is not None:
-                on_done(item, result)
-        return results
+        return _one_by_one(items, fn, on_done=on_done, cancel=cancel)
+    workers = _Workers(items, fn, cancel=cancel, count=min(max_concurrency, len(items)))
+    try:
+        return workers.results(on_done=on_done, poll_s=poll_s)
+    except BaseException:
+        workers.stop(grace_s=grace_s)
+        raise
 
-    todo: queue.SimpleQueue[int] = queue.SimpleQueue()
-    for index in range(len(items)):
-        todo.put(index)
-    done: queue.SimpleQueue[_Done] = queue.SimpleQueue()
 
-    def work() -> None:
-        while not cancel.is_set():
+def _one_by_one[T, R](
+    items: Sequence[T],
+    fn: Callable[[T], R],
+    *,
+    on_done: Callable[[T, R], None] | None,
+    cancel: threading.Event,
+) -> list[R]:
+    """Every item in the calling thread, in order; stops when ``cancel`` is set."""
+    results: list[R] = []
+    for item in items:
+        if cancel.is_set():
+            raise RuntimeError("cancelled before every item ran")
+        result = fn(item)
+        results.append(result)
+        if on_done is not None:
+            on_done(item, result)
+    return results
+
+
+class _Workers[T, R]:
+    """``count`` daemon threads taking the indices of ``items`` from one queue until none is
+    left or ``cancel`` is set; each result (or exception) goes into a second queue."""
+
+    def __init__(
+        self, items: Sequence[T], fn: Callable[[T], R], *, cancel: threading.Event, count: int
+    ) -> None:
+        self.items = items
+        self.fn = fn
+        self.cancel = cancel
+        self.todo: queue.SimpleQueue[int] = queue.SimpleQueue()
+        for index in range(len(items)):
+            self.todo.put(index)
+        self.done: queue.SimpleQueue[_Done] = queue.SimpleQueue()
+        self.threads = [
+            threading.Thread(target=self._work, name=f"pdbench-worker-{n}", daemon=True)
+            for n in range(count)
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def _work(self) -> None:
+        while not self.cancel.is_set():
             try:
-                index = todo.get_nowait()
+                index = self.todo.get_nowait()
             except queue.Empty:
                 return
             try:
-                done.put(_Done(index, fn(items[index]), None))
+                self.done.put(_Done(index, self.fn(self.items[index]), None))
             except BaseException as exc:
-                done.put(_Done(index, None, exc))
+                self.done.put(_Done(index, None, exc))
 
-    workers = [
-        threading.Thread(target=work, name=f"pdbench-worker-{n}", daemon=True)
-        for n in range(min(max_concurrency, len(items)))
-    ]
-    for worker in workers:
-        worker.start()
-    slots: list[object] = [None] * len(items)
-    finished = 0
-    try:
-        while finished < len(items):
+    def results(self, *, on_done: Callable[[T, R], None] | None, poll_s: float) -> list[R]:
+        """Every result in the order of ``items``, ``on_done`` called as each arrives; the
+        first exception of a job is re-raised here."""
+        slots: list[object] = [None] * len(self.items)
+        finished = 0
+        while finished < len(self.items):
             try:
-                outcome = done.get(timeout=poll_s)
+                outcome = self.done.get(timeout=poll_s)
             except queue.Empty:
-                if not any(worker.is_alive() for worker in workers) and done.empty():
+                if not any(thread.is_alive() for thread in self.threads) and self.done.empty():
                     raise RuntimeError("workers stopped before every item ran") from None
                 continue
             if outcome.error is not None:
@@ -96,11 +126,12 @@ def run_concurrently[T, R](
             slots[outcome.index] = outcome.value
             finished += 1
             if on_done is not None:
-                on_done(items[outcome.index], outcome.value)  # type: ignore[arg-type]
-    except BaseException:
-        cancel.set()
+                on_done(self.items[outcome.index], outcome.value)  # type: ignore[arg-type]
+        return slots  # type: ignore[return-value]
+
+    def stop(self, *, grace_s: float) -> None:
+        """Set ``cancel`` and give the running jobs ``grace_s`` in all to notice."""
+        self.cancel.set()
         deadline = time.monotonic() + grace_s  # for all of them: Ctrl-C ends in seconds
-        for worker in workers:
-            worker.join(timeout=max(0.0, deadline - time.monotonic()))
-        raise
-    return slots  # type: ignore[return-value]
+        for thread in self.threads:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))

@@ -40,6 +40,17 @@ class ModelEstimate:
         return self.price.cost(tokens_in=self.tokens_in, tokens_out=self.tokens_out_max)
 
 
+_COUNTS = (
+    "calls",
+    "calls_with_reprompts",
+    "calls_with_retries",
+    "tokens_in",
+    "tokens_out_max",
+    "tokens_reasoning_max",
+)
+"""The counters of :class:`ModelEstimate` that add up across models."""
+
+
 @dataclass
 class CallEstimate:
     """The whole run's estimate, per model and in total."""
@@ -81,39 +92,25 @@ class CallEstimate:
         entry.tokens_out_max += calls * (max_tokens + reasoning_tokens)
         entry.tokens_reasoning_max += calls * reasoning_tokens
 
-    @property
-    def calls(self) -> int:
-        return sum(m.calls for m in self.models.values())
-
-    @property
-    def calls_with_reprompts(self) -> int:
-        return sum(m.calls_with_reprompts for m in self.models.values())
-
-    @property
-    def calls_with_retries(self) -> int:
-        return sum(m.calls_with_retries for m in self.models.values())
-
-    @property
-    def tokens_in(self) -> int:
-        return sum(m.tokens_in for m in self.models.values())
-
-    @property
-    def tokens_out_max(self) -> int:
-        return sum(m.tokens_out_max for m in self.models.values())
-
-    @property
-    def tokens_reasoning_max(self) -> int:
-        return sum(m.tokens_reasoning_max for m in self.models.values())
+    def totals(self) -> ModelEstimate:
+        """The counts of every model summed (no price: each model is priced on its own)."""
+        models = self.models.values()
+        return ModelEstimate(
+            provider="",
+            model="",
+            **{name: sum(getattr(m, name) for m in models) for name in _COUNTS},
+        )
 
     def lines(self) -> list[str]:
         """What ``--dry-run`` prints."""
+        totals = self.totals()
         out = [
-            f"provider calls: {self.calls} ({self.unit}); at most "
-            f"{self.calls_with_reprompts} with re-prompts after invalid replies, "
-            f"{self.calls_with_retries} with transport retries too",
-            f"tokens: ~{self.tokens_in} in, at most {self.tokens_out_max} out"
-            f"{_reasoning_part(self.tokens_reasoning_max)} (prompts counted as characters / 4"
-            + ("; every call reasoning to its whole budget" if self.tokens_reasoning_max else "")
+            f"provider calls: {totals.calls} ({self.unit}); at most "
+            f"{totals.calls_with_reprompts} with re-prompts after invalid replies, "
+            f"{totals.calls_with_retries} with transport retries too",
+            f"tokens: ~{totals.tokens_in} in, at most {totals.tokens_out_max} out"
+            f"{_reasoning_part(totals.tokens_reasoning_max)} (prompts counted as characters / 4"
+            + ("; every call reasoning to its whole budget" if totals.tokens_reasoning_max else "")
             + ")",
         ]
         unknown = []

@@ -2,6 +2,7 @@
 
 - :func:`prepare_run_dir`: create it (an existing one only with ``overwrite``, and only if it
   is a run directory or empty);
+- :func:`new_run_manifest`: the manifest of a run starting now;
 - :func:`finished_run`: the manifest of a completed run of the very same config, which a
   rerun reports instead of refusing;
 - :func:`resumable_manifest`: the manifest of a stopped run, if this config may continue it
@@ -20,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pdbench.clock import utc_timestamp
 from pdbench.errors import PdbenchError, RunDirError
-from pdbench.storage.manifest import read_manifest, write_manifest
+from pdbench.storage.manifest import new_manifest, read_manifest, write_manifest
 from pdbench.storage.run_lock import LOCK_FILE
 from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
 
@@ -33,6 +34,7 @@ __all__ = [
     "finished_run",
     "is_run_file",
     "manifest_lifecycle",
+    "new_run_manifest",
     "one_line",
     "prepare_run_dir",
     "resumable_manifest",
@@ -96,6 +98,38 @@ def _held(run_dir: Path, config_sha256: str | None) -> str:
             "--overwrite to replace it)"
         )
     return "and holds a run of another config (pass --overwrite to replace it)"
+
+
+class RunConfig(Protocol):
+    """What a game's config gives every run: its id, its seed and its snapshot."""
+
+    @property
+    def run_id(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    def model_dump(self, *, mode: str) -> dict[str, Any]: ...
+
+
+def new_run_manifest(
+    config: RunConfig,
+    *,
+    game: str,
+    config_path: str,
+    metric_params: dict[str, Any] | None = None,
+    scoring: dict[str, Any] | None = None,
+) -> RunManifest:
+    """The manifest of a run of ``config`` (read from ``config_path``) starting now: its id,
+    seed and config snapshot, and what the game's SQL reads (``metric_params``, ``scoring``)."""
+    return new_manifest(
+        run_id=config.run_id,
+        game=game,
+        seed=config.seed,
+        config_path=config_path,
+        config=config.model_dump(mode="json"),
+        metric_params=metric_params or {},
+        scoring=scoring,
+        started_at=utc_timestamp(),
+    )
 
 
 def finished_run(run_dir: Path, *, config_sha256: str) -> RunManifest | None:

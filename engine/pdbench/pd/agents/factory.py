@@ -17,7 +17,8 @@ from pdbench.pd.agents.policy import make_policy
 from pdbench.pd.agents.prompts import PromptTemplates
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.providers.base import make_provider
-from pdbench.providers.gateway import CallContext, gateway_for
+from pdbench.providers.calls import CallContext
+from pdbench.providers.gateway import gateway_for
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.rng import derive_seed
 
@@ -65,7 +66,7 @@ def _policy(config: PolicyAgentConfig, *, side: str, setup: MatchSetup) -> Agent
 
 
 @lru_cache(maxsize=64)
-def _templates(system: Path, round_: Path, persona: Path | None) -> PromptTemplates:
+def _templates(*, system: Path, round_: Path, persona: Path | None) -> PromptTemplates:
     return PromptTemplates.from_files(system_path=system, round_path=round_, persona_path=persona)
 
 
@@ -82,9 +83,9 @@ def _llm(config: LLMAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
         name=config.display_name,
         side=side,
         templates=_templates(
-            setup.root / config.system_prompt,
-            setup.root / config.round_prompt,
-            config.persona_path(setup.root),
+            system=setup.root / config.system_prompt,
+            round_=setup.root / config.round_prompt,
+            persona=config.persona_path(setup.root),
         ),
         matrix=setup.matrix,
         gateway=gateway,

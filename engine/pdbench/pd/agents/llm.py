@@ -8,6 +8,7 @@ or plays ``fallback_action`` with ``valid=False`` in its decision.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar, Literal
 
 from pdbench.pd.actions import Action, Observation
@@ -18,10 +19,11 @@ from pdbench.pd.agents.prompts import (
     render_round,
     render_system,
 )
+from pdbench.pd.moves import ActionFormat, extract_action
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.pd.transcript import last_rounds
-from pdbench.providers.extract import ActionFormat, extract_action
-from pdbench.providers.gateway import CallContext, ProviderGateway, Verdict
+from pdbench.providers.calls import CallContext, CallRequest, Verdict
+from pdbench.providers.gateway import ProviderGateway
 
 __all__ = ["LLMAgent"]
 
@@ -92,34 +94,27 @@ class LLMAgent:
     def act(self, obs: Observation) -> Action:
         """Ask until a reply parses or attempts run out; see the module docstring."""
         round_prompt = self.render_round_prompt(obs)
-        context = CallContext(
-            game=self.context.game,
-            phase=self.context.phase,
-            agent=self.context.agent,
-            match_id=self.context.match_id,
-            condition=self.context.condition,
-            replicate=self.context.replicate,
-            round_index=obs.round_index,
-        )
+        context = replace(self.context, round_index=obs.round_index)
         replies: list[str] = []
-        prompt = round_prompt
+        request = CallRequest(
+            system=self.system_prompt,
+            prompt=round_prompt,
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+        )
         for attempt in range(1, self.max_retries + 2):
             reply = self.gateway.complete(
-                system=self.system_prompt,
-                prompt=prompt,
-                temperature=self.temperature,
-                max_tokens=self.max_tokens,
-                context=context,
-                attempt=attempt,
-                classify=self._classify,
+                request, context=context, attempt=attempt, classify=self._classify
             )
             replies.append(reply)
             found = extract_action(reply, output_format=self.output_format)
             if found.value is not None:
-                self.last_decision = self._decision(True, round_prompt, replies)
+                self.last_decision = self._decision(
+                    valid=True, round_prompt=round_prompt, replies=replies
+                )
                 return Action(found.value)
-            prompt = correction_prompt(round_prompt)
-        self.last_decision = self._decision(False, round_prompt, replies)
+            request = replace(request, prompt=correction_prompt(round_prompt))
+        self.last_decision = self._decision(valid=False, round_prompt=round_prompt, replies=replies)
         if self.on_invalid == "abort":
             raise MatchAborted(
                 f"{self.context.agent} ({self.name}) gave no valid reply in round "
@@ -127,7 +122,7 @@ class LLMAgent:
             )
         return self.fallback_action
 
-    def _decision(self, valid: bool, round_prompt: str, replies: list[str]) -> Decision:
+    def _decision(self, *, valid: bool, round_prompt: str, replies: list[str]) -> Decision:
         return Decision(
             valid=valid,
             attempts=len(replies),

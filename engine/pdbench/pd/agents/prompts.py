@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.pd.actions import Turn
+from pdbench.pd.moves import ActionFormat
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.pd.transcript import render_history, render_payoff_table, render_totals
-from pdbench.providers.extract import ActionFormat
 from pdbench.templates import template_problem
 
 __all__ = [

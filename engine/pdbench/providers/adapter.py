@@ -1,0 +1,112 @@
+"""What every adapter of a real provider holds, and the call the official SDKs share.
+
+:class:`Adapter` holds the model, the endpoint, the timeout, the ``params`` passed through as
+they are (checked by :mod:`pdbench.providers.params`) and the usage of the last call;
+:func:`adapter_options` reads them from an LLM's config for the adapters' ``build``.
+
+:class:`SDKAdapter` is the part the adapters on the official ``openai`` and ``anthropic``
+SDKs share: both build a client from a key, a base URL and a timeout (with the SDK's own
+retries off: the gateway owns retries), make one call per prompt and share one exception
+layout (:mod:`pdbench.providers.sdk_errors`). An adapter says what it sends
+(:meth:`SDKAdapter.request`), how (:meth:`SDKAdapter.send`) and what it reads back
+(:meth:`SDKAdapter.read`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import InitVar, dataclass, field
+from types import ModuleType
+from typing import Any, ClassVar, NoReturn, TypedDict
+
+from pdbench.providers.base import Usage
+from pdbench.providers.failures import Failure
+from pdbench.providers.sdk_errors import classify_sdk_error
+
+__all__ = ["Adapter", "AdapterOptions", "SDKAdapter", "adapter_options"]
+
+
+class AdapterOptions(TypedDict):
+    """The fields of :class:`Adapter`, as an LLM's config sets them."""
+
+    model: str
+    base_url: str | None
+    timeout_s: float
+    params: dict[str, Any]
+
+
+def adapter_options(settings: Any) -> AdapterOptions:
+    """The fields of an adapter from an LLM's config (its provider settings)."""
+    return AdapterOptions(
+        model=settings.model,
+        base_url=settings.base_url,
+        timeout_s=settings.transport.timeout_s,
+        params=dict(settings.params),
+    )
+
+
+@dataclass(kw_only=True, eq=False)
+class Adapter:
+    """A real provider's adapter: the model and how to reach it."""
+
+    model: str
+    base_url: str | None = None
+    """The server (None: the vendor's default)."""
+    timeout_s: float = 60.0
+    """Seconds one request may take."""
+    params: dict[str, Any] = field(default_factory=dict)
+    """Request parameters passed through as they are."""
+    last_usage: Usage | None = field(default=None, init=False)
+    """What the last call used, as the provider reported it (None before a reply)."""
+
+    def __post_init__(self) -> None:
+        self.params = dict(self.params)
+
+
+@dataclass(kw_only=True, eq=False)
+class SDKAdapter(Adapter):
+    """An adapter on an official SDK (see the module); the key goes to the SDK client only."""
+
+    sdk: ClassVar[ModuleType]
+    """The SDK module: its client class and exceptions."""
+    client_class: ClassVar[Callable[..., Any]]
+    """The SDK's client (``openai.OpenAI``, ``anthropic.Anthropic``)."""
+    api_key: InitVar[str]
+
+    def __post_init__(self, api_key: str) -> None:  # type: ignore[override]
+        super().__post_init__()
+        self._client = self.client_class(
+            api_key=api_key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0
+        )
+
+    def request(
+        self, *, system: str, prompt: str, temperature: float, max_tokens: int
+    ) -> dict[str, Any]:
+        """The keyword arguments of the SDK call for one prompt."""
+        raise NotImplementedError
+
+    def send(self, request: dict[str, Any]) -> Any:
+        """The SDK call: its response."""
+        raise NotImplementedError
+
+    def read(self, response: Any) -> tuple[str, Usage]:
+        """The reply's text and usage (:meth:`malformed` when the response is not one)."""
+        raise NotImplementedError
+
+    def complete(self, *, system: str, prompt: str, temperature: float, max_tokens: int) -> str:
+        """The reply's text; what the call used goes to ``last_usage``."""
+        self.last_usage = None
+        request = self.request(
+            system=system, prompt=prompt, temperature=temperature, max_tokens=max_tokens
+        )
+        text, self.last_usage = self.read(self.send(request))
+        return text
+
+    def malformed(self, message: str) -> NoReturn:
+        """Raise the SDK's error for a response body that is not what the API promises (a
+        transient failure: the gateway retries it)."""
+        raise self.sdk.APIResponseValidationError(response=None, body=None, message=message)
+
+    def classify_error(self, exc: BaseException) -> Failure:
+        """Transient or fatal (see :mod:`pdbench.providers.failures`)."""
+        return classify_sdk_error(exc, sdk=self.sdk)

@@ -1,0 +1,91 @@
+"""What one provider call is: the request, who makes it and about what, and what the caller
+made of the reply. The gateway (:mod:`pdbench.providers.gateway`) turns these into the call's
+cache key and its ``calls.jsonl`` record.
+
+The provider layer knows no game: ``game`` and ``phase`` are the names the game gives them,
+and the identifying fields a game does not use stay None.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from pdbench.providers.base import ProviderClient
+
+__all__ = ["CallContext", "CallRequest", "CallStatus", "Verdict", "prompt_sha256"]
+
+CallStatus = Literal["ok", "invalid"]
+Verdict = tuple[CallStatus, str | None]
+"""What the caller made of a reply: its status and the extraction rule that read it."""
+
+
+def prompt_sha256(system: str, prompt: str) -> str:
+    """sha256 of the canonical JSON ``[system, prompt]``."""
+    canonical = json.dumps([system, prompt], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class CallRequest:
+    """What a provider client is asked: the prompts and how to sample the reply."""
+
+    system: str
+    prompt: str
+    temperature: float
+    max_tokens: int
+
+    @property
+    def prompt_sha256(self) -> str:
+        """sha256 of the canonical JSON ``[system, prompt]`` (:func:`prompt_sha256`)."""
+        return prompt_sha256(self.system, self.prompt)
+
+    def ask(self, client: ProviderClient) -> str:
+        """``client``'s reply to this request."""
+        return client.complete(
+            system=self.system,
+            prompt=self.prompt,
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CallContext:
+    """Who calls and about what; becomes the identifying fields of the ``CallRecord``."""
+
+    game: str
+    """The name of the game that calls (as its config and manifest write it)."""
+    phase: str
+    """The game's name for the step the call belongs to."""
+    agent: str
+    match_id: str | None = None
+    condition: str | None = None
+    replicate: int | None = None
+    round_index: int | None = None
+    item_id: str | None = None
+
+    def call_id(self, attempt: int) -> str:
+        """A deterministic id: ``<phase>/<match_id>/<round>/<item>/<agent>/<attempt>``."""
+        parts = (self.phase, self.match_id, self.round_index, self.item_id, self.agent, attempt)
+        return "/".join(str(p) for p in parts if p is not None)
+
+    def record_fields(self) -> dict[str, Any]:
+        """The fields as the ``CallRecord`` names them, in its order."""
+        return asdict(self)
+
+    def sample_key(self, *, seed: int, attempt: int) -> dict[str, Any]:
+        """Which draw a call is, for the cache key: same prompt, other sample, other key."""
+        return {
+            "seed": seed,
+            "game": self.game,
+            "phase": self.phase,
+            "condition": self.condition,
+            "replicate": self.replicate,
+            "round_index": self.round_index,
+            "item_id": self.item_id,
+            "agent": self.agent,
+            "attempt": attempt,
+        }
