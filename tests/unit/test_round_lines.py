@@ -3,9 +3,9 @@
 import json
 
 import pytest
-from pdbench.pd.round_lines import ROUND_KEYS, RoundLineTemplate, round_record
+from pdbench.pd.round_lines import ROUND_KEYS, MatchFields, RoundLineTemplate
 from pdbench.storage.jsonl import dumps_line
-from pdbench.storage.schema import SCHEMA_VERSION, RoundRecord
+from pdbench.storage.schema import RoundRecord
 
 ODD_PAYOFFS = {
     ("C", "C"): (0.1 + 0.2, -0.0),
@@ -13,6 +13,7 @@ ODD_PAYOFFS = {
     ("D", "C"): (1e-7, -2.0),
     ("D", "D"): (-1.0, 123456789.125),
 }
+STORED_ON_REQUEST = {"prompts", "raw_responses"}
 
 
 def _template(names, payoffs=ODD_PAYOFFS, **overrides):
@@ -24,48 +25,47 @@ def _template(names, payoffs=ODD_PAYOFFS, **overrides):
         match_seed=2**62 + 1,
         names=names,
         kinds=("policy", "policy"),
-        payoffs=payoffs,
         horizon_type="fixed",
         fixed_n=40,
         stop_prob=None,
     )
     fields.update(overrides)
-    return RoundLineTemplate(**fields), fields
+    return RoundLineTemplate(MatchFields(**fields), payoffs=payoffs), {**fields, "payoffs": payoffs}
 
 
 def _expected(fields, *, round_index, intended, actions, totals, timestamp):
+    """The line of the same round as the contract writes it: the record's fields in the
+    model's order, through the JSONL encoder."""
     payoff_a, payoff_b = fields["payoffs"][actions]
-    return dumps_line(
-        round_record(
-            schema_version=SCHEMA_VERSION,
-            run_id=fields["run_id"],
-            match_id=fields["match_id"],
-            condition=fields["condition"],
-            replicate=fields["replicate"],
-            round_index=round_index,
-            match_seed=fields["match_seed"],
-            agent_a_name=fields["names"][0],
-            agent_b_name=fields["names"][1],
-            agent_a_kind="policy",
-            agent_b_kind="policy",
-            agent_a_intended_action=intended[0],
-            agent_b_intended_action=intended[1],
-            agent_a_action=actions[0],
-            agent_b_action=actions[1],
-            agent_a_payoff=payoff_a,
-            agent_b_payoff=payoff_b,
-            agent_a_cum_payoff=totals[0],
-            agent_b_cum_payoff=totals[1],
-            agent_a_valid=True,
-            agent_b_valid=True,
-            agent_a_attempts=0,
-            agent_b_attempts=0,
-            horizon_type=fields["horizon_type"],
-            fixed_n=fields["fixed_n"],
-            stop_prob=fields["stop_prob"],
-            timestamp_utc=timestamp,
-        )
+    record = RoundRecord(
+        run_id=fields["run_id"],
+        match_id=fields["match_id"],
+        condition=fields["condition"],
+        replicate=fields["replicate"],
+        round_index=round_index,
+        match_seed=fields["match_seed"],
+        agent_a_name=fields["names"][0],
+        agent_b_name=fields["names"][1],
+        agent_a_kind="policy",
+        agent_b_kind="policy",
+        agent_a_intended_action=intended[0],
+        agent_b_intended_action=intended[1],
+        agent_a_action=actions[0],
+        agent_b_action=actions[1],
+        agent_a_payoff=payoff_a,
+        agent_b_payoff=payoff_b,
+        agent_a_cum_payoff=totals[0],
+        agent_b_cum_payoff=totals[1],
+        agent_a_valid=True,
+        agent_b_valid=True,
+        agent_a_attempts=0,
+        agent_b_attempts=0,
+        horizon_type=fields["horizon_type"],
+        fixed_n=fields["fixed_n"],
+        stop_prob=fields["stop_prob"],
+        timestamp_utc=timestamp,
     )
+    return dumps_line(record.model_dump(exclude=STORED_ON_REQUEST))
 
 
 NAMES = [
@@ -124,6 +124,30 @@ def test_every_combination_of_intended_and_executed_actions_has_a_segment():
     template, _ = _template(("A", "B"))
     assert len(template.outcomes) == 16
     assert '"agent_a_payoff":-3.5,"agent_b_payoff":1e+16' in template.outcomes["DCCD"]
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        # the timestamp no longer last
+        ("timestamp_utc", *(key for key in ROUND_KEYS if key != "timestamp_utc")),
+        # the running totals swapped
+        tuple(
+            {
+                "agent_a_cum_payoff": "agent_b_cum_payoff",
+                "agent_b_cum_payoff": "agent_a_cum_payoff",
+            }.get(key, key)
+            for key in ROUND_KEYS
+        ),
+        # a field the template knows nothing of
+        (*ROUND_KEYS[:-1], "seat", ROUND_KEYS[-1]),
+    ],
+    ids=["timestamp-first", "totals-swapped", "unknown-field"],
+)
+def test_a_round_layout_the_template_cannot_fill_is_refused(monkeypatch, keys):
+    monkeypatch.setattr("pdbench.pd.round_lines.ROUND_KEYS", keys)
+    with pytest.raises(ValueError, match="round line"):
+        _template(("A", "B"))
 
 
 def test_every_line_of_a_policy_run_fits_the_schema_and_reencodes_identically(project):
