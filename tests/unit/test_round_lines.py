@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from pdbench.pd import round_lines
 from pdbench.pd.round_lines import ROUND_KEYS, MatchFields, RoundLineTemplate
 from pdbench.storage.jsonl import dumps_line
 from pdbench.storage.schema import RoundRecord
@@ -31,6 +32,17 @@ def _template(names, payoffs=ODD_PAYOFFS, **overrides):
     )
     fields.update(overrides)
     return RoundLineTemplate(MatchFields(**fields), payoffs=payoffs), {**fields, "payoffs": payoffs}
+
+
+def _line(template, *, round_index, intended, actions, totals, timestamp):
+    """One line formatted from the template's pieces as the policy loop formats it."""
+    head, middle, outcomes, sep, tail = template.parts()
+    key = intended[0] + intended[1] + actions[0] + actions[1]
+    return (
+        f"{head}{round_index}{middle}{outcomes[key]}"
+        f"{float(totals[0])!r}{sep}{float(totals[1])!r}{tail}{timestamp}"
+        '"}\n'
+    )
 
 
 def _expected(fields, *, round_index, intended, actions, totals, timestamp):
@@ -90,8 +102,8 @@ NAMES = [
 def test_a_template_line_equals_json_dumps_of_the_record(names, intended, actions, totals):
     template, fields = _template(names)
     stamp = "2025-01-31T12:00:00.123456Z"
-    line = template.line(
-        round_index=17, intended=intended, actions=actions, totals=totals, timestamp=stamp
+    line = _line(
+        template, round_index=17, intended=intended, actions=actions, totals=totals, timestamp=stamp
     )
     expected = _expected(
         fields, round_index=17, intended=intended, actions=actions, totals=totals, timestamp=stamp
@@ -105,8 +117,13 @@ def test_a_template_line_equals_json_dumps_of_the_record(names, intended, action
 def test_geometric_horizon_fields_are_encoded_like_json():
     template, fields = _template(("A", "B"), horizon_type="geometric", fixed_n=None, stop_prob=0.1)
     stamp = "2025-01-31T12:00:00.000001Z"
-    line = template.line(
-        round_index=1, intended=("C", "C"), actions=("C", "C"), totals=(0.3, 0.0), timestamp=stamp
+    line = _line(
+        template,
+        round_index=1,
+        intended=("C", "C"),
+        actions=("C", "C"),
+        totals=(0.3, 0.0),
+        timestamp=stamp,
     )
     assert '"fixed_n":null,"stop_prob":0.1,' in line
     expected = _expected(
@@ -122,8 +139,9 @@ def test_geometric_horizon_fields_are_encoded_like_json():
 
 def test_every_combination_of_intended_and_executed_actions_has_a_segment():
     template, _ = _template(("A", "B"))
-    assert len(template.outcomes) == 16
-    assert '"agent_a_payoff":-3.5,"agent_b_payoff":1e+16' in template.outcomes["DCCD"]
+    _, _, outcomes, _, _ = template.parts()
+    assert len(outcomes) == 16
+    assert '"agent_a_payoff":-3.5,"agent_b_payoff":1e+16' in outcomes["DCCD"]
 
 
 @pytest.mark.parametrize(
@@ -131,6 +149,8 @@ def test_every_combination_of_intended_and_executed_actions_has_a_segment():
     [
         # the timestamp no longer last
         ("timestamp_utc", *(key for key in ROUND_KEYS if key != "timestamp_utc")),
+        # a field after the timestamp
+        (*ROUND_KEYS, "seat"),
         # the running totals swapped
         tuple(
             {
@@ -139,14 +159,19 @@ def test_every_combination_of_intended_and_executed_actions_has_a_segment():
             }.get(key, key)
             for key in ROUND_KEYS
         ),
-        # a field the template knows nothing of
-        (*ROUND_KEYS[:-1], "seat", ROUND_KEYS[-1]),
+        # the outcome keys apart
+        (*(k for k in ROUND_KEYS if k != "agent_b_payoff"), "agent_b_payoff"),
     ],
-    ids=["timestamp-first", "totals-swapped", "unknown-field"],
+    ids=["timestamp-first", "field-after-timestamp", "totals-swapped", "outcome-apart"],
 )
-def test_a_round_layout_the_template_cannot_fill_is_refused(monkeypatch, keys):
-    monkeypatch.setattr("pdbench.pd.round_lines.ROUND_KEYS", keys)
+def test_a_round_layout_the_template_cannot_fill_is_refused(keys):
     with pytest.raises(ValueError, match="round line"):
+        round_lines._layout(keys)
+
+
+def test_a_round_field_the_template_does_not_fill_is_refused(monkeypatch):
+    monkeypatch.setattr(round_lines, "_FIXED_KEYS", round_lines._FIXED_KEYS | {"seat"})
+    with pytest.raises(ValueError, match="round line's seat is not filled in"):
         _template(("A", "B"))
 
 

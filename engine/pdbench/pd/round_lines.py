@@ -8,7 +8,9 @@ per round fills in only what changes: the round index, the four actions with the
 payoffs (one pre-serialised segment per combination), the two running totals and the
 timestamp. The result is byte for byte the line ``dumps_line`` writes for the same record
 dict (the tests hold it to that): keys in the same order, floats through ``float.__repr__``
-as ``json`` does, strings escaped by the encoder.
+as ``json`` does, strings escaped by the encoder. Where the pieces are cut is worked out
+from :data:`ROUND_KEYS` when the module loads: a key order the hot loop cannot fill fails
+there.
 """
 
 from __future__ import annotations
@@ -37,8 +39,15 @@ OUTCOME_KEYS = (
     "agent_b_payoff",
 )
 """The keys a round's four actions decide; they follow each other in a round line."""
-_PER_ROUND = ("round_index", OUTCOME_KEYS, "agent_a_cum_payoff", "agent_b_cum_payoff")
-"""What a template fills in per round, in line order; the timestamp, last, closes the line."""
+_ACTION_KEYS, _PAYOFF_KEYS = OUTCOME_KEYS[:4], OUTCOME_KEYS[4:]
+_PER_ROUND = (
+    "round_index",
+    OUTCOME_KEYS,
+    "agent_a_cum_payoff",
+    "agent_b_cum_payoff",
+    "timestamp_utc",
+)
+"""What a template fills in per round, in line order; the timestamp, last, ends the line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,35 +90,62 @@ def _fields(record: dict[str, Any]) -> str:
     return dumps_line(record)[1:-2] if record else ""
 
 
-def _pieces(fixed: dict[str, Any]) -> list[str]:
-    """The text of a round line around what changes per round: before the round index,
-    before the outcome segment, before each running total, before the timestamp, and after
-    it. ``fixed`` holds every other key of :data:`ROUND_KEYS`."""
-    pieces: list[str] = []
-    text = ""
-    expected: list[object] = [*_PER_ROUND, "timestamp_utc"]
-    for index, key in enumerate(ROUND_KEYS):
-        if key in OUTCOME_KEYS[1:]:
+def _layout(keys: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """``keys`` cut at what a template fills in per round (:data:`_PER_ROUND`): for each,
+    the keys fixed for the match before it, and the text that opens its value (none for the
+    outcome segment, which brings its keys). Refuses keys in another order, or anything
+    after the timestamp: the hot loop ends every line with it."""
+    layout: list[tuple[tuple[str, ...], str]] = []
+    fixed: list[str] = []
+    slots = iter(_PER_ROUND)
+    per_round = {"round_index", *OUTCOME_KEYS, *_PER_ROUND[2:]}
+    position = 0
+    while position < len(keys):
+        key = keys[position]
+        if key not in per_round:
+            fixed.append(key)
+            position += 1
             continue
-        text += "," if index else "{"
-        if key in fixed:
-            text += _fields({key: fixed[key]})
-            continue
-        slot = OUTCOME_KEYS if key == OUTCOME_KEYS[0] else key
-        in_order = ROUND_KEYS[index : index + len(OUTCOME_KEYS)] == OUTCOME_KEYS
-        if not expected or expected.pop(0) != slot or (slot is OUTCOME_KEYS and not in_order):
+        slot = next(slots, None)
+        if slot is OUTCOME_KEYS and keys[position : position + len(OUTCOME_KEYS)] == slot:
+            layout.append((tuple(fixed), ""))
+            position += len(OUTCOME_KEYS)
+        elif key == slot:
+            quote = '"' if key == "timestamp_utc" else ""
+            layout.append((tuple(fixed), f"{json.dumps(key)}:{quote}"))
+            position += 1
+        else:
             raise ValueError(f"a round line's {key!r} is not where the template fills it in")
-        quote = '"' if key == "timestamp_utc" else ""
-        pieces.append(text if slot is OUTCOME_KEYS else f"{text}{json.dumps(key)}:{quote}")
-        text = quote
-    pieces.append(text + "}\n")
-    if expected or pieces[-1] != '"}\n':
+        fixed = []
+    if fixed or next(slots, None) is not None:
         raise ValueError("a round line does not end with its timestamp")
+    return tuple(layout)
+
+
+_LAYOUT = _layout(ROUND_KEYS)
+_FIXED_KEYS = frozenset(key for keys, _ in _LAYOUT for key in keys)
+"""The keys of a round line that hold the same value in every round of a match."""
+_ACTION_SEGMENTS = {
+    "".join(actions): _fields(dict(zip(_ACTION_KEYS, actions, strict=True))) + ","
+    for actions in product("CD", repeat=4)
+}
+"""``intended_a + intended_b + action_a + action_b`` -> those four keys and values."""
+
+
+def _pieces(fixed: dict[str, Any]) -> list[str]:
+    """The text of a round line around what changes per round, from the values ``fixed``
+    for the match: before the round index, the outcome segment, each running total and the
+    timestamp (the line ends after it)."""
+    pieces = []
+    for opening, (keys, label) in zip(("{", ",", ",", ",", ","), _LAYOUT, strict=True):
+        before = [_fields({key: fixed[key] for key in keys})] if keys else []
+        pieces.append(opening + ",".join([*before, label]))
     return pieces
 
 
 class RoundLineTemplate:
-    """The round lines of one match; ``line(...)`` is the hot-loop call."""
+    """The round lines of one match, in pieces for the hot loop of
+    :func:`pdbench.pd.policy_match.play_policy_rounds`."""
 
     __slots__ = ("_head", "_middle", "_outcomes", "_sep", "_tail")
 
@@ -127,38 +163,22 @@ class RoundLineTemplate:
             "agent_a_attempts": attempts[0],
             "agent_b_attempts": attempts[1],
         }
-        self._head, self._middle, after_outcome, self._sep, self._tail, _ = _pieces(fixed)
-        self._outcomes: dict[str, str] = {}
-        for intended_a, intended_b, action_a, action_b in product("CD", repeat=4):
-            values = (intended_a, intended_b, action_a, action_b, *payoffs[action_a, action_b])
-            segment = _fields(dict(zip(OUTCOME_KEYS, values, strict=True)))
-            key = intended_a + intended_b + action_a + action_b
-            self._outcomes[key] = segment + after_outcome
-
-    @property
-    def outcomes(self) -> dict[str, str]:
-        """``intended_a + intended_b + action_a + action_b`` -> the pre-serialised segment."""
-        return self._outcomes
+        if unfilled := sorted(_FIXED_KEYS - fixed.keys()):
+            raise ValueError(
+                f"a round line's {', '.join(unfilled)} is not filled in by the template"
+            )
+        self._head, self._middle, after_outcome, self._sep, self._tail = _pieces(fixed)
+        payoff_segments = {
+            a + b: _fields(dict(zip(_PAYOFF_KEYS, payoff, strict=True)))
+            for (a, b), payoff in payoffs.items()
+        }
+        self._outcomes = {
+            key: segment + payoff_segments[key[2:]] + after_outcome
+            for key, segment in _ACTION_SEGMENTS.items()
+        }
 
     def parts(self) -> tuple[str, str, dict[str, str], str, str]:
         """``(head, middle, outcomes, sep, tail)`` for a loop that formats lines inline:
         ``f"{head}{round_index}{middle}{outcomes[key]}{total_a!r}{sep}{total_b!r}{tail}{ts}"``
         followed by ``'"}\\n'``."""
         return self._head, self._middle, self._outcomes, self._sep, self._tail
-
-    def line(
-        self,
-        *,
-        round_index: int,
-        intended: tuple[str, str],
-        actions: tuple[str, str],
-        totals: tuple[float, float],
-        timestamp: str,
-    ) -> str:
-        """One complete line, newline included (the readable twin of the inline loop)."""
-        key = intended[0] + intended[1] + actions[0] + actions[1]
-        return (
-            f"{self._head}{round_index}{self._middle}{self._outcomes[key]}"
-            f"{float(totals[0])!r}{self._sep}{float(totals[1])!r}{self._tail}{timestamp}"
-            '"}\n'
-        )
