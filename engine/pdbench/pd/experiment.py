@@ -1,5 +1,9 @@
 """Run a PD experiment: every condition x replicate, one match each, into a run directory.
 
+The matches are planned by :mod:`pdbench.pd.plan` and each is played by
+:func:`pdbench.pd.match.play_match`; this module prepares the run directory (or picks up the
+run to resume), plays the plan and ends the run: files checked, manifest written.
+
 Seeds are derived by name from the run seed, never from execution order:
 
 - match seed: ``(seed, "match", condition, replicate)`` (recorded in every line);
