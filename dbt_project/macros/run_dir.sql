@@ -22,14 +22,39 @@
     {{- "{{ run_dir() }}/" ~ name -}}
 {%- endmacro %}
 
-{#- Read one JSONL file of the run with explicit column types, strictly: a line that is not
+{#- Read the file of a source table of the run (models/staging/_sources.yml) with the columns
+    and types declared there, strictly (see read_run_json). The call of source() records the
+    model's lineage from the source; the file itself is read with read_json, since the run
+    directory is known only when dbt executes. -#}
+{% macro read_run_source(source_name, table_name) -%}
+    {%- set relation = source(source_name, table_name) -%}
+    {%- if execute -%}
+        {%- set table = graph.sources[
+            'source.' ~ project_name ~ '.' ~ source_name ~ '.' ~ table_name
+        ] -%}
+        {%- set columns = {} -%}
+        {%- for column in table.columns.values() -%}
+            {%- do columns.update({column.name: column.data_type}) -%}
+        {%- endfor -%}
+        {{- read_run_json(
+            table.identifier,
+            columns,
+            format=table.meta.get('format', 'newline_delimited'),
+            required=table.meta.get('required', true)
+        ) -}}
+    {%- else -%}
+        {{- relation -}}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- Read one JSON file of the run with explicit column types, strictly: a line that is not
     JSON or a value that does not fit its type fails the build, naming the file and the line.
     A torn last line (a crash while writing) never reaches dbt: `pdbench aggregate` cuts it
     off first and says so. With required=false a missing
     file reads as an empty relation with the same typed columns: the arena engine builds the
     question models (tag arena_questions) between rating and answering, before answers.jsonl
     and judgments.jsonl exist. -#}
-{% macro read_run_jsonl(name, columns, required=true) -%}
+{% macro read_run_json(name, columns, format='newline_delimited', required=true) -%}
     {%- set is_present = true -%}
     {%- if not required and execute -%}
         {%- set found = run_query(
@@ -40,11 +65,11 @@
     {%- if is_present -%}
     read_json(
         '{{ run_file(name) }}',
-        format = 'newline_delimited',
+        format = '{{ format }}',
         ignore_errors = false,
         columns = {
         {%- for column, type in columns.items() %}
-            {{ column }}: '{{ type }}'{{ "," if not loop.last }}
+            '{{ column }}': '{{ type }}'{{ "," if not loop.last }}
         {%- endfor %}
         }
     )

@@ -1,4 +1,4 @@
-"""The ``pdbench`` command: validate, run, aggregate, ui.
+"""The ``pdbench`` command: validate, run, aggregate, ui, schema.
 
 A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
 one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
@@ -7,6 +7,7 @@ directory behind.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
@@ -23,6 +24,7 @@ from pdbench.game import Game, PlayOptions, RunResult
 from pdbench.games import GAMES, load_config
 from pdbench.run.run_dir import finished_run
 from pdbench.storage.manifest import canonical_sha256, read_manifest
+from pdbench.storage.schema import RECORDS
 
 __all__ = ["app", "main", "streamlit_command"]
 
@@ -312,6 +314,23 @@ def ui(
     sys.stderr.flush()
     # exec, not a child process: stopping `pdbench ui` stops the server
     os.execvp(command[0], command)
+
+
+@app.command()
+def schema(
+    record: Annotated[
+        str | None, typer.Argument(help="A record, e.g. rounds (without it: list them all).")
+    ] = None,
+) -> None:
+    """Print the JSON schema of a record of the run directory, or list the records."""
+    if record is None:
+        for entry in RECORDS.values():
+            typer.echo(f"{entry.name:<17} {entry.file}")
+        return
+    if record not in RECORDS:
+        _err(f"error: unknown record {_one_line(repr(record))} (known: {', '.join(RECORDS)})")
+        raise typer.Exit(2)
+    typer.echo(json.dumps(RECORDS[record].model.model_json_schema(), indent=2))
 
 
 def main() -> None:

@@ -1,8 +1,10 @@
 """The ``pdbench`` commands as the README shows them, and every kind of bad input."""
 
+import json
 import shlex
 from pathlib import Path
 
+import jsonschema
 import pytest
 from pdbench import cli
 from pdbench.storage.jsonl import read_jsonl
@@ -337,3 +339,49 @@ def test_aggregate_warns_about_a_run_stopped_by_force(project: Path, monkeypatch
         told[0].startswith("warning: ") and "is marked running but no process holds it" in told[0]
     )
     assert told[1].startswith("building the metrics of ")
+
+
+def test_schema_lists_every_record_with_its_file():
+    result = _invoke("schema")
+    assert result.exit_code == 0, result.stderr
+    listed = dict(line.split() for line in result.stdout.splitlines())
+    assert listed == {
+        "rounds": RunFiles.ROUNDS,
+        "matches": RunFiles.MATCHES,
+        "calls": RunFiles.CALLS,
+        "questions": RunFiles.QUESTIONS,
+        "question_ratings": RunFiles.QUESTION_RATINGS,
+        "answers": RunFiles.ANSWERS,
+        "judgments": RunFiles.JUDGMENTS,
+        "manifest": RunFiles.MANIFEST,
+    }
+
+
+def test_the_schema_a_record_prints_holds_every_line_a_run_writes(project: Path):
+    assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0
+    run_dir = Path("data/runs/demo")
+    written = {
+        "rounds": list(read_jsonl(run_dir / RunFiles.ROUNDS)),
+        "matches": list(read_jsonl(run_dir / RunFiles.MATCHES)),
+        "calls": list(read_jsonl(run_dir / RunFiles.CALLS)),
+        "manifest": [json.loads((run_dir / RunFiles.MANIFEST).read_text())],
+    }
+    for record, lines in written.items():
+        result = _invoke("schema", record)
+        assert result.exit_code == 0, result.stderr
+        schema = json.loads(result.stdout)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        validator = jsonschema.Draft202012Validator(schema)
+        assert lines, record
+        for line in lines:
+            validator.validate(line)
+        # a key the contract does not know breaks it
+        assert not validator.is_valid({**lines[0], "surprise": 1}), record
+
+
+def test_schema_of_an_unknown_record_is_one_line_exit_2():
+    result = _invoke("schema", "round")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: unknown record 'round' (known: rounds, matches, ")
+    assert result.stderr.count("\n") == 1

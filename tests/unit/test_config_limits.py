@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pdbench.errors import ConfigError
 from pdbench.games import load_config
-from pdbench.pd.experiment import plan_matches
+from pdbench.pd.plan import plan_matches
 
 from tests.conftest import CONFIGS
 

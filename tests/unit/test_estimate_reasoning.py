@@ -9,7 +9,7 @@ import pytest
 from pdbench.arena.plan import estimate_arena
 from pdbench.games import load_config
 from pdbench.pd.estimate import estimate_calls
-from pdbench.pd.experiment import plan_matches
+from pdbench.pd.plan import plan_matches
 from pdbench.run.estimate import ModelEstimate
 
 from tests.conftest import write_arena, write_experiment

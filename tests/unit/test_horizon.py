@@ -2,8 +2,8 @@ import statistics
 
 import pytest
 from pdbench.pd.config import ExperimentConfig
-from pdbench.pd.experiment import plan_matches
 from pdbench.pd.horizon import fixed_length, geometric_length
+from pdbench.pd.plan import plan_matches
 
 
 def test_fixed_is_exactly_n():

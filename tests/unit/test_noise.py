@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 from pdbench.games import load_config
-from pdbench.pd.experiment import plan_matches, run_experiment
+from pdbench.pd.experiment import run_experiment
 from pdbench.pd.noise import noise_seed, noisy
+from pdbench.pd.plan import plan_matches
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RoundRecord, RunFiles
 

@@ -6,7 +6,7 @@ import pytest
 from pdbench import cli
 from pdbench.errors import ConfigError
 from pdbench.games import load_config
-from pdbench.pd.experiment import plan_matches
+from pdbench.pd.plan import plan_matches
 from pdbench.pd.round_robin import pairing_name, pairings
 from typer.testing import CliRunner
 

@@ -4,36 +4,7 @@ with
 
 source_calls as (
     select *
-    from {{ read_run_jsonl('calls.jsonl', {
-        'schema_version': 'integer',
-        'run_id': 'varchar',
-        'call_id': 'varchar',
-        'game': 'varchar',
-        'phase': 'varchar',
-        'agent': 'varchar',
-        'match_id': 'varchar',
-        'condition': 'varchar',
-        'replicate': 'integer',
-        'round_index': 'integer',
-        'item_id': 'varchar',
-        'attempt': 'integer',
-        'transport_retries': 'integer',
-        'provider': 'varchar',
-        'model': 'varchar',
-        'prompt_sha256': 'varchar',
-        'latency_ms': 'double',
-        'tokens_in': 'bigint',
-        'tokens_out': 'bigint',
-        'tokens_reasoning': 'bigint',
-        'cost_usd': 'double',
-        'finish_reason': 'varchar',
-        'truncated': 'boolean',
-        'status': 'varchar',
-        'parse_rule': 'varchar',
-        'error': 'varchar',
-        'cache_hit': 'boolean',
-        'timestamp_utc': 'varchar',
-    }, required=false) }}
+    from {{ read_run_source('run', 'calls') }}
 ),
 
 renamed as (

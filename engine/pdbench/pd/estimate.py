@@ -24,7 +24,7 @@ from pdbench.pd.actions import C, Turn
 from pdbench.pd.agent_config import LLMAgentConfig
 from pdbench.pd.agents.prompts import PromptTemplates, render_round, render_system
 from pdbench.pd.config import ExperimentConfig
-from pdbench.pd.experiment import SIDES, MatchPlan
+from pdbench.pd.plan import SIDES, MatchPlan
 from pdbench.run.estimate import CallEstimate
 from pdbench.run.runtime import price_table
 

@@ -1,5 +1,9 @@
 """Run a PD experiment: every condition x replicate, one match each, into a run directory.
 
+The matches are planned by :mod:`pdbench.pd.plan` and each is played by
+:func:`pdbench.pd.match.play_match`; this module prepares the run directory (or picks up the
+run to resume), plays the plan and ends the run: files checked, manifest written.
+
 Seeds are derived by name from the run seed, never from execution order:
 
 - match seed: ``(seed, "match", condition, replicate)`` (recorded in every line);
@@ -33,33 +37,24 @@ Resume: see :mod:`pdbench.pd.resume`.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pdbench.clock import utc_timestamp
 from pdbench.config.loader import LoadedConfig
-from pdbench.errors import ConfigError
 from pdbench.game import RunResult
-from pdbench.pd.actions import Observation, Turn
-from pdbench.pd.agents.base import POLICY_DECISION, Agent, MatchAborted
 from pdbench.pd.agents.factory import MatchSetup, build_agent
 from pdbench.pd.config import ExperimentConfig
-from pdbench.pd.horizon import fixed_length, geometric_length
+from pdbench.pd.match import play_match
 from pdbench.pd.match_files import (
     match_round_counts,
     raise_if_incomplete,
     rewrite_in_plan_order,
 )
-from pdbench.pd.noise import noise_seed, noisy
-from pdbench.pd.payoff import PayoffMatrix
-from pdbench.pd.policy_match import play_policy_rounds
+from pdbench.pd.plan import SIDES, MatchPlan, plan_matches
 from pdbench.pd.resume import prepare_resume
-from pdbench.pd.round_lines import RoundLineTemplate
 from pdbench.providers.runtime import ProviderRuntime
-from pdbench.rng import derive_seed
 from pdbench.run.concurrency import run_concurrently
 from pdbench.run.provider_checks import check_llm_providers
 from pdbench.run.run_dir import manifest_lifecycle, prepare_run_dir, resumed
@@ -67,79 +62,9 @@ from pdbench.run.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter, read_jsonl
 from pdbench.storage.manifest import canonical_sha256, new_manifest
 from pdbench.storage.run_lock import hold_run_dir
-from pdbench.storage.schema import SCHEMA_VERSION, RunFiles, RunStatus
+from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
 
-__all__ = [
-    "MatchPlan",
-    "check_providers",
-    "experiment_runtime",
-    "llm_agents",
-    "plan_matches",
-    "planned_rounds",
-    "play_match",
-    "run_experiment",
-]
-
-SIDES = ("agent_a", "agent_b")
-
-
-@dataclass(frozen=True)
-class MatchPlan:
-    """One match to play."""
-
-    condition_index: int
-    condition: str
-    replicate: int
-    match_id: str
-    match_seed: int
-    planned_rounds: int
-    noise: float = 0.0
-    """Probability that an intended action is flipped."""
-    noise_seeds: tuple[int, int] = (0, 0)
-    """Seeds of the noise streams of agent A and agent B."""
-
-
-def planned_rounds(config: ExperimentConfig, *, replicate: int) -> int:
-    """The length of every match of ``replicate`` (depends on seed and replicate only)."""
-    horizon = config.horizon
-    if horizon.type == "fixed":
-        return fixed_length(horizon.n)
-    return geometric_length(
-        stop_prob=horizon.stop_prob,
-        max_rounds=horizon.max_rounds,
-        seed=config.seed,
-        replicate=replicate,
-    )
-
-
-def plan_matches(config: ExperimentConfig, *, replicates: int | None = None) -> list[MatchPlan]:
-    """Every condition x replicate, in config order (condition-major)."""
-    count = config.replicates if replicates is None else replicates
-    total = count * len(config.conditions)
-    if total > config.max_matches:
-        raise ConfigError(
-            f"{count:,} replicates x {len(config.conditions)} conditions = {total:,} matches, "
-            f"more than max_matches ({config.max_matches:,}); raise max_matches to play them",
-            field="replicates",
-        )
-    lengths = [planned_rounds(config, replicate=r) for r in range(count)]
-    return [
-        MatchPlan(
-            condition_index=i,
-            condition=condition.name,
-            replicate=r,
-            match_id=f"{condition.name}/{r}",
-            match_seed=derive_seed(config.seed, "match", condition.name, r),
-            planned_rounds=lengths[r],
-            noise=config.noise if condition.noise is None else condition.noise,
-            noise_seeds=(
-                noise_seed(config.seed, condition=condition.name, replicate=r, side=SIDES[0]),
-                noise_seed(config.seed, condition=condition.name, replicate=r, side=SIDES[1]),
-            ),
-        )
-        for i, condition in enumerate(config.conditions)
-        for r in range(count)
-    ]
+__all__ = ["check_providers", "experiment_runtime", "llm_agents", "run_experiment"]
 
 
 def llm_agents(config: ExperimentConfig) -> list[tuple[int, str, Any]]:
@@ -170,160 +95,6 @@ def experiment_runtime(
     return build_runtime(config, seed=config.seed, wants_cache=wants_cache, sleep=sleep)
 
 
-def play_match(
-    plan: MatchPlan,
-    *,
-    run_id: str,
-    agent_a: Agent,
-    agent_b: Agent,
-    names: tuple[str, str],
-    matrix: PayoffMatrix,
-    horizon: Any,
-    rounds: JsonlWriter,
-    store_prompts: bool = False,
-) -> dict[str, Any]:
-    """Play one match, append its round lines to ``rounds``; return its ``matches.jsonl`` line."""
-    started_at = utc_timestamp()
-    table = matrix.table()
-    kind_a, kind_b = agent_a.kind, agent_b.kind
-    llm_a, llm_b = kind_a == "llm", kind_b == "llm"
-    flush_each = llm_a or llm_b
-    noise_a = noisy(noise=plan.noise, seed=plan.noise_seeds[0]) if plan.noise else None
-    noise_b = noisy(noise=plan.noise, seed=plan.noise_seeds[1]) if plan.noise else None
-    keep_prompts = store_prompts and flush_each
-    needs = (agent_a.history_needed, agent_b.history_needed)
-    capacity = None if None in needs else max(max(needs), 1)  # type: ignore[type-var]
-    history_a: deque[Turn] = deque(maxlen=capacity)
-    history_b: deque[Turn] = deque(maxlen=capacity)
-    obs_a = Observation(round_index=1, history=history_a)
-    obs_b = Observation(round_index=1, history=history_b)
-    fixed_n = horizon.n if horizon.type == "fixed" else None
-    stop_prob = horizon.stop_prob if horizon.type == "geometric" else None
-    name_a, name_b = names
-    match_id, condition, replicate, match_seed = (
-        plan.match_id,
-        plan.condition,
-        plan.replicate,
-        plan.match_seed,
-    )
-    total_a = total_b = 0.0
-    played = 0
-    status, abort_reason = "ok", None
-    decision_a = decision_b = POLICY_DECISION
-    write = rounds.write
-    try:
-        if not flush_each:
-            template = RoundLineTemplate(
-                run_id=run_id,
-                match_id=match_id,
-                condition=condition,
-                replicate=replicate,
-                match_seed=match_seed,
-                names=names,
-                kinds=(kind_a, kind_b),
-                payoffs=table,
-                horizon_type=horizon.type,
-                fixed_n=fixed_n,
-                stop_prob=stop_prob,
-            )
-            played, total_a, total_b = play_policy_rounds(
-                agent_a=agent_a,  # type: ignore[arg-type]
-                agent_b=agent_b,  # type: ignore[arg-type]
-                template=template,
-                payoffs=table,
-                rounds=plan.planned_rounds,
-                write_text=rounds.write_text,
-                noise_a=noise_a,
-                noise_b=noise_b,
-            )
-        else:
-            for round_index in range(1, plan.planned_rounds + 1):
-                obs_a.round_index = obs_b.round_index = round_index
-                intended_a = agent_a.act(obs_a)
-                intended_b = agent_b.act(obs_b)
-                action_a = noise_a(intended_a) if noise_a else intended_a
-                action_b = noise_b(intended_b) if noise_b else intended_b
-                if llm_a:
-                    decision_a = agent_a.last_decision
-                if llm_b:
-                    decision_b = agent_b.last_decision
-                payoff_a, payoff_b = table[action_a, action_b]
-                total_a += payoff_a
-                total_b += payoff_b
-                record = {
-                    "schema_version": SCHEMA_VERSION,
-                    "run_id": run_id,
-                    "match_id": match_id,
-                    "condition": condition,
-                    "replicate": replicate,
-                    "round_index": round_index,
-                    "match_seed": match_seed,
-                    "agent_a_name": name_a,
-                    "agent_b_name": name_b,
-                    "agent_a_kind": kind_a,
-                    "agent_b_kind": kind_b,
-                    "agent_a_intended_action": intended_a,
-                    "agent_b_intended_action": intended_b,
-                    "agent_a_action": action_a,
-                    "agent_b_action": action_b,
-                    "agent_a_payoff": payoff_a,
-                    "agent_b_payoff": payoff_b,
-                    "agent_a_cum_payoff": total_a,
-                    "agent_b_cum_payoff": total_b,
-                    "agent_a_valid": decision_a.valid,
-                    "agent_b_valid": decision_b.valid,
-                    "agent_a_attempts": decision_a.attempts,
-                    "agent_b_attempts": decision_b.attempts,
-                    "horizon_type": horizon.type,
-                    "fixed_n": fixed_n,
-                    "stop_prob": stop_prob,
-                    "timestamp_utc": utc_timestamp(),
-                }
-                if keep_prompts:
-                    _add_prompts(
-                        record, (("agent_a", decision_a, llm_a), ("agent_b", decision_b, llm_b))
-                    )
-                write(record)
-                played = round_index
-                history_a.append(Turn(action_a, action_b, payoff_a, payoff_b))
-                history_b.append(Turn(action_b, action_a, payoff_b, payoff_a))
-                obs_a.own_total = obs_b.opponent_total = total_a
-                obs_b.own_total = obs_a.opponent_total = total_b
-    except MatchAborted as exc:
-        status, abort_reason = "aborted", str(exc)
-    finally:
-        rounds.flush()
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "run_id": run_id,
-        "match_id": match_id,
-        "condition": condition,
-        "replicate": replicate,
-        "match_seed": match_seed,
-        "agent_a_name": name_a,
-        "agent_b_name": name_b,
-        "agent_a_kind": kind_a,
-        "agent_b_kind": kind_b,
-        "horizon_type": horizon.type,
-        "planned_rounds": plan.planned_rounds,
-        "rounds_played": played,
-        "status": status,
-        "abort_reason": abort_reason,
-        "started_at": started_at,
-        "finished_at": utc_timestamp(),
-    }
-
-
-def _add_prompts(record: dict[str, Any], sides: tuple) -> None:
-    prompts, raw = {}, {}
-    for key, decision, is_llm in sides:
-        if is_llm:
-            prompts[key] = {"system": decision.system_prompt, "round": decision.round_prompt}
-            raw[key] = list(decision.raw_responses)
-    record["prompts"] = prompts
-    record["raw_responses"] = raw
-
-
 def run_experiment(
     loaded: LoadedConfig,
     *,
@@ -351,121 +122,156 @@ def run_experiment(
     plans = plan_matches(config)
     check_providers(loaded)
     run_dir = config.run_dir(output_dir)
-    snapshot = config.model_dump(mode="json")
-    kept = {"rounds": 0, "matches": 0, "aborted_matches": 0, "calls": 0}
     owns_runtime = runtime is None
     runtime = runtime or experiment_runtime(config, use_cache=use_cache)
     with hold_run_dir(run_dir, create=not resume):
-        if resume:
-            state = prepare_resume(
-                run_dir,
-                config_sha256=canonical_sha256(snapshot),
-                plan_order=[plan.match_id for plan in plans],
-            )
-            kept = state.counts
-            todo = [plan for plan in plans if plan.match_id not in state.finished]
-            manifest = resumed(state.manifest)
-        else:
-            prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=canonical_sha256(snapshot))
-            todo = plans
-            manifest = new_manifest(
-                run_id=config.run_id,
-                game="pd",
-                seed=config.seed,
-                config_path=loaded.path,
-                config=snapshot,
-                metric_params=config.metric_params(),
-                started_at=utc_timestamp(),
-            )
-        runtime.cancel.clear()
-        matrix = config.payoffs.to_matrix()
-        rounds = JsonlWriter(run_dir / RunFiles.ROUNDS)
-        matches = JsonlWriter(run_dir / RunFiles.MATCHES)
-        calls = JsonlWriter(run_dir / RunFiles.CALLS)
-        has_llm = any(
-            condition.agent_a.type == "llm" or condition.agent_b.type == "llm"
-            for condition in config.conditions
+        manifest, todo, kept = _start(
+            loaded, config, run_dir, plans=plans, resume=resume, overwrite=overwrite
         )
-        workers = config.max_concurrency if has_llm else 1
-
-        def play(plan: MatchPlan) -> dict[str, Any]:
-            condition = config.conditions[plan.condition_index]
-            setup = MatchSetup(
-                run_id=config.run_id,
-                seed=config.seed,
-                match_id=plan.match_id,
-                condition=plan.condition,
-                replicate=plan.replicate,
-                matrix=matrix,
-                root=loaded.root,
-                record_call=calls.write,
-                runtime=runtime,
-                known_length=config.horizon.n if config.horizon.type == "fixed" else None,
-                noise=plan.noise,
-            )
-            agent_a = build_agent(condition.agent_a, side="agent_a", setup=setup)
-            agent_b = build_agent(condition.agent_b, side="agent_b", setup=setup)
-            match_record = play_match(
-                plan,
-                run_id=config.run_id,
-                agent_a=agent_a,
-                agent_b=agent_b,
-                names=(condition.agent_a.display_name, condition.agent_b.display_name),
-                matrix=matrix,
-                horizon=config.horizon,
-                rounds=rounds,
-                store_prompts=config.store_prompts,
-            )
-            matches.write(match_record)
-            return match_record
-
-        def done(plan: MatchPlan, match_record: dict[str, Any]) -> None:
-            if on_match_done is not None:
-                on_match_done(plan, match_record)
-
-        final: dict[str, int] = {}
-
-        def close_files() -> None:
-            for writer in (rounds, matches, calls):
-                writer.close()
-
-        def finish() -> None:
-            """Put the files in plan order, and refuse to call a run with lost rounds complete.
-
-            A run played in the calling thread is checked by size: each file must have grown by
-            exactly the bytes handed to it (free, whatever the run's size). A run played on
-            several threads, or resumed, is rewritten in plan order, and that pass counts each
-            match's rounds against its ``rounds_played``.
-            """
-            close_files()
-            if workers > 1 or resume:
-                totals, match_rounds = rewrite_in_plan_order(
-                    run_dir, order={plan.match_id: i for i, plan in enumerate(plans)}
-                )
-                final.update(totals)
-                raise_if_incomplete(run_dir, match_rounds.problems())
-            elif not all(w.written_whole() for w in (rounds, matches, calls)):
-                problems = match_round_counts(run_dir).problems()
-                raise_if_incomplete(run_dir, problems or ["a file holds other bytes than written"])
+        runtime.cancel.clear()
+        files = _MatchFiles(run_dir, kept=kept)
+        workers = config.max_concurrency if llm_agents(config) else 1
 
         def wrap_up(status: RunStatus) -> dict[str, int]:
             runtime.abandon_in_flight()  # calls a stopped run no longer waits for
-            close_files()
+            files.close()
             if owns_runtime and runtime.cache is not None:
                 runtime.cache.close()
-            return final or {
-                "rounds": kept["rounds"] + rounds.count,
-                "matches": kept["matches"] + matches.count,
-                "aborted_matches": _count_aborted(run_dir),
-                "calls": kept["calls"] + calls.count,
-            }
+            return files.counts()
 
         with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
             run_concurrently(
-                todo, play, max_concurrency=workers, on_done=done, cancel=runtime.cancel
+                todo,
+                _match_player(loaded, config, runtime=runtime, files=files),
+                max_concurrency=workers,
+                on_done=on_match_done,
+                cancel=runtime.cancel,
             )
-            finish()
+            in_order = workers > 1 or resume
+            files.finish(
+                order={plan.match_id: i for i, plan in enumerate(plans)} if in_order else None
+            )
         return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
+
+
+def _start(
+    loaded: LoadedConfig,
+    config: ExperimentConfig,
+    run_dir: Path,
+    *,
+    plans: list[MatchPlan],
+    resume: bool,
+    overwrite: bool,
+) -> tuple[RunManifest, list[MatchPlan], dict[str, int]]:
+    """Prepare ``run_dir`` for a new run, or pick up the one to resume: the manifest to run
+    with, the matches to play, and the counts of the lines kept."""
+    snapshot = config.model_dump(mode="json")
+    if resume:
+        state = prepare_resume(
+            run_dir,
+            config_sha256=canonical_sha256(snapshot),
+            plan_order=[plan.match_id for plan in plans],
+        )
+        todo = [plan for plan in plans if plan.match_id not in state.finished]
+        return resumed(state.manifest), todo, state.counts
+    prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=canonical_sha256(snapshot))
+    manifest = new_manifest(
+        run_id=config.run_id,
+        game="pd",
+        seed=config.seed,
+        config_path=loaded.path,
+        config=snapshot,
+        metric_params=config.metric_params(),
+        started_at=utc_timestamp(),
+    )
+    return manifest, plans, {"rounds": 0, "matches": 0, "aborted_matches": 0, "calls": 0}
+
+
+def _match_player(
+    loaded: LoadedConfig,
+    config: ExperimentConfig,
+    *,
+    runtime: ProviderRuntime,
+    files: _MatchFiles,
+) -> Callable[[MatchPlan], dict[str, Any]]:
+    """What plays one planned match into ``files`` and returns its match line."""
+    matrix = config.payoffs.to_matrix()
+
+    def play(plan: MatchPlan) -> dict[str, Any]:
+        condition = config.conditions[plan.condition_index]
+        setup = MatchSetup(
+            run_id=config.run_id,
+            seed=config.seed,
+            match_id=plan.match_id,
+            condition=plan.condition,
+            replicate=plan.replicate,
+            matrix=matrix,
+            root=loaded.root,
+            record_call=files.calls.write,
+            runtime=runtime,
+            known_length=config.horizon.n if config.horizon.type == "fixed" else None,
+            noise=plan.noise,
+        )
+        match_record = play_match(
+            plan,
+            run_id=config.run_id,
+            agent_a=build_agent(condition.agent_a, side="agent_a", setup=setup),
+            agent_b=build_agent(condition.agent_b, side="agent_b", setup=setup),
+            names=(condition.agent_a.display_name, condition.agent_b.display_name),
+            matrix=matrix,
+            horizon=config.horizon,
+            rounds=files.rounds,
+            store_prompts=config.store_prompts,
+        )
+        files.matches.write(match_record)
+        return match_record
+
+    return play
+
+
+class _MatchFiles:
+    """The three files the matches of a run append to, and how they end: checked (and put
+    in plan order) when the run completes, counted whatever the end."""
+
+    def __init__(self, run_dir: Path, *, kept: dict[str, int]) -> None:
+        self.run_dir = run_dir
+        self.rounds = JsonlWriter(run_dir / RunFiles.ROUNDS)
+        self.matches = JsonlWriter(run_dir / RunFiles.MATCHES)
+        self.calls = JsonlWriter(run_dir / RunFiles.CALLS)
+        self._kept = kept
+        self._rewritten: dict[str, int] = {}
+
+    def close(self) -> None:
+        """Close the three writers (idempotent)."""
+        for writer in (self.rounds, self.matches, self.calls):
+            writer.close()
+
+    def finish(self, *, order: dict[str, int] | None) -> None:
+        """Put the files in plan order, and refuse to call a run with lost rounds complete.
+
+        A run played in the calling thread (``order`` None) is checked by size: each file
+        must have grown by exactly the bytes handed to it (free, whatever the run's size). A
+        run played on several threads, or resumed, is rewritten in the plan ``order`` of its
+        match ids, and that pass counts each match's rounds against its ``rounds_played``.
+        """
+        self.close()
+        if order is not None:
+            totals, match_rounds = rewrite_in_plan_order(self.run_dir, order=order)
+            self._rewritten.update(totals)
+            raise_if_incomplete(self.run_dir, match_rounds.problems())
+        elif not all(w.written_whole() for w in (self.rounds, self.matches, self.calls)):
+            problems = match_round_counts(self.run_dir).problems()
+            raise_if_incomplete(self.run_dir, problems or ["a file holds other bytes than written"])
+
+    def counts(self) -> dict[str, int]:
+        """The manifest's counts: from the rewrite when there was one, else the lines kept
+        from before a resume plus the lines written now."""
+        return self._rewritten or {
+            "rounds": self._kept["rounds"] + self.rounds.count,
+            "matches": self._kept["matches"] + self.matches.count,
+            "aborted_matches": _count_aborted(self.run_dir),
+            "calls": self._kept["calls"] + self.calls.count,
+        }
 
 
 def _count_aborted(run_dir: Path) -> int:

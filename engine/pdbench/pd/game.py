@@ -8,7 +8,8 @@ from pdbench.config.loader import LoadedConfig
 from pdbench.game import Game, Marts, PlayOptions, RunResult
 from pdbench.pd.config import ExperimentConfig
 from pdbench.pd.estimate import estimate_calls
-from pdbench.pd.experiment import MatchPlan, check_providers, plan_matches, run_experiment
+from pdbench.pd.experiment import check_providers, run_experiment
+from pdbench.pd.plan import MatchPlan, plan_matches
 from pdbench.pd.summary import condition_table, config_lines
 from pdbench.storage.schema import RunFiles
 

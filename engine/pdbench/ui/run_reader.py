@@ -20,7 +20,17 @@ import duckdb
 import pandas as pd
 import streamlit as st
 
-from pdbench.storage.schema import RunFiles
+from pdbench.storage.schema import (
+    AnswerRecord,
+    CallRecord,
+    JudgmentRecord,
+    MatchRecord,
+    QuestionRatingRecord,
+    QuestionRecord,
+    RoundRecord,
+    RunFiles,
+    duckdb_columns,
+)
 
 __all__ = [
     "answer_judgments",
@@ -48,28 +58,30 @@ __all__ = [
     "standings",
 ]
 
-_ROUND_COLUMNS = {
-    "match_id": "VARCHAR",
-    "round_index": "INTEGER",
-    "agent_a_intended_action": "VARCHAR",
-    "agent_b_intended_action": "VARCHAR",
-    "agent_a_action": "VARCHAR",
-    "agent_b_action": "VARCHAR",
-    "agent_a_payoff": "DOUBLE",
-    "agent_b_payoff": "DOUBLE",
-    "agent_a_cum_payoff": "DOUBLE",
-    "agent_b_cum_payoff": "DOUBLE",
-    "agent_a_valid": "BOOLEAN",
-    "agent_b_valid": "BOOLEAN",
-    "agent_a_attempts": "INTEGER",
-    "agent_b_attempts": "INTEGER",
-}
-_DETAIL_COLUMNS = {
-    "match_id": "VARCHAR",
-    "round_index": "INTEGER",
-    "prompts": "JSON",
-    "raw_responses": "JSON",
-}
+_ROUND_COLUMNS = duckdb_columns(
+    RoundRecord,
+    "match_id",
+    "round_index",
+    "agent_a_intended_action",
+    "agent_b_intended_action",
+    "agent_a_action",
+    "agent_b_action",
+    "agent_a_payoff",
+    "agent_b_payoff",
+    "agent_a_cum_payoff",
+    "agent_b_cum_payoff",
+    "agent_a_valid",
+    "agent_b_valid",
+    "agent_a_attempts",
+    "agent_b_attempts",
+)
+_DETAIL_COLUMNS = duckdb_columns(
+    RoundRecord,
+    "match_id",
+    "round_index",
+    "prompts",
+    "raw_responses",
+)
 
 
 def file_stamp(path: Path) -> tuple[str, int, int]:
@@ -145,19 +157,20 @@ def matches(run_dir: Path) -> pd.DataFrame:
     """Every match of ``matches.jsonl`` (one small line per match), by condition and
     replicate."""
     path = run_dir / RunFiles.MATCHES
-    columns = {
-        "match_id": "VARCHAR",
-        "condition": "VARCHAR",
-        "replicate": "INTEGER",
-        "agent_a_name": "VARCHAR",
-        "agent_b_name": "VARCHAR",
-        "agent_a_kind": "VARCHAR",
-        "agent_b_kind": "VARCHAR",
-        "planned_rounds": "INTEGER",
-        "rounds_played": "INTEGER",
-        "status": "VARCHAR",
-        "abort_reason": "VARCHAR",
-    }
+    columns = duckdb_columns(
+        MatchRecord,
+        "match_id",
+        "condition",
+        "replicate",
+        "agent_a_name",
+        "agent_b_name",
+        "agent_a_kind",
+        "agent_b_kind",
+        "planned_rounds",
+        "rounds_played",
+        "status",
+        "abort_reason",
+    )
     return _read(
         f"select * from {_json_source(path, columns)} "
         "where match_id is not null order by condition, replicate",
@@ -202,23 +215,24 @@ def round_detail(run_dir: Path, match_id: str, round_index: int) -> dict[str, An
 def match_calls(run_dir: Path, match_id: str, round_index: int) -> pd.DataFrame:
     """The provider calls of one round of one match, by agent and attempt."""
     path = run_dir / RunFiles.CALLS
-    columns = {
-        "match_id": "VARCHAR",
-        "round_index": "INTEGER",
-        "agent": "VARCHAR",
-        "attempt": "INTEGER",
-        "status": "VARCHAR",
-        "parse_rule": "VARCHAR",
-        "provider": "VARCHAR",
-        "model": "VARCHAR",
-        "latency_ms": "DOUBLE",
-        "tokens_in": "BIGINT",
-        "tokens_out": "BIGINT",
-        "cost_usd": "DOUBLE",
-        "transport_retries": "INTEGER",
-        "cache_hit": "BOOLEAN",
-        "error": "VARCHAR",
-    }
+    columns = duckdb_columns(
+        CallRecord,
+        "match_id",
+        "round_index",
+        "agent",
+        "attempt",
+        "status",
+        "parse_rule",
+        "provider",
+        "model",
+        "latency_ms",
+        "tokens_in",
+        "tokens_out",
+        "cost_usd",
+        "transport_retries",
+        "cache_hit",
+        "error",
+    )
     return _read(
         f"select * exclude (match_id, round_index) from {_json_source(path, columns)} "
         "where match_id = ? and round_index = ? order by agent, attempt",
@@ -307,14 +321,15 @@ def question_list(run_dir: Path) -> pd.DataFrame:
 def question(run_dir: Path, question_id: str) -> dict[str, Any]:
     """The record of one question from ``questions.jsonl`` (text, author, category)."""
     path = run_dir / RunFiles.QUESTIONS
-    columns = {
-        "question_id": "VARCHAR",
-        "author": "VARCHAR",
-        "category": "VARCHAR",
-        "text": "VARCHAR",
-        "position": "INTEGER",
-        "attempts": "INTEGER",
-    }
+    columns = duckdb_columns(
+        QuestionRecord,
+        "question_id",
+        "author",
+        "category",
+        "text",
+        "position",
+        "attempts",
+    )
     rows = _read(
         f"select * from {_json_source(path, columns)} where question_id = ?", [path], question_id
     )
@@ -324,14 +339,15 @@ def question(run_dir: Path, question_id: str) -> dict[str, Any]:
 def question_ratings(run_dir: Path, question_id: str) -> pd.DataFrame:
     """The ratings of one question (rater, score, validity, raw reply), by rater."""
     path = run_dir / RunFiles.QUESTION_RATINGS
-    columns = {
-        "question_id": "VARCHAR",
-        "rater": "VARCHAR",
-        "score": "INTEGER",
-        "is_valid": "BOOLEAN",
-        "attempts": "INTEGER",
-        "raw_reply": "VARCHAR",
-    }
+    columns = duckdb_columns(
+        QuestionRatingRecord,
+        "question_id",
+        "rater",
+        "score",
+        "is_valid",
+        "attempts",
+        "raw_reply",
+    )
     return _read(
         f"select * exclude (question_id) from {_json_source(path, columns)} "
         "where question_id = ? order by rater",
@@ -345,14 +361,15 @@ def question_answers(run_dir: Path, question_id: str) -> pd.DataFrame:
     first."""
     answers_path = run_dir / RunFiles.ANSWERS
     scores_path = run_dir / "answer_scores.parquet"
-    columns = {
-        "answer_id": "VARCHAR",
-        "question_id": "VARCHAR",
-        "answerer": "VARCHAR",
-        "text": "VARCHAR",
-        "is_valid": "BOOLEAN",
-        "attempts": "INTEGER",
-    }
+    columns = duckdb_columns(
+        AnswerRecord,
+        "answer_id",
+        "question_id",
+        "answerer",
+        "text",
+        "is_valid",
+        "attempts",
+    )
     return _read(
         f"""
         select
@@ -381,15 +398,16 @@ def answer_judgments(run_dir: Path, question_id: str) -> pd.DataFrame:
     """The judgements of every answer to one question (answer id, judge, score, validity,
     raw reply), by answer and judge."""
     path = run_dir / RunFiles.JUDGMENTS
-    columns = {
-        "answer_id": "VARCHAR",
-        "question_id": "VARCHAR",
-        "judge": "VARCHAR",
-        "score": "INTEGER",
-        "is_valid": "BOOLEAN",
-        "attempts": "INTEGER",
-        "raw_reply": "VARCHAR",
-    }
+    columns = duckdb_columns(
+        JudgmentRecord,
+        "answer_id",
+        "question_id",
+        "judge",
+        "score",
+        "is_valid",
+        "attempts",
+        "raw_reply",
+    )
     return _read(
         f"select * exclude (question_id) from {_json_source(path, columns)} "
         "where question_id = ? order by answer_id, judge",

@@ -1,17 +1,6 @@
 with source as (
     select *
-    from {{ read_run_jsonl('answers.jsonl', {
-        'schema_version': 'integer',
-        'run_id': 'varchar',
-        'answer_id': 'varchar',
-        'question_id': 'varchar',
-        'answerer': 'varchar',
-        'text': 'varchar',
-        'is_valid': 'boolean',
-        'attempts': 'integer',
-        'prompt_sha256': 'varchar',
-        'raw_reply': 'varchar',
-    }, required=false) }}
+    from {{ read_run_source('arena', 'answers') }}
 ),
 
 renamed as (

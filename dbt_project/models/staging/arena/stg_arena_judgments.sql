@@ -1,18 +1,6 @@
 with source as (
     select *
-    from {{ read_run_jsonl('judgments.jsonl', {
-        'schema_version': 'integer',
-        'run_id': 'varchar',
-        'answer_id': 'varchar',
-        'question_id': 'varchar',
-        'judge': 'varchar',
-        'score': 'integer',
-        'is_valid': 'boolean',
-        'attempts': 'integer',
-        'presentation_index': 'integer',
-        'prompt_sha256': 'varchar',
-        'raw_reply': 'varchar',
-    }, required=false) }}
+    from {{ read_run_source('arena', 'judgments') }}
 ),
 
 renamed as (

@@ -2,18 +2,7 @@
 
 with source as (
     select *
-    from {{ read_run_jsonl('question_ratings.jsonl', {
-        'schema_version': 'integer',
-        'run_id': 'varchar',
-        'question_id': 'varchar',
-        'rater': 'varchar',
-        'score': 'integer',
-        'is_valid': 'boolean',
-        'attempts': 'integer',
-        'presentation_index': 'integer',
-        'prompt_sha256': 'varchar',
-        'raw_reply': 'varchar',
-    }, required=false) }}
+    from {{ read_run_source('arena', 'question_ratings') }}
 ),
 
 renamed as (

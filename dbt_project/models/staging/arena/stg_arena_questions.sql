@@ -2,18 +2,7 @@
 
 with source as (
     select *
-    from {{ read_run_jsonl('questions.jsonl', {
-        'schema_version': 'integer',
-        'run_id': 'varchar',
-        'question_id': 'varchar',
-        'author': 'varchar',
-        'category': 'varchar',
-        'text': 'varchar',
-        'position': 'integer',
-        'attempts': 'integer',
-        'prompt_sha256': 'varchar',
-        'raw_line': 'varchar',
-    }, required=false) }}
+    from {{ read_run_source('arena', 'questions') }}
 ),
 
 renamed as (

@@ -2,25 +2,7 @@ with
 
 source_matches as (
     select *
-    from {{ read_run_jsonl('matches.jsonl', {
-        'schema_version': 'integer',
-        'run_id': 'varchar',
-        'match_id': 'varchar',
-        'condition': 'varchar',
-        'replicate': 'integer',
-        'match_seed': 'bigint',
-        'agent_a_name': 'varchar',
-        'agent_b_name': 'varchar',
-        'agent_a_kind': 'varchar',
-        'agent_b_kind': 'varchar',
-        'horizon_type': 'varchar',
-        'planned_rounds': 'integer',
-        'rounds_played': 'integer',
-        'status': 'varchar',
-        'abort_reason': 'varchar',
-        'started_at': 'varchar',
-        'finished_at': 'varchar',
-    }) }}
+    from {{ read_run_source('pd', 'matches') }}
 ),
 
 renamed as (

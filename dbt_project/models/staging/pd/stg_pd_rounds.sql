@@ -1,28 +1,11 @@
 {#- A view: int_pd_round_features, a table, is its only reader, so the JSON is parsed once
-    per build. Just the columns the metrics read; prompts, raw replies, timestamps, seeds
-    and running totals stay in the file. -#}
+    per build. Just the columns the metrics read: DuckDB parses only the columns a query
+    selects, so prompts, raw replies, timestamps, seeds and running totals stay in the file. -#}
 with
 
 source_rounds as (
     select *
-    from {{ read_run_jsonl('rounds.jsonl', {
-        'match_id': 'varchar',
-        'condition': 'varchar',
-        'replicate': 'integer',
-        'round_index': 'integer',
-        'agent_a_name': 'varchar',
-        'agent_b_name': 'varchar',
-        'agent_a_kind': 'varchar',
-        'agent_b_kind': 'varchar',
-        'agent_a_intended_action': 'varchar',
-        'agent_b_intended_action': 'varchar',
-        'agent_a_action': 'varchar',
-        'agent_b_action': 'varchar',
-        'agent_a_payoff': 'double',
-        'agent_b_payoff': 'double',
-        'agent_a_valid': 'boolean',
-        'agent_b_valid': 'boolean',
-    }) }}
+    from {{ read_run_source('pd', 'rounds') }}
 ),
 
 renamed as (

@@ -5,21 +5,7 @@ with
 
 source_manifest as (
     select *
-    from read_json(
-        '{{ run_file("run_manifest.json") }}',
-        format = 'auto',
-        columns = {
-            schema_version: 'integer',
-            run_id: 'varchar',
-            game: 'varchar',
-            status: 'varchar',
-            seed: 'bigint',
-            config_sha256: 'varchar',
-            started_at: 'varchar',
-            finished_at: 'varchar',
-            metric_params: 'struct(collapse_k integer, collapse_threshold double)'
-        }
-    )
+    from {{ read_run_source('run', 'manifest') }}
 ),
 
 renamed as (
@@ -34,11 +20,11 @@ renamed as (
         finished_at as finished_at_utc,
         coalesce(
             {{ var('collapse_k', 'null') }}::integer,
-            metric_params['collapse_k']
+            (metric_params ->> 'collapse_k')::integer
         ) as collapse_k,
         coalesce(
             {{ var('collapse_threshold', 'null') }}::double,
-            metric_params['collapse_threshold']
+            (metric_params ->> 'collapse_threshold')::double
         ) as collapse_threshold
     from source_manifest
 )

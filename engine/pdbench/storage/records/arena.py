@@ -1,0 +1,101 @@
+"""The records of the arena: a question, a rating of a question, an answer, a judgement.
+
+Each is the outcome of one call task (:mod:`pdbench.arena.tasks`): the fields every outcome
+has (:class:`ArenaRecord`) come first, as the engine writes them, then the record's own.
+"""
+
+from __future__ import annotations
+
+from pdbench.storage.records.fields import Count, Ordinal, Record, Score, stored_prompt
+
+__all__ = [
+    "AnswerRecord",
+    "ArenaRecord",
+    "JudgmentRecord",
+    "QuestionRatingRecord",
+    "QuestionRecord",
+]
+
+
+class ArenaRecord(Record):
+    """What every arena record holds of the call task it comes from."""
+
+    run_id: str
+    """The run's id (``run_id`` of the config)."""
+    attempts: Count
+    """Attempts the task took (a re-ask after an unusable reply is one more)."""
+    prompt_sha256: str
+    """Of the attempt whose reply is recorded, as in ``calls.jsonl``."""
+    prompt: str | None = stored_prompt()
+    """The rendered prompt of that attempt; only with ``store_prompts``."""
+
+
+class QuestionRecord(ArenaRecord):
+    """One arena question kept after parsing and de-duplication (``questions.jsonl``)."""
+
+    question_id: str
+    """Opaque id: never derived from the author's name."""
+    author: str
+    """The player who wrote the question."""
+    category: str
+    """One of the config's categories."""
+    text: str
+    """The question."""
+    position: Ordinal
+    """1-based position in the author's list."""
+    raw_line: str
+    """The line of the generation reply the question was parsed from."""
+
+
+class QuestionRatingRecord(ArenaRecord):
+    """One rating of a question by a player who did not write it
+    (``question_ratings.jsonl``)."""
+
+    question_id: str
+    """The question rated."""
+    rater: str
+    """The player who rated it."""
+    score: Score | None
+    """0..10, or null when the reply stayed invalid after every retry."""
+    is_valid: bool
+    """Whether the recorded reply held a score."""
+    presentation_index: Count
+    """0-based position of the question in this rater's shuffled order."""
+    raw_reply: str
+    """The recorded reply."""
+
+
+class AnswerRecord(ArenaRecord):
+    """One answer to a kept question (``answers.jsonl``)."""
+
+    answer_id: str
+    """Opaque id: never derived from the answerer's name."""
+    question_id: str
+    """The question answered."""
+    answerer: str
+    """The player who answered."""
+    text: str
+    """The answer; empty when the reply stayed invalid."""
+    is_valid: bool
+    """Whether the recorded reply was a usable (non-empty) answer."""
+    raw_reply: str
+    """The recorded reply."""
+
+
+class JudgmentRecord(ArenaRecord):
+    """One judgement of an answer by a player who did not write it (``judgments.jsonl``)."""
+
+    answer_id: str
+    """The answer judged."""
+    question_id: str
+    """The question it answers."""
+    judge: str
+    """The player who judged."""
+    score: Score | None
+    """0..10, or null when the reply stayed invalid after every retry."""
+    is_valid: bool
+    """Whether the recorded reply held a score."""
+    presentation_index: Count
+    """0-based position of the answer in this judge's shuffled order."""
+    raw_reply: str
+    """The recorded reply."""

@@ -1,0 +1,73 @@
+"""What the records of a run directory share: the schema version, value types, a base class.
+
+The integer types carry their range, and the range decides the DuckDB type a reader gives
+the column (:mod:`.columns`): a count, a 1-based position or a score fits in ``INTEGER``;
+an integer without bounds (a seed, a token count) is a ``BIGINT``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "INT32_MAX",
+    "SCHEMA_VERSION",
+    "Action",
+    "AgentKind",
+    "Count",
+    "GameName",
+    "HorizonType",
+    "MatchStatus",
+    "Ordinal",
+    "Record",
+    "RunStatus",
+    "Score",
+    "TokenCount",
+    "is_stored_prompt",
+    "stored_prompt",
+]
+
+SCHEMA_VERSION = 1
+
+INT32_MAX = 2**31 - 1
+
+Action = Literal["C", "D"]
+AgentKind = Literal["policy", "llm"]
+GameName = Annotated[str, Field(min_length=1)]
+"""A game's name, as registered in :mod:`pdbench.games` (``pd``, ``arena``, ...)."""
+HorizonType = Literal["fixed", "geometric"]
+MatchStatus = Literal["ok", "aborted"]
+RunStatus = Literal["running", "completed", "failed", "interrupted"]
+
+Count = Annotated[int, Field(ge=0, le=INT32_MAX)]
+"""A count, or a 0-based index."""
+Ordinal = Annotated[int, Field(ge=1, le=INT32_MAX)]
+"""A 1-based position or number."""
+Score = Annotated[int, Field(ge=0, le=10)]
+"""An arena rating or judgement."""
+TokenCount = Annotated[int, Field(ge=0)]
+"""Tokens of one call (no upper bound: a long context runs past any small integer)."""
+
+_STORED_PROMPT = {"x-written-when": "store_prompts"}
+
+
+def stored_prompt() -> Any:
+    """A field written only when the run stores prompts (``store_prompts: true``): the line
+    has no such key otherwise."""
+    return Field(default=None, json_schema_extra=_STORED_PROMPT)
+
+
+def is_stored_prompt(extra: object) -> bool:
+    """Whether a field's ``json_schema_extra`` marks it :func:`stored_prompt`."""
+    return extra == _STORED_PROMPT
+
+
+class Record(BaseModel):
+    """A line of a JSONL file of the run directory."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    schema_version: Ordinal = SCHEMA_VERSION
+    """Version of this record layout; a reader rejects versions it does not know."""

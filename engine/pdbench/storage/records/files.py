@@ -1,0 +1,59 @@
+"""The files of a run directory, and the record each holds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from pdbench.storage.records.arena import (
+    AnswerRecord,
+    JudgmentRecord,
+    QuestionRatingRecord,
+    QuestionRecord,
+)
+from pdbench.storage.records.calls import CallRecord
+from pdbench.storage.records.manifest import RunManifest
+from pdbench.storage.records.pd import MatchRecord, RoundRecord
+
+__all__ = ["RECORDS", "RecordFile", "RunFiles"]
+
+
+class RunFiles:
+    """File names inside a run directory."""
+
+    MANIFEST = "run_manifest.json"
+    ROUNDS = "rounds.jsonl"
+    MATCHES = "matches.jsonl"
+    CALLS = "calls.jsonl"
+    QUESTIONS = "questions.jsonl"
+    QUESTION_RATINGS = "question_ratings.jsonl"
+    ANSWERS = "answers.jsonl"
+    JUDGMENTS = "judgments.jsonl"
+    AGGREGATES = "aggregates.parquet"
+
+
+@dataclass(frozen=True)
+class RecordFile:
+    """A raw record: its name (``pdbench schema <name>``, the dbt source table), the file of
+    the run directory that holds it, and its model."""
+
+    name: str
+    file: str
+    model: type[BaseModel]
+
+
+RECORDS: dict[str, RecordFile] = {
+    record.name: record
+    for record in (
+        RecordFile("rounds", RunFiles.ROUNDS, RoundRecord),
+        RecordFile("matches", RunFiles.MATCHES, MatchRecord),
+        RecordFile("calls", RunFiles.CALLS, CallRecord),
+        RecordFile("questions", RunFiles.QUESTIONS, QuestionRecord),
+        RecordFile("question_ratings", RunFiles.QUESTION_RATINGS, QuestionRatingRecord),
+        RecordFile("answers", RunFiles.ANSWERS, AnswerRecord),
+        RecordFile("judgments", RunFiles.JUDGMENTS, JudgmentRecord),
+        RecordFile("manifest", RunFiles.MANIFEST, RunManifest),
+    )
+}
+"""Every record the engine writes, by name, in the order ``pdbench schema`` lists them."""

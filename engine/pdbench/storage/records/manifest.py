@@ -1,0 +1,62 @@
+"""The record of the run itself (``run_manifest.json``)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pdbench.storage.records.fields import SCHEMA_VERSION, GameName, Ordinal, RunStatus
+
+__all__ = ["RunManifest"]
+
+
+class RunManifest(BaseModel):
+    """``run_manifest.json``: everything needed to reproduce and to aggregate a run.
+
+    dbt reads ``metric_params`` (PD) and ``scoring`` (arena) from this file, so the SQL uses
+    exactly the parameters the run recorded.
+    """
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    schema_version: Ordinal = SCHEMA_VERSION
+    """Version of this record layout; a reader rejects versions it does not know."""
+    run_id: str
+    """The run's id (``run_id`` of the config)."""
+    game: GameName
+    """``pd`` or ``arena``."""
+    status: RunStatus
+    """``running``, ``completed``, ``failed`` or ``interrupted``."""
+    seed: int
+    """The run seed every other seed is derived from."""
+    config_path: str
+    """The config file the run was started from."""
+    config_sha256: str
+    """sha256 of the canonical JSON of the resolved config snapshot."""
+    config: dict
+    """The resolved config (refs expanded, overrides applied); never holds a secret."""
+    metric_params: dict = Field(default_factory=dict)
+    """PD: ``{"collapse_k": 10, "collapse_threshold": 0.2, "metrics": [...]}``."""
+    scoring: dict = Field(default_factory=dict)
+    """Arena: normalisation method, question filter, bootstrap settings, players' planted
+    traits."""
+    versions: dict[str, str] = Field(default_factory=dict)
+    """Installed version of each package that shapes the results."""
+    git_commit: str | None = None
+    """The commit checked out where the run started; null outside a git repository."""
+    python: str
+    """Python version."""
+    platform: str
+    """Operating system and machine."""
+    started_at: str
+    """When the run started (ISO 8601, UTC)."""
+    finished_at: str | None = None
+    """When the run ended; null while it runs."""
+    resumed_at: list[str] = Field(default_factory=list)
+    """When the run was resumed (``pdbench run --resume``), oldest first."""
+    phases_done: list[str] = Field(default_factory=list)
+    """Arena: the phases whose record file is complete, in play order (``--resume`` keeps
+    them and replays the rest)."""
+    failure: str | None = None
+    """Why the run ended ``failed`` or ``interrupted`` (one line); null otherwise."""
+    counts: dict[str, int] = Field(default_factory=dict)
+    """Records written per file, e.g. ``{"rounds": 1200, "matches": 24}``."""

@@ -1,0 +1,129 @@
+"""The records of the PD: a round (``rounds.jsonl``) and a match (``matches.jsonl``)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from pdbench.storage.records.fields import (
+    Action,
+    AgentKind,
+    Count,
+    HorizonType,
+    MatchStatus,
+    Ordinal,
+    Record,
+    stored_prompt,
+)
+
+__all__ = ["MatchRecord", "PromptPair", "RoundRecord"]
+
+
+class PromptPair(BaseModel):
+    """The two rendered prompts an LLM agent saw in one round (first attempt)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    system: str
+    """The system prompt: rules, payoffs and persona."""
+    round: str
+    """The prompt of the round: history and the question."""
+
+
+class RoundRecord(Record):
+    """One round of one PD match (a line of ``rounds.jsonl``)."""
+
+    run_id: str
+    """The run's id (``run_id`` of the config)."""
+    match_id: str
+    """``<condition>/<replicate>``: unique within the run."""
+    condition: str
+    """Name of the condition (the pairing of two agents)."""
+    replicate: Count
+    """0-based replicate of the condition."""
+    round_index: Ordinal
+    """1-based round number within the match."""
+    match_seed: int
+    """Seed of the match, derived from the run seed, condition and replicate."""
+    agent_a_name: str
+    """Display name of agent A."""
+    agent_b_name: str
+    """Display name of agent B."""
+    agent_a_kind: AgentKind
+    """``policy`` or ``llm``."""
+    agent_b_kind: AgentKind
+    """``policy`` or ``llm``."""
+    agent_a_intended_action: Action
+    """What agent A chose before execution noise (equals the action when noise is 0)."""
+    agent_b_intended_action: Action
+    """What agent B chose before execution noise (equals the action when noise is 0)."""
+    agent_a_action: Action
+    """What agent A played and was scored for (``C`` or ``D``, after noise)."""
+    agent_b_action: Action
+    """What agent B played and was scored for (``C`` or ``D``, after noise)."""
+    agent_a_payoff: float
+    """Agent A's payoff of this round."""
+    agent_b_payoff: float
+    """Agent B's payoff of this round."""
+    agent_a_cum_payoff: float
+    """Agent A's total payoff up to and including this round."""
+    agent_b_cum_payoff: float
+    """Agent B's total payoff up to and including this round."""
+    agent_a_valid: bool
+    """False when agent A's last reply was still invalid and a fallback was played."""
+    agent_b_valid: bool
+    """False when agent B's last reply was still invalid and a fallback was played."""
+    agent_a_attempts: Count
+    """Provider calls agent A made for this action (0 for a policy)."""
+    agent_b_attempts: Count
+    """Provider calls agent B made for this action (0 for a policy)."""
+    horizon_type: HorizonType
+    """``fixed`` (every match has ``fixed_n`` rounds) or ``geometric`` (ends with
+    ``stop_prob`` after each round)."""
+    fixed_n: Count | None
+    """Rounds of a fixed horizon; null for a geometric one."""
+    stop_prob: float | None
+    """Stop probability of a geometric horizon; null for a fixed one."""
+    timestamp_utc: str
+    """When the round was played (ISO 8601, UTC, ``Z`` suffix)."""
+    prompts: dict[str, PromptPair] | None = stored_prompt()
+    """Per LLM agent key (``agent_a``/``agent_b``): the prompts it saw; only with
+    ``store_prompts``."""
+    raw_responses: dict[str, list[str]] | None = stored_prompt()
+    """Per LLM agent key: the raw reply of every attempt; only with ``store_prompts``."""
+
+
+class MatchRecord(Record):
+    """One finished or aborted PD match (a line of ``matches.jsonl``)."""
+
+    run_id: str
+    """The run's id (``run_id`` of the config)."""
+    match_id: str
+    """``<condition>/<replicate>``: unique within the run."""
+    condition: str
+    """Name of the condition (the pairing of two agents)."""
+    replicate: Count
+    """0-based replicate of the condition."""
+    match_seed: int
+    """Seed of the match, derived from the run seed, condition and replicate."""
+    agent_a_name: str
+    """Display name of agent A."""
+    agent_b_name: str
+    """Display name of agent B."""
+    agent_a_kind: AgentKind
+    """``policy`` or ``llm``."""
+    agent_b_kind: AgentKind
+    """``policy`` or ``llm``."""
+    horizon_type: HorizonType
+    """``fixed`` or ``geometric``."""
+    planned_rounds: Count
+    """Length drawn for this replicate (fixed N, or the geometric draw capped at max_rounds)."""
+    rounds_played: Count
+    """Rounds in ``rounds.jsonl``: ``planned_rounds`` unless the match was aborted."""
+    status: MatchStatus
+    """``ok``, or ``aborted`` (``abort_reason`` says why)."""
+    abort_reason: str | None = None
+    """Why the match was aborted (one line); null when it ended ``ok``."""
+    started_at: str
+    """When the match started (ISO 8601, UTC)."""
+    finished_at: str
+    """When the match ended (ISO 8601, UTC)."""

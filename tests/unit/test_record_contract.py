@@ -1,0 +1,176 @@
+"""One contract per raw record: the pydantic model, its JSON schema, the dbt sources and the
+lines a real run writes all say the same."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+import yaml
+from pdbench.arena.runner import run_arena
+from pdbench.games import load_config
+from pdbench.pd.experiment import run_experiment
+from pdbench.storage.schema import RECORDS, RecordFile, RunFiles, duckdb_columns, line_keys
+from pydantic import BaseModel
+
+REPO = Path(__file__).resolve().parents[2]
+SOURCES = REPO / "dbt_project" / "models" / "staging" / "_sources.yml"
+JSON_TYPES = {"string": "VARCHAR", "number": "DOUBLE", "boolean": "BOOLEAN"}
+INT32 = (-(2**31), 2**31 - 1)
+
+
+def _words(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+def _source_tables() -> dict[str, dict]:
+    """Every table of the dbt sources, by name (a name used twice fails here)."""
+    tables: dict[str, dict] = {}
+    for source in yaml.safe_load(SOURCES.read_text(encoding="utf-8"))["sources"]:
+        for table in source["tables"]:
+            assert table["name"] not in tables, f"{table['name']} is declared twice"
+            tables[table["name"]] = table
+    return tables
+
+
+def _json_schema_type(prop: dict) -> str:
+    """The DuckDB type a JSON schema property calls for, read from the schema alone."""
+    options = [o for o in prop.get("anyOf", [prop]) if o.get("type") != "null"]
+    assert len(options) == 1, prop
+    (option,) = options
+    kind = option.get("type")
+    if kind == "integer":
+        low, high = option.get("minimum"), option.get("maximum")
+        inside = low is not None and high is not None and INT32[0] <= low and high <= INT32[1]
+        return "INTEGER" if inside else "BIGINT"
+    if kind in ("object", "array"):
+        return "JSON"
+    return JSON_TYPES[kind]
+
+
+def test_every_record_is_a_dbt_source_table_and_every_source_table_a_record():
+    assert sorted(_source_tables()) == sorted(RECORDS)
+
+
+@pytest.mark.parametrize("record", RECORDS.values(), ids=list(RECORDS))
+def test_the_dbt_source_declares_the_models_columns_types_and_descriptions(record: RecordFile):
+    table = _source_tables()[record.name]
+    model = record.model
+    assert table["identifier"] == record.file
+    assert _words(table["description"]) == _words(model.__doc__.split("\n\n")[0])
+    declared = {column["name"]: column["data_type"] for column in table["columns"]}
+    assert list(declared.items()) == list(duckdb_columns(model).items())
+    for column in table["columns"]:
+        description = model.model_fields[column["name"]].description
+        assert description, f"{record.name}.{column['name']} has no description in the model"
+        assert _words(column["description"]) == _words(description), column["name"]
+
+
+@pytest.mark.parametrize("record", RECORDS.values(), ids=list(RECORDS))
+def test_the_json_schema_has_the_models_fields_in_order_and_their_duckdb_types(
+    record: RecordFile,
+):
+    schema = record.model.model_json_schema()
+    assert schema["additionalProperties"] is False
+    assert list(schema["properties"]) == list(record.model.model_fields)
+    from_schema = {name: _json_schema_type(prop) for name, prop in schema["properties"].items()}
+    assert from_schema == duckdb_columns(record.model)
+
+
+def test_a_subset_of_columns_comes_in_the_order_asked_and_an_unknown_one_is_refused():
+    from pdbench.storage.schema import RoundRecord
+
+    assert duckdb_columns(RoundRecord, "agent_a_payoff", "match_id") == {
+        "agent_a_payoff": "DOUBLE",
+        "match_id": "VARCHAR",
+    }
+    with pytest.raises(ValueError, match="RoundRecord has no field 'round'"):
+        duckdb_columns(RoundRecord, "round")
+
+
+def test_an_integer_is_32_bits_only_when_its_bounds_say_so():
+    from typing import Annotated
+
+    from pydantic import Field
+
+    class Sample(BaseModel):
+        small: Annotated[int, Field(ge=0, le=10)]
+        signed: Annotated[int, Field(gt=-(2**31) - 1, lt=2**31)]
+        half_open: Annotated[int, Field(ge=0)]
+        too_wide: Annotated[int, Field(ge=0, le=2**31)]
+        plain: int
+        optional_small: Annotated[int, Field(ge=1, le=5)] | None = None
+
+    assert duckdb_columns(Sample) == {
+        "small": "INTEGER",
+        "signed": "INTEGER",
+        "half_open": "BIGINT",
+        "too_wide": "BIGINT",
+        "plain": "BIGINT",
+        "optional_small": "INTEGER",
+    }
+
+
+def test_a_type_with_no_duckdb_column_is_refused():
+    class Sample(BaseModel):
+        either: int | str
+
+    with pytest.raises(TypeError, match="no DuckDB type"):
+        duckdb_columns(Sample)
+
+
+@pytest.fixture(scope="module")
+def run_dirs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The demo PD experiment and the demo arena, played on the mock provider."""
+    root = tmp_path_factory.mktemp("contract")
+    shutil.copytree(REPO / "configs", root / "configs")
+    pd = run_experiment(load_config(root / "configs" / "experiment.yaml"), output_dir=root / "pd")
+    arena = run_arena(load_config(root / "configs" / "arena.yaml"), output_dir=root / "arena")
+    return [pd.run_dir, arena.run_dir]
+
+
+def _written(run_dirs: list[Path], record: RecordFile) -> list[str]:
+    """Every line of ``record``'s file in the runs (the manifest: its whole text)."""
+    paths = [run_dir / record.file for run_dir in run_dirs if (run_dir / record.file).is_file()]
+    if record.file == RunFiles.MANIFEST:
+        return [path.read_text(encoding="utf-8") for path in paths]
+    return [line for path in paths for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("record", RECORDS.values(), ids=list(RECORDS))
+def test_every_line_a_run_writes_fits_its_model_keys_in_the_models_order(
+    run_dirs: list[Path], record: RecordFile
+):
+    lines = _written(run_dirs, record)
+    assert lines, f"the demo runs wrote no {record.file}"
+    fields = list(record.model.model_fields)
+    always = set(line_keys(record.model))
+    for line in lines:
+        record.model.model_validate_json(line)
+        keys = list(json.loads(line))
+        assert keys == [name for name in fields if name in keys]
+        assert always <= set(keys)
+    if record.name in ("rounds", "questions"):  # both demos store prompts
+        assert any(set(json.loads(line)) > always for line in lines)
+
+
+@pytest.mark.parametrize("record", RECORDS.values(), ids=list(RECORDS))
+def test_duckdb_reads_every_file_strictly_with_the_contracts_types(
+    run_dirs: list[Path], record: RecordFile
+):
+    spec = ", ".join(f"'{name}': '{kind}'" for name, kind in duckdb_columns(record.model).items())
+    file_format = "auto" if record.file == RunFiles.MANIFEST else "newline_delimited"
+    for run_dir in run_dirs:
+        path = run_dir / record.file
+        if not path.is_file():
+            continue
+        with duckdb.connect() as con:
+            (rows,) = con.execute(
+                f"select count(*) from read_json('{path}', format = '{file_format}', "
+                f"ignore_errors = false, columns = {{{spec}}})"
+            ).fetchone()
+        expected = 1 if record.file == RunFiles.MANIFEST else len(path.read_text().splitlines())
+        assert rows == expected, path
