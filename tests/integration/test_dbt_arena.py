@@ -69,7 +69,7 @@ FAVOUR_BONUS = 3.0
 QUESTIONS_PER_PLAYER = 8
 SCORING = {
     "normalization": "shift",
-    "question_filter": {"kind": "bottom_fraction", "fraction": 0.25},
+    "question_filter": {"kind": "bottom_fraction", "fraction": 0.25, "min_score": 4.0},
     "bootstrap": {"n": 200, "seed": 11},
     "anomaly": {"permutations": 400, "seed": 13, "fdr": 0.1},
     "players": PLAYERS,
@@ -438,9 +438,9 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         started_at=STAMP,
         scoring={
             "normalization": "fixed_effects",
-            "question_filter": {"kind": "none"},
+            "question_filter": {"kind": "none", "fraction": 0.33, "min_score": 4.0},
             "bootstrap": {"n": 50, "seed": 3},
-            "anomaly": {"permutations": 20, "seed": 3},
+            "anomaly": {"permutations": 20, "seed": 3, "fdr": 0.1},
         },
     )
     (run_dir / RunFiles.MANIFEST).write_text(manifest.model_dump_json())
