@@ -17,6 +17,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench.storage.dbt import invoke_dbt
+from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import (
     AnswerRecord,
     CallRecord,
@@ -381,16 +382,8 @@ def test_every_judge_awards_five_on_average(planted_run: Path) -> None:
 
 
 def test_marts_are_written(planted_run: Path) -> None:
-    for name in [
-        "leaderboard",
-        "answer_scores",
-        "question_quality",
-        "judge_stats",
-        "judge_player_bias",
-        "arena_question_stats",
-        "arena_calls_summary",
-    ]:
-        assert (planted_run / f"{name}.parquet").exists(), name
+    # every mart of the catalogue, and no file it does not name
+    assert {path.name for path in planted_run.glob("*.parquet")} == set(ArenaMart)
 
 
 def test_manifest_scoring_is_what_the_marts_used(planted_run: Path) -> None:

@@ -20,6 +20,7 @@ import yaml
 from pdbench.aggregate import AggregateSummary, aggregate_run
 from pdbench.errors import AggregationError, RunDirError
 from pdbench.storage.dbt import DBT_PROJECT_DIR
+from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunFiles
 
 from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
@@ -33,7 +34,7 @@ MATCHES = [
     # aborted after one round: excluded from every metric, counted in n_aborted
     PlannedMatch("llm_vs_tft", 1, "C", "C", kind_a="llm", status="aborted"),
 ]
-MART_FILES = ("aggregates.parquet", "calls_summary.parquet", "cooperation_over_time.parquet")
+MART_FILES = tuple(PDMart)
 
 
 @pytest.fixture(scope="session")
@@ -63,7 +64,7 @@ def _rows(path: Path, sql: str) -> list[dict]:
 
 def _aggregate(run_dir: Path, level: str, condition: str, replicate: int | None = None) -> dict:
     rows = _rows(
-        run_dir / RunFiles.AGGREGATES,
+        run_dir / PDMart.AGGREGATES,
         f"select * from {{path}} where level = '{level}' and condition = '{condition}'"
         + ("" if replicate is None else f" and replicate = {replicate}"),
     )
@@ -78,6 +79,7 @@ def _digests(run_dir: Path) -> dict[str, str]:
 def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummary) -> None:
     assert summary.game == "pd"
     # aggregates: 3 ok replicates + 2 conditions; calls: agent_a of llm_vs_tft + the run row
+    assert set(summary.tables) == set(PDMart)
     assert summary.tables == {
         "aggregates.parquet": 5,
         "calls_summary.parquet": 2,

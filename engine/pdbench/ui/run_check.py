@@ -97,14 +97,11 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
             f"status: {manifest.get('status', 'unknown')}). Play it:",
             _run_command(config, run_dir) + " --overwrite",
         )
-    missing = [
-        name for name in game.marts.viewer_marts if not (run_dir / f"{name}.parquet").is_file()
-    ]
+    missing = [name for name in game.marts.viewer_marts if not (run_dir / name).is_file()]
     if missing:
         return RunProblem(
             "not_aggregated",
-            f"The run `{shown}` has not been aggregated yet (no {missing[0]}.parquet). "
-            "Build its metrics:",
+            f"The run `{shown}` has not been aggregated yet (no {missing[0]}). Build its metrics:",
             shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)]),
         )
     return ViewableRun(run_dir=run_dir, manifest=manifest)

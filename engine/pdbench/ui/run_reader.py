@@ -289,16 +289,16 @@ def judge_player_bias(run_dir: Path) -> pd.DataFrame:
 
 
 def arena_calls_summary(run_dir: Path) -> pd.DataFrame:
-    """``arena_calls_summary.parquet`` by player and phase."""
-    return mart(run_dir, "arena_calls_summary", key="player", order_by="player, phase")
+    """``calls_summary.parquet`` of an arena run, by player and phase."""
+    return mart(run_dir, "calls_summary", key="player", order_by="player, phase")
 
 
 def question_list(run_dir: Path) -> pd.DataFrame:
-    """Every question with its quality and statistics (``arena_question_stats``), kept ones
+    """Every question with its quality and statistics (``question_stats``), kept ones
     first, best quality first."""
     return mart(
         run_dir,
-        "arena_question_stats",
+        "question_stats",
         key="question_id",
         order_by="is_kept desc, quality desc nulls last, question_id",
     )

@@ -1,4 +1,4 @@
-{{ config(location=mart_location('arena_question_stats.parquet')) }}
+{{ config(location=mart_location()) }}
 
 with questions as (
     select * from {{ ref('int_arena_question_quality') }}
