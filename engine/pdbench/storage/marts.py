@@ -19,7 +19,11 @@ class PDMart(StrEnum):
     """The marts of a PD run (``dbt_project/models/marts/pd``)."""
 
     AGGREGATES = "aggregates.parquet"
+    AGENT_METRICS = "agent_metrics.parquet"
+    MEMORY_ONE = "memory_one.parquet"
     COOPERATION_OVER_TIME = "cooperation_over_time.parquet"
+    AGENT_COOPERATION_OVER_TIME = "agent_cooperation_over_time.parquet"
+    MATCH_LIST = "match_list.parquet"
     CALLS_SUMMARY = "calls_summary.parquet"
     PARSE_RULES = "parse_rules.parquet"
     TOURNAMENT_MATCH_SCORES = "tournament_match_scores.parquet"
