@@ -37,6 +37,9 @@ class ArenaMart(StrEnum):
 
     LEADERBOARD = "leaderboard.parquet"
     ANSWER_SCORES = "answer_scores.parquet"
+    ANSWER_DETAIL = "answer_detail.parquet"
+    JUDGMENT_DETAIL = "judgment_detail.parquet"
+    RATING_DETAIL = "rating_detail.parquet"
     QUESTION_QUALITY = "question_quality.parquet"
     QUESTION_STATS = "question_stats.parquet"
     JUDGE_STATS = "judge_stats.parquet"
