@@ -16,10 +16,18 @@
     {{- run_dir() ~ '/' ~ name -}}
 {%- endmacro %}
 
-{#- The Parquet location of a mart: a template that the external materialization renders
-    when it writes the file, since a model's config is fixed while dbt parses. -#}
-{% macro mart_location(name) -%}
-    {{- "{{ run_dir() }}/" ~ name -}}
+{#- The Parquet location of the mart calling it: a template that the external
+    materialization renders when it writes the file, since a model's config is fixed while
+    dbt parses. The file is the model's name without its game prefix (`pd_` or `arena_`):
+    pd_aggregates -> aggregates.parquet, arena_calls_summary -> calls_summary.parquet,
+    leaderboard -> leaderboard.parquet. The two games' runs live in separate directories, so
+    a PD and an arena mart may share a file name. -#}
+{% macro mart_location() -%}
+    {#- `model` is the calling model's node; sqlfluff's linter knows only `this` -#}
+    {%- set model_name = model.name if model is defined else this.identifier -%}
+    {%- set prefix = model_name.split('_')[0] ~ '_' -%}
+    {%- set file_name = model_name[prefix | length:] if prefix in ['pd_', 'arena_'] else model_name -%}
+    {{- "{{ run_dir() }}/" ~ file_name ~ ".parquet" -}}
 {%- endmacro %}
 
 {#- Read the file of a source table of the run (models/staging/_sources.yml) with the columns

@@ -92,7 +92,9 @@ class Marts:
     dbt_threads: int = 1
     """Models dbt builds side by side."""
     viewer_marts: tuple[str, ...] = ()
-    """Marts (``<name>.parquet``) the viewer's pages need."""
+    """The mart files an aggregated run holds (:mod:`pdbench.storage.marts`), which the
+    viewer reads; a run without one of them (aggregated by an older pdbench, or not at all)
+    is shown as not aggregated yet."""
     summary: Callable[[Path, dict[str, int]], list[str]] | None = None
     """``(run_dir, rows per mart) -> lines``: the short table ``aggregate`` prints."""
     dbt_models: Path | None = None

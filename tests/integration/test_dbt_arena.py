@@ -17,6 +17,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench.storage.dbt import invoke_dbt
+from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import (
     AnswerRecord,
     CallRecord,
@@ -381,16 +382,42 @@ def test_every_judge_awards_five_on_average(planted_run: Path) -> None:
 
 
 def test_marts_are_written(planted_run: Path) -> None:
-    for name in [
-        "leaderboard",
-        "answer_scores",
-        "question_quality",
-        "judge_stats",
-        "judge_player_bias",
-        "arena_question_stats",
-        "arena_calls_summary",
-    ]:
-        assert (planted_run / f"{name}.parquet").exists(), name
+    # every mart of the catalogue, and no file it does not name
+    assert {path.name for path in planted_run.glob("*.parquet")} == set(ArenaMart)
+
+
+def test_viewer_details_hold_every_record(planted_run: Path) -> None:
+    texts = {
+        record["question_id"]: record["text"]
+        for record in map(json.loads, (planted_run / RunFiles.QUESTIONS).read_text().splitlines())
+    }
+    assert (
+        dict(
+            _rows(
+                planted_run, "select question_id, question_text from '{run}/question_stats.parquet'"
+            )
+        )
+        == texts
+    )
+    n_answers = len((planted_run / RunFiles.ANSWERS).read_text().splitlines())
+    ((n_detail, n_scored_detail),) = _rows(
+        planted_run,
+        "select count(*), count(*) filter (where is_scored) from '{run}/answer_detail.parquet'",
+    )
+    ((n_scored,),) = _rows(
+        planted_run, "select count(*) filter (where is_scored) from '{run}/answer_scores.parquet'"
+    )
+    assert (n_detail, n_scored_detail) == (n_answers, n_scored)
+    n_ratings = len((planted_run / RunFiles.QUESTION_RATINGS).read_text().splitlines())
+    assert _rows(planted_run, "select count(*) from '{run}/rating_detail.parquet'") == [
+        (n_ratings,)
+    ]
+    # the one judgement that stayed invalid: no score, its reply and attempts kept
+    assert _rows(
+        planted_run,
+        "select score, normalized_score, n_attempts, raw_reply "
+        "from '{run}/judgment_detail.parquet' where not is_valid",
+    ) == [(None, None, 3, "ten")]
 
 
 def test_manifest_scoring_is_what_the_marts_used(planted_run: Path) -> None:

@@ -20,6 +20,7 @@ import yaml
 from pdbench.aggregate import AggregateSummary, aggregate_run
 from pdbench.errors import AggregationError, RunDirError
 from pdbench.storage.dbt import DBT_PROJECT_DIR
+from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunFiles
 
 from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
@@ -33,7 +34,7 @@ MATCHES = [
     # aborted after one round: excluded from every metric, counted in n_aborted
     PlannedMatch("llm_vs_tft", 1, "C", "C", kind_a="llm", status="aborted"),
 ]
-MART_FILES = ("aggregates.parquet", "calls_summary.parquet", "cooperation_over_time.parquet")
+MART_FILES = tuple(PDMart)
 
 
 @pytest.fixture(scope="session")
@@ -63,7 +64,7 @@ def _rows(path: Path, sql: str) -> list[dict]:
 
 def _aggregate(run_dir: Path, level: str, condition: str, replicate: int | None = None) -> dict:
     rows = _rows(
-        run_dir / RunFiles.AGGREGATES,
+        run_dir / PDMart.AGGREGATES,
         f"select * from {{path}} where level = '{level}' and condition = '{condition}'"
         + ("" if replicate is None else f" and replicate = {replicate}"),
     )
@@ -78,8 +79,16 @@ def _digests(run_dir: Path) -> dict[str, str]:
 def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummary) -> None:
     assert summary.game == "pd"
     # aggregates: 3 ok replicates + 2 conditions; calls: agent_a of llm_vs_tft + the run row
+    assert set(summary.tables) == set(PDMart)
     assert summary.tables == {
         "aggregates.parquet": 5,
+        # each aggregates row once per agent side; memory-one: 4 previous rounds each
+        "agent_metrics.parquet": 10,
+        "memory_one.parquet": 40,
+        # the condition rows of cooperation over time, once per agent side
+        "agent_cooperation_over_time.parquet": 20,
+        # every match record, the aborted one too
+        "match_list.parquet": 4,
         "calls_summary.parquet": 2,
         # the LLM agent's attempts: valid (no rule recorded by the fixture) and invalid
         "parse_rules.parquet": 2,
@@ -121,6 +130,57 @@ def test_tft_against_alld_replicate(run_dir: Path, summary: AggregateSummary) ->
     assert row["p_c_after_cd_a"] == 0 and row["p_c_after_dd_a"] == 0
     assert row["p_c_after_cc_a"] is None and row["p_c_after_dc_a"] is None
     assert row["invalid_rate_a"] is None and row["invalid_rate_b"] is None
+
+
+def test_viewer_marts_give_each_agent_its_own_rows(
+    run_dir: Path, summary: AggregateSummary
+) -> None:
+    agents = {
+        (row["level"], row["replicate"], row["side"]): row
+        for row in _rows(
+            run_dir / PDMart.AGENT_METRICS, "select * from {path} where condition = 'tft_vs_alld'"
+        )
+    }
+    # replicate 0, (a, b) = CD DD DD DD DD DD: A 5 points, B 10; both retaliate every time
+    tft, alld = agents[("replicate", 0, "agent_a")], agents[("replicate", 0, "agent_b")]
+    assert (tft["agent_name"], alld["agent_name"]) == ("policy_a", "policy_b")
+    assert (tft["total_payoff"], alld["total_payoff"]) == (5, 10)
+    assert (tft["cooperation_rate"], alld["cooperation_rate"]) == (pytest.approx(1 / 6), 0)
+    assert (tft["retaliation_rate"], alld["retaliation_rate"]) == (1, 1)
+    # condition: A cooperated in 1 of 6 and 1 of 4 rounds
+    assert agents[("condition", None, "agent_a")]["cooperation_rate"] == pytest.approx(5 / 24)
+    memory = _rows(
+        run_dir / PDMart.MEMORY_ONE,
+        "select previous_round, p_cooperate from {path} where condition = 'tft_vs_alld' "
+        "and replicate = 0 and side = 'agent_a' order by previous_round",
+    )
+    assert [(row["previous_round"], row["p_cooperate"]) for row in memory] == [
+        ("CC", None),
+        ("CD", 0),
+        ("DC", None),
+        ("DD", 0),
+    ]
+    over_time = _rows(
+        run_dir / PDMart.AGENT_COOPERATION_OVER_TIME,
+        "select side, round_index, n_replicates, cooperation_rate from {path} "
+        "where condition = 'tft_vs_alld' and round_index in (1, 5) order by side, round_index",
+    )
+    # round 1: A cooperates in both replicates, B in neither; round 5 only replicate 0 reached
+    assert [tuple(row.values()) for row in over_time] == [
+        ("agent_a", 1, 2, 1),
+        ("agent_a", 5, 1, 0),
+        ("agent_b", 1, 2, 0),
+        ("agent_b", 5, 1, 0),
+    ]
+    matches = _rows(
+        run_dir / PDMart.MATCH_LIST, "select match_id, match_status, has_llm_agent from {path}"
+    )
+    assert [tuple(row.values()) for row in matches] == [
+        ("llm_vs_tft/0", "ok", True),
+        ("llm_vs_tft/1", "aborted", True),
+        ("tft_vs_alld/0", "ok", False),
+        ("tft_vs_alld/1", "ok", False),
+    ]
 
 
 def test_llm_replicate_with_an_invalid_reply(run_dir: Path, summary: AggregateSummary) -> None:

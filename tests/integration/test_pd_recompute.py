@@ -20,6 +20,7 @@ from pdbench.aggregate import AggregateSummary, aggregate_run
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
 from pdbench.storage.jsonl import read_jsonl
+from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import CONFIGS, write_experiment
@@ -128,7 +129,7 @@ def recompute(run: PlayedRun) -> dict[tuple[str, int], dict]:
 
 
 def _replicate_rows(run: PlayedRun, columns: list[str]) -> dict[tuple[str, int], dict]:
-    path = run.run_dir / RunFiles.AGGREGATES
+    path = run.run_dir / PDMart.AGGREGATES
     rows = duckdb.execute(
         f"select condition, replicate, {', '.join(columns)} from read_parquet(?) "
         "where level = 'replicate'",

@@ -35,6 +35,7 @@ from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
 from pdbench.pd.moves import extract_action
 from pdbench.providers.calls import prompt_sha256
+from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_arena
@@ -335,6 +336,6 @@ def test_an_arena_on_a_real_model(project: Path, proxy: RecordingProxy) -> None:
         invalid = con.execute(
             "select coalesce(sum(n_attempts) filter (where parse_rule = 'invalid'), 0) "
             "from read_parquet($p)",
-            {"p": str(run_dir / "arena_parse_rules.parquet")},
+            {"p": str(run_dir / ArenaMart.PARSE_RULES)},
         ).fetchone()[0]
     assert invalid == sum(c["status"] == "invalid" for c in calls)

@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 import pytest
+from pdbench.storage.marts import ArenaMart, PDMart
 from pdbench.ui import arena_pages, pd_pages
 from pdbench.ui.formats import format_value
 from streamlit.testing.v1 import AppTest
@@ -60,8 +61,8 @@ def _same(shown: Any, expected: Any) -> bool:
 
 def _assert_headline(at: AppTest, row: dict[str, Any]) -> None:
     shown = _metrics(at)
-    for label, column, kind, _ in pd_pages.HEADLINE_TILES:
-        assert shown[label] == format_value(row[column], kind), (label, column)
+    for tile in pd_pages.HEADLINE_TILES:
+        assert shown[tile.label] == format_value(row[tile.column], tile.kind), tile
 
 
 def _assert_agent_table(table: pd.DataFrame, row: dict[str, Any]) -> None:
@@ -81,7 +82,7 @@ def _assert_agent_table(table: pd.DataFrame, row: dict[str, Any]) -> None:
 def test_match_page_shows_the_replicate_metrics_of_every_match(
     pd_run: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    aggregates = str(pd_run / "aggregates.parquet")
+    aggregates = str(pd_run / PDMart.AGGREGATES)
     replicates = _rows(
         f"select * from '{aggregates}' where level = 'replicate' order by condition, replicate"
     )
@@ -99,7 +100,7 @@ def test_match_page_shows_the_replicate_metrics_of_every_match(
 
 
 def test_condition_page_shows_the_condition_rows(pd_run: Path, monkeypatch: pytest.MonkeyPatch):
-    aggregates = str(pd_run / "aggregates.parquet")
+    aggregates = str(pd_run / PDMart.AGGREGATES)
     conditions = _rows(f"select * from '{aggregates}' where level = 'condition' order by condition")
     at = _app(monkeypatch, "--run-dir", str(pd_run))
     _set(at, at.radio(key="pd_page"), "Condition")
@@ -107,14 +108,14 @@ def test_condition_page_shows_the_condition_rows(pd_run: Path, monkeypatch: pyte
         _set(at, at.selectbox(key="condition"), row["condition"])
         _assert_headline(at, row)
         shown = _metrics(at)
-        for label, column, kind, _ in pd_pages.CONDITION_TILES:
-            assert shown[label] == format_value(row[column], kind), label
+        for tile in pd_pages.CONDITION_TILES:
+            assert shown[tile.label] == format_value(row[tile.column], tile.kind), tile
         assert shown["Replicates"] == "2"
         _assert_agent_table(at.dataframe[0].value, row)
 
 
 def test_all_conditions_table_is_the_condition_rows(pd_run: Path, monkeypatch: pytest.MonkeyPatch):
-    aggregates = str(pd_run / "aggregates.parquet")
+    aggregates = str(pd_run / PDMart.AGGREGATES)
     conditions = _rows(f"select * from '{aggregates}' where level = 'condition' order by condition")
     at = _app(monkeypatch, "--run-dir", str(pd_run))
     _set(at, at.radio(key="pd_page"), "All conditions")
@@ -127,7 +128,7 @@ def test_all_conditions_table_is_the_condition_rows(pd_run: Path, monkeypatch: p
 
 def test_tournament_page_ranks_the_standings(pd_run: Path, monkeypatch: pytest.MonkeyPatch):
     standings = _rows(
-        f"select * from '{pd_run / 'tournament_standings.parquet'}' "
+        f"select * from '{pd_run / PDMart.TOURNAMENT_STANDINGS}' "
         "where agent is not null order by overall_rank, agent"
     )
     at = _app(monkeypatch, "--run-dir", str(pd_run))
@@ -141,7 +142,7 @@ def test_tournament_page_ranks_the_standings(pd_run: Path, monkeypatch: pytest.M
 
 
 def test_calls_page_shows_the_run_row(pd_run: Path, monkeypatch: pytest.MonkeyPatch):
-    (run_row,) = _rows(f"select * from '{pd_run / 'calls_summary.parquet'}' where level = 'run'")
+    (run_row,) = _rows(f"select * from '{pd_run / PDMart.CALLS_SUMMARY}' where level = 'run'")
     at = _app(monkeypatch, "--run-dir", str(pd_run))
     _set(at, at.radio(key="pd_page"), "Provider calls")
     shown = _metrics(at)
@@ -193,7 +194,7 @@ def test_round_inspector_shows_every_attempt_of_a_retried_round(
 
 def test_leaderboard_is_the_leaderboard_mart(arena_run: Path, monkeypatch: pytest.MonkeyPatch):
     board = _rows(
-        f"select * from '{arena_run / 'leaderboard.parquet'}' "
+        f"select * from '{arena_run / ArenaMart.LEADERBOARD}' "
         "where player is not null order by rank, player"
     )
     assert len(board) == 3
@@ -211,7 +212,7 @@ def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.M
     at = _app(monkeypatch, "--run-dir", str(arena_run))
     _set(at, at.radio(key="arena_page"), "Judges")
     judges = _rows(
-        f"select judge, leniency from '{arena_run / 'judge_stats.parquet'}' "
+        f"select judge, leniency from '{arena_run / ArenaMart.JUDGE_STATS}' "
         "where judge is not null order by judge"
     )
     stats = next(df.value for df in at.dataframe if "leniency" in df.value.columns)
@@ -219,21 +220,39 @@ def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.M
     assert all(_same(stats["leniency"].iloc[i], row["leniency"]) for i, row in enumerate(judges))
     _set(at, at.radio(key="arena_page"), "Questions")
     questions = _rows(
-        f"select question_id, author from read_json('{arena_run / 'questions.jsonl'}')"
+        f"select question_id, author, text from read_json('{arena_run / 'questions.jsonl'}')"
     )
-    answers = {
-        row["question_id"]: row["n"]
-        for row in _rows(
-            f"select question_id, count(*) as n from read_json('{arena_run / 'answers.jsonl'}') "
-            "group by question_id"
-        )
-    }
+    answers = _rows(
+        f"select question_id, answerer, text from read_json('{arena_run / 'answers.jsonl'}')"
+    )
+    raters = _rows(
+        "select question_id, list(rater order by rater) as raters "
+        f"from read_json('{arena_run / 'question_ratings.jsonl'}') group by question_id"
+    )
+    judges = _rows(
+        "select answer_id, list(judge order by judge) as judges "
+        f"from read_json('{arena_run / 'judgments.jsonl'}') group by answer_id"
+    )
     for question in questions:
         _set(at, at.selectbox(key="question"), question["question_id"])
-        assert f"author {question['author']}" in at.caption[-1].value or any(
-            f"author {question['author']}" in caption.value for caption in at.caption
-        )
-        assert len(at.expander) == answers.get(question["question_id"], 0)
+        assert any(f"author {question['author']}" in caption.value for caption in at.caption)
+        # the text, the raters and every answer with its judges, as the raw records hold them
+        assert f"> {question['text']}" in [markdown.value for markdown in at.markdown]
+        ratings = at.dataframe[0].value
+        expected_raters = [
+            r["raters"] for r in raters if r["question_id"] == question["question_id"]
+        ]
+        assert ratings["rater"].tolist() == (expected_raters[0] if expected_raters else [])
+        its_answers = [a for a in answers if a["question_id"] == question["question_id"]]
+        assert len(at.expander) == len(its_answers)
+        shown = {expander.label.split(" · ")[0]: expander for expander in at.expander}
+        assert set(shown) == {answer["answerer"] for answer in its_answers}
+        for answer in its_answers:
+            expander = shown[answer["answerer"]]
+            assert answer["text"] in [markdown.value for markdown in expander.markdown]
+            answer_id = expander.label.rsplit(" · ", 1)[1]
+            judged_by = next((j["judges"] for j in judges if j["answer_id"] == answer_id), [])
+            assert expander.dataframe[0].value["judge"].tolist() == judged_by
     _set(at, at.radio(key="arena_page"), "Provider calls")
     assert not at.dataframe[0].value.empty
 
@@ -256,12 +275,22 @@ def test_a_run_that_is_not_aggregated_says_how_to_aggregate_it(
     assert f"uv run pdbench aggregate {raw}" in [code.value for code in at.code]
 
 
+def test_a_run_aggregated_before_a_mart_existed_says_how_to_aggregate_it(
+    pd_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    older = tmp_path / "older"
+    shutil.copytree(pd_run, older, ignore=shutil.ignore_patterns(PDMart.AGENT_METRICS))
+    at = _app(monkeypatch, "--run-dir", str(older))
+    assert f"not been aggregated yet (no {PDMart.AGENT_METRICS})" in _shown_text(at)
+    assert [code.value for code in at.code] == [f"uv run pdbench aggregate {older}"]
+
+
 def test_a_damaged_mart_says_which_and_how_to_build_it_again(
     pd_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     damaged = tmp_path / "damaged"
     shutil.copytree(pd_run, damaged)
-    (damaged / "aggregates.parquet").write_bytes(b"PAR1 not a parquet file at all PAR1")
+    (damaged / PDMart.AGGREGATES).write_bytes(b"PAR1 not a parquet file at all PAR1")
     at = _app(monkeypatch, "--run-dir", str(damaged))
     assert not at.exception
     assert "A table of this run cannot be read" in _shown_text(at)

@@ -19,14 +19,13 @@ from pdbench.errors import AggregationError
 from pdbench.storage.dbt import DBT_PROJECT_DIR, invoke_dbt
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.manifest import read_manifest
+from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 
-__all__ = ["QUESTION_QUALITY", "QUESTION_SELECTOR", "kept_question_ids"]
+__all__ = ["QUESTION_SELECTOR", "kept_question_ids"]
 
 QUESTION_SELECTOR = "tag:arena_questions"
 """The dbt models that decide which questions are kept (they need no answers)."""
-QUESTION_QUALITY = "question_quality.parquet"
-"""The mart they write: one row per question with ``question_id`` and ``is_kept``."""
 
 
 def kept_question_ids(run_dir: Path | str) -> list[str]:
@@ -37,10 +36,10 @@ def kept_question_ids(run_dir: Path | str) -> list[str]:
     if kind == "none":
         return sorted(r["question_id"] for r in read_jsonl(run_dir / RunFiles.QUESTIONS))
     invoke_dbt("run", run_dir=run_dir, select=QUESTION_SELECTOR)
-    path = run_dir / QUESTION_QUALITY
+    path = run_dir / ArenaMart.QUESTION_QUALITY
     if not path.is_file():
         raise AggregationError(
-            f"{run_dir}: dbt wrote no {QUESTION_QUALITY}: are the arena scoring models "
+            f"{run_dir}: dbt wrote no {ArenaMart.QUESTION_QUALITY}: are the arena scoring models "
             f"({QUESTION_SELECTOR}) in {DBT_PROJECT_DIR}?"
         )
     import duckdb

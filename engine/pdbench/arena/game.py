@@ -11,6 +11,7 @@ from pdbench.arena.runner import run_arena
 from pdbench.arena.summary import leaderboard_table
 from pdbench.config.loader import LoadedConfig
 from pdbench.game import Game, Marts, PlayOptions, RunResult
+from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 
 __all__ = ["ArenaGame"]
@@ -29,15 +30,7 @@ class ArenaGame(Game):
         first_records=RunFiles.QUESTIONS,
         required_files=(RunFiles.CALLS,),
         dbt_threads=2,
-        viewer_marts=(
-            "leaderboard",
-            "answer_scores",
-            "question_quality",
-            "judge_stats",
-            "judge_player_bias",
-            "arena_question_stats",
-            "arena_calls_summary",
-        ),
+        viewer_marts=tuple(ArenaMart),
         summary=leaderboard_table,
     )
 

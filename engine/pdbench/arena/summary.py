@@ -6,12 +6,10 @@ from pathlib import Path
 
 import duckdb
 
+from pdbench.storage.marts import ArenaMart
 from pdbench.tables import aligned
 
-__all__ = ["LEADERBOARD", "leaderboard_table"]
-
-LEADERBOARD = "leaderboard.parquet"
-"""The arena mart ``pdbench aggregate`` prints as a table."""
+__all__ = ["leaderboard_table"]
 
 
 def _interval(low: float | None, high: float | None) -> str:
@@ -26,7 +24,7 @@ def _ranks(low: int | None, high: int | None) -> str:
 
 def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     """The players by rank: score, its interval, the rank interval, answers judged."""
-    if not tables.get(LEADERBOARD):
+    if not tables.get(ArenaMart.LEADERBOARD):
         return []
     with duckdb.connect() as con:
         rows = con.execute(
@@ -46,7 +44,7 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
             where player is not null
             order by rank asc nulls last, player asc
             """,
-            {"path": str(run_dir / LEADERBOARD)},
+            {"path": str(run_dir / ArenaMart.LEADERBOARD)},
         ).fetchall()
     table = [("rank", "player", "score", "95% CI", "rank interval", "answers")]
     for rank, player, score, low, high, rank_low, rank_high, n_answers, _, _ in rows:

@@ -11,6 +11,7 @@ from pdbench.pd.estimate import estimate_calls
 from pdbench.pd.experiment import check_providers, run_experiment
 from pdbench.pd.plan import MatchPlan, plan_matches
 from pdbench.pd.summary import condition_table, config_lines
+from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunFiles
 
 __all__ = ["PDGame"]
@@ -33,7 +34,7 @@ class PDGame(Game):
         # queries over millions of rounds side by side only compete for memory and spill
         # (measured on a 10M-round run: 42 s instead of 67 s of dbt build)
         dbt_threads=1,
-        viewer_marts=("aggregates", "cooperation_over_time", "calls_summary"),
+        viewer_marts=tuple(PDMart),
         summary=condition_table,
     )
 

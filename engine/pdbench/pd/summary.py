@@ -9,7 +9,7 @@ from typing import Any
 import duckdb
 
 from pdbench.config.loader import LoadedConfig
-from pdbench.storage.schema import RunFiles
+from pdbench.storage.marts import PDMart
 from pdbench.tables import aligned, decimals, number
 
 __all__ = ["condition_table", "config_lines"]
@@ -65,7 +65,7 @@ def config_lines(loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
 def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     """One row per condition of ``aggregates.parquet``: replicates, cooperation, payoffs,
     collapse."""
-    if not tables.get(RunFiles.AGGREGATES):
+    if not tables.get(PDMart.AGGREGATES):
         return []
     with duckdb.connect() as con:
         rows = con.execute(
@@ -83,7 +83,7 @@ def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
             where level = 'condition'
             order by condition
             """,
-            {"path": str(run_dir / RunFiles.AGGREGATES)},
+            {"path": str(run_dir / PDMart.AGGREGATES)},
         ).fetchall()
     header = ("condition", "replicates", "cooperation", "payoff/round a", "payoff/round b",
               "collapse (mean round; replicates collapsed)")  # fmt: skip

@@ -11,12 +11,23 @@ from pathlib import Path
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
+from pdbench.storage.marts import ArenaMart
 from pdbench.ui import charts, run_reader
 from pdbench.ui.formats import format_value
+from pdbench.ui.page_parts import nothing_to_show
 from pdbench.ui.run_check import ViewableRun
 
-__all__ = ["LEADERBOARD_COLUMNS", "PAGES", "render"]
+__all__ = [
+    "FLAGGED_COLUMNS",
+    "JUDGMENT_COLUMNS",
+    "LEADERBOARD_COLUMNS",
+    "PAGES",
+    "QUESTION_TILES",
+    "RATING_COLUMNS",
+    "render",
+]
 
 PAGES = ["Leaderboard", "Judges", "Questions", "Provider calls"]
 LEADERBOARD_COLUMNS = [
@@ -35,17 +46,60 @@ LEADERBOARD_COLUMNS = [
     "raw_score",
 ]
 """The leaderboard table: columns of ``leaderboard.parquet``, as they are."""
+FLAGGED_COLUMNS = [
+    "anomaly_rank",
+    "judge",
+    "player",
+    "flag_kind",
+    "relative_deviation",
+    "mean_deviation",
+    "p_value",
+    "q_value",
+    "n_answers",
+]
+"""The table of flagged pairs: columns of ``judge_player_bias.parquet``."""
+QUESTION_TILES = [
+    ("Quality (normalised)", "quality"),
+    ("Mean answer score", "mean_answer_score"),
+    ("Discrimination", "discrimination"),
+    ("Controversy", "controversy"),
+]
+"""The tiles of a question: label and ``question_stats.parquet`` column."""
+RATING_COLUMNS = ["rater", "score", "normalized_score", "is_valid", "n_attempts", "raw_reply"]
+"""The ratings of a question: columns of ``rating_detail.parquet``."""
+JUDGMENT_COLUMNS = ["judge", "score", "normalized_score", "is_valid", "n_attempts", "raw_reply"]
+"""The judgements of an answer: columns of ``judgment_detail.parquet``."""
 
 
 def _score(title: str) -> st.column_config.NumberColumn:
     return st.column_config.NumberColumn(title, format="%.2f")
 
 
-def _page_leaderboard(run_dir: Path, manifest: dict) -> None:
-    board = run_reader.leaderboard(run_dir)
+def _percent(*names: str) -> dict[str, st.column_config.NumberColumn]:
+    """Column configs that write each of ``names`` (a rate) in percent."""
+    return {name: st.column_config.NumberColumn(name, format="percent") for name in names}
+
+
+def _podium(
+    column: DeltaGenerator, place: int, player: pd.Series, *, help_text: str | None = None
+) -> None:
+    """The player in ``place`` on the leaderboard: its score with its 95% interval."""
+    column.metric(
+        f"Rank {place} · {player['player']}",
+        format_value(player["score"], "points"),
+        help=help_text,
+        border=True,
+    )
+    column.caption(
+        f"95% interval {format_value(player['ci_low'], 'points')} – "
+        f"{format_value(player['ci_high'], 'points')}"
+    )
+
+
+def _page_leaderboard(run_dir: Path) -> None:
+    board = run_reader.mart(run_dir, ArenaMart.LEADERBOARD)
     st.header("Leaderboard")
-    if board.empty:
-        st.info("No player has a scored answer yet.")
+    if nothing_to_show(board, "No player has a scored answer yet."):
         return
     first = board.iloc[0]
     st.caption(
@@ -54,27 +108,9 @@ def _page_leaderboard(run_dir: Path, manifest: dict) -> None:
         f"questions ({int(first['bootstrap_n'])} draws, seed {int(first['bootstrap_seed'])})."
     )
     leader, runner_up = st.columns(2)
-    leader.metric(
-        f"Rank 1 · {first['player']}",
-        format_value(first["score"], "points"),
-        help="Score and 95% interval.",
-        border=True,
-    )
-    leader.caption(
-        f"95% interval {format_value(first['ci_low'], 'points')} – "
-        f"{format_value(first['ci_high'], 'points')}"
-    )
+    _podium(leader, 1, first, help_text="Score and 95% interval.")
     if len(board) > 1:
-        second = board.iloc[1]
-        runner_up.metric(
-            f"Rank 2 · {second['player']}",
-            format_value(second["score"], "points"),
-            border=True,
-        )
-        runner_up.caption(
-            f"95% interval {format_value(second['ci_low'], 'points')} – "
-            f"{format_value(second['ci_high'], 'points')}"
-        )
+        _podium(runner_up, 2, board.iloc[1])
     st.altair_chart(charts.leaderboard_intervals(board), width="stretch")
     st.dataframe(
         board[LEADERBOARD_COLUMNS],
@@ -96,42 +132,30 @@ def _page_leaderboard(run_dir: Path, manifest: dict) -> None:
     )
 
 
+def _bias(run_dir: Path) -> None:
+    """The judge x player bias heat map and the flagged pairs."""
+    bias = run_reader.mart(run_dir, ArenaMart.JUDGE_PLAYER_BIAS)
+    st.subheader("Judge × player bias")
+    if nothing_to_show(bias, "No judge scored any player's answers."):
+        return
+    st.caption(
+        "How far a judge's scores of a player's answers sit from the other judges' on the "
+        "same answers, minus the judge's own overall deviation (points). Red: the judge "
+        "inflates the player; blue: deflates. ⚑ and a black border: flagged by the "
+        "permutation test (Benjamini-Hochberg q ≤ the run's FDR)."
+    )
+    st.altair_chart(charts.bias_heatmap(bias), width="stretch")
+    flagged = bias[bias["is_flagged"].fillna(False)]
+    if not flagged.empty:
+        st.markdown("**Flagged pairs**, most anomalous first")
+        st.dataframe(flagged[FLAGGED_COLUMNS], hide_index=True, width="stretch")
+
+
 def _page_judges(run_dir: Path) -> None:
     st.header("Judges")
-    bias = run_reader.judge_player_bias(run_dir)
-    st.subheader("Judge × player bias")
-    if bias.empty:
-        st.info("No judge scored any player's answers.")
-    else:
-        st.caption(
-            "How far a judge's scores of a player's answers sit from the other judges' on the "
-            "same answers, minus the judge's own overall deviation (points). Red: the judge "
-            "inflates the player; blue: deflates. ⚑ and a black border: flagged by the "
-            "permutation test (Benjamini-Hochberg q ≤ the run's FDR)."
-        )
-        st.altair_chart(charts.bias_heatmap(bias), width="stretch")
-        flagged = bias[bias["is_flagged"].fillna(False)]
-        if not flagged.empty:
-            st.markdown("**Flagged pairs**, most anomalous first")
-            st.dataframe(
-                flagged[
-                    [
-                        "anomaly_rank",
-                        "judge",
-                        "player",
-                        "flag_kind",
-                        "relative_deviation",
-                        "mean_deviation",
-                        "p_value",
-                        "q_value",
-                        "n_answers",
-                    ]
-                ],
-                hide_index=True,
-                width="stretch",
-            )
+    _bias(run_dir)
     st.subheader("Judge statistics")
-    stats = run_reader.judge_stats(run_dir)
+    stats = run_reader.mart(run_dir, ArenaMart.JUDGE_STATS)
     st.caption(
         "Leniency: the judge's mean raw score; spread: its standard deviation; consensus "
         "correlation: agreement with the mean of the other judges on the same answers."
@@ -140,10 +164,7 @@ def _page_judges(run_dir: Path) -> None:
         stats,
         hide_index=True,
         width="stretch",
-        column_config={
-            "invalid_rate": st.column_config.NumberColumn("invalid_rate", format="percent"),
-            "retry_rate": st.column_config.NumberColumn("retry_rate", format="percent"),
-        },
+        column_config=_percent("invalid_rate", "retry_rate"),
     )
     alpha = stats[["krippendorff_alpha_raw", "krippendorff_alpha_normalized"]].dropna()
     if not alpha.empty:
@@ -166,12 +187,8 @@ def _question_label(row: pd.Series) -> str:
     return f"{row['question_id']} · {row['category']} · by {row['author']} · {kept}"
 
 
-def _page_questions(run_dir: Path) -> None:
-    st.header("Questions")
-    listing = run_reader.question_list(run_dir)
-    if listing.empty:
-        st.info("The run has no questions.")
-        return
+def _select_question(listing: pd.DataFrame) -> pd.Series:
+    """The question chosen on the page (kept first, best quality first)."""
     labels = {row["question_id"]: _question_label(row) for _, row in listing.iterrows()}
     question_id = st.selectbox(
         "Question (kept first, best quality first)",
@@ -179,65 +196,60 @@ def _page_questions(run_dir: Path) -> None:
         format_func=labels.__getitem__,
         key="question",
     )
-    stats = listing[listing["question_id"] == question_id].iloc[0]
-    record = run_reader.question(run_dir, question_id)
-    st.markdown(f"> {record.get('text', '(text not found in questions.jsonl)')}")
+    return listing[listing["question_id"] == question_id].iloc[0]
+
+
+def _answers(run_dir: Path, question_id: str) -> None:
+    """Every answer to the question, best first, each with its judgements."""
+    st.subheader("Answers")
+    answers = run_reader.of_question(run_dir, ArenaMart.ANSWER_DETAIL, question_id)
+    judgments = run_reader.of_question(run_dir, ArenaMart.JUDGMENT_DETAIL, question_id)
+    nothing_to_show(answers, "Nobody answered this question (dropped questions are not answered).")
+    for _, answer in answers.iterrows():
+        score = format_value(answer["score"], "points")
+        with st.expander(f"{answer['answerer']} · score {score} · {answer['answer_id']}"):
+            st.write(answer["answer_text"])
+            st.caption(
+                f"{'valid' if answer['is_valid'] else 'invalid'} answer after "
+                f"{int(answer['n_attempts'])} attempt(s); judged by "
+                f"{format_value(answer['n_judges'], 'count')}, score sd "
+                f"{format_value(answer['score_stddev'], 'points')}, raw score "
+                f"{format_value(answer['raw_score'], 'points')}"
+            )
+            its_judgments = judgments[judgments["answer_id"] == answer["answer_id"]]
+            st.dataframe(its_judgments[JUDGMENT_COLUMNS], hide_index=True, width="stretch")
+
+
+def _page_questions(run_dir: Path) -> None:
+    st.header("Questions")
+    listing = run_reader.mart(run_dir, ArenaMart.QUESTION_STATS)
+    if nothing_to_show(listing, "The run has no questions."):
+        return
+    question = _select_question(listing)
+    question_id = str(question["question_id"])
+    st.markdown(f"> {question['question_text']}")
     st.caption(
-        f"category {stats['category']} · author {stats['author']} · "
-        + ("kept" if stats["is_kept"] else "dropped by the question filter")
+        f"category {question['category']} · author {question['author']} · "
+        + ("kept" if question["is_kept"] else "dropped by the question filter")
     )
-    columns = st.columns(4)
-    for column, (label, name) in zip(
-        columns,
-        [
-            ("Quality (normalised)", "quality"),
-            ("Mean answer score", "mean_answer_score"),
-            ("Discrimination", "discrimination"),
-            ("Controversy", "controversy"),
-        ],
-        strict=True,
-    ):
-        column.metric(label, format_value(stats[name], "points"), border=True)
+    for column, (label, name) in zip(st.columns(len(QUESTION_TILES)), QUESTION_TILES, strict=True):
+        column.metric(label, format_value(question[name], "points"), border=True)
     ratings, answers = st.columns([1, 2])
     with ratings:
         st.subheader("Ratings")
         st.dataframe(
-            run_reader.question_ratings(run_dir, question_id), hide_index=True, width="stretch"
+            run_reader.of_question(run_dir, ArenaMart.RATING_DETAIL, question_id)[RATING_COLUMNS],
+            hide_index=True,
+            width="stretch",
         )
     with answers:
-        st.subheader("Answers")
-        found = run_reader.question_answers(run_dir, question_id)
-        judgments = run_reader.answer_judgments(run_dir, question_id)
-        if found.empty:
-            st.info("Nobody answered this question (dropped questions are not answered).")
-        for _, answer in found.iterrows():
-            score = format_value(answer["score"], "points")
-            with st.expander(
-                f"{answer['answerer']} · score {score} · {answer['answer_id']}",
-                expanded=False,
-            ):
-                st.write(answer["text"])
-                st.caption(
-                    f"{'valid' if answer['is_valid'] else 'invalid'} answer after "
-                    f"{int(answer['attempts'])} attempt(s); judged by "
-                    f"{format_value(answer['n_judges'], 'count')}, score sd "
-                    f"{format_value(answer['score_stddev'], 'points')}, raw score "
-                    f"{format_value(answer['raw_score'], 'points')}"
-                )
-                st.dataframe(
-                    judgments[judgments["answer_id"] == answer["answer_id"]].drop(
-                        columns=["answer_id"]
-                    ),
-                    hide_index=True,
-                    width="stretch",
-                )
+        _answers(run_dir, question_id)
 
 
 def _page_calls(run_dir: Path) -> None:
     st.header("Provider calls")
-    calls = run_reader.arena_calls_summary(run_dir)
-    if calls.empty:
-        st.info("No provider calls were recorded.")
+    calls = run_reader.mart(run_dir, ArenaMart.CALLS_SUMMARY)
+    if nothing_to_show(calls, "No provider calls were recorded."):
         return
     st.altair_chart(charts.calls_by_phase(calls), width="stretch")
     st.dataframe(
@@ -245,8 +257,7 @@ def _page_calls(run_dir: Path) -> None:
         hide_index=True,
         width="stretch",
         column_config={
-            "invalid_rate": st.column_config.NumberColumn("invalid_rate", format="percent"),
-            "error_rate": st.column_config.NumberColumn("error_rate", format="percent"),
+            **_percent("invalid_rate", "error_rate"),
             "cost_usd": st.column_config.NumberColumn("cost_usd", format="$%.4f"),
         },
     )
@@ -256,7 +267,7 @@ def render(run: ViewableRun) -> None:
     """Draw the page chosen in the sidebar for the arena run ``run``."""
     page = st.sidebar.radio("Page", PAGES, key="arena_page")
     handlers: dict[str, Callable[[], None]] = {
-        "Leaderboard": lambda: _page_leaderboard(run.run_dir, run.manifest),
+        "Leaderboard": lambda: _page_leaderboard(run.run_dir),
         "Judges": lambda: _page_judges(run.run_dir),
         "Questions": lambda: _page_questions(run.run_dir),
         "Provider calls": lambda: _page_calls(run.run_dir),

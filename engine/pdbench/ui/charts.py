@@ -32,46 +32,51 @@ _FIT_WIDTH = alt.AutoSizeParams(type="fit-x", contains="padding")
 default, ``fit``, squeezes axes and legends into the height)."""
 
 
-def _sides(labels: list[str]) -> alt.Scale:
+def _agent_labels(rows: pd.DataFrame) -> list[str]:
+    """The ``agent`` labels of ``rows`` (one row per agent side, or more), A first."""
+    return rows.sort_values("side")["agent"].drop_duplicates().tolist()
+
+
+def _agent_colors(rows: pd.DataFrame) -> alt.Scale:
+    """Agent A blue and agent B orange, by their labels in ``rows``."""
+    labels = _agent_labels(rows)
     return alt.Scale(domain=labels, range=SIDE_COLORS[: len(labels)])
 
 
-def actions_timeline(rounds: pd.DataFrame, *, label_a: str, label_b: str) -> alt.LayerChart:
-    """One row of cells per agent, one cell per round, coloured by the executed action;
-    invalid replies (a fallback was played) carry a black cross, noise flips a white dot."""
-    frames = []
-    for side, label in (("a", label_a), ("b", label_b)):
-        frames.append(
-            pd.DataFrame(
-                {
-                    "round": rounds["round_index"],
-                    "agent": label,
-                    "action": rounds[f"agent_{side}_action"],
-                    "intended": rounds[f"agent_{side}_intended_action"],
-                    "payoff": rounds[f"agent_{side}_payoff"],
-                    "valid": rounds[f"agent_{side}_valid"],
-                    "attempts": rounds[f"agent_{side}_attempts"],
-                }
-            )
-        )
-    cells = pd.concat(frames, ignore_index=True)
-    cells["flipped"] = cells["action"] != cells["intended"]
-    cells["start"] = cells["round"] - 0.5
-    cells["end"] = cells["round"] + 0.5
-    y_axis = alt.Axis(labelLimit=280, labelFontSize=12)
-    y_scale = alt.Scale(type="band", domain=[label_a, label_b], paddingInner=0.12)
-    base = alt.Chart(cells).encode(
-        y=alt.Y("agent:N", title=None, scale=y_scale, axis=y_axis),
+_ROUND_AXIS = alt.Axis(format="d", tickMinStep=1)
+_AGENT_LEGEND = alt.Legend(orient="top", labelLimit=320)
+
+
+def _agent_rows_axis(labels: list[str], *, centre: bool = False) -> alt.Y:
+    """One band per agent, A on top; ``centre`` puts a mark in the middle of its band."""
+    return alt.Y(
+        "agent:N",
+        title=None,
+        scale=alt.Scale(type="band", domain=labels, paddingInner=0.12),
+        axis=alt.Axis(labelLimit=280, labelFontSize=12),
+        bandPosition=0.5 if centre else alt.Undefined,
     )
-    centre = alt.Y("agent:N", title=None, scale=y_scale, axis=y_axis, bandPosition=0.5)
-    rects = base.mark_rect(stroke="white", strokeWidth=0.3 if len(rounds) < 300 else 0).encode(
+
+
+def actions_timeline(rounds: pd.DataFrame) -> alt.LayerChart:
+    """One row of cells per agent, one cell per round (rows as :func:`match_rounds
+    <pdbench.ui.run_reader.match_rounds>` gives them, with ``agent`` labels), coloured by the
+    executed action; invalid replies (a fallback was played) carry a black cross, noise flips
+    a white dot."""
+    labels = _agent_labels(rounds)
+    first, last = float(rounds["round_index"].min()), float(rounds["round_index"].max())
+    base = alt.Chart(rounds).transform_calculate(
+        start="datum.round_index - 0.5",
+        end="datum.round_index + 0.5",
+        flipped="datum.action != datum.intended_action",
+    )
+    cells = base.mark_rect(stroke="white", strokeWidth=0.3 if len(rounds) < 600 else 0).encode(
+        y=_agent_rows_axis(labels),
         x=alt.X(
             "start:Q",
             title="round",
-            scale=alt.Scale(
-                domain=[float(cells["start"].min()), float(cells["end"].max())], nice=False
-            ),
-            axis=alt.Axis(format="d", tickMinStep=1),
+            scale=alt.Scale(domain=[first - 0.5, last + 0.5], nice=False),
+            axis=_ROUND_AXIS,
         ),
         x2="end:Q",
         color=alt.Color(
@@ -79,71 +84,55 @@ def actions_timeline(rounds: pd.DataFrame, *, label_a: str, label_b: str) -> alt
             title="action",
             scale=alt.Scale(domain=list(ACTION_COLORS), range=list(ACTION_COLORS.values())),
             legend=alt.Legend(
-                orient="top",
-                labelExpr="datum.label == 'C' ? 'C (cooperate)' : 'D (defect)'",
+                orient="top", labelExpr="datum.label == 'C' ? 'C (cooperate)' : 'D (defect)'"
             ),
         ),
         tooltip=[
-            alt.Tooltip("round:Q"),
+            alt.Tooltip("round_index:Q", title="round"),
             alt.Tooltip("agent:N"),
             alt.Tooltip("action:N", title="played"),
-            alt.Tooltip("intended:N", title="intended"),
+            alt.Tooltip("intended_action:N", title="intended"),
             alt.Tooltip("payoff:Q"),
-            alt.Tooltip("valid:N", title="valid reply"),
+            alt.Tooltip("is_valid:N", title="valid reply"),
             alt.Tooltip("attempts:Q"),
         ],
     )
-    invalid = (
-        base.transform_filter("datum.valid == false")
-        .mark_point(shape="cross", color="black", size=60, filled=True)
-        .encode(x="round:Q", y=centre)
-    )
-    flips = (
-        base.transform_filter("datum.flipped")
-        .mark_circle(color="white", size=26, opacity=0.95)
-        .encode(x="round:Q", y=centre)
-    )
-    return alt.layer(rects, invalid, flips).properties(autosize=_FIT_WIDTH, height=76)
+    marks = [
+        base.transform_filter(test)
+        .mark_point(filled=True, **style)
+        .encode(x="round_index:Q", y=_agent_rows_axis(labels, centre=True))
+        for test, style in (
+            ("datum.is_valid == false", {"shape": "cross", "color": "black", "size": 60}),
+            ("datum.flipped", {"shape": "circle", "color": "white", "size": 26, "opacity": 0.95}),
+        )
+    ]
+    return alt.layer(cells, *marks).properties(autosize=_FIT_WIDTH, height=76)
 
 
-def cumulative_payoff(rounds: pd.DataFrame, *, label_a: str, label_b: str) -> alt.Chart:
+def cumulative_payoff(rounds: pd.DataFrame) -> alt.Chart:
     """Each agent's cumulative payoff (as recorded per round) against the round."""
-    lines = pd.concat(
-        [
-            pd.DataFrame(
-                {
-                    "round": rounds["round_index"],
-                    "agent": label,
-                    "cumulative payoff": rounds[f"agent_{side}_cum_payoff"],
-                }
-            )
-            for side, label in (("a", label_a), ("b", label_b))
-        ],
-        ignore_index=True,
-    )
     return (
-        alt.Chart(lines)
+        alt.Chart(rounds)
         .mark_line(interpolate="step-after", strokeWidth=2.2)
         .encode(
-            x=alt.X("round:Q", title="round", axis=alt.Axis(format="d", tickMinStep=1)),
-            y=alt.Y("cumulative payoff:Q", title="cumulative payoff (points)"),
-            color=alt.Color(
+            x=alt.X("round_index:Q", title="round", axis=_ROUND_AXIS),
+            y=alt.Y("cum_payoff:Q", title="cumulative payoff (points)"),
+            color=alt.Color("agent:N", scale=_agent_colors(rounds), legend=_AGENT_LEGEND),
+            tooltip=[
+                alt.Tooltip("round_index:Q", title="round"),
                 "agent:N",
-                scale=_sides([label_a, label_b]),
-                legend=alt.Legend(orient="top", labelLimit=320),
-            ),
-            tooltip=["round:Q", "agent:N", "cumulative payoff:Q"],
+                alt.Tooltip("cum_payoff:Q", title="cumulative payoff"),
+            ],
         )
         .properties(autosize=_FIT_WIDTH, height=260)
     )
 
 
-def cooperation_over_time(rows: pd.DataFrame, *, label_a: str, label_b: str) -> alt.LayerChart:
-    """Condition-level cooperation by round: both agents together (black line) with a band
-    of one standard deviation across replicates, and each agent's own rate."""
-    base = alt.Chart(rows).encode(
-        x=alt.X("round_index:Q", title="round", axis=alt.Axis(format="d", tickMinStep=1))
-    )
+def cooperation_over_time(rows: pd.DataFrame, agents: pd.DataFrame) -> alt.LayerChart:
+    """Condition-level cooperation by round: both agents together (black line, ``rows`` of
+    cooperation_over_time) with a band of one standard deviation across replicates, and
+    each agent's own rate (dashed, ``agents``: agent_cooperation_over_time with labels)."""
+    base = alt.Chart(rows).encode(x=alt.X("round_index:Q", title="round", axis=_ROUND_AXIS))
     area = base.mark_area(opacity=0.18, color="#555555").encode(
         y=alt.Y(
             "cooperation_band_low:Q",
@@ -162,42 +151,26 @@ def cooperation_over_time(rows: pd.DataFrame, *, label_a: str, label_b: str) -> 
             alt.Tooltip("n_replicates:Q", title="replicates reaching this round"),
         ],
     )
-    per_agent = pd.concat(
-        [
-            pd.DataFrame(
-                {
-                    "round_index": rows["round_index"],
-                    "agent": label,
-                    "rate": rows[f"cooperation_rate_{side}"],
-                }
-            )
-            for side, label in (("a", label_a), ("b", label_b))
-        ],
-        ignore_index=True,
-    )
-    agents = (
-        alt.Chart(per_agent)
+    per_agent = (
+        alt.Chart(agents)
         .mark_line(strokeDash=[4, 3], strokeWidth=1.6)
         .encode(
             x="round_index:Q",
-            y="rate:Q",
-            color=alt.Color(
-                "agent:N",
-                scale=_sides([label_a, label_b]),
-                legend=alt.Legend(orient="top", labelLimit=320),
-            ),
-            tooltip=[alt.Tooltip("agent:N"), alt.Tooltip("rate:Q", format=".1%")],
+            y="cooperation_rate:Q",
+            color=alt.Color("agent:N", scale=_agent_colors(agents), legend=_AGENT_LEGEND),
+            tooltip=[alt.Tooltip("agent:N"), alt.Tooltip("cooperation_rate:Q", format=".1%")],
         )
     )
-    return alt.layer(area, agents, both).properties(autosize=_FIT_WIDTH, height=260)
+    return alt.layer(area, per_agent, both).properties(autosize=_FIT_WIDTH, height=260)
 
 
 def memory_one_heatmap(profile: pd.DataFrame) -> alt.LayerChart:
-    """P(C | previous round) per agent and previous outcome (own action first); a state
-    never visited is a grey cell with no number."""
+    """P(C | previous round) per agent and previous round (own action first), rows of
+    memory_one with ``agent`` labels; a state never visited is a grey cell with no
+    number."""
     base = alt.Chart(profile).encode(
         x=alt.X(
-            "previous:N",
+            "previous_round:N",
             title="previous round (own action, other's action)",
             sort=["CC", "CD", "DC", "DD"],
             axis=alt.Axis(labelAngle=0, orient="top", labelFontSize=12),
@@ -205,55 +178,48 @@ def memory_one_heatmap(profile: pd.DataFrame) -> alt.LayerChart:
         y=alt.Y("agent:N", title=None, axis=alt.Axis(labelLimit=260, labelFontSize=12)),
     )
     unvisited = base.transform_filter("!isValid(datum.p_cooperate)").mark_rect(color="#eeeeee")
-    cells = (
-        base.transform_filter("isValid(datum.p_cooperate)")
-        .mark_rect()
-        .encode(
-            color=alt.Color(
-                "p_cooperate:Q",
-                title="P(C)",
-                scale=alt.Scale(
-                    domain=[0, 0.5, 1], range=[ACTION_COLORS["D"], "#f7f7f7", "#2e8b57"]
-                ),
-                legend=None,
-            ),
-            tooltip=["agent:N", "previous:N", alt.Tooltip("p_cooperate:Q", format=".1%")],
-        )
+    visited = base.transform_filter("isValid(datum.p_cooperate)")
+    cells = visited.mark_rect().encode(
+        color=alt.Color(
+            "p_cooperate:Q",
+            title="P(C)",
+            scale=alt.Scale(domain=[0, 0.5, 1], range=[ACTION_COLORS["D"], "#f7f7f7", "#2e8b57"]),
+            legend=None,
+        ),
+        tooltip=["agent:N", "previous_round:N", alt.Tooltip("p_cooperate:Q", format=".1%")],
     )
-    text = (
-        base.transform_filter("isValid(datum.p_cooperate)")
-        .mark_text(fontSize=13)
-        .encode(
-            text=alt.Text("p_cooperate:Q", format=".0%"),
-        )
-    )
+    text = visited.mark_text(fontSize=13).encode(text=alt.Text("p_cooperate:Q", format=".0%"))
     return alt.layer(unvisited, cells, text).properties(
         autosize=_FIT_WIDTH, height=72, width="container"
     )
 
 
-def condition_bars(frame: pd.DataFrame, *, value_title: str, percent: bool) -> alt.Chart:
-    """Grouped horizontal bars: one group per condition, one bar per agent side."""
+def condition_bars(agents: pd.DataFrame, *, column: str, title: str, percent: bool) -> alt.Chart:
+    """Grouped horizontal bars of one column of agent_metrics' condition rows: one group per
+    condition, one bar per agent side."""
     return (
-        alt.Chart(frame)
+        alt.Chart(agents)
         .mark_bar()
         .encode(
             y=alt.Y("condition:N", title=None, axis=alt.Axis(labelLimit=260)),
             yOffset=alt.YOffset("side:N"),
-            x=alt.X("value:Q", title=value_title, axis=alt.Axis(format="%" if percent else "~g")),
+            x=alt.X(f"{column}:Q", title=title, axis=alt.Axis(format="%" if percent else "~g")),
             color=alt.Color(
                 "side:N",
-                scale=alt.Scale(domain=["agent A", "agent B"], range=SIDE_COLORS),
-                legend=alt.Legend(orient="top", title=None),
+                scale=alt.Scale(domain=["agent_a", "agent_b"], range=SIDE_COLORS),
+                legend=alt.Legend(
+                    orient="top",
+                    title=None,
+                    labelExpr="datum.label == 'agent_a' ? 'agent A' : 'agent B'",
+                ),
             ),
             tooltip=[
                 "condition:N",
-                "side:N",
                 "agent:N",
-                alt.Tooltip("value:Q", format=".1%" if percent else ".3f", title=value_title),
+                alt.Tooltip(f"{column}:Q", format=".1%" if percent else ".3f", title=title),
             ],
         )
-        .properties(autosize=_FIT_WIDTH, height=max(120, 40 * frame["condition"].nunique()))
+        .properties(autosize=_FIT_WIDTH, height=max(120, 40 * agents["condition"].nunique()))
     )
 
 
@@ -345,11 +311,11 @@ def bias_heatmap(bias: pd.DataFrame) -> alt.LayerChart:
     tooltip = [
         "judge:N",
         "player:N",
+        alt.Tooltip("flag_kind:N", title="flag"),
         alt.Tooltip("relative_deviation:Q", title="relative deviation", format="+.2f"),
         alt.Tooltip("mean_deviation:Q", title="mean deviation", format="+.2f"),
         alt.Tooltip("p_value:Q", title="p", format=".3f"),
         alt.Tooltip("q_value:Q", title="q (BH)", format=".3f"),
-        alt.Tooltip("flag_kind:N", title="flag"),
         alt.Tooltip("n_answers:Q", title="answers"),
     ]
     cells = base.mark_rect().encode(

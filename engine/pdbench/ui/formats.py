@@ -1,4 +1,5 @@
-"""How the viewer writes a number from a mart: one place, so the tests can say the same."""
+"""How the viewer writes a number or an agent from a mart: one place, so the tests can say
+the same."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Literal
 
 import pandas as pd
 
-__all__ = ["MISSING", "ValueKind", "format_value"]
+__all__ = ["MISSING", "ValueKind", "format_value", "with_agent_labels"]
 
 ValueKind = Literal["rate", "points", "round", "count", "mean_count", "flag"]
 MISSING = "n/a"
@@ -33,3 +34,10 @@ def format_value(value: object, kind: ValueKind) -> str:
     if kind == "flag":
         return "yes" if bool(value) else "no"
     return f"{int(value):d}"  # type: ignore[call-overload]
+
+
+def with_agent_labels(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` (one per agent side: ``side``, ``agent_name``) with the column ``agent``:
+    the seat and the name, ``A · tft``, as every page writes an agent."""
+    seat = rows["side"].str.removeprefix("agent_").str.upper()
+    return rows.assign(agent=seat + " · " + rows["agent_name"].astype(str))

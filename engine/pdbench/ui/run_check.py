@@ -7,15 +7,15 @@ it, never a stack trace.
 
 from __future__ import annotations
 
-import json
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pdbench.errors import RunDirError
 from pdbench.games import DEFAULT_GAME, GAMES, game_named
-from pdbench.storage.schema import RunFiles
+from pdbench.storage.manifest import read_manifest
+from pdbench.storage.schema import RunFiles, RunManifest
 
 __all__ = ["RunProblem", "ViewableRun", "check_run", "find_runs"]
 
@@ -37,15 +37,15 @@ class ViewableRun:
     """A run directory the viewer can show."""
 
     run_dir: Path
-    manifest: dict[str, Any]
+    manifest: RunManifest
 
     @property
     def game(self) -> str:
-        return str(self.manifest["game"])
+        return self.manifest.game
 
     @property
     def run_id(self) -> str:
-        return str(self.manifest.get("run_id", self.run_dir.name))
+        return self.manifest.run_id
 
 
 def _has_content(path: Path) -> bool:
@@ -80,31 +80,28 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
             _run_command(_EXAMPLE, run_dir) + " --overwrite",
         )
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        game = game_named(manifest["game"], where=RunFiles.MANIFEST)
-    except (OSError, ValueError, KeyError, TypeError, RunDirError) as err:
+        manifest = read_manifest(run_dir)
+        game = game_named(manifest.game, where=RunFiles.MANIFEST)
+    except RunDirError as err:
         return RunProblem(
             "unreadable",
             f"The manifest of `{shown}` cannot be read ({err}). Play the run again:",
             _run_command(_EXAMPLE, run_dir) + " --overwrite",
         )
-    config = str(manifest.get("config_path") or game.example_config)
+    config = manifest.config_path or game.example_config
     records = game.marts.first_records
     if not _has_content(run_dir / records):
         return RunProblem(
             "empty",
             f"The run `{shown}` holds no records yet ({records} is empty or missing; "
-            f"status: {manifest.get('status', 'unknown')}). Play it:",
+            f"status: {manifest.status}). Play it:",
             _run_command(config, run_dir) + " --overwrite",
         )
-    missing = [
-        name for name in game.marts.viewer_marts if not (run_dir / f"{name}.parquet").is_file()
-    ]
+    missing = [name for name in game.marts.viewer_marts if not (run_dir / name).is_file()]
     if missing:
         return RunProblem(
             "not_aggregated",
-            f"The run `{shown}` has not been aggregated yet (no {missing[0]}.parquet). "
-            "Build its metrics:",
+            f"The run `{shown}` has not been aggregated yet (no {missing[0]}). Build its metrics:",
             shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)]),
         )
     return ViewableRun(run_dir=run_dir, manifest=manifest)

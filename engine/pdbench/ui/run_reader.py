@@ -1,4 +1,5 @@
-"""Every read the viewer makes: DuckDB over the Parquet marts and the raw JSONL of a run.
+"""Every read the viewer makes: DuckDB over the Parquet marts of a run, and over its raw JSONL
+only for what no mart holds, the rounds of one match and what was said in one round.
 
 Nothing here writes, and nothing computes a metric: the queries filter, select and order
 what the marts hold. Results are cached by ``st.cache_data`` keyed on the query, its
@@ -13,6 +14,8 @@ and never hand the whole file to pandas.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,68 +23,23 @@ import duckdb
 import pandas as pd
 import streamlit as st
 
-from pdbench.storage.schema import (
-    AnswerRecord,
-    CallRecord,
-    JudgmentRecord,
-    MatchRecord,
-    QuestionRatingRecord,
-    QuestionRecord,
-    RoundRecord,
-    RunFiles,
-    duckdb_columns,
-)
+from pdbench.storage.marts import ArenaMart, PDMart
+from pdbench.storage.schema import CallRecord, RoundRecord, RunFiles, duckdb_columns
 
 __all__ = [
-    "answer_judgments",
-    "arena_calls_summary",
-    "calls_summary",
-    "condition_aggregates",
+    "MART_ROWS",
+    "RoundTalk",
+    "agent_rows",
+    "condition_rows",
     "cooperation_over_time",
     "file_stamp",
-    "judge_player_bias",
-    "judge_stats",
-    "leaderboard",
     "mart",
-    "match_calls",
     "match_rounds",
-    "matches",
-    "noise_responses",
-    "payoff_matrix",
-    "question",
-    "question_answers",
-    "question_list",
-    "question_ratings",
-    "read_manifest",
+    "of_question",
     "replicate_aggregates",
-    "round_detail",
-    "standings",
+    "round_calls",
+    "round_talk",
 ]
-
-_ROUND_COLUMNS = duckdb_columns(
-    RoundRecord,
-    "match_id",
-    "round_index",
-    "agent_a_intended_action",
-    "agent_b_intended_action",
-    "agent_a_action",
-    "agent_b_action",
-    "agent_a_payoff",
-    "agent_b_payoff",
-    "agent_a_cum_payoff",
-    "agent_b_cum_payoff",
-    "agent_a_valid",
-    "agent_b_valid",
-    "agent_a_attempts",
-    "agent_b_attempts",
-)
-_DETAIL_COLUMNS = duckdb_columns(
-    RoundRecord,
-    "match_id",
-    "round_index",
-    "prompts",
-    "raw_responses",
-)
 
 
 def file_stamp(path: Path) -> tuple[str, int, int]:
@@ -102,139 +60,146 @@ def _read(sql: str, files: list[Path], *params: Any) -> pd.DataFrame:
     return _query(sql, params, tuple(file_stamp(path) for path in files))
 
 
-def _json_source(path: Path, columns: dict[str, str]) -> str:
-    spec = ", ".join(f"'{name}': '{kind}'" for name, kind in columns.items())
+def _quote(path: Path) -> str:
+    return str(path).replace("'", "''")
+
+
+MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
+    PDMart: {
+        PDMart.AGGREGATES: ("level", "level, condition, replicate"),
+        PDMart.AGENT_METRICS: ("level", "level, condition, replicate, side"),
+        PDMart.MEMORY_ONE: ("level", "level, condition, replicate, side, previous_round"),
+        PDMart.COOPERATION_OVER_TIME: ("level", "condition, replicate nulls first, round_index"),
+        PDMart.AGENT_COOPERATION_OVER_TIME: ("condition", "condition, side, round_index"),
+        PDMart.MATCH_LIST: ("match_id", "condition, replicate"),
+        PDMart.CALLS_SUMMARY: ("level", "level = 'agent', condition, agent"),
+        PDMart.TOURNAMENT_STANDINGS: ("agent", "overall_rank, agent"),
+        PDMart.TOURNAMENT_PAYOFF_MATRIX: ("agent", "agent, opponent"),
+        PDMart.TOURNAMENT_NOISE_RESPONSES: ("agent", "agent, flipped_side, flipped_to"),
+    },
+    ArenaMart: {
+        ArenaMart.LEADERBOARD: ("player", "rank, player"),
+        ArenaMart.JUDGE_STATS: ("judge", "judge"),
+        ArenaMart.JUDGE_PLAYER_BIAS: ("judge", "anomaly_rank, judge, player"),
+        ArenaMart.CALLS_SUMMARY: ("player", "player, phase"),
+        ArenaMart.QUESTION_STATS: (
+            "question_id",
+            "is_kept desc, quality desc nulls last, question_id",
+        ),
+        ArenaMart.RATING_DETAIL: ("question_id", "question_id, rater"),
+        ArenaMart.ANSWER_DETAIL: ("question_id", "question_id, score desc nulls last, answerer"),
+        ArenaMart.JUDGMENT_DETAIL: ("question_id", "answer_id, judge"),
+    },
+}
+"""How the viewer reads each mart it shows, per game (the two games share file names): the
+column that is NULL only on the all-NULL row an empty external model holds, and the order of
+the rows (kept arena questions first, best quality first; an answer's best score first)."""
+
+
+def mart(
+    run_dir: Path, name: PDMart | ArenaMart, where: str = "true", *params: Any
+) -> pd.DataFrame:
+    """The rows of the mart file ``name`` (one of :data:`MART_ROWS`) that match ``where``,
+    ``?`` placeholders filled from ``params``."""
+    key, order_by = MART_ROWS[type(name)][name]
+    path = run_dir / name
+    return _read(
+        f"select * from read_parquet('{_quote(path)}') "
+        f"where {key} is not null and ({where}) order by {order_by}",
+        [path],
+        *params,
+    )
+
+
+# Raw records: the rounds of one match, and what was said in one round ---------------------
+
+_RAW_COLUMN_TYPES: dict[str, dict[str, str]] = {
+    RunFiles.ROUNDS: duckdb_columns(RoundRecord),
+    RunFiles.CALLS: duckdb_columns(CallRecord),
+}
+"""The types of the raw record fields the viewer reads, per file: the records' contract."""
+
+
+def _raw_source(path: Path, columns: Sequence[str]) -> str:
+    """A DuckDB table function reading ``columns`` of the raw JSONL file at ``path`` with
+    their record types; a torn last line reads as NULLs."""
+    types = _RAW_COLUMN_TYPES[path.name]
+    spec = ", ".join(f"'{name}': '{types[name]}'" for name in columns)
     return (
         f"read_json('{_quote(path)}', format = 'newline_delimited', columns = {{{spec}}}, "
         "ignore_errors = true)"
     )
 
 
-def _quote(path: Path) -> str:
-    return str(path).replace("'", "''")
-
-
-def read_manifest(run_dir: Path) -> dict[str, Any]:
-    """The run's ``run_manifest.json`` as a dict."""
-    return json.loads((run_dir / RunFiles.MANIFEST).read_text(encoding="utf-8"))
-
-
-def mart(run_dir: Path, name: str, *, key: str, order_by: str = "") -> pd.DataFrame:
-    """All rows of the mart ``<name>.parquet`` whose ``key`` is not NULL (an empty external
-    model holds one all-NULL row)."""
-    path = run_dir / f"{name}.parquet"
-    order = f" order by {order_by}" if order_by else ""
-    return _read(
-        f"select * from read_parquet('{_quote(path)}') where {key} is not null{order}", [path]
-    )
-
-
-# PD -------------------------------------------------------------------------------------
-
-
-def condition_aggregates(run_dir: Path) -> pd.DataFrame:
-    """Condition-level rows of ``aggregates.parquet``, by condition."""
-    path = run_dir / "aggregates.parquet"
-    return _read(
-        f"select * from read_parquet('{_quote(path)}') "
-        "where level = 'condition' order by condition",
-        [path],
-    )
-
-
-def replicate_aggregates(run_dir: Path, condition: str) -> pd.DataFrame:
-    """Replicate-level rows of ``aggregates.parquet`` for one condition, by replicate."""
-    path = run_dir / "aggregates.parquet"
-    return _read(
-        f"select * from read_parquet('{_quote(path)}') "
-        "where level = 'replicate' and condition = ? order by replicate",
-        [path],
-        condition,
-    )
-
-
-def matches(run_dir: Path) -> pd.DataFrame:
-    """Every match of ``matches.jsonl`` (one small line per match), by condition and
-    replicate."""
-    path = run_dir / RunFiles.MATCHES
-    columns = duckdb_columns(
-        MatchRecord,
-        "match_id",
-        "condition",
-        "replicate",
-        "agent_a_name",
-        "agent_b_name",
-        "agent_a_kind",
-        "agent_b_kind",
-        "planned_rounds",
-        "rounds_played",
-        "status",
-        "abort_reason",
-    )
-    return _read(
-        f"select * from {_json_source(path, columns)} "
-        "where match_id is not null order by condition, replicate",
-        [path],
-    )
+_SIDE_FIELDS = {
+    "name": "agent_name",
+    "kind": "agent_kind",
+    "intended_action": "intended_action",
+    "action": "action",
+    "payoff": "payoff",
+    "cum_payoff": "cum_payoff",
+    "valid": "is_valid",
+    "attempts": "attempts",
+}
+"""Fields of ``rounds.jsonl`` recorded once per agent (``agent_a_<field>``, ...) and their
+names in :func:`match_rounds`."""
 
 
 def match_rounds(run_dir: Path, match_id: str) -> pd.DataFrame:
-    """The rounds of one match (actions, payoffs, validity, attempts), by round; prompts and
-    replies are left out (see :func:`round_detail`)."""
+    """The rounds of one match, one row per round and agent side (``agent_a``,
+    ``agent_b``): ``agent_name``, ``agent_kind``, intended and executed action, payoff,
+    cumulative payoff, ``is_valid`` and ``attempts``; by round, then side. Prompts and
+    replies are left out (see :func:`round_talk`)."""
     path = run_dir / RunFiles.ROUNDS
+    columns = ["match_id", "round_index", *(f"agent_{s}_{f}" for f in _SIDE_FIELDS for s in "ab")]
+    per_side = ", ".join(
+        f"unnest([agent_a_{name}, agent_b_{name}]) as {alias}"
+        for name, alias in _SIDE_FIELDS.items()
+    )
     return _read(
-        f"select * from {_json_source(path, _ROUND_COLUMNS)} "
-        "where match_id = ? order by round_index",
+        f"select round_index, unnest(['agent_a', 'agent_b']) as side, {per_side} "
+        f"from {_raw_source(path, columns)} where match_id = ? order by round_index, side",
         [path],
         match_id,
     )
 
 
-def round_detail(run_dir: Path, match_id: str, round_index: int) -> dict[str, Any]:
-    """The stored prompts and raw replies of one round, per agent key (empty when the run did
-    not store them)."""
+@dataclass(frozen=True)
+class RoundTalk:
+    """What the LLM agents of one round were told and answered, per side (``agent_a``)."""
+
+    prompts: dict[str, dict[str, str]] = field(default_factory=dict)
+    """``{"agent_a": {"system": ..., "round": ...}}``."""
+    replies: dict[str, list[str]] = field(default_factory=dict)
+    """``{"agent_a": [reply of attempt 1, ...]}``."""
+
+
+def round_talk(run_dir: Path, match_id: str, round_index: int) -> RoundTalk:
+    """The stored prompts and raw replies of one round (empty when the run did not store
+    them)."""
     path = run_dir / RunFiles.ROUNDS
+    columns = ["match_id", "round_index", "prompts", "raw_responses"]
     rows = _read(
-        f"select prompts, raw_responses from {_json_source(path, _DETAIL_COLUMNS)} "
+        f"select prompts, raw_responses from {_raw_source(path, columns)} "
         "where match_id = ? and round_index = ?",
         [path],
         match_id,
         round_index,
     )
     if rows.empty:
-        return {"prompts": {}, "raw_responses": {}}
-    row = rows.iloc[0]
-    return {
-        "prompts": json.loads(row["prompts"]) if isinstance(row["prompts"], str) else {},
-        "raw_responses": (
-            json.loads(row["raw_responses"]) if isinstance(row["raw_responses"], str) else {}
-        ),
-    }
+        return RoundTalk()
+    prompts, replies = (
+        json.loads(value) if isinstance(value, str) else {} for value in rows.iloc[0]
+    )
+    return RoundTalk(prompts=prompts, replies=replies)
 
 
-def match_calls(run_dir: Path, match_id: str, round_index: int) -> pd.DataFrame:
+def round_calls(run_dir: Path, match_id: str, round_index: int) -> pd.DataFrame:
     """The provider calls of one round of one match, by agent and attempt."""
     path = run_dir / RunFiles.CALLS
-    columns = duckdb_columns(
-        CallRecord,
-        "match_id",
-        "round_index",
-        "agent",
-        "attempt",
-        "status",
-        "parse_rule",
-        "provider",
-        "model",
-        "latency_ms",
-        "tokens_in",
-        "tokens_out",
-        "cost_usd",
-        "transport_retries",
-        "cache_hit",
-        "error",
-    )
+    columns = list(_RAW_COLUMN_TYPES[RunFiles.CALLS])
     return _read(
-        f"select * exclude (match_id, round_index) from {_json_source(path, columns)} "
+        f"select * exclude (match_id, round_index) from {_raw_source(path, columns)} "
         "where match_id = ? and round_index = ? order by agent, attempt",
         [path],
         match_id,
@@ -242,175 +207,50 @@ def match_calls(run_dir: Path, match_id: str, round_index: int) -> pd.DataFrame:
     )
 
 
-def cooperation_over_time(run_dir: Path, condition: str) -> pd.DataFrame:
-    """Rows of ``cooperation_over_time.parquet`` for one condition (both levels), by
-    round."""
-    path = run_dir / "cooperation_over_time.parquet"
-    return _read(
-        f"select * from read_parquet('{_quote(path)}') "
-        "where level = 'condition' and condition = ? order by round_index",
-        [path],
+# Rows of one match, condition or question -----------------------------------------------
+
+
+def condition_rows(run_dir: Path, name: PDMart) -> pd.DataFrame:
+    """The condition-level rows of the mart ``name`` (``aggregates.parquet``,
+    ``agent_metrics.parquet``)."""
+    return mart(run_dir, name, "level = 'condition'")
+
+
+def replicate_aggregates(run_dir: Path, condition: str, replicate: int) -> pd.DataFrame:
+    """The replicate row of ``aggregates.parquet`` of one match (none when the match is not
+    ok)."""
+    return mart(
+        run_dir,
+        PDMart.AGGREGATES,
+        "level = 'replicate' and condition = ? and replicate = ?",
         condition,
+        replicate,
     )
 
 
-def calls_summary(run_dir: Path) -> pd.DataFrame:
-    """``calls_summary.parquet``: the run row first, then one row per condition and agent."""
+def agent_rows(run_dir: Path, name: PDMart, condition: str, replicate: int | None) -> pd.DataFrame:
+    """The rows of the two agents of one replicate (``None``: of the condition) in the mart
+    ``name`` (``agent_metrics.parquet``, ``memory_one.parquet``), agent A first."""
     return mart(
-        run_dir,
-        "calls_summary",
-        key="level",
-        order_by="level = 'agent', condition, agent",
+        run_dir, name, "condition = ? and replicate is not distinct from ?", condition, replicate
     )
 
 
-def standings(run_dir: Path) -> pd.DataFrame:
-    """``tournament_standings.parquet`` by overall rank."""
-    return mart(run_dir, "tournament_standings", key="agent", order_by="overall_rank, agent")
-
-
-def payoff_matrix(run_dir: Path) -> pd.DataFrame:
-    """``tournament_payoff_matrix.parquet``."""
-    return mart(run_dir, "tournament_payoff_matrix", key="agent", order_by="agent, opponent")
-
-
-def noise_responses(run_dir: Path) -> pd.DataFrame:
-    """``tournament_noise_responses.parquet`` (no rows when the run had no noise)."""
-    return mart(
-        run_dir,
-        "tournament_noise_responses",
-        key="agent",
-        order_by="agent, flipped_side, flipped_to",
+def cooperation_over_time(run_dir: Path, condition: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Cooperation by round in one condition: of both agents (its condition rows of
+    ``cooperation_over_time.parquet``) and of each (``agent_cooperation_over_time.parquet``)."""
+    return (
+        mart(
+            run_dir,
+            PDMart.COOPERATION_OVER_TIME,
+            "level = 'condition' and condition = ?",
+            condition,
+        ),
+        mart(run_dir, PDMart.AGENT_COOPERATION_OVER_TIME, "condition = ?", condition),
     )
 
 
-# Arena ----------------------------------------------------------------------------------
-
-
-def leaderboard(run_dir: Path) -> pd.DataFrame:
-    """``leaderboard.parquet`` by rank."""
-    return mart(run_dir, "leaderboard", key="player", order_by="rank, player")
-
-
-def judge_stats(run_dir: Path) -> pd.DataFrame:
-    """``judge_stats.parquet`` by judge."""
-    return mart(run_dir, "judge_stats", key="judge", order_by="judge")
-
-
-def judge_player_bias(run_dir: Path) -> pd.DataFrame:
-    """``judge_player_bias.parquet`` by anomaly rank."""
-    return mart(run_dir, "judge_player_bias", key="judge", order_by="anomaly_rank, judge, player")
-
-
-def arena_calls_summary(run_dir: Path) -> pd.DataFrame:
-    """``arena_calls_summary.parquet`` by player and phase."""
-    return mart(run_dir, "arena_calls_summary", key="player", order_by="player, phase")
-
-
-def question_list(run_dir: Path) -> pd.DataFrame:
-    """Every question with its quality and statistics (``arena_question_stats``), kept ones
-    first, best quality first."""
-    return mart(
-        run_dir,
-        "arena_question_stats",
-        key="question_id",
-        order_by="is_kept desc, quality desc nulls last, question_id",
-    )
-
-
-def question(run_dir: Path, question_id: str) -> dict[str, Any]:
-    """The record of one question from ``questions.jsonl`` (text, author, category)."""
-    path = run_dir / RunFiles.QUESTIONS
-    columns = duckdb_columns(
-        QuestionRecord,
-        "question_id",
-        "author",
-        "category",
-        "text",
-        "position",
-        "attempts",
-    )
-    rows = _read(
-        f"select * from {_json_source(path, columns)} where question_id = ?", [path], question_id
-    )
-    return {} if rows.empty else rows.iloc[0].to_dict()
-
-
-def question_ratings(run_dir: Path, question_id: str) -> pd.DataFrame:
-    """The ratings of one question (rater, score, validity, raw reply), by rater."""
-    path = run_dir / RunFiles.QUESTION_RATINGS
-    columns = duckdb_columns(
-        QuestionRatingRecord,
-        "question_id",
-        "rater",
-        "score",
-        "is_valid",
-        "attempts",
-        "raw_reply",
-    )
-    return _read(
-        f"select * exclude (question_id) from {_json_source(path, columns)} "
-        "where question_id = ? order by rater",
-        [path],
-        question_id,
-    )
-
-
-def question_answers(run_dir: Path, question_id: str) -> pd.DataFrame:
-    """The answers to one question with their scores from ``answer_scores.parquet``, best
-    first."""
-    answers_path = run_dir / RunFiles.ANSWERS
-    scores_path = run_dir / "answer_scores.parquet"
-    columns = duckdb_columns(
-        AnswerRecord,
-        "answer_id",
-        "question_id",
-        "answerer",
-        "text",
-        "is_valid",
-        "attempts",
-    )
-    return _read(
-        f"""
-        select
-            answer.answer_id,
-            answer.answerer,
-            answer.text,
-            answer.is_valid,
-            answer.attempts,
-            score.score,
-            score.score_stddev,
-            score.raw_score,
-            score.n_judges,
-            score.is_scored
-        from {_json_source(answers_path, columns)} as answer
-        left join read_parquet('{_quote(scores_path)}') as score
-            on answer.answer_id = score.answer_id
-        where answer.question_id = ?
-        order by score.score desc nulls last, answer.answerer
-        """,
-        [answers_path, scores_path],
-        question_id,
-    )
-
-
-def answer_judgments(run_dir: Path, question_id: str) -> pd.DataFrame:
-    """The judgements of every answer to one question (answer id, judge, score, validity,
-    raw reply), by answer and judge."""
-    path = run_dir / RunFiles.JUDGMENTS
-    columns = duckdb_columns(
-        JudgmentRecord,
-        "answer_id",
-        "question_id",
-        "judge",
-        "score",
-        "is_valid",
-        "attempts",
-        "raw_reply",
-    )
-    return _read(
-        f"select * exclude (question_id) from {_json_source(path, columns)} "
-        "where question_id = ? order by answer_id, judge",
-        [path],
-        question_id,
-    )
+def of_question(run_dir: Path, name: ArenaMart, question_id: str) -> pd.DataFrame:
+    """The rows of one question in the mart ``name`` (``rating_detail.parquet``,
+    ``answer_detail.parquet``, ``judgment_detail.parquet``)."""
+    return mart(run_dir, name, "question_id = ?", question_id)

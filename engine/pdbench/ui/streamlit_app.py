@@ -84,14 +84,12 @@ def main(argv: list[str] | None = None) -> None:
     manifest = checked.manifest
     st.title(f"{checked.run_id}")
     st.caption(
-        f"{GAMES[checked.game].title} · status {manifest.get('status')} · "
-        f"seed {manifest.get('seed')} · config {manifest.get('config_path')} · "
-        f"started {manifest.get('started_at')} · `{run_dir}`"
+        f"{GAMES[checked.game].title} · status {manifest.status} · seed {manifest.seed} · "
+        f"config {manifest.config_path} · started {manifest.started_at} · `{run_dir}`"
     )
-    if manifest.get("status") != "completed":
+    if manifest.status != "completed":
         st.info(
-            f"This run's status is `{manifest.get('status')}`: the tables show what was "
-            "aggregated so far."
+            f"This run's status is `{manifest.status}`: the tables show what was aggregated so far."
         )
     try:
         _render(checked)

@@ -1,4 +1,4 @@
-{{ config(location=mart_location('answer_scores.parquet')) }}
+{{ config(location=mart_location()) }}
 
 with answer_scores as (
     select * from {{ ref('int_arena_answer_scores') }}

@@ -1,4 +1,4 @@
-{{ config(location=mart_location('arena_calls_summary.parquet')) }}
+{{ config(location=mart_location()) }}
 
 with calls as (
     select

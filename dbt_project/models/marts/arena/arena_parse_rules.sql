@@ -1,3 +1,3 @@
-{{ config(location=mart_location('arena_parse_rules.parquet')) }}
+{{ config(location=mart_location()) }}
 
 {{ parse_rule_counts('arena', ['phase', 'agent', 'provider', 'model']) }}

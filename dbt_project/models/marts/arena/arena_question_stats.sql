@@ -1,7 +1,11 @@
-{{ config(location=mart_location('arena_question_stats.parquet')) }}
+{{ config(location=mart_location()) }}
 
 with questions as (
     select * from {{ ref('int_arena_question_quality') }}
+),
+
+question_texts as (
+    select * from {{ ref('stg_arena_questions') }}
 ),
 
 answers as (
@@ -27,6 +31,7 @@ final as (
         questions.question_id,
         questions.author,
         questions.category,
+        question_texts.question_text,
         questions.quality,
         questions.is_kept,
         answers_per_question.mean_answer_score,
@@ -36,6 +41,8 @@ final as (
         answers_per_question.author_answer_score,
         coalesce(answers_per_question.n_answers, 0) as n_answers
     from questions
+    inner join question_texts
+        on questions.question_id = question_texts.question_id
     left join answers_per_question
         on questions.question_id = answers_per_question.question_id
 )

@@ -1,4 +1,4 @@
-{{ config(location=mart_location('judge_player_bias.parquet')) }}
+{{ config(location=mart_location()) }}
 
 -- For each judge and each player it judged: how far the judge's normalised scores on the
 -- player's answers sit from the other judges' mean on the same answers, relative to the

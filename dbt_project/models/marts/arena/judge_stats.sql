@@ -1,4 +1,4 @@
-{{ config(location=mart_location('judge_stats.parquet')) }}
+{{ config(location=mart_location()) }}
 
 with judgments as (
     select * from {{ ref('int_arena_judgments_normalized') }}

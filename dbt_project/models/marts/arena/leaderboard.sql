@@ -1,4 +1,4 @@
-{{ config(location=mart_location('leaderboard.parquet')) }}
+{{ config(location=mart_location()) }}
 
 with player_scores as (
     select * from {{ ref('int_arena_player_scores') }}

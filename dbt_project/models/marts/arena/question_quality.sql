@@ -1,4 +1,4 @@
-{{ config(location=mart_location('question_quality.parquet'), tags=['arena_questions']) }}
+{{ config(location=mart_location(), tags=['arena_questions']) }}
 
 with question_quality as (
     select * from {{ ref('int_arena_question_quality') }}

@@ -1,4 +1,4 @@
-{{ config(location=mart_location('aggregates.parquet')) }}
+{{ config(location=mart_location()) }}
 
 {%- set metric_columns = [
     'cooperation_rate', 'cooperation_rate_a', 'cooperation_rate_b',

@@ -1,4 +1,4 @@
-{{ config(location=mart_location('calls_summary.parquet')) }}
+{{ config(location=mart_location()) }}
 
 {%- set call_measures -%}
         count(*) as n_calls,

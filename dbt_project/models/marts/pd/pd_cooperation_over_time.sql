@@ -1,4 +1,4 @@
-{{ config(location=mart_location('cooperation_over_time.parquet')) }}
+{{ config(location=mart_location()) }}
 
 with
 

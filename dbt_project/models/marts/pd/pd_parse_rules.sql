@@ -1,3 +1,3 @@
-{{ config(location=mart_location('parse_rules.parquet')) }}
+{{ config(location=mart_location()) }}
 
 {{ parse_rule_counts('pd', ['condition', 'agent', 'provider', 'model']) }}

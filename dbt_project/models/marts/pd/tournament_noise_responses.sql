@@ -1,4 +1,4 @@
-{{ config(location=mart_location('tournament_noise_responses.parquet')) }}
+{{ config(location=mart_location()) }}
 
 with
 

@@ -1,4 +1,4 @@
-{{ config(location=mart_location('tournament_payoff_matrix.parquet')) }}
+{{ config(location=mart_location()) }}
 
 with
 

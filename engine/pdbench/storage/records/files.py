@@ -30,7 +30,6 @@ class RunFiles:
     QUESTION_RATINGS = "question_ratings.jsonl"
     ANSWERS = "answers.jsonl"
     JUDGMENTS = "judgments.jsonl"
-    AGGREGATES = "aggregates.parquet"
 
 
 @dataclass(frozen=True)

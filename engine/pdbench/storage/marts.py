@@ -1,0 +1,48 @@
+"""The Parquet marts dbt writes into a run directory: every file named once, here.
+
+A mart's file is its dbt model's name without the game prefix (``pd_`` or ``arena_``), with
+``.parquet`` (``mart_location`` in ``dbt_project/macros/run_dir.sql``): the model
+``pd_aggregates`` writes ``aggregates.parquet``, ``arena_calls_summary`` writes
+``calls_summary.parquet``, ``leaderboard`` writes ``leaderboard.parquet``. A PD run and an
+arena run are separate directories, so the same file name means the same kind of table in
+either game.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = ["ArenaMart", "PDMart"]
+
+
+class PDMart(StrEnum):
+    """The marts of a PD run (``dbt_project/models/marts/pd``)."""
+
+    AGGREGATES = "aggregates.parquet"
+    AGENT_METRICS = "agent_metrics.parquet"
+    MEMORY_ONE = "memory_one.parquet"
+    COOPERATION_OVER_TIME = "cooperation_over_time.parquet"
+    AGENT_COOPERATION_OVER_TIME = "agent_cooperation_over_time.parquet"
+    MATCH_LIST = "match_list.parquet"
+    CALLS_SUMMARY = "calls_summary.parquet"
+    PARSE_RULES = "parse_rules.parquet"
+    TOURNAMENT_MATCH_SCORES = "tournament_match_scores.parquet"
+    TOURNAMENT_STANDINGS = "tournament_standings.parquet"
+    TOURNAMENT_PAYOFF_MATRIX = "tournament_payoff_matrix.parquet"
+    TOURNAMENT_NOISE_RESPONSES = "tournament_noise_responses.parquet"
+
+
+class ArenaMart(StrEnum):
+    """The marts of an arena run (``dbt_project/models/marts/arena``)."""
+
+    LEADERBOARD = "leaderboard.parquet"
+    ANSWER_SCORES = "answer_scores.parquet"
+    ANSWER_DETAIL = "answer_detail.parquet"
+    JUDGMENT_DETAIL = "judgment_detail.parquet"
+    RATING_DETAIL = "rating_detail.parquet"
+    QUESTION_QUALITY = "question_quality.parquet"
+    QUESTION_STATS = "question_stats.parquet"
+    JUDGE_STATS = "judge_stats.parquet"
+    JUDGE_PLAYER_BIAS = "judge_player_bias.parquet"
+    CALLS_SUMMARY = "calls_summary.parquet"
+    PARSE_RULES = "parse_rules.parquet"
