@@ -6,8 +6,9 @@
 {%- endmacro %}
 
 {#- A build selects the models of the run's own game only (the manifest's `game`, matched
-    against the models' `pd` / `arena` tags): a plain `dbt build` on a PD run would
-    otherwise write the arena's marts, empty, into it. Refuses with the selector to use. -#}
+    against the models' tags: every model carries the tag of each game it serves): a plain
+    `dbt build` on a PD run would otherwise write the arena's marts, empty, into it. Refuses
+    with the selector to use. -#}
 {% macro check_run_game() -%}
     {%- if execute -%}
         {%- set manifest_path = run_file('run_manifest.json') -%}
@@ -19,14 +20,11 @@
                 "select game from read_json('" ~ manifest_path
                 ~ "', format = 'auto', columns = {game: 'varchar'})"
             ).columns[0].values()[0] -%}
-            {%- set games = ['pd', 'arena'] -%}
             {%- set strangers = [] -%}
             {%- for unique_id in selected_resources -%}
                 {%- set node = graph.nodes.get(unique_id) -%}
                 {%- if node and node.resource_type == 'model' and game not in node.tags -%}
-                    {%- for tag in node.tags if tag in games -%}
-                        {%- do strangers.append(node.name) -%}
-                    {%- endfor -%}
+                    {%- do strangers.append(node.name) -%}
                 {%- endif -%}
             {%- endfor -%}
             {%- if strangers -%}

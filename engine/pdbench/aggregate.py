@@ -21,7 +21,7 @@ import duckdb
 from pdbench.errors import RunDirError
 from pdbench.game import Game
 from pdbench.games import game_named
-from pdbench.storage.dbt import invoke_dbt
+from pdbench.storage.dbt import DbtRequest, invoke_dbt
 from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunFiles
 
@@ -73,11 +73,13 @@ def aggregate_run(
                 )
             on_start(f"building the metrics of {run_dir} with dbt...")
         results = invoke_dbt(
-            "build",
-            run_dir=run_dir,
-            select=f"tag:{game.marts.dbt_tag}",
-            threads=game.marts.dbt_threads,
-            unit_tests=unit_tests,
+            DbtRequest(
+                "build",
+                run_dir=run_dir,
+                select=f"tag:{game.marts.dbt_tag}",
+                threads=game.marts.dbt_threads,
+                unit_tests=unit_tests,
+            )
         )
     tables = {
         Path(location).name: _count_rows(Path(location)) for location in sorted(results.locations)

@@ -14,6 +14,8 @@ The CLI prints ``error: <message>`` and exits with ``exit_code``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 __all__ = [
     "AggregationError",
     "ConfigError",
@@ -21,6 +23,7 @@ __all__ = [
     "PdbenchError",
     "ProviderError",
     "RunDirError",
+    "unknown",
 ]
 
 
@@ -65,3 +68,9 @@ class AggregationError(PdbenchError):
     """dbt could not build the marts of a run."""
 
     exit_code = 1
+
+
+def unknown(what: str, value: object, known: Iterable[object]) -> str:
+    """``unknown <what> <value!r> (known: a, b, c)``: how every error about a name that is not
+    one of ``known`` reads."""
+    return f"unknown {what} {value!r} (known: {', '.join(map(str, known))})"

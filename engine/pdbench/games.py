@@ -11,7 +11,7 @@ import os
 
 from pdbench.arena.game import ArenaGame
 from pdbench.config.loader import LoadedConfig, load_file
-from pdbench.errors import RunDirError
+from pdbench.errors import RunDirError, unknown
 from pdbench.game import Game
 from pdbench.pd.game import PDGame
 from pdbench.storage.dbt import add_game_models
@@ -36,7 +36,7 @@ def game_named(name: object, *, where: str) -> Game:
     """The game called ``name``; a one-line error naming ``where`` (the manifest) otherwise."""
     game = GAMES.get(name) if isinstance(name, str) else None
     if game is None:
-        raise RunDirError(f"{where}: unknown game {name!r} (known: {', '.join(GAMES)})")
+        raise RunDirError(f"{where}: {unknown('game', name, GAMES)}")
     return game
 
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-__all__ = ["aligned", "decimals", "number"]
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+__all__ = ["aligned", "decimals", "mart_rows", "number"]
 
 
 def aligned(table: list[tuple[str, ...]]) -> list[str]:
@@ -22,3 +27,10 @@ def number(value: float) -> str:
 def decimals(value: float | None, places: int = 3) -> str:
     """``value`` with ``places`` decimals; ``-`` for a missing value."""
     return "-" if value is None else f"{value:.{places}f}"
+
+
+def mart_rows(path: Path, *, columns: tuple[str, ...], where: str, order_by: str) -> list[Any]:
+    """``columns`` of the Parquet mart at ``path``, filtered and ordered, as tuples."""
+    sql = f"select {', '.join(columns)} from read_parquet($path) where {where} order by {order_by}"
+    with duckdb.connect() as con:
+        return con.execute(sql, {"path": str(path)}).fetchall()

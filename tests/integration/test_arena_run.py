@@ -8,11 +8,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from pdbench.arena.filter import QUESTION_QUALITY, kept_question_ids
+from pdbench.arena.filter import kept_question_ids
 from pdbench.arena.runner import run_arena
 from pdbench.games import load_config
 from pdbench.providers import mock
 from pdbench.storage.jsonl import read_jsonl
+from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import (
     AnswerRecord,
     CallRecord,
@@ -242,7 +243,7 @@ def test_the_filter_reads_the_dbt_question_models(project: Path):
     import duckdb
 
     kept = duckdb.sql(
-        f"select question_id from '{run_dir / QUESTION_QUALITY}' where is_kept"
+        f"select question_id from '{run_dir / ArenaMart.QUESTION_QUALITY}' where is_kept"
     ).fetchall()
     assert {q for (q,) in kept} == answered
     assert kept_question_ids(run_dir) == sorted(answered)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from pdbench.storage.dbt import invoke_dbt
+from pdbench.storage.dbt import DbtRequest, invoke_dbt
 from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import (
     AnswerRecord,
@@ -245,7 +245,7 @@ def write_answers_and_judgments(run_dir: Path, kept: list[tuple[str, str]]) -> N
 
 def run_dbt(run_dir: Path, select: str, *, unit_tests: bool = True) -> None:
     """Build the selected arena models on run_dir, as pdbench does (its dbt worker)."""
-    invoke_dbt("build", run_dir=run_dir, select=select, unit_tests=unit_tests)
+    invoke_dbt(DbtRequest("build", run_dir=run_dir, select=select, unit_tests=unit_tests))
 
 
 @dataclass(frozen=True)

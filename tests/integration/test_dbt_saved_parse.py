@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from pdbench.errors import AggregationError
-from pdbench.storage.dbt import DbtProcess, saved_parse_path
+from pdbench.storage.dbt import DbtProcess, DbtRequest, saved_parse_path
 
 from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
 
@@ -21,7 +21,7 @@ def _build(run_dir: Path) -> list[str]:
     """``dbt build`` of the PD models in a new worker process; the files it wrote."""
     process = DbtProcess()
     try:
-        return process.invoke("build", run_dir=run_dir, select="tag:pd").locations
+        return process.invoke(DbtRequest("build", run_dir=run_dir, select="tag:pd")).locations
     finally:
         process.close()
 
@@ -68,7 +68,9 @@ def test_a_worker_that_dies_is_reported_in_one_line(tmp_path: Path) -> None:
     with pytest.raises(
         AggregationError, match=r"the dbt process ended unexpectedly \(exit code -9"
     ):
-        process.invoke("build", run_dir=write_run_dir(tmp_path / "run", MATCHES), select="tag:pd")
+        process.invoke(
+            DbtRequest("build", run_dir=write_run_dir(tmp_path / "run", MATCHES), select="tag:pd")
+        )
     process.close()
 
 
@@ -83,8 +85,10 @@ def test_the_worker_runs_one_request_after_another(tmp_path: Path) -> None:
         with pytest.raises(
             AggregationError, match="accepted_values_int_pd_round_features_action_b"
         ):
-            process.invoke("build", run_dir=bad, select="tag:pd")
-        results = process.invoke("build", run_dir=good, select="tag:pd", unit_tests=True)
+            process.invoke(DbtRequest("build", run_dir=bad, select="tag:pd"))
+        results = process.invoke(
+            DbtRequest("build", run_dir=good, select="tag:pd", unit_tests=True)
+        )
         assert results.n_unit_tests_passed > 0
         assert process.is_alive
     finally:
@@ -105,7 +109,7 @@ def test_a_worker_that_was_used_ends_by_itself(tmp_path: Path) -> None:
     process = DbtProcess()
     try:
         run_dir = write_run_dir(tmp_path / "run", MATCHES)
-        results = process.invoke("run", run_dir=run_dir, select="tag:pd")
+        results = process.invoke(DbtRequest("run", run_dir=run_dir, select="tag:pd"))
     finally:
         process.close()
     assert process.exit_code == 0
@@ -122,7 +126,9 @@ def test_a_worker_stopped_while_it_works_ends_and_the_caller_hears_of_it(tmp_pat
     def build() -> None:
         try:
             process.invoke(
-                "build", run_dir=write_run_dir(tmp_path / "run", MATCHES), select="tag:pd"
+                DbtRequest(
+                    "build", run_dir=write_run_dir(tmp_path / "run", MATCHES), select="tag:pd"
+                )
             )
         except AggregationError as err:
             errors.append(err)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdbench.errors import AggregationError
-from pdbench.storage.dbt import DBT_PROJECT_DIR, invoke_dbt
+from pdbench.storage.dbt import DBT_PROJECT_DIR, DbtRequest, invoke_dbt
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.manifest import read_manifest
 from pdbench.storage.marts import ArenaMart
@@ -35,7 +35,7 @@ def kept_question_ids(run_dir: Path | str) -> list[str]:
     kind = scoring.get("question_filter", {}).get("kind", "none")
     if kind == "none":
         return sorted(r["question_id"] for r in read_jsonl(run_dir / RunFiles.QUESTIONS))
-    invoke_dbt("run", run_dir=run_dir, select=QUESTION_SELECTOR)
+    invoke_dbt(DbtRequest("run", run_dir=run_dir, select=QUESTION_SELECTOR))
     path = run_dir / ArenaMart.QUESTION_QUALITY
     if not path.is_file():
         raise AggregationError(

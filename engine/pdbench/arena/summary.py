@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
-
 from pdbench.storage.marts import ArenaMart
-from pdbench.tables import aligned
+from pdbench.tables import aligned, mart_rows
 
 __all__ = ["leaderboard_table"]
 
@@ -26,26 +24,23 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     """The players by rank: score, its interval, the rank interval, answers judged."""
     if not tables.get(ArenaMart.LEADERBOARD):
         return []
-    with duckdb.connect() as con:
-        rows = con.execute(
-            """
-            select
-                rank,
-                player,
-                score,
-                ci_low,
-                ci_high,
-                rank_ci_low,
-                rank_ci_high,
-                n_answers,
-                normalization,
-                bootstrap_n
-            from read_parquet($path)
-            where player is not null
-            order by rank asc nulls last, player asc
-            """,
-            {"path": str(run_dir / ArenaMart.LEADERBOARD)},
-        ).fetchall()
+    rows = mart_rows(
+        run_dir / ArenaMart.LEADERBOARD,
+        columns=(
+            "rank",
+            "player",
+            "score",
+            "ci_low",
+            "ci_high",
+            "rank_ci_low",
+            "rank_ci_high",
+            "n_answers",
+            "normalization",
+            "bootstrap_n",
+        ),
+        where="player is not null",
+        order_by="rank asc nulls last, player asc",
+    )
     table = [("rank", "player", "score", "95% CI", "rank interval", "answers")]
     for rank, player, score, low, high, rank_low, rank_high, n_answers, _, _ in rows:
         table.append(

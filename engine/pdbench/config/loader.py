@@ -44,7 +44,7 @@ from pdbench.config.base import (
     PLAIN_KEY,
     TAG_PREFIX,
 )
-from pdbench.errors import ConfigError
+from pdbench.errors import ConfigError, unknown
 
 """``game:`` value -> the model of that game's experiment file (``arena`` is added at the end
 of this module, once everything the arena config builds on is defined)."""
@@ -353,9 +353,7 @@ def load_file(
     game = raw.get("game", default)
     model = models.get(game) if isinstance(game, str) else None
     if model is None:
-        raise ConfigError(
-            f"unknown game {game!r} (known: {', '.join(models)})", path=file, field="game"
-        )
+        raise ConfigError(unknown("game", game, models), path=file, field="game")
     sites: list[RefSite] = []
     resolved = resolve_refs(raw, file=file, sites=sites)
     root = Path(os.path.dirname(file) or ".")

@@ -15,6 +15,7 @@ from pydantic import (
 )
 
 from pdbench.config.base import StrictModel
+from pdbench.errors import unknown
 from pdbench.providers.base import PROVIDERS
 from pdbench.providers.params import checked_params
 from pdbench.providers.reasoning import DEFAULT_REASONING_BUDGET, model_family
@@ -108,7 +109,7 @@ class ProviderAccessConfig(StrictModel):
     @classmethod
     def _known_provider(cls, provider: str) -> str:
         if provider not in PROVIDERS:
-            raise ValueError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
+            raise ValueError(unknown("provider", provider, PROVIDERS))
         return provider
 
     @field_validator("reasoning")

@@ -14,6 +14,7 @@ from pydantic import (
 
 from pdbench.config.base import PLAIN_KEY, StrictModel, config_root, read_text_file, tagged_union
 from pdbench.config.providers import ProviderAccessConfig
+from pdbench.errors import unknown
 from pdbench.pd.agents.axelrod_policy import (
     axelrod_strategy,
     check_axelrod_params,
@@ -48,9 +49,7 @@ class PolicyAgentConfig(StrictModel):
         if is_axelrod(policy):
             axelrod_strategy(policy)
         elif policy not in POLICIES:
-            raise ValueError(
-                f"unknown policy {policy!r} (known: {', '.join(POLICIES)}, or axelrod:<Strategy>)"
-            )
+            raise ValueError(unknown("policy", policy, [*POLICIES, "or axelrod:<Strategy>"]))
         return policy
 
     @model_validator(mode="after")
@@ -87,7 +86,7 @@ class MockConfig(StrictModel):
     @classmethod
     def _known_strategy(cls, strategy: str) -> str:
         if strategy not in POLICIES:
-            raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(POLICIES)})")
+            raise ValueError(unknown("strategy", strategy, POLICIES))
         return strategy
 
 
@@ -154,7 +153,7 @@ class LLMAgentConfig(ProviderAccessConfig):
         folder = config_root(info) / info.data["personas_dir"]
         if not PLAIN_KEY.fullmatch(persona) or not (folder / f"{persona}.md").is_file():
             known = sorted(p.stem for p in folder.glob("*.md"))
-            raise ValueError(f"unknown persona {persona!r} (known: {', '.join(known)})")
+            raise ValueError(unknown("persona", persona, known))
         read_text_file(folder / f"{persona}.md", shown=f"{info.data['personas_dir']}/{persona}.md")
         return persona
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from random import Random
 
+from pdbench.errors import unknown
 from pdbench.pd.actions import Observation
 from pdbench.pd.agents.policy import POLICIES, make_policy
 from pdbench.pd.moves import ActionFormat
@@ -27,7 +28,7 @@ class PDMockPlayer:
 
     def __init__(self, *, strategy: str, output_format: ActionFormat = "token") -> None:
         if strategy not in POLICIES:
-            raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(POLICIES)})")
+            raise ValueError(unknown("strategy", strategy, POLICIES))
         self.strategy = strategy
         self.output_format = output_format
 

@@ -6,11 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import duckdb
-
 from pdbench.config.loader import LoadedConfig
 from pdbench.storage.marts import PDMart
-from pdbench.tables import aligned, decimals, number
+from pdbench.tables import aligned, decimals, mart_rows, number
 
 __all__ = ["condition_table", "config_lines"]
 
@@ -67,24 +65,21 @@ def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     collapse."""
     if not tables.get(PDMart.AGGREGATES):
         return []
-    with duckdb.connect() as con:
-        rows = con.execute(
-            """
-            select
-                condition,
-                n_replicates,
-                n_aborted,
-                cooperation_rate,
-                payoff_per_round_a,
-                payoff_per_round_b,
-                time_to_collapse,
-                n_collapsed
-            from read_parquet($path)
-            where level = 'condition'
-            order by condition
-            """,
-            {"path": str(run_dir / PDMart.AGGREGATES)},
-        ).fetchall()
+    rows = mart_rows(
+        run_dir / PDMart.AGGREGATES,
+        columns=(
+            "condition",
+            "n_replicates",
+            "n_aborted",
+            "cooperation_rate",
+            "payoff_per_round_a",
+            "payoff_per_round_b",
+            "time_to_collapse",
+            "n_collapsed",
+        ),
+        where="level = 'condition'",
+        order_by="condition",
+    )
     header = ("condition", "replicates", "cooperation", "payoff/round a", "payoff/round b",
               "collapse (mean round; replicates collapsed)")  # fmt: skip
     table = [header]

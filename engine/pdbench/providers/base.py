@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from pdbench.errors import ConfigError
+from pdbench.errors import ConfigError, unknown
 
 __all__ = [
     "PROVIDERS",
@@ -113,7 +113,7 @@ def provider_problem(name: str) -> str | None:
     """Why provider ``name`` cannot be built here, or None when it can."""
     spec = PROVIDERS.get(name)
     if spec is None:
-        return f"unknown provider {name!r} (known: {', '.join(PROVIDERS)})"
+        return unknown("provider", name, PROVIDERS)
     if spec.sdk_module and importlib.util.find_spec(spec.sdk_module) is None:
         return (
             f"provider {name!r} needs the {spec.sdk_module!r} package: uv sync --extra {spec.extra}"

@@ -21,7 +21,7 @@ import os
 import subprocess
 import sys
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -32,6 +32,7 @@ __all__ = [
     "DBT_PROJECT_DIR",
     "GAME_MODELS_ENV",
     "DbtProcess",
+    "DbtRequest",
     "DbtResults",
     "add_game_models",
     "invoke_dbt",
@@ -50,6 +51,25 @@ OUTSIDE_GAMES_DIR = "outside_games"
 _game_model_folders: dict[str, Path] = {}
 """Game name -> the folder of its dbt models, for games whose models live outside the
 project (:func:`add_game_models`)."""
+
+
+@dataclass(frozen=True)
+class DbtRequest:
+    """One dbt invocation on one run directory."""
+
+    command: Literal["build", "run"]
+    run_dir: Path
+    select: str
+    """dbt's ``--select``, e.g. ``tag:pd``."""
+    threads: int | None = None
+    """Models built side by side (None: the profile's)."""
+    unit_tests: bool = False
+    """Also run the unit tests (``build`` only)."""
+
+    def to_json(self) -> str:
+        """The request as the worker reads it: one JSON line; the run directory absolute,
+        as the worker keeps the working directory it was started in."""
+        return json.dumps(asdict(self) | {"run_dir": str(Path(self.run_dir).resolve())})
 
 
 @dataclass(frozen=True)
@@ -98,29 +118,14 @@ class DbtProcess:
     def is_alive(self) -> bool:
         return self._process.poll() is None
 
-    def invoke(
-        self,
-        command: Literal["build", "run"],
-        *,
-        run_dir: Path,
-        select: str,
-        threads: int | None = None,
-        unit_tests: bool = False,
-    ) -> DbtResults:
+    def invoke(self, request: DbtRequest) -> DbtResults:
         """See :func:`invoke_dbt`."""
-        request = {
-            "command": command,
-            # absolute: the worker keeps the working directory it was started in
-            "run_dir": str(Path(run_dir).resolve()),
-            "select": select,
-            "threads": threads,
-            "unit_tests": unit_tests,
-        }
+        command, run_dir = request.command, request.run_dir
         assert self._process.stdin is not None and self._process.stdout is not None
         with self._lock:
             self._idle = False
             try:
-                self._process.stdin.write(json.dumps(request) + "\n")
+                self._process.stdin.write(request.to_json() + "\n")
                 self._process.stdin.flush()
                 line = self._process.stdout.readline()
             except OSError:
@@ -175,15 +180,8 @@ def prepare_dbt() -> None:
     _shared_process()
 
 
-def invoke_dbt(
-    command: Literal["build", "run"],
-    *,
-    run_dir: Path,
-    select: str,
-    threads: int | None = None,
-    unit_tests: bool = False,
-) -> DbtResults:
-    """Run ``dbt <command> --select <select>`` on ``run_dir``.
+def invoke_dbt(request: DbtRequest) -> DbtResults:
+    """Run ``dbt <command> --select <select>`` on the request's run directory.
 
     dbt's unit tests check the SQL on hand-made inputs, whatever the run: ``build`` runs them
     only with ``unit_tests=True`` (the test suite does), and its data tests always.
@@ -191,11 +189,8 @@ def invoke_dbt(
     off first (:func:`pdbench.storage.jsonl.cut_torn_tails`) and reported in ``cut``.
     Raises :class:`AggregationError` naming every failing model and test.
     """
-    cut = tuple(cut_torn_tails(run_dir))
-    results = _shared_process().invoke(
-        command, run_dir=run_dir, select=select, threads=threads, unit_tests=unit_tests
-    )
-    return replace(results, cut=cut)
+    cut = tuple(cut_torn_tails(request.run_dir))
+    return replace(_shared_process().invoke(request), cut=cut)
 
 
 def add_game_models(game: str, folder: Path) -> None:

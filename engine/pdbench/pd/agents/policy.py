@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar, Final, Literal
 
+from pdbench.errors import unknown
 from pdbench.pd.actions import Action, C, D, Observation
 from pdbench.pd.agents.base import POLICY_DECISION, Decision
 from pdbench.pd.payoff import PayoffView
@@ -196,7 +197,7 @@ def make_policy(
 ) -> Policy:
     """A fresh policy by config name; parameters default from the player's own payoffs."""
     if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
+        raise ValueError(unknown("policy", name, POLICIES))
     if name == "GTFT":
         prob = default_generous_prob(payoffs) if generous_prob is None else generous_prob
         return GenerousTitForTat(generous_prob=prob)
