@@ -1,4 +1,4 @@
-{{ config(materialized='external', location=mart_location('coin_scores.parquet'), tags=['coin']) }}
+{{ config(materialized='external', location=mart_location(), tags=['coin']) }}
 
 with
 
