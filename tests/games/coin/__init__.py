@@ -47,7 +47,7 @@ class CoinGame(Game):
         dbt_tag="coin",
         first_records=FLIPS,
         required_files=(FLIPS,),
-        viewer_marts=("coin_scores",),
+        viewer_marts=("coin_scores.parquet",),
         dbt_models=Path(__file__).parent / "models",
     )
 
