@@ -73,6 +73,7 @@ SCORING = {
     "question_filter": {"kind": "bottom_fraction", "fraction": 0.25, "min_score": 4.0},
     "bootstrap": {"n": 200, "seed": 11},
     "anomaly": {"permutations": 400, "seed": 13, "fdr": 0.1},
+    "min_judgments": 3,
     "players": PLAYERS,
 }
 
@@ -468,6 +469,7 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "question_filter": {"kind": "none", "fraction": 0.33, "min_score": 4.0},
             "bootstrap": {"n": 50, "seed": 3},
             "anomaly": {"permutations": 20, "seed": 3, "fdr": 0.1},
+            "min_judgments": 1,
         },
     )
     (run_dir / RunFiles.MANIFEST).write_text(manifest.model_dump_json())

@@ -208,6 +208,33 @@ def test_leaderboard_is_the_leaderboard_mart(arena_run: Path, monkeypatch: pytes
     assert _metrics(at)[f"Rank 1 · {board[0]['player']}"] == f"{board[0]['score']:.2f}"
 
 
+def test_a_player_with_insufficient_data_is_named_and_not_on_the_podium(
+    arena_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    run = tmp_path / "run"
+    shutil.copytree(arena_run, run)
+    path = run / ArenaMart.LEADERBOARD
+    with duckdb.connect() as con:  # the best player's score rests on 1 judgement of 3
+        con.execute(
+            f"copy (select * replace ("
+            f"case when rank = 1 then 'insufficient data' else status end as status, "
+            f"case when rank = 1 then false else has_enough_data end as has_enough_data, "
+            f"case when rank = 1 then 1 else n_judgments end as n_judgments, "
+            f"case when rank = 1 then null else ci_low end as ci_low, "
+            f"case when rank = 1 then null else ci_high end as ci_high, "
+            f"case when rank = 1 then null else rank - 1 end as rank) "
+            f"from '{arena_run / ArenaMart.LEADERBOARD}') to '{path}' (format parquet)"
+        )
+    board = _rows(f"select * from '{path}' order by rank nulls last, player")
+    unranked = board[-1]
+    assert unranked["status"] == "insufficient data"
+    at = _app(monkeypatch, "--run-dir", str(run))
+    warnings = " ".join(w.value for w in at.warning)
+    assert f"{unranked['player']} (1 of {unranked['min_judgments']} judgements)" in warnings
+    assert f"Rank 1 · {board[0]['player']}" in _metrics(at)
+    assert not any(unranked["player"] in label for label in _metrics(at))
+
+
 def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.MonkeyPatch):
     at = _app(monkeypatch, "--run-dir", str(arena_run))
     _set(at, at.radio(key="arena_page"), "Judges")

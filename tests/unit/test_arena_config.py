@@ -59,6 +59,7 @@ def test_scoring_is_the_contract_with_the_sql(project: Path):
         "fdr": 0.1,
         "seed": derive_seed(11, "anomaly"),
     }
+    assert scoring["min_judgments"] == 3
     assert [p["name"] for p in scoring["players"]] == ["p0", "p1", "p2"]
     second = scoring["players"][1]
     assert (second["provider"], second["model"], second["favours"]) == ("mock", "mock-arena", None)
@@ -174,3 +175,10 @@ def test_without_openai_model_a_player_must_name_its_model(project: Path):
     players = [{"name": "p0", "provider": "mock"}, {"name": "p1", "provider": "mock"}]
     message = _error(write_arena(project / "configs", players=players))
     assert "players[0].model" in message
+
+
+def test_min_judgments_is_at_least_one(project: Path):
+    message = _error(write_arena(project / "configs", players=3, min_judgments=0))
+    assert "min_judgments" in message
+    config = load_config(write_arena(project / "configs", players=3, min_judgments=7)).config
+    assert config.scoring()["min_judgments"] == 7

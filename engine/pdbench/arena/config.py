@@ -199,6 +199,9 @@ class ArenaConfig(ProviderLayerConfig):
     """Bootstrap settings of the leaderboard intervals."""
     anomaly: AnomalyConfig = Field(default_factory=AnomalyConfig)
     """Settings of the judge x player bias table."""
+    min_judgments: int = Field(default=3, ge=1)
+    """Fewest valid judgements a player's score must rest on to be ranked; a player with
+    fewer is listed as ``insufficient data`` with no rank and no interval."""
 
     @model_validator(mode="before")
     @classmethod
@@ -282,6 +285,7 @@ class ArenaConfig(ProviderLayerConfig):
                 "fdr": self.anomaly.fdr,
                 "seed": derive_seed(self.seed, "anomaly"),
             },
+            "min_judgments": self.min_judgments,
             "players": [_player_truth(p) for p in self.players],
         }
 

@@ -33,12 +33,15 @@ PAGES = ["Leaderboard", "Judges", "Questions", "Provider calls"]
 LEADERBOARD_COLUMNS = [
     "rank",
     "player",
+    "status",
     "score",
     "ci_low",
     "ci_high",
     "rank_ci_low",
     "rank_ci_high",
     "n_answers",
+    "n_judgments",
+    "min_judgments",
     "n_answers_invalid",
     "n_answers_unjudged",
     "score_others_questions",
@@ -96,6 +99,17 @@ def _podium(
     )
 
 
+def _insufficient_data_note(unranked: pd.DataFrame) -> None:
+    """Which players are listed without a rank: too few valid judgements behind the score."""
+    if unranked.empty:
+        return
+    listed = ", ".join(
+        f"{row['player']} ({int(row['n_judgments'])} of {int(row['min_judgments'])} judgements)"
+        for _, row in unranked.iterrows()
+    )
+    st.warning(f"Insufficient data, not ranked and no interval: {listed}.")
+
+
 def _page_leaderboard(run_dir: Path) -> None:
     board = run_reader.mart(run_dir, ArenaMart.LEADERBOARD)
     st.header("Leaderboard")
@@ -107,10 +121,13 @@ def _page_leaderboard(run_dir: Path) -> None:
         f"(normalisation `{first['normalization']}`); 95% intervals from a bootstrap over "
         f"questions ({int(first['bootstrap_n'])} draws, seed {int(first['bootstrap_seed'])})."
     )
+    ranked = board[board["has_enough_data"].fillna(False).astype(bool)]
     leader, runner_up = st.columns(2)
-    _podium(leader, 1, first, help_text="Score and 95% interval.")
-    if len(board) > 1:
-        _podium(runner_up, 2, board.iloc[1])
+    if len(ranked) > 0:
+        _podium(leader, 1, ranked.iloc[0], help_text="Score and 95% interval.")
+    if len(ranked) > 1:
+        _podium(runner_up, 2, ranked.iloc[1])
+    _insufficient_data_note(board[~board.index.isin(ranked.index)])
     st.altair_chart(charts.leaderboard_intervals(board), width="stretch")
     st.dataframe(
         board[LEADERBOARD_COLUMNS],
@@ -123,6 +140,8 @@ def _page_leaderboard(run_dir: Path) -> None:
             "rank_ci_low": st.column_config.NumberColumn("best rank (95%)"),
             "rank_ci_high": st.column_config.NumberColumn("worst rank (95%)"),
             "n_answers": st.column_config.NumberColumn("answers"),
+            "n_judgments": st.column_config.NumberColumn("valid judgements"),
+            "min_judgments": st.column_config.NumberColumn("judgements needed"),
             "n_answers_invalid": st.column_config.NumberColumn("invalid answers"),
             "n_answers_unjudged": st.column_config.NumberColumn("unjudged answers"),
             "score_others_questions": _score("score on others' questions"),

@@ -24,7 +24,8 @@ scoring_settings as (
         (scoring ->> '$.bootstrap.seed')::bigint as bootstrap_seed,
         (scoring ->> '$.anomaly.permutations')::integer as permutation_n,
         (scoring ->> '$.anomaly.seed')::bigint as permutation_seed,
-        (scoring ->> '$.anomaly.fdr')::double as anomaly_fdr
+        (scoring ->> '$.anomaly.fdr')::double as anomaly_fdr,
+        (scoring ->> '$.min_judgments')::integer as min_judgments
     from manifest
 )
 
