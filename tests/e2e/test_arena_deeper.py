@@ -6,6 +6,7 @@ on too few valid judgements to be ranked)."""
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,3 +99,102 @@ def test_aggregate_prints_insufficient_data_instead_of_an_interval(run: Run):
     line = next(line for line in run.stdout.splitlines() if " solid " in f" {line} ")
     assert line.split()[0] == "-"
     assert f"insufficient data ({n_judgments} of {MIN_JUDGMENTS} judgements)" in line
+
+
+# identity leaks ------------------------------------------------------------------------------
+
+SELF_IDENTIFIES = 0.5
+LEAK_PLAYERS = [
+    _player("atlas", answer_skill=0.8, self_identifies=SELF_IDENTIFIES),
+    _player("borealis", answer_skill=0.6),
+    _player("cirrus", answer_skill=0.4),
+    _player("dynamo", answer_skill=0.3),
+]
+NAMES = ("atlas", "borealis", "cirrus", "dynamo", "mock-arena")
+N_ANSWERS = 40  # 4 players x 10 questions, each answered by every player
+
+
+@pytest.fixture(scope="module", params=["flag", "scrub", "void"])
+def leak_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    folder = tmp_path_factory.mktemp(f"arena_leaks_{request.param}")
+    shutil.copytree(CONFIGS, folder / "configs")
+    path = write_arena(
+        folder / "configs",
+        players=LEAK_PLAYERS,
+        questions_per_player=10,
+        identity_leaks=request.param,
+        bootstrap={"n": 20},
+        anomaly={"permutations": 20},
+    )
+    run_dir = folder / "run"
+    result = CliRunner().invoke(cli.app, ["run", str(path), "--output-dir", str(run_dir)])
+    assert result.exit_code == 0, result.stderr
+    manifest = json.loads((run_dir / RunFiles.MANIFEST).read_text())
+    return Run(run_dir=run_dir, stdout=result.stdout, manifest=manifest)
+
+
+def _jsonl(run: Run, name: str) -> list[dict]:
+    return [json.loads(line) for line in (run.run_dir / name).read_text().splitlines()]
+
+
+def test_the_planted_self_identifier_is_recovered_by_the_leak_mart(leak_run: Run):
+    rows = _rows(
+        leak_run,
+        "select player, n_answers, answer_leak_rate, question_leak_rate, identity_leaks "
+        "from '{run}/identity_leaks.parquet' where player is not null order by player",
+    )
+    mode = leak_run.manifest["scoring"]["identity_leaks"]
+    by_player = {row[0]: row[1:] for row in rows}
+    n_answers, rate, question_rate, recorded = by_player["atlas"]
+    assert recorded == mode
+    # within three binomial standard deviations of the planted probability
+    tolerance = 3 * math.sqrt(SELF_IDENTIFIES * (1 - SELF_IDENTIFIES) / N_ANSWERS)
+    assert n_answers == N_ANSWERS and abs(rate - SELF_IDENTIFIES) < tolerance
+    assert question_rate == 0
+    for other in ("borealis", "cirrus", "dynamo"):
+        assert by_player[other][1:3] == (0, 0)
+
+
+def test_what_raters_and_judges_saw_follows_the_choice(leak_run: Run):
+    mode = leak_run.manifest["scoring"]["identity_leaks"]
+    answers = _jsonl(leak_run, RunFiles.ANSWERS)
+    leaked = {a["answer_id"]: a for a in answers if a["leaked_identities"]}
+    assert leaked and all(a["answerer"] == "atlas" for a in leaked.values())
+    assert all(a["leaked_identities"] == ["atlas", "mock-arena"] for a in leaked.values())
+    judgments = _jsonl(leak_run, RunFiles.JUDGMENTS)
+    judged = {j["answer_id"] for j in judgments}
+    prompts = " ".join(j["prompt"] for j in judgments).casefold()
+    said = [name for name in NAMES if f"{name}," in prompts or f"{name}." in prompts]
+    if mode == "flag":
+        assert all(a["shown_text"] == a["text"] for a in answers)
+        assert said == ["atlas", "mock-arena"]
+        assert set(leaked) <= judged
+    elif mode == "scrub":
+        assert all("[redacted]" in a["shown_text"] for a in leaked.values())
+        assert all("[redacted]" not in a["text"] for a in leaked.values())
+        assert said == [] and "[redacted]" in prompts
+        assert set(leaked) <= judged
+    else:
+        assert all(a["is_void"] for a in leaked.values())
+        assert not any(a["is_void"] for a in answers if a["answer_id"] not in leaked)
+        assert said == [] and not (set(leaked) & judged)
+
+
+def test_void_answers_are_not_scored_and_are_counted(leak_run: Run):
+    mode = leak_run.manifest["scoring"]["identity_leaks"]
+    scored = {
+        answer_id
+        for (answer_id,) in _rows(
+            leak_run, "select answer_id from '{run}/answer_scores.parquet' where is_scored"
+        )
+    }
+    leaked = {a["answer_id"] for a in _jsonl(leak_run, RunFiles.ANSWERS) if a["is_void"]}
+    ((n_void, n_leaked),) = _rows(
+        leak_run,
+        "select n_answers_void, n_answers_leaked from '{run}/identity_leaks.parquet' "
+        "where player = 'atlas'",
+    )
+    if mode == "void":
+        assert leaked and not (leaked & scored) and n_void == n_leaked == len(leaked)
+    else:
+        assert not leaked and n_void == 0 and n_leaked > 0

@@ -74,6 +74,7 @@ SCORING = {
     "bootstrap": {"n": 200, "seed": 11},
     "anomaly": {"permutations": 400, "seed": 13, "fdr": 0.1},
     "min_judgments": 3,
+    "identity_leaks": "flag",
     "players": PLAYERS,
 }
 
@@ -121,6 +122,9 @@ def write_questions_and_ratings(run_dir: Path) -> None:
                     attempts=1,
                     prompt_sha256="p",
                     raw_line=f"{position}. question",
+                    leaked_identities=[],
+                    shown_text=f"question {position}",
+                    is_void=False,
                 )
             )
             for rater in PLAYERS:
@@ -211,6 +215,9 @@ def write_answers_and_judgments(run_dir: Path, kept: list[tuple[str, str]]) -> N
                     attempts=1,
                     prompt_sha256="p",
                     raw_reply="an answer",
+                    leaked_identities=[],
+                    shown_text="an answer",
+                    is_void=False,
                 )
             )
             quality = answerer["answer_skill"] + difficulty
@@ -470,6 +477,7 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "bootstrap": {"n": 50, "seed": 3},
             "anomaly": {"permutations": 20, "seed": 3, "fdr": 0.1},
             "min_judgments": 1,
+            "identity_leaks": "flag",
         },
     )
     (run_dir / RunFiles.MANIFEST).write_text(manifest.model_dump_json())
@@ -488,6 +496,9 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 attempts=1,
                 prompt_sha256="p",
                 raw_line="1. ?",
+                leaked_identities=[],
+                shown_text="?",
+                is_void=False,
             )
         )
         for rater in players:
@@ -518,6 +529,9 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     attempts=1,
                     prompt_sha256="p",
                     raw_reply="!",
+                    leaked_identities=[],
+                    shown_text="!",
+                    is_void=False,
                 )
             )
             for judge in players:

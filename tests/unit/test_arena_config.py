@@ -60,13 +60,14 @@ def test_scoring_is_the_contract_with_the_sql(project: Path):
         "seed": derive_seed(11, "anomaly"),
     }
     assert scoring["min_judgments"] == 3
+    assert scoring["identity_leaks"] == "flag"
     assert [p["name"] for p in scoring["players"]] == ["p0", "p1", "p2"]
     second = scoring["players"][1]
     assert (second["provider"], second["model"], second["favours"]) == ("mock", "mock-arena", None)
     assert second["answer_skill"] == pytest.approx(0.7)
     assert set(second) == {
         "name", "provider", "model", "answer_skill", "question_quality", "judge_leniency",
-        "judge_noise", "favours", "favour_bonus", "invalid_rate",
+        "judge_noise", "favours", "favour_bonus", "invalid_rate", "self_identifies",
     }  # fmt: skip
 
 

@@ -68,6 +68,9 @@ class ArenaMockConfig(StrictModel):
     position in the config)."""
     invalid_rate: float = Field(default=0.0, ge=0, le=1)
     """Probability that a reply is invalid (seeded)."""
+    self_identifies: float = Field(default=0.0, ge=0, le=1)
+    """Probability that an answer ends by naming its player and model ("I am atlas, running
+    on mock-arena."), seeded: a planted identity leak (:mod:`pdbench.arena.leaks`)."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None
@@ -199,6 +202,11 @@ class ArenaConfig(ProviderLayerConfig):
     """Bootstrap settings of the leaderboard intervals."""
     anomaly: AnomalyConfig = Field(default_factory=AnomalyConfig)
     """Settings of the judge x player bias table."""
+    identity_leaks: Literal["flag", "scrub", "void"] = "flag"
+    """What happens to a question or answer that names a player, its model or its maker
+    (:mod:`pdbench.arena.leaks`): ``flag``, recorded only; ``scrub``, the words replaced by
+    a neutral token in what others are shown; ``void``, not rated, answered or judged and
+    excluded from scoring."""
     min_judgments: int = Field(default=3, ge=1)
     """Fewest valid judgements a player's score must rest on to be ranked; a player with
     fewer is listed as ``insufficient data`` with no rank and no interval."""
@@ -286,6 +294,7 @@ class ArenaConfig(ProviderLayerConfig):
                 "seed": derive_seed(self.seed, "anomaly"),
             },
             "min_judgments": self.min_judgments,
+            "identity_leaks": self.identity_leaks,
             "players": [_player_truth(p) for p in self.players],
         }
 
@@ -305,4 +314,5 @@ def _player_truth(player: ArenaPlayerConfig) -> dict:
         "favours": mock.favours,
         "favour_bonus": mock.favour_bonus,
         "invalid_rate": mock.invalid_rate,
+        "self_identifies": mock.self_identifies,
     }

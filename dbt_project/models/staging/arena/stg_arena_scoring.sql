@@ -25,7 +25,8 @@ scoring_settings as (
         (scoring ->> '$.anomaly.permutations')::integer as permutation_n,
         (scoring ->> '$.anomaly.seed')::bigint as permutation_seed,
         (scoring ->> '$.anomaly.fdr')::double as anomaly_fdr,
-        (scoring ->> '$.min_judgments')::integer as min_judgments
+        (scoring ->> '$.min_judgments')::integer as min_judgments,
+        scoring ->> '$.identity_leaks' as identity_leaks
     from manifest
 )
 
