@@ -198,3 +198,43 @@ def test_void_answers_are_not_scored_and_are_counted(leak_run: Run):
         assert leaked and not (leaked & scored) and n_void == n_leaked == len(leaked)
     else:
         assert not leaked and n_void == 0 and n_leaked > 0
+
+
+# rationales for extreme scores -----------------------------------------------------------------
+
+
+def test_every_extreme_judgement_has_its_rationale_and_its_call(run: Run):
+    judgments = _jsonl(run, RunFiles.JUDGMENTS)
+    extreme = [j for j in judgments if j["is_valid"] and j["score"] in (0, 10)]
+    assert extreme, "the run has no extreme judgement to follow up"
+    assert [j["rationale_asked"] for j in judgments] == [j in extreme for j in judgments]
+    calls = [c for c in _jsonl(run, RunFiles.CALLS) if c["phase"] == "rationale"]
+    asked = {(c["item_id"], c["agent"]) for c in calls}
+    assert asked == {(j["answer_id"], j["judge"]) for j in extreme}
+    # the reliable mock names the steps it counted (a flaky one may chatter: any non-empty
+    # reply is a rationale)
+    reliable = [j["rationale"] for j in extreme if j["judge"] == "solid"]
+    assert reliable
+    assert all(r.startswith("The answer shows ") and r.endswith("reflects.") for r in reliable)
+
+
+def test_the_rationale_mart_recounts_the_judgements(run: Run):
+    judgments = [j for j in _jsonl(run, RunFiles.JUDGMENTS) if j["is_valid"]]
+    rows = _rows(
+        run,
+        "select judge, n_judgments, n_low, n_high, extreme_rate, n_rationales_asked, "
+        "n_rationales, mean_rationale_length from '{run}/judge_rationales.parquet' "
+        "where judge is not null order by judge",
+    )
+    assert [row[0] for row in rows] == sorted({j["judge"] for j in judgments})
+    for judge, n, n_low, n_high, rate, n_asked, n_rationales, mean_length in rows:
+        mine = [j for j in judgments if j["judge"] == judge]
+        lengths = [len(j["rationale"]) for j in mine if j["rationale"] is not None]
+        assert n == len(mine)
+        assert n_low == sum(j["score"] == 0 for j in mine)
+        assert n_high == sum(j["score"] == 10 for j in mine)
+        assert rate == pytest.approx((n_low + n_high) / n)
+        assert n_asked == n_low + n_high
+        assert n_rationales == len(lengths)
+        if lengths:
+            assert mean_length == pytest.approx(sum(lengths) / len(lengths))

@@ -75,6 +75,7 @@ SCORING = {
     "anomaly": {"permutations": 400, "seed": 13, "fdr": 0.1},
     "min_judgments": 3,
     "identity_leaks": "flag",
+    "rationales": {"low": 0, "high": 10},
     "players": PLAYERS,
 }
 
@@ -240,6 +241,8 @@ def write_answers_and_judgments(run_dir: Path, kept: list[tuple[str, str]]) -> N
                         presentation_index=len(judgments),
                         prompt_sha256="p",
                         raw_reply=str(score),
+                        rationale_asked=score in (0, 10),
+                        rationale="why" if score in (0, 10) else None,
                     )
                 )
     last = judgments[-1]
@@ -478,6 +481,7 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "anomaly": {"permutations": 20, "seed": 3, "fdr": 0.1},
             "min_judgments": 1,
             "identity_leaks": "flag",
+            "rationales": None,
         },
     )
     (run_dir / RunFiles.MANIFEST).write_text(manifest.model_dump_json())
@@ -549,6 +553,8 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
                             presentation_index=0,
                             prompt_sha256="p",
                             raw_reply=str(score),
+                            rationale_asked=False,
+                            rationale=None,
                         )
                     )
     _write_jsonl(run_dir / RunFiles.QUESTIONS, questions)

@@ -245,6 +245,19 @@ def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.M
     stats = next(df.value for df in at.dataframe if "leniency" in df.value.columns)
     assert stats["judge"].tolist() == [row["judge"] for row in judges]
     assert all(_same(stats["leniency"].iloc[i], row["leniency"]) for i, row in enumerate(judges))
+    # extreme scores and rationales, recounted from the raw judgements
+    raw = _rows(
+        "select judge, count(*) filter (where score = 10) as n_high, "
+        "count(rationale) as n_rationales "
+        f"from read_json('{arena_run / 'judgments.jsonl'}') where is_valid "
+        "group by judge order by judge"
+    )
+    shown_extremes = next(df.value for df in at.dataframe if "extreme_rate" in df.value.columns)
+    assert shown_extremes["judge"].tolist() == [row["judge"] for row in raw]
+    assert shown_extremes["n_high"].tolist() == [row["n_high"] for row in raw]
+    assert shown_extremes["n_rationales"].tolist() == [row["n_rationales"] for row in raw]
+    leaks = next(df.value for df in at.dataframe if "leak_rate" in df.value.columns)
+    assert leaks["n_answers_leaked"].tolist() == [0, 0, 0]
     _set(at, at.radio(key="arena_page"), "Questions")
     questions = _rows(
         f"select question_id, author, text from read_json('{arena_run / 'questions.jsonl'}')"
@@ -280,6 +293,7 @@ def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.M
             answer_id = expander.label.rsplit(" · ", 1)[1]
             judged_by = next((j["judges"] for j in judges if j["answer_id"] == answer_id), [])
             assert expander.dataframe[0].value["judge"].tolist() == judged_by
+            assert "rationale" in expander.dataframe[0].value.columns
     _set(at, at.radio(key="arena_page"), "Provider calls")
     assert not at.dataframe[0].value.empty
 

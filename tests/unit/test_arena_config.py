@@ -61,6 +61,7 @@ def test_scoring_is_the_contract_with_the_sql(project: Path):
     }
     assert scoring["min_judgments"] == 3
     assert scoring["identity_leaks"] == "flag"
+    assert scoring["rationales"] == {"low": 0, "high": 10}
     assert [p["name"] for p in scoring["players"]] == ["p0", "p1", "p2"]
     second = scoring["players"][1]
     assert (second["provider"], second["model"], second["favours"]) == ("mock", "mock-arena", None)
@@ -183,3 +184,19 @@ def test_min_judgments_is_at_least_one(project: Path):
     assert "min_judgments" in message
     config = load_config(write_arena(project / "configs", players=3, min_judgments=7)).config
     assert config.scoring()["min_judgments"] == 7
+
+
+def test_rationales_follow_scores_at_or_beyond_the_thresholds_and_null_turns_them_off(
+    project: Path,
+):
+    both = load_config(write_arena(project / "configs", players=3)).config.rationales
+    assert [score for score in range(11) if both.is_extreme(score)] == [0, 10]
+    path = write_arena(project / "configs", players=3, rationales={"low": 2, "high": None})
+    low_only = load_config(path).config
+    assert [score for score in range(11) if low_only.rationales.is_extreme(score)] == [0, 1, 2]
+    assert low_only.scoring()["rationales"] == {"low": 2, "high": None}
+    off = load_config(write_arena(project / "configs", players=3, rationales=None)).config
+    assert off.rationales is None and off.scoring()["rationales"] is None
+    assert "rationales.high" in _error(
+        write_arena(project / "configs", players=3, rationales={"high": 11})
+    )

@@ -35,6 +35,7 @@ __all__ = [
     "BootstrapConfig",
     "PhaseTokensConfig",
     "QuestionFilterConfig",
+    "RationaleConfig",
 ]
 
 _PLAYER_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
@@ -101,6 +102,8 @@ class PhaseTokensConfig(StrictModel):
     """One answer."""
     judge: int = Field(default=8, ge=1)
     """One judgement."""
+    rationale: int = Field(default=120, ge=1)
+    """One rationale after an extreme judgement (``rationales``)."""
 
 
 class ArenaPromptsConfig(StrictModel):
@@ -160,6 +163,21 @@ class AnomalyConfig(StrictModel):
     """False discovery rate at which a pair is flagged."""
 
 
+class RationaleConfig(StrictModel):
+    """Which judgements are extreme enough to be followed by a request for a rationale."""
+
+    low: int | None = Field(default=0, ge=0, le=10)
+    """A judgement at or below this score is followed up (null: no low threshold)."""
+    high: int | None = Field(default=10, ge=0, le=10)
+    """A judgement at or above this score is followed up (null: no high threshold)."""
+
+    def is_extreme(self, score: int) -> bool:
+        """Whether ``score`` calls for a rationale."""
+        return (self.low is not None and score <= self.low) or (
+            self.high is not None and score >= self.high
+        )
+
+
 class ArenaConfig(ProviderLayerConfig):
     """A Humanity's Last Arena tournament (``configs/arena.yaml``). Concurrency, per-model
     limits, prices and the cache path are the PD config's (:class:`ProviderLayerConfig`)."""
@@ -202,6 +220,10 @@ class ArenaConfig(ProviderLayerConfig):
     """Bootstrap settings of the leaderboard intervals."""
     anomaly: AnomalyConfig = Field(default_factory=AnomalyConfig)
     """Settings of the judge x player bias table."""
+    rationales: RationaleConfig | None = Field(default_factory=RationaleConfig)
+    """After a judgement at or below ``low`` or at or above ``high``, the judge is asked in a
+    follow-up call (phase ``rationale``) for one or two sentences of rationale, recorded with
+    the judgement; ``null`` asks for none."""
     identity_leaks: Literal["flag", "scrub", "void"] = "flag"
     """What happens to a question or answer that names a player, its model or its maker
     (:mod:`pdbench.arena.leaks`): ``flag``, recorded only; ``scrub``, the words replaced by
@@ -295,6 +317,9 @@ class ArenaConfig(ProviderLayerConfig):
             },
             "min_judgments": self.min_judgments,
             "identity_leaks": self.identity_leaks,
+            "rationales": (
+                self.rationales.model_dump(mode="json") if self.rationales is not None else None
+            ),
             "players": [_player_truth(p) for p in self.players],
         }
 

@@ -19,6 +19,8 @@ judges it reads from the text it is shown. It never learns who wrote anything:
   ends with that player's signature: a style it recognises, never a name (the runner hands
   it the favoured player's signature, not the player).
 
+- **Rationales**: asked why it gave an extreme score, it names the worked steps it counted.
+
 Invalid replies at the planted rate come from :class:`pdbench.providers.mock.MockProvider`.
 """
 
@@ -138,6 +140,9 @@ class ArenaMockPlayer:
             return str(self._score(clarity, rng))
         if phase == "answer":
             return self._answer(prompt, rng)
+        if phase == "rationale":
+            steps = len(set(_STEP.findall(prompt)))
+            return f"The answer shows {steps} worked steps. That is what the score reflects."
         if phase == "judge":
             steps = len(set(_STEP.findall(prompt)))
             favoured = self.settings.favoured_signature

@@ -10,6 +10,9 @@ judge      valid answer x player who did not      answer id               ``judg
            write it
 =========  =====================================  ======================  =====================
 
+A judging task whose score is extreme (``rationales``) asks the same judge a follow-up in the
+same task (phase ``rationale`` in ``calls.jsonl``); its reply is recorded with the judgement.
+
 Players are taken in config order and items in each player's own shuffled order, so the plan
 depends on the seed and the previous phase's records only. Prompts of rate, answer and judge
 are rendered from question and answer texts alone.
@@ -32,6 +35,7 @@ from pdbench.arena.prompts import (
     render_generate,
     render_judge,
     render_rate,
+    render_rationale,
 )
 from pdbench.arena.scores import ScoreFormat, extract_score
 from pdbench.arena.tasks import CallOutcome, CallTask, Reading
@@ -48,6 +52,7 @@ __all__ = [
     "question_records",
     "rate_tasks",
     "rating_records",
+    "rationale_task",
     "read_answer",
     "read_score",
     "reader_for",
@@ -326,8 +331,36 @@ def judge_tasks(
 
 
 def judgment_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) -> list[dict]:
-    """One ``judgments.jsonl`` line per judging task."""
-    return [_score_record(o, context=context, who="judge") for o in outcomes]
+    """One ``judgments.jsonl`` line per judging task, with the rationale asked after an
+    extreme score (``rationale_asked``; ``rationale`` null when not asked or never usable)."""
+    records = []
+    for outcome in outcomes:
+        record = _score_record(outcome, context=context, who="judge")
+        follow_up = outcome.follow_up
+        record["rationale_asked"] = follow_up is not None
+        record["rationale"] = (
+            follow_up.value if follow_up is not None and follow_up.is_valid else None
+        )
+        records.append(record)
+    return records
+
+
+def rationale_task(outcome: CallOutcome, *, context: PhaseContext) -> CallTask | None:
+    """The follow-up of a judging task whose valid score is extreme under ``rationales``
+    (phase ``rationale``, the same judge and answer), or None."""
+    rationales = context.config.rationales
+    if rationales is None or not outcome.is_valid or not rationales.is_extreme(outcome.value):
+        return None
+    task = outcome.task
+    return CallTask(
+        phase="rationale",
+        player=task.player,
+        prompt=render_rationale(task.prompt, score=outcome.value),
+        max_tokens=context.config.max_tokens.rationale,
+        item_id=task.item_id,
+        question_id=task.question_id,
+        presentation_index=task.presentation_index,
+    )
 
 
 def _check_unique(ids: list[str], *, kind: str) -> None:

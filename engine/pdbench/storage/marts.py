@@ -45,5 +45,6 @@ class ArenaMart(StrEnum):
     JUDGE_STATS = "judge_stats.parquet"
     JUDGE_PLAYER_BIAS = "judge_player_bias.parquet"
     IDENTITY_LEAKS = "identity_leaks.parquet"
+    JUDGE_RATIONALES = "judge_rationales.parquet"
     CALLS_SUMMARY = "calls_summary.parquet"
     PARSE_RULES = "parse_rules.parquet"

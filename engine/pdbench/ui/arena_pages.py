@@ -70,7 +70,15 @@ QUESTION_TILES = [
 """The tiles of a question: label and ``question_stats.parquet`` column."""
 RATING_COLUMNS = ["rater", "score", "normalized_score", "is_valid", "n_attempts", "raw_reply"]
 """The ratings of a question: columns of ``rating_detail.parquet``."""
-JUDGMENT_COLUMNS = ["judge", "score", "normalized_score", "is_valid", "n_attempts", "raw_reply"]
+JUDGMENT_COLUMNS = [
+    "judge",
+    "score",
+    "normalized_score",
+    "is_valid",
+    "n_attempts",
+    "raw_reply",
+    "rationale",
+]
 """The judgements of an answer: columns of ``judgment_detail.parquet``."""
 
 
@@ -199,6 +207,30 @@ def _page_judges(run_dir: Path) -> None:
             f"{alpha.iloc[0]['krippendorff_alpha_normalized']:.3f}",
             border=True,
         )
+    _extremes_and_leaks(run_dir)
+
+
+def _extremes_and_leaks(run_dir: Path) -> None:
+    """Per judge, extreme scores and their rationales; per player, identity leaks."""
+    st.subheader("Extreme scores and rationales")
+    st.caption("Scores at or beyond the rationale thresholds, and the judges' rationales.")
+    st.dataframe(
+        run_reader.mart(run_dir, ArenaMart.JUDGE_RATIONALES),
+        hide_index=True,
+        width="stretch",
+        column_config=_percent("low_rate", "high_rate", "extreme_rate"),
+    )
+    st.subheader("Identity leaks")
+    st.caption(
+        "Questions and answers that named a player, a model or a maker, and what the run did "
+        "with them (flag, scrub or void)."
+    )
+    st.dataframe(
+        run_reader.mart(run_dir, ArenaMart.IDENTITY_LEAKS),
+        hide_index=True,
+        width="stretch",
+        column_config=_percent("question_leak_rate", "answer_leak_rate", "leak_rate"),
+    )
 
 
 def _question_label(row: pd.Series) -> str:

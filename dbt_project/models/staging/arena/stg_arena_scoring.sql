@@ -26,7 +26,9 @@ scoring_settings as (
         (scoring ->> '$.anomaly.seed')::bigint as permutation_seed,
         (scoring ->> '$.anomaly.fdr')::double as anomaly_fdr,
         (scoring ->> '$.min_judgments')::integer as min_judgments,
-        scoring ->> '$.identity_leaks' as identity_leaks
+        scoring ->> '$.identity_leaks' as identity_leaks,
+        (scoring ->> '$.rationales.low')::integer as rationale_low,
+        (scoring ->> '$.rationales.high')::integer as rationale_high
     from manifest
 )
 

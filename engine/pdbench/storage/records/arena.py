@@ -117,3 +117,9 @@ class JudgmentRecord(ArenaRecord):
     """0-based position of the answer in this judge's shuffled order."""
     raw_reply: str
     """The recorded reply."""
+    rationale_asked: bool
+    """Whether the score was extreme under ``rationales`` and the judge was asked why (a
+    follow-up call, phase ``rationale``)."""
+    rationale: str | None
+    """The judge's one or two sentences of rationale; null when not asked or when no reply
+    was usable."""
