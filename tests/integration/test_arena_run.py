@@ -67,15 +67,22 @@ def recorded_prompts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 def test_exact_calls_per_phase_for_4_players_and_3_questions(project: Path):
     run_dir = _play(write_arena(project / "configs", players=4))
     phases = Counter(c["phase"] for c in _rows(run_dir, RunFiles.CALLS))
-    # N = 4, Q = 3, K = N * Q = 12 (filter none): N, N*Q*(N-1), N*K, K*N*(N-1)
-    assert phases == {"generate": 4, "rate": 36, "answer": 48, "judge": 144}
+    # N = 4, Q = 3, K = N * Q = 12 (filter none): N, N*Q*(N-1), N*K, K*N*(N-1), and one
+    # rationale per judgement of 0 or 10 (the default rationales)
+    judgments = _rows(run_dir, RunFiles.JUDGMENTS)
+    extreme = sum(j["score"] in (0, 10) for j in judgments)
+    assert extreme > 0
+    assert phases == {
+        "generate": 4, "rate": 36, "answer": 48, "judge": 144, "rationale": extreme
+    }  # fmt: skip
     assert len(_rows(run_dir, RunFiles.QUESTIONS)) == 12
     assert len(_rows(run_dir, RunFiles.QUESTION_RATINGS)) == 36
     assert len(_rows(run_dir, RunFiles.ANSWERS)) == 48
-    assert len(_rows(run_dir, RunFiles.JUDGMENTS)) == 144
+    assert len(judgments) == 144
+    assert [j["rationale_asked"] for j in judgments] == [j["score"] in (0, 10) for j in judgments]
     manifest = RunManifest.model_validate_json((run_dir / RunFiles.MANIFEST).read_text())
     assert (manifest.game, manifest.status) == ("arena", "completed")
-    assert manifest.counts["calls"] == 4 + 36 + 48 + 144
+    assert manifest.counts["calls"] == 4 + 36 + 48 + 144 + extreme
     assert manifest.scoring["question_filter"]["kind"] == "none"
 
 
@@ -89,11 +96,13 @@ def test_every_line_matches_its_record_type(project: Path):
 
 
 def test_calls_after_the_filter(project: Path):
-    path = write_arena(project / "configs", players=3, questions_per_player=4)
+    # rationales: null asks for none
+    path = write_arena(project / "configs", players=3, questions_per_player=4, rationales=None)
     run_dir = _play(path, kept_questions=lambda run_dir: kept_question_ids(run_dir)[:5])
     phases = Counter(c["phase"] for c in _rows(run_dir, RunFiles.CALLS))
     # N = 3, Q = 4, K = 5: 3, 3*4*2, 3*5, 5*3*2
     assert phases == {"generate": 3, "rate": 24, "answer": 15, "judge": 30}
+    assert not any(j["rationale_asked"] for j in _rows(run_dir, RunFiles.JUDGMENTS))
     kept = sorted(q["question_id"] for q in _rows(run_dir, RunFiles.QUESTIONS))[:5]
     assert {a["question_id"] for a in _rows(run_dir, RunFiles.ANSWERS)} == set(kept)
 
@@ -121,7 +130,9 @@ def test_nobody_rates_or_judges_its_own_work_and_everybody_else_does(project: Pa
 
 
 def test_no_prompt_after_generation_names_a_player_or_an_id(project: Path, recorded_prompts):
+    # the demo's ember signs some answers with its name; identity_leaks: scrub hides it
     run_dir = _play(project / "configs/arena.yaml")
+    assert any(a["leaked_identities"] for a in _rows(run_dir, RunFiles.ANSWERS))
     names = ["atlas", "borealis", "cirrus", "dynamo", "ember"]
     later = [p for s, p in recorded_prompts if "Write exactly" not in p]
     assert len(later) >= 120 + 1  # ratings at least, and the later phases
@@ -232,6 +243,7 @@ def test_the_filter_reads_the_dbt_question_models(project: Path):
         project / "configs",
         players=4,
         question_filter={"kind": "bottom_fraction", "fraction": 0.33},
+        rationales=None,
     )
     run_dir = _play(path)
     questions = _rows(run_dir, RunFiles.QUESTIONS)

@@ -73,6 +73,9 @@ SCORING = {
     "question_filter": {"kind": "bottom_fraction", "fraction": 0.25, "min_score": 4.0},
     "bootstrap": {"n": 200, "seed": 11},
     "anomaly": {"permutations": 400, "seed": 13, "fdr": 0.1},
+    "min_judgments": 3,
+    "identity_leaks": "flag",
+    "rationales": {"low": 0, "high": 10},
     "players": PLAYERS,
 }
 
@@ -120,6 +123,9 @@ def write_questions_and_ratings(run_dir: Path) -> None:
                     attempts=1,
                     prompt_sha256="p",
                     raw_line=f"{position}. question",
+                    leaked_identities=[],
+                    shown_text=f"question {position}",
+                    is_void=False,
                 )
             )
             for rater in PLAYERS:
@@ -210,6 +216,9 @@ def write_answers_and_judgments(run_dir: Path, kept: list[tuple[str, str]]) -> N
                     attempts=1,
                     prompt_sha256="p",
                     raw_reply="an answer",
+                    leaked_identities=[],
+                    shown_text="an answer",
+                    is_void=False,
                 )
             )
             quality = answerer["answer_skill"] + difficulty
@@ -232,6 +241,8 @@ def write_answers_and_judgments(run_dir: Path, kept: list[tuple[str, str]]) -> N
                         presentation_index=len(judgments),
                         prompt_sha256="p",
                         raw_reply=str(score),
+                        rationale_asked=score in (0, 10),
+                        rationale="why" if score in (0, 10) else None,
                     )
                 )
     last = judgments[-1]
@@ -468,6 +479,9 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "question_filter": {"kind": "none", "fraction": 0.33, "min_score": 4.0},
             "bootstrap": {"n": 50, "seed": 3},
             "anomaly": {"permutations": 20, "seed": 3, "fdr": 0.1},
+            "min_judgments": 1,
+            "identity_leaks": "flag",
+            "rationales": None,
         },
     )
     (run_dir / RunFiles.MANIFEST).write_text(manifest.model_dump_json())
@@ -486,6 +500,9 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 attempts=1,
                 prompt_sha256="p",
                 raw_line="1. ?",
+                leaked_identities=[],
+                shown_text="?",
+                is_void=False,
             )
         )
         for rater in players:
@@ -516,6 +533,9 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     attempts=1,
                     prompt_sha256="p",
                     raw_reply="!",
+                    leaked_identities=[],
+                    shown_text="!",
+                    is_void=False,
                 )
             )
             for judge in players:
@@ -533,6 +553,8 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
                             presentation_index=0,
                             prompt_sha256="p",
                             raw_reply=str(score),
+                            rationale_asked=False,
+                            rationale=None,
                         )
                     )
     _write_jsonl(run_dir / RunFiles.QUESTIONS, questions)

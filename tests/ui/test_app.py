@@ -208,6 +208,33 @@ def test_leaderboard_is_the_leaderboard_mart(arena_run: Path, monkeypatch: pytes
     assert _metrics(at)[f"Rank 1 · {board[0]['player']}"] == f"{board[0]['score']:.2f}"
 
 
+def test_a_player_with_insufficient_data_is_named_and_not_on_the_podium(
+    arena_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    run = tmp_path / "run"
+    shutil.copytree(arena_run, run)
+    path = run / ArenaMart.LEADERBOARD
+    with duckdb.connect() as con:  # the best player's score rests on 1 judgement of 3
+        con.execute(
+            f"copy (select * replace ("
+            f"case when rank = 1 then 'insufficient data' else status end as status, "
+            f"case when rank = 1 then false else has_enough_data end as has_enough_data, "
+            f"case when rank = 1 then 1 else n_judgments end as n_judgments, "
+            f"case when rank = 1 then null else ci_low end as ci_low, "
+            f"case when rank = 1 then null else ci_high end as ci_high, "
+            f"case when rank = 1 then null else rank - 1 end as rank) "
+            f"from '{arena_run / ArenaMart.LEADERBOARD}') to '{path}' (format parquet)"
+        )
+    board = _rows(f"select * from '{path}' order by rank nulls last, player")
+    unranked = board[-1]
+    assert unranked["status"] == "insufficient data"
+    at = _app(monkeypatch, "--run-dir", str(run))
+    warnings = " ".join(w.value for w in at.warning)
+    assert f"{unranked['player']} (1 of {unranked['min_judgments']} judgements)" in warnings
+    assert f"Rank 1 · {board[0]['player']}" in _metrics(at)
+    assert not any(unranked["player"] in label for label in _metrics(at))
+
+
 def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.MonkeyPatch):
     at = _app(monkeypatch, "--run-dir", str(arena_run))
     _set(at, at.radio(key="arena_page"), "Judges")
@@ -218,6 +245,19 @@ def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.M
     stats = next(df.value for df in at.dataframe if "leniency" in df.value.columns)
     assert stats["judge"].tolist() == [row["judge"] for row in judges]
     assert all(_same(stats["leniency"].iloc[i], row["leniency"]) for i, row in enumerate(judges))
+    # extreme scores and rationales, recounted from the raw judgements
+    raw = _rows(
+        "select judge, count(*) filter (where score = 10) as n_high, "
+        "count(rationale) as n_rationales "
+        f"from read_json('{arena_run / 'judgments.jsonl'}') where is_valid "
+        "group by judge order by judge"
+    )
+    shown_extremes = next(df.value for df in at.dataframe if "extreme_rate" in df.value.columns)
+    assert shown_extremes["judge"].tolist() == [row["judge"] for row in raw]
+    assert shown_extremes["n_high"].tolist() == [row["n_high"] for row in raw]
+    assert shown_extremes["n_rationales"].tolist() == [row["n_rationales"] for row in raw]
+    leaks = next(df.value for df in at.dataframe if "leak_rate" in df.value.columns)
+    assert leaks["n_answers_leaked"].tolist() == [0, 0, 0]
     _set(at, at.radio(key="arena_page"), "Questions")
     questions = _rows(
         f"select question_id, author, text from read_json('{arena_run / 'questions.jsonl'}')"
@@ -253,6 +293,7 @@ def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.M
             answer_id = expander.label.rsplit(" · ", 1)[1]
             judged_by = next((j["judges"] for j in judges if j["answer_id"] == answer_id), [])
             assert expander.dataframe[0].value["judge"].tolist() == judged_by
+            assert "rationale" in expander.dataframe[0].value.columns
     _set(at, at.radio(key="arena_page"), "Provider calls")
     assert not at.dataframe[0].value.empty
 

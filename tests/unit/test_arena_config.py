@@ -59,13 +59,16 @@ def test_scoring_is_the_contract_with_the_sql(project: Path):
         "fdr": 0.1,
         "seed": derive_seed(11, "anomaly"),
     }
+    assert scoring["min_judgments"] == 3
+    assert scoring["identity_leaks"] == "flag"
+    assert scoring["rationales"] == {"low": 0, "high": 10}
     assert [p["name"] for p in scoring["players"]] == ["p0", "p1", "p2"]
     second = scoring["players"][1]
     assert (second["provider"], second["model"], second["favours"]) == ("mock", "mock-arena", None)
     assert second["answer_skill"] == pytest.approx(0.7)
     assert set(second) == {
         "name", "provider", "model", "answer_skill", "question_quality", "judge_leniency",
-        "judge_noise", "favours", "favour_bonus", "invalid_rate",
+        "judge_noise", "favours", "favour_bonus", "invalid_rate", "self_identifies",
     }  # fmt: skip
 
 
@@ -174,3 +177,26 @@ def test_without_openai_model_a_player_must_name_its_model(project: Path):
     players = [{"name": "p0", "provider": "mock"}, {"name": "p1", "provider": "mock"}]
     message = _error(write_arena(project / "configs", players=players))
     assert "players[0].model" in message
+
+
+def test_min_judgments_is_at_least_one(project: Path):
+    message = _error(write_arena(project / "configs", players=3, min_judgments=0))
+    assert "min_judgments" in message
+    config = load_config(write_arena(project / "configs", players=3, min_judgments=7)).config
+    assert config.scoring()["min_judgments"] == 7
+
+
+def test_rationales_follow_scores_at_or_beyond_the_thresholds_and_null_turns_them_off(
+    project: Path,
+):
+    both = load_config(write_arena(project / "configs", players=3)).config.rationales
+    assert [score for score in range(11) if both.is_extreme(score)] == [0, 10]
+    path = write_arena(project / "configs", players=3, rationales={"low": 2, "high": None})
+    low_only = load_config(path).config
+    assert [score for score in range(11) if low_only.rationales.is_extreme(score)] == [0, 1, 2]
+    assert low_only.scoring()["rationales"] == {"low": 2, "high": None}
+    off = load_config(write_arena(project / "configs", players=3, rationales=None)).config
+    assert off.rationales is None and off.scoring()["rationales"] is None
+    assert "rationales.high" in _error(
+        write_arena(project / "configs", players=3, rationales={"high": 11})
+    )

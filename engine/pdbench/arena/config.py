@@ -35,6 +35,7 @@ __all__ = [
     "BootstrapConfig",
     "PhaseTokensConfig",
     "QuestionFilterConfig",
+    "RationaleConfig",
 ]
 
 _PLAYER_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
@@ -68,6 +69,9 @@ class ArenaMockConfig(StrictModel):
     position in the config)."""
     invalid_rate: float = Field(default=0.0, ge=0, le=1)
     """Probability that a reply is invalid (seeded)."""
+    self_identifies: float = Field(default=0.0, ge=0, le=1)
+    """Probability that an answer ends by naming its player and model ("I am atlas, running
+    on mock-arena."), seeded: a planted identity leak (:mod:`pdbench.arena.leaks`)."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None
@@ -98,6 +102,8 @@ class PhaseTokensConfig(StrictModel):
     """One answer."""
     judge: int = Field(default=8, ge=1)
     """One judgement."""
+    rationale: int = Field(default=120, ge=1)
+    """One rationale after an extreme judgement (``rationales``)."""
 
 
 class ArenaPromptsConfig(StrictModel):
@@ -157,6 +163,21 @@ class AnomalyConfig(StrictModel):
     """False discovery rate at which a pair is flagged."""
 
 
+class RationaleConfig(StrictModel):
+    """Which judgements are extreme enough to be followed by a request for a rationale."""
+
+    low: int | None = Field(default=0, ge=0, le=10)
+    """A judgement at or below this score is followed up (null: no low threshold)."""
+    high: int | None = Field(default=10, ge=0, le=10)
+    """A judgement at or above this score is followed up (null: no high threshold)."""
+
+    def is_extreme(self, score: int) -> bool:
+        """Whether ``score`` calls for a rationale."""
+        return (self.low is not None and score <= self.low) or (
+            self.high is not None and score >= self.high
+        )
+
+
 class ArenaConfig(ProviderLayerConfig):
     """A Humanity's Last Arena tournament (``configs/arena.yaml``). Concurrency, per-model
     limits, prices and the cache path are the PD config's (:class:`ProviderLayerConfig`)."""
@@ -199,6 +220,18 @@ class ArenaConfig(ProviderLayerConfig):
     """Bootstrap settings of the leaderboard intervals."""
     anomaly: AnomalyConfig = Field(default_factory=AnomalyConfig)
     """Settings of the judge x player bias table."""
+    rationales: RationaleConfig | None = Field(default_factory=RationaleConfig)
+    """After a judgement at or below ``low`` or at or above ``high``, the judge is asked in a
+    follow-up call (phase ``rationale``) for one or two sentences of rationale, recorded with
+    the judgement; ``null`` asks for none."""
+    identity_leaks: Literal["flag", "scrub", "void"] = "flag"
+    """What happens to a question or answer that names a player, its model or its maker
+    (:mod:`pdbench.arena.leaks`): ``flag``, recorded only; ``scrub``, the words replaced by
+    a neutral token in what others are shown; ``void``, not rated, answered or judged and
+    excluded from scoring."""
+    min_judgments: int = Field(default=3, ge=1)
+    """Fewest valid judgements a player's score must rest on to be ranked; a player with
+    fewer is listed as ``insufficient data`` with no rank and no interval."""
 
     @model_validator(mode="before")
     @classmethod
@@ -282,6 +315,11 @@ class ArenaConfig(ProviderLayerConfig):
                 "fdr": self.anomaly.fdr,
                 "seed": derive_seed(self.seed, "anomaly"),
             },
+            "min_judgments": self.min_judgments,
+            "identity_leaks": self.identity_leaks,
+            "rationales": (
+                self.rationales.model_dump(mode="json") if self.rationales is not None else None
+            ),
             "players": [_player_truth(p) for p in self.players],
         }
 
@@ -301,4 +339,5 @@ def _player_truth(player: ArenaPlayerConfig) -> dict:
         "favours": mock.favours,
         "favour_bonus": mock.favour_bonus,
         "invalid_rate": mock.invalid_rate,
+        "self_identifies": mock.self_identifies,
     }

@@ -11,10 +11,15 @@ judges it reads from the text it is shown. It never learns who wrote anything:
   ``10 * answer_skill - difficulty`` of them, where the difficulty (0..3) comes from the
   question; every answer ends with the player's *signature* sign-off. A judge perceives
   quality as the number of steps it sees.
+- **Self-identification**: with ``self_identifies`` p, an answer ends, with probability p
+  (seeded), with a sentence naming the player and its model ("I am atlas, running on
+  mock-arena."): a planted identity leak.
 - **Scores**: ``round(perceived + judge_leniency + noise)``, clamped to 0..10, with noise
   ~ N(0, judge_noise). A judge that *favours* a player adds ``favour_bonus`` when the answer
   ends with that player's signature: a style it recognises, never a name (the runner hands
   it the favoured player's signature, not the player).
+
+- **Rationales**: asked why it gave an extreme score, it names the worked steps it counted.
 
 Invalid replies at the planted rate come from :class:`pdbench.providers.mock.MockProvider`.
 """
@@ -95,6 +100,11 @@ class ArenaMockSettings:
     invalid_rate: float = 0.0
     latency_ms: float = 0.0
     seed: int | None = None
+    self_identifies: float = 0.0
+    """Probability that an answer ends with ``identity`` (a planted identity leak)."""
+    identity: str = ""
+    """The sentence that names this player and its model (the one thing it knows of
+    itself: never another player's name)."""
 
     def mock_setup(self) -> MockSetup:
         """The mock provider's player and settings (:class:`pdbench.providers.mock.MockSource`)."""
@@ -130,6 +140,9 @@ class ArenaMockPlayer:
             return str(self._score(clarity, rng))
         if phase == "answer":
             return self._answer(prompt, rng)
+        if phase == "rationale":
+            steps = len(set(_STEP.findall(prompt)))
+            return f"The answer shows {steps} worked steps. That is what the score reflects."
         if phase == "judge":
             steps = len(set(_STEP.findall(prompt)))
             favoured = self.settings.favoured_signature
@@ -164,4 +177,8 @@ class ArenaMockPlayer:
         n_steps = max(0, min(len(STEPS), round(level)))
         steps = [f"Step {i}: {STEPS[i - 1]}." for i in range(1, n_steps + 1)]
         opening = "Here is my answer." if steps else "I do not know."
-        return " ".join([opening, *steps, self.settings.signature])
+        closing = [self.settings.signature]
+        # drawn only when planted, so a player without the trait keeps its replies
+        if self.settings.self_identifies and rng.random() < self.settings.self_identifies:
+            closing.append(self.settings.identity)
+        return " ".join([opening, *steps, *closing])

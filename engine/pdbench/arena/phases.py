@@ -10,6 +10,9 @@ judge      valid answer x player who did not      answer id               ``judg
            write it
 =========  =====================================  ======================  =====================
 
+A judging task whose score is extreme (``rationales``) asks the same judge a follow-up in the
+same task (phase ``rationale`` in ``calls.jsonl``); its reply is recorded with the judgement.
+
 Players are taken in config order and items in each player's own shuffled order, so the plan
 depends on the seed and the previous phase's records only. Prompts of rate, answer and judge
 are rendered from question and answer texts alone.
@@ -19,10 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from pdbench.arena.config import ArenaConfig
 from pdbench.arena.ids import answer_id, presentation_order, question_id
+from pdbench.arena.leaks import LeakRule
 from pdbench.arena.parse import QuestionList, parse_questions
 from pdbench.arena.prompts import (
     ArenaTemplates,
@@ -30,6 +35,7 @@ from pdbench.arena.prompts import (
     render_generate,
     render_judge,
     render_rate,
+    render_rationale,
 )
 from pdbench.arena.scores import ScoreFormat, extract_score
 from pdbench.arena.tasks import CallOutcome, CallTask, Reading
@@ -46,6 +52,7 @@ __all__ = [
     "question_records",
     "rate_tasks",
     "rating_records",
+    "rationale_task",
     "read_answer",
     "read_score",
     "reader_for",
@@ -66,6 +73,22 @@ class PhaseContext:
     def players(self) -> list[str]:
         """Player names in config order."""
         return [p.name for p in self.config.players]
+
+    @cached_property
+    def leak_rule(self) -> LeakRule:
+        """The identity-leak rule of these players (:mod:`pdbench.arena.leaks`)."""
+        return LeakRule.for_players((p.name, p.provider, p.model) for p in self.config.players)
+
+    def leak_fields(self, text: str) -> dict[str, Any]:
+        """A question's or answer's ``leaked_identities``, ``shown_text`` and ``is_void``
+        under the config's ``identity_leaks``."""
+        check = self.leak_rule.check(text)
+        mode = self.config.identity_leaks
+        return {
+            "leaked_identities": list(check.leaked),
+            "shown_text": check.shown if mode == "scrub" else text,
+            "is_void": mode == "void" and bool(check.leaked),
+        }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,6 +187,7 @@ def question_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) 
                 text=question.text,
                 position=position,
                 raw_line=question.raw_line,
+                **context.leak_fields(question.text),
             )
             records.append(record)
     _check_unique([r["question_id"] for r in records], kind="question")
@@ -175,19 +199,20 @@ def question_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) 
 
 
 def rate_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[CallTask]:
-    """Every question, rated by every player but its author, in each rater's own order."""
+    """Every question not void, rated by every player but its author, in each rater's own
+    order, as ``shown_text``."""
     config = context.config
-    by_id = {q["question_id"]: q for q in questions}
+    by_id = {q["question_id"]: q for q in questions if not q["is_void"]}
     tasks = []
     for rater in context.players:
-        others = [q["question_id"] for q in questions if q["author"] != rater]
+        others = [item for item, q in by_id.items() if q["author"] != rater]
         order = presentation_order(others, seed=config.seed, phase="rate", player=rater)
         for index, item in enumerate(order):
             tasks.append(
                 CallTask(
                     phase="rate",
                     player=rater,
-                    prompt=render_rate(context.templates, question=by_id[item]["text"]),
+                    prompt=render_rate(context.templates, question=by_id[item]["shown_text"]),
                     max_tokens=config.max_tokens.rate,
                     item_id=item,
                     question_id=item,
@@ -226,14 +251,15 @@ def _score_record(outcome: CallOutcome, *, context: PhaseContext, who: str) -> d
 
 
 def answer_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[CallTask]:
-    """Every kept question (``questions``), answered by every player, authors included."""
+    """Every kept question (``questions``) not void, answered by every player, authors
+    included, as ``shown_text``."""
     config = context.config
-    ordered = sorted(questions, key=lambda q: q["question_id"])
+    ordered = sorted((q for q in questions if not q["is_void"]), key=lambda q: q["question_id"])
     return [
         CallTask(
             phase="answer",
             player=answerer,
-            prompt=render_answer(context.templates, question=q["text"]),
+            prompt=render_answer(context.templates, question=q["shown_text"]),
             max_tokens=config.max_tokens.answer,
             item_id=answer_id(seed=config.seed, question_id=q["question_id"], answerer=answerer),
             question_id=q["question_id"],
@@ -250,13 +276,15 @@ def answer_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) ->
     for outcome in outcomes:
         task = outcome.task
         record = _base(outcome, run_id=config.run_id, store_prompts=config.store_prompts)
+        text = outcome.value if outcome.is_valid else ""
         record.update(
             answer_id=task.item_id,
             question_id=task.question_id,
             answerer=task.player,
-            text=outcome.value if outcome.is_valid else "",
+            text=text,
             is_valid=outcome.is_valid,
             raw_reply=outcome.recorded.reply,
+            **context.leak_fields(text),
         )
         records.append(record)
     _check_unique([r["answer_id"] for r in records], kind="answer")
@@ -270,13 +298,14 @@ def answer_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) ->
 def judge_tasks(
     answers: Sequence[dict], *, questions: Sequence[dict], context: PhaseContext
 ) -> list[CallTask]:
-    """Every valid answer, judged by every player but its author, in each judge's own order.
+    """Every valid answer not void, judged by every player but its author, in each judge's
+    own order; question and answer as ``shown_text``.
 
     Invalid answers (empty after every retry) are not judged: scoring never counts them.
     """
     config = context.config
-    question_text = {q["question_id"]: q["text"] for q in questions}
-    by_id = {a["answer_id"]: a for a in answers if a["is_valid"]}
+    question_text = {q["question_id"]: q["shown_text"] for q in questions}
+    by_id = {a["answer_id"]: a for a in answers if a["is_valid"] and not a["is_void"]}
     tasks = []
     for judge in context.players:
         others = [item for item, a in by_id.items() if a["answerer"] != judge]
@@ -290,7 +319,7 @@ def judge_tasks(
                     prompt=render_judge(
                         context.templates,
                         question=question_text[answer["question_id"]],
-                        answer=answer["text"],
+                        answer=answer["shown_text"],
                     ),
                     max_tokens=config.max_tokens.judge,
                     item_id=item,
@@ -302,8 +331,36 @@ def judge_tasks(
 
 
 def judgment_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) -> list[dict]:
-    """One ``judgments.jsonl`` line per judging task."""
-    return [_score_record(o, context=context, who="judge") for o in outcomes]
+    """One ``judgments.jsonl`` line per judging task, with the rationale asked after an
+    extreme score (``rationale_asked``; ``rationale`` null when not asked or never usable)."""
+    records = []
+    for outcome in outcomes:
+        record = _score_record(outcome, context=context, who="judge")
+        follow_up = outcome.follow_up
+        record["rationale_asked"] = follow_up is not None
+        record["rationale"] = (
+            follow_up.value if follow_up is not None and follow_up.is_valid else None
+        )
+        records.append(record)
+    return records
+
+
+def rationale_task(outcome: CallOutcome, *, context: PhaseContext) -> CallTask | None:
+    """The follow-up of a judging task whose valid score is extreme under ``rationales``
+    (phase ``rationale``, the same judge and answer), or None."""
+    rationales = context.config.rationales
+    if rationales is None or not outcome.is_valid or not rationales.is_extreme(outcome.value):
+        return None
+    task = outcome.task
+    return CallTask(
+        phase="rationale",
+        player=task.player,
+        prompt=render_rationale(task.prompt, score=outcome.value),
+        max_tokens=context.config.max_tokens.rationale,
+        item_id=task.item_id,
+        question_id=task.question_id,
+        presentation_index=task.presentation_index,
+    )
 
 
 def _check_unique(ids: list[str], *, kind: str) -> None:

@@ -6,6 +6,7 @@ With N players writing Q questions each and K kept questions, without re-asks:
 - rate: N * Q * (N - 1)  (every question, by every player but its author)
 - answer: N * K          (every kept question, by every player)
 - judge: K * N * (N - 1) (every answer, by every player but its author)
+- rationale: at most K * N * (N - 1) with ``rationales`` (one per extreme judgement)
 
 Before the filter runs, K is at most N * Q (exactly N * Q under ``question_filter: none``).
 Rate, answer and judge are upper bounds when a player writes fewer than Q usable questions or
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pdbench.arena.config import ArenaConfig
 from pdbench.arena.prompts import (
@@ -34,6 +36,7 @@ from pdbench.arena.prompts import (
     render_generate,
     render_judge,
     render_rate,
+    render_rationale,
 )
 from pdbench.config.loader import LoadedConfig
 from pdbench.run.estimate import CallEstimate
@@ -53,7 +56,7 @@ __all__ = [
 class PhaseCalls:
     """The planned calls of one phase."""
 
-    phase: Phase
+    phase: Phase | Literal["rationale"]
     calls: int
     exact: bool
     """False when ``calls`` is only an upper bound (the filter has not run yet)."""
@@ -71,17 +74,21 @@ def calls_per_phase(*, players: int, questions_per_player: int, kept: int) -> di
 
 
 def plan_calls(config: ArenaConfig) -> list[PhaseCalls]:
-    """The calls of ``config``'s tournament, assuming every player writes every question."""
+    """The calls of ``config``'s tournament, assuming every player writes every question;
+    with ``rationales``, at most one rationale per judgement."""
     n, q = len(config.players), config.questions_per_player
     counts = calls_per_phase(players=n, questions_per_player=q, kept=n * q)
     known = config.question_filter.kind == "none"
-    return [
+    plan = [
         PhaseCalls(phase=phase, calls=calls, exact=phase in ("generate", "rate") or known)
         for phase, calls in counts.items()
     ]
+    if config.rationales is not None:
+        plan.append(PhaseCalls(phase="rationale", calls=counts["judge"], exact=False))
+    return plan
 
 
-def phase_prompt_tokens(loaded: LoadedConfig) -> dict[Phase, int]:
+def phase_prompt_tokens(loaded: LoadedConfig) -> dict[str, int]:
     """Tokens (characters / 4) of one prompt per phase, question and answer at their ceiling."""
     config: ArenaConfig = loaded.config
     templates = ArenaTemplates.from_files(root=loaded.root, paths=config.prompts.paths())
@@ -99,6 +106,9 @@ def phase_prompt_tokens(loaded: LoadedConfig) -> dict[Phase, int]:
         + question_tokens
         + answer_tokens,
     }
+    tokens["rationale"] = tokens["judge"] + _tokens(
+        render_rationale("", score=10)
+    )  # the judging prompt, then the follow-up
     return tokens
 
 

@@ -43,7 +43,8 @@ def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
         p.mock.signature or SIGN_OFFS[i % len(SIGN_OFFS)] for i, p in enumerate(config.players)
     ]
     names = [p.name for p in config.players]
-    mock = config.players[index].mock
+    player = config.players[index]
+    mock = player.mock
     favoured = signatures[names.index(mock.favours)] if mock.favours else None
     return ArenaMockSettings(
         answer_skill=mock.answer_skill,
@@ -56,6 +57,8 @@ def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
         invalid_rate=mock.invalid_rate,
         latency_ms=mock.latency_ms,
         seed=mock.seed,
+        self_identifies=mock.self_identifies,
+        identity=f"I am {player.name}, running on {player.model}.",
     )
 
 

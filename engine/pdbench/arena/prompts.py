@@ -39,6 +39,7 @@ __all__ = [
     "render_generate",
     "render_judge",
     "render_rate",
+    "render_rationale",
 ]
 
 Phase = Literal["generate", "rate", "answer", "judge"]
@@ -67,6 +68,10 @@ JUDGE_INSTRUCTION = (
     "and nothing else."
 )
 
+RATIONALE_INSTRUCTION = (
+    "In one or two sentences, say why you gave this score. Reply with the sentences only."
+)
+
 _GENERATE_MARK = re.compile(r"Write exactly (\d+) questions as a numbered list")
 _BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
@@ -81,8 +86,10 @@ def generate_instruction(*, n: int, categories: tuple[str, ...]) -> str:
     )
 
 
-def phase_of_prompt(prompt: str) -> Phase | None:
+def phase_of_prompt(prompt: str) -> Phase | Literal["rationale"] | None:
     """Which phase rendered ``prompt`` (from its output instruction), or None."""
+    if RATIONALE_INSTRUCTION in prompt:
+        return "rationale"
     if JUDGE_INSTRUCTION in prompt:
         return "judge"
     if RATE_INSTRUCTION in prompt:
@@ -148,6 +155,12 @@ def render_judge(templates: ArenaTemplates, *, question: str, answer: str) -> st
             question=question, answer=shown, output_instruction=JUDGE_INSTRUCTION
         )
     )
+
+
+def render_rationale(judge_prompt: str, *, score: int) -> str:
+    """The follow-up after an extreme judgement: the judging prompt, the score the judge
+    gave, and the request for one or two sentences of rationale."""
+    return f"{judge_prompt}\n\nYou gave this answer a score of {score}. {RATIONALE_INSTRUCTION}"
 
 
 def correction_prompt(prompt: str, *, problem: str) -> str:

@@ -68,5 +68,7 @@ def prepare_arena_resume(run_dir: Path, *, config_sha256: str) -> ArenaResumeSta
 
 def _keep_calls(path: Path, *, phases: set[str]) -> int:
     """Rewrite ``calls.jsonl`` with the lines of ``phases`` only (a torn last line goes too)."""
+    if "judge" in phases:  # a rationale is asked within its judging task
+        phases = phases | {"rationale"}
     kept = [r for r in read_jsonl(path) if r.get("phase") in phases] if path.exists() else []
     return rewrite_jsonl(path, kept)

@@ -19,7 +19,7 @@ The manifest is written ``running`` first (with the ``scoring`` the SQL reads) a
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pdbench.arena.config import ArenaConfig
@@ -34,6 +34,8 @@ from pdbench.arena.phases import (
     question_records,
     rate_tasks,
     rating_records,
+    rationale_task,
+    read_answer,
     reader_for,
 )
 from pdbench.arena.players import PlayerPool, check_arena_providers
@@ -111,12 +113,21 @@ class _Tournament:
         def one(item: tuple[int, CallTask]) -> tuple[CallOutcome, list[dict]]:
             _, task = item
             records: list[dict] = []
+            client = self.pool.client(task.player, record=records.append)
             outcome = ask(
                 task,
-                client=self.pool.client(task.player, record=records.append),
+                client=client,
                 read=reader_for(task, context=self.context),
                 max_retries=config.max_retries,
             )
+            follow = (
+                rationale_task(outcome, context=self.context) if task.phase == "judge" else None
+            )
+            if follow is not None:
+                answer = ask(
+                    follow, client=client, read=read_answer, max_retries=config.max_retries
+                )
+                outcome = replace(outcome, follow_up=answer)
             return outcome, records
 
         def done(item: tuple[int, CallTask], result: tuple[CallOutcome, list[dict]]) -> None:

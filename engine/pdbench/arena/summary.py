@@ -21,7 +21,9 @@ def _ranks(low: int | None, high: int | None) -> str:
 
 
 def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
-    """The players by rank: score, its interval, the rank interval, answers judged."""
+    """The players by rank: score, its interval, the rank interval, answers judged. A player
+    whose score rests on fewer valid judgements than ``min_judgments`` has no rank and, in
+    place of the interval, ``insufficient data (n of min judgements)``."""
     if not tables.get(ArenaMart.LEADERBOARD):
         return []
     rows = mart_rows(
@@ -37,18 +39,28 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
             "n_answers",
             "normalization",
             "bootstrap_n",
+            "has_enough_data",
+            "n_judgments",
+            "min_judgments",
         ),
         where="player is not null",
         order_by="rank asc nulls last, player asc",
     )
     table = [("rank", "player", "score", "95% CI", "rank interval", "answers")]
-    for rank, player, score, low, high, rank_low, rank_high, n_answers, _, _ in rows:
+    for row in rows:
+        rank, player, score, low, high, rank_low, rank_high, n_answers = row[:8]
+        enough, n_judgments, min_judgments = row[10:]
+        interval = (
+            _interval(low, high)
+            if enough
+            else f"insufficient data ({n_judgments} of {min_judgments} judgements)"
+        )
         table.append(
             (
                 "-" if rank is None else str(rank),
                 str(player),
                 "-" if score is None else f"{score:.2f}",
-                _interval(low, high),
+                interval,
                 _ranks(rank_low, rank_high),
                 str(n_answers),
             )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from pdbench.arena.prompts import Phase, correction_prompt
 from pdbench.providers.calls import CallContext, CallRequest, Verdict
@@ -34,7 +34,7 @@ SYSTEM_PROMPT = ""
 class CallTask:
     """One thing to ask one player."""
 
-    phase: Phase
+    phase: Phase | Literal["rationale"]
     player: str
     prompt: str
     max_tokens: int
@@ -77,6 +77,8 @@ class CallOutcome:
     attempts: tuple[Attempt, ...]
     used: int
     """Index into ``attempts`` of the recorded reply."""
+    follow_up: CallOutcome | None = None
+    """The rationale asked after an extreme judgement, if one was."""
 
     @property
     def is_valid(self) -> bool:

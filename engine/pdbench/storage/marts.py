@@ -44,5 +44,7 @@ class ArenaMart(StrEnum):
     QUESTION_STATS = "question_stats.parquet"
     JUDGE_STATS = "judge_stats.parquet"
     JUDGE_PLAYER_BIAS = "judge_player_bias.parquet"
+    IDENTITY_LEAKS = "identity_leaks.parquet"
+    JUDGE_RATIONALES = "judge_rationales.parquet"
     CALLS_SUMMARY = "calls_summary.parquet"
     PARSE_RULES = "parse_rules.parquet"

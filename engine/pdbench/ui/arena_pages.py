@@ -33,12 +33,15 @@ PAGES = ["Leaderboard", "Judges", "Questions", "Provider calls"]
 LEADERBOARD_COLUMNS = [
     "rank",
     "player",
+    "status",
     "score",
     "ci_low",
     "ci_high",
     "rank_ci_low",
     "rank_ci_high",
     "n_answers",
+    "n_judgments",
+    "min_judgments",
     "n_answers_invalid",
     "n_answers_unjudged",
     "score_others_questions",
@@ -67,7 +70,15 @@ QUESTION_TILES = [
 """The tiles of a question: label and ``question_stats.parquet`` column."""
 RATING_COLUMNS = ["rater", "score", "normalized_score", "is_valid", "n_attempts", "raw_reply"]
 """The ratings of a question: columns of ``rating_detail.parquet``."""
-JUDGMENT_COLUMNS = ["judge", "score", "normalized_score", "is_valid", "n_attempts", "raw_reply"]
+JUDGMENT_COLUMNS = [
+    "judge",
+    "score",
+    "normalized_score",
+    "is_valid",
+    "n_attempts",
+    "raw_reply",
+    "rationale",
+]
 """The judgements of an answer: columns of ``judgment_detail.parquet``."""
 
 
@@ -96,6 +107,17 @@ def _podium(
     )
 
 
+def _insufficient_data_note(unranked: pd.DataFrame) -> None:
+    """Which players are listed without a rank: too few valid judgements behind the score."""
+    if unranked.empty:
+        return
+    listed = ", ".join(
+        f"{row['player']} ({int(row['n_judgments'])} of {int(row['min_judgments'])} judgements)"
+        for _, row in unranked.iterrows()
+    )
+    st.warning(f"Insufficient data, not ranked and no interval: {listed}.")
+
+
 def _page_leaderboard(run_dir: Path) -> None:
     board = run_reader.mart(run_dir, ArenaMart.LEADERBOARD)
     st.header("Leaderboard")
@@ -107,10 +129,13 @@ def _page_leaderboard(run_dir: Path) -> None:
         f"(normalisation `{first['normalization']}`); 95% intervals from a bootstrap over "
         f"questions ({int(first['bootstrap_n'])} draws, seed {int(first['bootstrap_seed'])})."
     )
+    ranked = board[board["has_enough_data"].fillna(False).astype(bool)]
     leader, runner_up = st.columns(2)
-    _podium(leader, 1, first, help_text="Score and 95% interval.")
-    if len(board) > 1:
-        _podium(runner_up, 2, board.iloc[1])
+    if len(ranked) > 0:
+        _podium(leader, 1, ranked.iloc[0], help_text="Score and 95% interval.")
+    if len(ranked) > 1:
+        _podium(runner_up, 2, ranked.iloc[1])
+    _insufficient_data_note(board[~board.index.isin(ranked.index)])
     st.altair_chart(charts.leaderboard_intervals(board), width="stretch")
     st.dataframe(
         board[LEADERBOARD_COLUMNS],
@@ -123,6 +148,8 @@ def _page_leaderboard(run_dir: Path) -> None:
             "rank_ci_low": st.column_config.NumberColumn("best rank (95%)"),
             "rank_ci_high": st.column_config.NumberColumn("worst rank (95%)"),
             "n_answers": st.column_config.NumberColumn("answers"),
+            "n_judgments": st.column_config.NumberColumn("valid judgements"),
+            "min_judgments": st.column_config.NumberColumn("judgements needed"),
             "n_answers_invalid": st.column_config.NumberColumn("invalid answers"),
             "n_answers_unjudged": st.column_config.NumberColumn("unjudged answers"),
             "score_others_questions": _score("score on others' questions"),
@@ -180,6 +207,30 @@ def _page_judges(run_dir: Path) -> None:
             f"{alpha.iloc[0]['krippendorff_alpha_normalized']:.3f}",
             border=True,
         )
+    _extremes_and_leaks(run_dir)
+
+
+def _extremes_and_leaks(run_dir: Path) -> None:
+    """Per judge, extreme scores and their rationales; per player, identity leaks."""
+    st.subheader("Extreme scores and rationales")
+    st.caption("Scores at or beyond the rationale thresholds, and the judges' rationales.")
+    st.dataframe(
+        run_reader.mart(run_dir, ArenaMart.JUDGE_RATIONALES),
+        hide_index=True,
+        width="stretch",
+        column_config=_percent("low_rate", "high_rate", "extreme_rate"),
+    )
+    st.subheader("Identity leaks")
+    st.caption(
+        "Questions and answers that named a player, a model or a maker, and what the run did "
+        "with them (flag, scrub or void)."
+    )
+    st.dataframe(
+        run_reader.mart(run_dir, ArenaMart.IDENTITY_LEAKS),
+        hide_index=True,
+        width="stretch",
+        column_config=_percent("question_leak_rate", "answer_leak_rate", "leak_rate"),
+    )
 
 
 def _question_label(row: pd.Series) -> str:

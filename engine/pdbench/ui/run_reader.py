@@ -81,6 +81,8 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
         ArenaMart.LEADERBOARD: ("player", "rank, player"),
         ArenaMart.JUDGE_STATS: ("judge", "judge"),
         ArenaMart.JUDGE_PLAYER_BIAS: ("judge", "anomaly_rank, judge, player"),
+        ArenaMart.IDENTITY_LEAKS: ("player", "player"),
+        ArenaMart.JUDGE_RATIONALES: ("judge", "judge"),
         ArenaMart.CALLS_SUMMARY: ("player", "player, phase"),
         ArenaMart.QUESTION_STATS: (
             "question_id",

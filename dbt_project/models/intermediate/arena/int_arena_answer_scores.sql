@@ -1,5 +1,7 @@
+-- a void answer (identity_leaks: void) was never judged and is not scored
 with answers as (
     select * from {{ ref('stg_arena_answers') }}
+    where is_void is not true
 ),
 
 judgments as (

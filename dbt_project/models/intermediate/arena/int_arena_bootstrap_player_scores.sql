@@ -8,6 +8,10 @@ answers as (
     select * from {{ ref('int_arena_answer_scores') }}
 ),
 
+player_scores as (
+    select * from {{ ref('int_arena_player_scores') }}
+),
+
 draw_counts as (
     select
         replicate,
@@ -25,7 +29,9 @@ replicate_scores as (
     from draw_counts
     inner join answers
         on draw_counts.question_id = answers.question_id
-    where answers.is_scored
+    inner join player_scores
+        on answers.answerer = player_scores.player
+    where answers.is_scored and player_scores.has_enough_data
     group by draw_counts.replicate, answers.answerer
 ),
 

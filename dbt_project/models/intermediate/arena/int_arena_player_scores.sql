@@ -14,6 +14,10 @@ judgments as (
     select * from {{ ref('stg_arena_judgments') }}
 ),
 
+scoring as (
+    select * from {{ ref('stg_arena_scoring') }}
+),
+
 players as (
     select answerer as player from answers
     union
@@ -28,6 +32,7 @@ answers_per_player as (
     select
         answerer as player,
         count(*) filter (where is_scored) as n_answers,
+        sum(n_judges) filter (where is_scored) as n_judgments,
         count(*) filter (where is_question_kept and not is_answer_valid) as n_answers_invalid,
         count(*) filter (where is_question_kept and is_answer_valid and score is null)
             as n_answers_unjudged,
@@ -49,6 +54,7 @@ player_scores as (
         answers_per_player.score_others_questions,
         answers_per_player.weighted_score,
         coalesce(answers_per_player.n_answers, 0) as n_answers,
+        coalesce(answers_per_player.n_judgments, 0)::integer as n_judgments,
         coalesce(answers_per_player.n_answers_others_questions, 0) as n_answers_others_questions,
         coalesce(answers_per_player.n_answers_invalid, 0) as n_answers_invalid,
         coalesce(answers_per_player.n_answers_unjudged, 0) as n_answers_unjudged
@@ -57,16 +63,34 @@ player_scores as (
         on players.player = answers_per_player.player
 ),
 
--- Competition ranking ("1224"): equal scores (at 9 decimals) share the best rank, the next
--- rank skips.
+-- A score resting on fewer valid judgements than scoring.min_judgments is not ranked.
+with_data_check as (
+    select
+        player_scores.*,
+        scoring.min_judgments,
+        coalesce(
+            player_scores.score is not null
+            and player_scores.n_judgments >= scoring.min_judgments,
+            false
+        ) as has_enough_data
+    from player_scores
+    cross join scoring
+),
+
+-- Competition ranking ("1224") among the players with enough data: equal scores (at 9
+-- decimals) share the best rank, the next rank skips.
 ranked as (
     select
         *,
+        case when has_enough_data then 'ranked' else 'insufficient data' end as status,
         case
-            when score is not null
-                then rank() over (order by {{ comparable('score') }} desc nulls last)
+            when has_enough_data
+                then rank() over (
+                    partition by has_enough_data
+                    order by {{ comparable('score') }} desc nulls last
+                )
         end as rank
-    from player_scores
+    from with_data_check
 )
 
 select * from ranked

@@ -1,7 +1,9 @@
 {{ config(tags=['arena_questions']) }}
 
+-- a void question (identity_leaks: void) was never rated or answered and is not scored
 with questions as (
     select * from {{ ref('stg_arena_questions') }}
+    where is_void is not true
 ),
 
 ratings as (

@@ -20,7 +20,9 @@ judgment_detail as (
         normalized_judgments.normalized_score,
         judgments.is_valid,
         judgments.n_attempts,
-        judgments.raw_reply
+        judgments.raw_reply,
+        judgments.rationale_asked,
+        judgments.rationale
     from judgments
     inner join normalized_judgments
         on

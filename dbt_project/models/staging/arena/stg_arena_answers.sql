@@ -14,7 +14,11 @@ renamed as (
         raw_reply,
         run_id,
         schema_version,
-        coalesce(is_valid, false) as is_valid
+        coalesce(is_valid, false) as is_valid,
+        coalesce(shown_text, text) as shown_text,
+        coalesce(json_array_length(leaked_identities), 0) as n_leaked_identities,
+        coalesce(leaked_identities, '[]'::json) as leaked_identities,
+        coalesce(is_void, false) as is_void
     from source
     where answer_id is not null
 )

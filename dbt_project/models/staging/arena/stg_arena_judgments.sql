@@ -15,7 +15,10 @@ renamed as (
         run_id,
         schema_version,
         coalesce(is_valid and score is not null, false) as is_valid,
-        case when is_valid then score end as score
+        case when is_valid then score end as score,
+        coalesce(rationale_asked, false) as rationale_asked,
+        rationale,
+        length(rationale) as rationale_length
     from source
     where answer_id is not null and judge is not null
 )

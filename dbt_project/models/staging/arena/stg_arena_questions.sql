@@ -16,7 +16,11 @@ renamed as (
         prompt_sha256,
         raw_line,
         run_id,
-        schema_version
+        schema_version,
+        coalesce(shown_text, text) as shown_text,
+        coalesce(json_array_length(leaked_identities), 0) as n_leaked_identities,
+        coalesce(leaked_identities, '[]'::json) as leaked_identities,
+        coalesce(is_void, false) as is_void
     from source
     where question_id is not null
 )

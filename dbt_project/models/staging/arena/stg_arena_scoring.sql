@@ -24,7 +24,11 @@ scoring_settings as (
         (scoring ->> '$.bootstrap.seed')::bigint as bootstrap_seed,
         (scoring ->> '$.anomaly.permutations')::integer as permutation_n,
         (scoring ->> '$.anomaly.seed')::bigint as permutation_seed,
-        (scoring ->> '$.anomaly.fdr')::double as anomaly_fdr
+        (scoring ->> '$.anomaly.fdr')::double as anomaly_fdr,
+        (scoring ->> '$.min_judgments')::integer as min_judgments,
+        scoring ->> '$.identity_leaks' as identity_leaks,
+        (scoring ->> '$.rationales.low')::integer as rationale_low,
+        (scoring ->> '$.rationales.high')::integer as rationale_high
     from manifest
 )
 

@@ -45,6 +45,15 @@ class QuestionRecord(ArenaRecord):
     """1-based position in the author's list."""
     raw_line: str
     """The line of the generation reply the question was parsed from."""
+    leaked_identities: list[str]
+    """Identity terms the question contains (player names, models, makers, self-identification
+    phrases), lowercase, sorted; empty when none (``pdbench.arena.leaks``)."""
+    shown_text: str
+    """The question as the other players were shown it: the text, or with ``identity_leaks:
+    scrub`` the text with every leaked term replaced by ``[redacted]``."""
+    is_void: bool
+    """With ``identity_leaks: void``, a question that leaked: not rated or answered,
+    excluded from scoring."""
 
 
 class QuestionRatingRecord(ArenaRecord):
@@ -80,6 +89,15 @@ class AnswerRecord(ArenaRecord):
     """Whether the recorded reply was a usable (non-empty) answer."""
     raw_reply: str
     """The recorded reply."""
+    leaked_identities: list[str]
+    """Identity terms the answer contains (player names, models, makers, self-identification
+    phrases), lowercase, sorted; empty when none (``pdbench.arena.leaks``)."""
+    shown_text: str
+    """The answer as the other players were shown it: the text, or with ``identity_leaks:
+    scrub`` the text with every leaked term replaced by ``[redacted]``."""
+    is_void: bool
+    """With ``identity_leaks: void``, an answer that leaked: not judged, excluded from
+    scoring."""
 
 
 class JudgmentRecord(ArenaRecord):
@@ -99,3 +117,9 @@ class JudgmentRecord(ArenaRecord):
     """0-based position of the answer in this judge's shuffled order."""
     raw_reply: str
     """The recorded reply."""
+    rationale_asked: bool
+    """Whether the score was extreme under ``rationales`` and the judge was asked why (a
+    follow-up call, phase ``rationale``)."""
+    rationale: str | None
+    """The judge's one or two sentences of rationale; null when not asked or when no reply
+    was usable."""
