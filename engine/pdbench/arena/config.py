@@ -61,8 +61,9 @@ class ArenaMockConfig(StrictModel):
     favours: str | None = None
     """A player whose answers it judges ``favour_bonus`` points higher, recognising them by
     their signature (never by name)."""
-    favour_bonus: float = Field(default=3.0, ge=0, le=10)
-    """Points added to the favoured player's answers."""
+    favour_bonus: float = Field(default=3.0, ge=-10, le=10)
+    """Points added to the favoured player's answers; negative for a judge that down-scores
+    a rival (``favours`` names the rival)."""
     signature: str | None = Field(default=None, min_length=3, max_length=80)
     """The sign-off every answer of this player ends with (default: one per player, by
     position in the config)."""
