@@ -1,27 +1,21 @@
 {{ config(materialized='table') }}
 
--- Permutation null of the judge x player bias: for every judge, the players' labels of the
--- answers it judged are shuffled R times (the deviations stay in place), and each player's
--- mean deviation under the shuffled labels is kept. A shuffle sorts the answers by the
--- lowbias32 chain of (seed, judge, permutation, answer position), ties by position.
+-- Permutation null of the judge x player bias: for every judge, the authors of the answers
+-- it judged are shuffled within each stratum (judge x consensus level,
+-- int_arena_bias_deviations) R times, the centred deviations staying in place, and each
+-- player's count, mean and sample variance of centred deviations under the shuffled labels
+-- are kept. Every judge is
+-- shuffled in every permutation, so a permutation is a whole judge x player table, which
+-- int_arena_bias_residuals takes apart like the observed one. A shuffle sorts a stratum's
+-- answers by the lowbias32 chain of (seed, judge, permutation, the answer's position among
+-- the judge's answers), ties by position.
 
-with consensus as (
-    select * from {{ ref('int_arena_judgment_consensus') }}
+with judged_answers as (
+    select * from {{ ref('int_arena_bias_deviations') }}
 ),
 
 scoring as (
     select * from {{ ref('stg_arena_scoring') }}
-),
-
-judged_answers as (
-    select
-        judge,
-        answerer as player,
-        deviation,
-        row_number() over (partition by judge order by answer_id) as answer_position,
-        dense_rank() over (order by judge) as judge_index
-    from consensus
-    where deviation is not null
 ),
 
 seed_halves as (
@@ -78,6 +72,8 @@ answer_keys as (
     select
         permutation_keys.judge,
         permutation_keys.permutation,
+        judged_answers.consensus_level,
+        judged_answers.stratum_position,
         judged_answers.answer_position,
         {{ arena_mix32(
             'xor(permutation_keys.permutation_key, judged_answers.answer_position::ubigint)'
@@ -91,9 +87,11 @@ shuffled as (
     select
         judge,
         permutation,
-        answer_position,
+        consensus_level,
+        stratum_position,
         row_number() over (
-            partition by judge, permutation order by sort_key, answer_position
+            partition by judge, permutation, consensus_level
+            order by sort_key, answer_position
         ) as label_position
     from answer_keys
 ),
@@ -103,16 +101,18 @@ relabelled as (
         shuffled.judge,
         shuffled.permutation,
         labels.player,
-        deviations.deviation
+        deviations.centred_deviation
     from shuffled
     inner join judged_answers as deviations
         on
             shuffled.judge = deviations.judge
-            and shuffled.answer_position = deviations.answer_position
+            and shuffled.consensus_level = deviations.consensus_level
+            and shuffled.stratum_position = deviations.stratum_position
     inner join judged_answers as labels
         on
             shuffled.judge = labels.judge
-            and shuffled.label_position = labels.answer_position
+            and shuffled.consensus_level = labels.consensus_level
+            and shuffled.label_position = labels.stratum_position
 ),
 
 permuted_means as (
@@ -120,7 +120,9 @@ permuted_means as (
         judge,
         player,
         permutation,
-        avg(deviation) as mean_deviation
+        count(*) as n_answers,
+        avg(centred_deviation) as pair_mean,
+        coalesce(var_samp(centred_deviation), 0) as pair_variance
     from relabelled
     group by judge, player, permutation
 )
