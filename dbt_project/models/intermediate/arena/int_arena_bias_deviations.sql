@@ -6,8 +6,10 @@
 -- response is not a plain shift of the others' (clamped at 0 or 10, say, when it is
 -- lenient) deviates by the level of the answer, and players of different skill sit at
 -- different levels; comparing each answer only with the judge's other answers of the same
--- level keeps that out of the pair statistic. The permutation test shuffles authors within
--- these strata (int_arena_bias_permutations).
+-- level keeps that out of the pair statistic. The median, not the mean, of the stratum: a
+-- judge's favoured answers, a minority of a stratum, barely move it, so the favour does not
+-- leak onto the judge's other players. The permutation test shuffles the authors of
+-- the answers to each question (int_arena_bias_permutations).
 
 with consensus as (
     select * from {{ ref('int_arena_judgment_consensus') }}
@@ -18,6 +20,7 @@ judged_answers as (
         judge,
         answerer as player,
         answer_id,
+        question_id,
         deviation,
         floor(others_mean_score)::integer as consensus_level
     from consensus
@@ -27,13 +30,9 @@ judged_answers as (
 centred as (
     select
         *,
-        deviation - avg(deviation) over (partition by judge, consensus_level)
+        deviation - median(deviation) over (partition by judge, consensus_level)
             as centred_deviation,
-        count(*) over (partition by judge, consensus_level) as stratum_size,
-        row_number() over (partition by judge order by answer_id) as answer_position,
-        row_number() over (partition by judge, consensus_level order by answer_id)
-            as stratum_position,
-        dense_rank() over (order by judge) as judge_index
+        count(*) over (partition by judge, consensus_level) as stratum_size
     from judged_answers
 )
 
