@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+import pytest
 from pdbench.aggregate import aggregate_run
 from pdbench.arena.runner import run_arena
 from pdbench.games import load_config
@@ -41,7 +42,7 @@ def _play(folder: Path, *, seed: int, questions: int, favours: dict[str, tuple[s
             {"ref": "agents/arena_player.yaml", "overrides": {"name": name, "mock": mock}}
         )
     path = write_arena(
-        folder,
+        folder / "configs",
         f"arena_{seed}.yaml",
         players=players,
         seed=seed,
@@ -55,7 +56,7 @@ def _play(folder: Path, *, seed: int, questions: int, favours: dict[str, tuple[s
     run_arena(load_config(path), output_dir=run_dir, use_cache=False)
     aggregate_run(run_dir)
     return duckdb.sql(
-        f"select judge, player, is_flagged, relative_deviation "
+        f"select judge, player, is_flagged, relative_deviation, anomaly_rank, flag_kind "
         f"from '{run_dir}/judge_player_bias.parquet' where judge is not null"
     ).fetchall()
 
@@ -72,31 +73,35 @@ def test_under_the_null_few_pairs_are_flagged(project: Path):
         rows = _play(project, seed=100 + seed, questions=6, favours={})
         assert len(rows) == 20
         pairs += len(rows)
-        flagged += sum(is_flagged for _, _, is_flagged, _ in rows)
+        flagged += sum(is_flagged for _, _, is_flagged, *_ in rows)
     assert flagged / pairs <= FDR
 
 
-def test_planted_favours_a_ring_and_a_rival_are_flagged(project: Path):
-    # One tournament of 20 questions per player (~100 answers per pair) with a mutual ring
-    # (atlas <-> ember), a one-way favour (dynamo -> borealis) and a judge that down-scores
-    # a rival (borealis -> cirrus), each 3 points.
-    planted = {
-        "atlas": ("ember", 3.0),
-        "ember": ("atlas", 3.0),
-        "dynamo": ("borealis", 3.0),
-        "borealis": ("cirrus", -3.0),
-    }
+@pytest.mark.parametrize(
+    "planted",
+    [
+        {"dynamo": ("borealis", 3.0), "ember": ("atlas", -3.0)},  # one-way, and a rival
+        {"borealis": ("dynamo", 3.0), "dynamo": ("borealis", 3.0)},  # a ring of two
+    ],
+    ids=["one_way_and_rival", "ring_of_two"],
+)
+def test_planted_favours_are_flagged_first(project: Path, planted: dict):
+    # 20 questions per player (about 80 answers per pair), 3 points each way.
     rows = _play(project, seed=7, questions=20, favours=planted)
-    flags = {(judge, player): deviation for judge, player, is_flagged, deviation in rows
-             if is_flagged}  # fmt: skip
-    for judge, (player, bonus) in planted.items():
-        assert (judge, player) in flags, (judge, player, flags)
-        assert flags[judge, player] * bonus > 0  # the planted direction
-    false_flags = [pair for pair in flags if pair not in {(j, p) for j, (p, _) in planted.items()}]
-    assert len(false_flags) <= 2, false_flags
+    by_rank = sorted(rows, key=lambda row: row[4])
+    pairs = {(judge, player) for judge, (player, _) in planted.items()}
+    top = by_rank[: len(pairs)]
+    assert {(judge, player) for judge, player, *_ in top} == pairs
+    for judge, player, is_flagged, deviation, _, kind in top:
+        bonus = planted[judge][1]
+        assert is_flagged and deviation * bonus > 0
+        mutual = planted.get(player, (None,))[0] == judge
+        assert kind == ("mutual_inflation" if mutual else "favouritism" if bonus > 0
+                        else "disfavour")  # fmt: skip
 
 
 def test_a_one_way_favour_at_the_demo_size_is_the_largest_residual(project: Path):
     rows = _play(project, seed=11, questions=6, favours={"dynamo": ("borealis", 3.0)})
     top = max(rows, key=lambda row: abs(row[3]))
     assert top[:3] == ("dynamo", "borealis", True)
+    assert top[4] == 1  # also first by p-value
