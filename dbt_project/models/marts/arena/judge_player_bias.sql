@@ -4,9 +4,9 @@
 -- player's answers sit from the other judges' on the same answers, once the judge's level
 -- (the consensus level of the answer, int_arena_bias_deviations), the judge's overall
 -- deviation and the player's common deviation are taken out (int_arena_bias_residuals),
--- with a two-sided permutation p-value of that residual over its standard error
--- (int_arena_bias_permutations) and a Benjamini-Hochberg q-value over all pairs. Pairs with
--- q <= the manifest's fdr are flagged.
+-- with a two-sided permutation p-value of that residual over its standard error (authors
+-- shuffled within questions, int_arena_bias_permutations) and a Benjamini-Hochberg q-value
+-- over all pairs. Pairs with q <= the manifest's fdr are flagged.
 
 with consensus as (
     select * from {{ ref('int_arena_judgment_consensus') }}
