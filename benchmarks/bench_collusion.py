@@ -23,7 +23,8 @@ flag), and the power (found / planted).
 Usage::
 
     uv run --frozen python benchmarks/bench_collusion.py \\
-        --sizes 6,30 --null-seeds 20 --planted-seeds 5 --permutations 1000 [--bonus 3]
+        --sizes 6,30 --null-seeds 20 --planted-seeds 4 --permutations 1000 [--bonus 3]
+        [--min-effect 0.5] [--show-false-flags]
 
 ``--sizes`` are questions per player (<= 10 plays in dev mode, above in full mode).
 Prints a Markdown table (the one in ``docs/arena_scoring.md``).
@@ -99,7 +100,8 @@ def arena_file(folder: Path, *, structure: str, questions: int, seed: int, args)
         "categories": ["math", "logic", "ethics", "science", "language"],
         "question_filter": {"kind": "none"},
         "bootstrap": {"n": 50},
-        "anomaly": {"permutations": args.permutations, "fdr": args.fdr},
+        "anomaly": {"permutations": args.permutations, "fdr": args.fdr}
+        | ({} if args.min_effect is None else {"min_effect": args.min_effect}),
         "store_prompts": False,
         "players": players,
     }
@@ -170,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--permutations", type=int, default=1000)
     parser.add_argument("--fdr", type=float, default=0.1)
     parser.add_argument("--bonus", type=float, default=3.0)
+    parser.add_argument(
+        "--min-effect", type=float, default=None, help="anomaly.min_effect (default: config's)"
+    )
     parser.add_argument("--first-seed", type=int, default=1000)
     parser.add_argument("--show-false-flags", action="store_true")
     args = parser.parse_args(argv)
@@ -205,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
     print(
         f"permutations {args.permutations}, fdr {args.fdr}, bonus {args.bonus}, "
+        f"min_effect {'config default' if args.min_effect is None else args.min_effect}, "
         f"seeds from {args.first_seed}\n"
     )
     print(

@@ -156,6 +156,9 @@ class AnomalyConfig(StrictModel):
     """Permutations behind each p-value."""
     fdr: float = Field(default=0.1, gt=0, lt=1)
     """False discovery rate at which a pair is flagged."""
+    min_effect: float = Field(default=0.5, ge=0, le=10)
+    """Smallest bias (points) the flag is for: a pair is tested for a bias larger than this,
+    not for any bias at all."""
 
 
 class ArenaConfig(ProviderLayerConfig):
@@ -281,6 +284,7 @@ class ArenaConfig(ProviderLayerConfig):
             "anomaly": {
                 "permutations": self.anomaly.permutations,
                 "fdr": self.anomaly.fdr,
+                "min_effect": self.anomaly.min_effect,
                 "seed": derive_seed(self.seed, "anomaly"),
             },
             "players": [_player_truth(p) for p in self.players],

@@ -5,7 +5,9 @@
 -- (the consensus level of the answer, int_arena_bias_deviations), the judge's overall
 -- deviation and the player's common deviation are taken out (int_arena_bias_residuals),
 -- with a two-sided permutation p-value of that residual over its standard error (authors
--- shuffled within questions, int_arena_bias_permutations) and a Benjamini-Hochberg q-value
+-- shuffled within questions, int_arena_bias_permutations) for a bias larger than the
+-- manifest's min_effect: the observed |residual| less min_effect, over its standard error,
+-- against the permuted |studentized residual|, and a Benjamini-Hochberg q-value
 -- over all pairs. Pairs with q <= the manifest's fdr are flagged.
 
 with consensus as (
@@ -38,8 +40,17 @@ observed_relative as (
         residuals.judge_effect,
         residuals.player_effect,
         residuals.residual as relative_deviation,
-        residuals.studentized_residual
+        residuals.standard_error,
+        residuals.studentized_residual,
+        case
+            when residuals.standard_error > 0
+                then
+                    greatest(abs(residuals.residual) - scoring.anomaly_min_effect, 0)
+                    / residuals.standard_error
+            else 0
+        end as margin_statistic
     from observed_deviations
+    cross join scoring
     inner join residuals
         on
             observed_deviations.judge = residuals.judge
@@ -55,7 +66,7 @@ exceedances as (
         count(permuted.permutation) as n_permutations,
         count(permuted.permutation) filter (
             where abs(permuted.studentized_residual)
-            >= abs(observed_relative.studentized_residual) - 1e-12
+            >= observed_relative.margin_statistic - 1e-12
         ) as n_as_extreme
     from observed_relative
     left join residuals as permuted
@@ -76,6 +87,7 @@ tested as (
         observed_relative.judge_effect,
         observed_relative.player_effect,
         observed_relative.relative_deviation,
+        observed_relative.standard_error,
         observed_relative.studentized_residual,
         exceedances.n_permutations,
         (1 + exceedances.n_as_extreme) / (1 + exceedances.n_permutations) as p_value
@@ -146,6 +158,7 @@ final as (
         judge_effect,
         player_effect,
         relative_deviation,
+        standard_error,
         studentized_residual,
         p_value,
         q_value,

@@ -24,7 +24,9 @@ scoring_settings as (
         (scoring ->> '$.bootstrap.seed')::bigint as bootstrap_seed,
         (scoring ->> '$.anomaly.permutations')::integer as permutation_n,
         (scoring ->> '$.anomaly.seed')::bigint as permutation_seed,
-        (scoring ->> '$.anomaly.fdr')::double as anomaly_fdr
+        (scoring ->> '$.anomaly.fdr')::double as anomaly_fdr,
+        -- optional: runs recorded before it existed test for any bias (margin 0)
+        coalesce((scoring ->> '$.anomaly.min_effect')::double, 0) as anomaly_min_effect
     from manifest
 )
 
