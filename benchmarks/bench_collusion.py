@@ -214,8 +214,9 @@ def main(argv: list[str] | None = None) -> int:
         f"seeds from {args.first_seed}\n"
     )
     print(
-        "| structure | questions per player | tournaments | unplanted pairs | unplanted pairs flagged "
-        "| unplanted p <= 0.05 | tournaments with a false flag | mean false discovery proportion "
+        "| structure | questions per player | tournaments | unplanted pairs "
+        "| unplanted pairs flagged | unplanted p <= 0.05 | tournaments with a false flag "
+        "| mean false discovery proportion "
         "| planted pairs | power |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
