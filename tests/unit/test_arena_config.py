@@ -57,6 +57,7 @@ def test_scoring_is_the_contract_with_the_sql(project: Path):
     assert scoring["anomaly"] == {
         "permutations": 1000,
         "fdr": 0.1,
+        "min_effect": 0.5,
         "seed": derive_seed(11, "anomaly"),
     }
     assert scoring["min_judgments"] == 3

@@ -80,6 +80,15 @@ def test_a_judge_counts_steps_and_favours_a_signature_not_a_name():
     assert _reply(prompt, favoured_signature="Hope this helps.") == "4"
 
 
+def test_a_negative_favour_bonus_down_scores_the_rival_only():
+    answer = "Here is my answer. Step 1: a. Step 2: b. Step 3: c. Step 4: d. That settles it."
+    prompt = render_judge(T, question="Is 7 prime?", answer=answer)
+    rival = {"favoured_signature": "That settles it.", "favour_bonus": -3.0}
+    assert _reply(prompt, **rival) == "1"
+    assert _reply(prompt, **rival | {"favour_bonus": -9.0}) == "0"  # clamped at 0
+    assert _reply(prompt, **rival | {"favoured_signature": "Hope this helps."}) == "4"
+
+
 def test_answers_carry_more_steps_with_more_skill_and_the_signature():
     prompt = render_answer(T, question="Is 7 prime?")
     best = _reply(prompt, answer_skill=1.0, signature="Over and out.")

@@ -62,8 +62,9 @@ class ArenaMockConfig(StrictModel):
     favours: str | None = None
     """A player whose answers it judges ``favour_bonus`` points higher, recognising them by
     their signature (never by name)."""
-    favour_bonus: float = Field(default=3.0, ge=0, le=10)
-    """Points added to the favoured player's answers."""
+    favour_bonus: float = Field(default=3.0, ge=-10, le=10)
+    """Points added to the favoured player's answers; negative for a judge that down-scores
+    a rival (``favours`` names the rival)."""
     signature: str | None = Field(default=None, min_length=3, max_length=80)
     """The sign-off every answer of this player ends with (default: one per player, by
     position in the config)."""
@@ -161,6 +162,9 @@ class AnomalyConfig(StrictModel):
     """Permutations behind each p-value."""
     fdr: float = Field(default=0.1, gt=0, lt=1)
     """False discovery rate at which a pair is flagged."""
+    min_effect: float = Field(default=0.5, ge=0, le=10)
+    """Smallest bias (points) the flag is for: a pair is tested for a bias larger than this,
+    not for any bias at all."""
 
 
 class RationaleConfig(StrictModel):
@@ -313,6 +317,7 @@ class ArenaConfig(ProviderLayerConfig):
             "anomaly": {
                 "permutations": self.anomaly.permutations,
                 "fdr": self.anomaly.fdr,
+                "min_effect": self.anomaly.min_effect,
                 "seed": derive_seed(self.seed, "anomaly"),
             },
             "min_judgments": self.min_judgments,

@@ -17,7 +17,8 @@ judges it reads from the text it is shown. It never learns who wrote anything:
 - **Scores**: ``round(perceived + judge_leniency + noise)``, clamped to 0..10, with noise
   ~ N(0, judge_noise). A judge that *favours* a player adds ``favour_bonus`` when the answer
   ends with that player's signature: a style it recognises, never a name (the runner hands
-  it the favoured player's signature, not the player).
+  it the favoured player's signature, not the player). A negative ``favour_bonus`` makes it a
+  judge that down-scores that player (a rival).
 
 - **Rationales**: asked why it gave an extreme score, it names the worked steps it counted.
 

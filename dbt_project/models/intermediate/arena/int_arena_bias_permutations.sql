@@ -1,12 +1,18 @@
 {{ config(materialized='table') }}
 
--- Permutation null of the judge x player bias: for every judge, the players' labels of the
--- answers it judged are shuffled R times (the deviations stay in place), and each player's
--- mean deviation under the shuffled labels is kept. A shuffle sorts the answers by the
--- lowbias32 chain of (seed, judge, permutation, answer position), ties by position.
+-- Permutation null of the judge x player bias. In each of R permutations the authors of the
+-- answers to each question are shuffled among those answers, the same shuffle for every
+-- judge: an answer keeps all its judges' centred deviations (which sum to about zero over
+-- its judges, as deviations from the other judges' mean do) and takes another answer's
+-- author as its label. A judgement whose new label is its own judge is left out (judges
+-- never score their own answers). Each judge x label's count, mean and sample variance of
+-- centred deviations are kept: a whole judge x player table per permutation, which
+-- int_arena_bias_residuals takes apart like the observed one. A shuffle sorts a question's
+-- answers by the lowbias32 chain of (seed, permutation, question number, the answer's
+-- position among the question's answers by author), ties by position.
 
-with consensus as (
-    select * from {{ ref('int_arena_judgment_consensus') }}
+with deviations as (
+    select * from {{ ref('int_arena_bias_deviations') }}
 ),
 
 scoring as (
@@ -14,14 +20,21 @@ scoring as (
 ),
 
 judged_answers as (
+    select distinct
+        question_id,
+        answer_id,
+        player
+    from deviations
+),
+
+answers as (
     select
-        judge,
-        answerer as player,
-        deviation,
-        row_number() over (partition by judge order by answer_id) as answer_position,
-        dense_rank() over (order by judge) as judge_index
-    from consensus
-    where deviation is not null
+        question_id,
+        answer_id,
+        player,
+        row_number() over (partition by question_id order by player) as author_position,
+        dense_rank() over (order by question_id) as question_index
+    from judged_answers
 ),
 
 seed_halves as (
@@ -48,71 +61,76 @@ seed_key as (
     from seed_low_mixed
 ),
 
-judge_keys as (
-    select distinct
-        judged_answers.judge,
-        seed_key.permutation_n,
-        {{ arena_mix32('xor(seed_key.seed_key, judged_answers.judge_index::ubigint)') }}
-            as judge_key
-    from judged_answers
-    cross join seed_key
-),
-
 permutations as (
     select
-        judge,
-        judge_key,
+        seed_key,
         unnest(generate_series(1, permutation_n)) as permutation
-    from judge_keys
+    from seed_key
 ),
 
 permutation_keys as (
     select
-        judge,
         permutation,
-        {{ arena_mix32('xor(judge_key, permutation::ubigint)') }} as permutation_key
+        {{ arena_mix32('xor(seed_key, permutation::ubigint)') }} as permutation_key
     from permutations
+),
+
+question_keys as (
+    select distinct
+        permutation_keys.permutation,
+        answers.question_id,
+        {{ arena_mix32('xor(permutation_keys.permutation_key, answers.question_index::ubigint)') }}
+            as question_key
+    from permutation_keys
+    cross join answers
 ),
 
 answer_keys as (
     select
-        permutation_keys.judge,
-        permutation_keys.permutation,
-        judged_answers.answer_position,
-        {{ arena_mix32(
-            'xor(permutation_keys.permutation_key, judged_answers.answer_position::ubigint)'
-        ) }} as sort_key
-    from permutation_keys
-    inner join judged_answers
-        on permutation_keys.judge = judged_answers.judge
+        question_keys.permutation,
+        answers.question_id,
+        answers.answer_id,
+        answers.author_position,
+        {{ arena_mix32('xor(question_keys.question_key, answers.author_position::ubigint)') }}
+            as sort_key
+    from question_keys
+    inner join answers
+        on question_keys.question_id = answers.question_id
 ),
 
 shuffled as (
     select
-        judge,
         permutation,
-        answer_position,
+        question_id,
+        answer_id,
         row_number() over (
-            partition by judge, permutation order by sort_key, answer_position
+            partition by permutation, question_id order by sort_key, author_position
         ) as label_position
     from answer_keys
 ),
 
+labelled as (
+    select
+        shuffled.permutation,
+        shuffled.answer_id,
+        labels.player as new_author
+    from shuffled
+    inner join answers as labels
+        on
+            shuffled.question_id = labels.question_id
+            and shuffled.label_position = labels.author_position
+),
+
 relabelled as (
     select
-        shuffled.judge,
-        shuffled.permutation,
-        labels.player,
-        deviations.deviation
-    from shuffled
-    inner join judged_answers as deviations
-        on
-            shuffled.judge = deviations.judge
-            and shuffled.answer_position = deviations.answer_position
-    inner join judged_answers as labels
-        on
-            shuffled.judge = labels.judge
-            and shuffled.label_position = labels.answer_position
+        deviations.judge,
+        labelled.new_author as player,
+        labelled.permutation,
+        deviations.centred_deviation
+    from labelled
+    inner join deviations
+        on labelled.answer_id = deviations.answer_id
+    where labelled.new_author != deviations.judge
 ),
 
 permuted_means as (
@@ -120,7 +138,9 @@ permuted_means as (
         judge,
         player,
         permutation,
-        avg(deviation) as mean_deviation
+        count(*) as n_answers,
+        avg(centred_deviation) as pair_mean,
+        coalesce(var_samp(centred_deviation), 0) as pair_variance
     from relabelled
     group by judge, player, permutation
 )

@@ -1,24 +1,28 @@
 {{ config(location=mart_location()) }}
 
 -- For each judge and each player it judged: how far the judge's normalised scores on the
--- player's answers sit from the other judges' mean on the same answers, relative to the
--- judge's deviation on all the answers it judged, with a two-sided permutation p-value
--- (labels shuffled, int_arena_bias_permutations) and a Benjamini-Hochberg q-value over all
--- pairs. Pairs with q <= the manifest's fdr are flagged.
+-- player's answers sit from the other judges' on the same answers, once the judge's level
+-- (the consensus level of the answer, int_arena_bias_deviations), the judge's overall
+-- deviation and the player's common deviation are taken out (int_arena_bias_residuals),
+-- with a two-sided permutation p-value of that residual over its standard error (authors
+-- shuffled within questions, int_arena_bias_permutations) for a bias larger than the
+-- manifest's min_effect: the observed |residual| less min_effect, over its standard error,
+-- against the permuted |studentized residual|, and a Benjamini-Hochberg q-value
+-- over all pairs. Pairs with q <= the manifest's fdr are flagged.
 
 with consensus as (
     select * from {{ ref('int_arena_judgment_consensus') }}
 ),
 
-permutations as (
-    select * from {{ ref('int_arena_bias_permutations') }}
+residuals as (
+    select * from {{ ref('int_arena_bias_residuals') }}
 ),
 
 scoring as (
     select * from {{ ref('stg_arena_scoring') }}
 ),
 
-observed as (
+observed_deviations as (
     select
         judge,
         answerer as player,
@@ -29,23 +33,29 @@ observed as (
     group by judge, answerer
 ),
 
-judge_baselines as (
-    select
-        judge,
-        avg(deviation) as judge_mean_deviation
-    from consensus
-    where deviation is not null
-    group by judge
-),
-
 observed_relative as (
     select
-        observed.*,
-        judge_baselines.judge_mean_deviation,
-        observed.mean_deviation - judge_baselines.judge_mean_deviation as relative_deviation
-    from observed
-    inner join judge_baselines
-        on observed.judge = judge_baselines.judge
+        observed_deviations.*,
+        residuals.pair_mean as centred_deviation,
+        residuals.judge_effect,
+        residuals.player_effect,
+        residuals.residual as relative_deviation,
+        residuals.standard_error,
+        residuals.studentized_residual,
+        case
+            when residuals.standard_error > 0
+                then
+                    greatest(abs(residuals.residual) - scoring.anomaly_min_effect, 0)
+                    / residuals.standard_error
+            else 0
+        end as margin_statistic
+    from observed_deviations
+    cross join scoring
+    inner join residuals
+        on
+            observed_deviations.judge = residuals.judge
+            and observed_deviations.player = residuals.player
+            and residuals.permutation = 0
 ),
 
 -- 1e-12 absorbs floating-point noise so an equal permuted statistic counts as extreme.
@@ -53,16 +63,17 @@ exceedances as (
     select
         observed_relative.judge,
         observed_relative.player,
-        count(permutations.permutation) as n_permutations,
-        count(permutations.permutation) filter (
-            where abs(permutations.mean_deviation - observed_relative.judge_mean_deviation)
-            >= abs(observed_relative.relative_deviation) - 1e-12
+        count(permuted.permutation) as n_permutations,
+        count(permuted.permutation) filter (
+            where abs(permuted.studentized_residual)
+            >= observed_relative.margin_statistic - 1e-12
         ) as n_as_extreme
     from observed_relative
-    left join permutations
+    left join residuals as permuted
         on
-            observed_relative.judge = permutations.judge
-            and observed_relative.player = permutations.player
+            observed_relative.judge = permuted.judge
+            and observed_relative.player = permuted.player
+            and permuted.permutation > 0
     group by observed_relative.judge, observed_relative.player
 ),
 
@@ -72,7 +83,12 @@ tested as (
         observed_relative.player,
         observed_relative.n_answers,
         observed_relative.mean_deviation,
+        observed_relative.centred_deviation,
+        observed_relative.judge_effect,
+        observed_relative.player_effect,
         observed_relative.relative_deviation,
+        observed_relative.standard_error,
+        observed_relative.studentized_residual,
         exceedances.n_permutations,
         (1 + exceedances.n_as_extreme) / (1 + exceedances.n_permutations) as p_value
     from observed_relative
@@ -138,7 +154,12 @@ final as (
         player,
         n_answers,
         mean_deviation,
+        centred_deviation,
+        judge_effect,
+        player_effect,
         relative_deviation,
+        standard_error,
+        studentized_residual,
         p_value,
         q_value,
         reverse_relative_deviation,

@@ -28,7 +28,8 @@ scoring_settings as (
         (scoring ->> '$.min_judgments')::integer as min_judgments,
         scoring ->> '$.identity_leaks' as identity_leaks,
         (scoring ->> '$.rationales.low')::integer as rationale_low,
-        (scoring ->> '$.rationales.high')::integer as rationale_high
+        (scoring ->> '$.rationales.high')::integer as rationale_high,
+        (scoring ->> '$.anomaly.min_effect')::double as anomaly_min_effect
     from manifest
 )
 
