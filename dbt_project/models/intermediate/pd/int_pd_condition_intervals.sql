@@ -1,0 +1,76 @@
+-- 95% percentile bootstrap intervals of every condition mean: each resample draws the
+-- condition's ok replicates with replacement (int_pd_bootstrap_draws), takes the mean of each
+-- metric over the drawn replicates where it is defined, and the interval is the 2.5% and
+-- 97.5% quantiles of those means (linear interpolation between order statistics). NULL when
+-- fewer than two replicates define the metric: one value has no spread to resample.
+
+{%- set metrics = pd_interval_metrics() %}
+
+with
+
+replicate_metrics as (
+    select * from {{ ref('int_pd_replicate_metrics') }}
+),
+
+draws as (
+    select * from {{ ref('int_pd_bootstrap_draws') }}
+),
+
+defined_counts as (
+    select
+        condition,
+        {% for column in metrics %}
+        count({{ column }}) as n_{{ column }},
+        {% endfor %}
+        count(*) as n_replicates
+    from replicate_metrics
+    group by condition
+),
+
+resample_means as (
+    select
+        replicate_metrics.condition,
+        draws.resample,
+        {% for column in metrics %}
+        avg(replicate_metrics.{{ column }} order by draws.draw_index)
+            as {{ column }},
+        {% endfor %}
+        count(*) as n_draws
+    from replicate_metrics
+    inner join draws
+        on
+            replicate_metrics.n_replicates = draws.sample_size
+            and replicate_metrics.replicate_position = draws.draw_position
+    group by replicate_metrics.condition, draws.resample
+),
+
+quantiles as (
+    select
+        condition,
+        {% for column in metrics %}
+        quantile_cont({{ column }}, 0.025) as {{ column }}_low,
+        quantile_cont({{ column }}, 0.975) as {{ column }}_high,
+        {% endfor %}
+        count(*) as n_resamples
+    from resample_means
+    group by condition
+),
+
+intervals as (
+    select
+        defined_counts.condition,
+        {% for column in metrics %}
+        case
+            when defined_counts.n_{{ column }} >= 2 then quantiles.{{ column }}_low
+        end as {{ column }}_ci_low,
+        case
+            when defined_counts.n_{{ column }} >= 2 then quantiles.{{ column }}_high
+        end as {{ column }}_ci_high,
+        {% endfor %}
+        quantiles.n_resamples
+    from defined_counts
+    left join quantiles
+        on defined_counts.condition = quantiles.condition
+)
+
+select * from intervals
