@@ -244,9 +244,7 @@ def test_condition_intervals(run_dir: Path, summary: AggregateSummary) -> None:
     assert replicate["cooperation_rate_ci_low"] is None
 
 
-def test_comparisons_of_a_single_common_replicate(
-    run_dir: Path, summary: AggregateSummary
-) -> None:
+def test_comparisons_of_a_single_common_replicate(run_dir: Path, summary: AggregateSummary) -> None:
     rows = _rows(
         run_dir / PDMart.COMPARISONS,
         "select * from {path} where metric in ('cooperation_rate_a', 'cooperation_rate')"
