@@ -242,6 +242,10 @@ def test_condition_intervals(run_dir: Path, summary: AggregateSummary) -> None:
     assert llm["cooperation_rate_ci_low"] is None and llm["cooperation_rate_ci_high"] is None
     replicate = _aggregate(run_dir, "replicate", "tft_vs_alld", 0)
     assert replicate["cooperation_rate_ci_low"] is None
+    # the summary table: cooperation of both agents 1/12 and 1/8, mean 5/48
+    lines = {line.split()[0]: line for line in summary.text.splitlines() if line.strip()}
+    assert "0.104 [0.083, 0.125]" in lines["tft_vs_alld"]
+    assert "0.750  " in lines["llm_vs_tft"] and "[" not in lines["llm_vs_tft"]
 
 
 def test_comparisons_of_a_single_common_replicate(run_dir: Path, summary: AggregateSummary) -> None:
