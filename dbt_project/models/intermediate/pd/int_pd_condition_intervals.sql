@@ -2,7 +2,10 @@
 -- condition's ok replicates with replacement (int_pd_bootstrap_draws), takes the mean of each
 -- metric over the drawn replicates where it is defined, and the interval is the 2.5% and
 -- 97.5% quantiles of those means (linear interpolation between order statistics). NULL when
--- fewer than two replicates define the metric: one value has no spread to resample.
+-- fewer than two replicates define the metric: one value has no spread to resample. A
+-- resample's mean is rounded to 9 decimals (comparable(), macros/compare.sql): its sum is taken
+-- in whatever order the rows reach the aggregate, and rounding keeps the quantiles the same
+-- on every build (sorting each of the B x n draws instead costs far more).
 
 {%- set metrics = pd_interval_metrics() %}
 
@@ -32,8 +35,7 @@ resample_means as (
         replicate_metrics.condition,
         draws.resample,
         {% for column in metrics %}
-        avg(replicate_metrics.{{ column }} order by draws.draw_index)
-            as {{ column }},
+        {{ comparable('avg(replicate_metrics.' ~ column ~ ')') }} as {{ column }},
         {% endfor %}
         count(*) as n_draws
     from replicate_metrics

@@ -4,6 +4,7 @@
 -- conditions' values of a replicate; NULL with fewer than two pairs), and a two-sided
 -- sign-flip p-value: the share of sign flips whose mean difference is at least as far from 0
 -- as the observed one (exact over all flips; with random flips (1 + count) / (1 + flips)).
+-- Resample means are rounded to 9 decimals, as in int_pd_condition_intervals.
 
 {%- set metrics = pd_interval_metrics() %}
 
@@ -27,8 +28,7 @@ resample_means as (
         paired_replicates.condition_2,
         draws.resample,
         {% for column in metrics %}
-        avg(paired_replicates.{{ column }} order by draws.draw_index)
-            as {{ column }},
+        {{ comparable('avg(paired_replicates.' ~ column ~ ')') }} as {{ column }},
         {% endfor %}
         count(*) as n_draws
     from paired_replicates
@@ -45,9 +45,7 @@ flipped_means as (
         paired_replicates.condition_2,
         sign_flips.flip,
         {% for column in metrics %}
-        avg(
-            sign_flips.sign * paired_replicates.{{ column }} order by sign_flips.slot
-        ) as {{ column }},
+        avg(sign_flips.sign * paired_replicates.{{ column }}) as {{ column }},
         {% endfor %}
         bool_and(sign_flips.is_exact) as is_exact
     from paired_replicates
@@ -100,7 +98,8 @@ flip_statistics as (
     {% endfor %}
 ),
 
--- 1e-12 absorbs floating-point noise, so that a flip giving the observed |mean| counts
+-- A relative 1e-9 absorbs floating-point noise (a flipped mean is summed in any order), so
+-- that a flip giving the observed |mean| (the identity, all signs flipped) counts
 exceedances as (
     select
         observed.condition_1,
@@ -109,7 +108,10 @@ exceedances as (
         bool_and(flip_statistics.is_exact) as is_exact,
         count(*) as n_flips,
         count(*) filter (
-            where abs(flip_statistics.flipped_mean) >= abs(observed.mean_difference) - 1e-12
+            where
+            abs(flip_statistics.flipped_mean)
+            >= abs(observed.mean_difference)
+            - 1e-9 * greatest(1.0, abs(observed.mean_difference))
         ) as n_as_extreme
     from observed
     inner join flip_statistics
