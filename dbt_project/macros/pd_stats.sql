@@ -62,3 +62,25 @@
         from seed_low_mixed
     )
 {%- endmacro %}
+
+{#- The most replicates one bootstrap resample draws, and the most pairs a sign-flip test
+    flips (dbt var pd_bootstrap_max_draws, default 200). A larger sample is resampled m out
+    of n (m = this cap) with the spread rescaled by sqrt(m / n), and tested with the normal
+    limit of the sign-flip distribution, so that the cost stays bootstrap_n x 200 rows per
+    condition or pair however many replicates a run has (docs/metrics.md). -#}
+{% macro pd_max_draws() -%}
+    {{ return(var('pd_bootstrap_max_draws', 200)) }}
+{%- endmacro %}
+
+{#- Two-sided p-value of a standard normal statistic z >= 0: erfc(z / sqrt(2)) by the
+    Chebyshev fit of Numerical Recipes' erfcc (fractional error below 1.2e-7). -#}
+{% macro pd_normal_two_sided_p(z) -%}
+    {%- set x = "((" ~ z ~ ") / sqrt(2.0))" -%}
+    {%- set t = "(1.0 / (1.0 + 0.5 * " ~ x ~ "))" -%}
+    {{ t }} * exp(
+        -{{ x }} * {{ x }} - 1.26551223 + {{ t }} * (1.00002368 + {{ t }} * (0.37409196
+        + {{ t }} * (0.09678418 + {{ t }} * (-0.18628806 + {{ t }} * (0.27886807
+        + {{ t }} * (-1.13520398 + {{ t }} * (1.48851587 + {{ t }} * (-0.82215223
+        + {{ t }} * 0.17087277))))))))
+    )
+{%- endmacro %}

@@ -1,8 +1,9 @@
 {{ config(materialized='table') }}
 
 -- Resampling with replacement, for every sample size a condition (its ok replicates) or a
--- compared pair (its common replicates) needs: resample b of a sample of n draws n positions,
--- draw i picks position 1 + h(seed, b, i) mod n, where h chains the lowbias32 integer hash
+-- compared pair (its common replicates) needs: resample b of a sample of n draws
+-- m = least(n, pd_max_draws()) positions (m out of n for a large sample), draw i picking
+-- position 1 + h(seed, b, i) mod n, where h chains the lowbias32 integer hash
 -- (macros/pd_stats.sql), so the draws depend on the manifest's bootstrap_seed only. Samples of
 -- the same size share their draws; a sample of one gets none (its interval is NULL).
 
@@ -52,7 +53,8 @@ draw_slots as (
         sample_sizes.sample_size,
         resample_keys.resample,
         resample_keys.resample_key,
-        unnest(generate_series(1, sample_sizes.sample_size)) as draw_index
+        unnest(generate_series(1, least(sample_sizes.sample_size, {{ pd_max_draws() }})))
+            as draw_index
     from resample_keys
     cross join sample_sizes
 ),

@@ -5,7 +5,9 @@
 -- fewer than two replicates define the metric: one value has no spread to resample. A
 -- resample's mean is rounded to 9 decimals (comparable(), macros/compare.sql): its sum is taken
 -- in whatever order the rows reach the aggregate, and rounding keeps the quantiles the same
--- on every build (sorting each of the B x n draws instead costs far more).
+-- on every build (sorting each of the B x n draws instead costs far more). A condition of
+-- more than pd_max_draws() replicates is resampled m out of n (m = the cap): its quantiles
+-- are moved towards the mean by sqrt(m / n), the spread of a mean of n.
 
 {%- set metrics = pd_interval_metrics() %}
 
@@ -24,8 +26,10 @@ defined_counts as (
         condition,
         {% for column in metrics %}
         count({{ column }}) as n_{{ column }},
+        avg({{ column }} order by replicate) as mean_{{ column }},
         {% endfor %}
-        count(*) as n_replicates
+        count(*) as n_replicates,
+        sqrt(least(count(*), {{ pd_max_draws() }}) / count(*)) as spread_scale
     from replicate_metrics
     group by condition
 ),
@@ -63,10 +67,18 @@ intervals as (
         defined_counts.condition,
         {% for column in metrics %}
         case
-            when defined_counts.n_{{ column }} >= 2 then quantiles.{{ column }}_low
+            when defined_counts.n_{{ column }} < 2 then null
+            when defined_counts.spread_scale = 1 then quantiles.{{ column }}_low
+            else
+                defined_counts.mean_{{ column }} + defined_counts.spread_scale
+                * (quantiles.{{ column }}_low - defined_counts.mean_{{ column }})
         end as {{ column }}_ci_low,
         case
-            when defined_counts.n_{{ column }} >= 2 then quantiles.{{ column }}_high
+            when defined_counts.n_{{ column }} < 2 then null
+            when defined_counts.spread_scale = 1 then quantiles.{{ column }}_high
+            else
+                defined_counts.mean_{{ column }} + defined_counts.spread_scale
+                * (quantiles.{{ column }}_high - defined_counts.mean_{{ column }})
         end as {{ column }}_ci_high,
         {% endfor %}
         quantiles.n_resamples

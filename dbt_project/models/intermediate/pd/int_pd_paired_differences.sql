@@ -4,7 +4,10 @@
 -- conditions' values of a replicate; NULL with fewer than two pairs), and a two-sided
 -- sign-flip p-value: the share of sign flips whose mean difference is at least as far from 0
 -- as the observed one (exact over all flips; with random flips (1 + count) / (1 + flips)).
--- Resample means are rounded to 9 decimals, as in int_pd_condition_intervals.
+-- Resample means are rounded to 9 decimals, as in int_pd_condition_intervals. A pair of more
+-- than pd_max_draws() common replicates is resampled m out of n (its quantiles moved towards
+-- the mean by sqrt(m / n)) and tested with the normal limit of the sign-flip distribution:
+-- z = |sum of d| / sqrt(sum of d^2), p = erfc(z / sqrt(2)).
 
 {%- set metrics = pd_interval_metrics() %}
 
@@ -63,7 +66,9 @@ observed as (
         condition_2,
         '{{ column }}' as metric,
         count({{ column }}) as n_pairs,
-        avg({{ column }} order by replicate) as mean_difference
+        avg({{ column }} order by replicate) as mean_difference,
+        sum({{ column }} * {{ column }} order by replicate) as sum_of_squares,
+        max(n_common) as n_common
     from paired_replicates
     group by condition_1, condition_2
     {% if not loop.last %}union all{% endif %}
@@ -129,21 +134,39 @@ differences as (
         observed.metric,
         observed.n_pairs,
         observed.mean_difference,
-        case when observed.n_pairs >= 2 then bootstrap_intervals.ci_low end as ci_low,
-        case when observed.n_pairs >= 2 then bootstrap_intervals.ci_high end as ci_high,
+        case
+            when observed.n_pairs < 2 then null
+            when observed.n_common <= {{ pd_max_draws() }} then bootstrap_intervals.ci_low
+            else
+                observed.mean_difference + sqrt({{ pd_max_draws() }} / observed.n_common)
+                * (bootstrap_intervals.ci_low - observed.mean_difference)
+        end as ci_low,
+        case
+            when observed.n_pairs < 2 then null
+            when observed.n_common <= {{ pd_max_draws() }} then bootstrap_intervals.ci_high
+            else
+                observed.mean_difference + sqrt({{ pd_max_draws() }} / observed.n_common)
+                * (bootstrap_intervals.ci_high - observed.mean_difference)
+        end as ci_high,
         case
             when exceedances.is_exact then exceedances.n_as_extreme / exceedances.n_flips
-            else (1 + exceedances.n_as_extreme) / (1 + exceedances.n_flips)
+            when exceedances.n_flips is not null
+                then (1 + exceedances.n_as_extreme) / (1 + exceedances.n_flips)
+            when observed.sum_of_squares = 0 then 1.0
+            else least(1.0, {{ pd_normal_two_sided_p(
+                'abs(observed.mean_difference) * observed.n_pairs'
+                ~ ' / sqrt(observed.sum_of_squares)'
+            ) }})
         end as p_value,
         exceedances.n_flips,
-        exceedances.is_exact as is_exact_test
+        coalesce(exceedances.is_exact, false) as is_exact_test
     from observed
     left join bootstrap_intervals
         on
             observed.condition_1 = bootstrap_intervals.condition_1
             and observed.condition_2 = bootstrap_intervals.condition_2
             and observed.metric = bootstrap_intervals.metric
-    inner join exceedances
+    left join exceedances
         on
             observed.condition_1 = exceedances.condition_1
             and observed.condition_2 = exceedances.condition_2

@@ -4,7 +4,8 @@
 -- pair: when 2^n <= bootstrap_n, all 2^n flips (flip f gives pair i the sign -1 when bit i-1
 -- of f is set; flip 0 is the observed sample), and the test is exact; otherwise bootstrap_n
 -- random flips, pair i of flip f negated when h(seed, f, i) is odd, with h the lowbias32
--- chain of stream 2 (the bootstrap draws use stream 1).
+-- chain of stream 2 (the bootstrap draws use stream 1). Samples larger than pd_max_draws()
+-- get no flips: int_pd_paired_differences tests them with the normal limit.
 
 with
 
@@ -27,6 +28,7 @@ sample_sizes as (
         and 2 ** paired_replicates.n_common <= seed_key.bootstrap_n as is_exact
     from paired_replicates
     cross join seed_key
+    where paired_replicates.n_common <= {{ pd_max_draws() }}
 ),
 
 flips as (
