@@ -25,21 +25,50 @@ sign_flips as (
     select * from {{ ref('int_pd_sign_flips') }}
 ),
 
-resample_means as (
+pair_means as (
+    select
+        condition_1,
+        condition_2,
+        {% for column in metrics %}
+        avg({{ column }} order by replicate) as {{ column }},
+        {% endfor %}
+        count(*) as n_common
+    from paired_replicates
+    group by condition_1, condition_2
+),
+
+-- the deviations of the differences from their mean, resampled (as int_pd_condition_intervals)
+deviations as (
     select
         paired_replicates.condition_1,
         paired_replicates.condition_2,
+        paired_replicates.n_common,
+        {% for column in metrics %}
+        paired_replicates.{{ column }} - pair_means.{{ column }} as {{ column }},
+        {% endfor %}
+        paired_replicates.pair_position
+    from paired_replicates
+    inner join pair_means
+        on
+            paired_replicates.condition_1 = pair_means.condition_1
+            and paired_replicates.condition_2 = pair_means.condition_2
+),
+
+resample_means as (
+    select
+        deviations.condition_1,
+        deviations.condition_2,
         draws.resample,
         {% for column in metrics %}
-        {{ comparable('avg(paired_replicates.' ~ column ~ ')') }} as {{ column }},
+        {{ comparable('avg(deviations.' ~ column ~ ')') }} as {{ column }},
         {% endfor %}
         count(*) as n_draws
-    from paired_replicates
+    from deviations
     inner join draws
         on
-            paired_replicates.n_common = draws.sample_size
-            and paired_replicates.pair_position = draws.draw_position
-    group by paired_replicates.condition_1, paired_replicates.condition_2, draws.resample
+            deviations.n_common = draws.sample_size
+            and deviations.pair_position = draws.draw_position
+    group by deviations.condition_1, deviations.condition_2, draws.resample
 ),
 
 flipped_means as (
@@ -135,18 +164,18 @@ differences as (
         observed.n_pairs,
         observed.mean_difference,
         case
-            when observed.n_pairs < 2 then null
-            when observed.n_common <= {{ pd_max_draws() }} then bootstrap_intervals.ci_low
-            else
-                observed.mean_difference + sqrt({{ pd_max_draws() }} / observed.n_common)
-                * (bootstrap_intervals.ci_low - observed.mean_difference)
+            when observed.n_pairs >= 2
+                then
+                    observed.mean_difference
+                    + sqrt(least(observed.n_common, {{ pd_max_draws() }}) / observed.n_common)
+                    * bootstrap_intervals.ci_low
         end as ci_low,
         case
-            when observed.n_pairs < 2 then null
-            when observed.n_common <= {{ pd_max_draws() }} then bootstrap_intervals.ci_high
-            else
-                observed.mean_difference + sqrt({{ pd_max_draws() }} / observed.n_common)
-                * (bootstrap_intervals.ci_high - observed.mean_difference)
+            when observed.n_pairs >= 2
+                then
+                    observed.mean_difference
+                    + sqrt(least(observed.n_common, {{ pd_max_draws() }}) / observed.n_common)
+                    * bootstrap_intervals.ci_high
         end as ci_high,
         case
             when exceedances.is_exact then exceedances.n_as_extreme / exceedances.n_flips
