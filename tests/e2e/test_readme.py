@@ -11,9 +11,11 @@ import re
 import shlex
 from pathlib import Path
 
+import duckdb
 import pytest
 import typer
 from pdbench.cli import app
+from pdbench.storage.marts import PDMart
 from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[2]
@@ -76,3 +78,53 @@ def test_every_script_the_readme_runs_exists() -> None:
     assert scripts, "the README shows no benchmark script"
     missing = [script for script in scripts if not (REPO / script).is_file()]
     assert missing == []
+
+
+# The worked example of "Is the difference real?": the README's numbers are the demo's.
+
+_EXAMPLE_ROW = re.compile(
+    r"^\| (?P<replicates>\d+)(?: \(the demo\))? \| (?P<metric>[^|]+?) \| "
+    r"(?P<mean>-?[\d.]+) \[(?P<low>-?[\d.]+), (?P<high>-?[\d.]+)\] \| "
+    r"(?P<p>[\d.]+)[^|]* \| (?P<bh>[\d.]+) \|$",
+    re.M,
+)
+_EXAMPLE_METRICS = {
+    "cooperation of A": "cooperation_rate_a",
+    "ALLD's payoff per round": "payoff_per_round_b",
+}
+
+
+def _decimals(text: str) -> int:
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def test_the_worked_example_is_what_the_demo_gives(project: Path) -> None:
+    rows = [m.groupdict() for m in _EXAMPLE_ROW.finditer(README.read_text(encoding="utf-8"))]
+    assert {(r["replicates"], r["metric"]) for r in rows} == {
+        (n, metric) for n in ("2", "10") for metric in _EXAMPLE_METRICS
+    }
+    for replicates in ("2", "10"):
+        run_dir = project / "runs" / replicates
+        result = CliRunner().invoke(
+            app,
+            [
+                "run",
+                "configs/experiment.yaml",
+                "--replicates",
+                replicates,
+                "--output-dir",
+                str(run_dir),
+            ],
+        )
+        assert result.exit_code == 0, result.output
+        for row in (r for r in rows if r["replicates"] == replicates):
+            (mart,) = duckdb.execute(
+                "select mean_difference, ci_low, ci_high, p_value, p_value_bh from read_parquet(?)"
+                " where condition_1 = 'cooperative_llm_vs_alld' and condition_2 = 'tft_vs_alld'"
+                " and metric = ?",
+                [str(run_dir / PDMart.COMPARISONS), _EXAMPLE_METRICS[row["metric"]]],
+            ).fetchall()
+            for text, value in zip(
+                (row["mean"], row["low"], row["high"], row["p"], row["bh"]), mart, strict=True
+            ):
+                assert round(value, _decimals(text)) == float(text), (row, mart)

@@ -151,6 +151,7 @@ def write_run_dir(
     *,
     collapse_k: int = 3,
     collapse_threshold: float = 0.2,
+    bootstrap_n: int = 200,
     run_id: str = "fixture",
 ) -> Path:
     """Write rounds, matches, calls and the manifest of ``matches`` into ``run_dir``.
@@ -185,6 +186,8 @@ def write_run_dir(
         metric_params={
             "collapse_k": collapse_k,
             "collapse_threshold": collapse_threshold,
+            "bootstrap_n": bootstrap_n,
+            "bootstrap_seed": 12345,
         },
         python="3.12",
         platform="linux",

@@ -102,6 +102,11 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
         "tournament_payoff_matrix.parquet": 4,
         # no execution noise, so no flipped action to respond to
         "tournament_noise_responses.parquet": 0,
+        # two conditions, so their one pair; the metrics defined in both conditions'
+        # replicate 0, their one common ok replicate: 30 less retaliation_a, forgiveness_a,
+        # invalid_rate_a and _b, the 8 memory-one states (no state visited in both) and
+        # time_to_collapse (llm_vs_tft never collapses)
+        "comparisons.parquet": 17,
     }
     # a failing unit or data test raises; these are the ones that ran and passed
     assert summary.n_unit_tests_passed == _declared_pd_unit_tests() >= 15
@@ -220,6 +225,46 @@ def test_condition_rows(run_dir: Path, summary: AggregateSummary) -> None:
     assert llm["cooperation_rate"] == 0.75
     assert llm["time_to_collapse"] is None
     assert llm["collapse_k"] == 3 and llm["collapse_threshold"] == 0.2
+
+
+def test_condition_intervals(run_dir: Path, summary: AggregateSummary) -> None:
+    tft = _aggregate(run_dir, "condition", "tft_vs_alld")
+    # two replicates, 1/6 and 1/4: a resample is both of one (a quarter of the resamples
+    # each) or one of each, so the 2.5% and 97.5% quantiles are the two values themselves
+    assert tft["cooperation_rate_a_ci_low"] == pytest.approx(1 / 6)
+    assert tft["cooperation_rate_a_ci_high"] == pytest.approx(1 / 4)
+    # total payoffs 5 and 3
+    assert (tft["total_payoff_a_ci_low"], tft["total_payoff_a_ci_high"]) == (3, 5)
+    assert tft["bootstrap_n"] == 200
+    # one ok replicate: no interval, never a zero-width one
+    llm = _aggregate(run_dir, "condition", "llm_vs_tft")
+    assert llm["cooperation_rate"] == 0.75
+    assert llm["cooperation_rate_ci_low"] is None and llm["cooperation_rate_ci_high"] is None
+    replicate = _aggregate(run_dir, "replicate", "tft_vs_alld", 0)
+    assert replicate["cooperation_rate_ci_low"] is None
+    # the summary table: cooperation of both agents 1/12 and 1/8, mean 5/48
+    lines = {line.split()[0]: line for line in summary.text.splitlines() if line.strip()}
+    assert "0.104 [0.083, 0.125]" in lines["tft_vs_alld"]
+    assert "0.750  " in lines["llm_vs_tft"] and "[" not in lines["llm_vs_tft"]
+
+
+def test_comparisons_of_a_single_common_replicate(run_dir: Path, summary: AggregateSummary) -> None:
+    rows = _rows(
+        run_dir / PDMart.COMPARISONS,
+        "select * from {path} where metric in ('cooperation_rate_a', 'cooperation_rate')"
+        " order by metric",
+    )
+    assert [row["metric"] for row in rows] == ["cooperation_rate", "cooperation_rate_a"]
+    for row in rows:
+        # llm_vs_tft sorts first; replicate 1 of llm_vs_tft aborted, so one pair
+        assert (row["condition_1"], row["condition_2"]) == ("llm_vs_tft", "tft_vs_alld")
+        assert row["n_pairs"] == 1 and row["ci_low"] is None and row["ci_high"] is None
+        # one difference: both of its two sign flips are as far from 0
+        assert (row["p_value"], row["n_flips"], row["is_exact_test"]) == (1.0, 2, True)
+    # replicate 0: the LLM cooperated in 3 of 4 rounds, TFT in 1 of 6
+    assert rows[1]["mean_difference"] == pytest.approx(3 / 4 - 1 / 6)
+    assert (rows[1]["agent_side"], rows[1]["agent_name_1"]) == ("a", "llm_a")
+    assert rows[0]["agent_side"] is None
 
 
 def test_metrics_match_a_plain_python_recomputation(

@@ -8,6 +8,7 @@ written independently of the SQL: if the two disagree, one of them is wrong.
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 from collections import defaultdict
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pytest
 from pdbench.aggregate import AggregateSummary, aggregate_run
 from pdbench.games import load_config
@@ -177,3 +179,105 @@ def test_the_summary_prints_collapse_rounds_and_what_the_fraction_counts(played:
             shown = f"round {number} {fraction}"
         (line,) = [line for line in lines if line.startswith(condition + " ")]
         assert line.endswith(shown), (line, shown)
+
+
+# --- intervals and paired comparisons ---------------------------------------------------------
+
+_COMPARED = (
+    "cooperation_rate",
+    "cooperation_rate_a",
+    "cooperation_rate_b",
+    "retaliation_rate_a",
+    "retaliation_rate_b",
+    "forgiveness_rate_b",
+    "exploitability_payoff_gap_a",
+    "invalid_rate_a",
+    "time_to_collapse",
+)
+
+
+def _mart(run: PlayedRun, mart: PDMart, where: str = "true") -> list[dict]:
+    cursor = duckdb.execute(
+        f"select * from read_parquet(?) where {where}", [str(run.run_dir / mart)]
+    )
+    names = [column[0] for column in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def _sign_flip_p(differences: list[float]) -> float:
+    """Exact two-sided sign-flip p-value: every one of the 2^n sign patterns."""
+    observed = abs(sum(differences) / len(differences))
+    flips = list(itertools.product((1, -1), repeat=len(differences)))
+    extreme = sum(
+        abs(sum(s * d for s, d in zip(signs, differences, strict=True)) / len(differences))
+        >= observed - 1e-12
+        for signs in flips
+    )
+    return extreme / len(flips)
+
+
+def _benjamini_hochberg(p_values: list[float]) -> list[float]:
+    order = np.argsort(p_values, kind="stable")
+    ranked = np.asarray(p_values)[order] * len(p_values) / np.arange(1, len(p_values) + 1)
+    adjusted_sorted = np.minimum(1.0, np.minimum.accumulate(ranked[::-1])[::-1])
+    adjusted = np.empty(len(p_values))
+    adjusted[order] = adjusted_sorted
+    return adjusted.tolist()
+
+
+def test_paired_differences_and_p_values_match_a_recomputation(played: PlayedRun):
+    expected = recompute(played)
+    conditions = sorted({condition for condition, _ in expected})
+    rows = {
+        (r["condition_1"], r["condition_2"], r["metric"]): r
+        for r in _mart(played, PDMart.COMPARISONS)
+    }
+    # three conditions (at most 4): every pair is compared
+    assert {(c1, c2) for c1, c2, _ in rows} == set(itertools.combinations(conditions, 2))
+    checked = 0
+    for first, second in itertools.combinations(conditions, 2):
+        for metric in _COMPARED:
+            differences = [
+                expected[(first, r)][metric] - expected[(second, r)][metric]
+                for r in range(3)
+                if expected[(first, r)][metric] is not None
+                and expected[(second, r)][metric] is not None
+            ]
+            row = rows.get((first, second, metric))
+            if not differences:
+                assert row is None, (first, second, metric)
+                continue
+            checked += 1
+            assert row["n_pairs"] == len(differences)
+            assert abs(row["mean_difference"] - float(np.mean(differences))) <= 1e-9
+            assert abs(row["p_value"] - _sign_flip_p(differences)) <= 1e-9
+            assert row["is_exact_test"] and row["n_flips"] == 2**3
+    assert checked >= 15
+
+
+def test_benjamini_hochberg_over_every_comparison(played: PlayedRun):
+    rows = _mart(played, PDMart.COMPARISONS)
+    adjusted = _benjamini_hochberg([row["p_value"] for row in rows])
+    assert len(rows) > 20
+    for row, value in zip(rows, adjusted, strict=True):
+        assert abs(row["p_value_bh"] - value) <= 1e-9, row
+
+
+def test_intervals_contain_the_mean_and_need_two_values(played: PlayedRun):
+    expected = recompute(played)
+    for row in _mart(played, PDMart.AGGREGATES, "level = 'condition'"):
+        for metric in _COMPARED:
+            low, high = row[f"{metric}_ci_low"], row[f"{metric}_ci_high"]
+            defined = [
+                values[metric]
+                for (condition, _), values in expected.items()
+                if condition == row["condition"] and values[metric] is not None
+            ]
+            if len(defined) < 2:
+                assert low is None and high is None, (row["condition"], metric)
+            else:
+                assert low - 1e-12 <= row[metric] <= high + 1e-12, (row["condition"], metric)
+                # a resample mean lies within the values; the SQL rounds to 9 decimals
+                assert min(defined) - 1e-9 <= low and high <= max(defined) + 1e-9
+    for row in _mart(played, PDMart.COMPARISONS, "ci_low is not null"):
+        assert row["ci_low"] - 1e-12 <= row["mean_difference"] <= row["ci_high"] + 1e-12

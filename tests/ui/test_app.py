@@ -15,7 +15,7 @@ import duckdb
 import pandas as pd
 import pytest
 from pdbench.storage.marts import ArenaMart, PDMart
-from pdbench.ui import arena_pages, pd_pages
+from pdbench.ui import arena_pages, pd_intervals, pd_pages
 from pdbench.ui.formats import format_value
 from streamlit.testing.v1 import AppTest
 
@@ -112,6 +112,32 @@ def test_condition_page_shows_the_condition_rows(pd_run: Path, monkeypatch: pyte
             assert shown[tile.label] == format_value(row[tile.column], tile.kind), tile
         assert shown["Replicates"] == "2"
         _assert_agent_table(at.dataframe[0].value, row)
+        _assert_intervals(at.dataframe[1].value, row)
+        compared = _rows(
+            f"select * from '{pd_run / PDMart.COMPARISONS}' where ? in (condition_1, condition_2)"
+            " order by condition_1, condition_2, metric",
+            row["condition"],
+        )
+        _assert_comparisons(at.dataframe[2].value, compared)
+
+
+def _assert_intervals(table: pd.DataFrame, row: dict[str, Any]) -> None:
+    assert len(table) == len(pd_intervals.INTERVAL_METRICS) > 10
+    for position, (title, column) in enumerate(pd_intervals.INTERVAL_METRICS):
+        assert table["metric"].iloc[position] == title
+        assert _same(table["mean"].iloc[position], row[column]), column
+        assert _same(table["95% low"].iloc[position], row[f"{column}_ci_low"]), column
+        assert _same(table["95% high"].iloc[position], row[f"{column}_ci_high"]), column
+    # two replicates that differ give an interval that is not a point
+    low, high = row["cooperation_rate_a_ci_low"], row["cooperation_rate_a_ci_high"]
+    assert low is not None and low <= row["cooperation_rate_a"] <= high
+
+
+def _assert_comparisons(table: pd.DataFrame, expected: list[dict[str, Any]]) -> None:
+    assert len(table) == len(expected) > 0
+    for column in pd_intervals.COMPARISON_COLUMNS:
+        for position, row in enumerate(expected):
+            assert _same(table[column].iloc[position], row[column]), column
 
 
 def test_all_conditions_table_is_the_condition_rows(pd_run: Path, monkeypatch: pytest.MonkeyPatch):
@@ -124,6 +150,16 @@ def test_all_conditions_table_is_the_condition_rows(pd_run: Path, monkeypatch: p
     for column in table.columns:
         for position, row in enumerate(conditions):
             assert _same(table[column].iloc[position], row[column]), column
+    compared = _rows(
+        f"select * from '{pd_run / PDMart.COMPARISONS}' order by condition_1, condition_2, metric"
+    )
+    assert {(r["condition_1"], r["condition_2"]) for r in compared} == {
+        (first, second)
+        for first in table["condition"]
+        for second in table["condition"]
+        if first < second
+    }
+    _assert_comparisons(at.dataframe[1].value, compared)
 
 
 def test_tournament_page_ranks_the_standings(pd_run: Path, monkeypatch: pytest.MonkeyPatch):

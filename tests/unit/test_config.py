@@ -1,5 +1,7 @@
 """Loading configs: refs, overrides, and one-line errors naming file and field."""
 
+import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -29,12 +31,24 @@ def test_metric_params_take_the_configured_collapse_parameters(project: Path):
         project / "configs",
         metrics={"collapse": {"k": 4, "threshold": 0.5}},
     )
-    assert load_config(path).config.metric_params() == {"collapse_k": 4, "collapse_threshold": 0.5}
+    params = load_config(path).config.metric_params()
+    assert (params["collapse_k"], params["collapse_threshold"]) == (4, 0.5)
+
+
+def test_the_bootstrap_takes_its_n_and_a_seed_derived_by_name(project: Path):
+    path = write_experiment(project / "configs", metrics={"bootstrap": {"n": 200}})
+    config = load_config(path).config
+    params = config.metric_params()
+    assert params["bootstrap_n"] == 200
+    # sha256 of the canonical JSON [seed, "bootstrap"], its first 8 bytes shifted to 63 bits
+    key = json.dumps([config.seed, "bootstrap"], separators=(",", ":")).encode()
+    assert params["bootstrap_seed"] == int.from_bytes(hashlib.sha256(key).digest()[:8]) >> 1
 
 
 def test_metric_defaults_are_k_10_and_threshold_0_2(project: Path):
     params = load_config(write_experiment(project / "configs")).config.metric_params()
-    assert params == {"collapse_k": 10, "collapse_threshold": 0.2}
+    assert params["collapse_k"] == 10 and params["collapse_threshold"] == 0.2
+    assert params["bootstrap_n"] == 1000
 
 
 def _error(path: str | Path) -> str:

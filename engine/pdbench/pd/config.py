@@ -30,6 +30,7 @@ from pdbench.config.providers import ProviderLayerConfig
 from pdbench.pd.agent_config import AgentConfig
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.pd.round_robin import pairing_name, pairings
+from pdbench.rng import derive_seed
 
 # ---------------------------------------------------------------------------------------------
 # the game: payoffs, horizon, metrics
@@ -121,12 +122,21 @@ class CollapseConfig(StrictModel):
     """Cooperation rate of both agents at or below which the window counts as collapsed."""
 
 
+class BootstrapConfig(StrictModel):
+    """The bootstrap over replicates behind every interval (docs/metrics.md)."""
+
+    n: int = Field(default=1000, ge=10, le=100_000)
+    """Bootstrap resamples per condition and per pair of conditions."""
+
+
 class MetricsConfig(StrictModel):
     """Parameters of the metrics. Every metric (docs/metrics.md) is computed for every run:
     they come from one pass over the rounds, and marts of one shape compare across runs."""
 
     collapse: CollapseConfig = Field(default_factory=CollapseConfig)
     """Parameters of ``time_to_collapse``."""
+    bootstrap: BootstrapConfig = Field(default_factory=BootstrapConfig)
+    """Resamples of the intervals and tests; their seed is derived from the run's seed."""
 
     @model_validator(mode="before")
     @classmethod
@@ -278,7 +288,13 @@ class ExperimentConfig(ProviderLayerConfig):
             return Path(override)
         return Path(self.output_dir) if self.output_dir else Path("data/runs") / self.run_id
 
-    def metric_params(self) -> dict:
-        """The manifest's ``metric_params``."""
+    def metric_params(self) -> dict[str, int | float]:
+        """The manifest's ``metric_params``: collapse and bootstrap parameters, the bootstrap's
+        seed derived from the run's seed by name."""
         collapse = self.metrics.collapse
-        return {"collapse_k": collapse.k, "collapse_threshold": collapse.threshold}
+        return {
+            "collapse_k": collapse.k,
+            "collapse_threshold": collapse.threshold,
+            "bootstrap_n": self.metrics.bootstrap.n,
+            "bootstrap_seed": derive_seed(self.seed, "bootstrap"),
+        }

@@ -61,8 +61,8 @@ def config_lines(loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
 
 
 def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
-    """One row per condition of ``aggregates.parquet``: replicates, cooperation, payoffs,
-    collapse."""
+    """One row per condition of ``aggregates.parquet``: replicates, cooperation with its 95%
+    bootstrap interval (none with one replicate), payoffs, collapse."""
     if not tables.get(PDMart.AGGREGATES):
         return []
     rows = mart_rows(
@@ -72,6 +72,8 @@ def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
             "n_replicates",
             "n_aborted",
             "cooperation_rate",
+            "cooperation_rate_ci_low",
+            "cooperation_rate_ci_high",
             "payoff_per_round_a",
             "payoff_per_round_b",
             "time_to_collapse",
@@ -80,17 +82,24 @@ def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         where="level = 'condition'",
         order_by="condition",
     )
-    header = ("condition", "replicates", "cooperation", "payoff/round a", "payoff/round b",
-              "collapse (mean round; replicates collapsed)")  # fmt: skip
+    header = ("condition", "replicates", "cooperation [95% interval]", "payoff/round a",
+              "payoff/round b", "collapse (mean round; replicates collapsed)")  # fmt: skip
     table = [header]
-    for condition, n_ok, n_aborted, coop, pay_a, pay_b, collapse, n_collapsed in rows:
+    for condition, n_ok, n_aborted, coop, low, high, pay_a, pay_b, collapse, n_collapsed in rows:
         replicates = f"{n_ok}" + (f" (+{n_aborted} aborted)" if n_aborted else "")
         fraction = f"({n_collapsed}/{n_ok} replicates)"
         collapse_text = (
             f"never {fraction}" if collapse is None else f"round {number(collapse)} {fraction}"
         )
         table.append(
-            (str(condition), replicates, decimals(coop), decimals(pay_a), decimals(pay_b),
-             collapse_text)
+            (str(condition), replicates, _with_interval(coop, low, high), decimals(pay_a),
+             decimals(pay_b), collapse_text)
         )  # fmt: skip
     return aligned(table)
+
+
+def _with_interval(mean: float | None, low: float | None, high: float | None) -> str:
+    """``0.500 [0.400, 0.600]``; the mean alone when there is no interval."""
+    if low is None or high is None:
+        return decimals(mean)
+    return f"{decimals(mean)} [{decimals(low)}, {decimals(high)}]"

@@ -19,6 +19,7 @@ class PDMart(StrEnum):
     """The marts of a PD run (``dbt_project/models/marts/pd``)."""
 
     AGGREGATES = "aggregates.parquet"
+    COMPARISONS = "comparisons.parquet"
     AGENT_METRICS = "agent_metrics.parquet"
     MEMORY_ONE = "memory_one.parquet"
     COOPERATION_OVER_TIME = "cooperation_over_time.parquet"

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.storage.marts import PDMart
-from pdbench.ui import charts, run_reader
+from pdbench.ui import charts, pd_intervals, run_reader
 from pdbench.ui.formats import format_value, with_agent_labels
 from pdbench.ui.page_parts import Tile, nothing_to_show, tiles
 from pdbench.ui.round_inspector import round_inspector
@@ -233,6 +233,8 @@ def _page_condition(run_dir: Path, conditions: list[str], rows: pd.DataFrame) ->
     st.markdown("**Per agent**")
     _agent_table(run_reader.agent_rows(run_dir, PDMart.AGENT_METRICS, condition, None))
     _memory_one(run_reader.agent_rows(run_dir, PDMart.MEMORY_ONE, condition, None))
+    pd_intervals.intervals(row)
+    pd_intervals.comparisons(run_dir, condition)
     st.subheader("Cooperation over time")
     both, each = run_reader.cooperation_over_time(run_dir, condition)
     if nothing_to_show(both, "No finished match in this condition."):
@@ -265,6 +267,7 @@ def _page_conditions(run_dir: Path, rows: pd.DataFrame) -> None:
         if name.startswith(("payoff", "exploitability"))
     }
     st.dataframe(rows[CONDITION_TABLE], hide_index=True, column_config=config, width="stretch")
+    pd_intervals.comparisons(run_dir)
 
 
 def _page_tournament(run_dir: Path) -> None:

@@ -67,6 +67,7 @@ def _quote(path: Path) -> str:
 MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
     PDMart: {
         PDMart.AGGREGATES: ("level", "level, condition, replicate"),
+        PDMart.COMPARISONS: ("condition_1", "condition_1, condition_2, metric"),
         PDMart.AGENT_METRICS: ("level", "level, condition, replicate, side"),
         PDMart.MEMORY_ONE: ("level", "level, condition, replicate, side, previous_round"),
         PDMart.COOPERATION_OVER_TIME: ("level", "condition, replicate nulls first, round_index"),

@@ -29,6 +29,10 @@ run_manifest as (
     select * from {{ ref('stg_pd_run_manifest') }}
 ),
 
+condition_intervals as (
+    select * from {{ ref('int_pd_condition_intervals') }}
+),
+
 ok_match_metrics as (
     select
         match_metrics.*,
@@ -164,9 +168,19 @@ with_run_params as (
         run_manifest.run_id,
         both_levels.*,
         run_manifest.collapse_k,
-        run_manifest.collapse_threshold
+        run_manifest.collapse_threshold,
+        -- the 95% bootstrap intervals of the condition means, after every earlier column
+        {% for column in pd_interval_metrics() %}
+        condition_intervals.{{ column }}_ci_low,
+        condition_intervals.{{ column }}_ci_high,
+        {% endfor %}
+        run_manifest.bootstrap_n
     from both_levels
     cross join run_manifest
+    left join condition_intervals
+        on
+            both_levels.condition = condition_intervals.condition
+            and both_levels.level = 'condition'
 )
 
 select * from with_run_params

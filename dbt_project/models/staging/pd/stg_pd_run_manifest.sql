@@ -25,7 +25,9 @@ renamed as (
         coalesce(
             {{ var('collapse_threshold', 'null') }}::double,
             (metric_params ->> 'collapse_threshold')::double
-        ) as collapse_threshold
+        ) as collapse_threshold,
+        (metric_params ->> 'bootstrap_n')::integer as bootstrap_n,
+        (metric_params ->> 'bootstrap_seed')::bigint as bootstrap_seed
     from source_manifest
 )
 

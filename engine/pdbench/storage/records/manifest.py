@@ -35,7 +35,8 @@ class RunManifest(BaseModel):
     config: dict
     """The resolved config (refs expanded, overrides applied); never holds a secret."""
     metric_params: dict = Field(default_factory=dict)
-    """PD: ``{"collapse_k": 10, "collapse_threshold": 0.2, "metrics": [...]}``."""
+    """PD: ``{"collapse_k": 10, "collapse_threshold": 0.2, "bootstrap_n": 1000,
+    "bootstrap_seed": ...}``."""
     scoring: dict = Field(default_factory=dict)
     """Arena: normalisation method, question filter, bootstrap settings, players' planted
     traits."""

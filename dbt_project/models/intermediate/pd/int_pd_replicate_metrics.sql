@@ -1,0 +1,31 @@
+-- The replicate-level metrics the intervals and the paired comparisons resample: one row per
+-- finished (ok) match, its position among its condition's ok replicates and their count.
+
+{%- set metrics = pd_interval_metrics() %}
+
+with
+
+match_metrics as (
+    select * from {{ ref('int_pd_match_metrics') }}
+),
+
+ok_matches as (
+    select
+        condition,
+        replicate,
+        {% for column in metrics %}
+        {%- if column.startswith('nice_rate_') %}
+        is_nice_{{ column[-1] }}::integer as {{ column }},
+        {%- else %}
+        {{ column }},
+        {%- endif %}
+        {% endfor %}
+        name_a as agent_a_name,
+        name_b as agent_b_name,
+        row_number() over (partition by condition order by replicate) as replicate_position,
+        count(*) over (partition by condition) as n_replicates
+    from match_metrics
+    where match_status = 'ok'
+)
+
+select * from ok_matches

@@ -1,0 +1,93 @@
+{{ config(location=mart_location()) }}
+
+-- Paired comparisons of conditions (int_pd_condition_pairs says which): one row per pair of
+-- conditions and metric, with the mean paired difference, its bootstrap interval, the
+-- sign-flip p-value and the Benjamini-Hochberg adjusted p-value over every row of the run.
+
+with
+
+differences as (
+    select * from {{ ref('int_pd_paired_differences') }}
+),
+
+pairs as (
+    select * from {{ ref('int_pd_condition_pairs') }}
+),
+
+run_manifest as (
+    select * from {{ ref('stg_pd_run_manifest') }}
+),
+
+described as (
+    select
+        differences.*,
+        pairs.shared_side,
+        case
+            when differences.metric like '%\_a' escape '\' then 'a'
+            when differences.metric like '%\_b' escape '\' then 'b'
+        end as agent_side,
+        pairs.agent_a_name_1,
+        pairs.agent_b_name_1,
+        pairs.agent_a_name_2,
+        pairs.agent_b_name_2
+    from differences
+    inner join pairs
+        on
+            differences.condition_1 = pairs.condition_1
+            and differences.condition_2 = pairs.condition_2
+),
+
+-- Benjamini-Hochberg: rank the p-values (ties by pair and metric), p * m / rank, then the
+-- running minimum from the largest rank down, capped at 1
+p_ranked as (
+    select
+        *,
+        row_number() over (order by p_value, condition_1, condition_2, metric) as p_rank,
+        count(*) over () as n_tests
+    from described
+),
+
+adjusted as (
+    select
+        * exclude (p_rank, n_tests),
+        least(
+            1.0,
+            min(p_value * n_tests / p_rank) over (
+                order by p_rank desc rows between unbounded preceding and current row
+            )
+        ) as p_value_bh
+    from p_ranked
+),
+
+final as (
+    select
+        run_manifest.run_id,
+        adjusted.condition_1,
+        adjusted.condition_2,
+        adjusted.shared_side,
+        adjusted.metric,
+        adjusted.agent_side,
+        case adjusted.agent_side
+            when 'a' then adjusted.agent_a_name_1
+            when 'b' then adjusted.agent_b_name_1
+        end as agent_name_1,
+        case adjusted.agent_side
+            when 'a' then adjusted.agent_a_name_2
+            when 'b' then adjusted.agent_b_name_2
+        end as agent_name_2,
+        adjusted.n_pairs,
+        adjusted.mean_difference,
+        adjusted.ci_low,
+        adjusted.ci_high,
+        adjusted.p_value,
+        adjusted.p_value_bh,
+        adjusted.n_flips,
+        adjusted.is_exact_test,
+        run_manifest.bootstrap_n,
+        run_manifest.bootstrap_seed
+    from adjusted
+    cross join run_manifest
+)
+
+select * from final
+order by condition_1, condition_2, metric

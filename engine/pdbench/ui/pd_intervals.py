@@ -1,0 +1,109 @@
+"""The intervals and paired comparisons of a PD run (docs/metrics.md, "Is the difference
+real?"): the 95% bootstrap interval next to each condition mean (``aggregates.parquet``) and
+the comparisons of conditions (``comparisons.parquet``), every number as the mart holds it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from pdbench.storage.marts import PDMart
+from pdbench.ui import run_reader
+
+__all__ = ["COMPARISON_COLUMNS", "INTERVAL_METRICS", "comparisons", "interval_rows", "intervals"]
+
+INTERVAL_METRICS: list[tuple[str, str]] = [
+    ("cooperation (both)", "cooperation_rate"),
+    ("cooperation A", "cooperation_rate_a"),
+    ("cooperation B", "cooperation_rate_b"),
+    ("mutual cooperation", "mutual_cooperation_rate"),
+    ("mutual defection", "mutual_defection_rate"),
+    ("payoff / round A", "payoff_per_round_a"),
+    ("payoff / round B", "payoff_per_round_b"),
+    ("retaliation A", "retaliation_rate_a"),
+    ("retaliation B", "retaliation_rate_b"),
+    ("forgiveness A", "forgiveness_rate_a"),
+    ("forgiveness B", "forgiveness_rate_b"),
+    ("exploitability gap A", "exploitability_payoff_gap_a"),
+    ("exploitability gap B", "exploitability_payoff_gap_b"),
+    ("invalid replies A", "invalid_rate_a"),
+    ("invalid replies B", "invalid_rate_b"),
+    ("collapse at round", "time_to_collapse"),
+]
+"""The means the condition page shows with their intervals: title, ``aggregates.parquet``
+column (its interval: ``<column>_ci_low``, ``<column>_ci_high``)."""
+
+COMPARISON_COLUMNS = [
+    "condition_1",
+    "condition_2",
+    "metric",
+    "agent_side",
+    "n_pairs",
+    "mean_difference",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_value_bh",
+]
+"""The columns of ``comparisons.parquet`` in the comparisons tables."""
+
+_NUMBER = "%.3f"
+
+
+def interval_rows(row: pd.Series) -> pd.DataFrame:
+    """One line per metric of :data:`INTERVAL_METRICS`: mean, interval low and high."""
+    return pd.DataFrame(
+        {
+            "metric": [title for title, _ in INTERVAL_METRICS],
+            "mean": [row[column] for _, column in INTERVAL_METRICS],
+            "95% low": [row[f"{column}_ci_low"] for _, column in INTERVAL_METRICS],
+            "95% high": [row[f"{column}_ci_high"] for _, column in INTERVAL_METRICS],
+        }
+    )
+
+
+def intervals(row: pd.Series) -> None:
+    """The condition's means with their 95% bootstrap intervals."""
+    st.subheader("Means and 95% intervals")
+    st.dataframe(
+        interval_rows(row),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            name: st.column_config.NumberColumn(name, format=_NUMBER)
+            for name in ("mean", "95% low", "95% high")
+        },
+    )
+    st.caption(
+        "Percentile bootstrap over the replicates (resampled with replacement). No interval "
+        "when fewer than two replicates define the metric; with few replicates the interval "
+        "is wide or unstable."
+    )
+
+
+def comparisons(run_dir: Path, condition: str | None = None) -> None:
+    """The paired comparisons of ``condition`` with the others (None: every comparison)."""
+    where, params = (
+        ("true", ()) if condition is None else ("? in (condition_1, condition_2)", (condition,))
+    )
+    rows = run_reader.mart(run_dir, PDMart.COMPARISONS, where, *params)
+    st.subheader("Paired comparisons")
+    if rows.empty:
+        st.info("No pair of conditions is compared (comparisons.parquet has no row for it).")
+        return
+    st.dataframe(
+        rows[COMPARISON_COLUMNS],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            name: st.column_config.NumberColumn(name, format=_NUMBER)
+            for name in ("mean_difference", "ci_low", "ci_high", "p_value", "p_value_bh")
+        },
+    )
+    st.caption(
+        "Difference condition_1 minus condition_2, replicate by replicate (the conditions of a "
+        "replicate share its length and seeds); paired bootstrap interval; two-sided "
+        "sign-flip p-value; p_value_bh: Benjamini-Hochberg over every comparison of the run."
+    )
