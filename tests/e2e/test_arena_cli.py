@@ -120,8 +120,8 @@ BAD_INPUTS = [
         f"{ARENA}: players[0].ref: file not found: agents/arena.yaml", id="missing-ref",
     ),
     pytest.param(
-        "configs/agents/arena_player.yaml", "favour_bonus: 3.0", "favour_bonus: -1",
-        "configs/agents/arena_player.yaml: mock.favour_bonus: ", id="negative-bonus-in-ref",
+        "configs/agents/arena_player.yaml", "favour_bonus: 3.0", "favour_bonus: -11",
+        "configs/agents/arena_player.yaml: mock.favour_bonus: ", id="bonus-below-minus-ten-in-ref",
     ),
     pytest.param(
         ARENA, "favours: borealis", "favours: zephyr",

@@ -134,10 +134,11 @@ def test_an_interrupted_tournament_resumes_and_replays_only_unpaid_calls(project
     assert [{k: v for k, v in c.items() if k not in no_cache} for c in calls] == _rows(
         project / "whole", RunFiles.CALLS, drop=no_cache
     )
-    # only judge calls were replayed; those already paid for came from the cache
+    # only the judge phase's calls (judgements and the rationales they ask for) were
+    # replayed; those already paid for came from the cache
     hits = [c for c in calls if c["cache_hit"]]
-    judge_calls = [c for c in calls if c["phase"] == "judge"]
-    assert {c["phase"] for c in hits} == {"judge"}
+    judge_calls = [c for c in calls if c["phase"] in ("judge", "rationale")]
+    assert "judge" in {c["phase"] for c in hits} <= {"judge", "rationale"}
     assert len(hits) == paid - (len(calls) - len(judge_calls))
     assert 0 < len(hits) < len(judge_calls)
     whole = RunManifest.model_validate_json((project / "whole" / RunFiles.MANIFEST).read_text())
