@@ -1,17 +1,5 @@
 {#- Macros of the arena models (prefixed arena_ so they never clash with the PD ones). -#}
 
-{#- lowbias32 (C. Wellons' 32-bit integer hash): a bijection on 0 .. 2^32-1 written with
-    plain integer arithmetic, so resampling and permutations give the same draws on every
-    DuckDB version (DuckDB's own hash() is not promised to be stable). The argument must
-    be an integer in 0 .. 2^32-1; it appears 8 times in the expansion, so pass a column. -#}
-{% macro arena_mix32(x) -%}
-    {%- set step_1 = "xor((" ~ x ~ ")::ubigint, (" ~ x ~ ")::ubigint >> 16)" -%}
-    {%- set step_2 = "((" ~ step_1 ~ ") * 2146121005::ubigint % 4294967296::ubigint)" -%}
-    {%- set step_3 = "xor(" ~ step_2 ~ ", " ~ step_2 ~ " >> 15)" -%}
-    {%- set step_4 = "((" ~ step_3 ~ ") * 2221713035::ubigint % 4294967296::ubigint)" -%}
-    xor({{ step_4 }}, {{ step_4 }} >> 16)
-{%- endmacro %}
-
 {#- CTEs that normalise the scores of one phase (question ratings or answer judgements).
 
     `scores` names a CTE with at least item_id, judge, score and is_valid (every other

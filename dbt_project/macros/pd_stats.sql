@@ -4,6 +4,11 @@
     paired comparison in comparisons.parquet: every mean of the condition rows but the
     rounds (the same in every condition of a replicate, by design). -#}
 {% macro pd_interval_metrics() -%}
+    {{ return(pd_condition_mean_metrics() + ['nice_rate_a', 'nice_rate_b']) }}
+{%- endmacro %}
+
+{#- The replicate-level metrics whose condition means aggregates.parquet carries. -#}
+{% macro pd_condition_mean_metrics() -%}
     {{ return([
         'cooperation_rate', 'cooperation_rate_a', 'cooperation_rate_b',
         'mutual_cooperation_rate', 'mutual_defection_rate',
@@ -17,20 +22,7 @@
         'p_c_after_cc_b', 'p_c_after_cd_b', 'p_c_after_dc_b', 'p_c_after_dd_b',
         'first_defection_round_a', 'first_defection_round_b',
         'time_to_collapse',
-        'nice_rate_a', 'nice_rate_b',
     ]) }}
-{%- endmacro %}
-
-{#- lowbias32 (C. Wellons' 32-bit integer hash), the same function as the arena's
-    arena_mix32: a bijection on 0 .. 2^32-1 in plain integer arithmetic, so the draws are the
-    same on every DuckDB version (DuckDB's hash() is not promised to be stable). The argument
-    must be an integer in 0 .. 2^32-1; it appears 8 times in the expansion: pass a column. -#}
-{% macro pd_mix32(x) -%}
-    {%- set step_1 = "xor((" ~ x ~ ")::ubigint, (" ~ x ~ ")::ubigint >> 16)" -%}
-    {%- set step_2 = "((" ~ step_1 ~ ") * 2146121005::ubigint % 4294967296::ubigint)" -%}
-    {%- set step_3 = "xor(" ~ step_2 ~ ", " ~ step_2 ~ " >> 15)" -%}
-    {%- set step_4 = "((" ~ step_3 ~ ") * 2221713035::ubigint % 4294967296::ubigint)" -%}
-    xor({{ step_4 }}, {{ step_4 }} >> 16)
 {%- endmacro %}
 
 {#- CTEs `seed_halves`, `seed_low_mixed` and `seed_key` (one row: bootstrap_n, seed_key): the
@@ -51,14 +43,14 @@
         select
             bootstrap_n,
             seed_high,
-            {{ pd_mix32('xor(seed_low, ' ~ stream ~ ')') }} as low_key
+            {{ mix32('xor(seed_low, ' ~ stream ~ ')') }} as low_key
         from seed_halves
     ),
 
     seed_key as (
         select
             bootstrap_n,
-            {{ pd_mix32('xor(low_key, seed_high::ubigint)') }} as seed_key
+            {{ mix32('xor(low_key, seed_high::ubigint)') }} as seed_key
         from seed_low_mixed
     )
 {%- endmacro %}

@@ -50,14 +50,14 @@ seed_low_mixed as (
     select
         permutation_n,
         seed_high,
-        {{ arena_mix32('xor(seed_low, 2)') }} as low_key
+        {{ mix32('xor(seed_low, 2)') }} as low_key
     from seed_halves
 ),
 
 seed_key as (
     select
         permutation_n,
-        {{ arena_mix32('xor(low_key, seed_high::ubigint)') }} as seed_key
+        {{ mix32('xor(low_key, seed_high::ubigint)') }} as seed_key
     from seed_low_mixed
 ),
 
@@ -71,7 +71,7 @@ permutations as (
 permutation_keys as (
     select
         permutation,
-        {{ arena_mix32('xor(seed_key, permutation::ubigint)') }} as permutation_key
+        {{ mix32('xor(seed_key, permutation::ubigint)') }} as permutation_key
     from permutations
 ),
 
@@ -79,7 +79,7 @@ question_keys as (
     select distinct
         permutation_keys.permutation,
         answers.question_id,
-        {{ arena_mix32('xor(permutation_keys.permutation_key, answers.question_index::ubigint)') }}
+        {{ mix32('xor(permutation_keys.permutation_key, answers.question_index::ubigint)') }}
             as question_key
     from permutation_keys
     cross join answers
@@ -91,7 +91,7 @@ answer_keys as (
         answers.question_id,
         answers.answer_id,
         answers.author_position,
-        {{ arena_mix32('xor(question_keys.question_key, answers.author_position::ubigint)') }}
+        {{ mix32('xor(question_keys.question_key, answers.author_position::ubigint)') }}
             as sort_key
     from question_keys
     inner join answers

@@ -33,14 +33,14 @@ seed_low_mixed as (
     select
         bootstrap_n,
         seed_high,
-        {{ arena_mix32('xor(seed_low, 1)') }} as low_key
+        {{ mix32('xor(seed_low, 1)') }} as low_key
     from seed_halves
 ),
 
 seed_key as (
     select
         bootstrap_n,
-        {{ arena_mix32('xor(low_key, seed_high::ubigint)') }} as seed_key
+        {{ mix32('xor(low_key, seed_high::ubigint)') }} as seed_key
     from seed_low_mixed
 ),
 
@@ -58,7 +58,7 @@ kept_count as (
 replicate_keys as (
     select
         replicate,
-        {{ arena_mix32('xor(seed_key, replicate::ubigint)') }} as replicate_key
+        {{ mix32('xor(seed_key, replicate::ubigint)') }} as replicate_key
     from replicates
 ),
 
@@ -78,7 +78,7 @@ draw_keys as (
         replicate,
         draw_index,
         n_kept,
-        {{ arena_mix32('xor(replicate_key, draw_index::ubigint)') }} as draw_key
+        {{ mix32('xor(replicate_key, draw_index::ubigint)') }} as draw_key
     from draw_slots
 ),
 

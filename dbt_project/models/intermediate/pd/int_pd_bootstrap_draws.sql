@@ -44,7 +44,7 @@ resamples as (
 resample_keys as (
     select
         resample,
-        {{ pd_mix32('xor(seed_key, resample::ubigint)') }} as resample_key
+        {{ mix32('xor(seed_key, resample::ubigint)') }} as resample_key
     from resamples
 ),
 
@@ -64,7 +64,7 @@ draw_keys as (
         sample_size,
         resample,
         draw_index,
-        {{ pd_mix32('xor(resample_key, draw_index::ubigint)') }} as draw_key
+        {{ mix32('xor(resample_key, draw_index::ubigint)') }} as draw_key
     from draw_slots
 ),
 

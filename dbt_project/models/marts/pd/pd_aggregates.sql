@@ -1,19 +1,6 @@
 {{ config(location=mart_location()) }}
 
-{%- set metric_columns = [
-    'cooperation_rate', 'cooperation_rate_a', 'cooperation_rate_b',
-    'mutual_cooperation_rate', 'mutual_defection_rate',
-    'retaliation_rate_a', 'retaliation_rate_b',
-    'forgiveness_rate_a', 'forgiveness_rate_b',
-    'total_payoff_a', 'total_payoff_b',
-    'payoff_per_round_a', 'payoff_per_round_b',
-    'exploitability_payoff_gap_a', 'exploitability_payoff_gap_b',
-    'invalid_rate_a', 'invalid_rate_b',
-    'p_c_after_cc_a', 'p_c_after_cd_a', 'p_c_after_dc_a', 'p_c_after_dd_a',
-    'p_c_after_cc_b', 'p_c_after_cd_b', 'p_c_after_dc_b', 'p_c_after_dd_b',
-    'first_defection_round_a', 'first_defection_round_b',
-    'time_to_collapse',
-] -%}
+{%- set metric_columns = pd_condition_mean_metrics() -%}
 
 with
 
