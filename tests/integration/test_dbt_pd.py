@@ -107,6 +107,13 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
         # invalid_rate_a and _b, the 8 memory-one states (no state visited in both) and
         # time_to_collapse (llm_vs_tft never collapses)
         "comparisons.parquet": 17,
+        # no probe, no fingerprint
+        "fingerprints.parquet": 0,
+        # 4 condition sides + 3 agents, each against the 6 classic references and the
+        # policies played (policy_a, policy_b), never itself: policy_a 7, policy_b 7 and 7
+        # in its two conditions, llm_a 8 in its condition and at the agent level: 7 + 7 +
+        # 8 + 7 + (7 + 7 + 8)
+        "strategy_fit.parquet": 51,
     }
     # a failing unit or data test raises; these are the ones that ran and passed
     assert summary.n_unit_tests_passed == _declared_pd_unit_tests() >= 15

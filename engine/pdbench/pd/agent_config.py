@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     Field,
@@ -21,9 +21,12 @@ from pdbench.pd.agents.axelrod_policy import (
     is_axelrod,
 )
 from pdbench.pd.agents.policy import POLICIES
+from pdbench.pd.agents.probe import PROBE
 from pdbench.pd.agents.prompts import ROUND_PLACEHOLDERS, SYSTEM_PLACEHOLDERS, template_problem
 from pdbench.pd.mock_player import PDMockPlayer
 from pdbench.providers.mock import MockSetup
+
+UnitFloat = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
 class PolicyAgentConfig(StrictModel):
@@ -32,8 +35,9 @@ class PolicyAgentConfig(StrictModel):
     type: Literal["policy"]
     """``policy``."""
     policy: str
-    """One of ALLC, ALLD, TFT, GRIM, GTFT, WSLS; or ``axelrod:<Strategy>``, any strategy of
-    the Axelrod library by class name (optional extra: ``uv sync --extra axelrod``)."""
+    """One of ALLC, ALLD, TFT, GRIM, GTFT, WSLS; ``PROBE``, Ashlock's fingerprint probe
+    (:mod:`pdbench.pd.agents.probe`); or ``axelrod:<Strategy>``, any strategy of the Axelrod
+    library by class name (optional extra: ``uv sync --extra axelrod``)."""
     name: str | None = None
     """Name in the records (default: the policy name)."""
     params: dict[str, Any] | None = None
@@ -42,14 +46,17 @@ class PolicyAgentConfig(StrictModel):
     """GTFT only: probability of forgiving a defection (default from the payoffs; 1/3)."""
     win_threshold: float | None = None
     """WSLS only: a payoff >= this is a win (default R)."""
+    point: tuple[UnitFloat, UnitFloat] | None = None
+    """PROBE only (and required): the fingerprint point ``[x, y]`` in the unit square."""
 
     @field_validator("policy")
     @classmethod
     def _known_policy(cls, policy: str) -> str:
         if is_axelrod(policy):
             axelrod_strategy(policy)
-        elif policy not in POLICIES:
-            raise ValueError(unknown("policy", policy, [*POLICIES, "or axelrod:<Strategy>"]))
+        elif policy not in POLICIES and policy != PROBE:
+            known = [*POLICIES, PROBE, "or axelrod:<Strategy>"]
+            raise ValueError(unknown("policy", policy, known))
         return policy
 
     @model_validator(mode="after")
@@ -62,12 +69,22 @@ class PolicyAgentConfig(StrictModel):
             raise ValueError(f"generous_prob applies to GTFT only, not {self.policy}")
         if self.win_threshold is not None and self.policy != "WSLS":
             raise ValueError(f"win_threshold applies to WSLS only, not {self.policy}")
+        if (self.point is None) == (self.policy == PROBE):
+            raise ValueError(
+                "a PROBE needs its point: [x, y]"
+                if self.point is None
+                else f"point applies to PROBE only, not {self.policy}"
+            )
         return self
 
     @property
     def display_name(self) -> str:
-        """The name written to the records."""
-        return self.name or self.policy
+        """The name written to the records (a probe's default: ``PROBE(x,y)``)."""
+        if self.name:
+            return self.name
+        if self.point is not None:
+            return f"{PROBE}({self.point[0]:g},{self.point[1]:g})"
+        return self.policy
 
 
 class MockConfig(StrictModel):

@@ -28,6 +28,8 @@ from pdbench.config.base import (
 )
 from pdbench.config.providers import ProviderLayerConfig
 from pdbench.pd.agent_config import AgentConfig
+from pdbench.pd.condition import ConditionConfig
+from pdbench.pd.fingerprint import FingerprintConfig
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.pd.round_robin import pairing_name, pairings
 from pdbench.rng import derive_seed
@@ -153,19 +155,6 @@ class MetricsConfig(StrictModel):
 # agents
 
 
-class ConditionConfig(StrictModel):
-    """One matchup: agent A against agent B."""
-
-    name: str = Field(pattern=NAME_PATTERN)
-    """Unique name (letters, digits, ``_ . -``); part of every match id."""
-    agent_a: AgentConfig
-    """The first player (a ref, or an inline agent)."""
-    agent_b: AgentConfig
-    """The second player."""
-    noise: float | None = Field(default=None, ge=0, le=1)
-    """Probability of flipping each intended action (None: the experiment's ``noise``)."""
-
-
 def _agent_entry(entry: Any) -> Any:
     """A round-robin entry: an agent mapping, or a policy name as shorthand."""
     if isinstance(entry, str):
@@ -243,6 +232,9 @@ class ExperimentConfig(ProviderLayerConfig):
     """The matchups written by hand; after validation, followed by the round robin's."""
     round_robin: RoundRobinConfig | None = None
     """Agents to pair with each other; every pairing is appended to ``conditions``."""
+    fingerprint: FingerprintConfig | None = None
+    """Agents to fingerprint against Ashlock's probe (:mod:`pdbench.pd.fingerprint`); every
+    agent and grid point is a condition appended to ``conditions``, after the round robin's."""
 
     @field_validator("conditions")
     @classmethod
@@ -255,25 +247,33 @@ class ExperimentConfig(ProviderLayerConfig):
         return conditions
 
     @model_validator(mode="after")
-    def _expand_round_robin(self) -> ExperimentConfig:
+    def _expand_generated(self) -> ExperimentConfig:
         expanded = list(self.conditions)
-        if self.round_robin is not None:
-            by_name = {c.name: c for c in expanded}
-            for condition in self.round_robin.conditions():
-                same = by_name.get(condition.name)
-                if same == condition:
-                    continue  # a snapshot that already holds the expansion
-                if same is not None:
-                    raise ValueError(
-                        f"condition name {condition.name!r} is used twice (a hand-written "
-                        "condition and a round_robin pairing)"
-                    )
-                expanded.append(condition)
+        by_name = {c.name: c for c in expanded}
+        for source, condition in self._generated():
+            same = by_name.get(condition.name)
+            if same == condition:
+                continue  # a snapshot that already holds the expansion
+            if same is not None:
+                raise ValueError(
+                    f"condition name {condition.name!r} is used twice (a condition and a "
+                    f"{source} condition)"
+                )
+            expanded.append(condition)
+            by_name[condition.name] = condition
         if not expanded:
-            raise ValueError("no conditions: give 'conditions', 'round_robin', or both")
+            raise ValueError("no conditions: give 'conditions', 'round_robin' or 'fingerprint'")
         # the model is frozen; the expansion is part of validation, as a default would be
         object.__setattr__(self, "conditions", expanded)
         return self
+
+    def _generated(self) -> list[tuple[str, ConditionConfig]]:
+        generated = []
+        if self.round_robin is not None:
+            generated += [("round_robin", c) for c in self.round_robin.conditions()]
+        if self.fingerprint is not None:
+            generated += [("fingerprint", c) for c in self.fingerprint.conditions()]
+        return generated
 
     @property
     def round_robin_conditions(self) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["pairing_name", "pairings"]
+__all__ = ["pairing_name", "pairings", "safe_name"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
@@ -24,9 +24,10 @@ def pairings(count: int, *, self_play: bool) -> list[tuple[int, int]]:
 def pairing_name(name_a: str, name_b: str) -> str:
     """``<a>_vs_<b>``, each name with characters a condition name cannot hold replaced by
     ``_`` (``axelrod:Grudger`` -> ``axelrod_Grudger``)."""
-    return f"{_safe(name_a)}_vs_{_safe(name_b)}"
+    return f"{safe_name(name_a)}_vs_{safe_name(name_b)}"
 
 
-def _safe(name: str) -> str:
+def safe_name(name: str) -> str:
+    """``name`` with the characters a condition name cannot hold replaced by ``_``."""
     cleaned = _UNSAFE.sub("_", name).lstrip("_.-").rstrip("_")
     return cleaned or "agent"

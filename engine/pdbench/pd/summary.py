@@ -51,8 +51,19 @@ def config_lines(loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
             f"round robin: {n} agents, self-play {'on' if robin.self_play else 'off'} "
             f"-> {added} pairings ({n}x{n - 1}/2{f' + {n}' if robin.self_play else ''})"
         )
+    fingerprinted = set()
+    if config.fingerprint is not None:
+        fingerprinted = {c.name for c in config.fingerprint.conditions()}
+        points = len(fingerprinted) // len(config.fingerprint.agents)
+        lines.append(
+            f"fingerprint: {len(config.fingerprint.agents)} agent(s) x {points} probe points "
+            f"(step {config.fingerprint.step:g}) -> {len(fingerprinted)} conditions "
+            "named fp_<agent>_x<x>_y<y>"
+        )
     lines.append(f"conditions ({len(config.conditions)}):")
     for c in config.conditions:
+        if c.name in fingerprinted:
+            continue
         noise = "" if c.noise is None else f" [noise {c.noise:g}]"
         lines.append(
             f"  {c.name}: {_agent_summary(c.agent_a)} vs {_agent_summary(c.agent_b)}{noise}"

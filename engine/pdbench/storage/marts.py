@@ -22,6 +22,8 @@ class PDMart(StrEnum):
     COMPARISONS = "comparisons.parquet"
     AGENT_METRICS = "agent_metrics.parquet"
     MEMORY_ONE = "memory_one.parquet"
+    FINGERPRINTS = "fingerprints.parquet"
+    STRATEGY_FIT = "strategy_fit.parquet"
     COOPERATION_OVER_TIME = "cooperation_over_time.parquet"
     AGENT_COOPERATION_OVER_TIME = "agent_cooperation_over_time.parquet"
     MATCH_LIST = "match_list.parquet"

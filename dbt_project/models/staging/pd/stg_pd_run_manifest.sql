@@ -27,6 +27,11 @@ renamed as (
             (metric_params ->> 'collapse_threshold')::double
         ) as collapse_threshold,
         (metric_params ->> 'bootstrap_n')::integer as bootstrap_n,
+        -- the payoffs as agent A sees them: reward, sucker, temptation, punishment
+        (config -> 'payoffs' -> 'CC' ->> 0)::double as payoff_r,
+        (config -> 'payoffs' -> 'CD' ->> 0)::double as payoff_s,
+        (config -> 'payoffs' -> 'DC' ->> 0)::double as payoff_t,
+        (config -> 'payoffs' -> 'DD' ->> 0)::double as payoff_p,
         (metric_params ->> 'bootstrap_seed')::bigint as bootstrap_seed
     from source_manifest
 )

@@ -14,6 +14,7 @@ from pdbench.pd.agents.axelrod_policy import AxelrodPolicy, is_axelrod
 from pdbench.pd.agents.base import Agent
 from pdbench.pd.agents.llm import LLMAgent
 from pdbench.pd.agents.policy import make_policy
+from pdbench.pd.agents.probe import AshlockProbe
 from pdbench.pd.agents.prompts import PromptTemplates
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.providers.base import make_provider
@@ -57,6 +58,8 @@ def _policy(config: PolicyAgentConfig, *, side: str, setup: MatchSetup) -> Agent
             known_length=setup.known_length,
             noise=setup.noise,
         )
+    if config.point is not None:
+        return AshlockProbe(x=config.point[0], y=config.point[1])
     return make_policy(
         config.policy,
         payoffs=setup.matrix.view(side),

@@ -195,7 +195,8 @@ def make_policy(
     generous_prob: float | None = None,
     win_threshold: float | None = None,
 ) -> Policy:
-    """A fresh policy by config name; parameters default from the player's own payoffs."""
+    """A fresh policy by config name; parameters default from the player's own payoffs.
+    (Ashlock's probe, which needs its point, is built by :mod:`pdbench.pd.agents.probe`.)"""
     if name not in POLICIES:
         raise ValueError(unknown("policy", name, POLICIES))
     if name == "GTFT":

@@ -1,0 +1,46 @@
+{#- What each agent chose in each context it met: the previous round as it saw it (own
+    executed action first; FIRST in round 1) and whether its opponent had defected in any
+    earlier round (what GRIM remembers). The choice is the intended action, before noise. -#}
+{{ config(materialized='table') }}
+
+with
+
+agent_rounds as (
+    select * from {{ ref('int_pd_agent_rounds') }}
+),
+
+with_context as (
+    select
+        condition,
+        side,
+        agent as agent_name,
+        kind,
+        intended_action,
+        coalesce(
+            lag(action) over match_side || lag(opponent_action) over match_side, 'FIRST'
+        ) as previous_round,
+        coalesce(
+            bool_or(opponent_action = 'D') over (
+                match_side rows between unbounded preceding and 1 preceding
+            ),
+            false
+        ) as opponent_has_defected
+    from agent_rounds
+    window match_side as (partition by match_id, side order by round_index)
+),
+
+context_counts as (
+    select
+        condition,
+        side,
+        agent_name,
+        kind,
+        previous_round,
+        opponent_has_defected,
+        count(*) as n_rounds,
+        count(*) filter (where intended_action = 'C') as n_cooperate
+    from with_context
+    group by condition, side, agent_name, kind, previous_round, opponent_has_defected
+)
+
+select * from context_counts
