@@ -1,6 +1,8 @@
 {#- What each agent chose in each context it met: the previous round as it saw it (own
     executed action first; FIRST in round 1) and whether its opponent had defected in any
-    earlier round (what GRIM remembers). The choice is the intended action, before noise. -#}
+    earlier round (what GRIM remembers). The choice is the intended action, before noise;
+    a round whose reply stayed invalid was played by the fallback, not chosen, and is left
+    out (it still makes the context of the next round). -#}
 {{ config(materialized='table') }}
 
 with
@@ -16,6 +18,7 @@ with_context as (
         agent as agent_name,
         kind,
         intended_action,
+        is_valid,
         coalesce(
             lag(action) over match_side || lag(opponent_action) over match_side, 'FIRST'
         ) as previous_round,
@@ -40,6 +43,7 @@ context_counts as (
         count(*) as n_rounds,
         count(*) filter (where intended_action = 'C') as n_cooperate
     from with_context
+    where is_valid
     group by condition, side, agent_name, kind, previous_round, opponent_has_defected
 )
 

@@ -60,9 +60,11 @@ scored as (
         reference_strategies.reference_kind,
         sum(observed.n_rounds)::bigint as n_rounds,
         -- the share of the agent's rounds in which the reference would have chosen otherwise
+        -- floating-point sums in a fixed order, so every build gives the same last bit
         sum(
             observed.n_cooperate * (1 - reference_strategies.p_cooperate)
             + (observed.n_rounds - observed.n_cooperate) * reference_strategies.p_cooperate
+            order by observed.previous_round, observed.opponent_has_defected
         ) / sum(observed.n_rounds) as distance,
         sum(
             observed.n_cooperate
@@ -75,6 +77,7 @@ scored as (
                 (1 - {{ tremble }}) * (1 - reference_strategies.p_cooperate)
                 + {{ tremble }} * reference_strategies.p_cooperate
             )
+            order by observed.previous_round, observed.opponent_has_defected
         ) as log_likelihood
     from observed
     inner join reference_strategies
@@ -114,6 +117,8 @@ fitted as (
         exp(relative_log_likelihood)
         / sum(exp(relative_log_likelihood)) over (
             partition by level, condition, side, agent_name
+            order by reference
+            rows between unbounded preceding and unbounded following
         ) as posterior
     from relative
 )
