@@ -15,7 +15,7 @@ import duckdb
 import pandas as pd
 import pytest
 from pdbench.storage.marts import ArenaMart, PDMart
-from pdbench.ui import arena_pages, pd_intervals, pd_pages
+from pdbench.ui import arena_pages, pd_intervals, pd_pages, pd_strategies
 from pdbench.ui.formats import format_value
 from streamlit.testing.v1 import AppTest
 
@@ -175,6 +175,54 @@ def test_tournament_page_ranks_the_standings(pd_run: Path, monkeypatch: pytest.M
         assert _same(table["mean_score_per_round"].iloc[position], row["mean_score_per_round"])
         assert table["overall_rank"].iloc[position] == row["overall_rank"]
     assert table["overall_rank"].is_monotonic_increasing
+
+
+def test_strategies_page_names_each_agents_closest_strategy(
+    pd_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    closest = _rows(
+        f"select agent_name, string_agg(reference, ' = ' order by reference) as reference, "
+        f"sum(posterior) as posterior from '{pd_run / PDMart.STRATEGY_FIT}' "
+        "where level = 'agent' and is_closest group by agent_name order by agent_name"
+    )
+    at = _app(monkeypatch, "--run-dir", str(pd_run))
+    _set(at, at.radio(key="pd_page"), "Strategies")
+    table = at.dataframe[0].value
+    assert table["agent_name"].tolist() == [row["agent_name"] for row in closest]
+    assert table["reference"].tolist() == [row["reference"] for row in closest]
+    for position, row in enumerate(closest):
+        assert _same(table["posterior"].iloc[position], row["posterior"])
+    # the LLM agent whose mock plays TFT against ALLD and GTFT is read as TFT's kin
+    assert (
+        "TFT"
+        in table["reference"].iloc[table["agent_name"].tolist().index("mock/mock-pd:tit_for_tat")]
+    )
+    # this run probes nobody: the fingerprint section says how to ask for one
+    assert any("fingerprint:" in info.value for info in at.info)
+
+
+def test_fingerprint_heatmap_draws_every_point():
+    points = pd.DataFrame(
+        {
+            "probe_x": [0.0, 0.0, 1.0, 1.0],
+            "probe_y": [0.0, 1.0, 0.0, 1.0],
+            "mean_score_per_round": [3.0, 0.98, 3.0, 2.5],
+            "score_se": [0.0, 0.0, 0.0, 0.0],
+            "cooperation_rate": [1.0, 0.02, 1.0, 0.5],
+            "n_matches": [2, 2, 2, 2],
+        }
+    )
+    spec = pd_strategies.fingerprint_heatmap(points).to_dict()
+    (data,) = spec["datasets"].values()
+    assert [(d["probe_x"], d["probe_y"], d["mean_score_per_round"]) for d in data] == [
+        (0.0, 0.0, 3.0),
+        (0.0, 1.0, 0.98),
+        (1.0, 0.0, 3.0),
+        (1.0, 1.0, 2.5),
+    ]
+    rect = spec["layer"][0]
+    assert rect["mark"]["type"] == "rect"
+    assert rect["encoding"]["color"]["field"] == "mean_score_per_round"
 
 
 def test_calls_page_shows_the_run_row(pd_run: Path, monkeypatch: pytest.MonkeyPatch):

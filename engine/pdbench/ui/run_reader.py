@@ -77,6 +77,11 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
         PDMart.TOURNAMENT_STANDINGS: ("agent", "overall_rank, agent"),
         PDMart.TOURNAMENT_PAYOFF_MATRIX: ("agent", "agent, opponent"),
         PDMart.TOURNAMENT_NOISE_RESPONSES: ("agent", "agent, flipped_side, flipped_to"),
+        PDMart.FINGERPRINTS: ("agent_name", "agent_name, probe_x, probe_y, condition"),
+        PDMart.STRATEGY_FIT: (
+            "agent_name",
+            "level, agent_name, condition, side, fit_rank, reference",
+        ),
     },
     ArenaMart: {
         ArenaMart.LEADERBOARD: ("player", "rank, player"),

@@ -1,0 +1,133 @@
+"""The PD viewer's Strategies page: which known strategy each agent plays (strategy_fit.parquet)
+and the Ashlock fingerprints of the agents a run probed (fingerprints.parquet)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from pdbench.storage.marts import PDMart
+from pdbench.ui import run_reader
+from pdbench.ui.page_parts import nothing_to_show
+
+__all__ = ["fingerprint_heatmap", "page"]
+
+_FIT_COLUMNS = {
+    "agent_name": st.column_config.TextColumn("agent"),
+    "reference": st.column_config.TextColumn("closest strategy"),
+    "distance": st.column_config.ProgressColumn(
+        "distance", format="percent", min_value=0, max_value=1
+    ),
+    "posterior": st.column_config.ProgressColumn(
+        "confidence", format="percent", min_value=0, max_value=1
+    ),
+    "n_rounds": st.column_config.NumberColumn("rounds"),
+}
+
+
+def fingerprint_heatmap(points: pd.DataFrame) -> alt.LayerChart:
+    """One agent's fingerprint: its mean score per round against the probe at (x, y), y
+    upwards as in Ashlock's figures."""
+    base = alt.Chart(points).encode(
+        x=alt.X("probe_x:O", title="x (probe cooperates)"),
+        y=alt.Y("probe_y:O", title="y (probe defects)", sort="descending"),
+    )
+    cells = base.mark_rect().encode(
+        color=alt.Color(
+            "mean_score_per_round:Q", title="score / round", scale=alt.Scale(scheme="viridis")
+        ),
+        tooltip=[
+            alt.Tooltip("probe_x:Q", title="x"),
+            alt.Tooltip("probe_y:Q", title="y"),
+            alt.Tooltip("mean_score_per_round:Q", title="score / round", format=".3f"),
+            alt.Tooltip("score_se:Q", title="standard error", format=".3f"),
+            alt.Tooltip("cooperation_rate:Q", title="cooperation", format=".1%"),
+            alt.Tooltip("n_matches:Q", title="matches"),
+        ],
+    )
+    if points["probe_x"].nunique() > 11:
+        return alt.layer(cells)
+    text = base.mark_text(fontSize=11).encode(
+        text=alt.Text("mean_score_per_round:Q", format=".2f"),
+        color=alt.condition(
+            "datum.mean_score_per_round > 2.5", alt.value("black"), alt.value("white")
+        ),
+    )
+    return alt.layer(cells, text).properties(width=alt.Step(44), height=alt.Step(30))
+
+
+def _closest(fit: pd.DataFrame) -> pd.DataFrame:
+    """One row per agent row of the mart: its closest strategies (ties joined by ' = ')."""
+    closest = fit[fit["is_closest"]]
+    keys = ["agent_name", "condition", "side"]
+    return (
+        closest.groupby(keys, dropna=False, sort=False)
+        .agg(
+            reference=("reference", " = ".join),
+            distance=("distance", "first"),
+            posterior=("posterior", "sum"),
+            n_rounds=("n_rounds", "first"),
+        )
+        .reset_index()
+    )
+
+
+def _strategy_fit(run_dir: Path) -> None:
+    fit = run_reader.mart(run_dir, PDMart.STRATEGY_FIT)
+    if nothing_to_show(fit, "No finished match."):
+        return
+    st.subheader("Closest known strategy")
+    st.caption(
+        "Each agent's own choices (before noise; fallback moves left out) against the six "
+        "classic policies and the other policies of the run, in the contexts it met. Distance: "
+        "the share of its rounds in which the strategy would have chosen otherwise. "
+        "Confidence: the strategy's posterior probability (uniform prior, 5% tremble); "
+        "strategies that play identically in what was met share it."
+    )
+    agents = _closest(fit[fit["level"] == "agent"])
+    st.dataframe(
+        agents[list(_FIT_COLUMNS)], hide_index=True, width="stretch", column_config=_FIT_COLUMNS
+    )
+    with st.expander("By condition and side"):
+        per_condition = _closest(fit[fit["level"] == "condition"])
+        shown = ["condition", "side", *_FIT_COLUMNS]
+        st.dataframe(
+            per_condition[shown], hide_index=True, width="stretch", column_config=_FIT_COLUMNS
+        )
+    agent = st.selectbox("All strategies for", agents["agent_name"].tolist(), key="fit_agent")
+    rows = fit[(fit["level"] == "agent") & (fit["agent_name"] == agent)]
+    st.dataframe(
+        rows[["fit_rank", "reference", "reference_kind", "distance", "posterior"]],
+        hide_index=True,
+        width="stretch",
+        column_config={k: v for k, v in _FIT_COLUMNS.items() if k != "reference"}
+        | {"reference": st.column_config.TextColumn("strategy")},
+    )
+
+
+def _fingerprints(run_dir: Path) -> None:
+    points = run_reader.mart(run_dir, PDMart.FINGERPRINTS)
+    st.subheader("Fingerprints")
+    if nothing_to_show(
+        points, "No fingerprint: add a `fingerprint: {agents: [...]}` section to the config."
+    ):
+        return
+    st.caption(
+        "Mean score per round of the agent against Ashlock's probe at (x, y): tit-for-tat "
+        "that cooperates with probability x and defects with probability y (above the "
+        "anti-diagonal, the dual probe). Corners: (0, 0) TFT, (1, 0) ALLC, (0, 1) ALLD, "
+        "(1, 1) Psycho."
+    )
+    for agent, rows in points.groupby("agent_name", sort=True):
+        st.markdown(f"**{agent}**")
+        st.altair_chart(fingerprint_heatmap(rows), width="content")
+
+
+def page(run_dir: Path) -> None:
+    """The Strategies page of the PD run in ``run_dir``."""
+    st.header("Strategies")
+    _strategy_fit(run_dir)
+    _fingerprints(run_dir)
