@@ -14,6 +14,7 @@ The CLI prints ``error: <message>`` and exits with ``exit_code``.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 __all__ = [
@@ -70,7 +71,19 @@ class AggregationError(PdbenchError):
     exit_code = 1
 
 
+MAX_KNOWN_SHOWN = 12
+"""Past this many known names, an error shows the closest ones and counts the rest."""
+
+
 def unknown(what: str, value: object, known: Iterable[object]) -> str:
     """``unknown <what> <value!r> (known: a, b, c)``: how every error about a name that is not
-    one of ``known`` reads."""
-    return f"unknown {what} {value!r} (known: {', '.join(map(str, known))})"
+    one of ``known`` reads. A long list shows the names closest to ``value`` and counts the
+    others."""
+    names = [str(name) for name in known]
+    if len(names) <= MAX_KNOWN_SHOWN:
+        return f"unknown {what} {value!r} (known: {', '.join(names)})"
+    close = difflib.get_close_matches(str(value), names, n=5, cutoff=0.5)
+    shown = close or names[:5]
+    label = "closest" if close else "known"
+    rest = len(names) - len(shown)
+    return f"unknown {what} {value!r} ({label}: {', '.join(shown)}; {rest} more)"

@@ -1,6 +1,6 @@
 """What an agent's strategy is: Ashlock fingerprints against Axelrod's, and the closest known
 strategy of every agent of a noisy round robin (policies, an Axelrod strategy and an LLM agent
-on the mock)."""
+on the mock). The same run names the one pair of conditions it compares."""
 
 from __future__ import annotations
 
@@ -63,6 +63,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
             }
         ],
         fingerprint={"agents": list(FINGERPRINTED), "step": 0.5},
+        comparisons=[["ALLD_vs_GRIM", "ALLD_vs_TFT"]],
         round_robin={
             "agents": [
                 "ALLC",
@@ -216,4 +217,31 @@ def test_a_probe_needs_its_point(project: Path):
         ],
     )
     with pytest.raises(ConfigError, match=r"PROBE needs its point"):
+        load_config(path)
+
+
+def test_the_configured_pair_is_the_only_comparison(run_dir: Path):
+    """GRIM minus TFT, each against ALLD under noise: the mean over replicates of the
+    difference in B's cooperation, recomputed from the rounds; no automatic pair (the round
+    robin alone has 21 pairs sharing an agent) and none among the fingerprint's."""
+    rows = _rows(run_dir / PDMart.COMPARISONS, "select * from {path}")
+    assert {(r["condition_1"], r["condition_2"]) for r in rows} == {("ALLD_vs_GRIM", "ALLD_vs_TFT")}
+    (row,) = [r for r in rows if r["metric"] == "cooperation_rate_b"]
+    per_replicate = _rows(
+        run_dir / "rounds.jsonl",
+        "select condition, replicate, avg((agent_b_action = 'C')::int) as c "
+        "from read_json_auto('" + str(run_dir / "rounds.jsonl") + "') "
+        "where condition in ('ALLD_vs_GRIM', 'ALLD_vs_TFT') group by all",
+    )
+    by = {(r["condition"], r["replicate"]): r["c"] for r in per_replicate}
+    differences = [by[("ALLD_vs_GRIM", k)] - by[("ALLD_vs_TFT", k)] for k in range(REPLICATES)]
+    assert row["n_pairs"] == REPLICATES
+    assert row["mean_difference"] == pytest.approx(sum(differences) / REPLICATES, abs=1e-12)
+
+
+def test_a_compared_condition_must_exist(project: Path):
+    path = write_experiment(
+        project / "configs", name="bad_pair.yaml", comparisons=[["tft_vs_alld", "tft_vs_allc"]]
+    )
+    with pytest.raises(ConfigError, match=r"comparisons.*unknown condition 'tft_vs_allc'"):
         load_config(path)

@@ -27,6 +27,7 @@ from pdbench.config.base import (
     tagged_union,
 )
 from pdbench.config.providers import ProviderLayerConfig
+from pdbench.errors import unknown
 from pdbench.pd.agent_config import AgentConfig
 from pdbench.pd.condition import ConditionConfig
 from pdbench.pd.fingerprint import FingerprintConfig
@@ -235,6 +236,10 @@ class ExperimentConfig(ProviderLayerConfig):
     fingerprint: FingerprintConfig | None = None
     """Agents to fingerprint against Ashlock's probe (:mod:`pdbench.pd.fingerprint`); every
     agent and grid point is a condition appended to ``conditions``, after the round robin's."""
+    comparisons: list[tuple[str, str]] | None = Field(default=None, min_length=1)
+    """Pairs of conditions ``comparisons.parquet`` compares, first minus second (None: every
+    pair when at most 4 conditions, else the pairs that share an agent on the same side;
+    conditions with a fingerprint probe never)."""
 
     @field_validator("conditions")
     @classmethod
@@ -265,6 +270,21 @@ class ExperimentConfig(ProviderLayerConfig):
             raise ValueError("no conditions: give 'conditions', 'round_robin' or 'fingerprint'")
         # the model is frozen; the expansion is part of validation, as a default would be
         object.__setattr__(self, "conditions", expanded)
+        return self
+
+    @model_validator(mode="after")
+    def _compared_conditions_exist(self) -> ExperimentConfig:
+        names = [c.name for c in self.conditions]
+        seen: set[frozenset[str]] = set()
+        for first, second in self.comparisons or []:
+            for name in (first, second):
+                if name not in names:
+                    raise ValueError("comparisons: " + unknown("condition", name, names))
+            if first == second:
+                raise ValueError(f"comparisons: {first!r} is compared with itself")
+            if frozenset((first, second)) in seen:
+                raise ValueError(f"comparisons: the pair {first!r}, {second!r} is named twice")
+            seen.add(frozenset((first, second)))
         return self
 
     def _generated(self) -> list[tuple[str, ConditionConfig]]:
