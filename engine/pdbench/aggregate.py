@@ -16,14 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import duckdb
-
 from pdbench.errors import RunDirError
 from pdbench.game import Game
 from pdbench.games import game_named
 from pdbench.storage.dbt import DbtRequest, invoke_dbt
 from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunFiles
+from pdbench.tables import count_mart_rows
 
 __all__ = ["AggregateSummary", "aggregate_run"]
 
@@ -82,7 +81,8 @@ def aggregate_run(
             )
         )
     tables = {
-        Path(location).name: _count_rows(Path(location)) for location in sorted(results.locations)
+        Path(location).name: count_mart_rows(Path(location))
+        for location in sorted(results.locations)
     }
     if on_start is not None:
         for line in results.cut:
@@ -128,18 +128,6 @@ def _has_content(path: Path) -> bool:
             if chunk.strip():
                 return True
     return False
-
-
-def _count_rows(path: Path) -> int:
-    """Rows of a mart, not counting the all-NULL row dbt-duckdb writes for an empty model."""
-    with duckdb.connect() as con:
-        total, all_null = con.execute(
-            "select"
-            " (select count(*) from read_parquet($path)),"
-            " (select count(*) from read_parquet($path) where columns(*) is null)",
-            {"path": str(path)},
-        ).fetchone()
-    return int(total) - int(all_null)
 
 
 def _summary_text(run_dir: Path, game: Game, tables: dict[str, int]) -> str:

@@ -262,6 +262,27 @@ def aggregate(
         _aggregate(run_dir, unit_tests=unit_tests)
 
 
+@app.command()
+def leaderboard(
+    sources: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Arena run directories, or folders holding them (every arena run inside)."
+        ),
+    ],
+    output_dir: Annotated[
+        Path, typer.Option(help="Folder of the series' files and marts (rebuilt each time).")
+    ] = Path("data/leaderboard"),
+) -> None:
+    """Rank arena players across tournaments: each one's adjusted score, trend and consistency."""
+    from pdbench.arena.series import build_series, summary_lines
+
+    with _user_errors():
+        series = build_series(sources, output_dir)
+    for line in summary_lines(series):
+        typer.echo(line)
+
+
 def streamlit_command(run_dir: Path, *, port: int, address: str = "127.0.0.1") -> list[str]:
     """The command that opens the viewer on ``run_dir``: absolute paths, so that it works from
     any working directory; headless, so that it opens no browser and asks nothing."""

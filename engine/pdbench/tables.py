@@ -7,7 +7,7 @@ from typing import Any
 
 import duckdb
 
-__all__ = ["aligned", "decimals", "mart_rows", "number"]
+__all__ = ["aligned", "count_mart_rows", "decimals", "mart_rows", "number"]
 
 
 def aligned(table: list[tuple[str, ...]]) -> list[str]:
@@ -34,3 +34,15 @@ def mart_rows(path: Path, *, columns: tuple[str, ...], where: str, order_by: str
     sql = f"select {', '.join(columns)} from read_parquet($path) where {where} order by {order_by}"
     with duckdb.connect() as con:
         return con.execute(sql, {"path": str(path)}).fetchall()
+
+
+def count_mart_rows(path: Path) -> int:
+    """Rows of a mart, not counting the all-NULL row dbt-duckdb writes for an empty model."""
+    with duckdb.connect() as con:
+        total, all_null = con.execute(
+            "select"
+            " (select count(*) from read_parquet($path)),"
+            " (select count(*) from read_parquet($path) where columns(*) is null)",
+            {"path": str(path)},
+        ).fetchone()
+    return int(total) - int(all_null)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["ArenaMart", "PDMart"]
+__all__ = ["ArenaMart", "PDMart", "SeriesMart"]
 
 
 class PDMart(StrEnum):
@@ -51,3 +51,11 @@ class ArenaMart(StrEnum):
     JUDGE_RATIONALES = "judge_rationales.parquet"
     CALLS_SUMMARY = "calls_summary.parquet"
     PARSE_RULES = "parse_rules.parquet"
+
+
+class SeriesMart(StrEnum):
+    """The marts of a series of arena tournaments (``dbt_project/models/marts/series``), written
+    by ``pdbench leaderboard`` into its output folder."""
+
+    PROGRESSION = "series_progression.parquet"
+    PLAYERS = "series_players.parquet"

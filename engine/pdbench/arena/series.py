@@ -1,0 +1,183 @@
+"""A series of arena tournaments: the cross-tournament leaderboard and each player's progression.
+
+``pdbench leaderboard <run_dir | runs_dir>...`` gathers the finished, aggregated arena runs it
+is given (a folder of runs stands for every arena run directly inside it), copies each one's
+``run_manifest.json`` and ``leaderboard.parquet`` into ``<output>/tournaments/<k>-<run_id>/``
+(the series' raw input, so the output stands on its own and rebuilds identically), and runs
+the dbt models tagged ``series`` on the output folder. Every number is computed there
+(docs/arena_scoring.md#across-tournaments); this module only collects files.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from pdbench.clock import utc_timestamp
+from pdbench.errors import RunDirError
+from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.storage.manifest import read_manifest
+from pdbench.storage.marts import ArenaMart, SeriesMart
+from pdbench.storage.schema import RunFiles
+from pdbench.tables import aligned, count_mart_rows, decimals, mart_rows
+
+__all__ = [
+    "SERIES_MANIFEST",
+    "Series",
+    "Tournament",
+    "build_series",
+    "find_tournaments",
+    "summary_lines",
+]
+
+SERIES_MANIFEST = "series_manifest.json"
+"""What a series folder was built from: its sources, in tournament order."""
+TOURNAMENTS = "tournaments"
+"""The folder of the tournaments' copied files."""
+_SERIES_FILES = {SERIES_MANIFEST, TOURNAMENTS, *SeriesMart}
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """One arena run of the series."""
+
+    run_dir: Path
+    run_id: str
+    started_at: str
+
+
+@dataclass(frozen=True)
+class Series:
+    """What ``build_series`` wrote."""
+
+    output_dir: Path
+    tournaments: list[Tournament]
+    skipped: list[str]
+    """One line per run directory left out, and why."""
+    tables: dict[str, int]
+    """Mart file -> rows."""
+
+
+def find_tournaments(sources: list[Path]) -> tuple[list[Tournament], list[str]]:
+    """The arena runs of ``sources`` in the order they started, and one line per run of a
+    folder that was left out. A run directory named itself must be a usable arena run."""
+    found: dict[Path, Tournament] = {}
+    skipped: list[str] = []
+    for source in sources:
+        if (source / RunFiles.MANIFEST).is_file():
+            tournament, problem = _tournament(source)
+            if problem:
+                raise RunDirError(f"{source}: {problem}")
+            found[source.resolve()] = tournament
+        elif source.is_dir():
+            for child in sorted(p for p in source.iterdir() if (p / RunFiles.MANIFEST).is_file()):
+                tournament, problem = _tournament(child)
+                if problem:
+                    skipped.append(f"{child}: {problem}")
+                else:
+                    found[child.resolve()] = tournament
+        else:
+            raise RunDirError(f"{source}: neither a run directory nor a folder of runs")
+    tournaments = sorted(found.values(), key=lambda t: (t.started_at, t.run_id, str(t.run_dir)))
+    if len(tournaments) < 2:
+        raise RunDirError(
+            f"a series needs two finished arena runs with their metrics; found {len(tournaments)}"
+        )
+    return tournaments, skipped
+
+
+def _tournament(run_dir: Path) -> tuple[Tournament, str | None]:
+    manifest = read_manifest(run_dir)
+    tournament = Tournament(run_dir=run_dir, run_id=manifest.run_id, started_at=manifest.started_at)
+    if manifest.game != "arena":
+        return tournament, f"a {manifest.game} run, not an arena run"
+    if manifest.status != "completed":
+        return tournament, f"the run is {manifest.status}, not completed"
+    if not (run_dir / ArenaMart.LEADERBOARD).is_file():
+        return tournament, f"no {ArenaMart.LEADERBOARD}: run `pdbench aggregate {run_dir}`"
+    return tournament, None
+
+
+def build_series(sources: list[Path], output_dir: Path) -> Series:
+    """Collect the tournaments of ``sources`` into ``output_dir`` and build its marts."""
+    tournaments, skipped = find_tournaments(sources)
+    output_dir = output_dir.expanduser().resolve()
+    _prepare(output_dir)
+    entries = []
+    for index, tournament in enumerate(tournaments):
+        folder = output_dir / TOURNAMENTS / f"{index:03d}-{tournament.run_id}"
+        folder.mkdir(parents=True)
+        for name in (RunFiles.MANIFEST, ArenaMart.LEADERBOARD):
+            shutil.copyfile(tournament.run_dir / name, folder / name)
+        entries.append({"folder": folder.name, "run_dir": str(tournament.run_dir.resolve())})
+    record = {"created_at": utc_timestamp(), "tournaments": entries}
+    (output_dir / SERIES_MANIFEST).write_text(json.dumps(record, indent=2) + "\n", "utf-8")
+    results = invoke_dbt(DbtRequest("build", run_dir=output_dir, select="tag:series"))
+    tables = {Path(p).name: count_mart_rows(Path(p)) for p in sorted(results.locations)}
+    return Series(output_dir=output_dir, tournaments=tournaments, skipped=skipped, tables=tables)
+
+
+def _prepare(output_dir: Path) -> None:
+    """An empty folder, or one this module wrote before (emptied): never a stranger's."""
+    if output_dir.exists():
+        if not output_dir.is_dir():
+            raise RunDirError(f"{output_dir}: exists and is not a folder")
+        strangers = sorted(p.name for p in output_dir.iterdir() if p.name not in _SERIES_FILES)
+        if strangers:
+            raise RunDirError(
+                f"{output_dir}: holds {strangers[0]}, which a series does not write: "
+                "choose an empty or new --output-dir"
+            )
+        for name in _SERIES_FILES:
+            path = output_dir / name
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
+    output_dir.mkdir(parents=True, exist_ok=True)
+
+
+def summary_lines(series: Series) -> list[str]:
+    """What ``pdbench leaderboard`` prints: the tournaments, then the combined ranking."""
+    lines = [f"series of {len(series.tournaments)} tournaments -> {series.output_dir}"]
+    lines += [f"  {i + 1}. {t.run_id} ({t.started_at})" for i, t in enumerate(series.tournaments)]
+    lines += [f"skipped {line}" for line in series.skipped]
+    rows = mart_rows(
+        series.output_dir / SeriesMart.PLAYERS,
+        columns=(
+            "overall_rank",
+            "player",
+            "model",
+            "n_tournaments",
+            "mean_score",
+            "ci_low",
+            "ci_high",
+            "rank_ci_low",
+            "rank_ci_high",
+            "trend",
+            "trend_ci_low",
+            "trend_ci_high",
+        ),
+        where="player is not null",
+        order_by="overall_rank, player, model",
+    )
+    table = [("rank", "player", "model", "tournaments", "score", "95% CI", "rank CI", "trend")]
+    for rank, player, model, n, mean, low, high, rank_low, rank_high, trend, t_low, t_high in rows:
+        table.append(
+            (
+                str(rank),
+                player,
+                model,
+                str(n),
+                decimals(mean, 2),
+                f"{decimals(low, 2)} .. {decimals(high, 2)}",
+                f"{rank_low} .. {rank_high}",
+                "-"
+                if trend is None
+                else f"{trend:+.2f} ({decimals(t_low, 2)} .. {decimals(t_high, 2)})",
+            )
+        )
+    lines.append("combined ranking (scores adjusted by each tournament's offset):")
+    return lines + aligned(table)
