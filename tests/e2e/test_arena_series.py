@@ -1,0 +1,154 @@
+"""``pdbench leaderboard``: arena players across tournaments, with planted truth.
+
+One real arena tournament is played and aggregated; four tournaments of a series are made
+from it, each with the real run's manifest (its own run_id and start time) and a leaderboard
+whose scores are planted: every tournament shifts everyone by its own offset, the steady
+players keep their level, and one player improves by exactly 1 point a tournament.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+from pdbench import cli
+from pdbench.storage.marts import ArenaMart, SeriesMart
+from pdbench.storage.schema import RunFiles
+from typer.testing import CliRunner
+
+from tests.conftest import CONFIGS, write_arena
+
+runner = CliRunner()
+OFFSETS = [1.0, -1.0, 0.0, 0.5]
+"""How much easier each of the four tournaments scored than the series."""
+LEVELS = {"p0": 7.0, "p1": 5.0, "p2": 3.0}
+"""The steady players' level; p3 improves: 2, 3, 4, 5."""
+
+
+def _rows(path: Path, sql: str) -> list[dict]:
+    with duckdb.connect() as con:
+        cursor = con.execute(sql.replace("{path}", f"read_parquet('{path}')"))
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def _plant(run_dir: Path, index: int) -> None:
+    """Rewrite the copy's leaderboard with the planted scores of tournament ``index``, and
+    give it its own run_id and start time."""
+    manifest = json.loads((run_dir / RunFiles.MANIFEST).read_text())
+    manifest["run_id"] = f"season-{index}"
+    manifest["started_at"] = f"2026-0{index + 1}-01T00:00:00Z"
+    (run_dir / RunFiles.MANIFEST).write_text(json.dumps(manifest))
+    scores = {**LEVELS, "p3": 2.0 + index}
+    values = ", ".join(
+        f"('{p}', {s + OFFSETS[index]}, {s + OFFSETS[index] - 0.5}, {s + OFFSETS[index] + 0.5})"
+        for p, s in scores.items()
+    )
+    path = run_dir / ArenaMart.LEADERBOARD
+    with duckdb.connect() as con:
+        con.execute(
+            f"copy (select board.* replace (planted.score as score, planted.low as ci_low, "
+            f"planted.high as ci_high, true as has_enough_data) "
+            f"from read_parquet('{path}') as board "
+            f"join (values {values}) as planted (player, score, low, high) using (player)) "
+            f"to '{path}.new' (format parquet)"
+        )
+    Path(f"{path}.new").replace(path)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of four planted tournaments, and a PD run that is no tournament."""
+    folder = tmp_path_factory.mktemp("series")
+    shutil.copytree(CONFIGS, folder / "configs")
+    config = write_arena(folder / "configs", run_id="season", bootstrap={"n": 20})
+    real = folder / "runs" / "season-0"
+    result = runner.invoke(cli.app, ["run", str(config), "--output-dir", str(real)])
+    assert result.exit_code == 0, result.output
+    for index in range(1, len(OFFSETS)):
+        shutil.copytree(real, folder / "runs" / f"season-{index}")
+    for index in range(len(OFFSETS)):
+        _plant(folder / "runs" / f"season-{index}", index)
+    return folder / "runs"
+
+
+@pytest.fixture(scope="module")
+def series(runs: Path) -> Path:
+    output = runs.parent / "leaderboard"
+    result = runner.invoke(cli.app, ["leaderboard", str(runs), "--output-dir", str(output)])
+    assert result.exit_code == 0, result.output
+    assert "series of 4 tournaments" in result.stdout
+    return output
+
+
+def test_offsets_are_recovered_from_the_steady_players(series: Path):
+    """Every player plays every tournament, so all four are anchors; the median of their
+    deviations ignores the improving one: the planted offsets less their mean (0.125)."""
+    rows = _rows(
+        series / SeriesMart.PROGRESSION,
+        "select distinct tournament_index, run_id, offset_score from {path} order by 1",
+    )
+    assert [r["run_id"] for r in rows] == [f"season-{i}" for i in range(4)]
+    mean = sum(OFFSETS) / len(OFFSETS)
+    for row, offset in zip(rows, OFFSETS, strict=True):
+        assert row["offset_score"] == pytest.approx(offset - mean, abs=1e-9)
+
+
+def test_the_improving_player_has_a_trend_and_the_steady_ones_none(series: Path):
+    players = {
+        r["player"]: r
+        for r in _rows(series / SeriesMart.PLAYERS, "select * from {path} order by player")
+    }
+    assert set(players) == {"p0", "p1", "p2", "p3"}
+    improver = players["p3"]
+    assert improver["trend"] == pytest.approx(1.0, abs=1e-9)
+    assert improver["trend_ci_low"] == pytest.approx(1.0, abs=1e-9)
+    for name, level in LEVELS.items():
+        steady = players[name]
+        assert steady["trend"] == pytest.approx(0.0, abs=1e-9)
+        assert steady["mean_score"] == pytest.approx(level + sum(OFFSETS) / 4, abs=1e-9)
+        assert steady["score_sd"] == pytest.approx(0.0, abs=1e-9)
+    # the improver moved through the field: 2..5 (adjusted) against steady 3, 5, 7
+    assert improver["score_sd"] > 1
+    assert [players[p]["overall_rank"] for p in ("p0", "p1", "p3", "p2")] == [1, 2, 3, 4]
+
+
+def test_a_folder_skips_what_is_no_tournament_and_a_run_named_must_be_one(
+    runs: Path, series: Path, tmp_path: Path
+):
+    pd_run = runs / "pd-run"
+    pd_run.mkdir()
+    manifest = json.loads((runs / "season-0" / RunFiles.MANIFEST).read_text())
+    (pd_run / RunFiles.MANIFEST).write_text(json.dumps(manifest | {"game": "pd"}))
+    try:
+        result = runner.invoke(
+            cli.app, ["leaderboard", str(runs), "--output-dir", str(tmp_path / "board")]
+        )
+        assert result.exit_code == 0, result.output
+        assert f"skipped {pd_run}: a pd run, not an arena run" in result.stdout
+        named = runner.invoke(
+            cli.app, ["leaderboard", str(pd_run), str(runs / "season-0"), "--output-dir", "x"]
+        )
+        assert named.exit_code != 0
+        assert named.stderr.strip() == f"error: {pd_run}: a pd run, not an arena run"
+    finally:
+        shutil.rmtree(pd_run)
+
+
+def test_one_tournament_is_no_series(runs: Path, tmp_path: Path):
+    result = runner.invoke(
+        cli.app, ["leaderboard", str(runs / "season-0"), "--output-dir", str(tmp_path / "b")]
+    )
+    assert result.exit_code != 0
+    assert "a series needs two finished arena runs with their metrics; found 1" in result.stderr
+
+
+def test_the_output_folder_is_never_a_strangers(runs: Path, tmp_path: Path):
+    (tmp_path / "notes.txt").write_text("mine")
+    result = runner.invoke(cli.app, ["leaderboard", str(runs), "--output-dir", str(tmp_path)])
+    assert result.exit_code != 0
+    assert "holds notes.txt, which a series does not write" in result.stderr
+    assert (tmp_path / "notes.txt").read_text() == "mine"
