@@ -315,7 +315,12 @@ def streamlit_command(run_dir: Path, *, port: int, address: str = "127.0.0.1") -
 
 @app.command()
 def ui(
-    run_dir: Annotated[Path, typer.Argument(help="A run directory written by `pdbench run`.")],
+    run_dir: Annotated[
+        Path,
+        typer.Argument(
+            help="A run directory written by `pdbench run`, or the folder of `pdbench leaderboard`."
+        ),
+    ],
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port of the viewer.")] = 8501,
     address: Annotated[
         str, typer.Option(help="Address the viewer listens on (0.0.0.0: every interface).")
@@ -324,9 +329,12 @@ def ui(
         bool, typer.Option("--print-command", help="Print the Streamlit command, do not run it.")
     ] = False,
 ) -> None:
-    """Open the read-only viewer of a run directory (or print the command that does)."""
+    """Open the read-only viewer of a run directory or a series (or print the command)."""
+    from pdbench.arena.series import SERIES_MANIFEST
+
     with _user_errors():
-        read_manifest(run_dir)
+        if not (run_dir / SERIES_MANIFEST).is_file():
+            read_manifest(run_dir)
     command = streamlit_command(run_dir, port=port, address=address)
     if print_command:
         typer.echo(shlex.join(command))

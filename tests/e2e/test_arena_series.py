@@ -152,3 +152,31 @@ def test_the_output_folder_is_never_a_strangers(runs: Path, tmp_path: Path):
     assert result.exit_code != 0
     assert "holds notes.txt, which a series does not write" in result.stderr
     assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_the_viewer_draws_the_series(series: Path, monkeypatch: pytest.MonkeyPatch):
+    """The combined ranking as the mart holds it, and one progression line per player."""
+    from pdbench.ui import series_page
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setattr("sys.argv", ["viewer", "--run-dir", str(series)])
+    at = AppTest.from_file(str(Path(cli.STREAMLIT_APP)), default_timeout=60).run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    players = _rows(series / SeriesMart.PLAYERS, "select * from {path} order by overall_rank")
+    assert table["player"].tolist() == [r["player"] for r in players]
+    progression = _rows(series / SeriesMart.PROGRESSION, "select * from {path}")
+    chart = series_page.progression_chart(
+        duckdb.sql(f"select * from read_parquet('{series / SeriesMart.PROGRESSION}')").df(),
+        adjusted=True,
+    ).to_dict()
+    (data,) = chart["datasets"].values()
+    assert len(data) == len(progression) == 16
+    assert {d["player"] for d in data} == {"p0", "p1", "p2", "p3"}
+    assert chart["layer"][1]["encoding"]["y"]["field"] == "adjusted_score"
+
+
+def test_pdbench_ui_opens_a_series(series: Path):
+    result = runner.invoke(cli.app, ["ui", str(series), "--print-command"])
+    assert result.exit_code == 0, result.output
+    assert f"--run-dir {series}" in result.stdout

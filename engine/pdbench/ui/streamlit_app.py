@@ -1,4 +1,5 @@
-"""The read-only viewer of a run directory: ``pdbench ui <run_dir>`` starts it.
+"""The read-only viewer of a run directory (or of a series of arena tournaments, the folder
+``pdbench leaderboard`` writes): ``pdbench ui <run_dir>`` starts it.
 
 Run as ``streamlit run streamlit_app.py -- --run-dir <run_dir> [--runs-root data/runs]``.
 The sidebar also offers every run under ``--runs-root``; the page set follows the run's game
@@ -16,7 +17,9 @@ from pathlib import Path
 import duckdb
 import streamlit as st
 
+from pdbench.arena.series import SERIES_MANIFEST
 from pdbench.games import GAMES
+from pdbench.ui import series_page
 from pdbench.ui.run_check import RunProblem, ViewableRun, check_run, find_runs
 
 __all__ = ["main", "parse_args"]
@@ -75,6 +78,9 @@ def main(argv: list[str] | None = None) -> None:
             "uv run pdbench run configs/experiment.yaml\nuv run pdbench ui data/runs/demo",
             language="bash",
         )
+        return
+    if (run_dir / SERIES_MANIFEST).is_file():
+        series_page.page(run_dir)
         return
     checked = check_run(run_dir)
     if isinstance(checked, RunProblem):
