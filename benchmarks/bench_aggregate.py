@@ -155,6 +155,8 @@ def generate_run(run_dir: Path, n_rounds: int) -> None:
             "collapse_threshold": 0.2,
             "bootstrap_n": 1000,
             "bootstrap_seed": 1,
+            "ecosystem_generations": 100,
+            "moran_population": 10,
             "metrics": [],
         },
         "versions": {},

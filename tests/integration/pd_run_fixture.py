@@ -188,6 +188,8 @@ def write_run_dir(
             "collapse_threshold": collapse_threshold,
             "bootstrap_n": bootstrap_n,
             "bootstrap_seed": 12345,
+            "ecosystem_generations": 3,
+            "moran_population": 4,
         },
         python="3.12",
         platform="linux",

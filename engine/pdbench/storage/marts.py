@@ -31,6 +31,8 @@ class PDMart(StrEnum):
     TOURNAMENT_STANDINGS = "tournament_standings.parquet"
     TOURNAMENT_PAYOFF_MATRIX = "tournament_payoff_matrix.parquet"
     TOURNAMENT_NOISE_RESPONSES = "tournament_noise_responses.parquet"
+    TOURNAMENT_ECOSYSTEM = "tournament_ecosystem.parquet"
+    TOURNAMENT_FIXATION = "tournament_fixation.parquet"
 
 
 class ArenaMart(StrEnum):

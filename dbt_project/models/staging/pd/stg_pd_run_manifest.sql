@@ -27,7 +27,9 @@ renamed as (
             (metric_params ->> 'collapse_threshold')::double
         ) as collapse_threshold,
         (metric_params ->> 'bootstrap_n')::integer as bootstrap_n,
-        (metric_params ->> 'bootstrap_seed')::bigint as bootstrap_seed
+        (metric_params ->> 'bootstrap_seed')::bigint as bootstrap_seed,
+        (metric_params ->> 'ecosystem_generations')::integer as ecosystem_generations,
+        (metric_params ->> 'moran_population')::integer as moran_population
     from source_manifest
 )
 
