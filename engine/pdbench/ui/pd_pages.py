@@ -1,7 +1,7 @@
 """The pages of a Prisoner's Dilemma run: one match, one condition, all conditions, the
-tournament, provider calls. Every number comes from a mart row as it is; the rounds of a
-match are its raw records (:mod:`pdbench.ui.round_inspector` shows what was said in one).
-"""
+tournament, its evolutionary dynamics, provider calls. Every number comes from a mart row as
+it is; the rounds of a match are its raw records (:mod:`pdbench.ui.round_inspector` shows what
+was said in one)."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ CONDITION_BARS: list[tuple[str, str, str, bool]] = [
 """The bar charts of every condition: heading, ``agent_metrics.parquet`` column, axis title,
 in percent."""
 
-PAGES = ["Match", "Condition", "All conditions", "Tournament", "Provider calls"]
+PAGES = ["Match", "Condition", "All conditions", "Tournament", "Evolution", "Provider calls"]
 TIMELINE_WINDOW = 2000
 """Matches longer than this draw their timeline a window at a time."""
 
@@ -311,6 +311,45 @@ def _page_tournament(run_dir: Path) -> None:
         st.dataframe(noise, hide_index=True, width="stretch")
 
 
+def _page_evolution(run_dir: Path) -> None:
+    st.header("Evolution")
+    ecosystem = run_reader.mart(run_dir, PDMart.TOURNAMENT_ECOSYSTEM)
+    if nothing_to_show(
+        ecosystem,
+        "The dynamics need the payoff of every agent against every other and itself: "
+        "a round robin with self_play: true.",
+    ):
+        return
+    st.subheader("Population shares")
+    st.caption(
+        "Discrete replicator dynamics of the payoff matrix, from equal shares: each "
+        "generation an agent's share grows in proportion to its mean score per round "
+        "against the population (as Axelrod's Ecosystem)."
+    )
+    st.altair_chart(charts.population_shares(ecosystem), width="stretch")
+    fixation = run_reader.mart(run_dir, PDMart.TOURNAMENT_FIXATION)
+    if fixation.empty:
+        return
+    size = int(fixation["population_size"].iloc[0])
+    st.subheader("Fixation probabilities")
+    st.caption(
+        f"The chance that one mutant takes over a population of {size - 1} residents in a "
+        f"Moran process (birth-death, fitness the total score against everyone else, as "
+        f"Axelrod's MoranProcess); a neutral mutant's is 1/{size}."
+    )
+    st.dataframe(
+        fixation[["mutant", "resident", "fixation_probability", "is_favoured"]],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "fixation_probability": st.column_config.NumberColumn(
+                "fixation probability", format="%.4f"
+            ),
+            "is_favoured": st.column_config.CheckboxColumn(f"above 1/{size}"),
+        },
+    )
+
+
 CALL_TILES: list[Tile] = [
     Tile("Calls", "n_calls", "Provider call attempts."),
     Tile("Invalid replies", "invalid_rate", "Replies the game could not parse.", "rate"),
@@ -350,6 +389,7 @@ def render(run: ViewableRun) -> None:
         "Condition": lambda: _page_condition(run_dir, conditions, rows),
         "All conditions": lambda: _page_conditions(run_dir, rows),
         "Tournament": lambda: _page_tournament(run_dir),
+        "Evolution": lambda: _page_evolution(run_dir),
         "Provider calls": lambda: _page_calls(run_dir),
     }
     handlers[page]()

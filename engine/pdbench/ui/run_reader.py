@@ -77,6 +77,8 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
         PDMart.TOURNAMENT_STANDINGS: ("agent", "overall_rank, agent"),
         PDMart.TOURNAMENT_PAYOFF_MATRIX: ("agent", "agent, opponent"),
         PDMart.TOURNAMENT_NOISE_RESPONSES: ("agent", "agent, flipped_side, flipped_to"),
+        PDMart.TOURNAMENT_ECOSYSTEM: ("agent", "generation, agent"),
+        PDMart.TOURNAMENT_FIXATION: ("mutant", "mutant, resident"),
     },
     ArenaMart: {
         ArenaMart.LEADERBOARD: ("player", "rank, player"),
