@@ -157,6 +157,7 @@ def generate_run(run_dir: Path, n_rounds: int) -> None:
             "bootstrap_seed": 1,
             "ecosystem_generations": 100,
             "moran_population": 10,
+            "moran_repetitions": 1000,
             "metrics": [],
         },
         "versions": {},

@@ -190,6 +190,7 @@ def write_run_dir(
             "bootstrap_seed": 12345,
             "ecosystem_generations": 3,
             "moran_population": 4,
+            "moran_repetitions": 20,
         },
         python="3.12",
         platform="linux",

@@ -64,7 +64,13 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         replicates=2,
         horizon={"type": "fixed", "n": TURNS},
         round_robin={"agents": agents, "self_play": True},
-        metrics={"evolution": {"generations": GENERATIONS, "population": POPULATION}},
+        metrics={
+            "evolution": {
+                "generations": GENERATIONS,
+                "population": POPULATION,
+                "repetitions": REPETITIONS,
+            }
+        },
     )
     result = run_experiment(load_config(path), output_dir=folder / "run")
     aggregate_run(result.run_dir)
@@ -178,6 +184,22 @@ def test_fixation_probabilities_are_axelrods_moran_process(
         f"{mutant} in {resident}: exact {exact:.4f}, Axelrod {frequency:.4f} "
         f"(standard error {standard_error:.4f})"
     )
+
+
+def test_the_seeded_sql_moran_runs_agree_with_the_exact_probabilities(run_dir: Path):
+    exact = {
+        (row["mutant"], row["resident"]): row["fixation_probability"]
+        for row in _rows(run_dir / PDMart.TOURNAMENT_FIXATION)
+    }
+    simulated = _rows(run_dir / PDMart.TOURNAMENT_MORAN_SIMULATIONS)
+    assert len(simulated) == len(exact) == len(NAMES) * (len(NAMES) - 1)
+    for row in simulated:
+        probability = exact[row["mutant"], row["resident"]]
+        assert row["n_repetitions"] == REPETITIONS
+        standard_error = math.sqrt(probability * (1 - probability) / REPETITIONS)
+        assert abs(row["simulated_fixation_rate"] - probability) <= 4 * standard_error, row
+    # ALLC scores nothing against ALLD: it never fixates, in any run
+    assert {(r["mutant"], r["resident"]): r for r in simulated}["ALLC", "ALLD"]["n_fixations"] == 0
 
 
 def test_fixation_rows_cover_every_ordered_pair(run_dir: Path):

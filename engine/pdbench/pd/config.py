@@ -136,6 +136,8 @@ class EvolutionConfig(StrictModel):
     """Generations of the discrete replicator dynamics, from equal shares."""
     population: int = Field(default=10, ge=2, le=10_000)
     """Population size of the Moran process behind the fixation probabilities."""
+    repetitions: int = Field(default=1000, ge=0, le=100_000)
+    """Seeded runs of the Moran process per pair of agents, beside the exact probabilities."""
 
 
 class MetricsConfig(StrictModel):
@@ -311,4 +313,5 @@ class ExperimentConfig(ProviderLayerConfig):
             "bootstrap_seed": derive_seed(self.seed, "bootstrap"),
             "ecosystem_generations": evolution.generations,
             "moran_population": evolution.population,
+            "moran_repetitions": evolution.repetitions,
         }

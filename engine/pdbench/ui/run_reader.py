@@ -79,6 +79,7 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
         PDMart.TOURNAMENT_NOISE_RESPONSES: ("agent", "agent, flipped_side, flipped_to"),
         PDMart.TOURNAMENT_ECOSYSTEM: ("agent", "generation, agent"),
         PDMart.TOURNAMENT_FIXATION: ("mutant", "mutant, resident"),
+        PDMart.TOURNAMENT_MORAN_SIMULATIONS: ("mutant", "mutant, resident"),
     },
     ArenaMart: {
         ArenaMart.LEADERBOARD: ("player", "rank, player"),

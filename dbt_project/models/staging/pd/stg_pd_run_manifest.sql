@@ -29,7 +29,8 @@ renamed as (
         (metric_params ->> 'bootstrap_n')::integer as bootstrap_n,
         (metric_params ->> 'bootstrap_seed')::bigint as bootstrap_seed,
         (metric_params ->> 'ecosystem_generations')::integer as ecosystem_generations,
-        (metric_params ->> 'moran_population')::integer as moran_population
+        (metric_params ->> 'moran_population')::integer as moran_population,
+        (metric_params ->> 'moran_repetitions')::integer as moran_repetitions
     from source_manifest
 )
 
