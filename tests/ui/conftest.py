@@ -51,7 +51,7 @@ def pd_round_robin_run(ui_configs: Path) -> Path:
         replicates=1,
         horizon={"type": "fixed", "n": 10},
         round_robin={"agents": ["ALLC", "ALLD", "TFT"], "self_play": True},
-        metrics={"evolution": {"generations": 20, "population": 5}},
+        metrics={"evolution": {"generations": 20, "population": 5, "repetitions": 100}},
     )
     # apart from the runs the sidebar test lists
     return _play(config, ui_configs.parent / "round_robin_runs" / "viewer-round-robin")

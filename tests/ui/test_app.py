@@ -196,6 +196,9 @@ def test_evolution_page_shows_the_fixation_probabilities(
     for position, row in enumerate(fixation):
         assert _same(table["fixation_probability"].iloc[position], row["fixation_probability"])
         assert table["is_favoured"].iloc[position] == row["is_favoured"]
+        assert _same(
+            table["simulated_fixation_rate"].iloc[position], row["simulated_fixation_rate"]
+        )
 
 
 def test_evolution_page_without_self_play_says_why_it_is_empty(

@@ -50,6 +50,7 @@ def test_metric_defaults_are_k_10_and_threshold_0_2(project: Path):
     assert params["collapse_k"] == 10 and params["collapse_threshold"] == 0.2
     assert params["bootstrap_n"] == 1000
     assert (params["ecosystem_generations"], params["moran_population"]) == (100, 10)
+    assert params["moran_repetitions"] == 1000
 
 
 def test_the_evolution_parameters_are_configured_and_bounded(project: Path):

@@ -335,10 +335,12 @@ def _page_evolution(run_dir: Path) -> None:
     st.caption(
         f"The chance that one mutant takes over a population of {size - 1} residents in a "
         f"Moran process (birth-death, fitness the total score against everyone else, as "
-        f"Axelrod's MoranProcess); a neutral mutant's is 1/{size}."
+        f"Axelrod's MoranProcess); a neutral mutant's is 1/{size}. Beside it, the share of "
+        "seeded runs of the same process that the mutant took over."
     )
+    shown = ["mutant", "resident", "fixation_probability", "is_favoured"]
     st.dataframe(
-        fixation[["mutant", "resident", "fixation_probability", "is_favoured"]],
+        fixation[[*shown, "simulated_fixation_rate", "n_simulations"]],
         hide_index=True,
         width="stretch",
         column_config={
@@ -346,6 +348,10 @@ def _page_evolution(run_dir: Path) -> None:
                 "fixation probability", format="%.4f"
             ),
             "is_favoured": st.column_config.CheckboxColumn(f"above 1/{size}"),
+            "simulated_fixation_rate": st.column_config.NumberColumn(
+                "share of seeded runs", format="%.4f"
+            ),
+            "n_simulations": st.column_config.NumberColumn("runs"),
         },
     )
 

@@ -18,6 +18,10 @@ payoff_matrix as (
     select * from {{ ref('tournament_payoff_matrix') }}
 ),
 
+moran_simulations as (
+    select * from {{ ref('tournament_moran_simulations') }}
+),
+
 -- a pair needs both agents' self-play: a mutant meets other mutants, a resident residents
 agent_pairs as (
     select
@@ -103,9 +107,15 @@ fixation as (
 
 with_selection as (
     select
-        *,
-        fixation_probability > neutral_fixation_probability as is_favoured
+        fixation.*,
+        fixation.fixation_probability > fixation.neutral_fixation_probability as is_favoured,
+        moran_simulations.n_repetitions as n_simulations,
+        moran_simulations.simulated_fixation_rate
     from fixation
+    left join moran_simulations
+        on
+            fixation.mutant = moran_simulations.mutant
+            and fixation.resident = moran_simulations.resident
 )
 
 select * from with_selection
