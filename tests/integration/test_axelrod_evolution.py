@@ -11,6 +11,7 @@ and its Ecosystem's normal draws are the means themselves.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from pathlib import Path
 from typing import ClassVar
@@ -210,3 +211,18 @@ def test_fixation_rows_cover_every_ordered_pair(run_dir: Path):
     assert by_pair["ALLC", "ALLD"]["fixation_probability"] == 0.0
     assert by_pair["ALLD", "ALLC"]["is_favoured"]
     assert not by_pair["ALLD", "TFT"]["is_favoured"]
+
+
+def test_a_second_build_writes_the_same_evolution_marts(run_dir: Path):
+    marts = (
+        PDMart.TOURNAMENT_ECOSYSTEM,
+        PDMart.TOURNAMENT_FIXATION,
+        PDMart.TOURNAMENT_MORAN_SIMULATIONS,
+    )
+
+    def digests() -> list[str]:
+        return [hashlib.sha256((run_dir / mart).read_bytes()).hexdigest() for mart in marts]
+
+    first = digests()
+    aggregate_run(run_dir)
+    assert digests() == first
