@@ -102,6 +102,10 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
         "tournament_payoff_matrix.parquet": 4,
         # no execution noise, so no flipped action to respond to
         "tournament_noise_responses.parquet": 0,
+        # no agent played itself: the replicator dynamics and the Moran process need self-play
+        "tournament_ecosystem.parquet": 0,
+        "tournament_fixation.parquet": 0,
+        "tournament_moran_simulations.parquet": 0,
         # two conditions, so their one pair; the metrics defined in both conditions'
         # replicate 0, their one common ok replicate: 30 less retaliation_a, forgiveness_a,
         # invalid_rate_a and _b, the 8 memory-one states (no state visited in both) and

@@ -40,6 +40,24 @@ def pd_run(ui_configs: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def pd_round_robin_run(ui_configs: Path) -> Path:
+    """Three policies in a round robin with self-play, one replicate of 10 rounds: a run with
+    evolutionary dynamics."""
+    config = write_experiment(
+        ui_configs,
+        "viewer_round_robin.yaml",
+        run_id="viewer-round-robin",
+        conditions=[],
+        replicates=1,
+        horizon={"type": "fixed", "n": 10},
+        round_robin={"agents": ["ALLC", "ALLD", "TFT"], "self_play": True},
+        metrics={"evolution": {"generations": 20, "population": 5, "repetitions": 100}},
+    )
+    # apart from the runs the sidebar test lists
+    return _play(config, ui_configs.parent / "round_robin_runs" / "viewer-round-robin")
+
+
+@pytest.fixture(scope="session")
 def arena_run(ui_configs: Path) -> Path:
     """Three mock players, three questions each, a small bootstrap."""
     config = write_arena(

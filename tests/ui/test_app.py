@@ -225,6 +225,39 @@ def test_fingerprint_heatmap_draws_every_point():
     assert rect["encoding"]["color"]["field"] == "mean_score_per_round"
 
 
+def test_evolution_page_shows_the_fixation_probabilities(
+    pd_round_robin_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    fixation = _rows(
+        f"select * from '{pd_round_robin_run / PDMart.TOURNAMENT_FIXATION}' "
+        "where mutant is not null order by mutant, resident"
+    )
+    assert len(fixation) == 6  # ordered pairs of ALLC, ALLD and TFT
+    at = _app(monkeypatch, "--run-dir", str(pd_round_robin_run))
+    _set(at, at.radio(key="pd_page"), "Evolution")
+    assert [s.value for s in at.subheader] == ["Population shares", "Fixation probabilities"]
+    assert any("population of 4 residents" in caption.value for caption in at.caption)
+    table = at.dataframe[0].value
+    assert list(zip(table["mutant"], table["resident"], strict=True)) == [
+        (row["mutant"], row["resident"]) for row in fixation
+    ]
+    for position, row in enumerate(fixation):
+        assert _same(table["fixation_probability"].iloc[position], row["fixation_probability"])
+        assert table["is_favoured"].iloc[position] == row["is_favoured"]
+        assert _same(
+            table["simulated_fixation_rate"].iloc[position], row["simulated_fixation_rate"]
+        )
+
+
+def test_evolution_page_without_self_play_says_why_it_is_empty(
+    pd_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    at = _app(monkeypatch, "--run-dir", str(pd_run))
+    _set(at, at.radio(key="pd_page"), "Evolution")
+    assert "a round robin with self_play: true" in _shown_text(at)
+    assert not at.dataframe
+
+
 def test_calls_page_shows_the_run_row(pd_run: Path, monkeypatch: pytest.MonkeyPatch):
     (run_row,) = _rows(f"select * from '{pd_run / PDMart.CALLS_SUMMARY}' where level = 'run'")
     at = _app(monkeypatch, "--run-dir", str(pd_run))

@@ -49,6 +49,18 @@ def test_metric_defaults_are_k_10_and_threshold_0_2(project: Path):
     params = load_config(write_experiment(project / "configs")).config.metric_params()
     assert params["collapse_k"] == 10 and params["collapse_threshold"] == 0.2
     assert params["bootstrap_n"] == 1000
+    assert (params["ecosystem_generations"], params["moran_population"]) == (100, 10)
+    assert params["moran_repetitions"] == 1000
+
+
+def test_the_evolution_parameters_are_configured_and_bounded(project: Path):
+    path = write_experiment(
+        project / "configs", metrics={"evolution": {"generations": 5, "population": 3}}
+    )
+    params = load_config(path).config.metric_params()
+    assert (params["ecosystem_generations"], params["moran_population"]) == (5, 3)
+    with pytest.raises(ConfigError, match="population"):
+        load_config(write_experiment(project / "configs", metrics={"evolution": {"population": 1}}))
 
 
 def _error(path: str | Path) -> str:

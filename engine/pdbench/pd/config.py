@@ -132,6 +132,17 @@ class BootstrapConfig(StrictModel):
     """Bootstrap resamples per condition and per pair of conditions."""
 
 
+class EvolutionConfig(StrictModel):
+    """Evolutionary dynamics of the round robin's payoff matrix (docs/metrics.md)."""
+
+    generations: int = Field(default=100, ge=0, le=10_000)
+    """Generations of the discrete replicator dynamics, from equal shares."""
+    population: int = Field(default=10, ge=2, le=10_000)
+    """Population size of the Moran process behind the fixation probabilities."""
+    repetitions: int = Field(default=1000, ge=0, le=100_000)
+    """Seeded runs of the Moran process per pair of agents, beside the exact probabilities."""
+
+
 class MetricsConfig(StrictModel):
     """Parameters of the metrics. Every metric (docs/metrics.md) is computed for every run:
     they come from one pass over the rounds, and marts of one shape compare across runs."""
@@ -140,6 +151,8 @@ class MetricsConfig(StrictModel):
     """Parameters of ``time_to_collapse``."""
     bootstrap: BootstrapConfig = Field(default_factory=BootstrapConfig)
     """Resamples of the intervals and tests; their seed is derived from the run's seed."""
+    evolution: EvolutionConfig = Field(default_factory=EvolutionConfig)
+    """The replicator dynamics' generations and the Moran process's population size."""
 
     @model_validator(mode="before")
     @classmethod
@@ -309,12 +322,16 @@ class ExperimentConfig(ProviderLayerConfig):
         return Path(self.output_dir) if self.output_dir else Path("data/runs") / self.run_id
 
     def metric_params(self) -> dict[str, int | float]:
-        """The manifest's ``metric_params``: collapse and bootstrap parameters, the bootstrap's
-        seed derived from the run's seed by name."""
+        """The manifest's ``metric_params``: collapse, bootstrap and evolution parameters, the
+        bootstrap's seed derived from the run's seed by name."""
         collapse = self.metrics.collapse
+        evolution = self.metrics.evolution
         return {
             "collapse_k": collapse.k,
             "collapse_threshold": collapse.threshold,
             "bootstrap_n": self.metrics.bootstrap.n,
             "bootstrap_seed": derive_seed(self.seed, "bootstrap"),
+            "ecosystem_generations": evolution.generations,
+            "moran_population": evolution.population,
+            "moran_repetitions": evolution.repetitions,
         }

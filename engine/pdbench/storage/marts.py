@@ -33,6 +33,9 @@ class PDMart(StrEnum):
     TOURNAMENT_STANDINGS = "tournament_standings.parquet"
     TOURNAMENT_PAYOFF_MATRIX = "tournament_payoff_matrix.parquet"
     TOURNAMENT_NOISE_RESPONSES = "tournament_noise_responses.parquet"
+    TOURNAMENT_ECOSYSTEM = "tournament_ecosystem.parquet"
+    TOURNAMENT_FIXATION = "tournament_fixation.parquet"
+    TOURNAMENT_MORAN_SIMULATIONS = "tournament_moran_simulations.parquet"
 
 
 class ArenaMart(StrEnum):

@@ -19,6 +19,7 @@ __all__ = [
     "leaderboard_intervals",
     "memory_one_heatmap",
     "payoff_heatmap",
+    "population_shares",
 ]
 
 ACTION_COLORS = {"C": "#a8d5ba", "D": "#d62728"}
@@ -258,6 +259,31 @@ def payoff_heatmap(matrix: pd.DataFrame, order: list[str]) -> alt.LayerChart:
     )
     return alt.layer(cells, text).properties(
         autosize=alt.AutoSizeParams(type="pad"), width=alt.Step(56), height=alt.Step(34)
+    )
+
+
+def population_shares(ecosystem: pd.DataFrame) -> alt.Chart:
+    """Each agent's share of the population against the generation (``tournament_ecosystem``
+    rows), one line per agent."""
+    return (
+        alt.Chart(ecosystem)
+        .mark_line(strokeWidth=2.2)
+        .encode(
+            x=alt.X("generation:Q", title="generation", axis=_ROUND_AXIS),
+            y=alt.Y(
+                "population_share:Q",
+                title="share of the population",
+                axis=alt.Axis(format="%"),
+                scale=alt.Scale(domain=[0, 1]),
+            ),
+            color=alt.Color("agent:N", title="agent", legend=_AGENT_LEGEND),
+            tooltip=[
+                alt.Tooltip("generation:Q", title="generation"),
+                "agent:N",
+                alt.Tooltip("population_share:Q", title="share", format=".2%"),
+            ],
+        )
+        .properties(autosize=_FIT_WIDTH, height=300)
     )
 
 

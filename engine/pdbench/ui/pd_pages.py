@@ -1,7 +1,7 @@
 """The pages of a Prisoner's Dilemma run: one match, one condition, all conditions, the
-tournament, provider calls. Every number comes from a mart row as it is; the rounds of a
-match are its raw records (:mod:`pdbench.ui.round_inspector` shows what was said in one).
-"""
+tournament, its evolutionary dynamics, provider calls. Every number comes from a mart row as
+it is; the rounds of a match are its raw records (:mod:`pdbench.ui.round_inspector` shows what
+was said in one)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.storage.marts import PDMart
-from pdbench.ui import charts, pd_intervals, pd_strategies, run_reader
+from pdbench.ui import charts, pd_evolution, pd_intervals, pd_strategies, run_reader
 from pdbench.ui.formats import format_value, with_agent_labels
 from pdbench.ui.page_parts import Tile, nothing_to_show, tiles
 from pdbench.ui.round_inspector import round_inspector
@@ -102,7 +102,15 @@ CONDITION_BARS: list[tuple[str, str, str, bool]] = [
 """The bar charts of every condition: heading, ``agent_metrics.parquet`` column, axis title,
 in percent."""
 
-PAGES = ["Match", "Condition", "All conditions", "Tournament", "Strategies", "Provider calls"]
+PAGES = [
+    "Match",
+    "Condition",
+    "All conditions",
+    "Tournament",
+    "Strategies",
+    "Evolution",
+    "Provider calls",
+]
 TIMELINE_WINDOW = 2000
 """Matches longer than this draw their timeline a window at a time."""
 
@@ -351,6 +359,7 @@ def render(run: ViewableRun) -> None:
         "All conditions": lambda: _page_conditions(run_dir, rows),
         "Tournament": lambda: _page_tournament(run_dir),
         "Strategies": lambda: pd_strategies.page(run_dir),
+        "Evolution": lambda: pd_evolution.page(run_dir),
         "Provider calls": lambda: _page_calls(run_dir),
     }
     handlers[page]()

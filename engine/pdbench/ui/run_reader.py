@@ -82,6 +82,9 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
             "agent_name",
             "level, agent_name, condition, side, fit_rank, reference",
         ),
+        PDMart.TOURNAMENT_ECOSYSTEM: ("agent", "generation, agent"),
+        PDMart.TOURNAMENT_FIXATION: ("mutant", "mutant, resident"),
+        PDMart.TOURNAMENT_MORAN_SIMULATIONS: ("mutant", "mutant, resident"),
     },
     ArenaMart: {
         ArenaMart.LEADERBOARD: ("player", "rank, player"),

@@ -32,7 +32,10 @@ renamed as (
         (config -> 'payoffs' -> 'CD' ->> 0)::double as payoff_s,
         (config -> 'payoffs' -> 'DC' ->> 0)::double as payoff_t,
         (config -> 'payoffs' -> 'DD' ->> 0)::double as payoff_p,
-        (metric_params ->> 'bootstrap_seed')::bigint as bootstrap_seed
+        (metric_params ->> 'bootstrap_seed')::bigint as bootstrap_seed,
+        (metric_params ->> 'ecosystem_generations')::integer as ecosystem_generations,
+        (metric_params ->> 'moran_population')::integer as moran_population,
+        (metric_params ->> 'moran_repetitions')::integer as moran_repetitions
     from source_manifest
 )
 
