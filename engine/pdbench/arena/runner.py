@@ -44,6 +44,7 @@ from pdbench.arena.resume import PHASE_FILES, prepare_arena_resume
 from pdbench.arena.tasks import CallOutcome, CallTask, ask
 from pdbench.config.loader import LoadedConfig
 from pdbench.game import RunResult
+from pdbench.providers.gateway import AwaitingBatch
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.run.concurrency import run_concurrently
 from pdbench.run.run_dir import (
@@ -57,7 +58,7 @@ from pdbench.run.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter
 from pdbench.storage.manifest import canonical_sha256
 from pdbench.storage.run_lock import hold_run_dir
-from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
+from pdbench.storage.schema import BatchRef, RunFiles, RunManifest, RunStatus
 
 __all__ = ["arena_runtime", "run_arena"]
 
@@ -73,20 +74,43 @@ def arena_runtime(
     return build_runtime(config, seed=config.seed, wants_cache=wants_cache, sleep=sleep)
 
 
-class _InTaskOrder:
-    """Writes each task's call records once every earlier task's are written."""
+class _PhaseProgress:
+    """The finished tasks of a phase: each task's call records are written once every
+    earlier task's are, and progress is reported as tasks finish."""
 
-    def __init__(self, write: Callable[[dict], None]) -> None:
+    def __init__(
+        self,
+        tasks: list[CallTask],
+        *,
+        write: Callable[[dict], None],
+        on_progress: ProgressCallback | None,
+    ) -> None:
+        self.tasks = tasks
         self.write = write
+        self.on_progress = on_progress
         self.next = 0
         self.pending: dict[int, list[dict]] = {}
+        self.finished: dict[int, CallOutcome] = {}
 
-    def done(self, index: int, records: list[dict]) -> None:
+    def done(
+        self, item: tuple[int, CallTask], result: tuple[CallOutcome | None, list[dict]]
+    ) -> None:
+        """A task came back: finished (its records go out in order), or waiting."""
+        (index, task), (outcome, records) = item, result
+        if outcome is None:
+            return
+        self.finished[index] = outcome
         self.pending[index] = records
         while self.next in self.pending:
             for record in self.pending.pop(self.next):
                 self.write(record)
             self.next += 1
+        if self.on_progress is not None:
+            self.on_progress(task.phase, len(self.finished), len(self.tasks))
+
+    def outcomes(self) -> list[CallOutcome]:
+        """Every task's outcome, in task order."""
+        return [self.finished[index] for index in range(len(self.tasks))]
 
 
 @dataclass
@@ -104,48 +128,79 @@ class _Tournament:
     """``calls.jsonl`` lines kept from before a resume."""
     on_progress: ProgressCallback | None
 
-    def ask_all(self, tasks: list[CallTask]) -> list[CallOutcome]:
-        """Every task of a phase, concurrently; outcomes in task order, calls written so."""
-        config = self.context.config
-        emitter = _InTaskOrder(self.calls.write)
-        finished = 0
+    def ask_all(self, tasks: list[CallTask], *, live: LiveManifest) -> list[CallOutcome]:
+        """Every task of a phase, concurrently; outcomes in task order, calls written so.
 
-        def one(item: tuple[int, CallTask]) -> tuple[CallOutcome, list[dict]]:
+        In batch mode a task whose request went into a batch waits: the tasks still waiting
+        are asked again once the batches are in (:meth:`run_batches`), and so on until every
+        task is done (a re-ask or a rationale is one more batch)."""
+        phase = _PhaseProgress(tasks, write=self.calls.write, on_progress=self.on_progress)
+        waiting = list(enumerate(tasks))
+        while waiting:
+            waiting = self._ask_round(waiting, phase=phase)
+            if waiting:
+                self.run_batches(phase=tasks[0].phase, live=live)
+        return phase.outcomes()
+
+    def _ask_round(
+        self, items: list[tuple[int, CallTask]], *, phase: _PhaseProgress
+    ) -> list[tuple[int, CallTask]]:
+        """Ask ``items``; those that wait for a batch, in order."""
+        config = self.context.config
+
+        def one(item: tuple[int, CallTask]) -> tuple[CallOutcome | None, list[dict]]:
             _, task = item
             records: list[dict] = []
             client = self.pool.client(task.player, record=records.append)
-            outcome = ask(
-                task,
-                client=client,
-                read=reader_for(task, context=self.context),
-                max_retries=config.max_retries,
-            )
-            follow = (
-                rationale_task(outcome, context=self.context) if task.phase == "judge" else None
-            )
-            if follow is not None:
-                answer = ask(
-                    follow, client=client, read=read_answer, max_retries=config.max_retries
+            read = reader_for(task, context=self.context)
+            try:
+                outcome = ask(task, client=client, read=read, max_retries=config.max_retries)
+                follow = (
+                    rationale_task(outcome, context=self.context) if task.phase == "judge" else None
                 )
-                outcome = replace(outcome, follow_up=answer)
+                if follow is not None:
+                    answer = ask(
+                        follow, client=client, read=read_answer, max_retries=config.max_retries
+                    )
+                    outcome = replace(outcome, follow_up=answer)
+            except AwaitingBatch:
+                return None, []
             return outcome, records
 
-        def done(item: tuple[int, CallTask], result: tuple[CallOutcome, list[dict]]) -> None:
-            nonlocal finished
-            index, task = item
-            emitter.done(index, result[1])
-            finished += 1
-            if self.on_progress is not None:
-                self.on_progress(task.phase, finished, len(tasks))
-
         results = run_concurrently(
-            list(enumerate(tasks)),
+            items,
             one,
             max_concurrency=config.max_concurrency,
-            on_done=done,
+            on_done=phase.done,
             cancel=self.runtime.cancel,
         )
-        return [outcome for outcome, _ in results]
+        return [item for item, (outcome, _) in zip(items, results, strict=True) if outcome is None]
+
+    def run_batches(self, *, phase: str, live: LiveManifest) -> None:
+        """Submit every player's queued requests as batches (each written into the manifest
+        as soon as it exists), then wait for them all and settle their outcomes."""
+        submitted: dict[str, list[str]] = {}
+        for name, lane in self.pool.lanes.items():
+            if lane.queued:
+                ref = {"provider": lane.provider, "model": lane.model, "agent": name}
+
+                def note(batch_id: str, ref: dict = ref) -> None:
+                    entry = BatchRef(batch_id=batch_id, phase=phase, **ref)
+                    live.update(batches=[*live.manifest.batches, entry])
+
+                submitted[name] = lane.submit(on_submitted=note)
+        if not submitted:
+            raise RuntimeError(f"{phase}: tasks wait for a batch, but no request was queued")
+        for name, batch_ids in submitted.items():
+            self.pool.lanes[name].collect(batch_ids)
+
+    def adopt_batches(self, batches: list[BatchRef]) -> None:
+        """Wait for the batches a stopped run submitted and settle their outcomes, so that
+        their requests are not submitted (nor paid for) again."""
+        for ref in batches:
+            lane = self.pool.lanes.get(ref.agent)
+            if lane is not None:
+                lane.collect([ref.batch_id])
 
     def play(
         self,
@@ -159,12 +214,12 @@ class _Tournament:
         and marked done."""
         if phase in self.records:
             return self.records[phase]
-        records = to_records(self.ask_all(plan()))
+        records = to_records(self.ask_all(plan(), live=live))
         with JsonlWriter(self.run_dir / PHASE_FILES[phase]) as writer:
             for record in records:
                 writer.write(record, flush=False)
         self.records[phase] = records
-        live.update(phases_done=list(self.records))
+        live.update(phases_done=list(self.records), batches=[])
         return records
 
     def play_all(self, *, live: LiveManifest, kept_questions: Callable[[Path], list[str]]) -> None:
@@ -265,6 +320,7 @@ def run_arena(
             return tournament.counts()
 
         with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
+            tournament.adopt_batches(manifest.batches)
             tournament.play_all(live=live, kept_questions=kept_questions)
         return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
 

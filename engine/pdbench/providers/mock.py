@@ -101,7 +101,6 @@ class MockProvider:
         )
         return reply
 
-
     batch_limits = BatchLimits(max_requests=100_000, max_bytes=256 * 1024 * 1024)
 
     def batch_line(self, item: BatchItem) -> dict[str, str]:
