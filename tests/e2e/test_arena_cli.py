@@ -97,6 +97,15 @@ def test_a_rerun_reports_the_completed_run_and_a_changed_config_needs_overwrite(
 
 BAD_INPUTS = [
     pytest.param(
+        ARENA, "      name: ember\n", "      name: ember\n      provider: litellm\n      batch: true\n",
+        f"{ARENA}: players[4].batch: applies to providers openai, anthropic, mock only, not litellm",
+        id="batch-without-a-batch-api",
+    ),
+    pytest.param(
+        ARENA, "seed: 20250101", "seed: 20250101\nbatches: {price_factor: 2}",
+        f"{ARENA}: batches.price_factor: ", id="batch-price-above-the-list-price",
+    ),
+    pytest.param(
         ARENA, "seed: 20250101", "seed: 20250101\nrounds: 5", f"{ARENA}: rounds: unknown key",
         id="unknown-key",
     ),
