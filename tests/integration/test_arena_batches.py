@@ -182,3 +182,23 @@ def test_requests_of_an_expired_or_cancelled_batch_are_asked_alone(
         assert _single_calls(server) - before == len(calls) - len(in_batches) > 0
         for name in PHASE_FILES:
             assert _rows(project / "batch", name) == _rows(project / "single", name), name
+
+
+def test_mock_players_in_batches_play_the_same_tournament_from_the_command_line(project: Path):
+    from pdbench import cli
+    from typer.testing import CliRunner
+
+    batched = [{**p, "overrides": {**p["overrides"], "batch": True}} for p in mock_players()]
+    plain = write_arena(project / "configs", "plain.yaml", players=mock_players())
+    in_batches = write_arena(project / "configs", "batched.yaml", players=batched)
+    for config, out in ((plain, "plain"), (in_batches, "batched")):
+        result = CliRunner().invoke(
+            cli.app, ["run", str(config), "--output-dir", out, "--no-aggregate"]
+        )
+        assert result.exit_code == 0, result.stderr
+    for name in PHASE_FILES:
+        assert _rows(project / "batched", name) == _rows(project / "plain", name), name
+    assert _rows(project / "batched", RunFiles.CALLS) == _rows(project / "plain", RunFiles.CALLS)
+    calls = list(read_jsonl(project / "batched" / RunFiles.CALLS))
+    assert all(c["batch_id"].startswith("mockbatch_") for c in calls)
+    assert not any(c["batch_id"] for c in read_jsonl(project / "plain" / RunFiles.CALLS))
