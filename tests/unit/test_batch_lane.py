@@ -103,7 +103,20 @@ def test_polling_backs_off_up_to_its_cap_and_outcomes_are_settled_by_key():
     assert answered.usage.cost_usd == pytest.approx(0.003)
     failed = lane.settled("f")
     assert isinstance(failed, Unanswered) and failed.failure.kind == "errored"
-    assert lane.settled("l") is None  # never answered: it goes into the next batch
+    lost = lane.settled("l")  # not in the results of a batch this lane submitted
+    assert isinstance(lost, Unanswered) and lost.failure.kind == "missing"
+
+
+def test_a_request_missing_from_a_batch_a_stopped_run_submitted_goes_into_the_next():
+    client = Scripted(polls=1)
+    first = _lane(client, [])
+    first.queue("l", _request("lost one"))
+    first.queue("a", _request("ask"))
+    ids = first.submit(on_submitted=lambda batch_id: None)
+    resumed = _lane(client, [])  # another process: it knows the batch by its id only
+    resumed.collect(ids)
+    assert isinstance(resumed.settled("a"), Settled)
+    assert resumed.settled("l") is None
 
 
 def test_a_batch_api_that_keeps_failing_is_one_provider_error():

@@ -57,7 +57,8 @@ class BatchAnswer:
 
 @dataclass(frozen=True, slots=True)
 class BatchFailure:
-    """A request the batch did not answer: ``errored``, ``expired`` or ``cancelled``."""
+    """A request the batch did not answer: ``errored``, ``expired``, ``cancelled`` or
+    ``missing`` (not in the results at all)."""
 
     kind: str
     detail: str = ""

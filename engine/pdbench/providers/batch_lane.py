@@ -11,8 +11,10 @@ the batch id and the batch price (``price_factor`` times the list price).
 
 A request the batch did not answer (errored, expired, cancelled) is asked alone, through the
 gateway's normal retry path, at the list price; its reply is settled too, so that asking
-again never calls twice. A request missing from a batch's results (a batch the provider no
-longer knows) stays unsettled and goes into the next batch.
+again never calls twice. So is a request missing from the results of a batch this lane
+submitted (a batch that failed as a whole: an input the provider refused); one missing from
+a batch a stopped run submitted (a batch the provider no longer knows) stays unsettled and
+goes into the next batch. No request is submitted twice by one process.
 
 Every call to the batch API itself goes through the transport retry loop.
 """
@@ -96,6 +98,8 @@ class BatchLane:
         self._queued: dict[str, CallRequest] = {}
         self._settled: dict[str, Settled | Unanswered] = {}
         self._submitted_at: dict[str, float] = {}
+        self._keys: dict[str, list[str]] = {}
+        """The keys of every batch this lane submitted."""
 
     def settled(self, key: str) -> Settled | Unanswered | None:
         """What became of the request under ``key``, or None when it was never in a batch."""
@@ -128,6 +132,7 @@ class BatchLane:
         for chunk in split_items(items, client=self.client):
             batch_id = self._api(lambda chunk=chunk: self.client.submit_batch(chunk))
             self._submitted_at[batch_id] = time.perf_counter()
+            self._keys[batch_id] = [item.custom_id for item in chunk]
             on_submitted(batch_id)
             ids.append(batch_id)
         return ids
@@ -139,6 +144,9 @@ class BatchLane:
             self._wait(batch_id)
             outcomes = self._api(lambda batch_id=batch_id: self.client.batch_results(batch_id))
             latency_ms = (time.perf_counter() - self._submitted_at[batch_id]) * 1000
+            missing = BatchFailure("missing", "not in the batch's results")
+            for key in self._keys.get(batch_id, ()):
+                outcomes.setdefault(key, missing)
             with self._lock:
                 for key, outcome in outcomes.items():
                     self._settled[key] = self._settled_outcome(
