@@ -238,21 +238,17 @@ class WireServer:
                 return
 
             def do_GET(self) -> None:
-                self._send_raw(*server.batches.get(self.path))
-
-            def _send_raw(self, status: int, body: bytes, content_type: str) -> None:
-                self.send_response(status)
-                self.send_header("content-type", content_type)
-                self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                status, body, content_type = server.batches.get(self.path)
+                self._send(status, body, {}, content_type=content_type)
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 raw = self.rfile.read(length)
                 if server.batches.handles(self.path):
-                    content_type = self.headers.get("content-type", "")
-                    self._send_raw(*server.batches.post(self.path, content_type, raw))
+                    status, body, kind = server.batches.post(
+                        self.path, self.headers.get("content-type", ""), raw
+                    )
+                    self._send(status, body, {}, content_type=kind)
                     return
                 payload = json.loads(raw or b"{}")
                 request = Request(
@@ -295,9 +291,15 @@ class WireServer:
                         step.headers,
                     )
 
-            def _send(self, status: int, body: bytes, headers: dict[str, str]) -> None:
+            def _send(
+                self,
+                status: int,
+                body: bytes,
+                headers: dict[str, str],
+                content_type: str = "application/json",
+            ) -> None:
                 self.send_response(status)
-                self.send_header("content-type", "application/json")
+                self.send_header("content-type", content_type)
                 self.send_header("content-length", str(len(body)))
                 for name, value in headers.items():
                     self.send_header(name, value)
