@@ -81,7 +81,9 @@ def test_a_run_stopped_while_its_batches_run_resumes_without_paying_twice(
             process.send_signal(signal.SIGINT)
             _, stderr = process.communicate(timeout=30)
             assert process.returncode == 130, stderr
-            assert stderr.strip().splitlines() == ["interrupted: cut is marked interrupted"]
+            waiting = f"generate: waiting for 3 batches ({', '.join(server.batches.created)})"
+            lines = stderr.strip().splitlines()
+            assert lines == [waiting, "interrupted: cut is marked interrupted"]
             assert _manifest(project / "cut").status == "interrupted"
         assert len(_manifest(project / "cut").batches) == PLAYERS
 
@@ -91,6 +93,8 @@ def test_a_run_stopped_while_its_batches_run_resumes_without_paying_twice(
             cwd=project, env={KEY_ENV: "sk-batch-test"},
         )  # fmt: skip
         assert resumed.returncode == 0, resumed.stderr
+        first = ", ".join(server.batches.created[:PLAYERS])
+        assert resumed.stderr.startswith(f"collecting the stopped run's 3 batches ({first})\n")
         manifest = _manifest(project / "cut")
         assert manifest.status == "completed" and manifest.batches == []
         calls = list(read_jsonl(project / "cut" / RunFiles.CALLS))

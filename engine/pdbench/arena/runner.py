@@ -127,6 +127,8 @@ class _Tournament:
     kept_calls: int
     """``calls.jsonl`` lines kept from before a resume."""
     on_progress: ProgressCallback | None
+    on_line: Callable[[str], None] | None = None
+    """Where a line for the user goes (the batches submitted and waited for)."""
 
     def ask_all(self, tasks: list[CallTask], *, live: LiveManifest) -> list[CallOutcome]:
         """Every task of a phase, concurrently; outcomes in task order, calls written so.
@@ -191,12 +193,18 @@ class _Tournament:
                 submitted[name] = lane.submit(on_submitted=note)
         if not submitted:
             raise RuntimeError(f"{phase}: tasks wait for a batch, but no request was queued")
+        if self.on_line is not None:
+            ids = [batch_id for batch_ids in submitted.values() for batch_id in batch_ids]
+            self.on_line(f"{phase}: waiting for {_batches(ids)}")
         for name, batch_ids in submitted.items():
             self.pool.lanes[name].collect(batch_ids)
 
     def adopt_batches(self, batches: list[BatchRef]) -> None:
         """Wait for the batches a stopped run submitted and settle their outcomes, so that
         their requests are not submitted (nor paid for) again."""
+        if batches and self.on_line is not None:
+            ids = [ref.batch_id for ref in batches]
+            self.on_line(f"collecting the stopped run's {_batches(ids)}")
         for ref in batches:
             lane = self.pool.lanes.get(ref.agent)
             if lane is not None:
@@ -272,6 +280,11 @@ class _Tournament:
         return counts
 
 
+def _batches(ids: list[str]) -> str:
+    """``"2 batches (id, id)"``."""
+    return f"{len(ids)} batch{'' if len(ids) == 1 else 'es'} ({', '.join(ids)})"
+
+
 def run_arena(
     loaded: LoadedConfig,
     *,
@@ -281,13 +294,15 @@ def run_arena(
     use_cache: bool = True,
     runtime: ProviderRuntime | None = None,
     on_progress: ProgressCallback | None = None,
+    on_line: Callable[[str], None] | None = None,
     kept_questions: Callable[[Path], list[str]] = kept_question_ids,
 ) -> RunResult:
     """Play the tournament of ``loaded`` into its run directory and return what was written.
 
     ``resume`` continues a stopped run directory (:mod:`pdbench.arena.resume`);
     ``use_cache=False`` is ``--no-cache``; ``runtime`` replaces the runtime built from the
-    config (tests inject a sleep that does not wait); ``kept_questions`` decides which
+    config (tests inject a sleep that does not wait); ``on_line`` gets a line for the user
+    whenever batches are waited for; ``kept_questions`` decides which
     questions are answered (default: the dbt models).
     """
     config: ArenaConfig = loaded.config
@@ -310,6 +325,7 @@ def run_arena(
             records=records,
             kept_calls=kept_calls,
             on_progress=on_progress,
+            on_line=on_line,
         )
 
         def wrap_up(status: RunStatus) -> dict[str, int]:
