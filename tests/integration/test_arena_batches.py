@@ -184,13 +184,17 @@ def test_requests_of_an_expired_or_cancelled_batch_are_asked_alone(
             assert _rows(project / "batch", name) == _rows(project / "single", name), name
 
 
-def test_mock_players_in_batches_play_the_same_tournament_from_the_command_line(project: Path):
+@pytest.mark.parametrize("phases", [None, ["rate", "judge"]])
+def test_mock_players_in_batches_play_the_same_tournament_from_the_command_line(
+    project: Path, phases: list[str] | None
+):
     from pdbench import cli
     from typer.testing import CliRunner
 
     batched = [{**p, "overrides": {**p["overrides"], "batch": True}} for p in mock_players()]
     plain = write_arena(project / "configs", "plain.yaml", players=mock_players())
-    in_batches = write_arena(project / "configs", "batched.yaml", players=batched)
+    only = {"batch_phases": phases} if phases else {}
+    in_batches = write_arena(project / "configs", "batched.yaml", players=batched, **only)
     for config, out in ((plain, "plain"), (in_batches, "batched")):
         result = CliRunner().invoke(
             cli.app, ["run", str(config), "--output-dir", out, "--no-aggregate"]
@@ -200,5 +204,10 @@ def test_mock_players_in_batches_play_the_same_tournament_from_the_command_line(
         assert _rows(project / "batched", name) == _rows(project / "plain", name), name
     assert _rows(project / "batched", RunFiles.CALLS) == _rows(project / "plain", RunFiles.CALLS)
     calls = list(read_jsonl(project / "batched" / RunFiles.CALLS))
-    assert all(c["batch_id"].startswith("mockbatch_") for c in calls)
+    in_batches = {"generate", "rate", "answer", "judge", "rationale"}
+    if phases:
+        in_batches = {*phases, "rationale"}
+    assert {c["phase"] for c in calls} >= in_batches | {"rate", "answer"}
+    for call in calls:
+        assert (call["batch_id"] or "").startswith("mockbatch_") == (call["phase"] in in_batches)
     assert not any(c["batch_id"] for c in read_jsonl(project / "plain" / RunFiles.CALLS))

@@ -128,6 +128,7 @@ def estimate_arena(loaded: LoadedConfig) -> CallEstimate:
     )
     n = len(config.players)
     for phase in plan_calls(config):
+        batch_phase = "judge" if phase.phase == "rationale" else phase.phase
         for index, player in enumerate(config.players):
             share = phase.calls // n + (1 if index < phase.calls % n else 0)
             estimate.add(
@@ -140,7 +141,7 @@ def estimate_arena(loaded: LoadedConfig) -> CallEstimate:
                 max_tokens=getattr(config.max_tokens, phase.phase),
                 prices=prices,
                 reasoning_tokens=player.reasoning_budget(),
-                batch=player.batch,
+                batch=player.batch and batch_phase in config.batch_phases,
             )
     return estimate
 

@@ -111,9 +111,11 @@ class PlayerPool:
             client = clients[name] = self._build(name)
         return client
 
-    def client(self, name: str, *, record: Callable[[dict], None]) -> PlayerClient:
-        """Player ``name`` for one task: this thread's provider behind a fresh gateway whose
-        call records go to ``record``."""
+    def client(
+        self, name: str, *, record: Callable[[dict], None], phase: str | None = None
+    ) -> PlayerClient:
+        """Player ``name`` for one task of ``phase``: this thread's provider behind a fresh
+        gateway whose call records go to ``record`` (and its batch lane, in a batch phase)."""
         _, player = self._players[name]
         gateway = gateway_for(
             player,
@@ -121,6 +123,6 @@ class PlayerPool:
             run_id=self.config.run_id,
             record=record,
             runtime=self.runtime,
-            batch=self.lanes.get(name),
+            batch=self.lanes.get(name) if phase in self.config.batch_phases else None,
         )
         return PlayerClient(gateway=gateway, temperature=player.temperature)

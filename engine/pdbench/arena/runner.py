@@ -153,7 +153,7 @@ class _Tournament:
         def one(item: tuple[int, CallTask]) -> tuple[CallOutcome | None, list[dict]]:
             _, task = item
             records: list[dict] = []
-            client = self.pool.client(task.player, record=records.append)
+            client = self.pool.client(task.player, record=records.append, phase=task.phase)
             read = reader_for(task, context=self.context)
             try:
                 outcome = ask(task, client=client, read=read, max_retries=config.max_retries)
