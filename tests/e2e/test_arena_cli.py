@@ -108,6 +108,11 @@ BAD_INPUTS = [
         f"{ARENA}: batches.price_factor: ", id="batch-price-above-the-list-price",
     ),
     pytest.param(
+        ARENA, "seed: 20250101", "seed: 20250101\nbatches: {poll_interval_s: 900}",
+        f"{ARENA}: batches.max_poll_interval_s: must be at least poll_interval_s (900)",
+        id="batch-polls-shrinking",
+    ),
+    pytest.param(
         ARENA, "seed: 20250101", "seed: 20250101\nrounds: 5", f"{ARENA}: rounds: unknown key",
         id="unknown-key",
     ),

@@ -255,6 +255,14 @@ class BatchConfig(StrictModel):
     price_factor: float = Field(default=0.5, gt=0, le=1)
     """A batch request's price as a share of the list price (both OpenAI and Anthropic: half)."""
 
+    @model_validator(mode="after")
+    def _longest_wait_is_not_the_shortest(self) -> BatchConfig:
+        if self.max_poll_interval_s < self.poll_interval_s:
+            raise ValueError(
+                f"max_poll_interval_s: must be at least poll_interval_s ({self.poll_interval_s:g})"
+            )
+        return self
+
     def polling(self) -> BatchPolling:
         """These settings as the batch lanes take them."""
         return BatchPolling(
