@@ -255,13 +255,13 @@ class BatchConfig(StrictModel):
     price_factor: float = Field(default=0.5, gt=0, le=1)
     """A batch request's price as a share of the list price (both OpenAI and Anthropic: half)."""
 
-    @model_validator(mode="after")
-    def _longest_wait_is_not_the_shortest(self) -> BatchConfig:
-        if self.max_poll_interval_s < self.poll_interval_s:
-            raise ValueError(
-                f"max_poll_interval_s: must be at least poll_interval_s ({self.poll_interval_s:g})"
-            )
-        return self
+    @field_validator("max_poll_interval_s")
+    @classmethod
+    def _longest_wait_is_not_the_shortest(cls, longest: float, info: ValidationInfo) -> float:
+        first = info.data.get("poll_interval_s")
+        if first is not None and longest < first:
+            raise ValueError(f"must be at least poll_interval_s ({first:g})")
+        return longest
 
     def polling(self) -> BatchPolling:
         """These settings as the batch lanes take them."""
