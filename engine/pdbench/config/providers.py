@@ -255,14 +255,6 @@ class BatchConfig(StrictModel):
     price_factor: float = Field(default=0.5, gt=0, le=1)
     """A batch request's price as a share of the list price (both OpenAI and Anthropic: half)."""
 
-    @field_validator("max_poll_interval_s")
-    @classmethod
-    def _longest_wait_is_not_the_shortest(cls, longest: float, info: ValidationInfo) -> float:
-        first = info.data.get("poll_interval_s")
-        if first is not None and longest < first:
-            raise ValueError(f"must be at least poll_interval_s ({first:g})")
-        return longest
-
     def polling(self) -> BatchPolling:
         """These settings as the batch lanes take them."""
         return BatchPolling(
@@ -288,6 +280,15 @@ class ProviderLayerConfig(StrictModel):
     """The response cache file (``--no-cache`` turns the cache off for a run)."""
     batches: BatchConfig = Field(default_factory=BatchConfig)
     """Polling and price of batch mode (``batch: true`` on a player)."""
+
+    @model_validator(mode="after")
+    def _longest_wait_is_not_the_shortest(self) -> ProviderLayerConfig:
+        first, longest = self.batches.poll_interval_s, self.batches.max_poll_interval_s
+        if longest < first:
+            raise ValueError(
+                f"batches.max_poll_interval_s: must be at least poll_interval_s ({first:g})"
+            )
+        return self
 
     @field_validator("max_concurrency_per_model")
     @classmethod
