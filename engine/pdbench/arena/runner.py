@@ -9,6 +9,13 @@ is written in task order once the phase is complete; then the phase is marked do
 manifest. The rows are the same at any concurrency. The question filter runs between rating
 and answering, from the dbt models (:mod:`pdbench.arena.filter`).
 
+Batch mode (players with ``batch: true``, :mod:`pdbench.providers.batch_lane`): a phase is
+asked in rounds. A task whose request goes into a batch waits; once a round is asked, every
+player's queued requests are submitted (each batch id written into the manifest's
+``batches`` at once), collected, and the waiting tasks are asked again, finding their
+replies settled; a re-ask or a rationale makes one more round. ``batches`` is emptied when
+the phase is done; a resumed run first collects the batches it names.
+
 Seeds are derived by name: the mock of player ``p`` is seeded ``(seed, "provider", "arena",
 p)``; presentation orders ``(seed, "order", phase, p)``; ids from the seed and what they name.
 The manifest is written ``running`` first (with the ``scoring`` the SQL reads) and rewritten
