@@ -16,7 +16,13 @@ from pdbench.providers.batch import (
     BatchOutcome,
     split_items,
 )
-from pdbench.providers.batch_lane import BatchLane, BatchPolling, Settled, Unanswered
+from pdbench.providers.batch_lane import (
+    BatchLane,
+    BatchPolling,
+    BatchRefused,
+    Settled,
+    Unanswered,
+)
 from pdbench.providers.calls import CallRequest
 from pdbench.providers.pricing import Price, PriceTable
 from pdbench.providers.retry import RetryPolicy
@@ -129,3 +135,28 @@ def test_a_batch_api_that_keeps_failing_is_one_provider_error():
     ids = lane.submit(on_submitted=lambda batch_id: None)
     with pytest.raises(ProviderError, match=r"^provider 'openai' \(m\) batch API failed: "):
         lane.collect(ids)
+
+
+def test_a_batch_the_provider_refuses_to_tell_about_is_given_up_on_resume():
+    from pdbench.providers.failures import Failure
+
+    class Forgetful(Scripted):
+        def batch_ended(self, batch_id: str) -> bool:
+            raise LookupError(f"No batch found with id '{batch_id}'")
+
+        def classify_error(self, exc: BaseException) -> Failure:
+            return Failure(transient=False, reason="HTTP 404")
+
+    lane = _lane(Forgetful(), [])
+    refused = lane.adopt("b7")
+    assert refused is not None and refused.startswith("provider 'openai' (m) batch API failed: ")
+    assert "No batch found with id 'b7'" in refused
+
+    # a transient failure that outlasts the retries is no reason to give a batch up
+    class Down(Scripted):
+        def batch_ended(self, batch_id: str) -> bool:
+            raise ConnectionError("connection refused")
+
+    with pytest.raises(ProviderError) as stopped:
+        _lane(Down(), []).adopt("b7")
+    assert not isinstance(stopped.value, BatchRefused)

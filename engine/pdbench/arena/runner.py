@@ -214,8 +214,11 @@ class _Tournament:
             self.on_line(f"collecting the stopped run's {_batches(ids)}")
         for ref in batches:
             lane = self.pool.lanes.get(ref.agent)
-            if lane is not None:
-                lane.collect([ref.batch_id])
+            refused = lane.adopt(ref.batch_id) if lane is not None else None
+            if refused is not None and self.on_line is not None:
+                self.on_line(
+                    f"{ref.batch_id} given up, its requests go into new batches: {refused}"
+                )
 
     def play(
         self,

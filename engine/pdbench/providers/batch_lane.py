@@ -16,7 +16,10 @@ submitted (a batch that failed as a whole: an input the provider refused); one m
 a batch a stopped run submitted (a batch the provider no longer knows) stays unsettled and
 goes into the next batch. No request is submitted twice by one process.
 
-Every call to the batch API itself goes through the transport retry loop.
+Every call to the batch API itself goes through the transport retry loop. A batch a stopped
+run submitted that the provider refuses to tell about (:meth:`BatchLane.adopt`: a 404 once
+its files are gone, another account) is given up, and its requests go into new batches; a
+failure that outlasts the retries stops the run (resume it later).
 """
 
 from __future__ import annotations
@@ -35,11 +38,15 @@ from pdbench.providers.keys import scrub
 from pdbench.providers.retry import RetriesExhausted, RetryPolicy, call_with_retries
 from pdbench.providers.runtime import ProviderRuntime
 
-__all__ = ["AwaitingBatch", "BatchLane", "BatchPolling", "Settled", "Unanswered"]
+__all__ = ["AwaitingBatch", "BatchLane", "BatchPolling", "BatchRefused", "Settled", "Unanswered"]
 
 
 class AwaitingBatch(Exception):
     """The request was queued for the next batch: whoever asked must wait for it."""
+
+
+class BatchRefused(ProviderError):
+    """The batch API refused a request for good (a fatal failure, not one retries outlast)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +160,15 @@ class BatchLane:
                         outcome, batch_id=batch_id, latency_ms=latency_ms
                     )
 
+    def adopt(self, batch_id: str) -> str | None:
+        """:meth:`collect` a batch a stopped run submitted; when the provider refuses to tell
+        about it, why (its requests, unsettled, go into the next batch), else None."""
+        try:
+            self.collect([batch_id])
+        except BatchRefused as exc:
+            return str(exc)
+        return None
+
     def _settled_outcome(
         self, outcome: BatchAnswer | BatchFailure, *, batch_id: str, latency_ms: float
     ) -> Settled | Unanswered:
@@ -186,7 +202,8 @@ class BatchLane:
             )
         except RetriesExhausted as exc:
             detail = scrub(f"{exc.failure.reason}: {describe(exc.error)}")
-            raise ProviderError(
+            error = ProviderError if exc.failure.transient else BatchRefused
+            raise error(
                 f"provider {self.provider!r} ({self.model}) batch API failed: {detail[:300]}"
             ) from None
         return result
