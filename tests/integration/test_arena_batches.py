@@ -184,6 +184,25 @@ def test_requests_of_an_expired_or_cancelled_batch_are_asked_alone(
             assert _rows(project / "batch", name) == _rows(project / "single", name), name
 
 
+def test_requests_of_a_batch_that_failed_as_a_whole_are_asked_alone_once(
+    project: Path, keyed: None
+):
+    with wire_server("openai", answer=answerer(project)) as server:
+        _play(remote_arena(project, server, batch=False, name="single.yaml"), "single")
+        before = _single_calls(server)
+        server.batches.cut_next, server.batches.cut_as = 2, "failed"
+        _play(remote_arena(project, server, batch=True, name="batch.yaml"), "batch")
+        calls = list(read_jsonl(project / "batch" / RunFiles.CALLS))
+        alone = [c for c in calls if c["batch_id"] is None]
+        # the first two batches (two players' question lists) failed: asked alone, once each
+        assert [(c["phase"], c["attempt"]) for c in alone] == [("generate", 1)] * 2
+        assert _single_calls(server) - before == 2
+        submitted = server.batches.submitted
+        assert len(submitted) == len(set(submitted)) == len(calls)
+        for name in PHASE_FILES:
+            assert _rows(project / "batch", name) == _rows(project / "single", name), name
+
+
 @pytest.mark.parametrize("phases", [None, ["rate", "judge"]])
 def test_mock_players_in_batches_play_the_same_tournament_from_the_command_line(
     project: Path, phases: list[str] | None

@@ -16,9 +16,10 @@ result of type ``succeeded``, ``errored``, ``expired`` or ``canceled``.
 The schedule is the test's: a batch ends on the ``polls_to_end``-th status request after its
 creation, never while ``hold`` is set; the next ``cut_next`` batches end ``cut_as``
 (``expired`` or ``cancelled``) instead, with only their first ``answered_before_cut``
-requests answered; a request for which ``fails`` holds is answered with an error (HTTP 500)
-and counted in ``failed``. Every request a batch holds is counted in ``submitted`` (its
-``custom_id``), and ``created`` lists the batches.
+requests answered (OpenAI's ``failed``: none, and neither output nor error file); a
+request for which ``fails`` holds is answered with an error (HTTP 500) and counted in
+``failed``. Every request a batch holds is counted in ``submitted`` (its ``custom_id``), and
+``created`` lists the batches.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ __all__ = ["BatchDesk", "Reply"]
 Reply = tuple[int, dict]
 """What the server answers one request of a batch with: the status and the JSON body."""
 
+_ENDED = ("completed", "expired", "cancelled", "failed")
 _PROCESSING = {"validating": "in_progress", "in_progress": "in_progress", "cancelling": "canceling"}
 _CREATED = "2026-01-01T00:00:00Z"
 _EXPIRES = "2026-01-02T00:00:00Z"
@@ -144,7 +146,7 @@ class BatchDesk:
         return _json(200, self._openai_view(batch))
 
     def _openai_view(self, batch: _Batch) -> dict:
-        ended = batch.status in ("completed", "expired", "cancelled")
+        ended = batch.status in _ENDED
         ok = [
             r
             for r in batch.results
@@ -185,7 +187,7 @@ class BatchDesk:
         return _json(200, self._anthropic_view(batch))
 
     def _anthropic_view(self, batch: _Batch) -> dict:
-        ended = batch.status in ("completed", "expired", "cancelled")
+        ended = batch.status in _ENDED
         counts = {
             "processing": 0 if ended else len(batch.requests),
             "succeeded": 0,
@@ -247,6 +249,8 @@ class BatchDesk:
             self.cut_next -= 1
             answered, status = self.answered_before_cut, self.cut_as
         batch.status = status
+        if status == "failed":  # OpenAI: the input failed validation; no request was run
+            return
         for index, request in enumerate(batch.requests):
             if answered is not None and index >= answered:
                 batch.results.append(self._unrun(request["custom_id"], status))
