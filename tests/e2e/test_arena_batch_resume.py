@@ -38,7 +38,7 @@ def _manifest(run_dir: Path) -> RunManifest | None:
 
 def _start_and_wait_for_batches(project: Path, server: WireServer, config: Path):
     """Start the run and wait until every player's generate batch is submitted and written
-    into the manifest (the server holds them running)."""
+    into the manifest, and the run polls them (the server holds them running)."""
     env = {**os.environ, "NO_COLOR": "1", KEY_ENV: "sk-batch-test"}
     process = subprocess.Popen(
         [PDBENCH, "run", str(config), "--output-dir", "cut", "--no-aggregate"],
@@ -52,7 +52,8 @@ def _start_and_wait_for_batches(project: Path, server: WireServer, config: Path)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and process.poll() is None:
         manifest = _manifest(project / "cut")
-        if manifest is not None and len(manifest.batches) == PLAYERS:
+        polling = server.batches.status_requests > 0
+        if manifest is not None and len(manifest.batches) == PLAYERS and polling:
             break
         time.sleep(0.05)
     manifest = _manifest(project / "cut")

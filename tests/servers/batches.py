@@ -70,6 +70,8 @@ class BatchDesk:
         self.cut_as = "expired"
         self.answered_before_cut = 0
         self.failed: list[str] = []
+        self.status_requests = 0
+        """Status requests of any batch (the client is polling)."""
         self.fails: Callable[[dict], bool] = lambda body: False
         self.submitted: list[str] = []
         self.created: list[str] = []
@@ -225,6 +227,7 @@ class BatchDesk:
 
     def _status(self, batch_id: str) -> tuple[int, bytes, str]:
         with self._lock:
+            self.status_requests += 1
             batch = self._batches[batch_id]
             if batch.status in ("validating", "in_progress") and not self.hold.is_set():
                 batch.polls += 1
