@@ -97,6 +97,22 @@ def test_a_rerun_reports_the_completed_run_and_a_changed_config_needs_overwrite(
 
 BAD_INPUTS = [
     pytest.param(
+        ARENA, "      name: ember\n", "      name: ember\n      provider: litellm\n"
+        "      batch: true\n",
+        f"{ARENA}: players[4].batch: applies to providers openai, anthropic, mock only, "
+        "not litellm",
+        id="batch-without-a-batch-api",
+    ),
+    pytest.param(
+        ARENA, "seed: 20250101", "seed: 20250101\nbatches: {price_factor: 2}",
+        f"{ARENA}: batches.price_factor: ", id="batch-price-above-the-list-price",
+    ),
+    pytest.param(
+        ARENA, "seed: 20250101", "seed: 20250101\nbatches: {poll_interval_s: 900}",
+        f"{ARENA}: batches.max_poll_interval_s: must be at least poll_interval_s (900)",
+        id="batch-polls-shrinking",
+    ),
+    pytest.param(
         ARENA, "seed: 20250101", "seed: 20250101\nrounds: 5", f"{ARENA}: rounds: unknown key",
         id="unknown-key",
     ),
@@ -225,3 +241,37 @@ def test_resume_and_overwrite_exclude_each_other(project: Path):
     assert result.stderr == ("error: --resume continues a run directory; --overwrite replaces it\n")
     nothing = _invoke("run", ARENA, "--resume", "--no-aggregate")
     assert nothing.exit_code == 2 and "nothing to resume" in nothing.stderr
+
+
+def test_dry_run_shows_batch_and_single_costs_side_by_side(project: Path):
+    edit(
+        project / ARENA,
+        "bootstrap: {n: 200}",
+        "bootstrap: {n: 200}\n"
+        "prices: {mock-arena: {input_per_mtok: 1000.0, output_per_mtok: 2000.0}}",
+    )
+    edit(project / ARENA, "      name: atlas\n", "      name: atlas\n      batch: true\n")
+    result = _invoke("run", ARENA, "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    costs = {}
+    for key in ("mock/mock-arena (batch)", "mock/mock-arena"):
+        line = re.search(
+            rf"  {re.escape(key)}: (\d+) calls, .* cost \$(\S+) \(in batches \$(\S+)\)\n",
+            result.stdout,
+        )
+        assert line is not None, result.stdout
+        single, batched = float(line[2]), float(line[3])
+        assert batched == pytest.approx(single / 2, abs=1e-4)
+        costs[key] = (int(line[1]), single, batched)
+    # atlas is one of five players: a fifth of the 1475 calls
+    assert costs["mock/mock-arena (batch)"][0] == 295
+    own = costs["mock/mock-arena (batch)"][2] + costs["mock/mock-arena"][1]
+    every_single = costs["mock/mock-arena (batch)"][1] + costs["mock/mock-arena"][1]
+    total = re.search(
+        r"estimated cost: \$(\S+) \(every call single: \$(\S+); every call in batches: \$(\S+)\)",
+        result.stdout,
+    )
+    assert total is not None, result.stdout
+    assert float(total[1]) == pytest.approx(own, abs=1e-3)
+    assert float(total[2]) == pytest.approx(every_single, abs=1e-3)
+    assert float(total[3]) == pytest.approx(every_single / 2, abs=1e-3)

@@ -163,6 +163,13 @@ BAD_INPUTS = [
     ),
     pytest.param(
         EXPERIMENT,
+        "overrides: {persona: cooperative, mock:",
+        "overrides: {persona: cooperative, batch: true, mock:",
+        f"{EXPERIMENT}: conditions[3].agent_a.batch: PD matches are sequential",
+        id="batch-in-a-match",
+    ),
+    pytest.param(
+        EXPERIMENT,
         "replicates: 2",
         "replicates: 2\nrounds: 5",
         f"{EXPERIMENT}: rounds: unknown key",

@@ -18,6 +18,10 @@ body and HTTP 400, before any step is taken:
   and a ``max_tokens`` not above the budget; its reply has a ``thinking`` block (with a
   ``signature``) before the ``text`` block, and ``usage.output_tokens`` counts the thinking
   tokens (``usage.output_tokens_details.thinking_tokens``).
+
+The batch APIs (OpenAI's Files and Batches, Anthropic's Message Batches) are served by
+:class:`tests.servers.batches.BatchDesk` (``server.batches``), which answers every request of
+a batch as a single call would be answered (refusals included).
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Literal
+
+from tests.servers.batches import BatchDesk, Reply
 
 Wire = Literal["openai", "anthropic"]
 
@@ -173,6 +179,20 @@ class WireServer:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True)
+        self.batches = BatchDesk(wire=wire, respond=self._batch_reply, base_url=self._root)
+        """The batch APIs: their schedule, and the requests every batch held."""
+
+    def _root(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    def _batch_reply(self, body: dict) -> Reply:
+        """How one request of a batch is answered: as the same single call would be."""
+        request = Request("batch", {}, body)
+        refusal = (openai_refusal if self.wire == "openai" else anthropic_refusal)(body)
+        if refusal is not None:
+            return 400, refusal
+        text = self.answer(request) if self.answer else self.default_reply
+        return 200, self._body(request, text)
 
     @property
     def base_url(self) -> str:
@@ -217,9 +237,20 @@ class WireServer:
             def log_message(self, format: str, *args: object) -> None:
                 return
 
+            def do_GET(self) -> None:
+                status, body, content_type = server.batches.get(self.path)
+                self._send(status, body, {}, content_type=content_type)
+
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
-                payload = json.loads(self.rfile.read(length) or b"{}")
+                raw = self.rfile.read(length)
+                if server.batches.handles(self.path):
+                    status, body, kind = server.batches.post(
+                        self.path, self.headers.get("content-type", ""), raw
+                    )
+                    self._send(status, body, {}, content_type=kind)
+                    return
+                payload = json.loads(raw or b"{}")
                 request = Request(
                     self.path, {k.lower(): v for k, v in self.headers.items()}, payload
                 )
@@ -260,9 +291,15 @@ class WireServer:
                         step.headers,
                     )
 
-            def _send(self, status: int, body: bytes, headers: dict[str, str]) -> None:
+            def _send(
+                self,
+                status: int,
+                body: bytes,
+                headers: dict[str, str],
+                content_type: str = "application/json",
+            ) -> None:
                 self.send_response(status)
-                self.send_header("content-type", "application/json")
+                self.send_header("content-type", content_type)
                 self.send_header("content-length", str(len(body)))
                 for name, value in headers.items():
                     self.send_header(name, value)

@@ -233,6 +233,9 @@ class ArenaConfig(ProviderLayerConfig):
     (:mod:`pdbench.arena.leaks`): ``flag``, recorded only; ``scrub``, the words replaced by
     a neutral token in what others are shown; ``void``, not rated, answered or judged and
     excluded from scoring."""
+    batch_phases: list[Phase] = Field(default_factory=lambda: list(PHASES), min_length=1)
+    """The phases in which players with ``batch: true`` send their requests in batches (a
+    judgement's rationale goes with ``judge``); in the others they make single calls."""
     min_judgments: int = Field(default=3, ge=1)
     """Fewest valid judgements a player's score must rest on to be ranked; a player with
     fewer is listed as ``insufficient data`` with no rank and no interval."""
@@ -280,6 +283,8 @@ class ArenaConfig(ProviderLayerConfig):
                 f"(got {self.questions_per_player})"
             )
         names = [p.name for p in self.players]
+        if len(set(self.batch_phases)) != len(self.batch_phases):
+            raise ValueError("batch_phases: a phase is listed twice")
         folded = [n.casefold() for n in names]
         for i, name in enumerate(names):
             if folded.index(name.casefold()) != i:

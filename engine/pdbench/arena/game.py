@@ -66,7 +66,12 @@ class ArenaGame(Game):
             if done == total and options.on_line is not None:
                 options.on_line(f"{phase}: {total} calls done")
 
-        return run_arena(loaded, **options.runner_arguments(), on_progress=phase_progress)
+        return run_arena(
+            loaded,
+            **options.runner_arguments(),
+            on_progress=phase_progress,
+            on_line=options.on_line,
+        )
 
     def counts_text(self, counts: dict[str, int]) -> str:
         return (

@@ -19,7 +19,8 @@ template with the question counted at its share of the generation budget
 (ceilings: texts are not known before they are written), as characters / 4; replies count as
 the phase's ``max_tokens``, plus the player's whole reasoning budget on every call for a
 reasoning model or a model with thinking (see :mod:`pdbench.pd.estimate`). Calls are the
-counts above, spread evenly over the players.
+counts above, spread evenly over the players. Players with ``batch: true`` are priced at the
+batch price (``batches.price_factor`` of the list price); every model shows both.
 """
 
 from __future__ import annotations
@@ -121,9 +122,13 @@ def estimate_arena(loaded: LoadedConfig) -> CallEstimate:
     config: ArenaConfig = loaded.config
     prices = price_table(config)
     per_call = phase_prompt_tokens(loaded)
-    estimate = CallEstimate(unit="one per player and item of a phase, before re-asks")
+    estimate = CallEstimate(
+        unit="one per player and item of a phase, before re-asks",
+        batch_price_factor=config.batches.price_factor,
+    )
     n = len(config.players)
     for phase in plan_calls(config):
+        batch_phase = "judge" if phase.phase == "rationale" else phase.phase
         for index, player in enumerate(config.players):
             share = phase.calls // n + (1 if index < phase.calls % n else 0)
             estimate.add(
@@ -136,6 +141,7 @@ def estimate_arena(loaded: LoadedConfig) -> CallEstimate:
                 max_tokens=getattr(config.max_tokens, phase.phase),
                 prices=prices,
                 reasoning_tokens=player.reasoning_budget(),
+                batch=player.batch and batch_phase in config.batch_phases,
             )
     return estimate
 

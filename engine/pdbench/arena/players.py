@@ -9,6 +9,10 @@ Calls of one phase run on several threads. A provider client keeps per-call stat
 mock is a pure function of its seed and the prompt, and a real client is only a connection,
 so which thread asks changes nothing. Every task gets its own gateway, whose ``calls.jsonl``
 records go to the task (the runner writes them in task order).
+
+A player with ``batch: true`` has a batch lane (:mod:`pdbench.providers.batch_lane`) on a
+provider client of its own: its gateways queue requests there, and the runner submits and
+collects them between rounds of the phase.
 """
 
 from __future__ import annotations
@@ -21,7 +25,10 @@ from pdbench.arena.mock_player import SIGN_OFFS, ArenaMockSettings
 from pdbench.arena.tasks import PlayerClient
 from pdbench.config.loader import LoadedConfig
 from pdbench.providers.base import ProviderClient, make_provider
+from pdbench.providers.batch import BatchClient
+from pdbench.providers.batch_lane import BatchLane
 from pdbench.providers.gateway import gateway_for
+from pdbench.providers.retry import RetryPolicy
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.rng import derive_seed
 from pdbench.run.provider_checks import check_llm_providers
@@ -72,23 +79,43 @@ class PlayerPool:
             p.name: (i, p) for i, p in enumerate(config.players)
         }
         self._local = threading.local()
+        self.lanes: dict[str, BatchLane] = {
+            p.name: self._lane(p) for p in config.players if p.batch
+        }
+        """The batch lane of every player with ``batch: true``, by name."""
+
+    def _lane(self, player: ArenaPlayerConfig) -> BatchLane:
+        client: BatchClient = self._build(player.name)  # type: ignore[assignment]
+        return BatchLane(
+            client=client,
+            provider=player.provider,
+            model=player.model,
+            runtime=self.runtime,
+            polling=self.config.batches.polling(),
+            retry=RetryPolicy.of(player.transport),
+        )
+
+    def _build(self, name: str) -> ProviderClient:
+        index, player = self._players[name]
+        settings = mock_settings(self.config, index) if player.provider == "mock" else player
+        return make_provider(
+            player.provider,
+            settings=settings,
+            seed=derive_seed(self.config.seed, "provider", "arena", name),
+        )
 
     def _provider(self, name: str) -> ProviderClient:
         clients: dict[str, ProviderClient] = self._local.__dict__.setdefault("clients", {})
         client = clients.get(name)
         if client is None:
-            index, player = self._players[name]
-            settings = mock_settings(self.config, index) if player.provider == "mock" else player
-            client = clients[name] = make_provider(
-                player.provider,
-                settings=settings,
-                seed=derive_seed(self.config.seed, "provider", "arena", name),
-            )
+            client = clients[name] = self._build(name)
         return client
 
-    def client(self, name: str, *, record: Callable[[dict], None]) -> PlayerClient:
-        """Player ``name`` for one task: this thread's provider behind a fresh gateway whose
-        call records go to ``record``."""
+    def client(
+        self, name: str, *, record: Callable[[dict], None], phase: str | None = None
+    ) -> PlayerClient:
+        """Player ``name`` for one task of ``phase``: this thread's provider behind a fresh
+        gateway whose call records go to ``record`` (and its batch lane, in a batch phase)."""
         _, player = self._players[name]
         gateway = gateway_for(
             player,
@@ -96,5 +123,6 @@ class PlayerPool:
             run_id=self.config.run_id,
             record=record,
             runtime=self.runtime,
+            batch=self.lanes.get(name) if phase in self.config.batch_phases else None,
         )
         return PlayerClient(gateway=gateway, temperature=player.temperature)

@@ -12,9 +12,13 @@ to the manifest's ``phases_done``: that marks it complete. Resuming
    files when answering has not finished).
 
 Replaying a phase costs nothing for calls already paid for: the response cache (on for real
-providers) returns them, marked ``cache_hit``. Seeds derive by name and the mock is a pure
-function of its prompt, so the final files equal an uninterrupted run's (timestamps and
-latencies aside; with a real provider, replayed calls are cache hits at cost 0).
+providers) returns them, marked ``cache_hit``; in batch mode the batches the manifest names
+(``batches``: submitted for the unfinished phase, perhaps still running) are collected first
+and their replies used, so no request of theirs is submitted again.
+
+Seeds derive by name and the mock is a pure function of its prompt, so the final files equal
+an uninterrupted run's (timestamps and latencies aside; with a real provider, replayed calls
+are cache hits at cost 0).
 """
 
 from __future__ import annotations

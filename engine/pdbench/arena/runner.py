@@ -9,6 +9,13 @@ is written in task order once the phase is complete; then the phase is marked do
 manifest. The rows are the same at any concurrency. The question filter runs between rating
 and answering, from the dbt models (:mod:`pdbench.arena.filter`).
 
+Batch mode (players with ``batch: true``, :mod:`pdbench.providers.batch_lane`): a phase is
+asked in rounds. A task whose request goes into a batch waits; once a round is asked, every
+player's queued requests are submitted (each batch id written into the manifest's
+``batches`` at once), collected, and the waiting tasks are asked again, finding their
+replies settled; a re-ask or a rationale makes one more round. ``batches`` is emptied when
+the phase is done; a resumed run first collects the batches it names.
+
 Seeds are derived by name: the mock of player ``p`` is seeded ``(seed, "provider", "arena",
 p)``; presentation orders ``(seed, "order", phase, p)``; ids from the seed and what they name.
 The manifest is written ``running`` first (with the ``scoring`` the SQL reads) and rewritten
@@ -44,6 +51,7 @@ from pdbench.arena.resume import PHASE_FILES, prepare_arena_resume
 from pdbench.arena.tasks import CallOutcome, CallTask, ask
 from pdbench.config.loader import LoadedConfig
 from pdbench.game import RunResult
+from pdbench.providers.gateway import AwaitingBatch
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.run.concurrency import run_concurrently
 from pdbench.run.run_dir import (
@@ -57,7 +65,7 @@ from pdbench.run.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter
 from pdbench.storage.manifest import canonical_sha256
 from pdbench.storage.run_lock import hold_run_dir
-from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
+from pdbench.storage.schema import BatchRef, RunFiles, RunManifest, RunStatus
 
 __all__ = ["arena_runtime", "run_arena"]
 
@@ -73,20 +81,43 @@ def arena_runtime(
     return build_runtime(config, seed=config.seed, wants_cache=wants_cache, sleep=sleep)
 
 
-class _InTaskOrder:
-    """Writes each task's call records once every earlier task's are written."""
+class _PhaseProgress:
+    """The finished tasks of a phase: each task's call records are written once every
+    earlier task's are, and progress is reported as tasks finish."""
 
-    def __init__(self, write: Callable[[dict], None]) -> None:
+    def __init__(
+        self,
+        tasks: list[CallTask],
+        *,
+        write: Callable[[dict], None],
+        on_progress: ProgressCallback | None,
+    ) -> None:
+        self.tasks = tasks
         self.write = write
+        self.on_progress = on_progress
         self.next = 0
         self.pending: dict[int, list[dict]] = {}
+        self.finished: dict[int, CallOutcome] = {}
 
-    def done(self, index: int, records: list[dict]) -> None:
+    def done(
+        self, item: tuple[int, CallTask], result: tuple[CallOutcome | None, list[dict]]
+    ) -> None:
+        """A task came back: finished (its records go out in order), or waiting."""
+        (index, task), (outcome, records) = item, result
+        if outcome is None:
+            return
+        self.finished[index] = outcome
         self.pending[index] = records
         while self.next in self.pending:
             for record in self.pending.pop(self.next):
                 self.write(record)
             self.next += 1
+        if self.on_progress is not None:
+            self.on_progress(task.phase, len(self.finished), len(self.tasks))
+
+    def outcomes(self) -> list[CallOutcome]:
+        """Every task's outcome, in task order."""
+        return [self.finished[index] for index in range(len(self.tasks))]
 
 
 @dataclass
@@ -103,49 +134,91 @@ class _Tournament:
     kept_calls: int
     """``calls.jsonl`` lines kept from before a resume."""
     on_progress: ProgressCallback | None
+    on_line: Callable[[str], None] | None = None
+    """Where a line for the user goes (the batches submitted and waited for)."""
 
-    def ask_all(self, tasks: list[CallTask]) -> list[CallOutcome]:
-        """Every task of a phase, concurrently; outcomes in task order, calls written so."""
+    def ask_all(self, tasks: list[CallTask], *, live: LiveManifest) -> list[CallOutcome]:
+        """Every task of a phase, concurrently; outcomes in task order, calls written so.
+
+        In batch mode a task whose request went into a batch waits: the tasks still waiting
+        are asked again once the batches are in (:meth:`run_batches`), and so on until every
+        task is done (a re-ask or a rationale is one more batch)."""
+        phase = _PhaseProgress(tasks, write=self.calls.write, on_progress=self.on_progress)
+        waiting = list(enumerate(tasks))
+        while waiting:
+            waiting = self._ask_round(waiting, phase=phase)
+            if waiting:
+                self.run_batches(phase=tasks[0].phase, live=live)
+        return phase.outcomes()
+
+    def _ask_round(
+        self, items: list[tuple[int, CallTask]], *, phase: _PhaseProgress
+    ) -> list[tuple[int, CallTask]]:
+        """Ask ``items``; those that wait for a batch, in order."""
         config = self.context.config
-        emitter = _InTaskOrder(self.calls.write)
-        finished = 0
 
-        def one(item: tuple[int, CallTask]) -> tuple[CallOutcome, list[dict]]:
+        def one(item: tuple[int, CallTask]) -> tuple[CallOutcome | None, list[dict]]:
             _, task = item
             records: list[dict] = []
-            client = self.pool.client(task.player, record=records.append)
-            outcome = ask(
-                task,
-                client=client,
-                read=reader_for(task, context=self.context),
-                max_retries=config.max_retries,
-            )
-            follow = (
-                rationale_task(outcome, context=self.context) if task.phase == "judge" else None
-            )
-            if follow is not None:
-                answer = ask(
-                    follow, client=client, read=read_answer, max_retries=config.max_retries
+            client = self.pool.client(task.player, record=records.append, phase=task.phase)
+            read = reader_for(task, context=self.context)
+            try:
+                outcome = ask(task, client=client, read=read, max_retries=config.max_retries)
+                follow = (
+                    rationale_task(outcome, context=self.context) if task.phase == "judge" else None
                 )
-                outcome = replace(outcome, follow_up=answer)
+                if follow is not None:
+                    answer = ask(
+                        follow, client=client, read=read_answer, max_retries=config.max_retries
+                    )
+                    outcome = replace(outcome, follow_up=answer)
+            except AwaitingBatch:
+                return None, []
             return outcome, records
 
-        def done(item: tuple[int, CallTask], result: tuple[CallOutcome, list[dict]]) -> None:
-            nonlocal finished
-            index, task = item
-            emitter.done(index, result[1])
-            finished += 1
-            if self.on_progress is not None:
-                self.on_progress(task.phase, finished, len(tasks))
-
         results = run_concurrently(
-            list(enumerate(tasks)),
+            items,
             one,
             max_concurrency=config.max_concurrency,
-            on_done=done,
+            on_done=phase.done,
             cancel=self.runtime.cancel,
         )
-        return [outcome for outcome, _ in results]
+        return [item for item, (outcome, _) in zip(items, results, strict=True) if outcome is None]
+
+    def run_batches(self, *, phase: str, live: LiveManifest) -> None:
+        """Submit every player's queued requests as batches (each written into the manifest
+        as soon as it exists), then wait for them all and settle their outcomes."""
+        submitted: dict[str, list[str]] = {}
+        for name, lane in self.pool.lanes.items():
+            if lane.queued:
+                ref = {"provider": lane.provider, "model": lane.model, "agent": name}
+
+                def note(batch_id: str, ref: dict = ref) -> None:
+                    entry = BatchRef(batch_id=batch_id, phase=phase, **ref)
+                    live.update(batches=[*live.manifest.batches, entry])
+
+                submitted[name] = lane.submit(on_submitted=note)
+        if not submitted:
+            raise RuntimeError(f"{phase}: tasks wait for a batch, but no request was queued")
+        if self.on_line is not None:
+            ids = [batch_id for batch_ids in submitted.values() for batch_id in batch_ids]
+            self.on_line(f"{phase}: waiting for {_batches(ids)}")
+        for name, batch_ids in submitted.items():
+            self.pool.lanes[name].collect(batch_ids)
+
+    def adopt_batches(self, batches: list[BatchRef]) -> None:
+        """Wait for the batches a stopped run submitted and settle their outcomes, so that
+        their requests are not submitted (nor paid for) again."""
+        if batches and self.on_line is not None:
+            ids = [ref.batch_id for ref in batches]
+            self.on_line(f"collecting the stopped run's {_batches(ids)}")
+        for ref in batches:
+            lane = self.pool.lanes.get(ref.agent)
+            refused = lane.adopt(ref.batch_id) if lane is not None else None
+            if refused is not None and self.on_line is not None:
+                self.on_line(
+                    f"{ref.batch_id} given up, its requests go into new batches: {refused}"
+                )
 
     def play(
         self,
@@ -159,12 +232,12 @@ class _Tournament:
         and marked done."""
         if phase in self.records:
             return self.records[phase]
-        records = to_records(self.ask_all(plan()))
+        records = to_records(self.ask_all(plan(), live=live))
         with JsonlWriter(self.run_dir / PHASE_FILES[phase]) as writer:
             for record in records:
                 writer.write(record, flush=False)
         self.records[phase] = records
-        live.update(phases_done=list(self.records))
+        live.update(phases_done=list(self.records), batches=[])
         return records
 
     def play_all(self, *, live: LiveManifest, kept_questions: Callable[[Path], list[str]]) -> None:
@@ -217,6 +290,11 @@ class _Tournament:
         return counts
 
 
+def _batches(ids: list[str]) -> str:
+    """``"2 batches (id, id)"``."""
+    return f"{len(ids)} batch{'' if len(ids) == 1 else 'es'} ({', '.join(ids)})"
+
+
 def run_arena(
     loaded: LoadedConfig,
     *,
@@ -226,13 +304,15 @@ def run_arena(
     use_cache: bool = True,
     runtime: ProviderRuntime | None = None,
     on_progress: ProgressCallback | None = None,
+    on_line: Callable[[str], None] | None = None,
     kept_questions: Callable[[Path], list[str]] = kept_question_ids,
 ) -> RunResult:
     """Play the tournament of ``loaded`` into its run directory and return what was written.
 
     ``resume`` continues a stopped run directory (:mod:`pdbench.arena.resume`);
     ``use_cache=False`` is ``--no-cache``; ``runtime`` replaces the runtime built from the
-    config (tests inject a sleep that does not wait); ``kept_questions`` decides which
+    config (tests inject a sleep that does not wait); ``on_line`` gets a line for the user
+    whenever batches are waited for; ``kept_questions`` decides which
     questions are answered (default: the dbt models).
     """
     config: ArenaConfig = loaded.config
@@ -255,6 +335,7 @@ def run_arena(
             records=records,
             kept_calls=kept_calls,
             on_progress=on_progress,
+            on_line=on_line,
         )
 
         def wrap_up(status: RunStatus) -> dict[str, int]:
@@ -265,6 +346,7 @@ def run_arena(
             return tournament.counts()
 
         with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
+            tournament.adopt_batches(manifest.batches)
             tournament.play_all(live=live, kept_questions=kept_questions)
         return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
 

@@ -17,6 +17,7 @@ from pydantic import (
 from pdbench.config.base import StrictModel
 from pdbench.errors import unknown
 from pdbench.providers.base import PROVIDERS
+from pdbench.providers.batch_lane import BatchPolling
 from pdbench.providers.params import checked_params
 from pdbench.providers.reasoning import DEFAULT_REASONING_BUDGET, model_family
 
@@ -45,6 +46,7 @@ class ThinkingConfig(StrictModel):
 
 
 _REASONING_PROVIDERS = ("openai", "litellm")
+_BATCH_PROVIDERS = ("openai", "anthropic", "mock")
 _THINKING_TOP_P = 0.95
 
 
@@ -94,6 +96,9 @@ class ProviderAccessConfig(StrictModel):
     params: dict[str, Any] = Field(default_factory=dict)
     """Request parameters passed through to the provider's SDK, checked per provider
     (:mod:`pdbench.providers.params`): ``seed``, ``top_p``, ``stop``, ... ."""
+    batch: bool = False
+    """Send this LLM's requests through the provider's batch API (about half the price,
+    answers within a day): openai, anthropic and mock only; the arena only."""
 
     @field_validator("api_key_env")
     @classmethod
@@ -111,6 +116,16 @@ class ProviderAccessConfig(StrictModel):
         if provider not in PROVIDERS:
             raise ValueError(unknown("provider", provider, PROVIDERS))
         return provider
+
+    @field_validator("batch")
+    @classmethod
+    def _a_batch_provider(cls, batch: bool, info: ValidationInfo) -> bool:
+        provider = info.data.get("provider")
+        if batch and provider not in _BATCH_PROVIDERS:
+            raise ValueError(
+                f"applies to providers {', '.join(_BATCH_PROVIDERS)} only, not {provider}"
+            )
+        return batch
 
     @field_validator("reasoning")
     @classmethod
@@ -230,6 +245,25 @@ class PriceConfig(StrictModel):
     """USD per million completion tokens."""
 
 
+class BatchConfig(StrictModel):
+    """How batches (players with ``batch: true``) are waited for and priced."""
+
+    poll_interval_s: float = Field(default=30.0, gt=0)
+    """First wait between two polls of a batch's status; doubles after every poll."""
+    max_poll_interval_s: float = Field(default=600.0, gt=0)
+    """Longest wait between two polls."""
+    price_factor: float = Field(default=0.5, gt=0, le=1)
+    """A batch request's price as a share of the list price (both OpenAI and Anthropic: half)."""
+
+    def polling(self) -> BatchPolling:
+        """These settings as the batch lanes take them."""
+        return BatchPolling(
+            interval_s=self.poll_interval_s,
+            max_interval_s=self.max_poll_interval_s,
+            price_factor=self.price_factor,
+        )
+
+
 class ProviderLayerConfig(StrictModel):
     """The provider layer of a run, the same in every game: concurrency, limits, prices, cache."""
 
@@ -244,6 +278,17 @@ class ProviderLayerConfig(StrictModel):
     fallback when installed; otherwise the cost is unknown (null)."""
     cache_path: str = "data/cache/responses.sqlite"
     """The response cache file (``--no-cache`` turns the cache off for a run)."""
+    batches: BatchConfig = Field(default_factory=BatchConfig)
+    """Polling and price of batch mode (``batch: true`` on a player)."""
+
+    @model_validator(mode="after")
+    def _longest_wait_is_not_the_shortest(self) -> ProviderLayerConfig:
+        first, longest = self.batches.poll_interval_s, self.batches.max_poll_interval_s
+        if longest < first:
+            raise ValueError(
+                f"batches.max_poll_interval_s: must be at least poll_interval_s ({first:g})"
+            )
+        return self
 
     @field_validator("max_concurrency_per_model")
     @classmethod

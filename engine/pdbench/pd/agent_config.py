@@ -143,6 +143,16 @@ class LLMAgentConfig(ProviderAccessConfig):
     mock: MockConfig = Field(default_factory=MockConfig)
     """Settings of the mock provider."""
 
+    @field_validator("batch")
+    @classmethod
+    def _no_batch_in_matches(cls, batch: bool) -> bool:
+        if batch:
+            raise ValueError(
+                "PD matches are sequential (every move waits for the one before), so batch mode "
+                "is refused here; it is for the arena's players"
+            )
+        return batch
+
     @field_validator("system_prompt", "round_prompt")
     @classmethod
     def _template_exists(cls, value: str, info: ValidationInfo) -> str:

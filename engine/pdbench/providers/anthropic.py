@@ -23,6 +23,7 @@ import anthropic
 
 from pdbench.errors import ConfigError
 from pdbench.providers.adapter import SDKAdapter, adapter_options
+from pdbench.providers.anthropic_batch import AnthropicBatches
 from pdbench.providers.base import Usage
 from pdbench.providers.keys import api_key
 
@@ -42,8 +43,9 @@ STOP_REASONS = {
 
 
 @dataclass(kw_only=True, eq=False)
-class AnthropicProvider(SDKAdapter):
-    """Messages API: the system prompt and one user message in, the text blocks out."""
+class AnthropicProvider(SDKAdapter, AnthropicBatches):  # type: ignore[misc]
+    """Messages API: the system prompt and one user message in, the text blocks out; the
+    same requests in batches (:mod:`pdbench.providers.anthropic_batch`)."""
 
     sdk = anthropic
     client_class = anthropic.Anthropic

@@ -12,6 +12,12 @@ calls ``client.complete``. Per game attempt it:
    the reply ended (``finish_reason``, ``truncated``) and status;
 5. on a fatal error or when retries run out, records the error and raises a one-line
    :class:`pdbench.errors.ProviderError` with every known key scrubbed out.
+
+A gateway with a batch lane (:mod:`pdbench.providers.batch_lane`) answers from the lane
+before step 2: a request the lane settled is recorded like a call (with its ``batch_id``
+and the batch price) and cached; a request it never saw (and the cache does not hold) is
+queued for the next batch and :class:`AwaitingBatch` is raised; a request its batch did not
+answer goes through step 3 like any call, and its reply is settled in the lane.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from typing import Any, Protocol
 from pdbench.clock import utc_timestamp
 from pdbench.errors import ProviderError
 from pdbench.providers.base import ProviderClient, Usage
+from pdbench.providers.batch_lane import AwaitingBatch, BatchLane, Settled
 from pdbench.providers.cache import CachedReply, cache_key
 from pdbench.providers.calls import CallContext, CallRequest, Verdict
 from pdbench.providers.failures import Failure, classify_builtin, describe
@@ -37,7 +44,7 @@ from pdbench.providers.retry import (
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.storage.schema import SCHEMA_VERSION
 
-__all__ = ["CallsCancelled", "GatewaySettings", "ProviderGateway", "gateway_for"]
+__all__ = ["AwaitingBatch", "CallsCancelled", "GatewaySettings", "ProviderGateway", "gateway_for"]
 
 _IN_FLIGHT = "the run stopped while the call was in flight"
 
@@ -66,7 +73,8 @@ class ProviderGateway:
     ``endpoint`` (a base URL) is part of the provider's identity in cache keys; ``use_cache``
     says whether this agent's calls may be cached (the runtime must also have a cache);
     ``request_settings`` (reasoning, thinking, params: whatever else shapes a reply) join
-    temperature and ``max_tokens`` in the cache key.
+    temperature and ``max_tokens`` in the cache key; ``batch`` is the lane this LLM's requests
+    go through in batch mode (None: single calls).
     """
 
     def __init__(
@@ -82,7 +90,9 @@ class ProviderGateway:
         use_cache: bool = False,
         endpoint: str | None = None,
         request_settings: dict[str, Any] | None = None,
+        batch: BatchLane | None = None,
     ) -> None:
+        self.batch = batch
         self.client = client
         self.provider = provider
         self.model = model
@@ -107,8 +117,15 @@ class ProviderGateway:
             raise CallsCancelled("the run was cancelled")
         call = _Attempt(request, context, attempt)
         cache = self.runtime.cache if self.use_cache else None
-        key = self._cache_key(call) if cache is not None else ""
+        key = self._cache_key(call) if cache is not None or self.batch is not None else ""
         cached = cache.get(key) if cache is not None else None
+        if self.batch is not None:
+            settled = self.batch.settled(key)
+            if isinstance(settled, Settled):
+                return self._settled(call, key=key, settled=settled, classify=classify)
+            if settled is None and cached is None:
+                self.batch.queue(key, request)
+                raise AwaitingBatch(key)
         if cached is not None:
             reply = scrub(cached.reply)
             self._write(
@@ -125,10 +142,28 @@ class ProviderGateway:
         usage = self._priced_usage()
         if cache is not None:
             cache.put(key, CachedReply(reply, usage))
+        if self.batch is not None:  # a request its batch did not answer, asked alone
+            self.batch.settle(key, Settled(reply, usage, None, latency_ms, retries))
         self._write(
             call, latency_ms=latency_ms, usage=usage, verdict=classify(reply), retries=retries
         )
         return reply
+
+    def _settled(
+        self, call: _Attempt, *, key: str, settled: Settled, classify: Callable[[str], Verdict]
+    ) -> str:
+        """The reply the batch lane settled, recorded (and cached) as its call."""
+        if self.use_cache and self.runtime.cache is not None and settled.batch_id is not None:
+            self.runtime.cache.put(key, CachedReply(settled.reply, settled.usage))
+        self._write(
+            call,
+            latency_ms=settled.latency_ms,
+            usage=settled.usage,
+            verdict=classify(settled.reply),
+            retries=settled.retries,
+            batch_id=settled.batch_id,
+        )
+        return settled.reply
 
     def _call(self, call: _Attempt) -> tuple[str, int]:
         """The client's reply (keys scrubbed out) and the retries it took, within a slot of
@@ -217,6 +252,7 @@ class ProviderGateway:
         retries: int,
         error: str | None = None,
         cache_hit: bool = False,
+        batch_id: str | None = None,
     ) -> None:
         self._record(
             {
@@ -240,6 +276,7 @@ class ProviderGateway:
                 "parse_rule": verdict[1],
                 "error": error,
                 "cache_hit": cache_hit,
+                "batch_id": batch_id,
                 "timestamp_utc": utc_timestamp(),
             }
         )
@@ -271,9 +308,11 @@ def gateway_for(
     run_id: str,
     record: Callable[[dict], None],
     runtime: ProviderRuntime | None,
+    batch: BatchLane | None = None,
 ) -> ProviderGateway:
     """The gateway of one LLM from its config: provider, model, endpoint, transport retries,
-    cache use and request settings. Every game builds its LLMs' gateways here."""
+    cache use and request settings (and its batch lane in batch mode). Every game builds its
+    LLMs' gateways here."""
     return ProviderGateway(
         client=client,
         provider=settings.provider,
@@ -285,4 +324,5 @@ def gateway_for(
         use_cache=settings.uses_cache,
         endpoint=settings.base_url,
         request_settings=settings.request_settings(),
+        batch=batch,
     )

@@ -5,16 +5,24 @@ always gets the same reply. What it answers is decided by a *player* (:class:`Mo
 that the game supplies through the settings of the agent the mock stands in for
 (:class:`MockSource`); the provider itself knows no game and only adds what every game
 shares: invalid replies at a seeded rate and optional simulated latency.
+
+Its batches (:class:`pdbench.providers.batch.BatchClient`) end as soon as they are
+submitted, every request answered as a single call would be; they live in this process only,
+so a batch id from another process has no results (its requests are asked again).
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Protocol
 
 from pdbench.providers.base import Usage
+from pdbench.providers.batch import BatchAnswer, BatchItem, BatchLimits, BatchOutcome
 from pdbench.providers.calls import prompt_sha256
 from pdbench.rng import stream
 
@@ -92,6 +100,38 @@ class MockProvider:
             cost_usd=0.0,
         )
         return reply
+
+    batch_limits = BatchLimits(max_requests=100_000, max_bytes=256 * 1024 * 1024)
+
+    def batch_line(self, item: BatchItem) -> dict[str, str]:
+        """What a batch holds of one request: its id and the sha256 of its prompts."""
+        return {"custom_id": item.custom_id, "prompt_sha256": item.request.prompt_sha256}
+
+    def submit_batch(self, items: Sequence[BatchItem]) -> str:
+        """Answer every request now; the batch's id."""
+        answers: dict[str, BatchOutcome] = {}
+        for item in items:
+            reply = item.request.ask(self)
+            answers[item.custom_id] = BatchAnswer(reply=reply, usage=self.last_usage or Usage())
+        digest = hashlib.sha256("".join(sorted(answers)).encode()).hexdigest()[:24]
+        with _BATCHES_LOCK:
+            batch_id = f"mockbatch_{digest}_{len(_BATCHES)}"
+            _BATCHES[batch_id] = answers
+        return batch_id
+
+    def batch_ended(self, batch_id: str) -> bool:
+        """Always: a mock batch ends when it is submitted."""
+        return True
+
+    def batch_results(self, batch_id: str) -> dict[str, BatchOutcome]:
+        """The answers of a batch of this process (none for any other id)."""
+        with _BATCHES_LOCK:
+            return dict(_BATCHES.get(batch_id, {}))
+
+
+_BATCHES: dict[str, dict[str, BatchOutcome]] = {}
+"""The mock's batches of this process, by id."""
+_BATCHES_LOCK = threading.Lock()
 
 
 def _approx_tokens(text: str) -> int:

@@ -28,6 +28,7 @@ from pdbench.errors import ConfigError
 from pdbench.providers.adapter import SDKAdapter, adapter_options
 from pdbench.providers.base import Usage
 from pdbench.providers.keys import api_key
+from pdbench.providers.openai_batch import OpenAIBatches
 from pdbench.providers.openai_style import (
     ReasoningRequests,
     chat_messages,
@@ -42,8 +43,9 @@ _LOCAL_PLACEHOLDER_KEY = "no-key-needed"
 
 
 @dataclass(kw_only=True, eq=False)
-class OpenAIProvider(SDKAdapter, ReasoningRequests):
-    """Chat completions: one system and one user message in, the first choice's text out."""
+class OpenAIProvider(SDKAdapter, ReasoningRequests, OpenAIBatches):  # type: ignore[misc]
+    """Chat completions: one system and one user message in, the first choice's text out;
+    the same requests in batches (:mod:`pdbench.providers.openai_batch`)."""
 
     sdk = openai
     client_class = openai.OpenAI

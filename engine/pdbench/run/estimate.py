@@ -3,7 +3,9 @@
 :class:`CallEstimate` sums calls, tokens and cost per ``provider/model`` and prints them. Each
 game counts its own calls and tokens (:mod:`pdbench.pd.estimate`, :mod:`pdbench.arena.plan`).
 Unknown prices are named, never guessed. The cache is not consulted: a cached re-run costs
-less.
+less. A game with batch mode (the arena) sets ``batch_price_factor``: every model's cost is
+then shown as single calls and in batches side by side, and the total is the config's own
+(batch players at the batch price) next to all-single and all-batch.
 """
 
 from __future__ import annotations
@@ -30,14 +32,21 @@ class ModelEstimate:
     tokens_reasoning_max: int = 0
     """The part of ``tokens_out_max`` that is reasoning (or thinking) budget."""
     price: Price | None = None
+    batch: bool = False
+    """Whether these calls go out in batches (``batch: true``)."""
 
     @property
     def cost_usd(self) -> float | None:
-        """Estimated USD (expected calls; replies at ``max_tokens`` plus any reasoning budget),
-        None when unpriced."""
+        """Estimated USD (expected calls; replies at ``max_tokens`` plus any reasoning budget)
+        as single calls, None when unpriced."""
         if self.price is None:
             return None
         return self.price.cost(tokens_in=self.tokens_in, tokens_out=self.tokens_out_max)
+
+    def cost_at(self, factor: float) -> float | None:
+        """:attr:`cost_usd` times ``factor`` (a batch price), None when unpriced."""
+        cost = self.cost_usd
+        return None if cost is None else cost * factor
 
 
 _COUNTS = (
@@ -57,6 +66,8 @@ class CallEstimate:
 
     unit: str = "one per LLM move"
     """What one call is, as the first printed line says."""
+    batch_price_factor: float | None = None
+    """A batch request's price as a share of the list price (None: the game never batches)."""
     models: dict[str, ModelEstimate] = field(default_factory=dict)
 
     def add(
@@ -71,11 +82,12 @@ class CallEstimate:
         max_tokens: int,
         prices: PriceTable,
         reasoning_tokens: int = 0,
+        batch: bool = False,
     ) -> None:
         """Count ``calls`` calls of ``provider/model``, each re-asked up to ``max_retries``
         times and each request retried up to ``transport_retries`` times; each reply may take
-        ``max_tokens`` plus ``reasoning_tokens`` of reasoning."""
-        key = f"{provider}/{model}"
+        ``max_tokens`` plus ``reasoning_tokens`` of reasoning; ``batch``: in batches."""
+        key = f"{provider}/{model}" + (" (batch)" if batch else "")
         entry = self.models.get(key)
         if entry is None:
             entry = self.models[key] = ModelEstimate(
@@ -83,6 +95,7 @@ class CallEstimate:
                 model=model,
                 price=prices.price(provider=provider, model=model)
                 or (Price(0.0, 0.0) if provider == "mock" else None),
+                batch=batch,
             )
         with_reprompts = calls * (1 + max_retries)
         entry.calls += calls
@@ -114,10 +127,13 @@ class CallEstimate:
             + ")",
         ]
         unknown = []
-        total = 0.0
+        factor = self.batch_price_factor
+        total = single = batched = 0.0
         for key, model in self.models.items():
             cost = model.cost_usd
             shown = f"${cost:.4f}" if cost is not None else "unknown (no price)"
+            if cost is not None and factor is not None:
+                shown += f" (in batches ${cost * factor:.4f})"
             out.append(
                 f"  {key}: {model.calls} calls, ~{model.tokens_in} tokens in, "
                 f"<= {model.tokens_out_max} out{_reasoning_part(model.tokens_reasoning_max)}, "
@@ -125,9 +141,14 @@ class CallEstimate:
             )
             if cost is None:
                 unknown.append(key)
-            else:
-                total += cost
+                continue
+            own = model.cost_at(factor) if model.batch and factor is not None else cost
+            total += own or 0.0
+            single += cost
+            batched += cost * (factor or 1.0)
         line = f"estimated cost: ${total:.4f}"
+        if factor is not None:
+            line += f" (every call single: ${single:.4f}; every call in batches: ${batched:.4f})"
         if unknown:
             line += f" plus unknown for {', '.join(unknown)} (add them to prices:)"
         out.append(line)

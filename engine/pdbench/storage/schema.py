@@ -49,7 +49,7 @@ from pdbench.storage.records.fields import (
     RunStatus,
 )
 from pdbench.storage.records.files import RECORDS, RecordFile, RunFiles
-from pdbench.storage.records.manifest import RunManifest
+from pdbench.storage.records.manifest import BatchRef, RunManifest
 from pdbench.storage.records.pd import MatchRecord, PromptPair, RoundRecord
 
 __all__ = [
@@ -58,6 +58,7 @@ __all__ = [
     "Action",
     "AgentKind",
     "AnswerRecord",
+    "BatchRef",
     "CallRecord",
     "HorizonType",
     "JudgmentRecord",

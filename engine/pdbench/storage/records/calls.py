@@ -69,5 +69,8 @@ class CallRecord(Record):
     """What went wrong (one line, no secret); null when the call was answered."""
     cache_hit: bool = False
     """The reply came from the response cache (no provider call was made)."""
+    batch_id: str | None = None
+    """The provider's batch the request was answered in (batch mode, priced at the batch
+    price); null for a single call."""
     timestamp_utc: str
     """When the attempt ended (ISO 8601, UTC, ``Z`` suffix)."""

@@ -6,7 +6,24 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pdbench.storage.records.fields import SCHEMA_VERSION, GameName, Ordinal, RunStatus
 
-__all__ = ["RunManifest"]
+__all__ = ["BatchRef", "RunManifest"]
+
+
+class BatchRef(BaseModel):
+    """A batch submitted to a provider for a step of the run not yet done."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    batch_id: str
+    """The provider's id of the batch."""
+    provider: str
+    """Provider name."""
+    model: str
+    """Model name as sent to the provider."""
+    agent: str
+    """Whose requests it holds (an arena player)."""
+    phase: str
+    """The step its requests belong to."""
 
 
 class RunManifest(BaseModel):
@@ -57,6 +74,9 @@ class RunManifest(BaseModel):
     phases_done: list[str] = Field(default_factory=list)
     """Arena: the phases whose record file is complete, in play order (``--resume`` keeps
     them and replays the rest)."""
+    batches: list[BatchRef] = Field(default_factory=list)
+    """Batches submitted for the phases not yet done (batch mode): ``--resume`` reads their
+    results instead of submitting their requests again."""
     failure: str | None = None
     """Why the run ended ``failed`` or ``interrupted`` (one line); null otherwise."""
     counts: dict[str, int] = Field(default_factory=dict)
