@@ -22,6 +22,7 @@ from pdbench.config.loader import LoadedConfig
 from pdbench.errors import PdbenchError, RunDirError
 from pdbench.game import Game, PlayOptions, RunResult
 from pdbench.games import GAMES, load_config
+from pdbench.run.executors import parse_executor
 from pdbench.run.run_dir import finished_run
 from pdbench.storage.manifest import canonical_sha256, read_manifest
 from pdbench.storage.schema import RECORDS
@@ -116,6 +117,17 @@ def run(
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Neither read nor write the response cache.")
     ] = False,
+    executor: Annotated[
+        str | None,
+        typer.Option(
+            help="Where to play: local (this process) or dask://<host>:<port>, a Dask "
+            "scheduler whose workers share the run directory (PD, policy agents).",
+        ),
+    ] = None,
+    chunk_rounds: Annotated[
+        int | None,
+        typer.Option(min=1, help="With --executor: planned rounds per chunk (default 250000)."),
+    ] = None,
 ) -> None:
     """Play the experiment (PD: every condition x replicate; arena: the tournament) and write
     the run directory."""
@@ -124,6 +136,9 @@ def run(
         if replicates is not None:
             loaded = game.with_replicates(loaded, replicates)
         game.check_providers(loaded, keys=not dry_run)
+        cluster = parse_executor(executor)
+        if cluster is not None:
+            game.check_executor(loaded)
         run_dir = game.run_dir(loaded, output_dir)
         if resume and overwrite:
             raise RunDirError("--resume continues a run directory; --overwrite replaces it")
@@ -135,7 +150,12 @@ def run(
         if not no_aggregate or game.needs_dbt_while_playing(loaded):
             _prepare_dbt()
         options = PlayOptions(
-            output_dir=output_dir, overwrite=overwrite, resume=resume, use_cache=not no_cache
+            output_dir=output_dir,
+            overwrite=overwrite,
+            resume=resume,
+            use_cache=not no_cache,
+            executor=cluster,
+            chunk_rounds=chunk_rounds,
         )
         result = _play(game, loaded, options=options, run_dir=run_dir)
         typer.echo(game.result_line(result))

@@ -6,7 +6,27 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pdbench.storage.records.fields import SCHEMA_VERSION, GameName, Ordinal, RunStatus
 
-__all__ = ["RunManifest"]
+__all__ = ["RunManifest", "ShardRecord"]
+
+
+class ShardRecord(BaseModel):
+    """One chunk of a sharded run: a contiguous range of matches in plan order, played by one
+    worker into its own folder ``shards/part-<part>/`` (:mod:`pdbench.storage.shards`)."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    part: int
+    """0-based number of the chunk; the folder is ``shards/part-<part, 5 digits>``."""
+    first_match: int
+    """Plan index of the chunk's first match."""
+    matches: int
+    """Matches in the chunk."""
+    planned_rounds: int
+    """Rounds the chunk's matches are planned to play."""
+    committed: bool = False
+    """Whether the chunk's folder was committed (renamed into place whole)."""
+    counts: dict[str, int] = Field(default_factory=dict)
+    """Records in the committed folder, as the run's ``counts``; empty until committed."""
 
 
 class RunManifest(BaseModel):
@@ -61,3 +81,7 @@ class RunManifest(BaseModel):
     """Why the run ended ``failed`` or ``interrupted`` (one line); null otherwise."""
     counts: dict[str, int] = Field(default_factory=dict)
     """Records written per file, e.g. ``{"rounds": 1200, "matches": 24}``."""
+    shards: list[ShardRecord] = Field(default_factory=list)
+    """PD on a cluster: the chunks of the run, in plan order; each holds its own
+    ``rounds.jsonl``, ``matches.jsonl`` and ``calls.jsonl``. Empty: one file per record in the
+    run directory."""
