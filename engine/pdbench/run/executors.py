@@ -76,9 +76,10 @@ class LocalExecutor:
 class DaskExecutor:
     """The workers of a running Dask scheduler at ``address`` (``tcp://host:port``)."""
 
-    def __init__(self, address: str, *, connect_timeout_s: float = 10.0) -> None:
+    def __init__(self, address: str, *, connect_timeout_s: float | None = None) -> None:
         self.address = address
         self.connect_timeout_s = connect_timeout_s
+        """None: Dask's ``distributed.comm.timeouts.connect`` (30 s unless configured)."""
         self._client: Any = None
 
     @property
@@ -87,15 +88,15 @@ class DaskExecutor:
 
     def __enter__(self) -> Self:
         distributed = _import_distributed()
+        timeout = self.connect_timeout_s
+        if timeout is None:
+            timeout = _configured_connect_timeout()
         try:
-            self._client = distributed.Client(
-                self.address, timeout=self.connect_timeout_s, set_as_default=False
-            )
+            self._client = distributed.Client(self.address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError) as exc:
             raise ExecutorError(
-                f"cannot reach the Dask scheduler at {self.address} within "
-                f"{self.connect_timeout_s:g} s ({type(exc).__name__}); is `dask scheduler` "
-                "running there?"
+                f"cannot reach the Dask scheduler at {self.address} within {timeout:g} s "
+                f"({type(exc).__name__}); is `dask scheduler` running there?"
             ) from None
         return self
 
@@ -133,6 +134,15 @@ class DaskExecutor:
         if self._client is None:
             raise RuntimeError("enter the executor (`with executor:`) before running on it")
         return self._client
+
+
+def _configured_connect_timeout() -> float:
+    """Dask's ``distributed.comm.timeouts.connect``, in seconds."""
+    import dask
+    from dask.utils import parse_timedelta
+
+    value = dask.config.get("distributed.comm.timeouts.connect")
+    return float(parse_timedelta(value, default="seconds"))
 
 
 def _import_distributed() -> Any:
