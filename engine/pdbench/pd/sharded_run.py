@@ -16,6 +16,7 @@ one process only.
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from pdbench.pd.chunks import ChunkJob, ChunkReport, committed_counts, plan_chun
 from pdbench.pd.plan import MatchPlan
 from pdbench.run.executors import Executor
 from pdbench.run.run_dir import (
+    LiveManifest,
     manifest_lifecycle,
     new_run_manifest,
     prepare_run_dir,
@@ -38,7 +40,10 @@ from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunFiles, RunManifest, RunStatus, ShardRecord
 from pdbench.storage.shards import remove_unfinished_shards, shard_dir
 
-__all__ = ["is_sharded", "run_sharded"]
+__all__ = ["MANIFEST_EVERY_S", "is_sharded", "run_sharded"]
+
+MANIFEST_EVERY_S = 1.0
+"""Least time between two rewrites of the manifest while chunks complete."""
 
 
 def is_sharded(run_dir: Path) -> bool:
@@ -79,24 +84,20 @@ def run_sharded(
             if not shard.committed
         ]
 
-        def wrap_up(status: RunStatus) -> dict[str, int]:
-            return _counts(shards)
-
+        book = _ShardBook(shards)
         with manifest_lifecycle(
-            run_dir, manifest.model_copy(update={"shards": shards}), on_end=wrap_up
+            run_dir, manifest.model_copy(update={"shards": shards}), on_end=book.wrap_up
         ) as live:
+            book.live = live
 
             def on_done(job: ChunkJob, report: ChunkReport) -> None:
-                shards[report.part] = job.shard.model_copy(
-                    update={"committed": True, "counts": report.counts}
-                )
-                live.update(shards=shards, counts=_counts(shards))
+                book.committed(job.shard, report)
                 if on_match_done is not None:
                     for plan in job.plans:
                         on_match_done(plan, {"match_id": plan.match_id})
 
             executor.run(play_chunk, jobs, on_done=on_done)
-            missing = [shard.part for shard in shards if not shard.committed]
+            missing = [shard.part for shard in book.shards if not shard.committed]
             if missing:
                 raise IntegrityError(f"{run_dir}: chunks {missing} were never committed")
             remove_unfinished_shards(run_dir)
@@ -142,6 +143,30 @@ def _checked(
             shard.model_copy(update={"committed": counts is not None, "counts": counts or {}})
         )
     return checked
+
+
+class _ShardBook:
+    """The chunks of a run as their reports arrive, written to the manifest at most once a
+    second (a run of thousands of chunks would otherwise rewrite it thousands of times) and
+    when the run ends; a resume reads the disk, not this list, so a lag loses nothing."""
+
+    def __init__(self, shards: list[ShardRecord]) -> None:
+        self.shards = shards
+        self.live: LiveManifest | None = None
+        self._written = time.monotonic()
+
+    def committed(self, shard: ShardRecord, report: ChunkReport) -> None:
+        self.shards[report.part] = shard.model_copy(
+            update={"committed": True, "counts": report.counts}
+        )
+        if self.live is not None and time.monotonic() - self._written >= MANIFEST_EVERY_S:
+            self.live.update(shards=self.shards, counts=_counts(self.shards))
+            self._written = time.monotonic()
+
+    def wrap_up(self, status: RunStatus) -> dict[str, int]:
+        if self.live is not None:
+            self.live.update(shards=self.shards)
+        return _counts(self.shards)
 
 
 def _counts(shards: list[ShardRecord]) -> dict[str, int]:
