@@ -22,7 +22,7 @@ from pdbench.config.loader import LoadedConfig
 from pdbench.errors import PdbenchError, RunDirError
 from pdbench.game import Game, PlayOptions, RunResult
 from pdbench.games import GAMES, load_config
-from pdbench.run.executors import parse_executor
+from pdbench.run.executors import Executor, parse_executor
 from pdbench.run.run_dir import finished_run
 from pdbench.storage.manifest import canonical_sha256, read_manifest
 from pdbench.storage.schema import RECORDS
@@ -118,15 +118,10 @@ def run(
         bool, typer.Option("--no-cache", help="Neither read nor write the response cache.")
     ] = False,
     executor: Annotated[
-        str | None,
-        typer.Option(
-            help="Where to play: local (this process) or dask://<host>:<port>, a Dask "
-            "scheduler whose workers share the run directory (PD, policy agents).",
-        ),
+        str | None, typer.Option(help="local, or dask://HOST:PORT: a Dask scheduler's workers.")
     ] = None,
     chunk_rounds: Annotated[
-        int | None,
-        typer.Option(min=1, help="With --executor: planned rounds per chunk (default 250000)."),
+        int | None, typer.Option(min=1, help="With --executor: rounds per chunk (250000).")
     ] = None,
 ) -> None:
     """Play the experiment (PD: every condition x replicate; arena: the tournament) and write
@@ -136,9 +131,7 @@ def run(
         if replicates is not None:
             loaded = game.with_replicates(loaded, replicates)
         game.check_providers(loaded, keys=not dry_run)
-        cluster = parse_executor(executor)
-        if cluster is not None:
-            game.check_executor(loaded)
+        cluster = _executor(game, loaded, executor)
         run_dir = game.run_dir(loaded, output_dir)
         if resume and overwrite:
             raise RunDirError("--resume continues a run directory; --overwrite replaces it")
@@ -161,6 +154,14 @@ def run(
         typer.echo(game.result_line(result))
         if not no_aggregate:
             _aggregate(result.run_dir)
+
+
+def _executor(game: Game, loaded: LoadedConfig, text: str | None) -> Executor | None:
+    """The executor ``--executor`` names, if the game can play ``loaded`` on it."""
+    executor = parse_executor(text)
+    if executor is not None:
+        game.check_executor(loaded)
+    return executor
 
 
 def _print_plan(

@@ -156,8 +156,33 @@ def run_experiment(
             chunk_rounds=chunk_rounds,
             on_match_done=on_match_done,
         )
-    owns_runtime = runtime is None
-    runtime = runtime or experiment_runtime(config, use_cache=use_cache)
+    return _play_in_one_process(
+        loaded,
+        config,
+        plans=plans,
+        run_dir=run_dir,
+        resume=resume,
+        overwrite=overwrite,
+        runtime=runtime or experiment_runtime(config, use_cache=use_cache),
+        owns_runtime=runtime is None,
+        on_match_done=on_match_done,
+    )
+
+
+def _play_in_one_process(
+    loaded: LoadedConfig,
+    config: ExperimentConfig,
+    *,
+    plans: list[MatchPlan],
+    run_dir: Path,
+    resume: bool,
+    overwrite: bool,
+    runtime: ProviderRuntime,
+    owns_runtime: bool,
+    on_match_done: Callable[[MatchPlan, dict[str, Any]], None] | None,
+) -> RunResult:
+    """Play ``plans`` in this process (on ``max_concurrency`` threads when LLM agents play)
+    into one file per record."""
     with hold_run_dir(run_dir, create=not resume):
         manifest, todo, kept = _start(
             loaded, config, run_dir, plans=plans, resume=resume, overwrite=overwrite
