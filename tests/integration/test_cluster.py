@@ -96,7 +96,7 @@ def _kill_mid_chunk(run_dir: Path, victim: int, done: threading.Event) -> bool:
     folder is still uncommitted once it stands still. False if the run ended first."""
     shards = run_dir / SHARDS_DIR
     while not done.is_set():
-        mine = list(shards.glob(f".part-*-{victim}.tmp")) if shards.is_dir() else []
+        mine = list(shards.glob(f".part-*-{victim}.*.tmp")) if shards.is_dir() else []
         if mine:
             os.kill(victim, signal.SIGSTOP)
             if mine[0].is_dir():

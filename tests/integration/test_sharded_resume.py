@@ -15,6 +15,8 @@ from pdbench.run.executors import LocalExecutor
 from pdbench.storage.manifest import read_manifest, write_manifest
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import SHARDS_DIR, record_files, shard_dir
+from pdbench.ui.run_check import RunProblem, check_run
+from pdbench.ui.run_reader import match_rounds
 
 TIMES = re.compile(rb'"(timestamp_utc|started_at|finished_at)":"[^"]*"')
 CONFIG = """\
@@ -65,6 +67,12 @@ def test_a_stopped_sharded_run_resumes_in_one_process(config: Path, tmp_path: Pa
         assert _lines(run_dir, name) == _lines(local, name), name
     assert result.manifest.counts == read_manifest(local).counts
     assert all(shard.committed for shard in result.manifest.shards)
+    # the viewer finds the records of a sharded run too
+    problem = check_run(run_dir)
+    assert isinstance(problem, RunProblem) and problem.kind == "not_aggregated"  # not "empty"
+    match = "TFT_vs_WSLS/2"
+    assert match_rounds(run_dir, match).equals(match_rounds(local, match))
+    assert len(match_rounds(run_dir, match)) > 0
 
 
 def test_a_run_in_one_process_refuses_to_resume_in_chunks(config: Path, tmp_path: Path) -> None:

@@ -7,8 +7,8 @@ its own, which holds the same record files a run directory does::
     <run_dir>/shards/part-00000/rounds.jsonl   (and matches.jsonl, calls.jsonl)
     <run_dir>/shards/part-00001/...
 
-A worker writes into ``shards/.part-<k>.<host>-<pid>.tmp`` and renames that folder to
-``shards/part-<k>`` when the chunk is complete: a rename is atomic, so a chunk is there whole
+A worker writes into ``shards/.part-<k>.<host>-<pid>.<token>.tmp`` and renames that folder
+to ``shards/part-<k>`` when the chunk is complete: a rename is atomic, so a chunk is there whole
 or not at all, whatever happens to the worker. A second attempt at a chunk already committed
 finds the name taken and drops its own copy, so no round is ever written twice. Reading
 ``part-00000``, ``part-00001``, ... in name order gives the lines of a run played in one
@@ -22,6 +22,7 @@ import contextlib
 import os
 import shutil
 import socket
+import uuid
 from pathlib import Path
 
 __all__ = [
@@ -44,11 +45,11 @@ def shard_dir(run_dir: Path, part: int) -> Path:
 
 
 def temporary_shard_dir(run_dir: Path, part: int) -> Path:
-    """A new, empty folder that this process alone writes chunk ``part`` into; its name says
+    """A new, empty folder that this attempt alone writes chunk ``part`` into; its name says
     which host and process write it."""
-    name = f".{_PART.format(part=part)}.{socket.gethostname()}-{os.getpid()}.tmp"
+    token = uuid.uuid4().hex[:8]
+    name = f".{_PART.format(part=part)}.{socket.gethostname()}-{os.getpid()}.{token}.tmp"
     path = run_dir / SHARDS_DIR / name
-    shutil.rmtree(path, ignore_errors=True)
     path.mkdir(parents=True)
     return path
 
