@@ -19,7 +19,7 @@ from typing import Annotated, Any
 import typer
 
 from pdbench.config.loader import LoadedConfig
-from pdbench.errors import PdbenchError, RunDirError
+from pdbench.errors import ConfigError, PdbenchError, RunDirError
 from pdbench.game import Game, PlayOptions, RunResult
 from pdbench.games import GAMES, load_config
 from pdbench.run.executors import Executor, parse_executor
@@ -131,7 +131,7 @@ def run(
         if replicates is not None:
             loaded = game.with_replicates(loaded, replicates)
         game.check_providers(loaded, keys=not dry_run)
-        cluster = _executor(game, loaded, executor)
+        cluster = _executor(game, loaded, executor, chunk_rounds=chunk_rounds)
         run_dir = game.run_dir(loaded, output_dir)
         if resume and overwrite:
             raise RunDirError("--resume continues a run directory; --overwrite replaces it")
@@ -156,11 +156,15 @@ def run(
             _aggregate(result.run_dir)
 
 
-def _executor(game: Game, loaded: LoadedConfig, text: str | None) -> Executor | None:
+def _executor(
+    game: Game, loaded: LoadedConfig, text: str | None, *, chunk_rounds: int | None
+) -> Executor | None:
     """The executor ``--executor`` names, if the game can play ``loaded`` on it."""
     executor = parse_executor(text)
     if executor is not None:
         game.check_executor(loaded)
+    elif chunk_rounds is not None:
+        raise ConfigError("--chunk-rounds applies only with --executor dask://...")
     return executor
 
 

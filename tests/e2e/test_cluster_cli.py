@@ -58,3 +58,8 @@ def test_llm_agents_and_the_arena_are_refused_on_an_executor(project: Path) -> N
     assert "--executor plays policy-only configs" in line and "agent_a" in line
     line = _refused("configs/arena.yaml", "--executor", "dask://127.0.0.1:9")
     assert "--executor does not apply to game arena" in line
+
+
+def test_chunk_rounds_without_an_executor_is_one_line(project: Path) -> None:
+    line = _refused(_policies(project), "--chunk-rounds", "1000")
+    assert "--chunk-rounds applies only with --executor" in line

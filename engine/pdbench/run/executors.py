@@ -34,11 +34,6 @@ died is handed to another worker by the scheduler, up to its ``allowed-failures`
 class Executor(Protocol):
     """What plays a run's chunks."""
 
-    @property
-    def name(self) -> str:
-        """``local`` or the scheduler's address, as the run's lines name it."""
-        ...
-
     def __enter__(self) -> Self: ...
 
     def __exit__(
@@ -57,8 +52,6 @@ class Executor(Protocol):
 
 class LocalExecutor:
     """Every job in this process, one after the other, in order."""
-
-    name = "local"
 
     def __enter__(self) -> Self:
         return self
@@ -82,10 +75,6 @@ class DaskExecutor:
         """None: Dask's ``distributed.comm.timeouts.connect`` (30 s unless configured)."""
         self._client: Any = None
 
-    @property
-    def name(self) -> str:
-        return self.address
-
     def __enter__(self) -> Self:
         distributed = _import_distributed()
         timeout = self.connect_timeout_s
@@ -104,10 +93,6 @@ class DaskExecutor:
         if self._client is not None:
             self._client.close()
             self._client = None
-
-    def workers(self) -> int:
-        """Workers connected to the scheduler now."""
-        return len(self._connected().scheduler_info(n_workers=-1)["workers"])
 
     def run[J, R](
         self, fn: Callable[[J], R], jobs: Sequence[J], *, on_done: Callable[[J, R], None]
