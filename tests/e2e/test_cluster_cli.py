@@ -3,6 +3,7 @@ run directory is created."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 
@@ -40,6 +41,9 @@ def test_a_bad_executor_url_is_one_line(project: Path, url: str) -> None:
 
 
 def test_an_unreachable_scheduler_is_one_line(project: Path) -> None:
+    # distributed's config defaults must be loaded before one of them is set here: leaving
+    # the block would otherwise drop the whole `distributed` section it created
+    importlib.import_module("distributed")
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
         line = _refused(_policies(project), "--executor", "dask://127.0.0.1:9")
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 1 s" in line
