@@ -82,6 +82,7 @@ def test_a_round_robin_on_two_workers_equals_the_local_run(
         )
     assert result.manifest.status == "completed"
     _assert_same_lines(run_dir, local_run)
+    assert len({shard.worker for shard in result.manifest.shards}) == 2, "one worker played all"
     for folder in (run_dir, local_run):
         aggregate_run(folder)  # runs the dbt data tests: every match has all its rounds
     query = "select * from read_parquet(?) order by all"

@@ -157,7 +157,7 @@ class _ShardBook:
 
     def committed(self, shard: ShardRecord, report: ChunkReport) -> None:
         self.shards[report.part] = shard.model_copy(
-            update={"committed": True, "counts": report.counts}
+            update={"committed": True, "counts": report.counts, "worker": report.worker}
         )
         if self.live is not None and time.monotonic() - self._written >= MANIFEST_EVERY_S:
             self.live.update(shards=self.shards, counts=_counts(self.shards))

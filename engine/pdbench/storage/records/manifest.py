@@ -27,6 +27,9 @@ class ShardRecord(BaseModel):
     """Whether the chunk's folder was committed (renamed into place whole)."""
     counts: dict[str, int] = Field(default_factory=dict)
     """Records in the committed folder, as the run's ``counts``; empty until committed."""
+    worker: str | None = None
+    """``host-pid`` of the worker whose report marked the chunk committed; null until then,
+    or when a resume found the chunk committed on disk."""
 
 
 class RunManifest(BaseModel):
