@@ -55,24 +55,45 @@
     {%- endif -%}
 {%- endmacro %}
 
-{#- Read one JSON file of the run with explicit column types, strictly: a line that is not
-    JSON or a value that does not fit its type fails the build, naming the file and the line.
+{#- Where a record file of the run is: the file itself, or, in a run played in chunks on a
+    cluster, a glob over the chunks' copies (shards/part-*/<name>, committed whole; see
+    engine/pdbench/storage/shards.py). The glob is looked up only when dbt executes. -#}
+{% macro run_record_path(name) -%}
+    {%- set shards = run_file('shards/part-*/' ~ name) -%}
+    {%- if execute -%}
+        {%- set found = run_query(
+            "select count(*) as n_files from glob('" ~ shards ~ "')"
+        ) -%}
+        {%- if found.columns[0].values()[0] > 0 -%}
+            {{- shards -}}
+        {%- else -%}
+            {{- run_file(name) -}}
+        {%- endif -%}
+    {%- else -%}
+        {{- run_file(name) -}}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- Read one JSON file of the run (or its chunks' copies) with explicit column types,
+    strictly: a line that is not JSON or a value that does not fit its type fails the build,
+    naming the file and the line.
     A torn last line (a crash while writing) never reaches dbt: `pdbench aggregate` cuts it
-    off first and says so. With required=false a missing
-    file reads as an empty relation with the same typed columns: the arena engine builds the
-    question models (tag arena_questions) between rating and answering, before answers.jsonl
-    and judgments.jsonl exist. -#}
+    off first and says so; a chunk's files are whole by construction. With required=false a
+    missing file reads as an empty relation with the same typed columns: the arena engine
+    builds the question models (tag arena_questions) between rating and answering, before
+    answers.jsonl and judgments.jsonl exist. -#}
 {% macro read_run_json(name, columns, format='newline_delimited', required=true) -%}
+    {%- set path = run_record_path(name) -%}
     {%- set is_present = true -%}
     {%- if not required and execute -%}
         {%- set found = run_query(
-            "select count(*) as n_files from glob('" ~ run_file(name) ~ "')"
+            "select count(*) as n_files from glob('" ~ path ~ "')"
         ) -%}
         {%- set is_present = found.columns[0].values()[0] > 0 -%}
     {%- endif -%}
     {%- if is_present -%}
     read_json(
-        '{{ run_file(name) }}',
+        '{{ path }}',
         format = '{{ format }}',
         ignore_errors = false,
         columns = {

@@ -22,6 +22,7 @@ from pdbench.games import game_named
 from pdbench.storage.dbt import DbtRequest, invoke_dbt
 from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunFiles
+from pdbench.storage.shards import record_files
 from pdbench.tables import count_mart_rows
 
 __all__ = ["AggregateSummary", "aggregate_run"]
@@ -114,10 +115,10 @@ def _check_run_dir(run_dir: Path) -> tuple[Game, str | None]:
         raise RunDirError(f"{manifest_path}: not a manifest (expected a JSON object)")
     game = game_named(manifest.get("game"), where=str(manifest_path))
     for name in game.marts.required_files:
-        if not (run_dir / name).is_file():
+        if not record_files(run_dir, name):
             raise RunDirError(f"{run_dir}: {name} is missing")
     for name in game.marts.non_empty_files:
-        if not _has_content(run_dir / name):
+        if not any(_has_content(path) for path in record_files(run_dir, name)):
             raise RunDirError(f"{run_dir}: {name} is empty: the run played nothing")
     return game, manifest.get("status")
 

@@ -19,9 +19,10 @@ from typing import Annotated, Any
 import typer
 
 from pdbench.config.loader import LoadedConfig
-from pdbench.errors import PdbenchError, RunDirError
+from pdbench.errors import ConfigError, PdbenchError, RunDirError
 from pdbench.game import Game, PlayOptions, RunResult
 from pdbench.games import GAMES, load_config
+from pdbench.run.executors import Executor, parse_executor
 from pdbench.run.run_dir import finished_run
 from pdbench.storage.manifest import canonical_sha256, read_manifest
 from pdbench.storage.schema import RECORDS
@@ -116,6 +117,12 @@ def run(
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Neither read nor write the response cache.")
     ] = False,
+    executor: Annotated[
+        str | None, typer.Option(help="local, or dask://HOST:PORT: a Dask scheduler's workers.")
+    ] = None,
+    chunk_rounds: Annotated[
+        int | None, typer.Option(min=1, help="With --executor: rounds per chunk (250000).")
+    ] = None,
 ) -> None:
     """Play the experiment (PD: every condition x replicate; arena: the tournament) and write
     the run directory."""
@@ -124,6 +131,7 @@ def run(
         if replicates is not None:
             loaded = game.with_replicates(loaded, replicates)
         game.check_providers(loaded, keys=not dry_run)
+        cluster = _executor(game, loaded, executor, chunk_rounds=chunk_rounds)
         run_dir = game.run_dir(loaded, output_dir)
         if resume and overwrite:
             raise RunDirError("--resume continues a run directory; --overwrite replaces it")
@@ -135,12 +143,29 @@ def run(
         if not no_aggregate or game.needs_dbt_while_playing(loaded):
             _prepare_dbt()
         options = PlayOptions(
-            output_dir=output_dir, overwrite=overwrite, resume=resume, use_cache=not no_cache
+            output_dir=output_dir,
+            overwrite=overwrite,
+            resume=resume,
+            use_cache=not no_cache,
+            executor=cluster,
+            chunk_rounds=chunk_rounds,
         )
         result = _play(game, loaded, options=options, run_dir=run_dir)
         typer.echo(game.result_line(result))
         if not no_aggregate:
             _aggregate(result.run_dir)
+
+
+def _executor(
+    game: Game, loaded: LoadedConfig, text: str | None, *, chunk_rounds: int | None
+) -> Executor | None:
+    """The executor ``--executor`` names, if the game can play ``loaded`` on it."""
+    executor = parse_executor(text)
+    if executor is not None:
+        game.check_executor(loaded)
+    elif chunk_rounds is not None:
+        raise ConfigError("--chunk-rounds applies only with --executor dask://...")
+    return executor
 
 
 def _print_plan(

@@ -7,6 +7,7 @@
     ├── RunDirError              a run directory is missing, empty, torn or already exists (exit 2)
     ├── IntegrityError           a run's own files disagree (rounds lost); never a user mistake
     ├── ProviderError            a provider failed for good (bad key, unknown model, retries spent)
+    ├── ExecutorError            an executor cannot be used (bad URL, no scheduler) (exit 2)
     └── AggregationError         dbt failed on a run directory
 
 The CLI prints ``error: <message>`` and exits with ``exit_code``.
@@ -20,6 +21,7 @@ from collections.abc import Iterable
 __all__ = [
     "AggregationError",
     "ConfigError",
+    "ExecutorError",
     "IntegrityError",
     "PdbenchError",
     "ProviderError",
@@ -63,6 +65,13 @@ class ProviderError(PdbenchError):
     """A provider call failed for good."""
 
     exit_code = 1
+
+
+class ExecutorError(PdbenchError):
+    """The executor asked for cannot play the run: a malformed ``--executor``, a missing
+    package, a scheduler that cannot be reached, or workers that keep dying."""
+
+    exit_code = 2
 
 
 class AggregationError(PdbenchError):

@@ -28,6 +28,7 @@ from pydantic import BaseModel
 
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError
+from pdbench.run.executors import Executor
 from pdbench.storage.schema import RunManifest
 
 __all__ = ["Game", "Marts", "PlayOptions", "ProgressCallback", "RunResult", "RunnerArguments"]
@@ -66,6 +67,11 @@ class PlayOptions:
     on_progress: ProgressCallback | None = None
     on_line: Callable[[str], None] | None = None
     """Receives a line worth keeping on the terminal (e.g. a phase finished)."""
+    executor: Executor | None = None
+    """Where the run is played in chunks (``--executor``); None: in this process."""
+    chunk_rounds: int | None = None
+    """Planned rounds per chunk with an executor (``--chunk-rounds``); None: the game's
+    default."""
 
     def runner_arguments(self) -> RunnerArguments:
         """The flags a game's runner takes as they are (progress is the game's to report)."""
@@ -120,6 +126,15 @@ class Game:
     def with_replicates(self, loaded: LoadedConfig, replicates: int) -> LoadedConfig:
         """``loaded`` with ``replicates`` (``--replicates``); only games with replicates."""
         raise ConfigError(f"--replicates does not apply to game {self.name}", path=loaded.path)
+
+    def check_executor(self, loaded: LoadedConfig) -> None:
+        """Refuse, in one line, an executor (``--executor``) this config cannot be played on;
+        only games that play in chunks accept one."""
+        raise ConfigError(
+            f"--executor does not apply to game {self.name}: it plays in one process "
+            "(drop --executor)",
+            path=loaded.path,
+        )
 
     def summary_lines(self, loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
         """What the config asks for, as ``validate`` and ``--dry-run`` print it."""

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from pdbench.errors import ProviderError
+from pdbench.errors import ConfigError, ProviderError
 from pdbench.games import load_config
 from pdbench.pd.experiment import experiment_runtime, run_experiment
 from pdbench.storage.jsonl import read_jsonl
@@ -252,3 +252,18 @@ def test_litellm_429_waits_as_told_then_succeeds(project: Path, openai_wire: Wir
     assert [c["transport_retries"] for c in calls] == [1, 0, 0]
     assert openai_wire.hits == 4
     assert manifest(project).status == "completed"
+
+
+def test_a_pool_of_servers_takes_the_calls_in_turn(project: Path, server: WireServer):
+    with wire_server(server.wire) as second:
+        pool = [server.base_url, second.base_url]
+        result = play(llm_config(project, server, rounds=4, base_url=pool), project)
+    assert result.manifest.status == "completed"
+    assert (server.hits, second.hits) == (2, 2)
+    assert [c["status"] for c in lines(project, RunFiles.CALLS)] == ["ok"] * 4
+
+
+def test_a_pool_names_each_server_once(project: Path, server: WireServer):
+    for pool, message in (([], "at least one URL"), ([server.base_url] * 2, "each URL once")):
+        with pytest.raises(ConfigError, match=message):
+            load_config(llm_config(project, server, base_url=pool))

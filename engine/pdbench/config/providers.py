@@ -70,9 +70,10 @@ class ProviderAccessConfig(StrictModel):
     """Model identifier passed to the provider."""
     temperature: float = Field(default=0.0, ge=0)
     """Sampling temperature."""
-    base_url: str | None = None
+    base_url: str | list[str] | None = None
     """Server URL of an OpenAI-compatible API (vLLM, Ollama, llama.cpp, OpenRouter) or a proxy
-    (None: the vendor's default)."""
+    (None: the vendor's default). A list is a pool of servers of the same model: each call
+    (and each retry) goes to the next one in turn."""
     api_key_env: str | None = None
     """NAME of the environment variable holding the key (None: the provider's default,
     OPENAI_API_KEY or ANTHROPIC_API_KEY). Never the key itself."""
@@ -99,6 +100,16 @@ class ProviderAccessConfig(StrictModel):
     batch: bool = False
     """Send this LLM's requests through the provider's batch API (about half the price,
     answers within a day): openai, anthropic and mock only; the arena only."""
+
+    @field_validator("base_url")
+    @classmethod
+    def _a_pool_of_distinct_servers(cls, value: str | list[str] | None) -> str | list[str] | None:
+        if isinstance(value, list):
+            if not value:
+                raise ValueError("a pool of servers needs at least one URL")
+            if len(set(value)) != len(value):
+                raise ValueError("a pool of servers names each URL once")
+        return value
 
     @field_validator("api_key_env")
     @classmethod

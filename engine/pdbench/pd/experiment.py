@@ -38,33 +38,37 @@ Resume: see :mod:`pdbench.pd.resume`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pdbench.clock import utc_timestamp
 from pdbench.config.loader import LoadedConfig
+from pdbench.errors import ConfigError
 from pdbench.game import RunResult
-from pdbench.pd.agents.factory import MatchSetup, build_agent
+from pdbench.pd.chunks import DEFAULT_CHUNK_ROUNDS
 from pdbench.pd.config import ExperimentConfig
-from pdbench.pd.match import play_match
-from pdbench.pd.match_files import (
-    match_round_counts,
-    raise_if_incomplete,
-    rewrite_in_plan_order,
-)
+from pdbench.pd.match_player import MatchFiles, match_player
 from pdbench.pd.plan import SIDES, MatchPlan, plan_matches
 from pdbench.pd.resume import prepare_resume
+from pdbench.pd.sharded_run import is_sharded, run_sharded
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.run.concurrency import run_concurrently
+from pdbench.run.executors import Executor, LocalExecutor
 from pdbench.run.provider_checks import check_llm_providers
 from pdbench.run.run_dir import manifest_lifecycle, prepare_run_dir, resumed
 from pdbench.run.runtime import build_runtime
-from pdbench.storage.jsonl import JsonlWriter, read_jsonl
 from pdbench.storage.manifest import canonical_sha256, new_manifest
 from pdbench.storage.run_lock import hold_run_dir
-from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
+from pdbench.storage.schema import RunManifest, RunStatus
 
-__all__ = ["check_providers", "experiment_runtime", "llm_agents", "run_experiment"]
+__all__ = [
+    "check_executor",
+    "check_providers",
+    "experiment_runtime",
+    "llm_agents",
+    "run_experiment",
+]
 
 
 def llm_agents(config: ExperimentConfig) -> list[tuple[int, str, Any]]:
@@ -82,6 +86,19 @@ def check_providers(loaded: LoadedConfig, *, keys: bool = True) -> None:
     is missing, or, with ``keys``, its API key)."""
     llms = ((f"conditions[{i}].{side}", agent) for i, side, agent in llm_agents(loaded.config))
     check_llm_providers(llms, path=loaded.path, keys=keys)
+
+
+def check_executor(loaded: LoadedConfig) -> None:
+    """Refuse, in one line, to play LLM agents in chunks: their matches wait on providers,
+    not on CPUs, and the response cache and per-model limits are one process's."""
+    if llms := llm_agents(loaded.config):
+        i, side, _ = llms[0]
+        raise ConfigError(
+            "--executor plays policy-only configs in chunks; LLM matches wait on their "
+            "providers, not on CPUs: play them in one process and raise max_concurrency",
+            path=loaded.path,
+            field=f"conditions[{i}].{side}",
+        )
 
 
 def experiment_runtime(
@@ -105,12 +122,17 @@ def run_experiment(
     use_cache: bool = True,
     runtime: ProviderRuntime | None = None,
     on_match_done: Callable[[MatchPlan, dict[str, Any]], None] | None = None,
+    executor: Executor | None = None,
+    chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
 ) -> RunResult:
     """Play every match of ``loaded`` into its run directory and return what was written.
 
     ``resume`` continues an existing run directory (see :mod:`pdbench.pd.resume`);
     ``use_cache=False`` is ``--no-cache``; ``runtime`` replaces the provider runtime built
-    from the config (tests inject a sleep that does not wait).
+    from the config (tests inject a sleep that does not wait). With an ``executor``
+    (``--executor dask://...``), or when resuming a run played so, the matches are played in
+    chunks of about ``chunk_rounds`` rounds into the sharded layout
+    (:mod:`pdbench.pd.sharded_run`).
 
     The manifest ends ``completed`` only when every match has all its rounds in
     ``rounds.jsonl`` (otherwise :class:`~pdbench.errors.IntegrityError`); ``interrupted`` on
@@ -122,14 +144,51 @@ def run_experiment(
     plans = plan_matches(config)
     check_providers(loaded)
     run_dir = config.run_dir(output_dir)
-    owns_runtime = runtime is None
-    runtime = runtime or experiment_runtime(config, use_cache=use_cache)
+    if executor is not None or (resume and is_sharded(run_dir)):
+        check_executor(loaded)
+        return run_sharded(
+            replace(loaded, config=config),
+            plans=plans,
+            run_dir=run_dir,
+            executor=executor or LocalExecutor(),
+            resume=resume,
+            overwrite=overwrite,
+            chunk_rounds=chunk_rounds,
+            on_match_done=on_match_done,
+        )
+    return _play_in_one_process(
+        loaded,
+        config,
+        plans=plans,
+        run_dir=run_dir,
+        resume=resume,
+        overwrite=overwrite,
+        runtime=runtime or experiment_runtime(config, use_cache=use_cache),
+        owns_runtime=runtime is None,
+        on_match_done=on_match_done,
+    )
+
+
+def _play_in_one_process(
+    loaded: LoadedConfig,
+    config: ExperimentConfig,
+    *,
+    plans: list[MatchPlan],
+    run_dir: Path,
+    resume: bool,
+    overwrite: bool,
+    runtime: ProviderRuntime,
+    owns_runtime: bool,
+    on_match_done: Callable[[MatchPlan, dict[str, Any]], None] | None,
+) -> RunResult:
+    """Play ``plans`` in this process (on ``max_concurrency`` threads when LLM agents play)
+    into one file per record."""
     with hold_run_dir(run_dir, create=not resume):
         manifest, todo, kept = _start(
             loaded, config, run_dir, plans=plans, resume=resume, overwrite=overwrite
         )
         runtime.cancel.clear()
-        files = _MatchFiles(run_dir, kept=kept)
+        files = MatchFiles(run_dir, kept=kept)
         workers = config.max_concurrency if llm_agents(config) else 1
 
         def wrap_up(status: RunStatus) -> dict[str, int]:
@@ -142,7 +201,7 @@ def run_experiment(
         with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
             run_concurrently(
                 todo,
-                _match_player(loaded, config, runtime=runtime, files=files),
+                match_player(loaded, config, runtime=runtime, files=files),
                 max_concurrency=workers,
                 on_done=on_match_done,
                 cancel=runtime.cancel,
@@ -185,96 +244,3 @@ def _start(
         started_at=utc_timestamp(),
     )
     return manifest, plans, {"rounds": 0, "matches": 0, "aborted_matches": 0, "calls": 0}
-
-
-def _match_player(
-    loaded: LoadedConfig,
-    config: ExperimentConfig,
-    *,
-    runtime: ProviderRuntime,
-    files: _MatchFiles,
-) -> Callable[[MatchPlan], dict[str, Any]]:
-    """What plays one planned match into ``files`` and returns its match line."""
-    matrix = config.payoffs.to_matrix()
-
-    def play(plan: MatchPlan) -> dict[str, Any]:
-        condition = config.conditions[plan.condition_index]
-        setup = MatchSetup(
-            run_id=config.run_id,
-            seed=config.seed,
-            match_id=plan.match_id,
-            condition=plan.condition,
-            replicate=plan.replicate,
-            matrix=matrix,
-            root=loaded.root,
-            record_call=files.calls.write,
-            runtime=runtime,
-            known_length=config.horizon.n if config.horizon.type == "fixed" else None,
-            noise=plan.noise,
-        )
-        match_record = play_match(
-            plan,
-            run_id=config.run_id,
-            agent_a=build_agent(condition.agent_a, side="agent_a", setup=setup),
-            agent_b=build_agent(condition.agent_b, side="agent_b", setup=setup),
-            names=(condition.agent_a.display_name, condition.agent_b.display_name),
-            matrix=matrix,
-            horizon=config.horizon,
-            rounds=files.rounds,
-            store_prompts=config.store_prompts,
-        )
-        files.matches.write(match_record)
-        return match_record
-
-    return play
-
-
-class _MatchFiles:
-    """The three files the matches of a run append to, and how they end: checked (and put
-    in plan order) when the run completes, counted whatever the end."""
-
-    def __init__(self, run_dir: Path, *, kept: dict[str, int]) -> None:
-        self.run_dir = run_dir
-        self.rounds = JsonlWriter(run_dir / RunFiles.ROUNDS)
-        self.matches = JsonlWriter(run_dir / RunFiles.MATCHES)
-        self.calls = JsonlWriter(run_dir / RunFiles.CALLS)
-        self._kept = kept
-        self._rewritten: dict[str, int] = {}
-
-    def close(self) -> None:
-        """Close the three writers (idempotent)."""
-        for writer in (self.rounds, self.matches, self.calls):
-            writer.close()
-
-    def finish(self, *, order: dict[str, int] | None) -> None:
-        """Put the files in plan order, and refuse to call a run with lost rounds complete.
-
-        A run played in the calling thread (``order`` None) is checked by size: each file
-        must have grown by exactly the bytes handed to it (free, whatever the run's size). A
-        run played on several threads, or resumed, is rewritten in the plan ``order`` of its
-        match ids, and that pass counts each match's rounds against its ``rounds_played``.
-        """
-        self.close()
-        if order is not None:
-            totals, match_rounds = rewrite_in_plan_order(self.run_dir, order=order)
-            self._rewritten.update(totals)
-            raise_if_incomplete(self.run_dir, match_rounds.problems())
-        elif not all(w.written_whole() for w in (self.rounds, self.matches, self.calls)):
-            problems = match_round_counts(self.run_dir).problems()
-            raise_if_incomplete(self.run_dir, problems or ["a file holds other bytes than written"])
-
-    def counts(self) -> dict[str, int]:
-        """The manifest's counts: from the rewrite when there was one, else the lines kept
-        from before a resume plus the lines written now."""
-        return self._rewritten or {
-            "rounds": self._kept["rounds"] + self.rounds.count,
-            "matches": self._kept["matches"] + self.matches.count,
-            "aborted_matches": _count_aborted(self.run_dir),
-            "calls": self._kept["calls"] + self.calls.count,
-        }
-
-
-def _count_aborted(run_dir: Path) -> int:
-    return sum(
-        record.get("status") == "aborted" for record in read_jsonl(run_dir / RunFiles.MATCHES)
-    )

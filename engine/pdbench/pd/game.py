@@ -8,7 +8,7 @@ from pdbench.config.loader import LoadedConfig
 from pdbench.game import Game, Marts, PlayOptions, RunResult
 from pdbench.pd.config import ExperimentConfig
 from pdbench.pd.estimate import estimate_calls
-from pdbench.pd.experiment import check_providers, run_experiment
+from pdbench.pd.experiment import check_executor, check_providers, run_experiment
 from pdbench.pd.plan import MatchPlan, plan_matches
 from pdbench.pd.summary import condition_table, config_lines
 from pdbench.storage.marts import PDMart
@@ -41,6 +41,9 @@ class PDGame(Game):
     def check_providers(self, loaded: LoadedConfig, *, keys: bool = True) -> None:
         check_providers(loaded, keys=keys)
 
+    def check_executor(self, loaded: LoadedConfig) -> None:
+        check_executor(loaded)
+
     def with_replicates(self, loaded: LoadedConfig, replicates: int) -> LoadedConfig:
         config = loaded.config.model_copy(update={"replicates": replicates})
         return LoadedConfig(
@@ -70,7 +73,14 @@ class PDGame(Game):
             if on_progress is not None:
                 on_progress("matches", done, total, plan.match_id)
 
-        return run_experiment(loaded, **options.runner_arguments(), on_match_done=on_match_done)
+        chunks = {} if options.chunk_rounds is None else {"chunk_rounds": options.chunk_rounds}
+        return run_experiment(
+            loaded,
+            **options.runner_arguments(),
+            on_match_done=on_match_done,
+            executor=options.executor,
+            **chunks,
+        )
 
     def counts_text(self, counts: dict[str, int]) -> str:
         return (

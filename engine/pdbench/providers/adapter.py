@@ -14,6 +14,7 @@ layout (:mod:`pdbench.providers.sdk_errors`). An adapter says what it sends
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import InitVar, dataclass, field
 from types import ModuleType
@@ -30,7 +31,7 @@ class AdapterOptions(TypedDict):
     """The fields of :class:`Adapter`, as an LLM's config sets them."""
 
     model: str
-    base_url: str | None
+    base_url: str | list[str] | None
     timeout_s: float
     params: dict[str, Any]
 
@@ -50,8 +51,9 @@ class Adapter:
     """A real provider's adapter: the model and how to reach it."""
 
     model: str
-    base_url: str | None = None
-    """The server (None: the vendor's default)."""
+    base_url: str | list[str] | None = None
+    """The server (None: the vendor's default); a list: a pool of servers of the same model,
+    which calls go to in turn (:meth:`next_server`)."""
     timeout_s: float = 60.0
     """Seconds one request may take."""
     params: dict[str, Any] = field(default_factory=dict)
@@ -61,6 +63,15 @@ class Adapter:
 
     def __post_init__(self) -> None:
         self.params = dict(self.params)
+        self.servers: tuple[str | None, ...] = (
+            tuple(self.base_url) if isinstance(self.base_url, list) else (self.base_url,)
+        )
+        self._turns = itertools.count()
+
+    def next_server(self) -> int:
+        """The position in :attr:`servers` of the server the next call goes to: each in turn
+        (``next`` on a counter is atomic, so threads sharing the adapter take turns too)."""
+        return next(self._turns) % len(self.servers)
 
 
 @dataclass(kw_only=True, eq=False)
@@ -75,9 +86,14 @@ class SDKAdapter(Adapter):
 
     def __post_init__(self, api_key: str) -> None:  # type: ignore[override]
         super().__post_init__()
-        self._client = self.client_class(
-            api_key=api_key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0
-        )
+        self._clients = [
+            self.client_class(api_key=api_key, base_url=url, timeout=self.timeout_s, max_retries=0)
+            for url in self.servers
+        ]
+
+    def client(self) -> Any:
+        """The SDK client of the server the next call goes to."""
+        return self._clients[self.next_server()]
 
     def request(
         self, *, system: str, prompt: str, temperature: float, max_tokens: int

@@ -76,7 +76,7 @@ class AnthropicProvider(SDKAdapter, AnthropicBatches):  # type: ignore[misc]
         return request
 
     def send(self, request: dict[str, Any]) -> Any:
-        return self._client.messages.create(**request)
+        return self.client().messages.create(**request)
 
     def read(self, response: Any) -> tuple[str, Usage]:
         """The concatenated text blocks of the reply and the usage."""

@@ -292,7 +292,7 @@ class GatewaySettings(Protocol):
     @property
     def model(self) -> str: ...
     @property
-    def base_url(self) -> str | None: ...
+    def base_url(self) -> str | list[str] | None: ...
     @property
     def transport(self) -> TransportSettings: ...
 
@@ -322,7 +322,7 @@ def gateway_for(
         runtime=runtime,
         retry=RetryPolicy.of(settings.transport),
         use_cache=settings.uses_cache,
-        endpoint=settings.base_url,
+        endpoint=",".join(base) if isinstance(base := settings.base_url, list) else base,
         request_settings=settings.request_settings(),
         batch=batch,
     )

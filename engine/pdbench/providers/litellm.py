@@ -91,8 +91,8 @@ class LiteLLMProvider(Adapter, ReasoningRequests):
         extra: dict[str, Any] = dict(self.params)
         if self.api_key:
             extra["api_key"] = self.api_key
-        if self.base_url:
-            extra["api_base"] = self.base_url
+        if (server := self.servers[self.next_server()]) is not None:
+            extra["api_base"] = server
         response = litellm.completion(
             model=self.model,
             messages=chat_messages(system=system, prompt=prompt),

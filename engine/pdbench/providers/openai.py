@@ -62,7 +62,7 @@ class OpenAIProvider(SDKAdapter, ReasoningRequests, OpenAIBatches):  # type: ign
         }
 
     def send(self, request: dict[str, Any]) -> Any:
-        return self._client.chat.completions.create(**request)
+        return self.client().chat.completions.create(**request)
 
     def read(self, response: Any) -> tuple[str, Usage]:
         """The first choice's text (empty when the model said nothing) and the usage."""

@@ -18,6 +18,7 @@ game's runner: :mod:`pdbench.pd.resume` (PD) and :mod:`pdbench.arena.resume` (ar
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,6 +29,7 @@ from pdbench.errors import PdbenchError, RunDirError
 from pdbench.storage.manifest import new_manifest, read_manifest, write_manifest
 from pdbench.storage.run_lock import LOCK_FILE
 from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
+from pdbench.storage.shards import SHARDS_DIR
 
 __all__ = [
     "LiveManifest",
@@ -69,7 +71,10 @@ def prepare_run_dir(run_dir: Path, *, overwrite: bool, config_sha256: str | None
             "replace the directory (move it away first)"
         )
     for path in contents:
-        path.unlink()
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
 
 
 _RUN_FILE_NAMES = frozenset(
@@ -79,8 +84,13 @@ _RUN_FILE_NAMES = frozenset(
 
 def is_run_file(path: Path) -> bool:
     """Whether ``path`` is a file pdbench writes into a run directory (a record file, the
-    manifest, a mart, or the temporary copy of one of them during an atomic rewrite)."""
-    if path.is_symlink() or not path.is_file():
+    manifest, a mart, the temporary copy of one of them during an atomic rewrite, or the
+    folder of a sharded run's chunks)."""
+    if path.is_symlink():
+        return False
+    if path.is_dir():
+        return path.name == SHARDS_DIR
+    if not path.is_file():
         return False
     name = path.name.removesuffix(".tmp")
     return name in _RUN_FILE_NAMES or name.endswith(".parquet") or name == LOCK_FILE

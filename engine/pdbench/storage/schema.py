@@ -49,7 +49,7 @@ from pdbench.storage.records.fields import (
     RunStatus,
 )
 from pdbench.storage.records.files import RECORDS, RecordFile, RunFiles
-from pdbench.storage.records.manifest import BatchRef, RunManifest
+from pdbench.storage.records.manifest import BatchRef, RunManifest, ShardRecord
 from pdbench.storage.records.pd import MatchRecord, PromptPair, RoundRecord
 
 __all__ = [
@@ -72,6 +72,7 @@ __all__ = [
     "RunFiles",
     "RunManifest",
     "RunStatus",
+    "ShardRecord",
     "duckdb_columns",
     "line_keys",
 ]

@@ -16,6 +16,7 @@ from pdbench.errors import RunDirError
 from pdbench.games import DEFAULT_GAME, GAMES, game_named
 from pdbench.storage.manifest import read_manifest
 from pdbench.storage.schema import RunFiles, RunManifest
+from pdbench.storage.shards import record_files
 
 __all__ = ["RunProblem", "ViewableRun", "check_run", "find_runs"]
 
@@ -90,7 +91,7 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
         )
     config = manifest.config_path or game.example_config
     records = game.marts.first_records
-    if not _has_content(run_dir / records):
+    if not any(_has_content(path) for path in record_files(run_dir, records)):
         return RunProblem(
             "empty",
             f"The run `{shown}` holds no records yet ({records} is empty or missing; "

@@ -25,6 +25,7 @@ import streamlit as st
 
 from pdbench.storage.marts import ArenaMart, PDMart
 from pdbench.storage.schema import CallRecord, RoundRecord, RunFiles, duckdb_columns
+from pdbench.storage.shards import record_files
 
 __all__ = [
     "MART_ROWS",
@@ -131,13 +132,20 @@ _RAW_COLUMN_TYPES: dict[str, dict[str, str]] = {
 """The types of the raw record fields the viewer reads, per file: the records' contract."""
 
 
-def _raw_source(path: Path, columns: Sequence[str]) -> str:
-    """A DuckDB table function reading ``columns`` of the raw JSONL file at ``path`` with
-    their record types; a torn last line reads as NULLs."""
-    types = _RAW_COLUMN_TYPES[path.name]
+def _raw_files(run_dir: Path, name: str) -> list[Path]:
+    """The files of the raw record file ``name`` of ``run_dir``: the file, or the copies of
+    the chunks of a run played on a cluster (:func:`pdbench.storage.shards.record_files`)."""
+    return record_files(run_dir, name) or [run_dir / name]
+
+
+def _raw_source(files: list[Path], columns: Sequence[str]) -> str:
+    """A DuckDB table function reading ``columns`` of the raw JSONL ``files`` (one record
+    file, or its chunks' copies) with their record types; a torn last line reads as NULLs."""
+    types = _RAW_COLUMN_TYPES[files[0].name]
     spec = ", ".join(f"'{name}': '{types[name]}'" for name in columns)
+    paths = ", ".join(f"'{_quote(path)}'" for path in files)
     return (
-        f"read_json('{_quote(path)}', format = 'newline_delimited', columns = {{{spec}}}, "
+        f"read_json([{paths}], format = 'newline_delimited', columns = {{{spec}}}, "
         "ignore_errors = true)"
     )
 
@@ -161,7 +169,7 @@ def match_rounds(run_dir: Path, match_id: str) -> pd.DataFrame:
     ``agent_b``): ``agent_name``, ``agent_kind``, intended and executed action, payoff,
     cumulative payoff, ``is_valid`` and ``attempts``; by round, then side. Prompts and
     replies are left out (see :func:`round_talk`)."""
-    path = run_dir / RunFiles.ROUNDS
+    files = _raw_files(run_dir, RunFiles.ROUNDS)
     columns = ["match_id", "round_index", *(f"agent_{s}_{f}" for f in _SIDE_FIELDS for s in "ab")]
     per_side = ", ".join(
         f"unnest([agent_a_{name}, agent_b_{name}]) as {alias}"
@@ -169,8 +177,8 @@ def match_rounds(run_dir: Path, match_id: str) -> pd.DataFrame:
     )
     return _read(
         f"select round_index, unnest(['agent_a', 'agent_b']) as side, {per_side} "
-        f"from {_raw_source(path, columns)} where match_id = ? order by round_index, side",
-        [path],
+        f"from {_raw_source(files, columns)} where match_id = ? order by round_index, side",
+        files,
         match_id,
     )
 
@@ -188,12 +196,12 @@ class RoundTalk:
 def round_talk(run_dir: Path, match_id: str, round_index: int) -> RoundTalk:
     """The stored prompts and raw replies of one round (empty when the run did not store
     them)."""
-    path = run_dir / RunFiles.ROUNDS
+    files = _raw_files(run_dir, RunFiles.ROUNDS)
     columns = ["match_id", "round_index", "prompts", "raw_responses"]
     rows = _read(
-        f"select prompts, raw_responses from {_raw_source(path, columns)} "
+        f"select prompts, raw_responses from {_raw_source(files, columns)} "
         "where match_id = ? and round_index = ?",
-        [path],
+        files,
         match_id,
         round_index,
     )
@@ -207,12 +215,12 @@ def round_talk(run_dir: Path, match_id: str, round_index: int) -> RoundTalk:
 
 def round_calls(run_dir: Path, match_id: str, round_index: int) -> pd.DataFrame:
     """The provider calls of one round of one match, by agent and attempt."""
-    path = run_dir / RunFiles.CALLS
+    files = _raw_files(run_dir, RunFiles.CALLS)
     columns = list(_RAW_COLUMN_TYPES[RunFiles.CALLS])
     return _read(
-        f"select * exclude (match_id, round_index) from {_raw_source(path, columns)} "
+        f"select * exclude (match_id, round_index) from {_raw_source(files, columns)} "
         "where match_id = ? and round_index = ? order by agent, attempt",
-        [path],
+        files,
         match_id,
         round_index,
     )

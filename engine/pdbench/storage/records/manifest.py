@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pdbench.storage.records.fields import SCHEMA_VERSION, GameName, Ordinal, RunStatus
 
-__all__ = ["BatchRef", "RunManifest"]
+__all__ = ["BatchRef", "RunManifest", "ShardRecord"]
 
 
 class BatchRef(BaseModel):
@@ -24,6 +24,29 @@ class BatchRef(BaseModel):
     """Whose requests it holds (an arena player)."""
     phase: str
     """The step its requests belong to."""
+
+
+class ShardRecord(BaseModel):
+    """One chunk of a sharded run: a contiguous range of matches in plan order, played by one
+    worker into its own folder ``shards/part-<part>/`` (:mod:`pdbench.storage.shards`)."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    part: int
+    """0-based number of the chunk; the folder is ``shards/part-<part, 5 digits>``."""
+    first_match: int
+    """Plan index of the chunk's first match."""
+    matches: int
+    """Matches in the chunk."""
+    planned_rounds: int
+    """Rounds the chunk's matches are planned to play."""
+    committed: bool = False
+    """Whether the chunk's folder was committed (renamed into place whole)."""
+    counts: dict[str, int] = Field(default_factory=dict)
+    """Records in the committed folder, as the run's ``counts``; empty until committed."""
+    worker: str | None = None
+    """``host-pid`` of the worker whose report marked the chunk committed; null until then,
+    or when a resume found the chunk committed on disk."""
 
 
 class RunManifest(BaseModel):
@@ -81,3 +104,7 @@ class RunManifest(BaseModel):
     """Why the run ended ``failed`` or ``interrupted`` (one line); null otherwise."""
     counts: dict[str, int] = Field(default_factory=dict)
     """Records written per file, e.g. ``{"rounds": 1200, "matches": 24}``."""
+    shards: list[ShardRecord] = Field(default_factory=list)
+    """PD on a cluster: the chunks of the run, in plan order; each holds its own
+    ``rounds.jsonl``, ``matches.jsonl`` and ``calls.jsonl``. Empty: one file per record in the
+    run directory."""
