@@ -95,6 +95,11 @@ class SDKAdapter(Adapter):
         """The SDK client of the server the next call goes to."""
         return self._clients[self.next_server()]
 
+    def batch_client(self) -> Any:
+        """The SDK client batches go to: a batch is submitted, polled and read on one server,
+        the first of the pool."""
+        return self._clients[0]
+
     def request(
         self, *, system: str, prompt: str, temperature: float, max_tokens: int
     ) -> dict[str, Any]:

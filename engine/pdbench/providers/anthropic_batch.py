@@ -26,7 +26,7 @@ class AnthropicBatches:
     and ``read``)."""
 
     batch_limits = BatchLimits(max_requests=100_000, max_bytes=256 * 1024 * 1024)
-    _client: Any
+    batch_client: Any
     request: Any
     read: Any
 
@@ -44,19 +44,19 @@ class AnthropicBatches:
 
     def submit_batch(self, items: Sequence[BatchItem]) -> str:
         """Start the batch; its id."""
-        batch = self._client.messages.batches.create(
+        batch = self.batch_client().messages.batches.create(
             requests=[self.batch_line(item) for item in items]
         )
         return str(batch.id)
 
     def batch_ended(self, batch_id: str) -> bool:
         """Whether processing has ended."""
-        return self._client.messages.batches.retrieve(batch_id).processing_status == "ended"
+        return self.batch_client().messages.batches.retrieve(batch_id).processing_status == "ended"
 
     def batch_results(self, batch_id: str) -> dict[str, BatchOutcome]:
         """Every request's outcome."""
         outcomes: dict[str, BatchOutcome] = {}
-        for entry in self._client.messages.batches.results(batch_id):
+        for entry in self.batch_client().messages.batches.results(batch_id):
             result = entry.result
             if result.type == "succeeded":
                 try:

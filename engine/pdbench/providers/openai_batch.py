@@ -33,7 +33,7 @@ class OpenAIBatches:
     ``read``)."""
 
     batch_limits = BatchLimits(max_requests=50_000, max_bytes=200 * 1024 * 1024)
-    _client: Any
+    batch_client: Any
     request: Any
     read: Any
 
@@ -51,26 +51,26 @@ class OpenAIBatches:
     def submit_batch(self, items: Sequence[BatchItem]) -> str:
         """Upload the requests and start the batch; its id."""
         lines = "".join(json.dumps(self.batch_line(item)) + "\n" for item in items)
-        upload = self._client.files.create(
+        upload = self.batch_client().files.create(
             file=("requests.jsonl", lines.encode("utf-8")), purpose="batch"
         )
-        batch = self._client.batches.create(
+        batch = self.batch_client().batches.create(
             input_file_id=upload.id, endpoint=ENDPOINT, completion_window="24h"
         )
         return str(batch.id)
 
     def batch_ended(self, batch_id: str) -> bool:
         """Whether the batch has ended (see :data:`ENDED`)."""
-        return self._client.batches.retrieve(batch_id).status in ENDED
+        return self.batch_client().batches.retrieve(batch_id).status in ENDED
 
     def batch_results(self, batch_id: str) -> dict[str, BatchOutcome]:
         """Every request's outcome, from the output and the error file."""
-        batch = self._client.batches.retrieve(batch_id)
+        batch = self.batch_client().batches.retrieve(batch_id)
         outcomes: dict[str, BatchOutcome] = {}
         for file_id in (batch.output_file_id, batch.error_file_id):
             if not file_id:
                 continue
-            for line in self._client.files.content(file_id).text.splitlines():
+            for line in self.batch_client().files.content(file_id).text.splitlines():
                 if line.strip():
                     entry = json.loads(line)
                     outcomes[str(entry["custom_id"])] = self._outcome(entry)
