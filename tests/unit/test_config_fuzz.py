@@ -5,6 +5,8 @@ prompts without an error (a run never meets what validation let through).
 Hypothesis mutates a small valid experiment (an LLM agent by ref with a persona, a policy)
 and its prompt files: values of every type and size at any key, deleted and unknown keys,
 raw YAML edits, template text with every kind of placeholder, and bytes that are not UTF-8.
+The examples are derandomized: the suite tries the same 3,000 every time;
+PDBENCH_FUZZ_EXAMPLES=10000 searches further (about 75 s).
 """
 
 from __future__ import annotations
@@ -151,7 +153,7 @@ def workspace() -> Iterator[Path]:
 
 
 @settings(
-    max_examples=int(os.environ.get("PDBENCH_FUZZ_EXAMPLES", "10000")),
+    max_examples=int(os.environ.get("PDBENCH_FUZZ_EXAMPLES", "3000")),
     deadline=None,
     database=None,
     derandomize=True,
