@@ -34,6 +34,7 @@ renamed as (
         parse_rule,
         error as error_message,
         timestamp_utc as called_at_utc,
+        batch_id,
         coalesce(transport_retries, 0) as n_transport_retries,
         coalesce(cache_hit, false) as is_cache_hit,
         coalesce(truncated, false) as is_truncated

@@ -25,6 +25,8 @@ calls_per_player_and_phase as (
         sum(tokens_out) as tokens_out,
         sum(tokens_reasoning) as tokens_reasoning,
         sum(cost_usd) as cost_usd,
+        count(*) filter (where batch_id is not null) as n_batch_calls,
+        sum(cost_usd) filter (where batch_id is not null) as batch_cost_usd,
         count(*) filter (where is_truncated) as n_truncated,
         avg(latency_ms) as mean_latency_ms
     from calls
