@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from pdbench.arena.budgets import expand_budgets
 from pdbench.arena.prompts import PHASES, Phase, phase_template_problem
 from pdbench.config.base import (
     MAX_NAME_LENGTH,
@@ -34,6 +35,7 @@ __all__ = [
     "ArenaPromptsConfig",
     "BootstrapConfig",
     "PhaseTokensConfig",
+    "PlayerTokensConfig",
     "QuestionFilterConfig",
     "RationaleConfig",
 ]
@@ -79,6 +81,16 @@ class ArenaMockConfig(StrictModel):
     """Fixed seed for the mock (default: derived from the run seed and the player name)."""
 
 
+class PlayerTokensConfig(StrictModel):
+    """A player's own token limits; a phase left out takes the arena's."""
+
+    generate: int | None = Field(default=None, ge=1)
+    rate: int | None = Field(default=None, ge=1)
+    answer: int | None = Field(default=None, ge=1)
+    judge: int | None = Field(default=None, ge=1)
+    rationale: int | None = Field(default=None, ge=1)
+
+
 class ArenaPlayerConfig(ProviderAccessConfig):
     """One player: a model behind a provider (reached as a PD agent's is: ``base_url``,
     ``api_key_env``, ``transport``, ``cache``), under a name used only in the records."""
@@ -90,6 +102,12 @@ class ArenaPlayerConfig(ProviderAccessConfig):
     other players."""
     mock: ArenaMockConfig = Field(default_factory=ArenaMockConfig)
     """Planted traits of the mock provider."""
+    max_tokens: PlayerTokensConfig | None = None
+    """This player's own token limits, per phase, over the arena's ``max_tokens``."""
+    family: str | None = None
+    """The player entry a ``budgets`` variant comes from (set by the expansion)."""
+    budget: str | None = None
+    """The variant's label (set by the expansion, :mod:`pdbench.arena.budgets`)."""
 
 
 class PhaseTokensConfig(StrictModel):
@@ -242,6 +260,13 @@ class ArenaConfig(ProviderLayerConfig):
 
     @model_validator(mode="before")
     @classmethod
+    def _expand_budgets(cls, data: object) -> object:
+        if isinstance(data, dict) and isinstance(data.get("players"), list):
+            return {**data, "players": expand_budgets(data["players"])}
+        return data
+
+    @model_validator(mode="before")
+    @classmethod
     def _players_default_to_openai_model(cls, data: object) -> object:
         if not isinstance(data, dict) or data.get("openai_model") is None:
             return data
@@ -305,6 +330,16 @@ class ArenaConfig(ProviderLayerConfig):
                         f"players[{i}].mock.signature: must not contain a player name ({other!r})"
                     )
         return self
+
+    def tokens(self, player: str, phase: str) -> int:
+        """Most tokens ``player``'s reply may have in ``phase``: its own limit, else the
+        arena's."""
+        own = self._players_by_name()[player].max_tokens
+        limit = getattr(own, phase) if own is not None else None
+        return limit if limit is not None else getattr(self.max_tokens, phase)
+
+    def _players_by_name(self) -> dict[str, ArenaPlayerConfig]:
+        return {p.name: p for p in self.players}
 
     def run_dir(self, override: str | Path | None = None) -> Path:
         """Where this run writes: ``override``, else ``output_dir``, else data/runs/<run_id>."""

@@ -163,7 +163,7 @@ def generate_tasks(context: PhaseContext) -> list[CallTask]:
     )
     return [
         CallTask(
-            phase="generate", player=name, prompt=prompt, max_tokens=config.max_tokens.generate
+            phase="generate", player=name, prompt=prompt, max_tokens=config.tokens(name, "generate")
         )
         for name in context.players
     ]
@@ -213,7 +213,7 @@ def rate_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[Call
                     phase="rate",
                     player=rater,
                     prompt=render_rate(context.templates, question=by_id[item]["shown_text"]),
-                    max_tokens=config.max_tokens.rate,
+                    max_tokens=config.tokens(rater, "rate"),
                     item_id=item,
                     question_id=item,
                     presentation_index=index,
@@ -260,7 +260,7 @@ def answer_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[Ca
             phase="answer",
             player=answerer,
             prompt=render_answer(context.templates, question=q["shown_text"]),
-            max_tokens=config.max_tokens.answer,
+            max_tokens=config.tokens(answerer, "answer"),
             item_id=answer_id(seed=config.seed, question_id=q["question_id"], answerer=answerer),
             question_id=q["question_id"],
         )
@@ -321,7 +321,7 @@ def judge_tasks(
                         question=question_text[answer["question_id"]],
                         answer=answer["shown_text"],
                     ),
-                    max_tokens=config.max_tokens.judge,
+                    max_tokens=config.tokens(judge, "judge"),
                     item_id=item,
                     question_id=answer["question_id"],
                     presentation_index=index,
@@ -356,7 +356,7 @@ def rationale_task(outcome: CallOutcome, *, context: PhaseContext) -> CallTask |
         phase="rationale",
         player=task.player,
         prompt=render_rationale(task.prompt, score=outcome.value),
-        max_tokens=context.config.max_tokens.rationale,
+        max_tokens=context.config.tokens(task.player, "rationale"),
         item_id=task.item_id,
         question_id=task.question_id,
         presentation_index=task.presentation_index,

@@ -14,13 +14,14 @@ an answer stays invalid; every count can grow by up to ``max_retries`` re-asks p
 
 Tokens and cost (:func:`estimate_arena`, summed per model by the PD's
 :class:`pdbench.pd.estimate.CallEstimate`): each phase's prompt is rendered from its
-template with the question counted at its share of the generation budget
-(``max_tokens.generate / questions_per_player``) and the answer at ``max_tokens.answer``
-(ceilings: texts are not known before they are written), as characters / 4; replies count as
-the phase's ``max_tokens``, plus the player's whole reasoning budget on every call for a
-reasoning model or a model with thinking (see :mod:`pdbench.pd.estimate`). Calls are the
-counts above, spread evenly over the players. Players with ``batch: true`` are priced at the
-batch price (``batches.price_factor`` of the list price); every model shows both.
+template with the question counted at its share of the generation budget (the largest
+``max_tokens.generate / questions_per_player`` of the players) and the answer at the largest
+``max_tokens.answer`` (ceilings: texts are not known before they are written), as
+characters / 4; replies count as the player's ``max_tokens`` of the phase, plus its whole
+reasoning budget on every call for a reasoning model or a model with thinking (see
+:mod:`pdbench.pd.estimate`). Calls are the counts above, spread evenly over the players.
+Players with ``batch: true`` are priced at the batch price (``batches.price_factor`` of the
+list price); every model shows both.
 """
 
 from __future__ import annotations
@@ -93,8 +94,11 @@ def phase_prompt_tokens(loaded: LoadedConfig) -> dict[str, int]:
     """Tokens (characters / 4) of one prompt per phase, question and answer at their ceiling."""
     config: ArenaConfig = loaded.config
     templates = ArenaTemplates.from_files(root=loaded.root, paths=config.prompts.paths())
-    question_tokens = config.max_tokens.generate // config.questions_per_player
-    answer_tokens = config.max_tokens.answer
+    names = [player.name for player in config.players]
+    question_tokens = (
+        max(config.tokens(n, "generate") for n in names) // config.questions_per_player
+    )
+    answer_tokens = max(config.tokens(n, "answer") for n in names)
     tokens = {
         "generate": _tokens(
             render_generate(
@@ -138,7 +142,7 @@ def estimate_arena(loaded: LoadedConfig) -> CallEstimate:
                 max_retries=config.max_retries,
                 transport_retries=player.transport.max_retries,
                 tokens_in_per_call=per_call[phase.phase],
-                max_tokens=getattr(config.max_tokens, phase.phase),
+                max_tokens=config.tokens(player.name, phase.phase),
                 prices=prices,
                 reasoning_tokens=player.reasoning_budget(),
                 batch=player.batch and batch_phase in config.batch_phases,
