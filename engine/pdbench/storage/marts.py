@@ -54,6 +54,8 @@ class ArenaMart(StrEnum):
     JUDGE_RATIONALES = "judge_rationales.parquet"
     CALLS_SUMMARY = "calls_summary.parquet"
     PARSE_RULES = "parse_rules.parquet"
+    AUDIENCE_ANSWER_SCORES = "audience_answer_scores.parquet"
+    AUDIENCE_SCORES = "audience_scores.parquet"
 
 
 class SeriesMart(StrEnum):
