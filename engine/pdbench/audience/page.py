@@ -94,9 +94,9 @@ def _ballot(run: AudienceRun, voter: str, scored: set[str]) -> AudienceAnswer | 
 
 def _show(run: AudienceRun, voter: str, item: AudienceAnswer) -> None:
     st.subheader("Question")
-    st.container(border=True).markdown(item.question)
+    st.container(border=True, key="question").markdown(item.question)
     st.subheader("Answer")
-    st.container(border=True).markdown(item.answer)
+    st.container(border=True, key="answer").markdown(item.answer)
     st.write("**Your score** (0 very poor, 10 excellent)")
     for column, score in zip(st.columns(len(SCORES)), SCORES, strict=True):
         column.button(
