@@ -49,7 +49,15 @@ def test_the_readme_shows_the_main_commands() -> None:
     # the two commands of a fresh machine, and one of each subcommand
     assert "run configs/experiment.yaml" in shown
     assert "uv run pytest -q" in _shell_lines()
-    assert {words[0] for words in COMMANDS} == {"validate", "run", "aggregate", "ui", "schema"}
+    assert {words[0] for words in COMMANDS} == {
+        "validate",
+        "run",
+        "aggregate",
+        "leaderboard",
+        "ui",
+        "audience",
+        "schema",
+    }
 
 
 @pytest.mark.parametrize("words", COMMANDS, ids=[" ".join(w) for w in COMMANDS])

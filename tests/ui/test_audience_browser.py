@@ -33,7 +33,7 @@ pytestmark = pytest.mark.browser
 
 VOTES_PER_SESSION = 6
 SCORES = ([8, 2, 9, 0, 10, 5], [3, 7, 1, 6, 4, 10])
-VIEWPORT = {"width": 900, "height": 1100}
+VIEWPORT = {"width": 900, "height": 740}
 SCREENSHOTS = [REPO / "tests" / "artifacts" / "audience.png"]
 if os.environ.get("PDBENCH_UPDATE_SCREENSHOT"):
     SCREENSHOTS.append(REPO / "docs" / "audience.png")
