@@ -173,6 +173,7 @@ def test_two_sessions_vote_at_once_and_every_vote_counts_once(audience: Audience
         handle.write(path.read_text(encoding="utf-8").splitlines()[0] + "\n")
     result = CliRunner().invoke(cli.app, ["aggregate", str(audience.run_dir)])
     assert result.exit_code == 0, result.output
+    assert f"audience: {2 * VOTES_PER_SESSION} votes on " in result.output
 
     per_answer = Counter(vote["answer_id"] for vote in votes)
     with duckdb.connect() as con:
