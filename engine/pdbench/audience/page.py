@@ -104,7 +104,7 @@ def _show(run: AudienceRun, voter: str, item: AudienceAnswer) -> None:
             key=f"score_{score}",
             on_click=_cast,
             args=(run, voter, score),
-            use_container_width=True,
+            width="stretch",
         )
 
 
