@@ -75,3 +75,12 @@ def test_a_voter_who_scored_every_answer_is_thanked(arena_run: Path, tmp_path: P
     assert [s.value for s in at.success] == ["You have scored every answer of this run. Thank you."]
     assert len(at.button) == 0
     assert len(read_tally(run.votes_path).scored_by(VOTER)) == len(run.answers)
+
+
+def test_a_damaged_votes_file_gets_one_warning(arena_run: Path, tmp_path: Path, monkeypatch):
+    run_dir = tmp_path / "run"
+    shutil.copytree(arena_run, run_dir)
+    run = open_audience_run(run_dir)
+    run.votes_path.write_text("not json\n{}\n", encoding="utf-8")
+    at = _page(monkeypatch, run_dir, voter=VOTER)
+    assert [w.value for w in at.warning] == [f"{run.votes_path}: line 1: not a JSON record"]

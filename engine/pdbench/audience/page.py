@@ -115,9 +115,13 @@ def main(argv: list[str] | None = None) -> None:
     st.title("Score an answer")
     try:
         run = _audience_run(str(run_dir.expanduser().resolve()))
+        _vote_page(run)
     except RunDirError as exc:
+        # not an arena run, or a damaged votes file: one line, no trace
         st.warning(str(exc))
-        return
+
+
+def _vote_page(run: AudienceRun) -> None:
     voter = _voter()
     scored = read_tally(run.votes_path).scored_by(voter)
     st.caption(_INSTRUCTION)
