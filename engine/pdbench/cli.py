@@ -1,4 +1,4 @@
-"""The ``pdbench`` command: validate, run, aggregate, ui, schema.
+"""The ``pdbench`` command: validate, run, aggregate, leaderboard, ui, audience, schema.
 
 A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
 one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
@@ -22,12 +22,13 @@ from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError, PdbenchError, RunDirError
 from pdbench.game import Game, PlayOptions, RunResult
 from pdbench.games import GAMES, load_config
+from pdbench.pages import AUDIENCE_APP, STREAMLIT_APP, audience_command, streamlit_command
 from pdbench.run.executors import Executor, parse_executor
 from pdbench.run.run_dir import finished_run
 from pdbench.storage.manifest import canonical_sha256, read_manifest
 from pdbench.storage.schema import RECORDS
 
-__all__ = ["app", "main", "streamlit_command"]
+__all__ = ["AUDIENCE_APP", "STREAMLIT_APP", "app", "audience_command", "main", "streamlit_command"]
 
 app = typer.Typer(
     name="pdbench",
@@ -38,7 +39,6 @@ app = typer.Typer(
 )
 
 EXIT_INTERRUPTED = 130
-STREAMLIT_APP = Path(__file__).parent / "ui" / "streamlit_app.py"
 
 
 def _err(line: str) -> None:
@@ -308,34 +308,11 @@ def leaderboard(
         typer.echo(line)
 
 
-def streamlit_command(run_dir: Path, *, port: int, address: str = "127.0.0.1") -> list[str]:
-    """The command that opens the viewer on ``run_dir``: absolute paths, so that it works from
-    any working directory; headless, so that it opens no browser and asks nothing."""
-    local = Path(sys.executable).parent / "streamlit"
-    streamlit = str(local) if local.exists() else "streamlit"
-    run_dir = Path(run_dir).expanduser().resolve()
-    return [
-        streamlit,
-        "run",
-        str(STREAMLIT_APP),
-        "--server.port",
-        str(port),
-        "--server.address",
-        address,
-        "--server.headless",
-        "true",
-        "--browser.gatherUsageStats",
-        "false",
-        "--client.toolbarMode",
-        "viewer",
-        "--theme.primaryColor",
-        "#4e79a7",
-        "--",
-        "--run-dir",
-        str(run_dir),
-        "--runs-root",
-        str(run_dir.parent),
-    ]
+def _exec(command: list[str]) -> None:
+    """Replace this process by ``command``: stopping the command stops the server."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execvp(command[0], command)
 
 
 @app.command()
@@ -364,10 +341,33 @@ def ui(
     if print_command:
         typer.echo(shlex.join(command))
         return
-    sys.stdout.flush()
-    sys.stderr.flush()
-    # exec, not a child process: stopping `pdbench ui` stops the server
-    os.execvp(command[0], command)
+    _exec(command)
+
+
+@app.command()
+def audience(
+    run_dir: Annotated[
+        Path, typer.Argument(help="An arena run directory written by `pdbench run`.")
+    ],
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port of the page.")] = 8502,
+    address: Annotated[
+        str, typer.Option(help="Address the page listens on (0.0.0.0: every interface).")
+    ] = "127.0.0.1",
+    print_command: Annotated[
+        bool, typer.Option("--print-command", help="Print the Streamlit command, do not run it.")
+    ] = False,
+) -> None:
+    """Serve the audience page: people score the run's answers, blinded, 0..10; the votes go
+    to audience_votes.jsonl, the public-opinion scores come from `pdbench aggregate`."""
+    from pdbench.audience.ballot import open_audience_run
+
+    with _user_errors():
+        open_audience_run(run_dir)
+    command = audience_command(run_dir, port=port, address=address)
+    if print_command:
+        typer.echo(shlex.join(command))
+        return
+    _exec(command)
 
 
 @app.command()

@@ -325,6 +325,36 @@ def test_leaderboard_is_the_leaderboard_mart(arena_run: Path, monkeypatch: pytes
     assert _metrics(at)[f"Rank 1 · {board[0]['player']}"] == f"{board[0]['score']:.2f}"
 
 
+def test_the_leaderboard_shows_the_audience_scores_once_people_voted(
+    arena_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    at = _app(monkeypatch, "--run-dir", str(arena_run))
+    assert len(at.dataframe) == 1
+    assert any("Nobody has scored" in caption.value for caption in at.caption)
+
+    run = tmp_path / "run"
+    shutil.copytree(arena_run, run)
+    path = run / ArenaMart.AUDIENCE_SCORES
+    with duckdb.connect() as con:  # the models' order reversed by the audience
+        con.execute(
+            f"copy (select * replace (10 - model_rank as audience_score, 4::bigint as n_votes, "
+            f"2::bigint as n_answers_voted, -0.5 as agreement_pearson, "
+            f"rank() over (order by model_rank desc) as audience_rank) "
+            f"from (select * replace (l.score as model_score, l.rank as model_rank) "
+            f"from '{path}' a join '{arena_run / ArenaMart.LEADERBOARD}' l using (player))) "
+            f"to '{path}' (format parquet)"
+        )
+    rows = _rows(f"select * from '{path}' order by audience_rank, player")
+    at = _app(monkeypatch, "--run-dir", str(run))
+    table = at.dataframe[1].value
+    assert table["player"].tolist() == [row["player"] for row in rows]
+    assert table["model_rank"].tolist() == sorted(table["model_rank"].tolist(), reverse=True)
+    for column in ("audience_score", "model_score", "audience_rank", "n_votes"):
+        for position, row in enumerate(rows):
+            assert _same(table[column].iloc[position], row[column]), column
+    assert any("Pearson -0.50" in caption.value for caption in at.caption)
+
+
 def test_a_player_with_insufficient_data_is_named_and_not_on_the_podium(
     arena_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):

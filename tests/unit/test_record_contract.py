@@ -11,9 +11,18 @@ import duckdb
 import pytest
 import yaml
 from pdbench.arena.runner import run_arena
+from pdbench.audience.ballot import open_audience_run
+from pdbench.audience.votes import append_vote
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
-from pdbench.storage.schema import RECORDS, RecordFile, RunFiles, duckdb_columns, line_keys
+from pdbench.storage.schema import (
+    RECORDS,
+    AudienceVoteRecord,
+    RecordFile,
+    RunFiles,
+    duckdb_columns,
+    line_keys,
+)
 from pydantic import BaseModel
 
 REPO = Path(__file__).resolve().parents[2]
@@ -124,11 +133,23 @@ def test_a_type_with_no_duckdb_column_is_refused():
 
 @pytest.fixture(scope="module")
 def run_dirs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """The demo PD experiment and the demo arena, played on the mock provider."""
+    """The demo PD experiment and the demo arena, played on the mock provider; two votes on
+    the arena's answers, written as the audience page writes them."""
     root = tmp_path_factory.mktemp("contract")
     shutil.copytree(REPO / "configs", root / "configs")
     pd = run_experiment(load_config(root / "configs" / "experiment.yaml"), output_dir=root / "pd")
     arena = run_arena(load_config(root / "configs" / "arena.yaml"), output_dir=root / "arena")
+    audience = open_audience_run(arena.run_dir)
+    for score, answer in enumerate(audience.answers[:2]):
+        vote = AudienceVoteRecord(
+            vote_id=f"vote-{score}",
+            run_id=audience.run_id,
+            answer_id=answer.answer_id,
+            voter="a" * 32,
+            score=score,
+            created_at="2026-01-01T00:00:00Z",
+        )
+        append_vote(audience.votes_path, vote)
     return [pd.run_dir, arena.run_dir]
 
 

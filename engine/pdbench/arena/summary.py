@@ -70,4 +70,37 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         f"leaderboard (normalisation {normalization}; 95% intervals from {bootstrap_n} "
         "bootstrap replicates over questions):",
         *aligned(table),
+        *_audience_line(run_dir, tables),
+    ]
+
+
+def _correlation(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _audience_line(run_dir: Path, tables: dict[str, int]) -> list[str]:
+    """One line on the audience's votes (``pdbench audience``), when people voted."""
+    if not tables.get(ArenaMart.AUDIENCE_SCORES):
+        return []
+    rows = mart_rows(
+        run_dir / ArenaMart.AUDIENCE_SCORES,
+        columns=(
+            "n_votes",
+            "n_answers_voted",
+            "n_answers_compared",
+            "agreement_pearson",
+            "agreement_spearman",
+        ),
+        where="n_votes > 0",
+        order_by="player",
+    )
+    if not rows:
+        return []
+    votes = sum(row[0] for row in rows)
+    answers = sum(row[1] for row in rows)
+    compared, pearson, spearman = rows[0][2:]
+    return [
+        f"audience: {votes} votes on {answers} answers; agreement with the models over "
+        f"{compared} answers: Pearson {_correlation(pearson)}, Spearman {_correlation(spearman)} "
+        f"(audience_scores.parquet)"
     ]

@@ -10,6 +10,7 @@ error.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import threading
@@ -156,10 +157,14 @@ def cut_torn_tails(folder: Path) -> list[str]:
 def _cut_torn_tail(path: Path) -> str | None:
     """Cut a torn last line (no newline at the end: a crash while writing) off ``path`` and
     say so; None when the file ends cleanly. Every complete line is kept."""
-    size = path.stat().st_size
-    if size == 0:
+    if path.stat().st_size == 0:
         return None
     with path.open("rb+") as handle:
+        # a writer that takes the lock (the audience page's votes) never has a line cut
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        size = os.fstat(handle.fileno()).st_size
+        if size == 0:
+            return None
         handle.seek(size - 1)
         if handle.read(1) == b"\n":
             return None

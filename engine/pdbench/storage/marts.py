@@ -55,6 +55,8 @@ class ArenaMart(StrEnum):
     BUDGET_CURVES = "budget_curves.parquet"
     CALLS_SUMMARY = "calls_summary.parquet"
     PARSE_RULES = "parse_rules.parquet"
+    AUDIENCE_ANSWER_SCORES = "audience_answer_scores.parquet"
+    AUDIENCE_SCORES = "audience_scores.parquet"
 
 
 class SeriesMart(StrEnum):

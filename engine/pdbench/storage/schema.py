@@ -13,6 +13,7 @@ file                        one line / row per
 ``question_ratings.jsonl``  arena rating of a question by non-author (:class:`QuestionRatingRecord`)
 ``answers.jsonl``           arena answer of a kept question (:class:`AnswerRecord`)
 ``judgments.jsonl``         arena judgement of an answer by a non-author (:class:`JudgmentRecord`)
+``audience_votes.jsonl``    person's score of an arena answer (:class:`AudienceVoteRecord`)
 ``*.parquet``               dbt marts (never written by the engine)
 ==========================  ===========================================================
 
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 from pdbench.storage.records.arena import (
     AnswerRecord,
+    AudienceVoteRecord,
     JudgmentRecord,
     QuestionRatingRecord,
     QuestionRecord,
@@ -58,6 +60,7 @@ __all__ = [
     "Action",
     "AgentKind",
     "AnswerRecord",
+    "AudienceVoteRecord",
     "BatchRef",
     "CallRecord",
     "HorizonType",

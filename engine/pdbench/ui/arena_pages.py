@@ -20,6 +20,7 @@ from pdbench.ui.page_parts import nothing_to_show
 from pdbench.ui.run_check import ViewableRun
 
 __all__ = [
+    "AUDIENCE_COLUMNS",
     "FLAGGED_COLUMNS",
     "JUDGMENT_COLUMNS",
     "LEADERBOARD_COLUMNS",
@@ -49,6 +50,18 @@ LEADERBOARD_COLUMNS = [
     "raw_score",
 ]
 """The leaderboard table: columns of ``leaderboard.parquet``, as they are."""
+AUDIENCE_COLUMNS = [
+    "audience_rank",
+    "player",
+    "audience_score",
+    "audience_ci_low",
+    "audience_ci_high",
+    "model_score",
+    "model_rank",
+    "n_answers_voted",
+    "n_votes",
+]
+"""The audience table: columns of ``audience_scores.parquet``."""
 FLAGGED_COLUMNS = [
     "anomaly_rank",
     "judge",
@@ -155,6 +168,41 @@ def _page_leaderboard(run_dir: Path) -> None:
             "score_others_questions": _score("score on others' questions"),
             "weighted_score": _score("quality-weighted score"),
             "raw_score": _score("raw score (not normalised)"),
+        },
+    )
+    _audience(run_dir)
+
+
+def _audience(run_dir: Path) -> None:
+    """The public-opinion scores of the players next to the models', when people voted."""
+    scores = run_reader.mart(run_dir, ArenaMart.AUDIENCE_SCORES, "n_votes > 0")
+    st.subheader("Audience")
+    if scores.empty:
+        st.caption(
+            f"Nobody has scored this run's answers yet. The audience page collects votes: "
+            f"`pdbench audience {run_dir}`."
+        )
+        return
+    first = scores.iloc[0]
+    st.caption(
+        f"People's scores (0..10) of the players' answers, shown blind; 95% t intervals over "
+        f"answers. Agreement with the models over {int(first['n_answers_compared'])} answers: "
+        f"Pearson {format_value(first['agreement_pearson'], 'points')}, Spearman "
+        f"{format_value(first['agreement_spearman'], 'points')}."
+    )
+    st.dataframe(
+        scores[AUDIENCE_COLUMNS],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "audience_score": _score("public score"),
+            "audience_ci_low": _score("95% low"),
+            "audience_ci_high": _score("95% high"),
+            "audience_rank": st.column_config.NumberColumn("public rank"),
+            "model_score": _score("models' score"),
+            "model_rank": st.column_config.NumberColumn("models' rank"),
+            "n_answers_voted": st.column_config.NumberColumn("answers voted"),
+            "n_votes": st.column_config.NumberColumn("votes"),
         },
     )
 

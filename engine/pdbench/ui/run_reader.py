@@ -89,6 +89,7 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
     },
     ArenaMart: {
         ArenaMart.LEADERBOARD: ("player", "rank, player"),
+        ArenaMart.AUDIENCE_SCORES: ("player", "audience_rank nulls last, player"),
         ArenaMart.JUDGE_STATS: ("judge", "judge"),
         ArenaMart.JUDGE_PLAYER_BIAS: ("judge", "anomaly_rank, judge, player"),
         ArenaMart.IDENTITY_LEAKS: ("player", "player"),

@@ -1,7 +1,9 @@
-"""The records of the arena: a question, a rating of a question, an answer, a judgement.
+"""The records of the arena: a question, a rating of a question, an answer, a judgement, and
+a person's vote on an answer.
 
-Each is the outcome of one call task (:mod:`pdbench.arena.tasks`): the fields every outcome
-has (:class:`ArenaRecord`) come first, as the engine writes them, then the record's own.
+Each but the vote is the outcome of one call task (:mod:`pdbench.arena.tasks`): the fields
+every outcome has (:class:`ArenaRecord`) come first, as the engine writes them, then the
+record's own. A vote is written by the audience page (:mod:`pdbench.audience`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pdbench.storage.records.fields import Count, Ordinal, Record, Score, stored
 __all__ = [
     "AnswerRecord",
     "ArenaRecord",
+    "AudienceVoteRecord",
     "JudgmentRecord",
     "QuestionRatingRecord",
     "QuestionRecord",
@@ -123,3 +126,21 @@ class JudgmentRecord(ArenaRecord):
     rationale: str | None
     """The judge's one or two sentences of rationale; null when not asked or when no reply
     was usable."""
+
+
+class AudienceVoteRecord(Record):
+    """One score a person gave an answer on the audience page (``audience_votes.jsonl``)."""
+
+    vote_id: str
+    """Unique id of the vote, drawn when the answer was shown; a vote sent twice keeps it,
+    and is counted once."""
+    run_id: str
+    """The run's id (``run_id`` of the config)."""
+    answer_id: str
+    """The answer scored."""
+    voter: str
+    """Random id of the voter's browser session (never a name)."""
+    score: Score
+    """0..10."""
+    created_at: str
+    """When the vote was cast (ISO 8601 UTC)."""

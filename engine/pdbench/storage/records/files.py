@@ -8,6 +8,7 @@ from pydantic import BaseModel
 
 from pdbench.storage.records.arena import (
     AnswerRecord,
+    AudienceVoteRecord,
     JudgmentRecord,
     QuestionRatingRecord,
     QuestionRecord,
@@ -30,6 +31,7 @@ class RunFiles:
     QUESTION_RATINGS = "question_ratings.jsonl"
     ANSWERS = "answers.jsonl"
     JUDGMENTS = "judgments.jsonl"
+    AUDIENCE_VOTES = "audience_votes.jsonl"
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ RECORDS: dict[str, RecordFile] = {
         RecordFile("question_ratings", RunFiles.QUESTION_RATINGS, QuestionRatingRecord),
         RecordFile("answers", RunFiles.ANSWERS, AnswerRecord),
         RecordFile("judgments", RunFiles.JUDGMENTS, JudgmentRecord),
+        RecordFile("audience_votes", RunFiles.AUDIENCE_VOTES, AudienceVoteRecord),
         RecordFile("manifest", RunFiles.MANIFEST, RunManifest),
     )
 }

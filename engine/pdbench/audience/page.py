@@ -1,0 +1,136 @@
+"""The audience page: one blinded answer at a time, scored 0..10 with one click.
+
+Run as ``streamlit run page.py -- --run-dir <run_dir>`` (``pdbench audience <run_dir>``).
+Each browser session gets a random voter id, kept in the address (``?voter=...``) so that a
+reload keeps it and never shows an answer the voter already scored. The answer on screen
+carries the id its vote will have; the vote is appended once, when a score is clicked
+(:mod:`pdbench.audience.votes`), and the page moves on to the answer with the fewest votes
+(:func:`pdbench.audience.ballot.next_answer`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import uuid
+from pathlib import Path
+
+import streamlit as st
+
+from pdbench.audience.ballot import AudienceAnswer, AudienceRun, next_answer, open_audience_run
+from pdbench.audience.votes import append_vote, read_tally
+from pdbench.clock import utc_timestamp
+from pdbench.errors import RunDirError
+from pdbench.storage.schema import AudienceVoteRecord
+
+__all__ = ["SCORES", "main"]
+
+SCORES = tuple(range(11))
+_VOTER = re.compile(r"^[0-9a-f]{32}$")
+_INSTRUCTION = (
+    "A question and one answer to it, both written by models; who wrote them is hidden. "
+    "Score the answer from 0 (very poor) to 10 (excellent) for correctness, completeness and "
+    "clarity. The next answer follows at once."
+)
+
+
+def _run_dir(argv: list[str]) -> Path:
+    parser = argparse.ArgumentParser(prog="pdbench-audience")
+    parser.add_argument("--run-dir", type=Path, required=True)
+    args, _ = parser.parse_known_args(argv)
+    return args.run_dir
+
+
+@st.cache_resource(show_spinner=False)
+def _audience_run(run_dir: str) -> AudienceRun:
+    """The run's blinded answers, read once per server (a finished run's answers do not
+    change)."""
+    return open_audience_run(Path(run_dir))
+
+
+def _voter() -> str:
+    """This browser session's voter id, from the address, or a new one put there."""
+    voter = st.query_params.get("voter", "")
+    if not _VOTER.match(voter):
+        voter = uuid.uuid4().hex
+        st.query_params["voter"] = voter
+    return voter
+
+
+def _cast(run: AudienceRun, voter: str, score: int) -> None:
+    """Append the vote on the answer shown (once per ballot: a second click is ignored)."""
+    ballot = st.session_state.get("ballot")
+    cast: set[str] = st.session_state.setdefault("cast", set())
+    if ballot is None or ballot["vote_id"] in cast:
+        return
+    vote = AudienceVoteRecord(
+        vote_id=ballot["vote_id"],
+        run_id=run.run_id,
+        answer_id=ballot["answer_id"],
+        voter=voter,
+        score=score,
+        created_at=utc_timestamp(),
+    )
+    append_vote(run.votes_path, vote)
+    cast.add(ballot["vote_id"])
+    del st.session_state["ballot"]
+
+
+def _ballot(run: AudienceRun, voter: str, scored: set[str]) -> AudienceAnswer | None:
+    """The answer on screen: the one already drawn for this session, unless the voter has
+    scored it since; else the next one, with a new vote id."""
+    by_id = {item.answer_id: item for item in run.answers}
+    ballot = st.session_state.get("ballot")
+    if ballot is not None and ballot["answer_id"] not in scored:
+        return by_id[ballot["answer_id"]]
+    chosen = next_answer(run.answers, tally=read_tally(run.votes_path), voter=voter)
+    if chosen is None:
+        st.session_state.pop("ballot", None)
+        return None
+    st.session_state["ballot"] = {"vote_id": uuid.uuid4().hex, "answer_id": chosen.answer_id}
+    return chosen
+
+
+def _show(run: AudienceRun, voter: str, item: AudienceAnswer) -> None:
+    st.subheader("Question")
+    st.container(border=True, key="question").markdown(item.question)
+    st.subheader("Answer")
+    st.container(border=True, key="answer").markdown(item.answer)
+    st.write("**Your score** (0 very poor, 10 excellent)")
+    for column, score in zip(st.columns(len(SCORES)), SCORES, strict=True):
+        column.button(
+            str(score),
+            key=f"score_{score}",
+            on_click=_cast,
+            args=(run, voter, score),
+            width="stretch",
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Draw the page for the run given with ``--run-dir``."""
+    st.set_page_config(page_title="pdbench audience", page_icon="🗳️", layout="centered")
+    run_dir = _run_dir(sys.argv[1:] if argv is None else argv)
+    st.title("Score an answer")
+    try:
+        run = _audience_run(str(run_dir.expanduser().resolve()))
+        _vote_page(run)
+    except RunDirError as exc:
+        # not an arena run, or a damaged votes file: one line, no trace
+        st.warning(str(exc))
+
+
+def _vote_page(run: AudienceRun) -> None:
+    voter = _voter()
+    scored = read_tally(run.votes_path).scored_by(voter)
+    st.caption(_INSTRUCTION)
+    item = _ballot(run, voter, scored)
+    if item is None:
+        st.success("You have scored every answer of this run. Thank you.")
+    else:
+        _show(run, voter, item)
+    st.caption(f"You have scored {len(scored)} of {len(run.answers)} answers.")
+
+
+main()

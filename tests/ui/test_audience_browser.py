@@ -1,0 +1,226 @@
+"""The real ``pdbench audience`` server used by two people at once in headless Chromium: every
+vote arrives exactly once, nobody is shown an answer twice, and the marts count them.
+
+Chromium as in ``test_browser.py``: Debian's ``chromium``, driven by Playwright.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import duckdb
+import pytest
+from pdbench import cli
+from pdbench.storage.jsonl import read_jsonl
+from pdbench.storage.marts import ArenaMart
+from pdbench.storage.schema import RunFiles
+from typer.testing import CliRunner
+
+from tests.needs import missing
+from tests.servers.local import free_port, wait_for_http
+from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, REPO
+
+pytestmark = pytest.mark.browser
+
+VOTES_PER_SESSION = 6
+SCORES = ([8, 2, 9, 0, 10, 5], [3, 7, 1, 6, 4, 10])
+VIEWPORT = {"width": 900, "height": 740}
+SCREENSHOTS = [REPO / "tests" / "artifacts" / "audience.png"]
+if os.environ.get("PDBENCH_UPDATE_SCREENSHOT"):
+    SCREENSHOTS.append(REPO / "docs" / "audience.png")
+
+
+@dataclass(frozen=True)
+class AudienceServer:
+    run_dir: Path
+    url: str
+
+    @property
+    def votes(self) -> list[dict]:
+        path = self.run_dir / RunFiles.AUDIENCE_VOTES
+        return list(read_jsonl(path)) if path.is_file() else []
+
+
+def _chromium() -> str:
+    if CHROMIUM.is_file():
+        return str(CHROMIUM)
+    found = shutil.which("chromium")
+    if found is None:
+        missing("Chromium", install="apt-get install chromium")
+    return str(found)
+
+
+@pytest.fixture
+def audience(arena_run: Path, tmp_path: Path) -> Iterator[AudienceServer]:
+    """``pdbench audience`` serving a copy of the arena run (the other tests read it as is)."""
+    run_dir = tmp_path / "audience-run"
+    shutil.copytree(arena_run, run_dir)
+    port = free_port()
+    pdbench = Path(sys.executable).parent / "pdbench"
+    server = subprocess.Popen(
+        [str(pdbench), "audience", str(run_dir), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(f"{url}/_stcore/health", server, timeout=20.0, what="pdbench audience")
+        yield AudienceServer(run_dir=run_dir, url=url)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+async def _scored(page, count: int) -> None:
+    """Until the page says the voter has scored ``count`` answers (the script run is over:
+    this line is the page's last)."""
+    await page.get_by_text(f"You have scored {count} of", exact=False).wait_for(timeout=20_000)
+
+
+async def _vote(page, *, scores: list[int], start: int = 0) -> list[str]:
+    """Score the answers shown one after the other (the voter has scored ``start`` before);
+    the question and answer texts seen."""
+    seen = []
+    for count, score in enumerate(scores, start=start):
+        await _scored(page, count)
+        question = await page.locator(".st-key-question").inner_text()
+        answer = await page.locator(".st-key-answer").inner_text()
+        seen.append(f"{question}\n{answer}")
+        await page.get_by_role("button", name=str(score), exact=True).click()
+    await _scored(page, start + len(scores))
+    return seen
+
+
+def _voter(page) -> str:
+    (voter,) = parse_qs(urlparse(page.url).query)["voter"]
+    return voter
+
+
+@dataclass(frozen=True)
+class Sessions:
+    voters: list[str]
+    """Each session's voter id, from its address."""
+    seen: list[list[str]]
+    """Each session's question and answer texts, in the order shown."""
+    first_page: str
+    """The text of the first session's first page."""
+
+
+async def _two_sessions(server: AudienceServer) -> Sessions:
+    """Two browser sessions vote at once."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        try:
+            pages = []
+            for _ in range(2):
+                context = await browser.new_context(viewport=VIEWPORT)
+                page = await context.new_page()
+                await page.goto(server.url)
+                await _scored(page, 0)
+                pages.append(page)
+            first_text = await pages[0].locator("body").inner_text()
+            for path in SCREENSHOTS:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                await pages[0].screenshot(path=str(path), full_page=True)
+            seen = await asyncio.gather(
+                _vote(pages[0], scores=SCORES[0]), _vote(pages[1], scores=SCORES[1])
+            )
+            return Sessions([_voter(page) for page in pages], list(seen), first_text)
+        finally:
+            await browser.close()
+
+
+def test_two_sessions_vote_at_once_and_every_vote_counts_once(audience: AudienceServer):
+    sessions = asyncio.run(_two_sessions(audience))
+    voters = sessions.voters
+
+    # blind: no player's name on the page
+    answerers = {a["answerer"] for a in read_jsonl(audience.run_dir / RunFiles.ANSWERS)}
+    assert answerers and not any(name in sessions.first_page for name in answerers)
+    assert "Question" in sessions.first_page and "Answer" in sessions.first_page
+    for seen in sessions.seen:
+        assert len(seen) == len(set(seen)) == VOTES_PER_SESSION
+
+    votes = audience.votes
+    assert len(votes) == 2 * VOTES_PER_SESSION
+    assert len({vote["vote_id"] for vote in votes}) == len(votes)
+    assert len(set(voters)) == 2
+    for voter in voters:
+        mine = [vote["answer_id"] for vote in votes if vote["voter"] == voter]
+        assert len(mine) == VOTES_PER_SESSION
+        assert len(set(mine)) == VOTES_PER_SESSION, "a session was shown an answer twice"
+    for voter, scores in zip(voters, SCORES, strict=True):
+        assert Counter(v["score"] for v in votes if v["voter"] == voter) == Counter(scores)
+
+    # a vote sent twice (the same vote_id) is counted once
+    path = audience.run_dir / RunFiles.AUDIENCE_VOTES
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(path.read_text(encoding="utf-8").splitlines()[0] + "\n")
+    result = CliRunner().invoke(cli.app, ["aggregate", str(audience.run_dir)])
+    assert result.exit_code == 0, result.output
+    assert f"audience: {2 * VOTES_PER_SESSION} votes on " in result.output
+
+    per_answer = Counter(vote["answer_id"] for vote in votes)
+    with duckdb.connect() as con:
+        answers = dict(
+            con.execute(
+                "select answer_id, n_votes from read_parquet(?) where n_votes > 0",
+                [str(audience.run_dir / ArenaMart.AUDIENCE_ANSWER_SCORES)],
+            ).fetchall()
+        )
+        players = con.execute(
+            "select sum(n_votes), count(*) filter (where audience_score is not null), "
+            "max(n_answers_compared) from read_parquet(?)",
+            [str(audience.run_dir / ArenaMart.AUDIENCE_SCORES)],
+        ).fetchone()
+    assert answers == dict(per_answer)
+    assert players[0] == 2 * VOTES_PER_SESSION
+    assert players[1] >= 2
+    assert players[2] == len(per_answer)
+    assert all(path.stat().st_size > 20_000 for path in SCREENSHOTS)
+
+
+async def _vote_reload_vote(server: AudienceServer) -> tuple[str, list[int]]:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        try:
+            page = await browser.new_page(viewport=VIEWPORT)
+            await page.goto(server.url)
+            await _vote(page, scores=[7])
+            lines = [len(server.votes)]
+            await page.reload()
+            await _scored(page, 1)  # the same voter: the address keeps the voter id
+            lines.append(len(server.votes))
+            await _vote(page, scores=[1], start=1)
+            lines.append(len(server.votes))
+            return _voter(page), lines
+        finally:
+            await browser.close()
+
+
+def test_a_reload_keeps_the_voter_and_adds_no_vote(audience: AudienceServer):
+    voter, lines = asyncio.run(_vote_reload_vote(audience))
+
+    assert lines == [1, 1, 2]
+    votes = audience.votes
+    assert [vote["voter"] for vote in votes] == [voter, voter]
+    assert [vote["score"] for vote in votes] == [7, 1]
+    assert votes[0]["answer_id"] != votes[1]["answer_id"]
+    assert votes[0]["vote_id"] != votes[1]["vote_id"]
