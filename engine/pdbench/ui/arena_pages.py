@@ -14,7 +14,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from pdbench.storage.marts import ArenaMart
-from pdbench.ui import charts, run_reader
+from pdbench.ui import arena_budgets, charts, run_reader
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import nothing_to_show
 from pdbench.ui.run_check import ViewableRun
@@ -30,7 +30,7 @@ __all__ = [
     "render",
 ]
 
-PAGES = ["Leaderboard", "Judges", "Questions", "Provider calls"]
+PAGES = ["Leaderboard", "Judges", "Questions", "Budgets", "Provider calls"]
 LEADERBOARD_COLUMNS = [
     "rank",
     "player",
@@ -369,6 +369,7 @@ def render(run: ViewableRun) -> None:
         "Leaderboard": lambda: _page_leaderboard(run.run_dir),
         "Judges": lambda: _page_judges(run.run_dir),
         "Questions": lambda: _page_questions(run.run_dir),
+        "Budgets": lambda: arena_budgets.page(run.run_dir),
         "Provider calls": lambda: _page_calls(run.run_dir),
     }
     handlers[page]()

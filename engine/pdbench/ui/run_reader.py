@@ -89,6 +89,7 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
     },
     ArenaMart: {
         ArenaMart.LEADERBOARD: ("player", "rank, player"),
+        ArenaMart.BUDGET_CURVES: ("player", "family_name, answer_tokens, player"),
         ArenaMart.AUDIENCE_SCORES: ("player", "audience_rank nulls last, player"),
         ArenaMart.JUDGE_STATS: ("judge", "judge"),
         ArenaMart.JUDGE_PLAYER_BIAS: ("judge", "anomaly_rank, judge, player"),
