@@ -13,6 +13,7 @@ file                        one line / row per
 ``question_ratings.jsonl``  arena rating of a question by non-author (:class:`QuestionRatingRecord`)
 ``answers.jsonl``           arena answer of a kept question (:class:`AnswerRecord`)
 ``judgments.jsonl``         arena judgement of an answer by a non-author (:class:`JudgmentRecord`)
+``self_assessments.jsonl``  arena answerer's predicted score (:class:`SelfAssessmentRecord`)
 ``*.parquet``               dbt marts (never written by the engine)
 ==========================  ===========================================================
 
@@ -37,6 +38,7 @@ from pdbench.storage.records.arena import (
     JudgmentRecord,
     QuestionRatingRecord,
     QuestionRecord,
+    SelfAssessmentRecord,
 )
 from pdbench.storage.records.calls import CallRecord
 from pdbench.storage.records.columns import duckdb_columns, line_keys
@@ -72,6 +74,7 @@ __all__ = [
     "RunFiles",
     "RunManifest",
     "RunStatus",
+    "SelfAssessmentRecord",
     "ShardRecord",
     "duckdb_columns",
     "line_keys",

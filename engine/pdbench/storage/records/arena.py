@@ -1,4 +1,5 @@
-"""The records of the arena: a question, a rating of a question, an answer, a judgement.
+"""The records of the arena: a question, a rating of a question, an answer, a judgement, a
+self-assessment.
 
 Each is the outcome of one call task (:mod:`pdbench.arena.tasks`): the fields every outcome
 has (:class:`ArenaRecord`) come first, as the engine writes them, then the record's own.
@@ -14,6 +15,7 @@ __all__ = [
     "JudgmentRecord",
     "QuestionRatingRecord",
     "QuestionRecord",
+    "SelfAssessmentRecord",
 ]
 
 
@@ -123,3 +125,21 @@ class JudgmentRecord(ArenaRecord):
     rationale: str | None
     """The judge's one or two sentences of rationale; null when not asked or when no reply
     was usable."""
+
+
+class SelfAssessmentRecord(ArenaRecord):
+    """One player's prediction of the score its own answer gets (``self_assessments.jsonl``)."""
+
+    answer_id: str
+    """The answer assessed (one of this player's valid answers)."""
+    question_id: str
+    """The question it answers."""
+    answerer: str
+    """The player who wrote the answer and predicted its score."""
+    predicted_score: Score | None
+    """The 0..10 score it expects from the judges, or null when the reply stayed invalid
+    after every retry."""
+    is_valid: bool
+    """Whether the recorded reply held a score."""
+    raw_reply: str
+    """The recorded reply."""

@@ -11,6 +11,7 @@ from pdbench.storage.records.arena import (
     JudgmentRecord,
     QuestionRatingRecord,
     QuestionRecord,
+    SelfAssessmentRecord,
 )
 from pdbench.storage.records.calls import CallRecord
 from pdbench.storage.records.manifest import RunManifest
@@ -30,6 +31,7 @@ class RunFiles:
     QUESTION_RATINGS = "question_ratings.jsonl"
     ANSWERS = "answers.jsonl"
     JUDGMENTS = "judgments.jsonl"
+    SELF_ASSESSMENTS = "self_assessments.jsonl"
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ RECORDS: dict[str, RecordFile] = {
         RecordFile("question_ratings", RunFiles.QUESTION_RATINGS, QuestionRatingRecord),
         RecordFile("answers", RunFiles.ANSWERS, AnswerRecord),
         RecordFile("judgments", RunFiles.JUDGMENTS, JudgmentRecord),
+        RecordFile("self_assessments", RunFiles.SELF_ASSESSMENTS, SelfAssessmentRecord),
         RecordFile("manifest", RunFiles.MANIFEST, RunManifest),
     )
 }
