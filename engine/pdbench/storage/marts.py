@@ -52,6 +52,7 @@ class ArenaMart(StrEnum):
     JUDGE_PLAYER_BIAS = "judge_player_bias.parquet"
     IDENTITY_LEAKS = "identity_leaks.parquet"
     JUDGE_RATIONALES = "judge_rationales.parquet"
+    CALIBRATION = "calibration.parquet"
     CALLS_SUMMARY = "calls_summary.parquet"
     PARSE_RULES = "parse_rules.parquet"
 
