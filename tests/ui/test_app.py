@@ -415,6 +415,27 @@ def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.M
     assert not at.dataframe[0].value.empty
 
 
+def test_calibration_page_is_the_calibration_mart_recounted_from_the_raw_files(
+    arena_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    at = _app(monkeypatch, "--run-dir", str(arena_run))
+    _set(at, at.radio(key="arena_page"), "Calibration")
+    table = at.dataframe[0].value
+    # predicted minus the mean of the answer's valid judgements, per answerer
+    raw = _rows(
+        "with actual as (select answer_id, avg(score) as actual "
+        f"from read_json('{arena_run / 'judgments.jsonl'}') where is_valid group by answer_id) "
+        "select answerer as player, count(*) as n, avg(predicted_score - actual) as error "
+        f"from read_json('{arena_run / 'self_assessments.jsonl'}') "
+        "inner join actual using (answer_id) where is_valid group by answerer order by answerer"
+    )
+    assert table["player"].tolist() == [row["player"] for row in raw]
+    assert table["n"].tolist() == [row["n"] for row in raw]
+    for position, row in enumerate(raw):
+        assert table["mean_signed_error"].iloc[position] == pytest.approx(row["error"])
+    assert set(table["confidence"]) <= {"overconfident", "underconfident", "calibrated"}
+
+
 # Runs that cannot be shown yet --------------------------------------------------------------
 
 
