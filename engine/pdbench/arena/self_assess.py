@@ -3,11 +3,13 @@ of each of its own answers.
 
 One task per valid answer that is not void (the answers the judges score), asked of its
 answerer, in answer-id order: the question as the player was shown it and its own answer
-as it wrote it, and the request for the 0..10 score it expects from the judges. The reply
-is read like a judgement (:func:`pdbench.arena.phases.read_score`, under ``score_format``)
-and re-asked like one. One ``self_assessments.jsonl`` line per task. The phase is played
-after judging: it reads only the answers, a player never sees a judgement, and a run
-without it is a prefix of a run with it.
+as the judges were shown it (``shown_text``: under ``identity_leaks: scrub`` a name it
+wrote is redacted here too, so no prompt after generation names a player), and the request
+for the 0..10 score it expects from the judges. The reply is read like a judgement
+(:func:`pdbench.arena.phases.read_score`, under ``score_format``) and re-asked like one. One
+``self_assessments.jsonl`` line per task. The phase is played after judging: it reads only
+the answers, a player never sees a judgement, and a run without it is a prefix of a run
+with it.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def self_assess_tasks(
             prompt=render_self_assess(
                 context.templates,
                 question=question_text[answer["question_id"]],
-                answer=answer["text"],
+                answer=answer["shown_text"],
             ),
             max_tokens=config.max_tokens.self_assess,
             item_id=answer["answer_id"],
