@@ -13,6 +13,8 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
+from pdbench.arena.runner import run_arena
+from pdbench.games import load_config
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
@@ -117,3 +119,35 @@ def test_the_dry_run_counts_the_self_assessment_calls(run: Run):
     assert result.exit_code == 0, result.stderr
     kept = len(PLANTED) * QUESTIONS
     assert f"  self_assess: exactly {len(PLANTED) * kept}\n" in result.stdout
+    assert "self-assessment: on\n" in result.stdout
+    assert "boastful: mock/mock-arena, answer skill 0.55" in result.stdout
+    assert ", overconfidence +2.5\n" in result.stdout and ", overconfidence -2\n" in result.stdout
+
+
+def test_a_run_stopped_in_the_self_assessment_phase_resumes_it_alone(project: Path):
+    path = write_arena(project / "configs", players=3, self_assessment=True)
+    whole = run_arena(load_config(path), output_dir=project / "whole").run_dir
+    stopped = project / "stopped"
+    shutil.copytree(whole, stopped)
+    # as a stop mid-phase leaves it: the phase not marked done, a torn file, some of its calls
+    manifest = json.loads((stopped / RunFiles.MANIFEST).read_text())
+    manifest.update(status="interrupted", phases_done=manifest["phases_done"][:-1])
+    (stopped / RunFiles.MANIFEST).write_text(json.dumps(manifest))
+    assessments = (stopped / RunFiles.SELF_ASSESSMENTS).read_text().splitlines()
+    (stopped / RunFiles.SELF_ASSESSMENTS).write_text(assessments[0][:40])
+    calls = (stopped / RunFiles.CALLS).read_text().splitlines()
+    first = next(i for i, c in enumerate(calls) if '"phase":"self_assess"' in c)
+    (stopped / RunFiles.CALLS).write_text("\n".join(calls[: first + 2]) + "\n")
+    judged = (stopped / RunFiles.JUDGMENTS).read_text()
+
+    resumed = run_arena(load_config(path), output_dir=stopped, resume=True)
+    assert resumed.manifest.status == "completed"
+    assert resumed.manifest.phases_done[-1] == "self_assess"
+    assert (stopped / RunFiles.JUDGMENTS).read_text() == judged  # not played again
+    assert _lines(stopped, RunFiles.SELF_ASSESSMENTS) == _lines(whole, RunFiles.SELF_ASSESSMENTS)
+    phases = [json.loads(c)["phase"] for c in (stopped / RunFiles.CALLS).read_text().splitlines()]
+    assert phases == [json.loads(c)["phase"] for c in calls]
+
+
+def _lines(run_dir: Path, name: str) -> list[dict]:
+    return [json.loads(line) for line in (run_dir / name).read_text().splitlines()]

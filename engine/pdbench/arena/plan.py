@@ -171,6 +171,7 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
         f"categories: {', '.join(config.categories)}",
         f"questions per player: {config.questions_per_player}, max retries: {config.max_retries}",
         f"question filter: {filter_text}; normalization: {config.normalization}",
+        f"self-assessment: {'on' if config.self_assessment else 'off'}",
         f"players ({len(config.players)}):",
     ]
     for player in config.players:
@@ -184,5 +185,7 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
             )
             if mock.favours:
                 detail += f", favours {mock.favours}"
+            if mock.overconfidence:
+                detail += f", overconfidence {mock.overconfidence:+g}"
         lines.append(f"  {player.name}: {detail}")
     return lines
