@@ -360,6 +360,7 @@ def test_schema_lists_every_record_with_its_file():
         "question_ratings": RunFiles.QUESTION_RATINGS,
         "answers": RunFiles.ANSWERS,
         "judgments": RunFiles.JUDGMENTS,
+        "self_assessments": RunFiles.SELF_ASSESSMENTS,
         "manifest": RunFiles.MANIFEST,
     }
 
