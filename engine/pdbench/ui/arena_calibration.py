@@ -13,7 +13,12 @@ from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
 from pdbench.ui.page_parts import nothing_to_show
 
-__all__ = ["CALIBRATION_COLUMNS", "page_calibration", "signed_error_intervals"]
+__all__ = [
+    "CALIBRATION_COLUMNS",
+    "page_calibration",
+    "predicted_vs_actual",
+    "signed_error_intervals",
+]
 
 CALIBRATION_COLUMNS = [
     "player",
@@ -66,6 +71,35 @@ def signed_error_intervals(rows: pd.DataFrame) -> alt.LayerChart:
     return alt.layer(bars, points, zero).properties(height=max(120, 36 * len(shown)))
 
 
+def predicted_vs_actual(pairs: pd.DataFrame) -> alt.LayerChart:
+    """One point per answer counted (predicted against actual score), a colour per player,
+    and the diagonal of perfect calibration: above it, the player expected more."""
+    shown = pairs[pairs["is_paired"].fillna(False).astype(bool)]
+    tooltip = [
+        alt.Tooltip("player:N"),
+        alt.Tooltip("answer_id:N"),
+        alt.Tooltip("predicted_score:Q", title="predicted"),
+        alt.Tooltip("actual_score:Q", title="actual", format=".2f"),
+    ]
+    scale = alt.Scale(domain=[0, 10])
+    points = (
+        alt.Chart(shown)
+        .mark_circle(size=60, opacity=0.6)
+        .encode(
+            x=alt.X("actual_score:Q", title="actual score (mean of the judgements)", scale=scale),
+            y=alt.Y("predicted_score:Q", title="predicted score", scale=scale),
+            color=alt.Color("player:N"),
+            tooltip=tooltip,
+        )
+    )
+    diagonal = (
+        alt.Chart(pd.DataFrame({"x": [0.0, 10.0], "y": [0.0, 10.0]}))
+        .mark_line(strokeDash=[4, 4], color="grey")
+        .encode(x="x:Q", y="y:Q")
+    )
+    return alt.layer(diagonal, points).properties(height=360)
+
+
 def page_calibration(run_dir: Path) -> None:
     """The calibration table and the signed-error intervals."""
     rows = run_reader.mart(run_dir, ArenaMart.CALIBRATION)
@@ -81,6 +115,9 @@ def page_calibration(run_dir: Path) -> None:
         "with Fisher's z interval."
     )
     st.altair_chart(signed_error_intervals(rows), width="stretch")
+    pairs = run_reader.mart(run_dir, ArenaMart.SELF_ASSESSMENT_DETAIL)
+    if not pairs.empty:
+        st.altair_chart(predicted_vs_actual(pairs), width="stretch")
     st.dataframe(
         rows[CALIBRATION_COLUMNS],
         hide_index=True,

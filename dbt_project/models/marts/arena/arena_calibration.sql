@@ -1,37 +1,16 @@
 {{ config(location=mart_location()) }}
 
-with self_assessments as (
-    select * from {{ ref('stg_arena_self_assessments') }}
-),
-
-answer_scores as (
-    select * from {{ ref('int_arena_answer_scores') }}
-),
-
--- actual_score is the raw mean of the answer's valid judgements: the judges' own 0..10
--- scale, which is what the player was asked to predict; actual_normalized_score is the
--- normalised mean the leaderboard ranks by
-paired as (
-    select
-        self_assessments.answerer as player,
-        self_assessments.predicted_score::double as predicted_score,
-        answer_scores.raw_score as actual_score,
-        answer_scores.score as actual_normalized_score,
-        self_assessments.predicted_score - answer_scores.raw_score as signed_error,
-        self_assessments.predicted_score - answer_scores.score as signed_error_normalized
-    from self_assessments
-    inner join answer_scores
-        on self_assessments.answer_id = answer_scores.answer_id
-    where self_assessments.is_valid and answer_scores.raw_score is not null
+with pairs as (
+    select * from {{ ref('int_arena_self_assessment_pairs') }}
 ),
 
 assessment_counts as (
     select
-        answerer as player,
+        player,
         count(*) as n_assessments,
         count(*) filter (where not is_valid) as n_assessments_invalid
-    from self_assessments
-    group by answerer
+    from pairs
+    group by player
 ),
 
 player_moments as (
@@ -47,7 +26,8 @@ player_moments as (
         stddev_samp(abs(signed_error)) as absolute_error_stddev,
         avg(signed_error_normalized) as mean_signed_error_normalized,
         corr(predicted_score, actual_score) as pearson_r
-    from paired
+    from pairs
+    where is_paired
     group by player
 ),
 
