@@ -36,11 +36,11 @@ def test_dry_run_prints_the_calls_per_phase_and_writes_nothing(project: Path):
     result = _invoke("run", ARENA, "--dry-run")
     assert result.exit_code == 0, result.stderr
     # 5 players, 6 questions each: 5; 5*6*4 = 120; at most 5*30 = 150; at most 30*5*4 = 600;
-    # at most one rationale per judgement, 600
+    # at most one rationale per judgement, 600; one self-assessment per answer, at most 150
     assert "  generate: exactly 5\n  rate: exactly 120\n" in result.stdout
     assert "  answer: at most 150\n  judge: at most 600\n" in result.stdout
-    assert "  rationale: at most 600\n" in result.stdout
-    assert "dry run: would make at most 1475 provider calls into data/runs/arena-demo" in (
+    assert "  rationale: at most 600\n  self_assess: at most 150\n" in result.stdout
+    assert "dry run: would make at most 1625 provider calls into data/runs/arena-demo" in (
         result.stdout
     )
     assert not Path("data").exists()
@@ -49,9 +49,10 @@ def test_dry_run_prints_the_calls_per_phase_and_writes_nothing(project: Path):
 def test_dry_run_is_exact_without_a_filter(project: Path):
     _filter_off(project)
     result = _invoke("run", ARENA, "--dry-run")
-    assert "  answer: exactly 150\n  judge: exactly 600\n  rationale: at most 600\n" in (
-        result.stdout
-    )
+    assert (
+        "  answer: exactly 150\n  judge: exactly 600\n  rationale: at most 600\n"
+        "  self_assess: exactly 150\n"
+    ) in result.stdout
 
 
 def test_run_writes_the_arena_files_and_reports_each_phase(project: Path):
@@ -214,23 +215,24 @@ def test_dry_run_estimates_tokens_and_cost_per_model(project: Path):
     )
     result = _invoke("run", ARENA, "--dry-run")
     assert result.exit_code == 0, result.stderr
-    # 1475 calls (see above); re-asks: 1475 x (1 + max_retries 2) = 4425
-    assert "provider calls: 1475 (one per player and item of a phase, before re-asks); " in (
+    # 1625 calls (see above); re-asks: 1625 x (1 + max_retries 2) = 4875
+    assert "provider calls: 1625 (one per player and item of a phase, before re-asks); " in (
         result.stdout
     )
-    assert "at most 4425 with re-prompts" in result.stdout
+    assert "at most 4875 with re-prompts" in result.stdout
     # replies at max_tokens: generate 5 x 1500, rate 120 x 4, answer 150 x 100, judge 600 x 4,
-    # rationale 600 x 40: 7500 + 480 + 15000 + 2400 + 24000 = 49380
-    assert "at most 49380 out" in result.stdout
+    # rationale 600 x 40, self_assess 150 x 4: 7500 + 480 + 15000 + 2400 + 24000 + 600 = 49980
+    assert "at most 49980 out" in result.stdout
     line = re.search(
-        r"mock/mock-arena: 1475 calls, ~(\d+) tokens in, <= 49380 out, cost \$(\S+)",
+        r"mock/mock-arena: 1625 calls, ~(\d+) tokens in, <= 49980 out, cost \$(\S+)",
         result.stdout,
     )
     assert line is not None, result.stdout
     tokens_in, cost = int(line[1]), float(line[2])
-    # every rate, answer, judge and rationale prompt counts its question at 1500 / 6 = 250
-    assert tokens_in > (120 + 150 + 600 + 600) * 250
-    assert cost == pytest.approx((tokens_in * 1000 + 49380 * 2000) / 1e6, abs=1e-4)
+    # every rate, answer, judge, rationale and self_assess prompt counts its question at
+    # 1500 / 6 = 250
+    assert tokens_in > (120 + 150 + 600 + 600 + 150) * 250
+    assert cost == pytest.approx((tokens_in * 1000 + 49980 * 2000) / 1e6, abs=1e-4)
     assert f"estimated cost: ${cost:.4f}" in result.stdout
     assert not Path("data").exists()
 
@@ -263,8 +265,8 @@ def test_dry_run_shows_batch_and_single_costs_side_by_side(project: Path):
         single, batched = float(line[2]), float(line[3])
         assert batched == pytest.approx(single / 2, abs=1e-4)
         costs[key] = (int(line[1]), single, batched)
-    # atlas is one of five players: a fifth of the 1475 calls
-    assert costs["mock/mock-arena (batch)"][0] == 295
+    # atlas is one of five players: a fifth of the 1625 calls
+    assert costs["mock/mock-arena (batch)"][0] == 325
     own = costs["mock/mock-arena (batch)"][2] + costs["mock/mock-arena"][1]
     every_single = costs["mock/mock-arena (batch)"][1] + costs["mock/mock-arena"][1]
     total = re.search(

@@ -361,6 +361,7 @@ def test_schema_lists_every_record_with_its_file():
         "answers": RunFiles.ANSWERS,
         "judgments": RunFiles.JUDGMENTS,
         "audience_votes": RunFiles.AUDIENCE_VOTES,
+        "self_assessments": RunFiles.SELF_ASSESSMENTS,
         "manifest": RunFiles.MANIFEST,
     }
 

@@ -65,6 +65,7 @@ def arena_run(ui_configs: Path) -> Path:
         "viewer_arena.yaml",
         players=3,
         run_id="viewer-arena",
+        self_assessment=True,
         bootstrap={"n": 30},
         anomaly={"permutations": 30},
     )

@@ -15,7 +15,7 @@ import duckdb
 import pandas as pd
 import pytest
 from pdbench.storage.marts import ArenaMart, PDMart
-from pdbench.ui import arena_pages, pd_intervals, pd_pages, pd_strategies
+from pdbench.ui import arena_calibration, arena_pages, pd_intervals, pd_pages, pd_strategies
 from pdbench.ui.formats import format_value
 from streamlit.testing.v1 import AppTest
 
@@ -443,6 +443,45 @@ def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.M
             assert "rationale" in expander.dataframe[0].value.columns
     _set(at, at.radio(key="arena_page"), "Provider calls")
     assert not at.dataframe[0].value.empty
+
+
+def test_calibration_page_is_the_calibration_mart_recounted_from_the_raw_files(
+    arena_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    at = _app(monkeypatch, "--run-dir", str(arena_run))
+    _set(at, at.radio(key="arena_page"), "Calibration")
+    table = at.dataframe[0].value
+    # predicted minus the mean of the answer's valid judgements, per answerer
+    raw = _rows(
+        "with actual as (select answer_id, avg(score) as actual "
+        f"from read_json('{arena_run / 'judgments.jsonl'}') where is_valid group by answer_id) "
+        "select answerer as player, count(*) as n, avg(predicted_score - actual) as error "
+        f"from read_json('{arena_run / 'self_assessments.jsonl'}') "
+        "inner join actual using (answer_id) where is_valid group by answerer order by answerer"
+    )
+    assert table["player"].tolist() == [row["player"] for row in raw]
+    assert table["n"].tolist() == [row["n"] for row in raw]
+    for position, row in enumerate(raw):
+        assert table["mean_signed_error"].iloc[position] == pytest.approx(row["error"])
+    assert set(table["confidence"]) <= {"overconfident", "underconfident", "calibrated"}
+
+
+def test_the_predicted_vs_actual_chart_draws_only_the_counted_answers():
+    pairs = pd.DataFrame(
+        {
+            "player": ["a", "a", "b"],
+            "answer_id": ["a_1", "a_2", "a_3"],
+            "is_paired": [True, False, True],
+            "predicted_score": [8.0, None, 3.0],
+            "actual_score": [6.0, 5.0, 4.5],
+        }
+    )
+    spec = arena_calibration.predicted_vs_actual(pairs).to_dict()
+    drawn = [row for rows in spec["datasets"].values() for row in rows if "answer_id" in row]
+    assert [(d["answer_id"], d["predicted_score"], d["actual_score"]) for d in drawn] == [
+        ("a_1", 8.0, 6.0),
+        ("a_3", 3.0, 4.5),
+    ]
 
 
 # Runs that cannot be shown yet --------------------------------------------------------------

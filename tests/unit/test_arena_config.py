@@ -70,7 +70,38 @@ def test_scoring_is_the_contract_with_the_sql(project: Path):
     assert set(second) == {
         "name", "provider", "model", "answer_skill", "question_quality", "judge_leniency",
         "judge_noise", "favours", "favour_bonus", "invalid_rate", "self_identifies",
+        "overconfidence",
     }  # fmt: skip
+    assert scoring["self_assessment"] is False
+
+
+def test_self_assessment_is_off_by_default_and_its_settings_are_checked(project: Path):
+    config = load_config(write_arena(project / "configs", players=3)).config
+    assert config.self_assessment is False
+    assert config.max_tokens.self_assess == 8
+    assert config.prompts.self_assess == "prompts/arena/self_assess.md"
+    assert config.players[0].mock.overconfidence == 0.0
+    on = write_arena(project / "configs", players=3, self_assessment=True)
+    assert load_config(on).config.scoring()["self_assessment"] is True
+    assert _error(write_arena(project / "configs", players=3, self_assessment="often")).startswith(
+        "configs/small_arena.yaml: self_assessment: "
+    )
+    assert _error(
+        write_arena(project / "configs", players=3, max_tokens={"self_assess": 0})
+    ).startswith("configs/small_arena.yaml: max_tokens.self_assess: ")
+
+
+def test_a_self_assess_template_without_the_answer(project: Path):
+    edit(project / "configs/prompts/arena/self_assess.md", "Your answer: {answer}", "(hidden)")
+    assert _error(ARENA) == (
+        f"{ARENA}: prompts.self_assess: prompts/arena/self_assess.md: missing placeholder "
+        "{answer}"
+    )
+
+
+def test_an_overconfidence_out_of_range(project: Path):
+    edit(project / ARENA, "answer_skill: 0.9,", "answer_skill: 0.9, overconfidence: 11,")
+    assert _error(ARENA).startswith(f"{ARENA}: players[0].mock.overconfidence: ")
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ from pdbench.arena.prompts import (
     render_generate,
     render_judge,
     render_rate,
+    render_self_assess,
 )
 from pdbench.arena.scores import extract_score
 from pdbench.pd.agent_config import LLMAgentConfig, MockConfig
@@ -130,3 +131,14 @@ def test_the_provider_is_a_pure_function_of_seed_and_prompt(phase: str):
     two = build(settings=_settings(judge_noise=3.0), seed=1)
     replies = [one.complete(system="", prompt=prompt, temperature=0, max_tokens=4) for _ in "ab"]
     assert replies == [two.complete(system="", prompt=prompt, temperature=0, max_tokens=4)] * 2
+
+
+def test_self_assessment_is_the_steps_it_sees_plus_its_overconfidence():
+    answer = "Here is my answer. Step 1: restate. Step 2: name. Step 3: work. Hope this helps."
+    prompt = render_self_assess(T, question="Why?", answer=answer)
+    judged = _reply(render_judge(T, question="Why?", answer=answer))
+    assert _reply(prompt) == judged == "3"
+    assert _reply(prompt, overconfidence=2.0) == "5"
+    assert _reply(prompt, overconfidence=-5.0) == "0"  # clamped to the scale
+    # the judge's leniency is not the answerer's confidence
+    assert _reply(prompt, judge_leniency=4.0) == "3"

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from pdbench.arena.ids import answer_id, presentation_order, question_id
 from pdbench.arena.prompts import (
+    PHASES,
     ArenaTemplates,
     phase_of_prompt,
     phase_template_problem,
@@ -12,12 +13,13 @@ from pdbench.arena.prompts import (
     render_generate,
     render_judge,
     render_rate,
+    render_self_assess,
 )
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATES = ArenaTemplates.from_files(
     root=REPO / "configs",
-    paths={p: f"prompts/arena/{p}.md" for p in ("generate", "rate", "answer", "judge")},
+    paths={p: f"prompts/arena/{p}.md" for p in PHASES},
 )
 
 
@@ -28,6 +30,23 @@ def test_generate_names_n_and_every_category():
     assert "Write exactly 7 questions as a numbered list" in prompt
     assert "one of: [math], [ethics]. For example: 1. [math] ..." in prompt
     assert phase_of_prompt(prompt) == "generate"
+
+
+def test_the_meta_category_is_explained_only_when_listed():
+    listed = render_generate(TEMPLATES, n=3, categories=("math", "Meta"))
+    assert "A [meta] question is about this tournament itself" in listed
+    assert phase_of_prompt(listed) == "generate"
+    unlisted = render_generate(TEMPLATES, n=3, categories=("math", "metaphysics"))
+    assert "[meta]" not in unlisted
+
+
+def test_self_assess_shows_the_question_and_the_players_own_answer():
+    prompt = render_self_assess(TEMPLATES, question="Is 7 prime?", answer="  Yes.  ")
+    assert "Question: Is 7 prime?\n\nYour answer: Yes.\n\n" in prompt
+    assert "the score you expect the judges to give your answer" in prompt
+    assert phase_of_prompt(prompt) == "self_assess"
+    judge = render_judge(TEMPLATES, question="Is 7 prime?", answer="Yes.")
+    assert phase_of_prompt(judge) == "judge"
 
 
 def test_rate_answer_and_judge_show_only_texts():

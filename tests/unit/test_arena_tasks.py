@@ -1,7 +1,19 @@
 """Asking until a reply is usable: re-asks, invalid records, the recorded attempt."""
 
-from pdbench.arena.phases import EMPTY_ANSWER_PROBLEM, SCORE_PROBLEM, read_answer, read_score
+from pathlib import Path
+
+from pdbench.arena.phases import (
+    EMPTY_ANSWER_PROBLEM,
+    SCORE_PROBLEM,
+    PhaseContext,
+    read_answer,
+    read_score,
+    reader_for,
+)
+from pdbench.arena.prompts import ArenaTemplates
+from pdbench.arena.self_assess import self_assess_tasks, self_assessment_records
 from pdbench.arena.tasks import CallTask, PlayerClient, Reading, ask
+from pdbench.games import load_config
 from pdbench.providers.gateway import ProviderGateway
 
 
@@ -76,3 +88,31 @@ def test_an_empty_answer_is_re_asked():
     outcome = ask(task, client=client, read=read_answer, max_retries=2)
     assert (outcome.is_valid, outcome.value) == (True, "Yes.")
     assert script.prompts[1] == f"{EMPTY_ANSWER_PROBLEM}\n\nAnswer."
+
+
+def test_a_self_assessment_is_read_re_asked_and_recorded_like_a_judgement():
+    loaded = load_config(Path(__file__).resolve().parents[2] / "configs" / "arena.yaml")
+    templates = ArenaTemplates.from_files(root=loaded.root, paths=loaded.config.prompts.paths())
+    context = PhaseContext(config=loaded.config, templates=templates)
+    question = {"question_id": "q_1", "shown_text": "Is 7 prime?"}
+    answer = {
+        "answer_id": "a_1",
+        "question_id": "q_1",
+        "answerer": "atlas",
+        "is_valid": True,
+        "is_void": False,
+        "text": "Yes, atlas says.",
+        "shown_text": "Yes, [redacted] says.",
+    }
+    invalid = answer | {"answer_id": "a_2", "is_valid": False}
+    (task,) = self_assess_tasks([answer, invalid], questions=[question], context=context)
+    assert (task.phase, task.player, task.item_id) == ("self_assess", "atlas", "a_1")
+    assert task.max_tokens == loaded.config.max_tokens.self_assess
+    assert "Your answer: Yes, [redacted] says." in task.prompt and "atlas" not in task.prompt
+    client, script, calls = _client(["about 8", "8"])
+    outcome = ask(task, client=client, read=reader_for(task, context=context), max_retries=2)
+    assert script.prompts[1] == f"{SCORE_PROBLEM}\n\n{task.prompt}"
+    (record,) = self_assessment_records([outcome], context=context)
+    kept = ("answer_id", "answerer", "predicted_score", "is_valid", "attempts")
+    assert [record[key] for key in kept] == ["a_1", "atlas", 8, True, 2]
+    assert [c["phase"] for c in calls] == ["self_assess", "self_assess"]

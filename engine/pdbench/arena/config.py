@@ -75,6 +75,10 @@ class ArenaMockConfig(StrictModel):
     self_identifies: float = Field(default=0.0, ge=0, le=1)
     """Probability that an answer ends by naming its player and model ("I am atlas, running
     on mock-arena."), seeded: a planted identity leak (:mod:`pdbench.arena.leaks`)."""
+    overconfidence: float = Field(default=0.0, ge=-10, le=10)
+    """Points it adds to the score it predicts for its own answer (``self_assessment``): the
+    prediction is the score a judge with no leniency would give (the worked steps it sees)
+    plus this, plus noise ~ N(0, ``judge_noise``); negative for an underconfident player."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None
@@ -123,10 +127,12 @@ class PhaseTokensConfig(StrictModel):
     """One judgement."""
     rationale: int = Field(default=120, ge=1)
     """One rationale after an extreme judgement (``rationales``)."""
+    self_assess: int = Field(default=8, ge=1)
+    """One predicted score of a player's own answer (``self_assessment``)."""
 
 
 class ArenaPromptsConfig(StrictModel):
-    """The four prompt templates, relative to the folder of the config file."""
+    """The five prompt templates, relative to the folder of the config file."""
 
     generate: str = "prompts/arena/generate.md"
     """Question writing: ``{n}``, ``{categories}``, ``{output_instruction}``."""
@@ -136,8 +142,11 @@ class ArenaPromptsConfig(StrictModel):
     """Answering: ``{question}``, ``{output_instruction}``."""
     judge: str = "prompts/arena/judge.md"
     """Judging: ``{question}``, ``{answer}``, ``{output_instruction}``."""
+    self_assess: str = "prompts/arena/self_assess.md"
+    """Self-assessment (``self_assessment``): ``{question}``, ``{answer}`` (the player's
+    own), ``{output_instruction}``."""
 
-    @field_validator("generate", "rate", "answer", "judge")
+    @field_validator("generate", "rate", "answer", "judge", "self_assess")
     @classmethod
     def _template_exists(cls, value: str, info: ValidationInfo) -> str:
         path = config_root(info) / value
@@ -233,7 +242,7 @@ class ArenaConfig(ProviderLayerConfig):
     store_prompts: bool = True
     """Write the rendered prompt of every recorded reply into the phase files."""
     prompts: ArenaPromptsConfig = Field(default_factory=ArenaPromptsConfig)
-    """The four prompt templates."""
+    """The five prompt templates."""
     question_filter: QuestionFilterConfig = Field(default_factory=QuestionFilterConfig)
     """Which rated questions go on to be answered."""
     normalization: Literal["shift", "scale", "zscore", "none", "fixed_effects"] = "shift"
@@ -246,6 +255,11 @@ class ArenaConfig(ProviderLayerConfig):
     """After a judgement at or below ``low`` or at or above ``high``, the judge is asked in a
     follow-up call (phase ``rationale``) for one or two sentences of rationale, recorded with
     the judgement; ``null`` asks for none."""
+    self_assessment: bool = False
+    """After judging, every player is shown each of its own valid answers (with the question)
+    and asked for the 0..10 score it expects from the judges (phase ``self_assess``,
+    ``self_assessments.jsonl``; ``calibration.parquet``). Off by default: it adds as many
+    calls as answering, and a tournament that does not study calibration need not pay them."""
     identity_leaks: Literal["flag", "scrub", "void"] = "flag"
     """What happens to a question or answer that names a player, its model or its maker
     (:mod:`pdbench.arena.leaks`): ``flag``, recorded only; ``scrub``, the words replaced by
@@ -365,6 +379,7 @@ class ArenaConfig(ProviderLayerConfig):
             "rationales": (
                 self.rationales.model_dump(mode="json") if self.rationales is not None else None
             ),
+            "self_assessment": self.self_assessment,
             "players": [_player_truth(p) for p in self.players],
         }
 
@@ -385,4 +400,5 @@ def _player_truth(player: ArenaPlayerConfig) -> dict:
         "favour_bonus": mock.favour_bonus,
         "invalid_rate": mock.invalid_rate,
         "self_identifies": mock.self_identifies,
+        "overconfidence": mock.overconfidence,
     }

@@ -74,8 +74,11 @@ class ArenaGame(Game):
         )
 
     def counts_text(self, counts: dict[str, int]) -> str:
+        assessed = counts.get("self_assessments")
         return (
             f"{counts['questions']} questions ({counts['kept_questions']} kept), "
             f"{counts['question_ratings']} ratings, {counts['answers']} answers, "
-            f"{counts['judgments']} judgements, {counts['calls']} provider calls"
+            f"{counts['judgments']} judgements, "
+            + (f"{assessed} self-assessments, " if assessed is not None else "")
+            + f"{counts['calls']} provider calls"
         )

@@ -1,4 +1,5 @@
-"""The mock's arena player: writes, rates, answers and judges with planted traits.
+"""The mock's arena player: writes, rates, answers, judges and self-assesses with planted
+traits.
 
 It plays through the text interface, like a model: the phase comes from the output
 instruction of the prompt (:func:`pdbench.arena.prompts.phase_of_prompt`), and everything it
@@ -21,6 +22,9 @@ judges it reads from the text it is shown. It never learns who wrote anything:
   judge that down-scores that player (a rival).
 
 - **Rationales**: asked why it gave an extreme score, it names the worked steps it counted.
+- **Self-assessment**: shown its own answer, it predicts ``round(steps + overconfidence +
+  noise)``, clamped to 0..10, with noise ~ N(0, judge_noise): the score a judge with no
+  leniency would give, shifted by its planted ``overconfidence``.
 
 Invalid replies at the planted rate come from :class:`pdbench.providers.mock.MockProvider`.
 """
@@ -106,6 +110,8 @@ class ArenaMockSettings:
     identity: str = ""
     """The sentence that names this player and its model (the one thing it knows of
     itself: never another player's name)."""
+    overconfidence: float = 0.0
+    """Points added to the score it predicts for its own answer."""
 
     def mock_setup(self) -> MockSetup:
         """The mock provider's player and settings (:class:`pdbench.providers.mock.MockSource`)."""
@@ -144,6 +150,9 @@ class ArenaMockPlayer:
         if phase == "rationale":
             steps = len(set(_STEP.findall(prompt)))
             return f"The answer shows {steps} worked steps. That is what the score reflects."
+        if phase == "self_assess":
+            steps = len(set(_STEP.findall(prompt)))
+            return str(self._predict(steps, rng))
         if phase == "judge":
             steps = len(set(_STEP.findall(prompt)))
             favoured = self.settings.favoured_signature
@@ -154,6 +163,10 @@ class ArenaMockPlayer:
     def _score(self, perceived: float, rng: Random) -> int:
         noise = rng.gauss(0, self.settings.judge_noise) if self.settings.judge_noise else 0.0
         return _clamp_score(perceived + self.settings.judge_leniency + noise)
+
+    def _predict(self, steps: int, rng: Random) -> int:
+        noise = rng.gauss(0, self.settings.judge_noise) if self.settings.judge_noise else 0.0
+        return _clamp_score(steps + self.settings.overconfidence + noise)
 
     def _questions(self, prompt: str, rng: Random) -> str:
         count = _INSTRUCTION.search(prompt)

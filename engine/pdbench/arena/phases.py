@@ -1,4 +1,5 @@
-"""The four phases as call tasks planned up front, and the records their outcomes become.
+"""The four phases of play as call tasks planned up front, and the records their outcomes
+become (the optional fifth, ``self_assess``, is :mod:`pdbench.arena.self_assess`).
 
 =========  =====================================  ======================  =====================
 phase      one task per                           item_id                 record file
@@ -56,6 +57,7 @@ __all__ = [
     "read_answer",
     "read_score",
     "reader_for",
+    "record_base",
 ]
 
 SCORE_PROBLEM = "Your previous reply was not a single integer from 0 to 10."
@@ -138,7 +140,9 @@ def reader_for(task: CallTask, *, context: PhaseContext) -> Any:
     return lambda reply: read_score(reply, score_format=score_format)
 
 
-def _base(outcome: CallOutcome, *, run_id: str, store_prompts: bool) -> dict[str, Any]:
+def record_base(outcome: CallOutcome, *, run_id: str, store_prompts: bool) -> dict[str, Any]:
+    """The fields every arena record takes from its task's outcome (``ArenaRecord`` in
+    :mod:`pdbench.storage.records.arena`)."""
     recorded = outcome.recorded
     record: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
@@ -179,7 +183,7 @@ def question_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) 
         for position, question in enumerate(
             parsed.questions[: config.questions_per_player], start=1
         ):
-            record = _base(outcome, run_id=config.run_id, store_prompts=config.store_prompts)
+            record = record_base(outcome, run_id=config.run_id, store_prompts=config.store_prompts)
             record.update(
                 question_id=question_id(seed=config.seed, author=author, position=position),
                 author=author,
@@ -230,7 +234,7 @@ def rating_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) ->
 def _score_record(outcome: CallOutcome, *, context: PhaseContext, who: str) -> dict:
     config = context.config
     task = outcome.task
-    record = _base(outcome, run_id=config.run_id, store_prompts=config.store_prompts)
+    record = record_base(outcome, run_id=config.run_id, store_prompts=config.store_prompts)
     if task.phase == "judge":
         record["answer_id"] = task.item_id
     record.update(
@@ -275,7 +279,7 @@ def answer_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) ->
     records = []
     for outcome in outcomes:
         task = outcome.task
-        record = _base(outcome, run_id=config.run_id, store_prompts=config.store_prompts)
+        record = record_base(outcome, run_id=config.run_id, store_prompts=config.store_prompts)
         text = outcome.value if outcome.is_valid else ""
         record.update(
             answer_id=task.item_id,

@@ -7,10 +7,12 @@ With N players writing Q questions each and K kept questions, without re-asks:
 - answer: N * K          (every kept question, by every player)
 - judge: K * N * (N - 1) (every answer, by every player but its author)
 - rationale: at most K * N * (N - 1) with ``rationales`` (one per extreme judgement)
+- self_assess: N * K with ``self_assessment`` (every answer, by its answerer)
 
 Before the filter runs, K is at most N * Q (exactly N * Q under ``question_filter: none``).
-Rate, answer and judge are upper bounds when a player writes fewer than Q usable questions or
-an answer stays invalid; every count can grow by up to ``max_retries`` re-asks per call.
+Rate, answer, judge and self_assess are upper bounds when a player writes fewer than Q usable
+questions or an answer stays invalid; every count can grow by up to ``max_retries`` re-asks
+per call.
 
 Tokens and cost (:func:`estimate_arena`, summed per model by the PD's
 :class:`pdbench.pd.estimate.CallEstimate`): each phase's prompt is rendered from its
@@ -39,6 +41,7 @@ from pdbench.arena.prompts import (
     render_judge,
     render_rate,
     render_rationale,
+    render_self_assess,
 )
 from pdbench.config.loader import LoadedConfig
 from pdbench.run.estimate import CallEstimate
@@ -72,21 +75,26 @@ def calls_per_phase(*, players: int, questions_per_player: int, kept: int) -> di
         "rate": n * questions_per_player * (n - 1),
         "answer": n * kept,
         "judge": kept * n * (n - 1),
+        "self_assess": n * kept,
     }
 
 
 def plan_calls(config: ArenaConfig) -> list[PhaseCalls]:
     """The calls of ``config``'s tournament, assuming every player writes every question;
-    with ``rationales``, at most one rationale per judgement."""
+    with ``rationales``, at most one rationale per judgement; self-assessments only with
+    ``self_assessment``."""
     n, q = len(config.players), config.questions_per_player
     counts = calls_per_phase(players=n, questions_per_player=q, kept=n * q)
     known = config.question_filter.kind == "none"
     plan = [
         PhaseCalls(phase=phase, calls=calls, exact=phase in ("generate", "rate") or known)
         for phase, calls in counts.items()
+        if phase != "self_assess"
     ]
     if config.rationales is not None:
         plan.append(PhaseCalls(phase="rationale", calls=counts["judge"], exact=False))
+    if config.self_assessment:
+        plan.append(PhaseCalls(phase="self_assess", calls=counts["self_assess"], exact=known))
     return plan
 
 
@@ -108,6 +116,9 @@ def phase_prompt_tokens(loaded: LoadedConfig) -> dict[str, int]:
         "rate": _tokens(render_rate(templates, question="")) + question_tokens,
         "answer": _tokens(render_answer(templates, question="")) + question_tokens,
         "judge": _tokens(render_judge(templates, question="", answer=""))
+        + question_tokens
+        + answer_tokens,
+        "self_assess": _tokens(render_self_assess(templates, question="", answer=""))
         + question_tokens
         + answer_tokens,
     }
@@ -164,6 +175,7 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
         f"categories: {', '.join(config.categories)}",
         f"questions per player: {config.questions_per_player}, max retries: {config.max_retries}",
         f"question filter: {filter_text}; normalization: {config.normalization}",
+        f"self-assessment: {'on' if config.self_assessment else 'off'}",
         f"players ({len(config.players)}):",
     ]
     for player in config.players:
@@ -177,5 +189,7 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
             )
             if mock.favours:
                 detail += f", favours {mock.favours}"
+            if mock.overconfidence:
+                detail += f", overconfidence {mock.overconfidence:+g}"
         lines.append(f"  {player.name}: {detail}")
     return lines

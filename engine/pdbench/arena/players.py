@@ -65,6 +65,7 @@ def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
         latency_ms=mock.latency_ms,
         seed=mock.seed,
         self_identifies=mock.self_identifies,
+        overconfidence=mock.overconfidence,
         identity=f"I am {player.name}, running on {player.model}.",
     )
 

@@ -1,20 +1,23 @@
-"""The arena's four prompts: template files rendered with ``str.format``.
+"""The arena's five prompts: template files rendered with ``str.format``.
 
 Each phase has one template (``configs/prompts/arena/<phase>.md``) and a fixed set of
 placeholders, all of which it must use:
 
-========  ============================================  =========================
-phase     placeholders                                  reply the parser expects
-========  ============================================  =========================
-generate  ``{n}``, ``{categories}``, ``{output_instruction}``  numbered list ``1. [math] ...``
-rate      ``{question}``, ``{output_instruction}``              one integer 0..10
-answer    ``{question}``, ``{output_instruction}``              any non-empty text
-judge     ``{question}``, ``{answer}``, ``{output_instruction}``  one integer 0..10
-========  ============================================  =========================
+===========  ====================================================  ==========================
+phase        placeholders                                          reply the parser expects
+===========  ====================================================  ==========================
+generate     ``{n}``, ``{categories}``, ``{output_instruction}``   numbered list ``1. [math] ...``
+rate         ``{question}``, ``{output_instruction}``              one integer 0..10
+answer       ``{question}``, ``{output_instruction}``              any non-empty text
+judge        ``{question}``, ``{answer}``, ``{output_instruction}``  one integer 0..10
+self_assess  ``{question}``, ``{answer}``, ``{output_instruction}``  one integer 0..10
+===========  ====================================================  ==========================
 
 ``{output_instruction}`` is rendered by the engine, next to the parser that reads the reply,
-so that a reworded template can never drift from what is parsed. Nothing in a phase 2-4
-prompt names a player: the only values put into them are question and answer texts.
+so that a reworded template can never drift from what is parsed; for a category with a
+meaning of its own (``meta``, :data:`CATEGORY_GUIDANCE`) it also says what the category
+asks for. Nothing in a phase 2-5 prompt names a player: the only values put into them are
+question and answer texts.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Literal
 from pdbench.templates import template_problem
 
 __all__ = [
+    "CATEGORY_GUIDANCE",
     "PHASES",
     "PLACEHOLDERS",
     "ArenaTemplates",
@@ -40,16 +44,18 @@ __all__ = [
     "render_judge",
     "render_rate",
     "render_rationale",
+    "render_self_assess",
 ]
 
-Phase = Literal["generate", "rate", "answer", "judge"]
-PHASES: tuple[Phase, ...] = ("generate", "rate", "answer", "judge")
+Phase = Literal["generate", "rate", "answer", "judge", "self_assess"]
+PHASES: tuple[Phase, ...] = ("generate", "rate", "answer", "judge", "self_assess")
 
 PLACEHOLDERS: dict[Phase, frozenset[str]] = {
     "generate": frozenset({"n", "categories", "output_instruction"}),
     "rate": frozenset({"question", "output_instruction"}),
     "answer": frozenset({"question", "output_instruction"}),
     "judge": frozenset({"question", "answer", "output_instruction"}),
+    "self_assess": frozenset({"question", "answer", "output_instruction"}),
 }
 """Every placeholder a phase's template must use (and the only ones it may use)."""
 
@@ -68,6 +74,21 @@ JUDGE_INSTRUCTION = (
     "and nothing else."
 )
 
+SELF_ASSESS_INSTRUCTION = (
+    "Reply with a single integer from 0 (very poor) to 10 (excellent): the score you expect "
+    "the judges to give your answer, and nothing else."
+)
+
+CATEGORY_GUIDANCE: dict[str, str] = {
+    "meta": (
+        "A [meta] question is about this tournament itself, about the strategy of playing "
+        "it, or about the model that answers it (what it knows, how it reasons, where it "
+        "fails); its answer can still be judged for correctness, completeness and clarity."
+    ),
+}
+"""What a category with a meaning of its own asks for, said in the generation prompt when
+the config lists it (matched without regard to case)."""
+
 RATIONALE_INSTRUCTION = (
     "In one or two sentences, say why you gave this score. Reply with the sentences only."
 )
@@ -79,10 +100,15 @@ _BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 def generate_instruction(*, n: int, categories: tuple[str, ...]) -> str:
     """The output instruction of the generation prompt."""
     bracketed = ", ".join(f"[{c}]" for c in categories)
-    return (
-        _GENERATE_LEAD.format(n=n)
-        + " "
-        + _GENERATE_FORMAT.format(categories=bracketed, first=categories[0])
+    guidance = [
+        CATEGORY_GUIDANCE[c.casefold()] for c in categories if c.casefold() in CATEGORY_GUIDANCE
+    ]
+    return " ".join(
+        [
+            _GENERATE_LEAD.format(n=n),
+            _GENERATE_FORMAT.format(categories=bracketed, first=categories[0]),
+            *guidance,
+        ]
     )
 
 
@@ -90,6 +116,8 @@ def phase_of_prompt(prompt: str) -> Phase | Literal["rationale"] | None:
     """Which phase rendered ``prompt`` (from its output instruction), or None."""
     if RATIONALE_INSTRUCTION in prompt:
         return "rationale"
+    if SELF_ASSESS_INSTRUCTION in prompt:
+        return "self_assess"
     if JUDGE_INSTRUCTION in prompt:
         return "judge"
     if RATE_INSTRUCTION in prompt:
@@ -109,16 +137,17 @@ def phase_template_problem(text: str, *, phase: Phase) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class ArenaTemplates:
-    """The texts of the four template files."""
+    """The texts of the five template files."""
 
     generate: str
     rate: str
     answer: str
     judge: str
+    self_assess: str
 
     @classmethod
     def from_files(cls, *, root: Path, paths: dict[Phase, str]) -> ArenaTemplates:
-        """Read the four files (``paths`` relative to ``root``)."""
+        """Read the five files (``paths`` relative to ``root``)."""
         return cls(**{phase: (root / paths[phase]).read_text(encoding="utf-8") for phase in PHASES})
 
 
@@ -153,6 +182,15 @@ def render_judge(templates: ArenaTemplates, *, question: str, answer: str) -> st
     return _tidy(
         templates.judge.format(
             question=question, answer=shown, output_instruction=JUDGE_INSTRUCTION
+        )
+    )
+
+
+def render_self_assess(templates: ArenaTemplates, *, question: str, answer: str) -> str:
+    """The self-assessment prompt: the question and the player's own answer (no id)."""
+    return _tidy(
+        templates.self_assess.format(
+            question=question, answer=answer.strip(), output_instruction=SELF_ASSESS_INSTRUCTION
         )
     )
 

@@ -38,6 +38,7 @@ PHASE_FILES: dict[Phase, str] = {
     "rate": RunFiles.QUESTION_RATINGS,
     "answer": RunFiles.ANSWERS,
     "judge": RunFiles.JUDGMENTS,
+    "self_assess": RunFiles.SELF_ASSESSMENTS,
 }
 """The record file each phase writes."""
 

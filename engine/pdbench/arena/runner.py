@@ -1,4 +1,5 @@
-"""Play a tournament into a run directory: generate, rate, filter, answer, judge.
+"""Play a tournament into a run directory: generate, rate, filter, answer, judge, and with
+``self_assessment`` self-assess (:mod:`pdbench.arena.self_assess`).
 
 Each phase plans its call tasks from the seed and the previous phase's records and asks them
 up to ``max_concurrency`` at once (:func:`pdbench.run.concurrency.run_concurrently`),
@@ -48,6 +49,7 @@ from pdbench.arena.phases import (
 from pdbench.arena.players import PlayerPool, check_arena_providers
 from pdbench.arena.prompts import ArenaTemplates, Phase
 from pdbench.arena.resume import PHASE_FILES, prepare_arena_resume
+from pdbench.arena.self_assess import self_assess_tasks, self_assessment_records
 from pdbench.arena.tasks import CallOutcome, CallTask, ask
 from pdbench.config.loader import LoadedConfig
 from pdbench.game import RunResult
@@ -241,7 +243,8 @@ class _Tournament:
         return records
 
     def play_all(self, *, live: LiveManifest, kept_questions: Callable[[Path], list[str]]) -> None:
-        """Generate, rate, filter, answer, judge: every phase not done yet, in order."""
+        """Generate, rate, filter, answer, judge, self-assess (with ``self_assessment``):
+        every phase not done yet, in order."""
         context = self.context
         questions = self.play(
             "generate",
@@ -272,16 +275,24 @@ class _Tournament:
             plan=lambda: judge_tasks(answers, questions=kept, context=context),
             to_records=lambda outcomes: judgment_records(outcomes, context=context),
         )
+        if context.config.self_assessment:
+            self.play(
+                "self_assess",
+                live=live,
+                plan=lambda: self_assess_tasks(answers, questions=kept, context=context),
+                to_records=lambda outcomes: self_assessment_records(outcomes, context=context),
+            )
 
     def counts(self) -> dict[str, int]:
         """The manifest's counts: lines per file, invalid records, kept questions."""
         counts = {"calls": self.kept_calls + self.calls.count}
         names = {"generate": "questions", "rate": "question_ratings", "answer": "answers",
-                 "judge": "judgments"}  # fmt: skip
+                 "judge": "judgments", "self_assess": "self_assessments"}  # fmt: skip
         for phase, records in self.records.items():
             counts[names[phase]] = len(records)
         invalid = {"rate": "invalid_ratings", "answer": "invalid_answers",
-                   "judge": "invalid_judgments"}  # fmt: skip
+                   "judge": "invalid_judgments",
+                   "self_assess": "invalid_self_assessments"}  # fmt: skip
         for phase, name in invalid.items():
             if phase in self.records:
                 counts[name] = sum(not r["is_valid"] for r in self.records[phase])

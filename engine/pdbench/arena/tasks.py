@@ -39,7 +39,8 @@ class CallTask:
     prompt: str
     max_tokens: int
     item_id: str | None = None
-    """The question (rate, answer) or answer (judge) the call is about; None for generate."""
+    """The question (rate, answer) or answer (judge, self_assess) the call is about; None for
+    generate."""
     question_id: str | None = None
     """The question the item belongs to."""
     presentation_index: int | None = None

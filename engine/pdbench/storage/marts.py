@@ -53,6 +53,8 @@ class ArenaMart(StrEnum):
     IDENTITY_LEAKS = "identity_leaks.parquet"
     JUDGE_RATIONALES = "judge_rationales.parquet"
     BUDGET_CURVES = "budget_curves.parquet"
+    CALIBRATION = "calibration.parquet"
+    SELF_ASSESSMENT_DETAIL = "self_assessment_detail.parquet"
     CALLS_SUMMARY = "calls_summary.parquet"
     PARSE_RULES = "parse_rules.parquet"
     AUDIENCE_ANSWER_SCORES = "audience_answer_scores.parquet"

@@ -14,6 +14,7 @@ file                        one line / row per
 ``answers.jsonl``           arena answer of a kept question (:class:`AnswerRecord`)
 ``judgments.jsonl``         arena judgement of an answer by a non-author (:class:`JudgmentRecord`)
 ``audience_votes.jsonl``    person's score of an arena answer (:class:`AudienceVoteRecord`)
+``self_assessments.jsonl``  arena answerer's predicted score (:class:`SelfAssessmentRecord`)
 ``*.parquet``               dbt marts (never written by the engine)
 ==========================  ===========================================================
 
@@ -39,6 +40,7 @@ from pdbench.storage.records.arena import (
     JudgmentRecord,
     QuestionRatingRecord,
     QuestionRecord,
+    SelfAssessmentRecord,
 )
 from pdbench.storage.records.calls import CallRecord
 from pdbench.storage.records.columns import duckdb_columns, line_keys
@@ -75,6 +77,7 @@ __all__ = [
     "RunFiles",
     "RunManifest",
     "RunStatus",
+    "SelfAssessmentRecord",
     "ShardRecord",
     "duckdb_columns",
     "line_keys",

@@ -95,6 +95,8 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
         ArenaMart.JUDGE_PLAYER_BIAS: ("judge", "anomaly_rank, judge, player"),
         ArenaMart.IDENTITY_LEAKS: ("player", "player"),
         ArenaMart.JUDGE_RATIONALES: ("judge", "judge"),
+        ArenaMart.CALIBRATION: ("player", "player"),
+        ArenaMart.SELF_ASSESSMENT_DETAIL: ("answer_id", "player, answer_id"),
         ArenaMart.CALLS_SUMMARY: ("player", "player, phase"),
         ArenaMart.QUESTION_STATS: (
             "question_id",

@@ -9,7 +9,7 @@ writes (:func:`~pdbench.storage.records.columns.line_keys`), the JSON schema
 - :mod:`.fields`: the schema version, the value types records share, the record base class;
 - :mod:`.pd`: a PD round and a PD match;
 - :mod:`.calls`: a provider call attempt, in either game;
-- :mod:`.arena`: an arena question, rating, answer and judgement;
+- :mod:`.arena`: an arena question, rating, answer, judgement and self-assessment;
 - :mod:`.manifest`: the run manifest;
 - :mod:`.files`: the file names of a run directory and which record each holds;
 - :mod:`.columns`: key order and DuckDB columns of a record.

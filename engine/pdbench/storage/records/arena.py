@@ -1,5 +1,5 @@
-"""The records of the arena: a question, a rating of a question, an answer, a judgement, and
-a person's vote on an answer.
+"""The records of the arena: a question, a rating of a question, an answer, a judgement, a
+self-assessment, and a person's vote on an answer.
 
 Each but the vote is the outcome of one call task (:mod:`pdbench.arena.tasks`): the fields
 every outcome has (:class:`ArenaRecord`) come first, as the engine writes them, then the
@@ -17,6 +17,7 @@ __all__ = [
     "JudgmentRecord",
     "QuestionRatingRecord",
     "QuestionRecord",
+    "SelfAssessmentRecord",
 ]
 
 
@@ -144,3 +145,21 @@ class AudienceVoteRecord(Record):
     """0..10."""
     created_at: str
     """When the vote was cast (ISO 8601 UTC)."""
+
+
+class SelfAssessmentRecord(ArenaRecord):
+    """One player's prediction of the score its own answer gets (``self_assessments.jsonl``)."""
+
+    answer_id: str
+    """The answer assessed (one of this player's valid answers)."""
+    question_id: str
+    """The question it answers."""
+    answerer: str
+    """The player who wrote the answer and predicted its score."""
+    predicted_score: Score | None
+    """The 0..10 score it expects from the judges, or null when the reply stayed invalid
+    after every retry."""
+    is_valid: bool
+    """Whether the recorded reply held a score."""
+    raw_reply: str
+    """The recorded reply."""

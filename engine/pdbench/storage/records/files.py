@@ -12,6 +12,7 @@ from pdbench.storage.records.arena import (
     JudgmentRecord,
     QuestionRatingRecord,
     QuestionRecord,
+    SelfAssessmentRecord,
 )
 from pdbench.storage.records.calls import CallRecord
 from pdbench.storage.records.manifest import RunManifest
@@ -32,6 +33,7 @@ class RunFiles:
     ANSWERS = "answers.jsonl"
     JUDGMENTS = "judgments.jsonl"
     AUDIENCE_VOTES = "audience_votes.jsonl"
+    SELF_ASSESSMENTS = "self_assessments.jsonl"
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ RECORDS: dict[str, RecordFile] = {
         RecordFile("answers", RunFiles.ANSWERS, AnswerRecord),
         RecordFile("judgments", RunFiles.JUDGMENTS, JudgmentRecord),
         RecordFile("audience_votes", RunFiles.AUDIENCE_VOTES, AudienceVoteRecord),
+        RecordFile("self_assessments", RunFiles.SELF_ASSESSMENTS, SelfAssessmentRecord),
         RecordFile("manifest", RunFiles.MANIFEST, RunManifest),
     )
 }

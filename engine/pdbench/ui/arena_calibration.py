@@ -1,0 +1,143 @@
+"""The Calibration page of an arena run: how well each player predicts the score of its own
+answers (``calibration.parquet``, played with ``self_assessment: true``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from pdbench.storage.marts import ArenaMart
+from pdbench.ui import run_reader
+from pdbench.ui.page_parts import nothing_to_show
+
+__all__ = [
+    "CALIBRATION_COLUMNS",
+    "page_calibration",
+    "predicted_vs_actual",
+    "signed_error_intervals",
+]
+
+CALIBRATION_COLUMNS = [
+    "player",
+    "confidence",
+    "n",
+    "mean_predicted",
+    "mean_actual",
+    "mean_signed_error",
+    "signed_error_ci_low",
+    "signed_error_ci_high",
+    "mean_absolute_error",
+    "absolute_error_ci_low",
+    "absolute_error_ci_high",
+    "pearson_r",
+    "pearson_r_ci_low",
+    "pearson_r_ci_high",
+    "mean_actual_normalized",
+    "mean_signed_error_normalized",
+    "n_assessments",
+    "n_assessments_invalid",
+]
+"""The calibration table: columns of ``calibration.parquet``, as they are."""
+
+
+def _points(title: str) -> st.column_config.NumberColumn:
+    return st.column_config.NumberColumn(title, format="%.2f")
+
+
+def signed_error_intervals(rows: pd.DataFrame) -> alt.LayerChart:
+    """Each player's mean signed error (point) and its 95% interval (bar), with a rule at 0:
+    right of it, the player expects more than its answers get."""
+    shown = rows.dropna(subset=["mean_signed_error"])
+    base = alt.Chart(shown).encode(y=alt.Y("player:N", title=None, sort=None))
+    tooltip = [
+        alt.Tooltip("player:N"),
+        alt.Tooltip("mean_signed_error:Q", title="mean signed error", format=".2f"),
+        alt.Tooltip("signed_error_ci_low:Q", title="95% low", format=".2f"),
+        alt.Tooltip("signed_error_ci_high:Q", title="95% high", format=".2f"),
+        alt.Tooltip("n:Q", title="answers"),
+    ]
+    bars = base.mark_rule(strokeWidth=3, color="#4e79a7").encode(
+        x=alt.X("signed_error_ci_low:Q", title="predicted − actual score (points, 0-10 scale)"),
+        x2="signed_error_ci_high:Q",
+        tooltip=tooltip,
+    )
+    points = base.mark_point(filled=True, size=110, color="#1f3b5c").encode(
+        x="mean_signed_error:Q", tooltip=tooltip
+    )
+    zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(strokeDash=[4, 4]).encode(x="x:Q")
+    return alt.layer(bars, points, zero).properties(height=max(120, 36 * len(shown)))
+
+
+def predicted_vs_actual(pairs: pd.DataFrame) -> alt.LayerChart:
+    """One point per answer counted (predicted against actual score), a colour per player,
+    and the diagonal of perfect calibration: above it, the player expected more."""
+    shown = pairs[pairs["is_paired"].fillna(False).astype(bool)]
+    tooltip = [
+        alt.Tooltip("player:N"),
+        alt.Tooltip("answer_id:N"),
+        alt.Tooltip("predicted_score:Q", title="predicted"),
+        alt.Tooltip("actual_score:Q", title="actual", format=".2f"),
+    ]
+    scale = alt.Scale(domain=[0, 10])
+    points = (
+        alt.Chart(shown)
+        .mark_circle(size=60, opacity=0.6)
+        .encode(
+            x=alt.X("actual_score:Q", title="actual score (mean of the judgements)", scale=scale),
+            y=alt.Y("predicted_score:Q", title="predicted score", scale=scale),
+            color=alt.Color("player:N"),
+            tooltip=tooltip,
+        )
+    )
+    diagonal = (
+        alt.Chart(pd.DataFrame({"x": [0.0, 10.0], "y": [0.0, 10.0]}))
+        .mark_line(strokeDash=[4, 4], color="grey")
+        .encode(x="x:Q", y="y:Q")
+    )
+    return alt.layer(diagonal, points).properties(height=360)
+
+
+def page_calibration(run_dir: Path) -> None:
+    """The calibration table and the signed-error intervals."""
+    rows = run_reader.mart(run_dir, ArenaMart.CALIBRATION)
+    st.header("Calibration")
+    if nothing_to_show(
+        rows, "No self-assessments: this run was played without `self_assessment: true`."
+    ):
+        return
+    st.caption(
+        "After answering, each player predicted the 0-10 score the judges would give each of "
+        "its answers. Actual: the raw mean of the answer's valid judgements. Signed error: "
+        "predicted − actual (above 0: overconfident). 95% t-intervals over answers; Pearson r "
+        "with Fisher's z interval."
+    )
+    st.altair_chart(signed_error_intervals(rows), width="stretch")
+    pairs = run_reader.mart(run_dir, ArenaMart.SELF_ASSESSMENT_DETAIL)
+    if not pairs.empty:
+        st.altair_chart(predicted_vs_actual(pairs), width="stretch")
+    st.dataframe(
+        rows[CALIBRATION_COLUMNS],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "n": st.column_config.NumberColumn("answers"),
+            "mean_predicted": _points("mean predicted"),
+            "mean_actual": _points("mean actual"),
+            "mean_signed_error": _points("mean signed error"),
+            "signed_error_ci_low": _points("95% low"),
+            "signed_error_ci_high": _points("95% high"),
+            "mean_absolute_error": _points("mean absolute error"),
+            "absolute_error_ci_low": _points("MAE 95% low"),
+            "absolute_error_ci_high": _points("MAE 95% high"),
+            "pearson_r": _points("Pearson r"),
+            "pearson_r_ci_low": _points("r 95% low"),
+            "pearson_r_ci_high": _points("r 95% high"),
+            "mean_actual_normalized": _points("mean actual (normalised)"),
+            "mean_signed_error_normalized": _points("signed error (normalised)"),
+            "n_assessments": st.column_config.NumberColumn("self-assessments"),
+            "n_assessments_invalid": st.column_config.NumberColumn("invalid"),
+        },
+    )
