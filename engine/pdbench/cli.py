@@ -18,6 +18,17 @@ from typing import Annotated, Any
 
 import typer
 
+from pdbench.cli_options import (
+    ChunkRounds,
+    DryRun,
+    ExecutorOption,
+    NoAggregate,
+    NoCache,
+    OutputDir,
+    Overwrite,
+    Replicates,
+    Resume,
+)
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError, PdbenchError, RunDirError
 from pdbench.game import Game, PlayOptions, RunResult
@@ -91,38 +102,15 @@ def validate(
 @app.command()
 def run(
     config: Annotated[Path, typer.Argument(help="The experiment YAML file.")],
-    replicates: Annotated[
-        int | None, typer.Option(min=1, help="Replicates per condition (overrides the config).")
-    ] = None,
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Validate and show the plan; write nothing.")
-    ] = False,
-    output_dir: Annotated[
-        Path | None, typer.Option(help="Run directory (default: the config's output_dir).")
-    ] = None,
-    overwrite: Annotated[
-        bool, typer.Option("--overwrite", help="Replace an existing run directory.")
-    ] = False,
-    no_aggregate: Annotated[
-        bool, typer.Option("--no-aggregate", help="Do not build the metrics after the run.")
-    ] = False,
-    resume: Annotated[
-        bool,
-        typer.Option(
-            "--resume",
-            help="Continue the stopped run of this config: keep finished matches (PD) or "
-            "phases (arena), replay the rest.",
-        ),
-    ] = False,
-    no_cache: Annotated[
-        bool, typer.Option("--no-cache", help="Neither read nor write the response cache.")
-    ] = False,
-    executor: Annotated[
-        str | None, typer.Option(help="local, or dask://HOST:PORT: a Dask scheduler's workers.")
-    ] = None,
-    chunk_rounds: Annotated[
-        int | None, typer.Option(min=1, help="With --executor: rounds per chunk (250000).")
-    ] = None,
+    replicates: Replicates = None,
+    dry_run: DryRun = False,
+    output_dir: OutputDir = None,
+    overwrite: Overwrite = False,
+    no_aggregate: NoAggregate = False,
+    resume: Resume = False,
+    no_cache: NoCache = False,
+    executor: ExecutorOption = None,
+    chunk_rounds: ChunkRounds = None,
 ) -> None:
     """Play the experiment (PD: every condition x replicate; arena: the tournament) and write
     the run directory."""

@@ -1,0 +1,82 @@
+"""An arena player's config: the model it plays, its own token limits, the mock's planted
+traits, and for a ``budgets`` variant its family and label."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from pdbench.config.base import StrictModel
+from pdbench.config.providers import ProviderAccessConfig
+
+__all__ = ["ArenaMockConfig", "ArenaPlayerConfig", "PlayerTokensConfig"]
+
+_PLAYER_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
+
+
+class ArenaMockConfig(StrictModel):
+    """The planted traits of a mock player (ignored by other providers).
+
+    Scores are on the 0..10 scale; skills and qualities are in [0, 1].
+    """
+
+    answer_skill: float = Field(default=0.5, ge=0, le=1)
+    """How good its answers are: an answer carries about ``10 * skill`` worked steps."""
+    question_quality: float = Field(default=0.5, ge=0, le=1)
+    """How clear its questions are: a question carries about ``5 * quality`` clarifiers."""
+    judge_leniency: float = Field(default=0.0, ge=-10, le=10)
+    """Points it adds to every rating and judgement it gives."""
+    judge_noise: float = Field(default=0.5, ge=0)
+    """Standard deviation (points) of the noise on every rating and judgement it gives."""
+    favours: str | None = None
+    """A player whose answers it judges ``favour_bonus`` points higher, recognising them by
+    their signature (never by name)."""
+    favour_bonus: float = Field(default=3.0, ge=-10, le=10)
+    """Points added to the favoured player's answers; negative for a judge that down-scores
+    a rival (``favours`` names the rival)."""
+    signature: str | None = Field(default=None, min_length=3, max_length=80)
+    """The sign-off every answer of this player ends with (default: one per player, by
+    position in the config)."""
+    invalid_rate: float = Field(default=0.0, ge=0, le=1)
+    """Probability that a reply is invalid (seeded)."""
+    self_identifies: float = Field(default=0.0, ge=0, le=1)
+    """Probability that an answer ends by naming its player and model ("I am atlas, running
+    on mock-arena."), seeded: a planted identity leak (:mod:`pdbench.arena.leaks`)."""
+    overconfidence: float = Field(default=0.0, ge=-10, le=10)
+    """Points it adds to the score it predicts for its own answer (``self_assessment``): the
+    prediction is the score a judge with no leniency would give (the worked steps it sees)
+    plus this, plus noise ~ N(0, ``judge_noise``); negative for an underconfident player."""
+    latency_ms: float = Field(default=0.0, ge=0)
+    """Simulated latency per call."""
+    seed: int | None = None
+    """Fixed seed for the mock (default: derived from the run seed and the player name)."""
+
+
+class PlayerTokensConfig(StrictModel):
+    """A player's own token limits; a phase left out takes the arena's."""
+
+    generate: int | None = Field(default=None, ge=1)
+    rate: int | None = Field(default=None, ge=1)
+    answer: int | None = Field(default=None, ge=1)
+    judge: int | None = Field(default=None, ge=1)
+    rationale: int | None = Field(default=None, ge=1)
+
+
+class ArenaPlayerConfig(ProviderAccessConfig):
+    """One player: a model behind a provider (reached as a PD agent's is: ``base_url``,
+    ``api_key_env``, ``transport``, ``cache``), under a name used only in the records."""
+
+    type: Literal["llm"] = "llm"
+    """``llm``."""
+    name: str = Field(pattern=_PLAYER_PATTERN)
+    """Unique player name (letters, digits, ``_ -``, starting with a letter). Never shown to
+    other players."""
+    mock: ArenaMockConfig = Field(default_factory=ArenaMockConfig)
+    """Planted traits of the mock provider."""
+    max_tokens: PlayerTokensConfig | None = None
+    """This player's own token limits, per phase, over the arena's ``max_tokens``."""
+    family: str | None = None
+    """The player entry a ``budgets`` variant comes from (set by the expansion)."""
+    budget: str | None = None
+    """The variant's label (set by the expansion, :mod:`pdbench.arena.budgets`)."""

@@ -1,0 +1,51 @@
+"""The options of ``pdbench run``, typed once: the command's signature names them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = [
+    "ChunkRounds",
+    "DryRun",
+    "ExecutorOption",
+    "NoAggregate",
+    "NoCache",
+    "OutputDir",
+    "Overwrite",
+    "Replicates",
+    "Resume",
+]
+
+Replicates = Annotated[
+    int | None, typer.Option(min=1, help="Replicates per condition (overrides the config).")
+]
+DryRun = Annotated[
+    bool, typer.Option("--dry-run", help="Validate and show the plan; write nothing.")
+]
+OutputDir = Annotated[
+    Path | None, typer.Option(help="Run directory (default: the config's output_dir).")
+]
+Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace an existing run directory.")]
+NoAggregate = Annotated[
+    bool, typer.Option("--no-aggregate", help="Do not build the metrics after the run.")
+]
+Resume = Annotated[
+    bool,
+    typer.Option(
+        "--resume",
+        help="Continue the stopped run of this config: keep finished matches (PD) or "
+        "phases (arena), replay the rest.",
+    ),
+]
+NoCache = Annotated[
+    bool, typer.Option("--no-cache", help="Neither read nor write the response cache.")
+]
+ExecutorOption = Annotated[
+    str | None, typer.Option(help="local, or dask://HOST:PORT: a Dask scheduler's workers.")
+]
+ChunkRounds = Annotated[
+    int | None, typer.Option(min=1, help="With --executor: rounds per chunk (250000).")
+]
