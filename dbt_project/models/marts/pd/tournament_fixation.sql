@@ -10,50 +10,19 @@
 
 with
 
-run_manifest as (
-    select * from {{ ref('stg_pd_run_manifest') }}
-),
-
-payoff_matrix as (
-    select * from {{ ref('tournament_payoff_matrix') }}
+moran_pairs as (
+    select * from {{ ref('int_pd_moran_pairs') }}
 ),
 
 moran_simulations as (
     select * from {{ ref('tournament_moran_simulations') }}
 ),
 
--- a pair needs both agents' self-play: a mutant meets other mutants, a resident residents
-agent_pairs as (
-    select
-        mutant_vs_resident.agent as mutant,
-        mutant_vs_resident.opponent as resident,
-        run_manifest.moran_population as population_size,
-        mutant_vs_mutant.mean_score_per_round as mutant_vs_mutant,
-        mutant_vs_resident.mean_score_per_round as mutant_vs_resident,
-        resident_vs_mutant.mean_score_per_round as resident_vs_mutant,
-        resident_vs_resident.mean_score_per_round as resident_vs_resident
-    from payoff_matrix as mutant_vs_resident
-    inner join payoff_matrix as resident_vs_mutant
-        on
-            mutant_vs_resident.opponent = resident_vs_mutant.agent
-            and mutant_vs_resident.agent = resident_vs_mutant.opponent
-    inner join payoff_matrix as mutant_vs_mutant
-        on
-            mutant_vs_resident.agent = mutant_vs_mutant.agent
-            and mutant_vs_resident.agent = mutant_vs_mutant.opponent
-    inner join payoff_matrix as resident_vs_resident
-        on
-            mutant_vs_resident.opponent = resident_vs_resident.agent
-            and mutant_vs_resident.opponent = resident_vs_resident.opponent
-    cross join run_manifest
-    where mutant_vs_resident.agent <> mutant_vs_resident.opponent
-),
-
 mutant_counts as (
     select
         *,
         unnest(generate_series(1, population_size - 1)) as n_mutants
-    from agent_pairs
+    from moran_pairs
 ),
 
 fitnesses as (

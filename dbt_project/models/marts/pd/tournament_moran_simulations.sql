@@ -14,8 +14,8 @@ run_manifest as (
     select * from {{ ref('stg_pd_run_manifest') }}
 ),
 
-payoff_matrix as (
-    select * from {{ ref('tournament_payoff_matrix') }}
+moran_pairs as (
+    select * from {{ ref('int_pd_moran_pairs') }}
 ),
 
 -- stream 3: the Moran runs (the bootstrap draws use stream 1, the sign flips stream 2)
@@ -25,55 +25,31 @@ agent_indexes as (
     select
         agent,
         row_number() over (order by agent) as agent_index
-    from (select distinct agent from payoff_matrix) as agents
+    from (select distinct mutant as agent from moran_pairs) as agents
 ),
 
--- as in tournament_fixation, a pair needs its four payoffs; fitness-proportional selection
--- needs them non-negative, and not both cross payoffs 0 (every fitness would be 0)
+-- fitness-proportional selection needs non-negative payoffs, and not both cross payoffs 0
+-- (every fitness would be 0)
 agent_pairs as (
     select
-        mutant_vs_resident.agent as mutant,
-        mutant_vs_resident.opponent as resident,
+        moran_pairs.*,
         mutant_indexes.agent_index as mutant_index,
         resident_indexes.agent_index as resident_index,
-        run_manifest.moran_population as population_size,
-        run_manifest.moran_repetitions,
         (mutant_indexes.agent_index * 65536 + resident_indexes.agent_index)::ubigint
-            as pair_number,
-        mutant_vs_mutant.mean_score_per_round as mutant_vs_mutant,
-        mutant_vs_resident.mean_score_per_round as mutant_vs_resident,
-        resident_vs_mutant.mean_score_per_round as resident_vs_mutant,
-        resident_vs_resident.mean_score_per_round as resident_vs_resident
-    from payoff_matrix as mutant_vs_resident
-    inner join payoff_matrix as resident_vs_mutant
-        on
-            mutant_vs_resident.opponent = resident_vs_mutant.agent
-            and mutant_vs_resident.agent = resident_vs_mutant.opponent
-    inner join payoff_matrix as mutant_vs_mutant
-        on
-            mutant_vs_resident.agent = mutant_vs_mutant.agent
-            and mutant_vs_resident.agent = mutant_vs_mutant.opponent
-    inner join payoff_matrix as resident_vs_resident
-        on
-            mutant_vs_resident.opponent = resident_vs_resident.agent
-            and mutant_vs_resident.opponent = resident_vs_resident.opponent
+            as pair_number
+    from moran_pairs
     inner join agent_indexes as mutant_indexes
-        on mutant_vs_resident.agent = mutant_indexes.agent
+        on moran_pairs.mutant = mutant_indexes.agent
     inner join agent_indexes as resident_indexes
-        on mutant_vs_resident.opponent = resident_indexes.agent
-    cross join run_manifest
+        on moran_pairs.resident = resident_indexes.agent
     where
-        mutant_vs_resident.agent <> mutant_vs_resident.opponent
-        and least(
-            mutant_vs_mutant.mean_score_per_round,
-            mutant_vs_resident.mean_score_per_round,
-            resident_vs_mutant.mean_score_per_round,
-            resident_vs_resident.mean_score_per_round
+        least(
+            moran_pairs.mutant_vs_mutant,
+            moran_pairs.mutant_vs_resident,
+            moran_pairs.resident_vs_mutant,
+            moran_pairs.resident_vs_resident
         ) >= 0
-        and (
-            mutant_vs_resident.mean_score_per_round > 0
-            or resident_vs_mutant.mean_score_per_round > 0
-        )
+        and (moran_pairs.mutant_vs_resident > 0 or moran_pairs.resident_vs_mutant > 0)
 ),
 
 pair_keys as (
