@@ -9,8 +9,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,9 +23,8 @@ from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
-from tests.needs import missing
-from tests.servers.local import free_port, wait_for_http
-from tests.ui.test_browser import CHROMIUM, CHROMIUM_ARGS, REPO
+from tests.servers.pages import CHROMIUM_ARGS, chromium, pdbench_page
+from tests.ui.test_browser import REPO
 
 pytestmark = pytest.mark.browser
 
@@ -50,38 +47,13 @@ class AudienceServer:
         return list(read_jsonl(path)) if path.is_file() else []
 
 
-def _chromium() -> str:
-    if CHROMIUM.is_file():
-        return str(CHROMIUM)
-    found = shutil.which("chromium")
-    if found is None:
-        missing("Chromium", install="apt-get install chromium")
-    return str(found)
-
-
 @pytest.fixture
 def audience(arena_run: Path, tmp_path: Path) -> Iterator[AudienceServer]:
     """``pdbench audience`` serving a copy of the arena run (the other tests read it as is)."""
     run_dir = tmp_path / "audience-run"
     shutil.copytree(arena_run, run_dir)
-    port = free_port()
-    pdbench = Path(sys.executable).parent / "pdbench"
-    server = subprocess.Popen(
-        [str(pdbench), "audience", str(run_dir), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_http(f"{url}/_stcore/health", server, timeout=20.0, what="pdbench audience")
+    with pdbench_page("audience", run_dir) as url:
         yield AudienceServer(run_dir=run_dir, url=url)
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 async def _scored(page, count: int) -> None:
@@ -124,7 +96,7 @@ async def _two_sessions(server: AudienceServer) -> Sessions:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        browser = await playwright.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
         try:
             pages = []
             for _ in range(2):
@@ -199,7 +171,7 @@ async def _vote_reload_vote(server: AudienceServer) -> tuple[str, list[int]]:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        browser = await playwright.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
         try:
             page = await browser.new_page(viewport=VIEWPORT)
             await page.goto(server.url)

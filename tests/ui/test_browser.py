@@ -9,28 +9,15 @@ that command as its reason, and fails in CI (``tests/needs.py``).
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.needs import missing
-from tests.servers.local import free_port, wait_for_http
+from tests.servers.pages import CHROMIUM_ARGS, chromium, pdbench_page
 
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOTS = [REPO / "tests" / "artifacts" / "viewer.png"]
 if os.environ.get("PDBENCH_UPDATE_SCREENSHOT"):
     # the README's picture is refreshed on request only, so a test run leaves the tree clean
@@ -54,48 +41,29 @@ def _wait_until_rendered(page, *, charts: int) -> None:
 
 
 def test_the_viewer_renders_in_chromium(pd_run: Path):
-    if not CHROMIUM.is_file() and shutil.which("chromium") is None:
-        missing("Chromium", install="apt-get install chromium")
+    executable = chromium()
     from playwright.sync_api import sync_playwright
 
-    executable = str(CHROMIUM) if CHROMIUM.is_file() else str(shutil.which("chromium"))
-    port = free_port()
-    pdbench = Path(sys.executable).parent / "pdbench"
-    server = subprocess.Popen(
-        [str(pdbench), "ui", str(pd_run), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_http(f"{url}/_stcore/health", server, timeout=20.0, what="pdbench ui")
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-            try:
-                page = browser.new_page(viewport={"width": 1440, "height": 1500})
-                page.goto(url)
-                _wait_until_rendered(page, charts=3)
-                page.get_by_test_id("stSelectbox").filter(has_text="Condition").click()
-                page.get_by_role("option", name=CONDITION, exact=True).click()
-                page.wait_for_selector(f'h2:has-text("{CONDITION} · replicate 0")')
-                _wait_until_rendered(page, charts=3)
-
-                assert page.locator('[data-testid="stException"]').count() == 0
-                assert page.locator('[data-testid="stAlertContentError"]').count() == 0
-                assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 3
-                metrics = page.locator('[data-testid="stMetric"]')
-                assert metrics.count() == 7
-                assert "Cooperation" in metrics.first.inner_text()
-                for path in SCREENSHOTS:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    page.screenshot(path=str(path))
-            finally:
-                browser.close()
-    finally:
-        server.terminate()
+    with pdbench_page("ui", pd_run) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+            page = browser.new_page(viewport={"width": 1440, "height": 1500})
+            page.goto(url)
+            _wait_until_rendered(page, charts=3)
+            page.get_by_test_id("stSelectbox").filter(has_text="Condition").click()
+            page.get_by_role("option", name=CONDITION, exact=True).click()
+            page.wait_for_selector(f'h2:has-text("{CONDITION} · replicate 0")')
+            _wait_until_rendered(page, charts=3)
+
+            assert page.locator('[data-testid="stException"]').count() == 0
+            assert page.locator('[data-testid="stAlertContentError"]').count() == 0
+            assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 3
+            metrics = page.locator('[data-testid="stMetric"]')
+            assert metrics.count() == 7
+            assert "Cooperation" in metrics.first.inner_text()
+            for path in SCREENSHOTS:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(path))
+        finally:
+            browser.close()
     assert all(path.stat().st_size > 20_000 for path in SCREENSHOTS)

@@ -1,0 +1,61 @@
+"""The pages the browser tests open: a ``pdbench`` Streamlit server on a free port, and
+Debian's Chromium for Playwright to drive (Playwright cannot download browsers here)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.needs import missing
+from tests.servers.local import free_port, wait_for_http
+
+__all__ = ["CHROMIUM_ARGS", "chromium", "pdbench_page"]
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+"""Headless as root, and no connections to the closed network's missing hosts."""
+
+
+def chromium() -> str:
+    """Debian's Chromium (``apt-get install chromium``; ``.ci/run`` installs it)."""
+    if CHROMIUM.is_file():
+        return str(CHROMIUM)
+    found = shutil.which("chromium")
+    if found is None:
+        missing("Chromium", install="apt-get install chromium")
+    return str(found)
+
+
+@contextmanager
+def pdbench_page(command: str, run_dir: Path) -> Iterator[str]:
+    """``pdbench <command> <run_dir>`` (``ui`` or ``audience``) serving on 127.0.0.1: its URL,
+    once Streamlit answers; the server is stopped on the way out."""
+    port = free_port()
+    pdbench = Path(sys.executable).parent / "pdbench"
+    server = subprocess.Popen(
+        [str(pdbench), command, str(run_dir), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(f"{url}/_stcore/health", server, timeout=20.0, what=f"pdbench {command}")
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
