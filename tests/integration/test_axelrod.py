@@ -29,6 +29,15 @@ SIX = {
     "WSLS": axl.WinStayLoseShift,
     "GTFT": lambda: axl.GTFT(p=0),
 }
+SIX_AGENTS = [
+    "ALLC",
+    "ALLD",
+    "TFT",
+    "GRIM",
+    "WSLS",
+    {"type": "policy", "policy": "GTFT", "generous_prob": 0.0},
+]
+"""The six policies as round-robin entries, GTFT never forgiving (Axelrod's GTFT(p=0))."""
 
 
 def _rounds_by_condition(run_dir: Path) -> dict[str, list[dict]]:
@@ -42,20 +51,12 @@ def _rounds_by_condition(run_dir: Path) -> dict[str, list[dict]]:
 def six_round_robin(tmp_path_factory) -> dict[str, list[dict]]:
     """The six policies' round robin with self-play, 50 fixed rounds, through the engine."""
     folder = tmp_path_factory.mktemp("cross")
-    agents = [
-        "ALLC",
-        "ALLD",
-        "TFT",
-        "GRIM",
-        "WSLS",
-        {"type": "policy", "policy": "GTFT", "generous_prob": 0.0},
-    ]
     path = write_experiment(
         folder,
         conditions=[],
         replicates=1,
         horizon={"type": "fixed", "n": TURNS},
-        round_robin={"agents": agents, "self_play": True},
+        round_robin={"agents": SIX_AGENTS, "self_play": True},
     )
     result = run_experiment(load_config(path), output_dir=folder / "run")
     return _rounds_by_condition(result.run_dir)

@@ -25,6 +25,7 @@ from pdbench.pd.experiment import run_experiment
 from pdbench.storage.marts import PDMart
 
 from tests.conftest import write_experiment
+from tests.integration.test_axelrod import SIX_AGENTS
 
 TURNS = 10
 GENERATIONS = 100
@@ -51,20 +52,12 @@ def _rows(path: Path, sql: str = "select * from {path}") -> list[dict]:
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("evolution")
-    agents = [
-        "ALLC",
-        "ALLD",
-        "TFT",
-        "GRIM",
-        "WSLS",
-        {"type": "policy", "policy": "GTFT", "generous_prob": 0.0},
-    ]
     path = write_experiment(
         folder,
         conditions=[],
         replicates=2,
         horizon={"type": "fixed", "n": TURNS},
-        round_robin={"agents": agents, "self_play": True},
+        round_robin={"agents": SIX_AGENTS, "self_play": True},
         metrics={
             "evolution": {
                 "generations": GENERATIONS,
