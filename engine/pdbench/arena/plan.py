@@ -176,6 +176,7 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
         f"questions per player: {config.questions_per_player}, max retries: {config.max_retries}",
         f"question filter: {filter_text}; normalization: {config.normalization}",
         f"self-assessment: {'on' if config.self_assessment else 'off'}",
+        _tricks_line(config),
         f"players ({len(config.players)}):",
     ]
     for player in config.players:
@@ -191,5 +192,20 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
                 detail += f", favours {mock.favours}"
             if mock.overconfidence:
                 detail += f", overconfidence {mock.overconfidence:+g}"
+            if config.tricks.share:
+                detail += (
+                    f", trick bite {mock.trick_bite:g}, trick robustness {mock.trick_robustness:g}"
+                )
         lines.append(f"  {player.name}: {detail}")
     return lines
+
+
+def _tricks_line(config: ArenaConfig) -> str:
+    tricks = config.tricks
+    count = round(tricks.share * config.questions_per_player)
+    if count == 0:
+        return "tricks: off"
+    return (
+        f"tricks: {count} of {config.questions_per_player} questions per player "
+        f"({', '.join(tricks.kinds)}); fell below {tricks.fell_below:g}"
+    )

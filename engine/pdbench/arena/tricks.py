@@ -62,8 +62,9 @@ class TricksConfig(StrictModel):
         min_length=1,
     )
     """The kinds a trick slot is drawn from."""
-    fell_below: float = Field(default=5.0, ge=0, le=10)
-    """An answerer *fell* for a trick when its answer's normalised score is below this."""
+    fell_below: float = Field(default=3.0, ge=0, le=10)
+    """An answerer *fell* for a trick when its answer's normalised score is below this (well
+    below a judge's average, 5 after normalisation)."""
 
     @field_validator("kinds")
     @classmethod
