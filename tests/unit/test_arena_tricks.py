@@ -81,3 +81,36 @@ def test_a_trick_without_its_note_is_re_asked_and_ranked_lower():
         "1 usable questions; 2 are needed" in short.problem and "Trick question 1 " in short.problem
     )
     assert read_questions(missing, n=2, categories=["math"]).problem is None
+
+
+def _demo_context():
+    from pathlib import Path
+
+    from pdbench.arena.phases import PhaseContext
+    from pdbench.arena.prompts import ArenaTemplates
+    from pdbench.games import load_config
+
+    loaded = load_config(Path(__file__).resolve().parents[2] / "configs" / "arena.yaml")
+    templates = ArenaTemplates.from_files(root=loaded.root, paths=loaded.config.prompts.paths())
+    return PhaseContext(config=loaded.config, templates=templates)
+
+
+def test_a_note_that_names_a_player_leaks_with_its_question_and_is_scrubbed():
+    context = _demo_context()  # identity_leaks: scrub
+    fields = context.leak_fields("Why is 7 even?", note="atlas knows 7 is odd.")
+    assert fields["leaked_identities"] == ["atlas"] and fields["shown_text"] == "Why is 7 even?"
+    question = {"trick_kind": "false_premise", "trick_note": "atlas knows 7 is odd."}
+    shown = context.shown_trick(question)
+    assert shown is not None and "atlas" not in shown.note and "[redacted]" in shown.note
+    assert context.shown_trick({"trick_kind": None, "trick_note": None}) is None
+
+
+def test_each_player_is_asked_for_its_own_trick_slots():
+    from pdbench.arena.phases import generate_tasks
+
+    context = _demo_context()
+    tasks = generate_tasks(context)
+    for task in tasks:
+        slots = context.trick_slots(task.player)
+        assert len(slots) == 2 and trick_instruction(slots) in task.prompt
+    assert len({task.prompt for task in tasks}) > 1
