@@ -59,13 +59,14 @@ def pd_round_robin_run(ui_configs: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def arena_run(ui_configs: Path) -> Path:
-    """Three mock players, three questions each, a small bootstrap."""
+    """Three mock players, three questions each (one a trick), a small bootstrap."""
     config = write_arena(
         ui_configs,
         "viewer_arena.yaml",
         players=3,
         run_id="viewer-arena",
         self_assessment=True,
+        tricks={"share": 0.34},
         bootstrap={"n": 30},
         anomaly={"permutations": 30},
     )

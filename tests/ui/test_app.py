@@ -15,7 +15,14 @@ import duckdb
 import pandas as pd
 import pytest
 from pdbench.storage.marts import ArenaMart, PDMart
-from pdbench.ui import arena_calibration, arena_pages, pd_intervals, pd_pages, pd_strategies
+from pdbench.ui import (
+    arena_calibration,
+    arena_pages,
+    arena_tricks,
+    pd_intervals,
+    pd_pages,
+    pd_strategies,
+)
 from pdbench.ui.formats import format_value
 from streamlit.testing.v1 import AppTest
 
@@ -482,6 +489,54 @@ def test_the_predicted_vs_actual_chart_draws_only_the_counted_answers():
         ("a_1", 8.0, 6.0),
         ("a_3", 3.0, 4.5),
     ]
+
+
+def test_tricks_page_is_the_robustness_mart_recounted_from_the_raw_files(
+    arena_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    at = _app(monkeypatch, "--run-dir", str(arena_run))
+    _set(at, at.radio(key="arena_page"), "Tricks")
+    tables = [df.value for df in at.dataframe]
+    robustness = next(t for t in tables if "robustness_gap" in t.columns)
+    outcomes = next(t for t in tables if "outcome" in t.columns)
+    # answers with a valid judgement to another player's trick, per answerer
+    raw = _rows(
+        f"with q as (select * from read_json('{arena_run / 'questions.jsonl'}')), "
+        f"j as (select distinct answer_id from read_json('{arena_run / 'judgments.jsonl'}') "
+        "where is_valid) "
+        "select a.answerer, count(*) filter (where q.trick_kind is not null) as n "
+        f"from read_json('{arena_run / 'answers.jsonl'}') a join q using (question_id) "
+        "join j using (answer_id) where a.answerer <> q.author "
+        "group by a.answerer order by a.answerer"
+    )
+    assert robustness["answerer"].tolist() == [row["answerer"] for row in raw]
+    assert robustness["n_trick_answers"].tolist() == [row["n"] for row in raw]
+    tricks = _rows(
+        "select question_id, trick_note from "
+        f"read_json('{arena_run / 'questions.jsonl'}') where trick_kind is not null"
+    )
+    assert sorted(outcomes["question_id"]) == sorted(t["question_id"] for t in tricks)
+    assert len(tricks) == 3
+    # a trick's answers are shown under its note
+    _set(at, at.radio(key="arena_page"), "Questions")
+    for trick in tricks:
+        _set(at, at.selectbox(key="question"), trick["question_id"])
+        assert any(trick["trick_note"] in info.value for info in at.info)
+        assert any("Trick question" in info.value for info in at.info)
+
+
+def test_the_gap_chart_draws_only_answerers_with_an_interval():
+    rows = pd.DataFrame(
+        {
+            "answerer": ["a", "b"],
+            "robustness_gap": [-2.0, 0.5],
+            "gap_ci_low": [-3.0, None],
+            "gap_ci_high": [-1.0, None],
+        }
+    )
+    spec = arena_tricks.gap_intervals(rows).to_dict()
+    drawn = [row for rows in spec["datasets"].values() for row in rows if "answerer" in row]
+    assert [(d["answerer"], d["gap_ci_low"]) for d in drawn] == [("a", -3.0)]
 
 
 # Runs that cannot be shown yet --------------------------------------------------------------

@@ -70,9 +70,10 @@ def test_scoring_is_the_contract_with_the_sql(project: Path):
     assert set(second) == {
         "name", "provider", "model", "answer_skill", "question_quality", "judge_leniency",
         "judge_noise", "favours", "favour_bonus", "invalid_rate", "self_identifies",
-        "overconfidence",
+        "overconfidence", "trick_bite", "trick_robustness",
     }  # fmt: skip
     assert scoring["self_assessment"] is False
+    assert scoring["tricks"] == {"share": 0.0, "fell_below": 3.0}
 
 
 def test_self_assessment_is_off_by_default_and_its_settings_are_checked(project: Path):
@@ -232,3 +233,16 @@ def test_rationales_follow_scores_at_or_beyond_the_thresholds_and_null_turns_the
     assert "rationales.high" in _error(
         write_arena(project / "configs", players=3, rationales={"high": 11})
     )
+
+
+def test_tricks_are_off_by_default_and_checked(project: Path):
+    config = load_config(write_arena(project / "configs", players=3)).config
+    assert config.tricks.share == 0 and config.tricks.fell_below == 3.0
+    path = write_arena(project / "configs", tricks={"share": 1.5})
+    assert _error(path).startswith(f"{path}: tricks.share: ")
+    assert f"{path}: tricks.kinds[0]: " in _error(
+        write_arena(project / "configs", tricks={"kinds": ["pun"]})
+    )
+    message = _error(write_arena(project / "configs", tricks={"kinds": ["ambiguous"] * 2}))
+    assert "tricks.kinds: " in message and "listed twice" in message
+    assert "tricks.spice" in _error(write_arena(project / "configs", tricks={"spice": 1}))

@@ -142,3 +142,31 @@ def test_self_assessment_is_the_steps_it_sees_plus_its_overconfidence():
     assert _reply(prompt, overconfidence=-5.0) == "0"  # clamped to the scale
     # the judge's leniency is not the answerer's confidence
     assert _reply(prompt, judge_leniency=4.0) == "3"
+
+
+def test_a_trick_carries_its_author_s_decoys_and_a_note():
+    from pdbench.arena.mock_player import DECOYS
+    from pdbench.arena.parse import read_questions
+
+    prompt = render_generate(T, n=4, categories=("math",), tricks={2: "ambiguous"})
+    reply = _reply(prompt, trick_bite=0.6)
+    reading = read_questions(reply, n=4, categories=["math"], tricks=(2,))
+    assert reading.problem is None
+    questions = reading.value.questions
+    assert sum(d in questions[1].text for d in DECOYS) == 3 and questions[1].note
+    assert all(not any(d in q.text for d in DECOYS) for q in questions if q is not questions[1])
+    assert "Note:" not in _reply(render_generate(T, n=4, categories=("math",)), trick_bite=1.0)
+
+
+def test_an_answerer_loses_two_steps_per_decoy_it_does_not_see_through():
+    from pdbench.arena.mock_player import DECOYS
+
+    question = "Why does claim 12 hold? " + " ".join(DECOYS[:2])
+    prompt = render_answer(T, question=question)
+    steps = {
+        robustness: _reply(prompt, answer_skill=0.9, trick_robustness=robustness).count("Step ")
+        for robustness in (0.0, 0.5, 1.0)
+    }
+    assert steps[1.0] - steps[0.5] == 2 and steps[1.0] - steps[0.0] == 4
+    plain = render_answer(T, question="Why does claim 12 hold?")
+    assert _reply(plain, trick_robustness=0.0) == _reply(plain, trick_robustness=1.0)

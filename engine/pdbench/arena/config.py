@@ -16,6 +16,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pdbench.arena.budgets import expand_budgets
 from pdbench.arena.player_config import ArenaMockConfig, ArenaPlayerConfig, PlayerTokensConfig
 from pdbench.arena.prompts import PHASES, Phase, phase_template_problem
+from pdbench.arena.tricks import TricksConfig
 from pdbench.config.base import (
     MAX_NAME_LENGTH,
     NAME_PATTERN,
@@ -39,6 +40,7 @@ __all__ = [
     "PlayerTokensConfig",
     "QuestionFilterConfig",
     "RationaleConfig",
+    "TricksConfig",
 ]
 
 DEV_QUESTIONS = (3, 10)
@@ -193,6 +195,12 @@ class ArenaConfig(ProviderLayerConfig):
     and asked for the 0..10 score it expects from the judges (phase ``self_assess``,
     ``self_assessments.jsonl``; ``calibration.parquet``). Off by default: it adds as many
     calls as answering, and a tournament that does not study calibration need not pay them."""
+    tricks: TricksConfig = Field(default_factory=TricksConfig)
+    """Adversarial rounds (:mod:`pdbench.arena.tricks`): ``share`` of each player's questions
+    are trick questions (of ``kinds``) written with a private note of the correct handling,
+    which raters and judges see as a rubric and answerers never see; an answer scored below
+    ``fell_below`` fell for its trick (``robustness.parquet``, ``trick_outcomes.parquet``).
+    Off by default (``share: 0``)."""
     identity_leaks: Literal["flag", "scrub", "void"] = "flag"
     """What happens to a question or answer that names a player, its model or its maker
     (:mod:`pdbench.arena.leaks`): ``flag``, recorded only; ``scrub``, the words replaced by
@@ -313,6 +321,7 @@ class ArenaConfig(ProviderLayerConfig):
                 self.rationales.model_dump(mode="json") if self.rationales is not None else None
             ),
             "self_assessment": self.self_assessment,
+            "tricks": {"share": self.tricks.share, "fell_below": self.tricks.fell_below},
             "players": [_player_truth(p) for p in self.players],
         }
 
@@ -334,4 +343,6 @@ def _player_truth(player: ArenaPlayerConfig) -> dict:
         "invalid_rate": mock.invalid_rate,
         "self_identifies": mock.self_identifies,
         "overconfidence": mock.overconfidence,
+        "trick_bite": mock.trick_bite,
+        "trick_robustness": mock.trick_robustness,
     }

@@ -21,6 +21,11 @@ judges it reads from the text it is shown. It never learns who wrote anything:
   it the favoured player's signature, not the player). A negative ``favour_bonus`` makes it a
   judge that down-scores that player (a rival).
 
+- **Tricks** (``tricks``): a question the prompt marks as a trick carries
+  ``round(5 * trick_bite)`` *decoys* (fixed misleading sentences such as "Everyone knows the
+  usual answer.") and is followed by a ``Note:`` line. An answerer is not told which
+  questions are tricks; it counts the decoys it reads, and each costs its answer
+  ``2 * (1 - trick_robustness)`` worked steps.
 - **Rationales**: asked why it gave an extreme score, it names the worked steps it counted.
 - **Self-assessment**: shown its own answer, it predicts ``round(steps + overconfidence +
   noise)``, clamped to 0..10, with noise ~ N(0, judge_noise): the score a judge with no
@@ -39,7 +44,7 @@ from random import Random
 from pdbench.arena.prompts import phase_of_prompt
 from pdbench.providers.mock import MockSetup
 
-__all__ = ["CLARIFIERS", "SIGN_OFFS", "STEPS", "ArenaMockPlayer", "ArenaMockSettings"]
+__all__ = ["CLARIFIERS", "DECOYS", "SIGN_OFFS", "STEPS", "ArenaMockPlayer", "ArenaMockSettings"]
 
 CLARIFIERS = (
     "State your assumptions.",
@@ -49,6 +54,16 @@ CLARIFIERS = (
     "Define every term you use.",
 )
 """What makes a mock question clear; a rater counts them."""
+
+DECOYS = (
+    "Everyone knows the usual answer.",
+    "The obvious reading is the right one.",
+    "Experts settled this long ago.",
+    "Take the premise as given.",
+    "Answer without second-guessing it.",
+)
+"""What makes a mock trick question bite; an answerer that does not see through them loses
+worked steps."""
 
 STEPS = (
     "restate what is asked",
@@ -86,6 +101,8 @@ _INSTRUCTION = re.compile(r"Write exactly (\d+) questions as a numbered list")
 _CATEGORIES = re.compile(r"one of: (.*?)\. For example")
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
 _STEP = re.compile(r"Step (\d+):")
+_TRICK = re.compile(r"question (\d+) must ")
+_TRICK_NOTE = "Note: a good answer spots the trick and says so instead of answering as asked."
 _MAX_DIFFICULTY = 3.0
 
 
@@ -112,6 +129,10 @@ class ArenaMockSettings:
     itself: never another player's name)."""
     overconfidence: float = 0.0
     """Points added to the score it predicts for its own answer."""
+    trick_bite: float = 0.0
+    """Its trick questions carry ``round(5 * trick_bite)`` decoys."""
+    trick_robustness: float = 0.5
+    """The share of a trick's decoys it sees through as an answerer."""
 
     def mock_setup(self) -> MockSetup:
         """The mock provider's player and settings (:class:`pdbench.providers.mock.MockSource`)."""
@@ -173,6 +194,8 @@ class ArenaMockPlayer:
         listed = _CATEGORIES.search(prompt)
         n = int(count.group(1)) if count else 1
         categories = _BRACKETED.findall(listed.group(1)) if listed else ["general"]
+        tricks = {int(p) for p in _TRICK.findall(prompt)}
+        n_decoys = round(len(DECOYS) * self.settings.trick_bite)
         lines = ["Here are the questions:", ""]
         for i in range(1, n + 1):
             category = categories[(i - 1) % len(categories)]
@@ -182,12 +205,17 @@ class ArenaMockPlayer:
             quality = 5 * self.settings.question_quality + rng.gauss(0, 0.5)
             n_clear = max(0, min(len(CLARIFIERS), round(quality)))
             clarifiers = rng.sample(CLARIFIERS, n_clear)
-            lines.append(" ".join([f"{i}. [{category}] {stem}", *clarifiers]))
+            decoys = list(DECOYS[:n_decoys]) if i in tricks else []
+            lines.append(" ".join([f"{i}. [{category}] {stem}", *clarifiers, *decoys]))
+            if i in tricks:
+                lines.append(_TRICK_NOTE)
         return "\n".join(lines)
 
     def _answer(self, prompt: str, rng: Random) -> str:
         difficulty = _MAX_DIFFICULTY * _unit(prompt)
         level = 10 * self.settings.answer_skill - difficulty + rng.gauss(0, 1.0)
+        caught = sum(decoy in prompt for decoy in DECOYS)
+        level -= 2 * caught * (1 - self.settings.trick_robustness)
         n_steps = max(0, min(len(STEPS), round(level)))
         steps = [f"Step {i}: {STEPS[i - 1]}." for i in range(1, n_steps + 1)]
         opening = "Here is my answer." if steps else "I do not know."

@@ -29,9 +29,10 @@ from typing import Any
 from pdbench.arena.config import ArenaConfig
 from pdbench.arena.ids import answer_id, presentation_order, question_id
 from pdbench.arena.leaks import LeakRule
-from pdbench.arena.parse import QuestionList, parse_questions
+from pdbench.arena.parse import QuestionList, read_questions
 from pdbench.arena.prompts import (
     ArenaTemplates,
+    Trick,
     render_answer,
     render_generate,
     render_judge,
@@ -40,6 +41,7 @@ from pdbench.arena.prompts import (
 )
 from pdbench.arena.scores import ScoreFormat, extract_score
 from pdbench.arena.tasks import CallOutcome, CallTask, Reading
+from pdbench.arena.tricks import trick_slots
 from pdbench.storage.schema import SCHEMA_VERSION
 
 __all__ = [
@@ -81,16 +83,35 @@ class PhaseContext:
         """The identity-leak rule of these players (:mod:`pdbench.arena.leaks`)."""
         return LeakRule.for_players((p.name, p.provider, p.model) for p in self.config.players)
 
-    def leak_fields(self, text: str) -> dict[str, Any]:
+    def leak_fields(self, text: str, *, note: str | None = None) -> dict[str, Any]:
         """A question's or answer's ``leaked_identities``, ``shown_text`` and ``is_void``
-        under the config's ``identity_leaks``."""
+        under the config's ``identity_leaks``; a trick's ``note`` counts as part of it."""
         check = self.leak_rule.check(text)
+        leaked = set(check.leaked) | set(self.leak_rule.check(note).leaked if note else ())
         mode = self.config.identity_leaks
         return {
-            "leaked_identities": list(check.leaked),
+            "leaked_identities": sorted(leaked),
             "shown_text": check.shown if mode == "scrub" else text,
-            "is_void": mode == "void" and bool(check.leaked),
+            "is_void": mode == "void" and bool(leaked),
         }
+
+    def trick_slots(self, player: str) -> dict[int, str]:
+        """Position -> kind of ``player``'s trick questions (:mod:`pdbench.arena.tricks`)."""
+        config = self.config
+        return trick_slots(
+            seed=config.seed, player=player, n=config.questions_per_player, tricks=config.tricks
+        )
+
+    def shown_trick(self, question: dict) -> Trick | None:
+        """A trick question's kind and note as raters and judges see them (the note
+        scrubbed like the text under ``identity_leaks: scrub``); None for an ordinary one."""
+        kind = question.get("trick_kind")
+        if kind is None:
+            return None
+        note = question.get("trick_note")
+        if note and self.config.identity_leaks == "scrub":
+            note = self.leak_rule.check(note).shown
+        return Trick(kind=kind, note=note)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,26 +134,13 @@ def read_answer(reply: str) -> Reading:
     return Reading(value=text, rule="text")
 
 
-def _read_questions(reply: str, *, n: int, categories: Sequence[str]) -> Reading:
-    parsed = parse_questions(reply, categories=categories)
-    found = len(parsed.questions)
-    if found >= n:
-        return Reading(value=parsed, rank=found, rule="numbered_list")
-    listed = ", ".join(f"[{c}]" for c in categories)
-    problem = (
-        f"Your previous reply had {found} usable questions; {n} are needed, each on its own "
-        f"numbered line that begins with its category in square brackets ({listed}), with no "
-        "question repeated."
-    )
-    return Reading(value=parsed, problem=problem, rank=found)
-
-
 def reader_for(task: CallTask, *, context: PhaseContext) -> Any:
     """The reader of ``task``'s replies."""
     if task.phase == "generate":
         config = context.config
-        return lambda reply: _read_questions(
-            reply, n=config.questions_per_player, categories=config.categories
+        tricks = tuple(context.trick_slots(task.player))
+        return lambda reply: read_questions(
+            reply, n=config.questions_per_player, categories=config.categories, tricks=tricks
         )
     if task.phase == "answer":
         return read_answer
@@ -160,29 +168,40 @@ def record_base(outcome: CallOutcome, *, run_id: str, store_prompts: bool) -> di
 
 
 def generate_tasks(context: PhaseContext) -> list[CallTask]:
-    """One task per player: write ``questions_per_player`` questions."""
+    """One task per player: write ``questions_per_player`` questions, its trick slots
+    (``tricks``) each with a note."""
     config = context.config
-    prompt = render_generate(
-        context.templates, n=config.questions_per_player, categories=tuple(config.categories)
-    )
     return [
         CallTask(
-            phase="generate", player=name, prompt=prompt, max_tokens=config.tokens(name, "generate")
+            phase="generate",
+            player=name,
+            prompt=render_generate(
+                context.templates,
+                n=config.questions_per_player,
+                categories=tuple(config.categories),
+                tricks=context.trick_slots(name),
+            ),
+            max_tokens=config.tokens(name, "generate"),
         )
         for name in context.players
     ]
 
 
 def question_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) -> list[dict]:
-    """The questions of every player (at most ``questions_per_player`` each), with ids."""
+    """The questions of every player (at most ``questions_per_player`` each), with ids; a
+    question at a trick position has its ``trick_kind`` and ``trick_note`` (null when the
+    author wrote none), an ordinary one null for both (a note after it is ignored)."""
     config = context.config
     records = []
     for outcome in outcomes:
         parsed: QuestionList = outcome.value
         author = outcome.task.player
+        slots = context.trick_slots(author)
         for position, question in enumerate(
             parsed.questions[: config.questions_per_player], start=1
         ):
+            kind = slots.get(position)
+            note = question.note if kind is not None else None
             record = record_base(outcome, run_id=config.run_id, store_prompts=config.store_prompts)
             record.update(
                 question_id=question_id(seed=config.seed, author=author, position=position),
@@ -191,7 +210,9 @@ def question_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) 
                 text=question.text,
                 position=position,
                 raw_line=question.raw_line,
-                **context.leak_fields(question.text),
+                **context.leak_fields(question.text, note=note),
+                trick_kind=kind,
+                trick_note=note,
             )
             records.append(record)
     _check_unique([r["question_id"] for r in records], kind="question")
@@ -216,7 +237,11 @@ def rate_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[Call
                 CallTask(
                     phase="rate",
                     player=rater,
-                    prompt=render_rate(context.templates, question=by_id[item]["shown_text"]),
+                    prompt=render_rate(
+                        context.templates,
+                        question=by_id[item]["shown_text"],
+                        trick=context.shown_trick(by_id[item]),
+                    ),
                     max_tokens=config.tokens(rater, "rate"),
                     item_id=item,
                     question_id=item,
@@ -308,7 +333,7 @@ def judge_tasks(
     Invalid answers (empty after every retry) are not judged: scoring never counts them.
     """
     config = context.config
-    question_text = {q["question_id"]: q["shown_text"] for q in questions}
+    by_question = {q["question_id"]: q for q in questions}
     by_id = {a["answer_id"]: a for a in answers if a["is_valid"] and not a["is_void"]}
     tasks = []
     for judge in context.players:
@@ -322,8 +347,9 @@ def judge_tasks(
                     player=judge,
                     prompt=render_judge(
                         context.templates,
-                        question=question_text[answer["question_id"]],
+                        question=by_question[answer["question_id"]]["shown_text"],
                         answer=answer["shown_text"],
+                        trick=context.shown_trick(by_question[answer["question_id"]]),
                     ),
                     max_tokens=config.tokens(judge, "judge"),
                     item_id=item,

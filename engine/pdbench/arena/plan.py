@@ -18,12 +18,13 @@ Tokens and cost (:func:`estimate_arena`, summed per model by the PD's
 :class:`pdbench.pd.estimate.CallEstimate`): each phase's prompt is rendered from its
 template with the question counted at its share of the generation budget (the largest
 ``max_tokens.generate / questions_per_player`` of the players) and the answer at the largest
-``max_tokens.answer`` (ceilings: texts are not known before they are written), as
-characters / 4; replies count as the player's ``max_tokens`` of the phase, plus its whole
-reasoning budget on every call for a reasoning model or a model with thinking (see
-:mod:`pdbench.pd.estimate`). Calls are the counts above, spread evenly over the players.
-Players with ``batch: true`` are priced at the batch price (``batches.price_factor`` of the
-list price); every model shows both.
+``max_tokens.answer`` (ceilings: texts are not known before they are written), with
+``tricks`` the longest trick instruction and every rated or judged question a trick whose
+note is as long as a question, as characters / 4; replies count as the player's
+``max_tokens`` of the phase, plus its whole reasoning budget on every call for a reasoning
+model or a model with thinking (see :mod:`pdbench.pd.estimate`). Calls are the counts
+above, spread evenly over the players. Players with ``batch: true`` are priced at the batch
+price (``batches.price_factor`` of the list price); every model shows both.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from pdbench.arena.config import ArenaConfig
 from pdbench.arena.prompts import (
     ArenaTemplates,
     Phase,
+    Trick,
     render_answer,
     render_generate,
     render_judge,
@@ -43,6 +45,7 @@ from pdbench.arena.prompts import (
     render_rationale,
     render_self_assess,
 )
+from pdbench.arena.tricks import trick_instruction, trick_slots
 from pdbench.config.loader import LoadedConfig
 from pdbench.run.estimate import CallEstimate
 from pdbench.run.runtime import price_table
@@ -107,16 +110,31 @@ def phase_prompt_tokens(loaded: LoadedConfig) -> dict[str, int]:
         max(config.tokens(n, "generate") for n in names) // config.questions_per_player
     )
     answer_tokens = max(config.tokens(n, "answer") for n in names)
+    # with tricks: the longest slot list any player gets, and every rated or judged question
+    # a trick whose note is as long as a question (ceilings)
+    q = config.questions_per_player
+    slots = max(
+        (trick_slots(seed=config.seed, player=n, n=q, tricks=config.tricks) for n in names),
+        key=lambda found: len(trick_instruction(found)),
+    )
+    trick = Trick(kind="false_premise", note="") if slots else None
+    note_tokens = question_tokens if slots else 0
     tokens = {
         "generate": _tokens(
             render_generate(
-                templates, n=config.questions_per_player, categories=tuple(config.categories)
+                templates,
+                n=config.questions_per_player,
+                categories=tuple(config.categories),
+                tricks=slots,
             )
         ),
-        "rate": _tokens(render_rate(templates, question="")) + question_tokens,
-        "answer": _tokens(render_answer(templates, question="")) + question_tokens,
-        "judge": _tokens(render_judge(templates, question="", answer=""))
+        "rate": _tokens(render_rate(templates, question="", trick=trick))
         + question_tokens
+        + note_tokens,
+        "answer": _tokens(render_answer(templates, question="")) + question_tokens,
+        "judge": _tokens(render_judge(templates, question="", answer="", trick=trick))
+        + question_tokens
+        + note_tokens
         + answer_tokens,
         "self_assess": _tokens(render_self_assess(templates, question="", answer=""))
         + question_tokens
@@ -176,6 +194,7 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
         f"questions per player: {config.questions_per_player}, max retries: {config.max_retries}",
         f"question filter: {filter_text}; normalization: {config.normalization}",
         f"self-assessment: {'on' if config.self_assessment else 'off'}",
+        _tricks_line(config),
         f"players ({len(config.players)}):",
     ]
     for player in config.players:
@@ -191,5 +210,20 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
                 detail += f", favours {mock.favours}"
             if mock.overconfidence:
                 detail += f", overconfidence {mock.overconfidence:+g}"
+            if config.tricks.share:
+                detail += (
+                    f", trick bite {mock.trick_bite:g}, trick robustness {mock.trick_robustness:g}"
+                )
         lines.append(f"  {player.name}: {detail}")
     return lines
+
+
+def _tricks_line(config: ArenaConfig) -> str:
+    tricks = config.tricks
+    count = round(tricks.share * config.questions_per_player)
+    if count == 0:
+        return "tricks: off"
+    return (
+        f"tricks: {count} of {config.questions_per_player} questions per player "
+        f"({', '.join(tricks.kinds)}); fell below {tricks.fell_below:g}"
+    )

@@ -47,6 +47,13 @@ class ArenaMockConfig(StrictModel):
     """Points it adds to the score it predicts for its own answer (``self_assessment``): the
     prediction is the score a judge with no leniency would give (the worked steps it sees)
     plus this, plus noise ~ N(0, ``judge_noise``); negative for an underconfident player."""
+    trick_bite: float = Field(default=0.0, ge=0, le=1)
+    """How hard its trick questions (``tricks``) catch answerers: a trick it writes carries
+    ``round(5 * trick_bite)`` decoys (fixed misleading sentences) an answerer can fall for."""
+    trick_robustness: float = Field(default=0.5, ge=0, le=1)
+    """The share of a trick's decoys it sees through as an answerer: each decoy it does not
+    costs its answer ``2 * (1 - trick_robustness)`` worked steps (0: gullible, 1: never
+    caught)."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None

@@ -66,6 +66,8 @@ def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
         seed=mock.seed,
         self_identifies=mock.self_identifies,
         overconfidence=mock.overconfidence,
+        trick_bite=mock.trick_bite,
+        trick_robustness=mock.trick_robustness,
         identity=f"I am {player.name}, running on {player.model}.",
     )
 

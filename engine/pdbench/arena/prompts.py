@@ -17,7 +17,8 @@ self_assess  ``{question}``, ``{answer}``, ``{output_instruction}``  one integer
 so that a reworded template can never drift from what is parsed; for a category with a
 meaning of its own (``meta``, :data:`CATEGORY_GUIDANCE`) it also says what the category
 asks for. Nothing in a phase 2-5 prompt names a player: the only values put into them are
-question and answer texts.
+question and answer texts, and for a trick question (``tricks``) its kind and its author's
+note, shown to raters and judges (never to answerers) as a rubric before the instruction.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pdbench.arena.tricks import judge_rubric, rate_rubric, trick_instruction
 from pdbench.templates import template_problem
 
 __all__ = [
@@ -35,6 +37,7 @@ __all__ = [
     "PLACEHOLDERS",
     "ArenaTemplates",
     "Phase",
+    "Trick",
     "correction_prompt",
     "generate_instruction",
     "phase_of_prompt",
@@ -97,8 +100,11 @@ _GENERATE_MARK = re.compile(r"Write exactly (\d+) questions as a numbered list")
 _BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 
-def generate_instruction(*, n: int, categories: tuple[str, ...]) -> str:
-    """The output instruction of the generation prompt."""
+def generate_instruction(
+    *, n: int, categories: tuple[str, ...], tricks: dict[int, str] | None = None
+) -> str:
+    """The output instruction of the generation prompt; with trick slots (position -> kind,
+    :mod:`pdbench.arena.tricks`), what is asked of them."""
     bracketed = ", ".join(f"[{c}]" for c in categories)
     guidance = [
         CATEGORY_GUIDANCE[c.casefold()] for c in categories if c.casefold() in CATEGORY_GUIDANCE
@@ -108,6 +114,7 @@ def generate_instruction(*, n: int, categories: tuple[str, ...]) -> str:
             _GENERATE_LEAD.format(n=n),
             _GENERATE_FORMAT.format(categories=bracketed, first=categories[0]),
             *guidance,
+            *([trick_instruction(tricks)] if tricks else []),
         ]
     )
 
@@ -155,20 +162,40 @@ def _tidy(text: str) -> str:
     return _BLANK_RUNS.sub("\n\n", text).strip()
 
 
-def render_generate(templates: ArenaTemplates, *, n: int, categories: tuple[str, ...]) -> str:
-    """The generation prompt: ``n`` questions across ``categories``."""
+def render_generate(
+    templates: ArenaTemplates,
+    *,
+    n: int,
+    categories: tuple[str, ...],
+    tricks: dict[int, str] | None = None,
+) -> str:
+    """The generation prompt: ``n`` questions across ``categories``, the positions of
+    ``tricks`` (position -> kind) trick questions with a note."""
     return _tidy(
         templates.generate.format(
             n=n,
             categories=", ".join(categories),
-            output_instruction=generate_instruction(n=n, categories=categories),
+            output_instruction=generate_instruction(n=n, categories=categories, tricks=tricks),
         )
     )
 
 
-def render_rate(templates: ArenaTemplates, *, question: str) -> str:
-    """The rating prompt of one question (no author, no id)."""
-    return _tidy(templates.rate.format(question=question, output_instruction=RATE_INSTRUCTION))
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick question's kind and its author's note (None when the author wrote none), as
+    raters and judges are shown them."""
+
+    kind: str
+    note: str | None
+
+
+def render_rate(templates: ArenaTemplates, *, question: str, trick: Trick | None = None) -> str:
+    """The rating prompt of one question (no author, no id); a trick's kind and note come
+    before the instruction as a rubric."""
+    instruction = RATE_INSTRUCTION
+    if trick is not None:
+        instruction = f"{rate_rubric(trick.kind, trick.note)}\n\n{RATE_INSTRUCTION}"
+    return _tidy(templates.rate.format(question=question, output_instruction=instruction))
 
 
 def render_answer(templates: ArenaTemplates, *, question: str) -> str:
@@ -176,13 +203,17 @@ def render_answer(templates: ArenaTemplates, *, question: str) -> str:
     return _tidy(templates.answer.format(question=question, output_instruction=ANSWER_INSTRUCTION))
 
 
-def render_judge(templates: ArenaTemplates, *, question: str, answer: str) -> str:
-    """The judging prompt: the question and one answer (no author, no answerer, no id)."""
+def render_judge(
+    templates: ArenaTemplates, *, question: str, answer: str, trick: Trick | None = None
+) -> str:
+    """The judging prompt: the question and one answer (no author, no answerer, no id); for a
+    trick question, its kind and note before the instruction as a rubric."""
     shown = answer.strip() or "(no answer)"
+    instruction = JUDGE_INSTRUCTION
+    if trick is not None:
+        instruction = f"{judge_rubric(trick.kind, trick.note)}\n\n{JUDGE_INSTRUCTION}"
     return _tidy(
-        templates.judge.format(
-            question=question, answer=shown, output_instruction=JUDGE_INSTRUCTION
-        )
+        templates.judge.format(question=question, answer=shown, output_instruction=instruction)
     )
 
 

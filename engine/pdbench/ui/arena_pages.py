@@ -1,5 +1,6 @@
 """The pages of a Humanity's Last Arena run: leaderboard, judges, questions, calibration
-(:mod:`pdbench.ui.arena_calibration`), provider calls.
+(:mod:`pdbench.ui.arena_calibration`), tricks (:mod:`pdbench.ui.arena_tricks`), provider
+calls.
 
 Raters and judges saw only opaque ids (``q_...``, ``a_...``); this viewer is the one place
 where an answer is shown next to the player who wrote it.
@@ -17,6 +18,7 @@ from streamlit.delta_generator import DeltaGenerator
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import arena_budgets, charts, run_reader
 from pdbench.ui.arena_calibration import page_calibration
+from pdbench.ui.arena_tricks import page_tricks, trick_note
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import nothing_to_show
 from pdbench.ui.run_check import ViewableRun
@@ -32,7 +34,15 @@ __all__ = [
     "render",
 ]
 
-PAGES = ["Leaderboard", "Judges", "Questions", "Calibration", "Budgets", "Provider calls"]
+PAGES = [
+    "Leaderboard",
+    "Judges",
+    "Questions",
+    "Calibration",
+    "Tricks",
+    "Budgets",
+    "Provider calls",
+]
 LEADERBOARD_COLUMNS = [
     "rank",
     "player",
@@ -303,6 +313,7 @@ def _select_question(listing: pd.DataFrame) -> pd.Series:
 def _answers(run_dir: Path, question_id: str) -> None:
     """Every answer to the question, best first, each with its judgements."""
     st.subheader("Answers")
+    trick_note(run_dir, question_id)
     answers = run_reader.of_question(run_dir, ArenaMart.ANSWER_DETAIL, question_id)
     judgments = run_reader.of_question(run_dir, ArenaMart.JUDGMENT_DETAIL, question_id)
     nothing_to_show(answers, "Nobody answered this question (dropped questions are not answered).")
@@ -372,6 +383,7 @@ def render(run: ViewableRun) -> None:
         "Judges": lambda: _page_judges(run.run_dir),
         "Questions": lambda: _page_questions(run.run_dir),
         "Calibration": lambda: page_calibration(run.run_dir),
+        "Tricks": lambda: page_tricks(run.run_dir),
         "Budgets": lambda: arena_budgets.page(run.run_dir),
         "Provider calls": lambda: _page_calls(run.run_dir),
     }

@@ -97,6 +97,9 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
         ArenaMart.JUDGE_RATIONALES: ("judge", "judge"),
         ArenaMart.CALIBRATION: ("player", "player"),
         ArenaMart.SELF_ASSESSMENT_DETAIL: ("answer_id", "player, answer_id"),
+        ArenaMart.ROBUSTNESS: ("answerer", "answerer"),
+        ArenaMart.TRICK_AUTHORS: ("author", "share_fell desc nulls last, author"),
+        ArenaMart.TRICK_OUTCOMES: ("question_id", "author, question_id"),
         ArenaMart.CALLS_SUMMARY: ("player", "player, phase"),
         ArenaMart.QUESTION_STATS: (
             "question_id",

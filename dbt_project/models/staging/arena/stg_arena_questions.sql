@@ -20,7 +20,10 @@ renamed as (
         coalesce(shown_text, text) as shown_text,
         coalesce(json_array_length(leaked_identities), 0) as n_leaked_identities,
         coalesce(leaked_identities, '[]'::json) as leaked_identities,
-        coalesce(is_void, false) as is_void
+        coalesce(is_void, false) as is_void,
+        trick_kind,
+        trick_note,
+        trick_kind is not null as is_trick
     from source
     where question_id is not null
 )

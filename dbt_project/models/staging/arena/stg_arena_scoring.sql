@@ -29,7 +29,9 @@ scoring_settings as (
         scoring ->> '$.identity_leaks' as identity_leaks,
         (scoring ->> '$.rationales.low')::integer as rationale_low,
         (scoring ->> '$.rationales.high')::integer as rationale_high,
-        (scoring ->> '$.anomaly.min_effect')::double as anomaly_min_effect
+        (scoring ->> '$.anomaly.min_effect')::double as anomaly_min_effect,
+        (scoring ->> '$.tricks.share')::double as trick_share,
+        (scoring ->> '$.tricks.fell_below')::double as trick_fell_below
     from manifest
 )
 

@@ -58,6 +58,13 @@ class QuestionRecord(ArenaRecord):
     is_void: bool
     """With ``identity_leaks: void``, a question that leaked: not rated or answered,
     excluded from scoring."""
+    trick_kind: str | None = None
+    """With ``tricks``, the kind of a trick question (``false_premise``, ``unanswerable``,
+    ``ambiguous``, ``misleading``); null for an ordinary question."""
+    trick_note: str | None = None
+    """A trick question's private note of the correct handling, as its author wrote it
+    (raters and judges are shown it, answerers never); null for an ordinary question or a
+    trick whose author wrote none."""
 
 
 class QuestionRatingRecord(ArenaRecord):

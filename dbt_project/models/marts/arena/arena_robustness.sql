@@ -1,0 +1,88 @@
+{{ config(location=mart_location()) }}
+
+with answers as (
+    select * from {{ ref('int_arena_trick_answers') }}
+),
+
+per_answerer as (
+    select
+        answerer,
+        count(*) filter (where is_trick) as n_trick_answers,
+        count(*) filter (where not is_trick) as n_ordinary_answers,
+        count(*) filter (where fell_for_trick) as n_fell,
+        avg(score) filter (where is_trick) as mean_trick_score,
+        avg(score) filter (where not is_trick) as mean_ordinary_score,
+        var_samp(score) filter (where is_trick) as trick_variance,
+        var_samp(score) filter (where not is_trick) as ordinary_variance
+    from answers
+    group by answerer
+),
+
+-- Welch: the standard error of the difference of two means with unequal variances, and
+-- the Welch-Satterthwaite degrees of freedom (rounded down: a wider, safer interval)
+welch as (
+    select
+        *,
+        mean_trick_score - mean_ordinary_score as robustness_gap,
+        trick_variance / n_trick_answers as trick_se2,
+        ordinary_variance / n_ordinary_answers as ordinary_se2
+    from per_answerer
+),
+
+welch_df as (
+    select
+        *,
+        sqrt(trick_se2 + ordinary_se2) as gap_se,
+        (trick_se2 + ordinary_se2) ^ 2 / nullif(
+            trick_se2 ^ 2 / (n_trick_answers - 1)
+            + ordinary_se2 ^ 2 / (n_ordinary_answers - 1),
+            0
+        ) as welch_df
+    from welch
+    where n_trick_answers >= 2 and n_ordinary_answers >= 2
+),
+
+half_widths as (
+    select
+        answerer,
+        welch_df,
+        {{ t_quantile_975('greatest(floor(welch_df + 1e-9), 1)') }} * gap_se as gap_half
+    from welch_df
+),
+
+final as (
+    select
+        per_answerer.answerer,
+        per_answerer.n_trick_answers,
+        per_answerer.n_ordinary_answers,
+        per_answerer.mean_trick_score,
+        per_answerer.mean_ordinary_score,
+        per_answerer.mean_trick_score - per_answerer.mean_ordinary_score as robustness_gap,
+        per_answerer.mean_trick_score - per_answerer.mean_ordinary_score
+        - half_widths.gap_half as gap_ci_low,
+        per_answerer.mean_trick_score - per_answerer.mean_ordinary_score
+        + half_widths.gap_half as gap_ci_high,
+        half_widths.welch_df,
+        per_answerer.n_fell,
+        per_answerer.n_fell::double / nullif(per_answerer.n_trick_answers, 0) as share_fell,
+        case
+            when per_answerer.n_trick_answers < 2 or per_answerer.n_ordinary_answers < 2
+                then 'insufficient data'
+            when half_widths.gap_half is null then null
+            when
+                per_answerer.mean_trick_score - per_answerer.mean_ordinary_score
+                + half_widths.gap_half < 0
+                then 'caught by tricks'
+            when
+                per_answerer.mean_trick_score - per_answerer.mean_ordinary_score
+                - half_widths.gap_half > 0
+                then 'better on tricks'
+            else 'robust'
+        end as robustness
+    from per_answerer
+    left join half_widths
+        on per_answerer.answerer = half_widths.answerer
+    order by per_answerer.answerer
+)
+
+select * from final

@@ -1,0 +1,158 @@
+"""The Tricks page of an arena run: how each player answers trick questions against ordinary
+ones (``robustness.parquet``), and how many answerers each trick and each author's tricks
+caught (``trick_outcomes.parquet``, ``trick_authors.parquet``; played with ``tricks``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from pdbench.storage.marts import ArenaMart
+from pdbench.ui import run_reader
+from pdbench.ui.page_parts import nothing_to_show
+
+__all__ = [
+    "AUTHOR_COLUMNS",
+    "OUTCOME_COLUMNS",
+    "ROBUSTNESS_COLUMNS",
+    "gap_intervals",
+    "page_tricks",
+    "trick_note",
+]
+
+ROBUSTNESS_COLUMNS = [
+    "answerer",
+    "robustness",
+    "robustness_gap",
+    "gap_ci_low",
+    "gap_ci_high",
+    "mean_trick_score",
+    "mean_ordinary_score",
+    "n_trick_answers",
+    "n_ordinary_answers",
+    "n_fell",
+    "share_fell",
+]
+"""The robustness table: columns of ``robustness.parquet``."""
+AUTHOR_COLUMNS = [
+    "author",
+    "share_fell",
+    "n_fell",
+    "n_trick_answers",
+    "n_tricks",
+    "n_nobody_fell",
+    "n_everybody_fell",
+    "n_discriminating",
+]
+"""The trick authors table: columns of ``trick_authors.parquet``."""
+OUTCOME_COLUMNS = [
+    "author",
+    "trick_kind",
+    "outcome",
+    "n_fell",
+    "n_answerers",
+    "mean_score",
+    "question_text",
+    "trick_note",
+    "question_id",
+]
+"""The trick outcomes table: columns of ``trick_outcomes.parquet``."""
+
+
+def _points(title: str) -> st.column_config.NumberColumn:
+    return st.column_config.NumberColumn(title, format="%.2f")
+
+
+def _share(title: str) -> st.column_config.NumberColumn:
+    return st.column_config.NumberColumn(title, format="percent")
+
+
+def gap_intervals(rows: pd.DataFrame) -> alt.LayerChart:
+    """Each answerer's robustness gap (point) and its 95% Welch interval (bar), with a rule
+    at 0: left of it, tricks catch the player."""
+    shown = rows.dropna(subset=["gap_ci_low"])
+    base = alt.Chart(shown).encode(y=alt.Y("answerer:N", title=None, sort=None))
+    tooltip = [
+        alt.Tooltip("answerer:N"),
+        alt.Tooltip("robustness_gap:Q", title="gap", format=".2f"),
+        alt.Tooltip("gap_ci_low:Q", title="95% low", format=".2f"),
+        alt.Tooltip("gap_ci_high:Q", title="95% high", format=".2f"),
+    ]
+    bars = base.mark_rule(strokeWidth=3, color="#4e79a7").encode(
+        x=alt.X("gap_ci_low:Q", title="score on tricks − on ordinary questions (normalised)"),
+        x2="gap_ci_high:Q",
+        tooltip=tooltip,
+    )
+    points = base.mark_point(filled=True, size=110, color="#1f3b5c").encode(
+        x="robustness_gap:Q", tooltip=tooltip
+    )
+    zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(strokeDash=[4, 4]).encode(x="x:Q")
+    return alt.layer(bars, points, zero).properties(height=max(120, 36 * len(shown)))
+
+
+def trick_note(run_dir: Path, question_id: str) -> None:
+    """Above a trick question's answers: its kind, its author's note and how many fell."""
+    trick = run_reader.of_question(run_dir, ArenaMart.TRICK_OUTCOMES, question_id)
+    if trick.empty:
+        return
+    row = trick.iloc[0]
+    note = row["trick_note"] if isinstance(row["trick_note"], str) else "(no note written)"
+    st.info(
+        f"**Trick question** ({str(row['trick_kind']).replace('_', ' ')}), not told to the "
+        f"answerers. Author's note: {note}  \n"
+        f"{int(row['n_fell'])} of {int(row['n_answerers'])} answerers fell for it: "
+        f"{row['outcome']}."
+    )
+
+
+def page_tricks(run_dir: Path) -> None:
+    """The robustness intervals and table, the authors' and the tricks' outcomes."""
+    rows = run_reader.mart(run_dir, ArenaMart.ROBUSTNESS)
+    outcomes = run_reader.mart(run_dir, ArenaMart.TRICK_OUTCOMES)
+    st.header("Tricks")
+    if nothing_to_show(outcomes, "No trick questions: this run was played without `tricks`."):
+        return
+    st.caption(
+        "A share of every player's questions were tricks (false premise, unanswerable, "
+        "ambiguous, misleading) with a private note of the correct handling, shown to raters "
+        "and judges, never to answerers. Gap: mean normalised score on other players' tricks "
+        "minus on their ordinary questions, with a 95% Welch interval; an answer fell for a "
+        "trick when scored below the run's `fell_below`."
+    )
+    st.subheader("Robustness per answerer")
+    st.altair_chart(gap_intervals(rows), width="stretch")
+    st.dataframe(
+        rows[ROBUSTNESS_COLUMNS],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "robustness_gap": _points("gap"),
+            "gap_ci_low": _points("95% low"),
+            "gap_ci_high": _points("95% high"),
+            "mean_trick_score": _points("on tricks"),
+            "mean_ordinary_score": _points("on ordinary"),
+            "share_fell": _share("fell"),
+        },
+    )
+    st.subheader("Whose tricks bite")
+    authors = run_reader.mart(run_dir, ArenaMart.TRICK_AUTHORS)
+    st.dataframe(
+        authors[AUTHOR_COLUMNS],
+        hide_index=True,
+        width="stretch",
+        column_config={"share_fell": _share("answers that fell")},
+    )
+    st.subheader("Every trick")
+    st.caption(
+        "A trick nobody fell for may be too easy; one everybody failed may be unfair or "
+        "unanswerable as written; a discriminating one separates the answerers."
+    )
+    st.dataframe(
+        outcomes[OUTCOME_COLUMNS],
+        hide_index=True,
+        width="stretch",
+        column_config={"mean_score": _points("mean score")},
+    )
