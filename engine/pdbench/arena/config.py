@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from pdbench.arena.budgets import expand_budgets
+from pdbench.arena.diversity_config import DiversityConfig
 from pdbench.arena.player_config import ArenaMockConfig, ArenaPlayerConfig, PlayerTokensConfig
 from pdbench.arena.prompts import PHASES, Phase, phase_template_problem
 from pdbench.config.base import (
@@ -193,6 +194,11 @@ class ArenaConfig(ProviderLayerConfig):
     and asked for the 0..10 score it expects from the judges (phase ``self_assess``,
     ``self_assessments.jsonl``; ``calibration.parquet``). Off by default: it adds as many
     calls as answering, and a tournament that does not study calibration need not pay them."""
+    diversity: DiversityConfig | None = None
+    """Embed every question and answer after play (phase ``embed``, ``embeddings.jsonl``)
+    and score how diverse each player's questions are (``diversity.parquet``,
+    ``near_duplicates.parquet``), with an optional bonus reported next to the plain score;
+    ``null`` (default) embeds nothing."""
     identity_leaks: Literal["flag", "scrub", "void"] = "flag"
     """What happens to a question or answer that names a player, its model or its maker
     (:mod:`pdbench.arena.leaks`): ``flag``, recorded only; ``scrub``, the words replaced by
@@ -313,6 +319,9 @@ class ArenaConfig(ProviderLayerConfig):
                 self.rationales.model_dump(mode="json") if self.rationales is not None else None
             ),
             "self_assessment": self.self_assessment,
+            "diversity": (
+                self.diversity.model_dump(mode="json") if self.diversity is not None else None
+            ),
             "players": [_player_truth(p) for p in self.players],
         }
 
@@ -334,4 +343,5 @@ def _player_truth(player: ArenaPlayerConfig) -> dict:
         "invalid_rate": mock.invalid_rate,
         "self_identifies": mock.self_identifies,
         "overconfidence": mock.overconfidence,
+        "repetitive": mock.repetitive,
     }

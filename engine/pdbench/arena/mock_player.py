@@ -12,6 +12,10 @@ judges it reads from the text it is shown. It never learns who wrote anything:
   ``10 * answer_skill - difficulty`` of them, where the difficulty (0..3) comes from the
   question; every answer ends with the player's *signature* sign-off. A judge perceives
   quality as the number of steps it sees.
+- **Repetition**: with ``repetitive`` r, each question after the first is, with
+  probability r (seeded), a near paraphrase of the first: its stem reworded by a short
+  lead-in (``"Put another way: ..."``), with the first question's clarifiers. A planted repetitive
+  question writer, for the diversity marts.
 - **Self-identification**: with ``self_identifies`` p, an answer ends, with probability p
   (seeded), with a sentence naming the player and its model ("I am atlas, running on
   mock-arena."): a planted identity leak.
@@ -82,6 +86,13 @@ _STEMS = (
     "How would you test statement {k} from {category}?",
     "Which assumption of {category} problem {k} matters most, and why?",
 )
+_REWORDINGS = (
+    "Put another way: {stem}",
+    "Once more: {stem}",
+    "To rephrase: {stem}",
+    "Asked differently: {stem}",
+)
+"""Lead-ins of a repetitive writer's paraphrases of its first question."""
 _INSTRUCTION = re.compile(r"Write exactly (\d+) questions as a numbered list")
 _CATEGORIES = re.compile(r"one of: (.*?)\. For example")
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
@@ -112,6 +123,8 @@ class ArenaMockSettings:
     itself: never another player's name)."""
     overconfidence: float = 0.0
     """Points added to the score it predicts for its own answer."""
+    repetitive: float = 0.0
+    """Share of its questions after the first that paraphrase the first."""
 
     def mock_setup(self) -> MockSetup:
         """The mock provider's player and settings (:class:`pdbench.providers.mock.MockSource`)."""
@@ -174,6 +187,7 @@ class ArenaMockPlayer:
         n = int(count.group(1)) if count else 1
         categories = _BRACKETED.findall(listed.group(1)) if listed else ["general"]
         lines = ["Here are the questions:", ""]
+        first: tuple[str, str, list[str]] | None = None
         for i in range(1, n + 1):
             category = categories[(i - 1) % len(categories)]
             stem = _STEMS[rng.randrange(len(_STEMS))].format(
@@ -182,6 +196,11 @@ class ArenaMockPlayer:
             quality = 5 * self.settings.question_quality + rng.gauss(0, 0.5)
             n_clear = max(0, min(len(CLARIFIERS), round(quality)))
             clarifiers = rng.sample(CLARIFIERS, n_clear)
+            first = first or (category, stem, clarifiers)
+            # drawn only when planted, so a player without the trait keeps its questions
+            if i > 1 and self.settings.repetitive and rng.random() < self.settings.repetitive:
+                category, stem, clarifiers = first
+                stem = _REWORDINGS[(i - 2) % len(_REWORDINGS)].format(stem=stem)
             lines.append(" ".join([f"{i}. [{category}] {stem}", *clarifiers]))
         return "\n".join(lines)
 

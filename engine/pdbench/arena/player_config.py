@@ -47,6 +47,9 @@ class ArenaMockConfig(StrictModel):
     """Points it adds to the score it predicts for its own answer (``self_assessment``): the
     prediction is the score a judge with no leniency would give (the worked steps it sees)
     plus this, plus noise ~ N(0, ``judge_noise``); negative for an underconfident player."""
+    repetitive: float = Field(default=0.0, ge=0, le=1)
+    """Share of its questions (after the first) that are near paraphrases of its first
+    question (seeded): a planted repetitive question writer (``diversity``)."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None

@@ -66,6 +66,7 @@ def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
         seed=mock.seed,
         self_identifies=mock.self_identifies,
         overconfidence=mock.overconfidence,
+        repetitive=mock.repetitive,
         identity=f"I am {player.name}, running on {player.model}.",
     )
 
