@@ -40,9 +40,8 @@ class EmbeddingConfig(StrictModel):
         if provider == "anthropic":
             raise ValueError("anthropic has no embedding endpoint (use openai, litellm or mock)")
         if provider not in _EMBEDDING_PROVIDERS:
-            raise ValueError(
-                f"unknown embedding provider {provider!r} (one of: {', '.join(_EMBEDDING_PROVIDERS)})"
-            )
+            known = ", ".join(_EMBEDDING_PROVIDERS)
+            raise ValueError(f"unknown embedding provider {provider!r} (one of: {known})")
         return provider
 
 

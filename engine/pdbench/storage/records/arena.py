@@ -1,9 +1,10 @@
 """The records of the arena: a question, a rating of a question, an answer, a judgement, a
 self-assessment, a person's vote on an answer, and the embedding of a question or answer.
 
-Each but the vote and the embedding is the outcome of one call task (:mod:`pdbench.arena.tasks`): the fields
-every outcome has (:class:`ArenaRecord`) come first, as the engine writes them, then the
-record's own. A vote is written by the audience page (:mod:`pdbench.audience`).
+Each but the vote and the embedding is the outcome of one call task
+(:mod:`pdbench.arena.tasks`): the fields every outcome has (:class:`ArenaRecord`) come first,
+as the engine writes them, then the record's own. A vote is written by the audience page
+(:mod:`pdbench.audience`); an embedding by the embed phase (:mod:`pdbench.arena.diversity`).
 """
 
 from __future__ import annotations
