@@ -12,9 +12,9 @@ judges it reads from the text it is shown. It never learns who wrote anything:
   ``10 * answer_skill - difficulty`` of them, where the difficulty (0..3) comes from the
   question; every answer ends with the player's *signature* sign-off. A judge perceives
   quality as the number of steps it sees.
-- **Repetition**: with ``repetitive`` r, each question after the first is, with
-  probability r (seeded), a near paraphrase of the first: its stem reworded by a short
-  lead-in (``"Put another way: ..."``), with the first question's clarifiers. A planted repetitive
+- **Repetition**: with ``repetitive`` r, ``floor((n - 1) * r)`` of the questions after the
+  first, spread evenly among them, are near paraphrases of the first: its stem reworded by a short
+  lead-in (``"Again, ..."``), with the first question's clarifiers. A planted repetitive
   question writer, for the diversity marts.
 - **Self-identification**: with ``self_identifies`` p, an answer ends, with probability p
   (seeded), with a sentence naming the player and its model ("I am atlas, running on
@@ -86,13 +86,10 @@ _STEMS = (
     "How would you test statement {k} from {category}?",
     "Which assumption of {category} problem {k} matters most, and why?",
 )
-_REWORDINGS = (
-    "Put another way: {stem}",
-    "Once more: {stem}",
-    "To rephrase: {stem}",
-    "Asked differently: {stem}",
-)
-"""Lead-ins of a repetitive writer's paraphrases of its first question."""
+_REWORDINGS = ("So,", "Again,", "Now,", "Then,", "Also,", "Briefly,", "Once more,", "In short,",
+               "Put simply,", "Restated,", "Reworded,", "Rephrased,")  # fmt: skip
+"""Lead-ins of a repetitive writer's paraphrases of its first question (the j-th
+paraphrase takes the j-th, then the j-th again with a number: every one is distinct)."""
 _INSTRUCTION = re.compile(r"Write exactly (\d+) questions as a numbered list")
 _CATEGORIES = re.compile(r"one of: (.*?)\. For example")
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
@@ -134,6 +131,20 @@ class ArenaMockSettings:
             invalid_rate=self.invalid_rate,
             latency_ms=self.latency_ms,
         )
+
+
+def _repeats(i: int, *, share: float) -> bool:
+    """Whether question ``i`` (1-based) paraphrases the first: of questions 2..i, the
+    first ``floor((i - 1) * share)`` do, spread evenly (no random draw, so the other traits'
+    draws are the same with or without it)."""
+    return i > 1 and int((i - 1) * share + 1e-9) > int((i - 2) * share + 1e-9)
+
+
+def _paraphrase(stem: str, *, j: int) -> str:
+    """The ``j``-th (0-based) rewording of ``stem``: a short lead-in before it."""
+    lead = _REWORDINGS[j % len(_REWORDINGS)]
+    round_ = j // len(_REWORDINGS)
+    return f"{lead} {stem}" if round_ == 0 else f"{lead} ({round_ + 1}) {stem}"
 
 
 def _clamp_score(value: float) -> int:
@@ -197,10 +208,9 @@ class ArenaMockPlayer:
             n_clear = max(0, min(len(CLARIFIERS), round(quality)))
             clarifiers = rng.sample(CLARIFIERS, n_clear)
             first = first or (category, stem, clarifiers)
-            # drawn only when planted, so a player without the trait keeps its questions
-            if i > 1 and self.settings.repetitive and rng.random() < self.settings.repetitive:
+            if _repeats(i, share=self.settings.repetitive):
                 category, stem, clarifiers = first
-                stem = _REWORDINGS[(i - 2) % len(_REWORDINGS)].format(stem=stem)
+                stem = _paraphrase(stem, j=i - 2)
             lines.append(" ".join([f"{i}. [{category}] {stem}", *clarifiers]))
         return "\n".join(lines)
 

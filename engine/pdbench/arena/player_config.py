@@ -49,7 +49,8 @@ class ArenaMockConfig(StrictModel):
     plus this, plus noise ~ N(0, ``judge_noise``); negative for an underconfident player."""
     repetitive: float = Field(default=0.0, ge=0, le=1)
     """Share of its questions (after the first) that are near paraphrases of its first
-    question (seeded): a planted repetitive question writer (``diversity``)."""
+    question (``floor((n - 1) * repetitive)`` of them, spread evenly; deterministic): a
+    planted repetitive question writer (``diversity``)."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None

@@ -55,6 +55,8 @@ class ArenaMart(StrEnum):
     BUDGET_CURVES = "budget_curves.parquet"
     CALIBRATION = "calibration.parquet"
     SELF_ASSESSMENT_DETAIL = "self_assessment_detail.parquet"
+    DIVERSITY = "diversity.parquet"
+    NEAR_DUPLICATES = "near_duplicates.parquet"
     CALLS_SUMMARY = "calls_summary.parquet"
     PARSE_RULES = "parse_rules.parquet"
     AUDIENCE_ANSWER_SCORES = "audience_answer_scores.parquet"

@@ -97,6 +97,11 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
         ArenaMart.JUDGE_RATIONALES: ("judge", "judge"),
         ArenaMart.CALIBRATION: ("player", "player"),
         ArenaMart.SELF_ASSESSMENT_DETAIL: ("answer_id", "player, answer_id"),
+        ArenaMart.DIVERSITY: ("player", "diversity_score nulls last, player"),
+        ArenaMart.NEAR_DUPLICATES: (
+            "question_id_a",
+            "similarity desc, question_id_a, question_id_b",
+        ),
         ArenaMart.CALLS_SUMMARY: ("player", "player, phase"),
         ArenaMart.QUESTION_STATS: (
             "question_id",

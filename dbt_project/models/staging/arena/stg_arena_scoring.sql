@@ -29,7 +29,9 @@ scoring_settings as (
         scoring ->> '$.identity_leaks' as identity_leaks,
         (scoring ->> '$.rationales.low')::integer as rationale_low,
         (scoring ->> '$.rationales.high')::integer as rationale_high,
-        (scoring ->> '$.anomaly.min_effect')::double as anomaly_min_effect
+        (scoring ->> '$.anomaly.min_effect')::double as anomaly_min_effect,
+        (scoring ->> '$.diversity.near_duplicate')::double as diversity_near_duplicate,
+        (scoring ->> '$.diversity.weight')::double as diversity_weight
     from manifest
 )
 
