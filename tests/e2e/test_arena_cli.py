@@ -218,7 +218,8 @@ def test_dry_run_estimates_tokens_and_cost_per_model(project: Path):
     )
     result = _invoke("run", ARENA, "--dry-run")
     assert result.exit_code == 0, result.stderr
-    # 1625 players' calls (see above; the embedder's 3 are not in the estimate); re-asks: 1625 x (1 + max_retries 2) = 4875
+    # 1625 players' calls (see above; the embedder's 3 are not in the estimate);
+    # re-asks: 1625 x (1 + max_retries 2) = 4875
     assert "provider calls: 1625 (one per player and item of a phase, before re-asks); " in (
         result.stdout
     )
