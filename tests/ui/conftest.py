@@ -66,6 +66,7 @@ def arena_run(ui_configs: Path) -> Path:
         players=3,
         run_id="viewer-arena",
         self_assessment=True,
+        diversity={"near_duplicate": 0.9},
         bootstrap={"n": 30},
         anomaly={"permutations": 30},
     )

@@ -1,5 +1,6 @@
 """The pages of a Humanity's Last Arena run: leaderboard, judges, questions, calibration
-(:mod:`pdbench.ui.arena_calibration`), provider calls.
+(:mod:`pdbench.ui.arena_calibration`), diversity (:mod:`pdbench.ui.arena_diversity`),
+provider calls.
 
 Raters and judges saw only opaque ids (``q_...``, ``a_...``); this viewer is the one place
 where an answer is shown next to the player who wrote it.
@@ -17,6 +18,7 @@ from streamlit.delta_generator import DeltaGenerator
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import arena_budgets, charts, run_reader
 from pdbench.ui.arena_calibration import page_calibration
+from pdbench.ui.arena_diversity import page_diversity
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import nothing_to_show
 from pdbench.ui.run_check import ViewableRun
@@ -32,7 +34,15 @@ __all__ = [
     "render",
 ]
 
-PAGES = ["Leaderboard", "Judges", "Questions", "Calibration", "Budgets", "Provider calls"]
+PAGES = [
+    "Leaderboard",
+    "Judges",
+    "Questions",
+    "Calibration",
+    "Diversity",
+    "Budgets",
+    "Provider calls",
+]
 LEADERBOARD_COLUMNS = [
     "rank",
     "player",
@@ -372,6 +382,7 @@ def render(run: ViewableRun) -> None:
         "Judges": lambda: _page_judges(run.run_dir),
         "Questions": lambda: _page_questions(run.run_dir),
         "Calibration": lambda: page_calibration(run.run_dir),
+        "Diversity": lambda: page_diversity(run.run_dir),
         "Budgets": lambda: arena_budgets.page(run.run_dir),
         "Provider calls": lambda: _page_calls(run.run_dir),
     }
