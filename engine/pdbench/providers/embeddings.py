@@ -10,7 +10,9 @@ and says what the request used. Three kinds:
   No tokens, no cost.
 - ``openai``: any OpenAI-compatible ``/v1/embeddings`` endpoint (OpenAI, vLLM, Ollama, a
   llama.cpp server started with ``--embedding true``) through the official SDK's
-  ``client.embeddings.create``; ``base_url`` and ``api_key_env`` as for a chat model.
+  ``client.embeddings.create``; ``base_url`` and ``api_key_env`` as for a chat model. A
+  server that does not pool (llama-cpp-python's, for a chat model such as SmolLM2) returns
+  one vector per token: they are averaged into one (mean pooling, :func:`pooled`).
 - ``litellm``: ``litellm.embedding``.
 
 Anthropic has no embedding endpoint; the config refuses it. Transport failures are retried
@@ -38,6 +40,7 @@ __all__ = [
     "MockEmbedder",
     "build_embedder",
     "ngram_vector",
+    "pooled",
 ]
 
 NGRAM = 3
@@ -72,6 +75,17 @@ class EmbeddingSettings(Protocol):
     dim: int
     max_retries: int
     timeout_s: float
+
+
+def pooled(embedding: Sequence[Any]) -> list[float]:
+    """One vector from what a server returned for one text: the vector itself, or the mean
+    of its per-token vectors when it returned one per token (no pooling)."""
+    if embedding and isinstance(embedding[0], (list, tuple)):
+        width = len(embedding[0])
+        if any(len(token) != width for token in embedding):
+            raise ValueError("per-token embeddings of different lengths")
+        return [sum(token[i] for token in embedding) / len(embedding) for i in range(width)]
+    return [float(x) for x in embedding]
 
 
 def ngram_vector(text: str, *, dim: int) -> list[float]:
@@ -123,6 +137,8 @@ class _RemoteEmbedder:
         )
         if len(vectors) != len(texts):
             raise ValueError(f"{self.model}: {len(vectors)} embeddings for {len(texts)} texts")
+        if len({len(v) for v in vectors}) > 1:
+            raise ValueError(f"{self.model}: embeddings of different lengths in one reply")
         latency = (time.monotonic() - start) * 1000
         return EmbedResult(
             vectors=vectors, tokens_in=tokens, transport_retries=retries, latency_ms=latency
@@ -145,7 +161,7 @@ def _openai(settings: EmbeddingSettings, policy: RetryPolicy) -> _RemoteEmbedder
         reply = client.embeddings.create(model=settings.model, input=texts)
         ordered = sorted(reply.data, key=lambda d: d.index)
         usage = getattr(reply, "usage", None)
-        return [list(d.embedding) for d in ordered], getattr(usage, "prompt_tokens", None)
+        return [pooled(d.embedding) for d in ordered], getattr(usage, "prompt_tokens", None)
 
     return _RemoteEmbedder(
         provider="openai",
@@ -171,7 +187,7 @@ def _litellm(settings: EmbeddingSettings, policy: RetryPolicy) -> _RemoteEmbedde
         reply = litellm.embedding(model=settings.model, input=texts, **options)
         data = sorted(reply.data, key=lambda d: d["index"])
         usage = getattr(reply, "usage", None)
-        return [list(d["embedding"]) for d in data], getattr(usage, "prompt_tokens", None)
+        return [pooled(d["embedding"]) for d in data], getattr(usage, "prompt_tokens", None)
 
     return _RemoteEmbedder(
         provider="litellm",
