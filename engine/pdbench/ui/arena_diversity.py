@@ -19,6 +19,7 @@ DIVERSITY_COLUMNS = [
     "diversity_score",
     "question_diversity",
     "novelty",
+    "answer_originality",
     "n_questions",
     "n_near_duplicate_pairs",
     "n_cross_near_duplicates",
@@ -56,7 +57,9 @@ def page_diversity(run_dir: Path) -> None:
     st.caption(
         "Every question embedded by one model. Question diversity: 1 − the mean cosine "
         "similarity of a player's own questions (the diversity score). Novelty: 1 − the "
-        "highest similarity to another player's question, averaged. score_with_bonus = "
+        "highest similarity to another player's question, averaged. Answer originality: 1 − "
+        "the mean similarity of its answers to the others' answers to the same question. "
+        "score_with_bonus = "
         "score + weight × the standardised diversity score, shown next to the plain score "
         f"and rank, which it never replaces. Near duplicates: cosine ≥ {near:g}."
     )
@@ -68,6 +71,7 @@ def page_diversity(run_dir: Path) -> None:
             "diversity_score": _number("diversity score"),
             "question_diversity": _number("question diversity"),
             "novelty": _number("novelty"),
+            "answer_originality": _number("answer originality"),
             "n_near_duplicate_pairs": st.column_config.NumberColumn("own near duplicates"),
             "n_cross_near_duplicates": st.column_config.NumberColumn("near others'"),
             "score": _number("score"),

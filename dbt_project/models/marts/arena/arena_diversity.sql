@@ -8,6 +8,33 @@ embeddings as (
     select * from {{ ref('stg_arena_embeddings') }}
 ),
 
+answer_similarity as (
+    select * from {{ ref('int_arena_answer_similarity') }}
+),
+
+-- Each answer pair seen from both of its players.
+answer_pairs as (
+    select
+        player_a as player,
+        similarity
+    from answer_similarity
+    union all
+    select
+        player_b as player,
+        similarity
+    from answer_similarity
+),
+
+-- A player's answer originality: 1 - the mean similarity of its answers to other players'
+-- answers to the same question.
+answer_originality as (
+    select
+        player,
+        1 - avg(similarity) as answer_originality
+    from answer_pairs
+    group by player
+),
+
 player_scores as (
     select * from {{ ref('int_arena_player_scores') }}
 ),
@@ -113,6 +140,7 @@ final as (
         standardised.n_near_duplicate_pairs,
         standardised.n_cross_near_duplicates,
         standardised.novelty,
+        answer_originality.answer_originality,
         standardised.diversity_score,
         standardised.diversity_z,
         player_scores.score,
@@ -123,6 +151,8 @@ final as (
         + scoring.diversity_weight * standardised.diversity_z as score_with_bonus
     from standardised
     cross join scoring
+    left join answer_originality
+        on standardised.player = answer_originality.player
     left join player_scores
         on standardised.player = player_scores.player
     order by standardised.diversity_score asc nulls last, standardised.player asc
