@@ -137,6 +137,17 @@ def test_the_diversity_mart_recounts_the_raw_embeddings(run: Run):
         sims = [_cosine(a, b) for a, b in itertools.combinations(own, 2)]
         assert rows[player]["question_diversity"] == pytest.approx(1 - sum(sims) / len(sims))
         assert rows[player]["n_near_duplicate_pairs"] == sum(s >= NEAR for s in sims)
+    answers: dict[str, list[tuple[str, list[float]]]] = {}
+    for e in _jsonl(run.run_dir, RunFiles.EMBEDDINGS):
+        if e["kind"] == "answer":
+            answers.setdefault(e["question_id"], []).append((e["player"], e["vector"]))
+    others: dict[str, list[float]] = {}
+    for answered in answers.values():
+        for (p, a), (q, b) in itertools.combinations(answered, 2):
+            others.setdefault(p, []).append(_cosine(a, b))
+            others.setdefault(q, []).append(_cosine(a, b))
+    for player, sims in others.items():
+        assert rows[player]["answer_originality"] == pytest.approx(1 - sum(sims) / len(sims))
 
 
 def test_the_bonus_is_reported_next_to_the_unchanged_plain_score(run: Run):
