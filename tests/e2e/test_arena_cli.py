@@ -36,11 +36,14 @@ def test_dry_run_prints_the_calls_per_phase_and_writes_nothing(project: Path):
     result = _invoke("run", ARENA, "--dry-run")
     assert result.exit_code == 0, result.stderr
     # 5 players, 6 questions each: 5; 5*6*4 = 120; at most 5*30 = 150; at most 30*5*4 = 600;
-    # at most one rationale per judgement, 600; one self-assessment per answer, at most 150
+    # at most one rationale per judgement, 600; one self-assessment per answer, at most 150;
+    # the embedder: 30 questions and at most 150 answers, 64 texts a request, at most 3
     assert "  generate: exactly 5\n  rate: exactly 120\n" in result.stdout
     assert "  answer: at most 150\n  judge: at most 600\n" in result.stdout
-    assert "  rationale: at most 600\n  self_assess: at most 150\n" in result.stdout
-    assert "dry run: would make at most 1625 provider calls into data/runs/arena-demo" in (
+    assert "  rationale: at most 600\n  self_assess: at most 150\n  embed: at most 3\n" in (
+        result.stdout
+    )
+    assert "dry run: would make at most 1628 provider calls into data/runs/arena-demo" in (
         result.stdout
     )
     assert not Path("data").exists()
@@ -215,7 +218,8 @@ def test_dry_run_estimates_tokens_and_cost_per_model(project: Path):
     )
     result = _invoke("run", ARENA, "--dry-run")
     assert result.exit_code == 0, result.stderr
-    # 1625 calls (see above); re-asks: 1625 x (1 + max_retries 2) = 4875
+    # 1625 players' calls (see above; the embedder's 3 are not in the estimate);
+    # re-asks: 1625 x (1 + max_retries 2) = 4875
     assert "provider calls: 1625 (one per player and item of a phase, before re-asks); " in (
         result.stdout
     )

@@ -362,6 +362,7 @@ def test_schema_lists_every_record_with_its_file():
         "judgments": RunFiles.JUDGMENTS,
         "audience_votes": RunFiles.AUDIENCE_VOTES,
         "self_assessments": RunFiles.SELF_ASSESSMENTS,
+        "embeddings": RunFiles.EMBEDDINGS,
         "manifest": RunFiles.MANIFEST,
     }
 

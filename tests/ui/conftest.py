@@ -67,6 +67,7 @@ def arena_run(ui_configs: Path) -> Path:
         run_id="viewer-arena",
         self_assessment=True,
         tricks={"share": 0.34},
+        diversity={"near_duplicate": 0.9},
         bootstrap={"n": 30},
         anomaly={"permutations": 30},
     )

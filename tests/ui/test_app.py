@@ -17,6 +17,7 @@ import pytest
 from pdbench.storage.marts import ArenaMart, PDMart
 from pdbench.ui import (
     arena_calibration,
+    arena_diversity,
     arena_pages,
     arena_tricks,
     pd_intervals,
@@ -471,6 +472,34 @@ def test_calibration_page_is_the_calibration_mart_recounted_from_the_raw_files(
     for position, row in enumerate(raw):
         assert table["mean_signed_error"].iloc[position] == pytest.approx(row["error"])
     assert set(table["confidence"]) <= {"overconfident", "underconfident", "calibrated"}
+
+
+def test_diversity_page_is_the_diversity_mart_recounted_from_the_embeddings(
+    arena_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    at = _app(monkeypatch, "--run-dir", str(arena_run))
+    _set(at, at.radio(key="arena_page"), "Diversity")
+    table = at.dataframe[0].value
+    assert table.columns.tolist() == arena_diversity.DIVERSITY_COLUMNS
+    # 1 - the mean cosine of each player's own question pairs, from the raw vectors
+    raw = _rows(
+        "with q as (select player, item_id, vector::double[] as v "
+        f"from read_json('{arena_run / 'embeddings.jsonl'}') where kind = 'question') "
+        "select a.player, 1 - avg(list_cosine_similarity(a.v, b.v)) as diversity "
+        "from q as a inner join q as b on a.player = b.player and a.item_id < b.item_id "
+        "group by a.player order by diversity, a.player"
+    )
+    assert table["player"].tolist() == [row["player"] for row in raw]
+    for position, row in enumerate(raw):
+        assert table["diversity_score"].iloc[position] == pytest.approx(row["diversity"])
+    assert (table["score_with_bonus"] == table["score"]).all()  # weight 0 by default
+    pairs = _rows(
+        f"select count(question_id_a) as n from '{arena_run / 'near_duplicates.parquet'}'"
+    )[0]["n"]
+    if pairs:
+        assert len(at.dataframe[1].value) == pairs
+    else:
+        assert any("No pair of questions" in info.value for info in at.info)
 
 
 def test_the_predicted_vs_actual_chart_draws_only_the_counted_answers():

@@ -70,10 +70,11 @@ def test_scoring_is_the_contract_with_the_sql(project: Path):
     assert set(second) == {
         "name", "provider", "model", "answer_skill", "question_quality", "judge_leniency",
         "judge_noise", "favours", "favour_bonus", "invalid_rate", "self_identifies",
-        "overconfidence", "trick_bite", "trick_robustness",
+        "overconfidence", "trick_bite", "trick_robustness", "repetitive",
     }  # fmt: skip
     assert scoring["self_assessment"] is False
     assert scoring["tricks"] == {"share": 0.0, "fell_below": 3.0}
+    assert scoring["diversity"] is None
 
 
 def test_self_assessment_is_off_by_default_and_its_settings_are_checked(project: Path):
@@ -246,3 +247,36 @@ def test_tricks_are_off_by_default_and_checked(project: Path):
     message = _error(write_arena(project / "configs", tricks={"kinds": ["ambiguous"] * 2}))
     assert "tricks.kinds: " in message and "listed twice" in message
     assert "tricks.spice" in _error(write_arena(project / "configs", tricks={"spice": 1}))
+
+
+def test_diversity_defaults_to_the_mock_embedder_and_reaches_the_scoring(project: Path):
+    path = write_arena(project / "configs", players=3, diversity={})
+    config = load_config(path).config
+    assert config.scoring()["diversity"] == {
+        "embedding": {"provider": "mock", "model": "mock-ngram", "base_url": None,
+                      "api_key_env": None, "dim": 256, "batch_size": 64, "max_retries": 4,
+                      "timeout_s": 60.0},
+        "near_duplicate": 0.95,
+        "weight": 0.0,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("diversity", "message"),
+    [
+        ({"embedding": {"provider": "anthropic"}},
+         "diversity.embedding.provider: anthropic has no embedding endpoint"),
+        ({"embedding": {"provider": "cohere"}},
+         "diversity.embedding.provider: unknown embedding provider 'cohere'"),
+        ({"near_duplicate": 1.5}, "diversity.near_duplicate: "),
+        ({"weight": -1}, "diversity.weight: "),
+        ({"embedding": {"api_key_env": "sk-123"}}, "diversity.embedding.api_key_env: "),
+        ({"colour": "red"}, "diversity.colour: unknown key"),
+    ],
+)  # fmt: skip
+def test_a_bad_diversity_setting_is_one_line_naming_the_field(
+    project: Path, diversity: dict, message: str
+):
+    path = write_arena(project / "configs", players=3, diversity=diversity)
+    error = _error(path)
+    assert error.startswith(f"{path}: {message}") and "\n" not in error

@@ -170,3 +170,29 @@ def test_an_answerer_loses_two_steps_per_decoy_it_does_not_see_through():
     assert steps[1.0] - steps[0.5] == 2 and steps[1.0] - steps[0.0] == 4
     plain = render_answer(T, question="Why does claim 12 hold?")
     assert _reply(plain, trick_robustness=0.0) == _reply(plain, trick_robustness=1.0)
+
+
+def test_a_repetitive_writer_rewords_its_first_question_in_the_planted_share():
+    from random import Random
+
+    from pdbench.arena.mock_player import ArenaMockPlayer, ArenaMockSettings
+
+    prompt = (
+        "Write exactly 7 questions as a numbered list, each starting with one of: [math], "
+        "[logic]. For example"
+    )
+
+    def questions(share: float) -> list[str]:
+        settings = ArenaMockSettings(
+            answer_skill=0.5, question_quality=0.5, judge_leniency=0.0, judge_noise=0.5,
+            favour_bonus=0.0, signature="Bye.", repetitive=share,
+        )  # fmt: skip
+        reply = ArenaMockPlayer(settings=settings).reply(system="", prompt=prompt, rng=Random(3))
+        return [line.split("] ", 1)[1] for line in reply.splitlines()[2:]]
+
+    plain, half, all_ = questions(0.0), questions(0.5), questions(1.0)
+    stem = plain[0].split("?")[0]
+    # floor(6 * 0.5) = 3 of questions 2..7, every second one; all six with 1.0
+    assert [stem in q for q in half[1:]] == [False, True, False, True, False, True]
+    assert all(stem in q for q in all_) and len(set(all_)) == 7
+    assert [q for q, p in zip(half, plain, strict=True) if q != p] == [half[2], half[4], half[6]]

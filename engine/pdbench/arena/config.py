@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from pdbench.arena.budgets import expand_budgets
+from pdbench.arena.diversity_config import DiversityConfig
 from pdbench.arena.player_config import ArenaMockConfig, ArenaPlayerConfig, PlayerTokensConfig
 from pdbench.arena.prompts import PHASES, Phase, phase_template_problem
 from pdbench.arena.tricks import TricksConfig
@@ -201,6 +202,11 @@ class ArenaConfig(ProviderLayerConfig):
     which raters and judges see as a rubric and answerers never see; an answer scored below
     ``fell_below`` fell for its trick (``robustness.parquet``, ``trick_outcomes.parquet``).
     Off by default (``share: 0``)."""
+    diversity: DiversityConfig | None = None
+    """Embed every question and answer after play (phase ``embed``, ``embeddings.jsonl``)
+    and score how diverse each player's questions are (``diversity.parquet``,
+    ``near_duplicates.parquet``), with an optional bonus reported next to the plain score;
+    ``null`` (default) embeds nothing."""
     identity_leaks: Literal["flag", "scrub", "void"] = "flag"
     """What happens to a question or answer that names a player, its model or its maker
     (:mod:`pdbench.arena.leaks`): ``flag``, recorded only; ``scrub``, the words replaced by
@@ -322,6 +328,9 @@ class ArenaConfig(ProviderLayerConfig):
             ),
             "self_assessment": self.self_assessment,
             "tricks": {"share": self.tricks.share, "fell_below": self.tricks.fell_below},
+            "diversity": (
+                self.diversity.model_dump(mode="json") if self.diversity is not None else None
+            ),
             "players": [_player_truth(p) for p in self.players],
         }
 
@@ -345,4 +354,5 @@ def _player_truth(player: ArenaPlayerConfig) -> dict:
         "overconfidence": mock.overconfidence,
         "trick_bite": mock.trick_bite,
         "trick_robustness": mock.trick_robustness,
+        "repetitive": mock.repetitive,
     }

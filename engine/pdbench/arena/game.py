@@ -80,5 +80,6 @@ class ArenaGame(Game):
             f"{counts['question_ratings']} ratings, {counts['answers']} answers, "
             f"{counts['judgments']} judgements, "
             + (f"{assessed} self-assessments, " if assessed is not None else "")
+            + (f"{embedded} embeddings, " if (embedded := counts.get("embeddings")) else "")
             + f"{counts['calls']} provider calls"
         )

@@ -12,6 +12,10 @@ judges it reads from the text it is shown. It never learns who wrote anything:
   ``10 * answer_skill - difficulty`` of them, where the difficulty (0..3) comes from the
   question; every answer ends with the player's *signature* sign-off. A judge perceives
   quality as the number of steps it sees.
+- **Repetition**: with ``repetitive`` r, ``floor((n - 1) * r)`` of the questions after the
+  first, spread evenly among them, are near paraphrases of the first: its stem reworded by a short
+  lead-in (``"Again, ..."``), with the first question's clarifiers. A planted repetitive
+  question writer, for the diversity marts.
 - **Self-identification**: with ``self_identifies`` p, an answer ends, with probability p
   (seeded), with a sentence naming the player and its model ("I am atlas, running on
   mock-arena."): a planted identity leak.
@@ -97,6 +101,10 @@ _STEMS = (
     "How would you test statement {k} from {category}?",
     "Which assumption of {category} problem {k} matters most, and why?",
 )
+_REWORDINGS = ("So,", "Again,", "Now,", "Then,", "Also,", "Briefly,", "Once more,", "In short,",
+               "Put simply,", "Restated,", "Reworded,", "Rephrased,")  # fmt: skip
+"""Lead-ins of a repetitive writer's paraphrases of its first question (the j-th
+paraphrase takes the j-th, then the j-th again with a number: every one is distinct)."""
 _INSTRUCTION = re.compile(r"Write exactly (\d+) questions as a numbered list")
 _CATEGORIES = re.compile(r"one of: (.*?)\. For example")
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
@@ -133,6 +141,8 @@ class ArenaMockSettings:
     """Its trick questions carry ``round(5 * trick_bite)`` decoys."""
     trick_robustness: float = 0.5
     """The share of a trick's decoys it sees through as an answerer."""
+    repetitive: float = 0.0
+    """Share of its questions after the first that paraphrase the first."""
 
     def mock_setup(self) -> MockSetup:
         """The mock provider's player and settings (:class:`pdbench.providers.mock.MockSource`)."""
@@ -142,6 +152,20 @@ class ArenaMockSettings:
             invalid_rate=self.invalid_rate,
             latency_ms=self.latency_ms,
         )
+
+
+def _repeats(i: int, *, share: float) -> bool:
+    """Whether question ``i`` (1-based) paraphrases the first: of questions 2..i, the
+    first ``floor((i - 1) * share)`` do, spread evenly (no random draw, so the other traits'
+    draws are the same with or without it)."""
+    return i > 1 and int((i - 1) * share + 1e-9) > int((i - 2) * share + 1e-9)
+
+
+def _paraphrase(stem: str, *, j: int) -> str:
+    """The ``j``-th (0-based) rewording of ``stem``: a short lead-in before it."""
+    lead = _REWORDINGS[j % len(_REWORDINGS)]
+    round_ = j // len(_REWORDINGS)
+    return f"{lead} {stem}" if round_ == 0 else f"{lead} ({round_ + 1}) {stem}"
 
 
 def _clamp_score(value: float) -> int:
@@ -197,6 +221,7 @@ class ArenaMockPlayer:
         tricks = {int(p) for p in _TRICK.findall(prompt)}
         n_decoys = round(len(DECOYS) * self.settings.trick_bite)
         lines = ["Here are the questions:", ""]
+        first: tuple[str, str, list[str]] | None = None
         for i in range(1, n + 1):
             category = categories[(i - 1) % len(categories)]
             stem = _STEMS[rng.randrange(len(_STEMS))].format(
@@ -205,6 +230,10 @@ class ArenaMockPlayer:
             quality = 5 * self.settings.question_quality + rng.gauss(0, 0.5)
             n_clear = max(0, min(len(CLARIFIERS), round(quality)))
             clarifiers = rng.sample(CLARIFIERS, n_clear)
+            first = first or (category, stem, clarifiers)
+            if _repeats(i, share=self.settings.repetitive):
+                category, stem, clarifiers = first
+                stem = _paraphrase(stem, j=i - 2)
             decoys = list(DECOYS[:n_decoys]) if i in tricks else []
             lines.append(" ".join([f"{i}. [{category}] {stem}", *clarifiers, *decoys]))
             if i in tricks:

@@ -8,6 +8,8 @@ With N players writing Q questions each and K kept questions, without re-asks:
 - judge: K * N * (N - 1) (every answer, by every player but its author)
 - rationale: at most K * N * (N - 1) with ``rationales`` (one per extreme judgement)
 - self_assess: N * K with ``self_assessment`` (every answer, by its answerer)
+- embed: ceil((N * Q + N * K) / batch_size) with ``diversity`` (every question and answer,
+  ``batch_size`` texts per request of the embedder; not in the token and cost estimate)
 
 Before the filter runs, K is at most N * Q (exactly N * Q under ``question_filter: none``).
 Rate, answer, judge and self_assess are upper bounds when a player writes fewer than Q usable
@@ -64,7 +66,7 @@ __all__ = [
 class PhaseCalls:
     """The planned calls of one phase."""
 
-    phase: Phase | Literal["rationale"]
+    phase: Phase | Literal["rationale", "embed"]
     calls: int
     exact: bool
     """False when ``calls`` is only an upper bound (the filter has not run yet)."""
@@ -98,6 +100,10 @@ def plan_calls(config: ArenaConfig) -> list[PhaseCalls]:
         plan.append(PhaseCalls(phase="rationale", calls=counts["judge"], exact=False))
     if config.self_assessment:
         plan.append(PhaseCalls(phase="self_assess", calls=counts["self_assess"], exact=known))
+    if config.diversity is not None:  # every question, every kept question's answers
+        texts = n * q + counts["answer"]
+        size = config.diversity.embedding.batch_size
+        plan.append(PhaseCalls(phase="embed", calls=-(-texts // size), exact=False))
     return plan
 
 
@@ -146,6 +152,17 @@ def phase_prompt_tokens(loaded: LoadedConfig) -> dict[str, int]:
     return tokens
 
 
+def _diversity_text(config: ArenaConfig) -> str:
+    diversity = config.diversity
+    if diversity is None:
+        return "off"
+    embedding = diversity.embedding
+    return (
+        f"{embedding.provider}/{embedding.model} embeddings, near duplicate at cosine >= "
+        f"{diversity.near_duplicate:g}, bonus weight {diversity.weight:g}"
+    )
+
+
 def _tokens(text: str) -> int:
     return (len(text) + 3) // 4
 
@@ -161,6 +178,8 @@ def estimate_arena(loaded: LoadedConfig) -> CallEstimate:
     )
     n = len(config.players)
     for phase in plan_calls(config):
+        if phase.phase == "embed":  # the embedder's requests, not the players' (unpriced)
+            continue
         batch_phase = "judge" if phase.phase == "rationale" else phase.phase
         for index, player in enumerate(config.players):
             share = phase.calls // n + (1 if index < phase.calls % n else 0)
@@ -195,6 +214,7 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
         f"question filter: {filter_text}; normalization: {config.normalization}",
         f"self-assessment: {'on' if config.self_assessment else 'off'}",
         _tricks_line(config),
+        f"diversity: {_diversity_text(config)}",
         f"players ({len(config.players)}):",
     ]
     for player in config.players:
@@ -214,6 +234,8 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
                 detail += (
                     f", trick bite {mock.trick_bite:g}, trick robustness {mock.trick_robustness:g}"
                 )
+            if mock.repetitive:
+                detail += f", repetitive {mock.repetitive:g}"
         lines.append(f"  {player.name}: {detail}")
     return lines
 

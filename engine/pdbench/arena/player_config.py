@@ -54,6 +54,10 @@ class ArenaMockConfig(StrictModel):
     """The share of a trick's decoys it sees through as an answerer: each decoy it does not
     costs its answer ``2 * (1 - trick_robustness)`` worked steps (0: gullible, 1: never
     caught)."""
+    repetitive: float = Field(default=0.0, ge=0, le=1)
+    """Share of its questions (after the first) that are near paraphrases of its first
+    question (``floor((n - 1) * repetitive)`` of them, spread evenly; deterministic): a
+    planted repetitive question writer (``diversity``)."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None

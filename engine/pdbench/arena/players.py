@@ -68,6 +68,7 @@ def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
         overconfidence=mock.overconfidence,
         trick_bite=mock.trick_bite,
         trick_robustness=mock.trick_robustness,
+        repetitive=mock.repetitive,
         identity=f"I am {player.name}, running on {player.model}.",
     )
 

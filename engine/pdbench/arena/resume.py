@@ -8,7 +8,8 @@ to the manifest's ``phases_done``: that marks it complete. Resuming
 2. keeps the files of the phases in ``phases_done`` and reads their records back;
 3. deletes the file of any later phase and drops the ``calls.jsonl`` lines of every phase not
    done (atomically), so the interrupted phase is replayed from its first call;
-4. lets the runner play the remaining phases (the question filter is re-run from the kept
+4. lets the runner play the remaining phases (the embedding of ``diversity`` last, kept
+   only when it was done) (the question filter is re-run from the kept
    files when answering has not finished).
 
 Replaying a phase costs nothing for calls already paid for: the response cache (on for real
@@ -64,8 +65,14 @@ def prepare_arena_resume(run_dir: Path, *, config_sha256: str) -> ArenaResumeSta
         done.append(phase)
     for phase in PHASES[len(done) :]:
         (run_dir / PHASE_FILES[phase]).unlink(missing_ok=True)
-    calls = _keep_calls(run_dir / RunFiles.CALLS, phases=set(done))
     records = {phase: list(read_jsonl(run_dir / PHASE_FILES[phase])) for phase in done}
+    # embedding (``diversity``) is played after every phase of play
+    if "embed" in manifest.phases_done and "judge" in done:
+        done.append("embed")  # type: ignore[arg-type]
+        records["embed"] = list(read_jsonl(run_dir / RunFiles.EMBEDDINGS))  # type: ignore[index]
+    else:
+        (run_dir / RunFiles.EMBEDDINGS).unlink(missing_ok=True)
+    calls = _keep_calls(run_dir / RunFiles.CALLS, phases=set(done))
     return ArenaResumeState(
         manifest=manifest.model_copy(update={"phases_done": done}), records=records, calls=calls
     )

@@ -1,5 +1,6 @@
-"""Play a tournament into a run directory: generate, rate, filter, answer, judge, and with
-``self_assessment`` self-assess (:mod:`pdbench.arena.self_assess`).
+"""Play a tournament into a run directory: generate, rate, filter, answer, judge, with
+``self_assessment`` self-assess (:mod:`pdbench.arena.self_assess`), with ``diversity`` embed
+(:mod:`pdbench.arena.diversity`).
 
 Each phase plans its call tasks from the seed and the previous phase's records and asks them
 up to ``max_concurrency`` at once (:func:`pdbench.run.concurrency.run_concurrently`),
@@ -31,6 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pdbench.arena.config import ArenaConfig
+from pdbench.arena.diversity import play_embed
 from pdbench.arena.filter import kept_question_ids
 from pdbench.arena.phases import (
     PhaseContext,
@@ -282,12 +284,19 @@ class _Tournament:
                 plan=lambda: self_assess_tasks(answers, questions=kept, context=context),
                 to_records=lambda outcomes: self_assessment_records(outcomes, context=context),
             )
+        diversity = context.config.diversity
+        if diversity is not None and "embed" not in self.records:
+            self.records["embed"] = play_embed(  # type: ignore[index]
+                questions, answers, config=diversity, run_id=context.config.run_id,
+                write_call=self.calls.write, run_dir=self.run_dir)  # fmt: skip
+            live.update(phases_done=list(self.records), batches=[])
 
     def counts(self) -> dict[str, int]:
         """The manifest's counts: lines per file, invalid records, kept questions."""
         counts = {"calls": self.kept_calls + self.calls.count}
         names = {"generate": "questions", "rate": "question_ratings", "answer": "answers",
-                 "judge": "judgments", "self_assess": "self_assessments"}  # fmt: skip
+                 "judge": "judgments", "self_assess": "self_assessments",
+                 "embed": "embeddings"}  # fmt: skip
         for phase, records in self.records.items():
             counts[names[phase]] = len(records)
         invalid = {"rate": "invalid_ratings", "answer": "invalid_answers",

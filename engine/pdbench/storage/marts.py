@@ -58,6 +58,8 @@ class ArenaMart(StrEnum):
     ROBUSTNESS = "robustness.parquet"
     TRICK_OUTCOMES = "trick_outcomes.parquet"
     TRICK_AUTHORS = "trick_authors.parquet"
+    DIVERSITY = "diversity.parquet"
+    NEAR_DUPLICATES = "near_duplicates.parquet"
     CALLS_SUMMARY = "calls_summary.parquet"
     PARSE_RULES = "parse_rules.parquet"
     AUDIENCE_ANSWER_SCORES = "audience_answer_scores.parquet"

@@ -15,6 +15,7 @@ file                        one line / row per
 ``judgments.jsonl``         arena judgement of an answer by a non-author (:class:`JudgmentRecord`)
 ``audience_votes.jsonl``    person's score of an arena answer (:class:`AudienceVoteRecord`)
 ``self_assessments.jsonl``  arena answerer's predicted score (:class:`SelfAssessmentRecord`)
+``embeddings.jsonl``        embedding of an arena question or answer (:class:`EmbeddingRecord`)
 ``*.parquet``               dbt marts (never written by the engine)
 ==========================  ===========================================================
 
@@ -37,6 +38,7 @@ from __future__ import annotations
 from pdbench.storage.records.arena import (
     AnswerRecord,
     AudienceVoteRecord,
+    EmbeddingRecord,
     JudgmentRecord,
     QuestionRatingRecord,
     QuestionRecord,
@@ -65,6 +67,7 @@ __all__ = [
     "AudienceVoteRecord",
     "BatchRef",
     "CallRecord",
+    "EmbeddingRecord",
     "HorizonType",
     "JudgmentRecord",
     "MatchRecord",

@@ -1,6 +1,6 @@
 """The pages of a Humanity's Last Arena run: leaderboard, judges, questions, calibration
-(:mod:`pdbench.ui.arena_calibration`), tricks (:mod:`pdbench.ui.arena_tricks`), provider
-calls.
+(:mod:`pdbench.ui.arena_calibration`), tricks (:mod:`pdbench.ui.arena_tricks`), diversity
+(:mod:`pdbench.ui.arena_diversity`), provider calls.
 
 Raters and judges saw only opaque ids (``q_...``, ``a_...``); this viewer is the one place
 where an answer is shown next to the player who wrote it.
@@ -18,6 +18,7 @@ from streamlit.delta_generator import DeltaGenerator
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import arena_budgets, charts, run_reader
 from pdbench.ui.arena_calibration import page_calibration
+from pdbench.ui.arena_diversity import page_diversity
 from pdbench.ui.arena_tricks import page_tricks, trick_note
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import nothing_to_show
@@ -40,6 +41,7 @@ PAGES = [
     "Questions",
     "Calibration",
     "Tricks",
+    "Diversity",
     "Budgets",
     "Provider calls",
 ]
@@ -384,6 +386,7 @@ def render(run: ViewableRun) -> None:
         "Questions": lambda: _page_questions(run.run_dir),
         "Calibration": lambda: page_calibration(run.run_dir),
         "Tricks": lambda: page_tricks(run.run_dir),
+        "Diversity": lambda: page_diversity(run.run_dir),
         "Budgets": lambda: arena_budgets.page(run.run_dir),
         "Provider calls": lambda: _page_calls(run.run_dir),
     }

@@ -100,6 +100,11 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
         ArenaMart.ROBUSTNESS: ("answerer", "answerer"),
         ArenaMart.TRICK_AUTHORS: ("author", "share_fell desc nulls last, author"),
         ArenaMart.TRICK_OUTCOMES: ("question_id", "author, question_id"),
+        ArenaMart.DIVERSITY: ("player", "diversity_score nulls last, player"),
+        ArenaMart.NEAR_DUPLICATES: (
+            "question_id_a",
+            "similarity desc, question_id_a, question_id_b",
+        ),
         ArenaMart.CALLS_SUMMARY: ("player", "player, phase"),
         ArenaMart.QUESTION_STATS: (
             "question_id",

@@ -31,7 +31,9 @@ scoring_settings as (
         (scoring ->> '$.rationales.high')::integer as rationale_high,
         (scoring ->> '$.anomaly.min_effect')::double as anomaly_min_effect,
         (scoring ->> '$.tricks.share')::double as trick_share,
-        (scoring ->> '$.tricks.fell_below')::double as trick_fell_below
+        (scoring ->> '$.tricks.fell_below')::double as trick_fell_below,
+        (scoring ->> '$.diversity.near_duplicate')::double as diversity_near_duplicate,
+        (scoring ->> '$.diversity.weight')::double as diversity_weight
     from manifest
 )
 

@@ -1,12 +1,15 @@
 """The records of the arena: a question, a rating of a question, an answer, a judgement, a
-self-assessment, and a person's vote on an answer.
+self-assessment, a person's vote on an answer, and the embedding of a question or answer.
 
-Each but the vote is the outcome of one call task (:mod:`pdbench.arena.tasks`): the fields
-every outcome has (:class:`ArenaRecord`) come first, as the engine writes them, then the
-record's own. A vote is written by the audience page (:mod:`pdbench.audience`).
+Each but the vote and the embedding is the outcome of one call task
+(:mod:`pdbench.arena.tasks`): the fields every outcome has (:class:`ArenaRecord`) come first,
+as the engine writes them, then the record's own. A vote is written by the audience page
+(:mod:`pdbench.audience`); an embedding by the embed phase (:mod:`pdbench.arena.diversity`).
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pdbench.storage.records.fields import Count, Ordinal, Record, Score, stored_prompt
 
@@ -14,6 +17,7 @@ __all__ = [
     "AnswerRecord",
     "ArenaRecord",
     "AudienceVoteRecord",
+    "EmbeddingRecord",
     "JudgmentRecord",
     "QuestionRatingRecord",
     "QuestionRecord",
@@ -170,3 +174,27 @@ class SelfAssessmentRecord(ArenaRecord):
     """Whether the recorded reply held a score."""
     raw_reply: str
     """The recorded reply."""
+
+
+class EmbeddingRecord(Record):
+    """The embedding of one question or answer (``embeddings.jsonl``, with ``diversity``):
+    every question and every valid answer, all by the one embedding model."""
+
+    run_id: str
+    """The run's id (``run_id`` of the config)."""
+    kind: Literal["question", "answer"]
+    """What was embedded."""
+    item_id: str
+    """The question's ``question_id`` or the answer's ``answer_id``."""
+    question_id: str
+    """The question (the item itself, or the question the answer answers)."""
+    player: str
+    """Who wrote the text (the question's author, the answer's answerer)."""
+    provider: str
+    """The embedding provider (``mock``, ``openai``, ``litellm``)."""
+    embedding_model: str
+    """The embedding model."""
+    dim: Ordinal
+    """Length of the vector."""
+    vector: list[float]
+    """The embedding, as the provider returned it (the mock's is L2-normalised)."""

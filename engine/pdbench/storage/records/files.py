@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from pdbench.storage.records.arena import (
     AnswerRecord,
     AudienceVoteRecord,
+    EmbeddingRecord,
     JudgmentRecord,
     QuestionRatingRecord,
     QuestionRecord,
@@ -34,6 +35,7 @@ class RunFiles:
     JUDGMENTS = "judgments.jsonl"
     AUDIENCE_VOTES = "audience_votes.jsonl"
     SELF_ASSESSMENTS = "self_assessments.jsonl"
+    EMBEDDINGS = "embeddings.jsonl"
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ RECORDS: dict[str, RecordFile] = {
         RecordFile("judgments", RunFiles.JUDGMENTS, JudgmentRecord),
         RecordFile("audience_votes", RunFiles.AUDIENCE_VOTES, AudienceVoteRecord),
         RecordFile("self_assessments", RunFiles.SELF_ASSESSMENTS, SelfAssessmentRecord),
+        RecordFile("embeddings", RunFiles.EMBEDDINGS, EmbeddingRecord),
         RecordFile("manifest", RunFiles.MANIFEST, RunManifest),
     )
 }

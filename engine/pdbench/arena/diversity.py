@@ -1,0 +1,134 @@
+"""The embedding phase (``diversity``): every question and every valid answer embedded by
+the one embedding model, for the diversity marts.
+
+Played last, after every phase of play (a run without it is a prefix of a run with it): the
+texts are the questions in question-id order, then the valid answers in answer-id order,
+sent ``batch_size`` at a time (:mod:`pdbench.providers.embeddings`). Each request is one
+``calls.jsonl`` line (phase ``embed``, agent ``embedder``, item ``batch-<k>``, its tokens;
+the mock's cost nothing); a request that fails after its transport retries is written as an
+``error`` line and fails the run, which can be resumed. One ``embeddings.jsonl`` line per
+text. What is embedded is the text as written (no player ever sees an embedding).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+
+from pdbench.arena.diversity_config import DiversityConfig
+from pdbench.clock import utc_timestamp
+from pdbench.providers.calls import CallContext, prompt_sha256
+from pdbench.providers.embeddings import Embedder, build_embedder
+from pdbench.providers.retry import RetriesExhausted
+from pdbench.storage.jsonl import JsonlWriter
+from pdbench.storage.records.fields import SCHEMA_VERSION
+from pdbench.storage.schema import RunFiles
+
+__all__ = ["EMBED_AGENT", "embedding_texts", "play_embed"]
+
+EMBED_AGENT = "embedder"
+"""The ``agent`` of the embedding calls in ``calls.jsonl``."""
+
+
+def embedding_texts(questions: Sequence[dict], answers: Sequence[dict]) -> list[dict]:
+    """What is embedded, in order: ``kind``, ``item_id``, ``question_id``, ``player``,
+    ``text``."""
+    items = [
+        {"kind": "question", "item_id": q["question_id"], "question_id": q["question_id"],
+         "player": q["author"], "text": q["text"]}
+        for q in sorted(questions, key=lambda q: q["question_id"])
+    ]  # fmt: skip
+    items += [
+        {"kind": "answer", "item_id": a["answer_id"], "question_id": a["question_id"],
+         "player": a["answerer"], "text": a["text"]}
+        for a in sorted(answers, key=lambda a: a["answer_id"])
+        if a["is_valid"]
+    ]  # fmt: skip
+    return items
+
+
+def play_embed(
+    questions: Sequence[dict],
+    answers: Sequence[dict],
+    *,
+    config: DiversityConfig,
+    run_id: str,
+    write_call: Callable[[dict], None],
+    run_dir: Path,
+    embedder: Embedder | None = None,
+) -> list[dict]:
+    """The ``embeddings.jsonl`` records of every text, written into ``run_dir`` once all are
+    in, each request's call line written to ``write_call``."""
+    embedder = embedder or build_embedder(config.embedding)
+    items = embedding_texts(questions, answers)
+    size = config.embedding.batch_size
+    records = []
+    for k, start in enumerate(range(0, len(items), size), start=1):
+        batch = items[start : start + size]
+        texts = [item["text"] for item in batch]
+        line = partial(_call_line, embedder, run_id=run_id, k=k, texts=texts)
+        began = time.monotonic()
+        try:
+            result = embedder.embed(texts)
+        except RetriesExhausted as exc:
+            elapsed = (time.monotonic() - began) * 1000
+            write_call(line(ended=(elapsed, exc.retries), error=exc.failure.reason))
+            raise
+        elapsed = result.latency_ms or (time.monotonic() - began) * 1000
+        write_call(line(ended=(elapsed, result.transport_retries), tokens=result.tokens_in))
+        for item, vector in zip(batch, result.vectors, strict=True):
+            records.append(
+                {"schema_version": SCHEMA_VERSION, "run_id": run_id, "kind": item["kind"],
+                 "item_id": item["item_id"], "question_id": item["question_id"],
+                 "player": item["player"], "provider": embedder.provider,
+                 "embedding_model": embedder.model, "dim": len(vector),
+                 "vector": [float(x) for x in vector]}
+            )  # fmt: skip
+    with JsonlWriter(run_dir / RunFiles.EMBEDDINGS) as writer:
+        for record in records:
+            writer.write(record, flush=False)
+    return records
+
+
+def _call_line(
+    embedder: Embedder,
+    *,
+    run_id: str,
+    k: int,
+    texts: list[str],
+    ended: tuple[float, int],
+    tokens: int | None = None,
+    error: str | None = None,
+) -> dict:
+    """The ``calls.jsonl`` line of request ``k`` (keys in :class:`CallRecord` order): the
+    mock's requests use no tokens and cost nothing; a real provider's cost is left null."""
+    context = CallContext(game="arena", phase="embed", agent=EMBED_AGENT, item_id=f"batch-{k:04d}")
+    latency_ms, retries = ended
+    free = embedder.provider == "mock" and error is None
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "run_id": run_id,
+        "call_id": context.call_id(1),
+        **context.record_fields(),
+        "attempt": 1,
+        "transport_retries": retries,
+        "provider": embedder.provider,
+        "model": embedder.model,
+        "prompt_sha256": prompt_sha256("", json.dumps(texts, ensure_ascii=False)),
+        "latency_ms": round(latency_ms, 3),
+        "tokens_in": 0 if free else tokens,
+        "tokens_out": 0 if error is None else None,
+        "tokens_reasoning": None,
+        "cost_usd": 0.0 if free else None,
+        "finish_reason": None,
+        "truncated": False,
+        "status": "ok" if error is None else "error",
+        "parse_rule": None,
+        "error": error,
+        "cache_hit": False,
+        "batch_id": None,
+        "timestamp_utc": utc_timestamp(),
+    }
