@@ -9,8 +9,8 @@ per_author as (
         author,
         count(*) as n_tricks,
         count(*) filter (where n_answerers > 0) as n_tricks_answered,
-        sum(n_answerers) as n_trick_answers,
-        sum(n_fell) as n_fell,
+        sum(n_answerers)::bigint as n_trick_answers,
+        sum(n_fell)::bigint as n_fell,
         count(*) filter (where outcome = 'nobody_fell') as n_nobody_fell,
         count(*) filter (where outcome = 'everybody_fell') as n_everybody_fell,
         count(*) filter (where outcome = 'discriminating') as n_discriminating
