@@ -3,6 +3,7 @@
 import re
 from pathlib import Path
 
+import duckdb
 import pytest
 from pdbench import cli
 from pdbench.storage.schema import RunFiles
@@ -202,11 +203,22 @@ def test_replicates_do_not_apply_to_the_arena(project: Path):
 
 
 def test_the_readme_demo_runs_with_the_dbt_filter(project: Path):
-    result = _invoke("run", ARENA, "--no-aggregate")
+    result = _invoke("run", ARENA)
     assert result.exit_code == 0, result.stderr
     # 30 questions, floor(0.33 * 30) = 9 dropped
     assert "30 questions (21 kept), 120 ratings, 105 answers, 420 judgements" in result.stdout
-    assert (Path("data/runs/arena-demo") / "question_quality.parquet").is_file()
+    run_dir = Path("data/runs/arena-demo")
+    assert (run_dir / "question_quality.parquet").is_file()
+    # a count is a whole number in every mart (DuckDB's sum of integers is a HUGEINT, which
+    # Parquet would store as DOUBLE)
+    counts = [
+        (mart.name, column, kind)
+        for mart in sorted(run_dir.glob("*.parquet"))
+        for column, kind, *_ in duckdb.sql(f"describe select * from '{mart}'").fetchall()
+        if re.fullmatch(r"n_\w+|tokens_\w+", column)
+    ]
+    assert len(counts) > 40
+    assert [c for c in counts if c[2] not in {"BIGINT", "INTEGER"}] == []
 
 
 def test_dry_run_estimates_tokens_and_cost_per_model(project: Path):
