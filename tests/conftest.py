@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
+import duckdb
 import pytest
 import yaml
 
@@ -45,6 +47,17 @@ def fake_aggregation(
 
     monkeypatch.setattr("pdbench.aggregate.aggregate_run", fake_aggregate)
     return seen
+
+
+def count_columns(run_dir: Path) -> list[tuple[str, str, str]]:
+    """(mart file, column, DuckDB type) of every count (``n_*``, ``tokens_*``) in the run's
+    marts. A DuckDB ``sum`` of integers is a HUGEINT, which Parquet stores as DOUBLE."""
+    return [
+        (mart.name, column, kind)
+        for mart in sorted(run_dir.rglob("*.parquet"))
+        for column, kind, *_ in duckdb.sql(f"describe select * from '{mart}'").fetchall()
+        if re.fullmatch(r"n_\w+|tokens_\w+", column)
+    ]
 
 
 def edit(path: Path, old: str, new: str) -> None:

@@ -3,13 +3,12 @@
 import re
 from pathlib import Path
 
-import duckdb
 import pytest
 from pdbench import cli
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
-from tests.conftest import edit, fake_aggregation
+from tests.conftest import count_columns, edit, fake_aggregation
 
 ARENA = "configs/arena.yaml"
 runner = CliRunner()
@@ -209,14 +208,7 @@ def test_the_readme_demo_runs_with_the_dbt_filter(project: Path):
     assert "30 questions (21 kept), 120 ratings, 105 answers, 420 judgements" in result.stdout
     run_dir = Path("data/runs/arena-demo")
     assert (run_dir / "question_quality.parquet").is_file()
-    # a count is a whole number in every mart (DuckDB's sum of integers is a HUGEINT, which
-    # Parquet would store as DOUBLE)
-    counts = [
-        (mart.name, column, kind)
-        for mart in sorted(run_dir.glob("*.parquet"))
-        for column, kind, *_ in duckdb.sql(f"describe select * from '{mart}'").fetchall()
-        if re.fullmatch(r"n_\w+|tokens_\w+", column)
-    ]
+    counts = count_columns(run_dir)
     assert len(counts) > 40
     assert [c for c in counts if c[2] not in {"BIGINT", "INTEGER"}] == []
 

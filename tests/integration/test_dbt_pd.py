@@ -23,6 +23,7 @@ from pdbench.storage.dbt import DBT_PROJECT_DIR
 from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunFiles
 
+from tests.conftest import count_columns
 from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
 
 MATCHES = [
@@ -123,6 +124,12 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
     assert summary.n_unit_tests_passed == _declared_pd_unit_tests() >= 15
     assert summary.n_checks_passed - summary.n_unit_tests_passed >= 38
     assert "tft_vs_alld" in summary.text and "llm_vs_tft" in summary.text
+
+
+def test_every_count_in_every_mart_is_an_integer(run_dir: Path, summary: AggregateSummary) -> None:
+    counts = count_columns(run_dir)
+    assert {"n_wins", "n_fixations", "tokens_in"} <= {column for _, column, _ in counts}
+    assert [c for c in counts if c[2] not in {"BIGINT", "INTEGER"}] == []
 
 
 def test_tft_against_alld_replicate(run_dir: Path, summary: AggregateSummary) -> None:

@@ -146,7 +146,7 @@ simulations as (
         resident,
         population_size,
         count(*) as n_repetitions,
-        sum(is_fixated::integer) as n_fixations,
+        count(*) filter (where is_fixated) as n_fixations,
         avg(is_fixated::double) as simulated_fixation_rate,
         avg(n_steps::double) as mean_steps
     from absorbed

@@ -39,7 +39,7 @@ totals as (
         agent,
         count(*) as n_matches,
         avg(score_per_round order by match_id, side) as mean_score_per_round,
-        sum(is_win::integer) as n_wins,
+        count(*) filter (where is_win) as n_wins,
         sum(cooperation_rate * n_rounds order by match_id, side) / sum(n_rounds)
             as cooperation_rate
     from match_scores
