@@ -4,12 +4,17 @@ become (the optional fifth, ``self_assess``, is :mod:`pdbench.arena.self_assess`
 =========  =====================================  ======================  =====================
 phase      one task per                           item_id                 record file
 =========  =====================================  ======================  =====================
-generate   player                                 (none)                  ``questions.jsonl``
-rate       question x player who did not write it  question id            ``question_ratings``
-answer     kept question x player                 answer id               ``answers.jsonl``
-judge      valid answer x player who did not      answer id               ``judgments.jsonl``
+generate   writer                                 (none)                  ``questions.jsonl``
+rate       question x evaluator who did not write  question id            ``question_ratings``
+           it
+answer     kept question x answerer               answer id               ``answers.jsonl``
+judge      valid answer x evaluator who did not   answer id               ``judgments.jsonl``
            write it
 =========  =====================================  ======================  =====================
+
+Who takes part follows each participant's ``role``: writers are the ``player`` role,
+evaluators (raters and judges) ``player`` and ``judge``, answerers ``player`` and
+``answerer``. No one rates its own question or judges its own answer, whatever its role.
 
 A judging task whose score is extreme (``rationales``) asks the same judge a follow-up in the
 same task (phase ``rationale`` in ``calls.jsonl``); its reply is recorded with the judgement.
@@ -73,12 +78,28 @@ class PhaseContext:
 
     @property
     def players(self) -> list[str]:
-        """Player names in config order."""
+        """Participant names in config order, every role."""
         return [p.name for p in self.config.players]
+
+    @property
+    def writers(self) -> list[str]:
+        """The participants who write questions (role ``player``), in config order."""
+        return [p.name for p in self.config.players if p.writes]
+
+    @property
+    def evaluators(self) -> list[str]:
+        """The participants who rate and judge (``player``, ``judge``), in config order."""
+        return [p.name for p in self.config.players if p.evaluates]
+
+    @property
+    def answerers(self) -> list[str]:
+        """The participants who answer (``player``, ``answerer``), in config order."""
+        return [p.name for p in self.config.players if p.answers]
 
     @cached_property
     def leak_rule(self) -> LeakRule:
-        """The identity-leak rule of these players (:mod:`pdbench.arena.leaks`)."""
+        """The identity-leak rule of every participant, whatever its role
+        (:mod:`pdbench.arena.leaks`)."""
         return LeakRule.for_players((p.name, p.provider, p.model) for p in self.config.players)
 
     def leak_fields(self, text: str) -> dict[str, Any]:
@@ -160,7 +181,7 @@ def record_base(outcome: CallOutcome, *, run_id: str, store_prompts: bool) -> di
 
 
 def generate_tasks(context: PhaseContext) -> list[CallTask]:
-    """One task per player: write ``questions_per_player`` questions."""
+    """One task per writer: write ``questions_per_player`` questions."""
     config = context.config
     prompt = render_generate(
         context.templates, n=config.questions_per_player, categories=tuple(config.categories)
@@ -169,7 +190,7 @@ def generate_tasks(context: PhaseContext) -> list[CallTask]:
         CallTask(
             phase="generate", player=name, prompt=prompt, max_tokens=config.tokens(name, "generate")
         )
-        for name in context.players
+        for name in context.writers
     ]
 
 
@@ -203,12 +224,12 @@ def question_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) 
 
 
 def rate_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[CallTask]:
-    """Every question not void, rated by every player but its author, in each rater's own
+    """Every question not void, rated by every evaluator but its author, in each rater's own
     order, as ``shown_text``."""
     config = context.config
     by_id = {q["question_id"]: q for q in questions if not q["is_void"]}
     tasks = []
-    for rater in context.players:
+    for rater in context.evaluators:
         others = [item for item, q in by_id.items() if q["author"] != rater]
         order = presentation_order(others, seed=config.seed, phase="rate", player=rater)
         for index, item in enumerate(order):
@@ -255,7 +276,7 @@ def _score_record(outcome: CallOutcome, *, context: PhaseContext, who: str) -> d
 
 
 def answer_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[CallTask]:
-    """Every kept question (``questions``) not void, answered by every player, authors
+    """Every kept question (``questions``) not void, answered by every answerer, authors
     included, as ``shown_text``."""
     config = context.config
     ordered = sorted((q for q in questions if not q["is_void"]), key=lambda q: q["question_id"])
@@ -268,7 +289,7 @@ def answer_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[Ca
             item_id=answer_id(seed=config.seed, question_id=q["question_id"], answerer=answerer),
             question_id=q["question_id"],
         )
-        for answerer in context.players
+        for answerer in context.answerers
         for q in ordered
     ]
 
@@ -302,7 +323,7 @@ def answer_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) ->
 def judge_tasks(
     answers: Sequence[dict], *, questions: Sequence[dict], context: PhaseContext
 ) -> list[CallTask]:
-    """Every valid answer not void, judged by every player but its author, in each judge's
+    """Every valid answer not void, judged by every evaluator but its author, in each judge's
     own order; question and answer as ``shown_text``.
 
     Invalid answers (empty after every retry) are not judged: scoring never counts them.
@@ -311,7 +332,7 @@ def judge_tasks(
     question_text = {q["question_id"]: q["shown_text"] for q in questions}
     by_id = {a["answer_id"]: a for a in answers if a["is_valid"] and not a["is_void"]}
     tasks = []
-    for judge in context.players:
+    for judge in context.evaluators:
         others = [item for item, a in by_id.items() if a["answerer"] != judge]
         order = presentation_order(others, seed=config.seed, phase="judge", player=judge)
         for index, item in enumerate(order):
