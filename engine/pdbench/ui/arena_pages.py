@@ -36,6 +36,7 @@ PAGES = ["Leaderboard", "Judges", "Questions", "Calibration", "Budgets", "Provid
 LEADERBOARD_COLUMNS = [
     "rank",
     "player",
+    "role",
     "status",
     "score",
     "ci_low",
@@ -123,7 +124,15 @@ def _podium(
 
 
 def _insufficient_data_note(unranked: pd.DataFrame) -> None:
-    """Which players are listed without a rank: too few valid judgements behind the score."""
+    """Which players are listed without a rank: referees (judge only), and players with too
+    few valid judgements behind the score."""
+    referees = unranked[unranked["role"] == "judge"]
+    if not referees.empty:
+        st.caption(
+            f"Judge only (rate questions and judge answers, never answer): "
+            f"{', '.join(referees['player'])}; not ranked."
+        )
+    unranked = unranked[unranked["role"] != "judge"]
     if unranked.empty:
         return
     listed = ", ".join(
@@ -138,6 +147,8 @@ def _page_leaderboard(run_dir: Path) -> None:
     st.header("Leaderboard")
     if nothing_to_show(board, "No player has a scored answer yet."):
         return
+    if "role" not in board.columns:  # a run recorded before roles: every one a player
+        board = board.assign(role="player")
     first = board.iloc[0]
     st.caption(
         f"Players ranked by the mean normalised score of their answers "
