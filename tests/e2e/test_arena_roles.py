@@ -36,6 +36,7 @@ def _entry(name: str, *, role: str | None = None, **mock: float) -> dict:
 class Run:
     path: Path
     run_dir: Path
+    stdout: str
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +58,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
     run_dir = folder / "run"
     result = CliRunner().invoke(cli.app, ["run", str(path), "--output-dir", str(run_dir)])
     assert result.exit_code == 0, result.stderr
-    return Run(path=path, run_dir=run_dir)
+    return Run(path=path, run_dir=run_dir, stdout=result.stdout)
 
 
 def _jsonl(run: Run, name: str) -> list[dict]:
@@ -129,6 +130,10 @@ def test_the_planted_skills_come_back_in_order_and_the_referee_is_unranked(run: 
     by_skill = sorted(skills, key=skills.get, reverse=True)
     assert [rows[p]["rank"] for p in by_skill] == [1, 2, 3, 4]
     assert all(rows[p]["role"] == "player" for p in SKILLS)
+    # the printed leaderboard lists the referee last, as a referee
+    lines = run.stdout.splitlines()
+    assert lines[-1].split()[:3] == ["-", REFEREE, "-"]
+    assert lines[-1].split()[3:7] == ["judge", "only", "(not", "ranked)"]
 
 
 def test_judge_tables_include_the_referee_and_question_stats_only_writers(run: Run):
