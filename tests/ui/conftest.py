@@ -91,4 +91,5 @@ def arena_roles_run(ui_configs: Path) -> Path:
         bootstrap={"n": 30},
         anomaly={"permutations": 30},
     )
-    return _play(config, ui_configs.parent / "runs" / "viewer-arena-roles")
+    # apart from the runs the sidebar test lists
+    return _play(config, ui_configs.parent / "runs_roles" / "viewer-arena-roles")
