@@ -26,7 +26,8 @@ def test_validate_summarises_the_tournament(project: Path):
     result = _invoke("validate", ARENA)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith(f"ok: {ARENA} (game arena)\n")
-    assert "players (5):" in result.stdout
+    assert "players (6):" in result.stdout
+    assert "  fathom (judge only): mock/mock-arena" in result.stdout
     assert "  dynamo: mock/mock-arena, answer skill 0.45" in result.stdout
     assert "favours borealis" in result.stdout
     assert not Path("data").exists()
@@ -35,15 +36,16 @@ def test_validate_summarises_the_tournament(project: Path):
 def test_dry_run_prints_the_calls_per_phase_and_writes_nothing(project: Path):
     result = _invoke("run", ARENA, "--dry-run")
     assert result.exit_code == 0, result.stderr
-    # 5 players, 6 questions each: 5; 5*6*4 = 120; at most 5*30 = 150; at most 30*5*4 = 600;
-    # at most one rationale per judgement, 600; one self-assessment per answer, at most 150;
-    # the embedder: 30 questions and at most 150 answers, 64 texts a request, at most 3
-    assert "  generate: exactly 5\n  rate: exactly 120\n" in result.stdout
-    assert "  answer: at most 150\n  judge: at most 600\n" in result.stdout
-    assert "  rationale: at most 600\n  self_assess: at most 150\n  embed: at most 3\n" in (
+    # 5 players and a judge-only referee (P = 5, R = 6 evaluate, A = 5 answer), 6 questions
+    # each: 5; 5*6*(6-1) = 150; at most 5*30 = 150; at most 30*(5*6 - 5) = 750; at most one
+    # rationale per judgement, 750; one self-assessment per answer, at most 150; the
+    # embedder: 30 questions and at most 150 answers, 64 texts a request, at most 3
+    assert "  generate: exactly 5\n  rate: exactly 150\n" in result.stdout
+    assert "  answer: at most 150\n  judge: at most 750\n" in result.stdout
+    assert "  rationale: at most 750\n  self_assess: at most 150\n  embed: at most 3\n" in (
         result.stdout
     )
-    assert "dry run: would make at most 1628 provider calls into data/runs/arena-demo" in (
+    assert "dry run: would make at most 1958 provider calls into data/runs/arena-demo" in (
         result.stdout
     )
     assert not Path("data").exists()
@@ -53,7 +55,7 @@ def test_dry_run_is_exact_without_a_filter(project: Path):
     _filter_off(project)
     result = _invoke("run", ARENA, "--dry-run")
     assert (
-        "  answer: exactly 150\n  judge: exactly 600\n  rationale: at most 600\n"
+        "  answer: exactly 150\n  judge: exactly 750\n  rationale: at most 750\n"
         "  self_assess: exactly 150\n"
     ) in result.stdout
 
@@ -204,8 +206,8 @@ def test_replicates_do_not_apply_to_the_arena(project: Path):
 def test_the_readme_demo_runs_with_the_dbt_filter(project: Path):
     result = _invoke("run", ARENA)
     assert result.exit_code == 0, result.stderr
-    # 30 questions, floor(0.33 * 30) = 9 dropped
-    assert "30 questions (21 kept), 120 ratings, 105 answers, 420 judgements" in result.stdout
+    # 30 questions, floor(0.33 * 30) = 9 dropped; 21 * (5 * 6 - 5) = 525 judgements
+    assert "30 questions (21 kept), 150 ratings, 105 answers, 525 judgements" in result.stdout
     run_dir = Path("data/runs/arena-demo")
     assert (run_dir / "question_quality.parquet").is_file()
     counts = count_columns(run_dir)
@@ -222,25 +224,25 @@ def test_dry_run_estimates_tokens_and_cost_per_model(project: Path):
     )
     result = _invoke("run", ARENA, "--dry-run")
     assert result.exit_code == 0, result.stderr
-    # 1625 players' calls (see above; the embedder's 3 are not in the estimate);
-    # re-asks: 1625 x (1 + max_retries 2) = 4875
-    assert "provider calls: 1625 (one per player and item of a phase, before re-asks); " in (
+    # 1955 players' calls (see above; the embedder's 3 are not in the estimate);
+    # re-asks: 1955 x (1 + max_retries 2) = 5865
+    assert "provider calls: 1955 (one per player and item of a phase, before re-asks); " in (
         result.stdout
     )
-    assert "at most 4875 with re-prompts" in result.stdout
-    # replies at max_tokens: generate 5 x 1500, rate 120 x 4, answer 150 x 100, judge 600 x 4,
-    # rationale 600 x 40, self_assess 150 x 4: 7500 + 480 + 15000 + 2400 + 24000 + 600 = 49980
-    assert "at most 49980 out" in result.stdout
+    assert "at most 5865 with re-prompts" in result.stdout
+    # replies at max_tokens: generate 5 x 1500, rate 150 x 4, answer 150 x 100, judge 750 x 4,
+    # rationale 750 x 40, self_assess 150 x 4: 7500 + 600 + 15000 + 3000 + 30000 + 600 = 56700
+    assert "at most 56700 out" in result.stdout
     line = re.search(
-        r"mock/mock-arena: 1625 calls, ~(\d+) tokens in, <= 49980 out, cost \$(\S+)",
+        r"mock/mock-arena: 1955 calls, ~(\d+) tokens in, <= 56700 out, cost \$(\S+)",
         result.stdout,
     )
     assert line is not None, result.stdout
     tokens_in, cost = int(line[1]), float(line[2])
     # every rate, answer, judge, rationale and self_assess prompt counts its question at
     # 1500 / 6 = 250
-    assert tokens_in > (120 + 150 + 600 + 600 + 150) * 250
-    assert cost == pytest.approx((tokens_in * 1000 + 49980 * 2000) / 1e6, abs=1e-4)
+    assert tokens_in > (150 + 150 + 750 + 750 + 150) * 250
+    assert cost == pytest.approx((tokens_in * 1000 + 56700 * 2000) / 1e6, abs=1e-4)
     assert f"estimated cost: ${cost:.4f}" in result.stdout
     assert not Path("data").exists()
 
@@ -273,8 +275,10 @@ def test_dry_run_shows_batch_and_single_costs_side_by_side(project: Path):
         single, batched = float(line[2]), float(line[3])
         assert batched == pytest.approx(single / 2, abs=1e-4)
         costs[key] = (int(line[1]), single, batched)
-    # atlas is one of five players: a fifth of the 1625 calls
-    assert costs["mock/mock-arena (batch)"][0] == 325
+    # a phase's calls are spread over the participants taking part: atlas writes 1 of 5,
+    # rates 150 / 6 = 25, answers 150 / 5 = 30, judges 750 / 6 = 125, gives 125 rationales and
+    # 30 self-assessments: 336 of the 1955 calls
+    assert costs["mock/mock-arena (batch)"][0] == 336
     own = costs["mock/mock-arena (batch)"][2] + costs["mock/mock-arena"][1]
     every_single = costs["mock/mock-arena (batch)"][1] + costs["mock/mock-arena"][1]
     total = re.search(

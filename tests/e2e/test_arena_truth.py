@@ -54,10 +54,17 @@ def _rows(run: DemoRun, sql: str) -> list[tuple]:
     return duckdb.sql(sql.format(run=run.run_dir)).fetchall()
 
 
+def _competitors(demo: DemoRun) -> list[dict]:
+    """The players who answer (every role but the judge-only referee)."""
+    return [p for p in demo.players if p["role"] != "judge"]
+
+
 def test_the_demo_plants_distinct_traits(demo: DemoRun):
-    # the assertions below need distinct skills, one clear favouring pair, and 5 players
-    skills = [p["answer_skill"] for p in demo.players]
-    assert len(demo.players) == 5 and len(set(skills)) == len(skills)
+    # the assertions below need distinct skills, one clear favouring pair, 5 players who
+    # answer and a judge-only referee
+    skills = [p["answer_skill"] for p in _competitors(demo)]
+    assert len(skills) == 5 and len(set(skills)) == len(skills)
+    assert [p["name"] for p in demo.players if p["role"] == "judge"] == ["fathom"]
     assert sum(p["favours"] is not None for p in demo.players) == 1
 
 
@@ -65,9 +72,9 @@ def test_the_leaderboard_order_is_the_planted_skill_order(demo: DemoRun):
     ranked = _rows(
         demo,
         "select player, rank from '{run}/leaderboard.parquet' "
-        "where player is not null order by rank, player",
+        "where player is not null and role <> 'judge' order by rank, player",
     )
-    truth = [p["name"] for p in sorted(demo.players, key=lambda p: -p["answer_skill"])]
+    truth = [p["name"] for p in sorted(_competitors(demo), key=lambda p: -p["answer_skill"])]
     assert [player for player, _ in ranked] == truth
     assert [rank for _, rank in ranked] == list(range(1, len(truth) + 1))  # no ties
 
@@ -76,7 +83,8 @@ def test_aggregate_prints_the_leaderboard_with_intervals(demo: DemoRun):
     rows = _rows(
         demo,
         "select rank, player, score, ci_low, ci_high, rank_ci_low, rank_ci_high, n_answers "
-        "from '{run}/leaderboard.parquet' where player is not null order by rank",
+        "from '{run}/leaderboard.parquet' where player is not null and role <> 'judge' "
+        "order by rank",
     )
     lines = demo.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("leaderboard ("))
@@ -89,6 +97,8 @@ def test_aggregate_prints_the_leaderboard_with_intervals(demo: DemoRun):
         ranks = str(rank_low) if rank_low == rank_high else f"{rank_low}-{rank_high}"
         assert cells == [str(rank), player, f"{score:.2f}", f"{low:.2f}", "..", f"{high:.2f}",
                          ranks, str(n_answers)]  # fmt: skip
+    referee = lines[start + 2 + len(rows)].split()
+    assert referee == ["-", "fathom", "-", "judge", "only", "(not", "ranked)", "-", "0"]
 
 
 def test_the_most_lenient_planted_judge_has_the_highest_raw_leniency(demo: DemoRun):
@@ -137,9 +147,9 @@ def test_every_interval_contains_its_point_estimate(demo: DemoRun):
     rows = _rows(
         demo,
         "select score, ci_low, ci_high, rank, rank_ci_low, rank_ci_high "
-        "from '{run}/leaderboard.parquet' where player is not null",
+        "from '{run}/leaderboard.parquet' where player is not null and role <> 'judge'",
     )
-    assert len(rows) == len(demo.players)
+    assert len(rows) == len(_competitors(demo))
     for score, low, high, rank, rank_low, rank_high in rows:
         assert low <= score <= high
         assert rank_low <= rank <= rank_high

@@ -72,3 +72,26 @@ def arena_run(ui_configs: Path) -> Path:
         anomaly={"permutations": 30},
     )
     return _play(config, ui_configs.parent / "runs" / "viewer-arena")
+
+
+@pytest.fixture(scope="session")
+def arena_roles_run(ui_configs: Path) -> Path:
+    """Two players, a judge-only referee and an answerer-only participant."""
+    entries = [("p0", "player", 0.9), ("ref", "judge", 1.0), ("p1", "player", 0.5),
+               ("ans", "answerer", 0.7)]  # fmt: skip
+    config = write_arena(
+        ui_configs,
+        "viewer_arena_roles.yaml",
+        players=[
+            {
+                "ref": "agents/arena_player.yaml",
+                "overrides": {"name": name, "role": role, "mock": {"answer_skill": skill}},
+            }
+            for name, role, skill in entries
+        ],
+        run_id="viewer-arena-roles",
+        bootstrap={"n": 30},
+        anomaly={"permutations": 30},
+    )
+    # apart from the runs the sidebar test lists
+    return _play(config, ui_configs.parent / "runs_roles" / "viewer-arena-roles")

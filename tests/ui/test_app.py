@@ -333,6 +333,27 @@ def test_leaderboard_is_the_leaderboard_mart(arena_run: Path, monkeypatch: pytes
     assert _metrics(at)[f"Rank 1 · {board[0]['player']}"] == f"{board[0]['score']:.2f}"
 
 
+def test_the_leaderboard_shows_each_participants_role(
+    arena_roles_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    board = _rows(f"select * from '{arena_roles_run / ArenaMart.LEADERBOARD}'")
+    assert {row["player"]: row["role"] for row in board} == {
+        "p0": "player", "ref": "judge", "p1": "player", "ans": "answerer"
+    }  # fmt: skip
+    at = _app(monkeypatch, "--run-dir", str(arena_roles_run))
+    table = at.dataframe[0].value
+    roles = dict(zip(table["player"], table["role"], strict=True))
+    assert roles == {row["player"]: row["role"] for row in board}
+    referee = table[table["player"] == "ref"].iloc[0]
+    assert referee["status"] == "judge only" and pd.isna(referee["rank"])
+    captions = [c.value for c in at.caption]
+    assert "Judge only (rate questions and judge answers, never answer): ref; not ranked." in (
+        captions
+    )
+    assert not [w.value for w in at.warning if "ref" in w.value]  # not "insufficient data"
+    assert sorted(table["rank"].dropna().astype(int)) == [1, 2, 3]
+
+
 def test_the_leaderboard_shows_the_audience_scores_once_people_voted(
     arena_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):

@@ -24,7 +24,10 @@ def _error(path: str | Path) -> str:
 def test_the_demo_loads_with_refs_and_overrides(project: Path):
     config = load_config(ARENA).config
     assert isinstance(config, ArenaConfig)
-    assert [p.name for p in config.players] == ["atlas", "borealis", "cirrus", "dynamo", "ember"]
+    assert [p.name for p in config.players] == [
+        "atlas", "borealis", "cirrus", "dynamo", "ember", "fathom"
+    ]  # fmt: skip
+    assert [p.role for p in config.players] == ["player"] * 5 + ["judge"]
     dynamo = config.players[3]
     assert (dynamo.mock.favours, dynamo.mock.answer_skill) == ("borealis", 0.45)
     # siblings of overridden keys keep the agent file's values
@@ -68,13 +71,14 @@ def test_scoring_is_the_contract_with_the_sql(project: Path):
     assert (second["provider"], second["model"], second["favours"]) == ("mock", "mock-arena", None)
     assert second["answer_skill"] == pytest.approx(0.7)
     assert set(second) == {
-        "name", "provider", "model", "answer_skill", "question_quality", "judge_leniency",
+        "name", "provider", "model", "role", "answer_skill", "question_quality", "judge_leniency",
         "judge_noise", "favours", "favour_bonus", "invalid_rate", "self_identifies",
         "overconfidence", "trick_bite", "trick_robustness", "repetitive",
     }  # fmt: skip
     assert scoring["self_assessment"] is False
     assert scoring["tricks"] == {"share": 0.0, "fell_below": 3.0}
     assert scoring["diversity"] is None
+    assert [p["role"] for p in scoring["players"]] == ["player"] * 3
 
 
 def test_self_assessment_is_off_by_default_and_its_settings_are_checked(project: Path):
@@ -116,6 +120,73 @@ def test_an_overconfidence_out_of_range(project: Path):
 def test_too_few_players(project: Path, fields: dict, expected: str):
     path = write_arena(project / "configs", players=1, **fields)
     assert _error(path) == f"{path}: {expected}"
+
+
+def _with_roles(*roles: str) -> list[dict]:
+    return [
+        {"ref": "agents/arena_player.yaml", "overrides": {"name": f"p{i}", "role": role}}
+        for i, role in enumerate(roles)
+    ]
+
+
+def test_roles_default_to_player_and_are_recorded(project: Path):
+    path = write_arena(project / "configs", players=_with_roles("player", "judge", "player",
+                                                                "answerer"))  # fmt: skip
+    config = load_config(path).config
+    assert [p.role for p in config.players] == ["player", "judge", "player", "answerer"]
+    assert [(p.writes, p.evaluates, p.answers) for p in config.players] == [
+        (True, True, True), (False, True, False), (True, True, True), (False, False, True)
+    ]  # fmt: skip
+    assert [p["role"] for p in config.scoring()["players"]] == [p.role for p in config.players]
+    assert load_config(write_arena(project / "configs", players=2)).config.players[0].role == (
+        "player"
+    )
+
+
+def test_an_unknown_role(project: Path):
+    path = write_arena(project / "configs", players=_with_roles("player", "referee", "player"))
+    assert _error(path) == (
+        f"{path}: players[1].role: unknown role 'referee' (known: player, judge, answerer)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("roles", "fields", "expected"),
+    [
+        # a referee is not ranked: two answer, three are needed outside dev mode
+        (("player", "player", "judge"), {"dev": False},
+         "players: at least 3 players who answer (role player or answerer) are needed "
+         "(or 2 with dev: true)"),
+        (("player", "judge", "judge"), {},
+         "players: at least 2 players who answer (role player or answerer) are needed in dev "
+         "mode"),
+        # one writer: its questions would have no rater but the referee, none without one
+        (("player", "answerer", "answerer"), {},
+         "players: at least 2 players with role player are needed (they write the questions, "
+         "and each one's questions and answers need a rater and a judge who is not its "
+         "author)"),
+        (("player", "judge", "answerer", "answerer"), {"dev": False},
+         "players: at least 2 players with role player are needed (they write the questions, "
+         "and each one's questions and answers need a rater and a judge who is not its "
+         "author)"),
+    ],
+)  # fmt: skip
+def test_too_few_participants_in_a_role(
+    project: Path, roles: tuple[str, ...], fields: dict, expected: str
+):
+    path = write_arena(project / "configs", players=_with_roles(*roles), **fields)
+    assert _error(path) == f"{path}: {expected}"
+
+
+def test_two_players_and_a_referee_or_an_answerer_are_enough(project: Path):
+    for roles in (("player", "player", "judge"), ("player", "answerer", "player")):
+        config = load_config(write_arena(project / "configs", players=_with_roles(*roles)))
+        assert [p.role for p in config.config.players] == list(roles)
+    outside_dev = write_arena(
+        project / "configs", players=_with_roles("player", "player", "answerer", "judge"),
+        dev=False,
+    )  # fmt: skip
+    assert len(load_config(outside_dev).config.players) == 4
 
 
 def test_two_players_are_enough_in_dev_mode(project: Path):
@@ -170,7 +241,7 @@ def test_favouring_an_unknown_player(project: Path):
     edit(project / ARENA, "favours: borealis", "favours: zephyr")
     assert _error(ARENA) == (
         f"{ARENA}: players[3].mock.favours: unknown player 'zephyr' "
-        "(players: atlas, borealis, cirrus, dynamo, ember)"
+        "(players: atlas, borealis, cirrus, dynamo, ember, fathom)"
     )
 
 

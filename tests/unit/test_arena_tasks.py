@@ -2,19 +2,26 @@
 
 from pathlib import Path
 
+from pdbench.arena.context import PhaseContext
 from pdbench.arena.phases import (
     EMPTY_ANSWER_PROBLEM,
     SCORE_PROBLEM,
-    PhaseContext,
+    answer_tasks,
+    generate_tasks,
+    judge_tasks,
+    rate_tasks,
     read_answer,
     read_score,
     reader_for,
 )
+from pdbench.arena.plan import calls_per_phase
 from pdbench.arena.prompts import ArenaTemplates
 from pdbench.arena.self_assess import self_assess_tasks, self_assessment_records
 from pdbench.arena.tasks import CallTask, PlayerClient, Reading, ask
 from pdbench.games import load_config
 from pdbench.providers.gateway import ProviderGateway
+
+from tests.conftest import write_arena
 
 
 class Scripted:
@@ -116,3 +123,46 @@ def test_a_self_assessment_is_read_re_asked_and_recorded_like_a_judgement():
     kept = ("answer_id", "answerer", "predicted_score", "is_valid", "attempts")
     assert [record[key] for key in kept] == ["a_1", "atlas", 8, True, 2]
     assert [c["phase"] for c in calls] == ["self_assess", "self_assess"]
+
+
+def test_each_phase_asks_only_the_roles_that_take_part(project: Path):
+    roles = {"p0": "player", "ref": "judge", "p1": "player", "ans": "answerer"}
+    path = write_arena(
+        project / "configs",
+        players=[
+            {"ref": "agents/arena_player.yaml", "overrides": {"name": name, "role": role}}
+            for name, role in roles.items()
+        ],
+    )
+    loaded = load_config(path)
+    templates = ArenaTemplates.from_files(root=loaded.root, paths=loaded.config.prompts.paths())
+    context = PhaseContext(config=loaded.config, templates=templates)
+    assert [t.player for t in generate_tasks(context)] == ["p0", "p1"]
+    questions = [
+        {"question_id": f"q_{author}_{i}", "author": author, "is_void": False,
+         "shown_text": f"Question {i}?"}
+        for author in ("p0", "p1") for i in range(3)
+    ]  # fmt: skip
+    raters: dict[str, set[str]] = {}
+    for task in rate_tasks(questions, context=context):
+        raters.setdefault(task.item_id, set()).add(task.player)
+    assert raters == {q["question_id"]: {"p0", "p1", "ref"} - {q["author"]} for q in questions}
+    answer_plan = answer_tasks(questions, context=context)
+    assert {t.player for t in answer_plan} == {"p0", "p1", "ans"}
+    answers = [
+        {"answer_id": t.item_id, "question_id": t.question_id, "answerer": t.player,
+         "is_valid": True, "is_void": False, "shown_text": "An answer."}
+        for t in answer_plan
+    ]  # fmt: skip
+    judges: dict[str, set[str]] = {}
+    for task in judge_tasks(answers, questions=questions, context=context):
+        judges.setdefault(task.item_id, set()).add(task.player)
+    assert judges == {a["answer_id"]: {"p0", "p1", "ref"} - {a["answerer"]} for a in answers}
+    # P = 2 players, J = 1 judge, A' = 1 answerer, Q = 3, K = 6: generate 2,
+    # rate 2*3*(3-1) = 12, answer 3*6 = 18, judge 6*(3*3 - 2) = 42, self_assess 18
+    counts = calls_per_phase(players=2, judges=1, answerers=1, questions_per_player=3, kept=6)
+    assert counts == {"generate": 2, "rate": 12, "answer": 18, "judge": 42, "self_assess": 18}
+    assert (len(answer_plan), sum(len(j) for j in judges.values())) == (18, 42)
+    assert sum(len(r) for r in raters.values()) == 12
+    # every participant's name is a leak, the referee's included
+    assert context.leak_rule.check("I am ref.").leaked

@@ -86,7 +86,7 @@ def test_a_trick_without_its_note_is_re_asked_and_ranked_lower():
 def _demo_context():
     from pathlib import Path
 
-    from pdbench.arena.phases import PhaseContext
+    from pdbench.arena.context import PhaseContext
     from pdbench.arena.prompts import ArenaTemplates
     from pdbench.games import load_config
 

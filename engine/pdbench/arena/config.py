@@ -48,6 +48,8 @@ DEV_QUESTIONS = (3, 10)
 """Questions per player allowed in dev mode (inclusive)."""
 MIN_PLAYERS = 3
 MIN_DEV_PLAYERS = 2
+MIN_WRITERS = 2
+"""Fewest participants with role ``player`` (question writers)."""
 
 
 class PhaseTokensConfig(StrictModel):
@@ -158,7 +160,8 @@ class ArenaConfig(ProviderLayerConfig):
     output_dir: str | None = None
     """Run directory, relative to the working directory (default ``data/runs/<run_id>``)."""
     dev: bool = False
-    """Development mode: at least 2 players (else 3), 3 to 10 questions per player."""
+    """Development mode: at least 2 answering players (else 3), 3 to 10 questions per
+    player."""
     openai_model: str | None = None
     """The model of every player that names none (the arena seed's own setting; any
     provider)."""
@@ -258,10 +261,7 @@ class ArenaConfig(ProviderLayerConfig):
 
     @model_validator(mode="after")
     def _players_fit_the_mode(self) -> ArenaConfig:
-        fewest = MIN_DEV_PLAYERS if self.dev else MIN_PLAYERS
-        if len(self.players) < fewest:
-            mode = "in dev mode" if self.dev else "(or 2 with dev: true)"
-            raise ValueError(f"players: at least {fewest} players are needed {mode}")
+        _check_roles(self.players, dev=self.dev)
         low, high = DEV_QUESTIONS
         if self.dev and not low <= self.questions_per_player <= high:
             raise ValueError(
@@ -335,10 +335,37 @@ class ArenaConfig(ProviderLayerConfig):
         }
 
 
+def _check_roles(players: list[ArenaPlayerConfig], *, dev: bool) -> None:
+    """Enough participants in each role: at least 3 that answer (2 in dev mode), since the
+    ranking is among them, and at least 2 that write (role ``player``). Writers also rate and
+    judge, so two of them give every question a rater and every answer a judge who is not its
+    author, whatever the other roles."""
+    fewest = MIN_DEV_PLAYERS if dev else MIN_PLAYERS
+    if sum(p.answers for p in players) < fewest:
+        mode = "in dev mode" if dev else "(or 2 with dev: true)"
+        if all(p.role == "player" for p in players):
+            raise ValueError(f"players: at least {fewest} players are needed {mode}")
+        raise ValueError(
+            f"players: at least {fewest} players who answer (role player or answerer) are "
+            f"needed {mode}"
+        )
+    if sum(p.writes for p in players) < MIN_WRITERS:
+        raise ValueError(
+            f"players: at least {MIN_WRITERS} players with role player are needed (they write "
+            "the questions, and each one's questions and answers need a rater and a judge who "
+            "is not its author)"
+        )
+
+
 def _player_truth(player: ArenaPlayerConfig) -> dict:
     """A player in the manifest's ``scoring.players``: name, model and, for a mock player,
     its planted traits, flat (the shape ``docs/arena_scoring.md`` documents)."""
-    truth: dict = {"name": player.name, "provider": player.provider, "model": player.model}
+    truth: dict = {
+        "name": player.name,
+        "provider": player.provider,
+        "model": player.model,
+        "role": player.role,
+    }
     if player.provider != "mock":
         return truth
     mock = player.mock

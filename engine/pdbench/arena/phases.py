@@ -4,12 +4,17 @@ become (the optional fifth, ``self_assess``, is :mod:`pdbench.arena.self_assess`
 =========  =====================================  ======================  =====================
 phase      one task per                           item_id                 record file
 =========  =====================================  ======================  =====================
-generate   player                                 (none)                  ``questions.jsonl``
-rate       question x player who did not write it  question id            ``question_ratings``
-answer     kept question x player                 answer id               ``answers.jsonl``
-judge      valid answer x player who did not      answer id               ``judgments.jsonl``
+generate   writer                                 (none)                  ``questions.jsonl``
+rate       question x evaluator who did not write  question id            ``question_ratings``
+           it
+answer     kept question x answerer               answer id               ``answers.jsonl``
+judge      valid answer x evaluator who did not   answer id               ``judgments.jsonl``
            write it
 =========  =====================================  ======================  =====================
+
+Who takes part follows each participant's ``role``: writers are the ``player`` role,
+evaluators (raters and judges) ``player`` and ``judge``, answerers ``player`` and
+``answerer``. No one rates its own question or judges its own answer, whatever its role.
 
 A judging task whose score is extreme (``rationales``) asks the same judge a follow-up in the
 same task (phase ``rationale`` in ``calls.jsonl``); its reply is recorded with the judgement.
@@ -22,17 +27,12 @@ are rendered from question and answer texts alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
-from pdbench.arena.config import ArenaConfig
+from pdbench.arena.context import PhaseContext
 from pdbench.arena.ids import answer_id, presentation_order, question_id
-from pdbench.arena.leaks import LeakRule
 from pdbench.arena.parse import QuestionList, read_questions
 from pdbench.arena.prompts import (
-    ArenaTemplates,
-    Trick,
     render_answer,
     render_generate,
     render_judge,
@@ -41,12 +41,10 @@ from pdbench.arena.prompts import (
 )
 from pdbench.arena.scores import ScoreFormat, extract_score
 from pdbench.arena.tasks import CallOutcome, CallTask, Reading
-from pdbench.arena.tricks import trick_slots
 from pdbench.storage.schema import SCHEMA_VERSION
 
 __all__ = [
     "SCORE_PROBLEM",
-    "PhaseContext",
     "answer_records",
     "answer_tasks",
     "generate_tasks",
@@ -64,54 +62,6 @@ __all__ = [
 
 SCORE_PROBLEM = "Your previous reply was not a single integer from 0 to 10."
 EMPTY_ANSWER_PROBLEM = "Your previous reply was empty."
-
-
-@dataclass(frozen=True)
-class PhaseContext:
-    """What every phase plans from."""
-
-    config: ArenaConfig
-    templates: ArenaTemplates
-
-    @property
-    def players(self) -> list[str]:
-        """Player names in config order."""
-        return [p.name for p in self.config.players]
-
-    @cached_property
-    def leak_rule(self) -> LeakRule:
-        """The identity-leak rule of these players (:mod:`pdbench.arena.leaks`)."""
-        return LeakRule.for_players((p.name, p.provider, p.model) for p in self.config.players)
-
-    def leak_fields(self, text: str, *, note: str | None = None) -> dict[str, Any]:
-        """A question's or answer's ``leaked_identities``, ``shown_text`` and ``is_void``
-        under the config's ``identity_leaks``; a trick's ``note`` counts as part of it."""
-        check = self.leak_rule.check(text)
-        leaked = set(check.leaked) | set(self.leak_rule.check(note).leaked if note else ())
-        mode = self.config.identity_leaks
-        return {
-            "leaked_identities": sorted(leaked),
-            "shown_text": check.shown if mode == "scrub" else text,
-            "is_void": mode == "void" and bool(leaked),
-        }
-
-    def trick_slots(self, player: str) -> dict[int, str]:
-        """Position -> kind of ``player``'s trick questions (:mod:`pdbench.arena.tricks`)."""
-        config = self.config
-        return trick_slots(
-            seed=config.seed, player=player, n=config.questions_per_player, tricks=config.tricks
-        )
-
-    def shown_trick(self, question: dict) -> Trick | None:
-        """A trick question's kind and note as raters and judges see them (the note
-        scrubbed like the text under ``identity_leaks: scrub``); None for an ordinary one."""
-        kind = question.get("trick_kind")
-        if kind is None:
-            return None
-        note = question.get("trick_note")
-        if note and self.config.identity_leaks == "scrub":
-            note = self.leak_rule.check(note).shown
-        return Trick(kind=kind, note=note)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,7 +118,7 @@ def record_base(outcome: CallOutcome, *, run_id: str, store_prompts: bool) -> di
 
 
 def generate_tasks(context: PhaseContext) -> list[CallTask]:
-    """One task per player: write ``questions_per_player`` questions, its trick slots
+    """One task per writer: write ``questions_per_player`` questions, its trick slots
     (``tricks``) each with a note."""
     config = context.config
     return [
@@ -183,7 +133,7 @@ def generate_tasks(context: PhaseContext) -> list[CallTask]:
             ),
             max_tokens=config.tokens(name, "generate"),
         )
-        for name in context.players
+        for name in context.writers
     ]
 
 
@@ -224,12 +174,12 @@ def question_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) 
 
 
 def rate_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[CallTask]:
-    """Every question not void, rated by every player but its author, in each rater's own
+    """Every question not void, rated by every evaluator but its author, in each rater's own
     order, as ``shown_text``."""
     config = context.config
     by_id = {q["question_id"]: q for q in questions if not q["is_void"]}
     tasks = []
-    for rater in context.players:
+    for rater in context.evaluators:
         others = [item for item, q in by_id.items() if q["author"] != rater]
         order = presentation_order(others, seed=config.seed, phase="rate", player=rater)
         for index, item in enumerate(order):
@@ -280,7 +230,7 @@ def _score_record(outcome: CallOutcome, *, context: PhaseContext, who: str) -> d
 
 
 def answer_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[CallTask]:
-    """Every kept question (``questions``) not void, answered by every player, authors
+    """Every kept question (``questions``) not void, answered by every answerer, authors
     included, as ``shown_text``."""
     config = context.config
     ordered = sorted((q for q in questions if not q["is_void"]), key=lambda q: q["question_id"])
@@ -293,7 +243,7 @@ def answer_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[Ca
             item_id=answer_id(seed=config.seed, question_id=q["question_id"], answerer=answerer),
             question_id=q["question_id"],
         )
-        for answerer in context.players
+        for answerer in context.answerers
         for q in ordered
     ]
 
@@ -327,7 +277,7 @@ def answer_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) ->
 def judge_tasks(
     answers: Sequence[dict], *, questions: Sequence[dict], context: PhaseContext
 ) -> list[CallTask]:
-    """Every valid answer not void, judged by every player but its author, in each judge's
+    """Every valid answer not void, judged by every evaluator but its author, in each judge's
     own order; question and answer as ``shown_text``.
 
     Invalid answers (empty after every retry) are not judged: scoring never counts them.
@@ -336,7 +286,7 @@ def judge_tasks(
     by_question = {q["question_id"]: q for q in questions}
     by_id = {a["answer_id"]: a for a in answers if a["is_valid"] and not a["is_void"]}
     tasks = []
-    for judge in context.players:
+    for judge in context.evaluators:
         others = [item for item, a in by_id.items() if a["answerer"] != judge]
         order = presentation_order(others, seed=config.seed, phase="judge", player=judge)
         for index, item in enumerate(order):

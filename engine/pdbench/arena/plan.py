@@ -1,17 +1,22 @@
 """How many calls a tournament makes per phase, before anything is spent (``--dry-run``).
 
-With N players writing Q questions each and K kept questions, without re-asks:
+With P participants of role ``player``, J of role ``judge`` and A' of role ``answerer``
+(writers W = P, evaluators R = P + J, answerers A = P + A'), Q questions per writer and K
+kept questions, without re-asks:
 
-- generate: N
-- rate: N * Q * (N - 1)  (every question, by every player but its author)
-- answer: N * K          (every kept question, by every player)
-- judge: K * N * (N - 1) (every answer, by every player but its author)
-- rationale: at most K * N * (N - 1) with ``rationales`` (one per extreme judgement)
-- self_assess: N * K with ``self_assessment`` (every answer, by its answerer)
-- embed: ceil((N * Q + N * K) / batch_size) with ``diversity`` (every question and answer,
+- generate: W
+- rate: W * Q * (R - 1)  (every question, by every evaluator but its author, who is one)
+- answer: A * K          (every kept question, by every answerer)
+- judge: K * (A * R - P) (every answer, by every evaluator but its author; only the P
+  players are both)
+- rationale: at most the judge count with ``rationales`` (one per extreme judgement)
+- self_assess: A * K with ``self_assessment`` (every answer, by its answerer)
+- embed: ceil((W * Q + A * K) / batch_size) with ``diversity`` (every question and answer,
   ``batch_size`` texts per request of the embedder; not in the token and cost estimate)
 
-Before the filter runs, K is at most N * Q (exactly N * Q under ``question_filter: none``).
+With every participant a player (N of them) these are N, N * Q * (N - 1), N * K,
+K * N * (N - 1) and N * K. Before the filter runs, K is at most W * Q (exactly W * Q under
+``question_filter: none``).
 Rate, answer, judge and self_assess are upper bounds when a player writes fewer than Q usable
 questions or an answer stays invalid; every count can grow by up to ``max_retries`` re-asks
 per call.
@@ -25,8 +30,9 @@ template with the question counted at its share of the generation budget (the la
 note is as long as a question, as characters / 4; replies count as the player's
 ``max_tokens`` of the phase, plus its whole reasoning budget on every call for a reasoning
 model or a model with thinking (see :mod:`pdbench.pd.estimate`). Calls are the counts
-above, spread evenly over the players. Players with ``batch: true`` are priced at the batch
-price (``batches.price_factor`` of the list price); every model shows both.
+above, spread evenly over the participants whose role takes part in the phase. Players with
+``batch: true`` are priced at the batch price (``batches.price_factor`` of the list price);
+every model shows both.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from pathlib import Path
 from typing import Literal
 
 from pdbench.arena.config import ArenaConfig
+from pdbench.arena.player_config import ArenaPlayerConfig
 from pdbench.arena.prompts import (
     ArenaTemplates,
     Phase,
@@ -72,15 +79,28 @@ class PhaseCalls:
     """False when ``calls`` is only an upper bound (the filter has not run yet)."""
 
 
-def calls_per_phase(*, players: int, questions_per_player: int, kept: int) -> dict[Phase, int]:
-    """Calls per phase without re-asks, for ``kept`` kept questions."""
-    n = players
+def calls_per_phase(
+    *, players: int, judges: int = 0, answerers: int = 0, questions_per_player: int, kept: int
+) -> dict[Phase, int]:
+    """Calls per phase without re-asks, for ``kept`` kept questions, with ``players``
+    participants of role ``player``, ``judges`` of role ``judge`` and ``answerers`` of role
+    ``answerer``."""
+    writers, evaluators, answering = players, players + judges, players + answerers
     return {
-        "generate": n,
-        "rate": n * questions_per_player * (n - 1),
-        "answer": n * kept,
-        "judge": kept * n * (n - 1),
-        "self_assess": n * kept,
+        "generate": writers,
+        "rate": writers * questions_per_player * (evaluators - 1),
+        "answer": answering * kept,
+        "judge": kept * (answering * evaluators - players),
+        "self_assess": answering * kept,
+    }
+
+
+def _role_counts(config: ArenaConfig) -> dict[str, int]:
+    roles = [p.role for p in config.players]
+    return {
+        "players": roles.count("player"),
+        "judges": roles.count("judge"),
+        "answerers": roles.count("answerer"),
     }
 
 
@@ -88,8 +108,9 @@ def plan_calls(config: ArenaConfig) -> list[PhaseCalls]:
     """The calls of ``config``'s tournament, assuming every player writes every question;
     with ``rationales``, at most one rationale per judgement; self-assessments only with
     ``self_assessment``."""
-    n, q = len(config.players), config.questions_per_player
-    counts = calls_per_phase(players=n, questions_per_player=q, kept=n * q)
+    roles = _role_counts(config)
+    q = config.questions_per_player
+    counts = calls_per_phase(**roles, questions_per_player=q, kept=roles["players"] * q)
     known = config.question_filter.kind == "none"
     plan = [
         PhaseCalls(phase=phase, calls=calls, exact=phase in ("generate", "rate") or known)
@@ -101,7 +122,7 @@ def plan_calls(config: ArenaConfig) -> list[PhaseCalls]:
     if config.self_assessment:
         plan.append(PhaseCalls(phase="self_assess", calls=counts["self_assess"], exact=known))
     if config.diversity is not None:  # every question, every kept question's answers
-        texts = n * q + counts["answer"]
+        texts = roles["players"] * q + counts["answer"]
         size = config.diversity.embedding.batch_size
         plan.append(PhaseCalls(phase="embed", calls=-(-texts // size), exact=False))
     return plan
@@ -176,12 +197,13 @@ def estimate_arena(loaded: LoadedConfig) -> CallEstimate:
         unit="one per player and item of a phase, before re-asks",
         batch_price_factor=config.batches.price_factor,
     )
-    n = len(config.players)
     for phase in plan_calls(config):
         if phase.phase == "embed":  # the embedder's requests, not the players' (unpriced)
             continue
         batch_phase = "judge" if phase.phase == "rationale" else phase.phase
-        for index, player in enumerate(config.players):
+        taking_part = [p for p in config.players if _takes_part(p, batch_phase)]
+        n = len(taking_part)
+        for index, player in enumerate(taking_part):
             share = phase.calls // n + (1 if index < phase.calls % n else 0)
             estimate.add(
                 provider=player.provider,
@@ -196,6 +218,15 @@ def estimate_arena(loaded: LoadedConfig) -> CallEstimate:
                 batch=player.batch and batch_phase in config.batch_phases,
             )
     return estimate
+
+
+def _takes_part(player: ArenaPlayerConfig, phase: str) -> bool:
+    """Whether ``player``'s role takes part in ``phase`` (``rationale`` goes with ``judge``)."""
+    if phase == "generate":
+        return player.writes
+    if phase in ("rate", "judge"):
+        return player.evaluates
+    return player.answers
 
 
 def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
@@ -236,7 +267,8 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
                 )
             if mock.repetitive:
                 detail += f", repetitive {mock.repetitive:g}"
-        lines.append(f"  {player.name}: {detail}")
+        role = "" if player.role == "player" else f" ({player.role} only)"
+        lines.append(f"  {player.name}{role}: {detail}")
     return lines
 
 

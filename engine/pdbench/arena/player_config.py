@@ -1,16 +1,29 @@
-"""An arena player's config: the model it plays, its own token limits, the mock's planted
-traits, and for a ``budgets`` variant its family and label."""
+"""An arena player's config: the model it plays, its role, its own token limits, the mock's
+planted traits, and for a ``budgets`` variant its family and label."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from pdbench.config.base import StrictModel
 from pdbench.config.providers import ProviderAccessConfig
+from pdbench.errors import unknown
 
-__all__ = ["ArenaMockConfig", "ArenaPlayerConfig", "PlayerTokensConfig"]
+__all__ = ["ROLES", "ArenaMockConfig", "ArenaPlayerConfig", "PlayerTokensConfig", "Role"]
+
+Role = Literal["player", "judge", "answerer"]
+ROLES: tuple[Role, ...] = ("player", "judge", "answerer")
+"""What a participant does: ``player`` writes, rates, answers and judges; ``judge`` only rates
+and judges (a referee that does not compete); ``answerer`` only answers (it competes but
+neither writes nor evaluates)."""
+WRITERS: frozenset[str] = frozenset({"player"})
+"""Roles that write questions."""
+EVALUATORS: frozenset[str] = frozenset({"player", "judge"})
+"""Roles that rate questions and judge answers."""
+ANSWERERS: frozenset[str] = frozenset({"player", "answerer"})
+"""Roles that answer (and are judged and ranked, and self-assess)."""
 
 _PLAYER_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 
@@ -83,6 +96,10 @@ class ArenaPlayerConfig(ProviderAccessConfig):
     name: str = Field(pattern=_PLAYER_PATTERN)
     """Unique player name (letters, digits, ``_ -``, starting with a letter). Never shown to
     other players."""
+    role: str = "player"
+    """``player`` (writes, rates, answers, judges), ``judge`` (rates and judges only: a
+    referee that is not ranked) or ``answerer`` (answers only: ranked, never writes, rates or
+    judges)."""
     mock: ArenaMockConfig = Field(default_factory=ArenaMockConfig)
     """Planted traits of the mock provider."""
     max_tokens: PlayerTokensConfig | None = None
@@ -91,3 +108,25 @@ class ArenaPlayerConfig(ProviderAccessConfig):
     """The player entry a ``budgets`` variant comes from (set by the expansion)."""
     budget: str | None = None
     """The variant's label (set by the expansion, :mod:`pdbench.arena.budgets`)."""
+
+    @field_validator("role")
+    @classmethod
+    def _known_role(cls, role: str) -> str:
+        if role not in ROLES:
+            raise ValueError(unknown("role", role, ROLES))
+        return role
+
+    @property
+    def writes(self) -> bool:
+        """Whether this participant writes questions."""
+        return self.role in WRITERS
+
+    @property
+    def evaluates(self) -> bool:
+        """Whether this participant rates questions and judges answers."""
+        return self.role in EVALUATORS
+
+    @property
+    def answers(self) -> bool:
+        """Whether this participant answers (and is judged and ranked)."""
+        return self.role in ANSWERERS

@@ -32,10 +32,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pdbench.arena.config import ArenaConfig
+from pdbench.arena.context import PhaseContext
 from pdbench.arena.diversity import play_embed
 from pdbench.arena.filter import kept_question_ids
 from pdbench.arena.phases import (
-    PhaseContext,
     answer_records,
     answer_tasks,
     generate_tasks,

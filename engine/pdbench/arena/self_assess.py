@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pdbench.arena.phases import PhaseContext, record_base
+from pdbench.arena.context import PhaseContext
+from pdbench.arena.phases import record_base
 from pdbench.arena.prompts import render_self_assess
 from pdbench.arena.tasks import CallOutcome, CallTask
 

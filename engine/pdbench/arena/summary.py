@@ -23,7 +23,8 @@ def _ranks(low: int | None, high: int | None) -> str:
 def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     """The players by rank: score, its interval, the rank interval, answers judged. A player
     whose score rests on fewer valid judgements than ``min_judgments`` has no rank and, in
-    place of the interval, ``insufficient data (n of min judgements)``."""
+    place of the interval, ``insufficient data (n of min judgements)``; a judge-only
+    participant (role ``judge``) has none and ``judge only (not ranked)``."""
     if not tables.get(ArenaMart.LEADERBOARD):
         return []
     rows = mart_rows(
@@ -42,6 +43,7 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
             "has_enough_data",
             "n_judgments",
             "min_judgments",
+            "status",
         ),
         where="player is not null",
         order_by="rank asc nulls last, player asc",
@@ -49,12 +51,13 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     table = [("rank", "player", "score", "95% CI", "rank interval", "answers")]
     for row in rows:
         rank, player, score, low, high, rank_low, rank_high, n_answers = row[:8]
-        enough, n_judgments, min_judgments = row[10:]
-        interval = (
-            _interval(low, high)
-            if enough
-            else f"insufficient data ({n_judgments} of {min_judgments} judgements)"
-        )
+        enough, n_judgments, min_judgments, status = row[10:]
+        if enough:
+            interval = _interval(low, high)
+        elif status == "judge only":
+            interval = "judge only (not ranked)"
+        else:
+            interval = f"insufficient data ({n_judgments} of {min_judgments} judgements)"
         table.append(
             (
                 "-" if rank is None else str(rank),

@@ -11,7 +11,7 @@ import streamlit as st
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
-from pdbench.ui.page_parts import nothing_to_show
+from pdbench.ui.page_parts import nothing_to_show, points_column
 
 __all__ = [
     "CALIBRATION_COLUMNS",
@@ -41,10 +41,6 @@ CALIBRATION_COLUMNS = [
     "n_assessments_invalid",
 ]
 """The calibration table: columns of ``calibration.parquet``, as they are."""
-
-
-def _points(title: str) -> st.column_config.NumberColumn:
-    return st.column_config.NumberColumn(title, format="%.2f")
 
 
 def signed_error_intervals(rows: pd.DataFrame) -> alt.LayerChart:
@@ -124,19 +120,19 @@ def page_calibration(run_dir: Path) -> None:
         width="stretch",
         column_config={
             "n": st.column_config.NumberColumn("answers"),
-            "mean_predicted": _points("mean predicted"),
-            "mean_actual": _points("mean actual"),
-            "mean_signed_error": _points("mean signed error"),
-            "signed_error_ci_low": _points("95% low"),
-            "signed_error_ci_high": _points("95% high"),
-            "mean_absolute_error": _points("mean absolute error"),
-            "absolute_error_ci_low": _points("MAE 95% low"),
-            "absolute_error_ci_high": _points("MAE 95% high"),
-            "pearson_r": _points("Pearson r"),
-            "pearson_r_ci_low": _points("r 95% low"),
-            "pearson_r_ci_high": _points("r 95% high"),
-            "mean_actual_normalized": _points("mean actual (normalised)"),
-            "mean_signed_error_normalized": _points("signed error (normalised)"),
+            "mean_predicted": points_column("mean predicted"),
+            "mean_actual": points_column("mean actual"),
+            "mean_signed_error": points_column("mean signed error"),
+            "signed_error_ci_low": points_column("95% low"),
+            "signed_error_ci_high": points_column("95% high"),
+            "mean_absolute_error": points_column("mean absolute error"),
+            "absolute_error_ci_low": points_column("MAE 95% low"),
+            "absolute_error_ci_high": points_column("MAE 95% high"),
+            "pearson_r": points_column("Pearson r"),
+            "pearson_r_ci_low": points_column("r 95% low"),
+            "pearson_r_ci_high": points_column("r 95% high"),
+            "mean_actual_normalized": points_column("mean actual (normalised)"),
+            "mean_signed_error_normalized": points_column("signed error (normalised)"),
             "n_assessments": st.column_config.NumberColumn("self-assessments"),
             "n_assessments_invalid": st.column_config.NumberColumn("invalid"),
         },

@@ -17,15 +17,15 @@ from streamlit.delta_generator import DeltaGenerator
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import arena_budgets, charts, run_reader
+from pdbench.ui.arena_audience import audience_section
 from pdbench.ui.arena_calibration import page_calibration
 from pdbench.ui.arena_diversity import page_diversity
 from pdbench.ui.arena_tricks import page_tricks, trick_note
 from pdbench.ui.formats import format_value
-from pdbench.ui.page_parts import nothing_to_show
+from pdbench.ui.page_parts import nothing_to_show, points_column
 from pdbench.ui.run_check import ViewableRun
 
 __all__ = [
-    "AUDIENCE_COLUMNS",
     "FLAGGED_COLUMNS",
     "JUDGMENT_COLUMNS",
     "LEADERBOARD_COLUMNS",
@@ -48,6 +48,7 @@ PAGES = [
 LEADERBOARD_COLUMNS = [
     "rank",
     "player",
+    "role",
     "status",
     "score",
     "ci_low",
@@ -64,18 +65,6 @@ LEADERBOARD_COLUMNS = [
     "raw_score",
 ]
 """The leaderboard table: columns of ``leaderboard.parquet``, as they are."""
-AUDIENCE_COLUMNS = [
-    "audience_rank",
-    "player",
-    "audience_score",
-    "audience_ci_low",
-    "audience_ci_high",
-    "model_score",
-    "model_rank",
-    "n_answers_voted",
-    "n_votes",
-]
-"""The audience table: columns of ``audience_scores.parquet``."""
 FLAGGED_COLUMNS = [
     "anomaly_rank",
     "judge",
@@ -109,10 +98,6 @@ JUDGMENT_COLUMNS = [
 """The judgements of an answer: columns of ``judgment_detail.parquet``."""
 
 
-def _score(title: str) -> st.column_config.NumberColumn:
-    return st.column_config.NumberColumn(title, format="%.2f")
-
-
 def _percent(*names: str) -> dict[str, st.column_config.NumberColumn]:
     """Column configs that write each of ``names`` (a rate) in percent."""
     return {name: st.column_config.NumberColumn(name, format="percent") for name in names}
@@ -135,7 +120,15 @@ def _podium(
 
 
 def _insufficient_data_note(unranked: pd.DataFrame) -> None:
-    """Which players are listed without a rank: too few valid judgements behind the score."""
+    """Which players are listed without a rank: referees (judge only), and players with too
+    few valid judgements behind the score."""
+    referees = unranked[unranked["role"] == "judge"]
+    if not referees.empty:
+        st.caption(
+            f"Judge only (rate questions and judge answers, never answer): "
+            f"{', '.join(referees['player'])}; not ranked."
+        )
+    unranked = unranked[unranked["role"] != "judge"]
     if unranked.empty:
         return
     listed = ", ".join(
@@ -150,6 +143,8 @@ def _page_leaderboard(run_dir: Path) -> None:
     st.header("Leaderboard")
     if nothing_to_show(board, "No player has a scored answer yet."):
         return
+    if "role" not in board.columns:  # a run recorded before roles: every one a player
+        board = board.assign(role="player")
     first = board.iloc[0]
     st.caption(
         f"Players ranked by the mean normalised score of their answers "
@@ -169,9 +164,9 @@ def _page_leaderboard(run_dir: Path) -> None:
         hide_index=True,
         width="stretch",
         column_config={
-            "score": _score("score"),
-            "ci_low": _score("95% low"),
-            "ci_high": _score("95% high"),
+            "score": points_column("score"),
+            "ci_low": points_column("95% low"),
+            "ci_high": points_column("95% high"),
             "rank_ci_low": st.column_config.NumberColumn("best rank (95%)"),
             "rank_ci_high": st.column_config.NumberColumn("worst rank (95%)"),
             "n_answers": st.column_config.NumberColumn("answers"),
@@ -179,46 +174,12 @@ def _page_leaderboard(run_dir: Path) -> None:
             "min_judgments": st.column_config.NumberColumn("judgements needed"),
             "n_answers_invalid": st.column_config.NumberColumn("invalid answers"),
             "n_answers_unjudged": st.column_config.NumberColumn("unjudged answers"),
-            "score_others_questions": _score("score on others' questions"),
-            "weighted_score": _score("quality-weighted score"),
-            "raw_score": _score("raw score (not normalised)"),
+            "score_others_questions": points_column("score on others' questions"),
+            "weighted_score": points_column("quality-weighted score"),
+            "raw_score": points_column("raw score (not normalised)"),
         },
     )
-    _audience(run_dir)
-
-
-def _audience(run_dir: Path) -> None:
-    """The public-opinion scores of the players next to the models', when people voted."""
-    scores = run_reader.mart(run_dir, ArenaMart.AUDIENCE_SCORES, "n_votes > 0")
-    st.subheader("Audience")
-    if scores.empty:
-        st.caption(
-            f"Nobody has scored this run's answers yet. The audience page collects votes: "
-            f"`pdbench audience {run_dir}`."
-        )
-        return
-    first = scores.iloc[0]
-    st.caption(
-        f"People's scores (0..10) of the players' answers, shown blind; 95% t intervals over "
-        f"answers. Agreement with the models over {int(first['n_answers_compared'])} answers: "
-        f"Pearson {format_value(first['agreement_pearson'], 'points')}, Spearman "
-        f"{format_value(first['agreement_spearman'], 'points')}."
-    )
-    st.dataframe(
-        scores[AUDIENCE_COLUMNS],
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "audience_score": _score("public score"),
-            "audience_ci_low": _score("95% low"),
-            "audience_ci_high": _score("95% high"),
-            "audience_rank": st.column_config.NumberColumn("public rank"),
-            "model_score": _score("models' score"),
-            "model_rank": st.column_config.NumberColumn("models' rank"),
-            "n_answers_voted": st.column_config.NumberColumn("answers voted"),
-            "n_votes": st.column_config.NumberColumn("votes"),
-        },
-    )
+    audience_section(run_dir)
 
 
 def _bias(run_dir: Path) -> None:

@@ -12,7 +12,7 @@ import streamlit as st
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
-from pdbench.ui.page_parts import nothing_to_show
+from pdbench.ui.page_parts import nothing_to_show, points_column, share_column
 
 __all__ = [
     "AUTHOR_COLUMNS",
@@ -60,14 +60,6 @@ OUTCOME_COLUMNS = [
     "question_id",
 ]
 """The trick outcomes table: columns of ``trick_outcomes.parquet``."""
-
-
-def _points(title: str) -> st.column_config.NumberColumn:
-    return st.column_config.NumberColumn(title, format="%.2f")
-
-
-def _share(title: str) -> st.column_config.NumberColumn:
-    return st.column_config.NumberColumn(title, format="percent")
 
 
 def gap_intervals(rows: pd.DataFrame) -> alt.LayerChart:
@@ -129,12 +121,12 @@ def page_tricks(run_dir: Path) -> None:
         hide_index=True,
         width="stretch",
         column_config={
-            "robustness_gap": _points("gap"),
-            "gap_ci_low": _points("95% low"),
-            "gap_ci_high": _points("95% high"),
-            "mean_trick_score": _points("on tricks"),
-            "mean_ordinary_score": _points("on ordinary"),
-            "share_fell": _share("fell"),
+            "robustness_gap": points_column("gap"),
+            "gap_ci_low": points_column("95% low"),
+            "gap_ci_high": points_column("95% high"),
+            "mean_trick_score": points_column("on tricks"),
+            "mean_ordinary_score": points_column("on ordinary"),
+            "share_fell": share_column("fell"),
         },
     )
     st.subheader("Whose tricks bite")
@@ -143,7 +135,7 @@ def page_tricks(run_dir: Path) -> None:
         authors[AUTHOR_COLUMNS],
         hide_index=True,
         width="stretch",
-        column_config={"share_fell": _share("answers that fell")},
+        column_config={"share_fell": share_column("answers that fell")},
     )
     st.subheader("Every trick")
     st.caption(
@@ -154,5 +146,5 @@ def page_tricks(run_dir: Path) -> None:
         outcomes[OUTCOME_COLUMNS],
         hide_index=True,
         width="stretch",
-        column_config={"mean_score": _points("mean score")},
+        column_config={"mean_score": points_column("mean score")},
     )

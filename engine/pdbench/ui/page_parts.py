@@ -1,5 +1,5 @@
-"""Pieces the pages of every game are built from: a row of metric tiles, and a note where a
-table has nothing to show."""
+"""Pieces the pages of every game are built from: a row of metric tiles, a note where a
+table has nothing to show, and the number formats of table columns."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import streamlit as st
 
 from pdbench.ui.formats import ValueKind, format_value
 
-__all__ = ["Tile", "nothing_to_show", "tiles"]
+__all__ = ["Tile", "nothing_to_show", "points_column", "share_column", "tiles"]
 
 
 class Tile(NamedTuple):
@@ -34,3 +34,13 @@ def nothing_to_show(rows: pd.DataFrame, note: str) -> bool:
     if rows.empty:
         st.info(note)
     return rows.empty
+
+
+def points_column(title: str) -> st.column_config.NumberColumn:
+    """A table column of scores or points, two decimals."""
+    return st.column_config.NumberColumn(title, format="%.2f")
+
+
+def share_column(title: str) -> st.column_config.NumberColumn:
+    """A table column of a share (0..1), in percent."""
+    return st.column_config.NumberColumn(title, format="percent")

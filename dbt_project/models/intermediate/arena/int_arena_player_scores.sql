@@ -18,6 +18,13 @@ scoring as (
     select * from {{ ref('stg_arena_scoring') }}
 ),
 
+roles as (
+    select
+        player,
+        role
+    from {{ ref('stg_arena_players') }}
+),
+
 players as (
     select answerer as player from answers
     union
@@ -49,6 +56,7 @@ answers_per_player as (
 player_scores as (
     select
         players.player,
+        coalesce(roles.role, 'player') as role,
         answers_per_player.score,
         answers_per_player.raw_score,
         answers_per_player.score_others_questions,
@@ -61,6 +69,8 @@ player_scores as (
     from players
     left join answers_per_player
         on players.player = answers_per_player.player
+    left join roles
+        on players.player = roles.player
 ),
 
 -- A score resting on fewer valid judgements than scoring.min_judgments is not ranked.
@@ -78,11 +88,16 @@ with_data_check as (
 ),
 
 -- Competition ranking ("1224") among the players with enough data: equal scores (at 9
--- decimals) share the best rank, the next rank skips.
+-- decimals) share the best rank, the next rank skips. A judge-only participant answers
+-- nothing: it is listed as 'judge only', never ranked.
 ranked as (
     select
         *,
-        case when has_enough_data then 'ranked' else 'insufficient data' end as status,
+        case
+            when has_enough_data then 'ranked'
+            when role = 'judge' then 'judge only'
+            else 'insufficient data'
+        end as status,
         case
             when has_enough_data
                 then rank() over (

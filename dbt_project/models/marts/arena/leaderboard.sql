@@ -29,6 +29,7 @@ bootstrap_intervals as (
 final as (
     select
         player_scores.player,
+        player_scores.role,
         player_scores.score,
         player_scores.rank,
         player_scores.status,

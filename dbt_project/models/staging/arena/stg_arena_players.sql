@@ -1,6 +1,6 @@
-{#- The players of the run from the manifest's config: provider, model, and for a variant of
-    a `budgets` entry its family and budget label (a player that is no variant is its own
-    family, with no label). -#}
+{#- The players of the run from the manifest's config: provider, model, role (`player` when
+    the manifest predates roles), and for a variant of a `budgets` entry its family and budget
+    label (a player that is no variant is its own family, with no label). -#}
 with
 
 manifest as (
@@ -18,6 +18,7 @@ renamed as (
         player_config ->> 'name' as player,
         player_config ->> 'provider' as provider,
         player_config ->> 'model' as model,
+        coalesce(player_config ->> 'role', 'player') as role,
         coalesce(player_config ->> 'family', player_config ->> 'name') as family_name,
         player_config ->> 'budget' as budget
     from players

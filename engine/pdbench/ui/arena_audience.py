@@ -1,0 +1,62 @@
+"""The audience's part of an arena run's leaderboard page: the players' public-opinion
+scores (``audience_scores.parquet``, voted on ``pdbench audience``) next to the models'."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from pdbench.storage.marts import ArenaMart
+from pdbench.ui import run_reader
+from pdbench.ui.formats import format_value
+from pdbench.ui.page_parts import points_column
+
+__all__ = ["AUDIENCE_COLUMNS", "audience_section"]
+
+AUDIENCE_COLUMNS = [
+    "audience_rank",
+    "player",
+    "audience_score",
+    "audience_ci_low",
+    "audience_ci_high",
+    "model_score",
+    "model_rank",
+    "n_answers_voted",
+    "n_votes",
+]
+"""The audience table: columns of ``audience_scores.parquet``."""
+
+
+def audience_section(run_dir: Path) -> None:
+    """The public-opinion scores of the players next to the models', when people voted."""
+    scores = run_reader.mart(run_dir, ArenaMart.AUDIENCE_SCORES, "n_votes > 0")
+    st.subheader("Audience")
+    if scores.empty:
+        st.caption(
+            f"Nobody has scored this run's answers yet. The audience page collects votes: "
+            f"`pdbench audience {run_dir}`."
+        )
+        return
+    first = scores.iloc[0]
+    st.caption(
+        f"People's scores (0..10) of the players' answers, shown blind; 95% t intervals over "
+        f"answers. Agreement with the models over {int(first['n_answers_compared'])} answers: "
+        f"Pearson {format_value(first['agreement_pearson'], 'points')}, Spearman "
+        f"{format_value(first['agreement_spearman'], 'points')}."
+    )
+    st.dataframe(
+        scores[AUDIENCE_COLUMNS],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "audience_score": points_column("public score"),
+            "audience_ci_low": points_column("95% low"),
+            "audience_ci_high": points_column("95% high"),
+            "audience_rank": st.column_config.NumberColumn("public rank"),
+            "model_score": points_column("models' score"),
+            "model_rank": st.column_config.NumberColumn("models' rank"),
+            "n_answers_voted": st.column_config.NumberColumn("answers voted"),
+            "n_votes": st.column_config.NumberColumn("votes"),
+        },
+    )
