@@ -26,8 +26,9 @@ def test_validate_summarises_the_tournament(project: Path):
     result = _invoke("validate", ARENA)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith(f"ok: {ARENA} (game arena)\n")
-    assert "players (6):" in result.stdout
+    assert "players (7):" in result.stdout
     assert "  fathom (judge only): mock/mock-arena" in result.stdout
+    assert "  gale (answerer only): mock/mock-arena" in result.stdout
     assert "  dynamo: mock/mock-arena, answer skill 0.45" in result.stdout
     assert "favours borealis" in result.stdout
     assert not Path("data").exists()
@@ -36,16 +37,17 @@ def test_validate_summarises_the_tournament(project: Path):
 def test_dry_run_prints_the_calls_per_phase_and_writes_nothing(project: Path):
     result = _invoke("run", ARENA, "--dry-run")
     assert result.exit_code == 0, result.stderr
-    # 5 players and a judge-only referee (P = 5, R = 6 evaluate, A = 5 answer), 6 questions
-    # each: 5; 5*6*(6-1) = 150; at most 5*30 = 150; at most 30*(5*6 - 5) = 750; at most one
-    # rationale per judgement, 750; one self-assessment per answer, at most 150; the
-    # embedder: 30 questions and at most 150 answers, 64 texts a request, at most 3
+    # 5 players, a judge-only referee and an answerer-only participant (P = 5, R = 6
+    # evaluate, A = 6 answer), 6 questions each: 5; 5*6*(6-1) = 150; at most 6*30 = 180; at
+    # most 30*(6*6 - 5) = 930; at most one rationale per judgement, 930; one self-assessment
+    # per answer, at most 180; the embedder: 30 questions and at most 180 answers, 64 texts
+    # a request, at most ceil(210 / 64) = 4
     assert "  generate: exactly 5\n  rate: exactly 150\n" in result.stdout
-    assert "  answer: at most 150\n  judge: at most 750\n" in result.stdout
-    assert "  rationale: at most 750\n  self_assess: at most 150\n  embed: at most 3\n" in (
+    assert "  answer: at most 180\n  judge: at most 930\n" in result.stdout
+    assert "  rationale: at most 930\n  self_assess: at most 180\n  embed: at most 4\n" in (
         result.stdout
     )
-    assert "dry run: would make at most 1958 provider calls into data/runs/arena-demo" in (
+    assert "dry run: would make at most 2379 provider calls into data/runs/arena-demo" in (
         result.stdout
     )
     assert not Path("data").exists()
@@ -55,8 +57,8 @@ def test_dry_run_is_exact_without_a_filter(project: Path):
     _filter_off(project)
     result = _invoke("run", ARENA, "--dry-run")
     assert (
-        "  answer: exactly 150\n  judge: exactly 750\n  rationale: at most 750\n"
-        "  self_assess: exactly 150\n"
+        "  answer: exactly 180\n  judge: exactly 930\n  rationale: at most 930\n"
+        "  self_assess: exactly 180\n"
     ) in result.stdout
 
 
@@ -206,8 +208,9 @@ def test_replicates_do_not_apply_to_the_arena(project: Path):
 def test_the_readme_demo_runs_with_the_dbt_filter(project: Path):
     result = _invoke("run", ARENA)
     assert result.exit_code == 0, result.stderr
-    # 30 questions, floor(0.33 * 30) = 9 dropped; 21 * (5 * 6 - 5) = 525 judgements
-    assert "30 questions (21 kept), 150 ratings, 105 answers, 525 judgements" in result.stdout
+    # 30 questions, floor(0.33 * 30) = 9 dropped; 21 * 6 = 126 answers; 21 * (6 * 6 - 5) = 651
+    # judgements
+    assert "30 questions (21 kept), 150 ratings, 126 answers, 651 judgements" in result.stdout
     run_dir = Path("data/runs/arena-demo")
     assert (run_dir / "question_quality.parquet").is_file()
     counts = count_columns(run_dir)
@@ -224,25 +227,25 @@ def test_dry_run_estimates_tokens_and_cost_per_model(project: Path):
     )
     result = _invoke("run", ARENA, "--dry-run")
     assert result.exit_code == 0, result.stderr
-    # 1955 players' calls (see above; the embedder's 3 are not in the estimate);
-    # re-asks: 1955 x (1 + max_retries 2) = 5865
-    assert "provider calls: 1955 (one per player and item of a phase, before re-asks); " in (
+    # 2375 players' calls (see above; the embedder's 4 are not in the estimate);
+    # re-asks: 2375 x (1 + max_retries 2) = 7125
+    assert "provider calls: 2375 (one per player and item of a phase, before re-asks); " in (
         result.stdout
     )
-    assert "at most 5865 with re-prompts" in result.stdout
-    # replies at max_tokens: generate 5 x 1500, rate 150 x 4, answer 150 x 100, judge 750 x 4,
-    # rationale 750 x 40, self_assess 150 x 4: 7500 + 600 + 15000 + 3000 + 30000 + 600 = 56700
-    assert "at most 56700 out" in result.stdout
+    assert "at most 7125 with re-prompts" in result.stdout
+    # replies at max_tokens: generate 5 x 1500, rate 150 x 4, answer 180 x 100, judge 930 x 4,
+    # rationale 930 x 40, self_assess 180 x 4: 7500 + 600 + 18000 + 3720 + 37200 + 720 = 67740
+    assert "at most 67740 out" in result.stdout
     line = re.search(
-        r"mock/mock-arena: 1955 calls, ~(\d+) tokens in, <= 56700 out, cost \$(\S+)",
+        r"mock/mock-arena: 2375 calls, ~(\d+) tokens in, <= 67740 out, cost \$(\S+)",
         result.stdout,
     )
     assert line is not None, result.stdout
     tokens_in, cost = int(line[1]), float(line[2])
     # every rate, answer, judge, rationale and self_assess prompt counts its question at
     # 1500 / 6 = 250
-    assert tokens_in > (150 + 150 + 750 + 750 + 150) * 250
-    assert cost == pytest.approx((tokens_in * 1000 + 56700 * 2000) / 1e6, abs=1e-4)
+    assert tokens_in > (150 + 180 + 930 + 930 + 180) * 250
+    assert cost == pytest.approx((tokens_in * 1000 + 67740 * 2000) / 1e6, abs=1e-4)
     assert f"estimated cost: ${cost:.4f}" in result.stdout
     assert not Path("data").exists()
 
@@ -276,9 +279,9 @@ def test_dry_run_shows_batch_and_single_costs_side_by_side(project: Path):
         assert batched == pytest.approx(single / 2, abs=1e-4)
         costs[key] = (int(line[1]), single, batched)
     # a phase's calls are spread over the participants taking part: atlas writes 1 of 5,
-    # rates 150 / 6 = 25, answers 150 / 5 = 30, judges 750 / 6 = 125, gives 125 rationales and
-    # 30 self-assessments: 336 of the 1955 calls
-    assert costs["mock/mock-arena (batch)"][0] == 336
+    # rates 150 / 6 = 25, answers 180 / 6 = 30, judges 930 / 6 = 155, gives 155 rationales and
+    # 30 self-assessments: 396 of the 2375 calls
+    assert costs["mock/mock-arena (batch)"][0] == 396
     own = costs["mock/mock-arena (batch)"][2] + costs["mock/mock-arena"][1]
     every_single = costs["mock/mock-arena (batch)"][1] + costs["mock/mock-arena"][1]
     total = re.search(

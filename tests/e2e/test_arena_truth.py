@@ -55,16 +55,22 @@ def _rows(run: DemoRun, sql: str) -> list[tuple]:
 
 
 def _competitors(demo: DemoRun) -> list[dict]:
-    """The players who answer (every role but the judge-only referee)."""
+    """The participants who answer (every role but the judge-only referee)."""
     return [p for p in demo.players if p["role"] != "judge"]
 
 
+def _judges(demo: DemoRun) -> list[dict]:
+    """The participants who judge (every role but the answerer-only one)."""
+    return [p for p in demo.players if p["role"] != "answerer"]
+
+
 def test_the_demo_plants_distinct_traits(demo: DemoRun):
-    # the assertions below need distinct skills, one clear favouring pair, 5 players who
-    # answer and a judge-only referee
+    # the assertions below need distinct skills, one clear favouring pair, 6 participants who
+    # answer, a judge-only referee and an answerer-only participant
     skills = [p["answer_skill"] for p in _competitors(demo)]
-    assert len(skills) == 5 and len(set(skills)) == len(skills)
+    assert len(skills) == 6 and len(set(skills)) == len(skills)
     assert [p["name"] for p in demo.players if p["role"] == "judge"] == ["fathom"]
+    assert [p["name"] for p in demo.players if p["role"] == "answerer"] == ["gale"]
     assert sum(p["favours"] is not None for p in demo.players) == 1
 
 
@@ -109,7 +115,7 @@ def test_the_most_lenient_planted_judge_has_the_highest_raw_leniency(demo: DemoR
     # rest (its margin exceeds the pool and favour effects). The full order is asserted on
     # the pool-corrected estimate below.
     top = _rows(demo, "select judge from '{run}/judge_stats.parquet' order by leniency desc")
-    planted = max(demo.players, key=lambda p: p["judge_leniency"])
+    planted = max(_judges(demo), key=lambda p: p["judge_leniency"])
     assert top[0][0] == planted["name"]
 
 
@@ -120,7 +126,7 @@ def test_pool_corrected_leniency_follows_the_planted_order(demo: DemoRun):
     offsets = dict(
         _rows(demo, "select judge, fixed_effects_offset from '{run}/judge_stats.parquet'")
     )
-    planted = {p["name"]: p["judge_leniency"] for p in demo.players}
+    planted = {p["name"]: p["judge_leniency"] for p in _judges(demo)}
     pairs = [(a, b) for a in planted for b in planted if planted[a] > planted[b]]
     assert len(pairs) >= 8
     assert [(a, b) for a, b in pairs if not offsets[a] > offsets[b]] == []
@@ -139,7 +145,7 @@ def test_the_planted_favouring_pair_is_the_top_flagged_pair(demo: DemoRun):
 def test_every_judge_awards_five_on_average_under_shift(demo: DemoRun):
     assert demo.normalization == "shift"
     means = _rows(demo, "select judge, normalized_mean from '{run}/judge_stats.parquet'")
-    assert {judge for judge, _ in means} == {p["name"] for p in demo.players}
+    assert {judge for judge, _ in means} == {p["name"] for p in _judges(demo)}
     assert all(mean == pytest.approx(5.0, abs=1e-9) for _, mean in means)
 
 

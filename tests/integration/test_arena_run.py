@@ -133,7 +133,7 @@ def test_no_prompt_after_generation_names_a_player_or_an_id(project: Path, recor
     # the demo's ember signs some answers with its name; identity_leaks: scrub hides it
     run_dir = _play(project / "configs/arena.yaml")
     assert any(a["leaked_identities"] for a in _rows(run_dir, RunFiles.ANSWERS))
-    names = ["atlas", "borealis", "cirrus", "dynamo", "ember", "fathom"]  # fathom: the referee
+    names = ["atlas", "borealis", "cirrus", "dynamo", "ember", "fathom", "gale"]
     later = [p for s, p in recorded_prompts if "Write exactly" not in p]
     assert len(later) >= 150 + 1  # ratings at least, and the later phases
     ids = [q["question_id"] for q in _rows(run_dir, RunFiles.QUESTIONS)]
@@ -221,7 +221,7 @@ def test_the_demo_plants_what_scoring_should_recover(project: Path):
     by_skill = sorted(competitors, key=lambda p: -p.mock.answer_skill)
     assert sorted(received, key=lambda n: -received[n]) == [p.name for p in by_skill]
     given = {p.name: mean([j["score"] for j in judgments if j["judge"] == p.name])
-             for p in config.players}  # fmt: skip
+             for p in config.players if p.evaluates}  # fmt: skip
     assert max(given, key=given.get) == "cirrus"
 
     # dynamo favours borealis: its scores sit above the other judges' on borealis's answers

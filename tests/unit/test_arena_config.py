@@ -25,9 +25,9 @@ def test_the_demo_loads_with_refs_and_overrides(project: Path):
     config = load_config(ARENA).config
     assert isinstance(config, ArenaConfig)
     assert [p.name for p in config.players] == [
-        "atlas", "borealis", "cirrus", "dynamo", "ember", "fathom"
+        "atlas", "borealis", "cirrus", "dynamo", "ember", "fathom", "gale"
     ]  # fmt: skip
-    assert [p.role for p in config.players] == ["player"] * 5 + ["judge"]
+    assert [p.role for p in config.players] == ["player"] * 5 + ["judge", "answerer"]
     dynamo = config.players[3]
     assert (dynamo.mock.favours, dynamo.mock.answer_skill) == ("borealis", 0.45)
     # siblings of overridden keys keep the agent file's values
@@ -241,7 +241,7 @@ def test_favouring_an_unknown_player(project: Path):
     edit(project / ARENA, "favours: borealis", "favours: zephyr")
     assert _error(ARENA) == (
         f"{ARENA}: players[3].mock.favours: unknown player 'zephyr' "
-        "(players: atlas, borealis, cirrus, dynamo, ember, fathom)"
+        "(players: atlas, borealis, cirrus, dynamo, ember, fathom, gale)"
     )
 
 

@@ -251,22 +251,7 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
     for player in config.players:
         detail = f"{player.provider}/{player.model}"
         if player.provider == "mock":
-            mock = player.mock
-            detail += (
-                f", answer skill {mock.answer_skill:g}, question quality "
-                f"{mock.question_quality:g}, leniency {mock.judge_leniency:+g}, noise "
-                f"{mock.judge_noise:g}"
-            )
-            if mock.favours:
-                detail += f", favours {mock.favours}"
-            if mock.overconfidence:
-                detail += f", overconfidence {mock.overconfidence:+g}"
-            if config.tricks.share:
-                detail += (
-                    f", trick bite {mock.trick_bite:g}, trick robustness {mock.trick_robustness:g}"
-                )
-            if mock.repetitive:
-                detail += f", repetitive {mock.repetitive:g}"
+            detail += ", " + ", ".join(_planted_traits(player, tricks=bool(config.tricks.share)))
         role = "" if player.role == "player" else f" ({player.role} only)"
         lines.append(f"  {player.name}{role}: {detail}")
     return lines
@@ -281,3 +266,26 @@ def _tricks_line(config: ArenaConfig) -> str:
         f"tricks: {count} of {config.questions_per_player} questions per player "
         f"({', '.join(tricks.kinds)}); fell below {tricks.fell_below:g}"
     )
+
+
+def _planted_traits(player: ArenaPlayerConfig, *, tricks: bool) -> list[str]:
+    """A mock participant's planted traits, those its role acts on."""
+    mock = player.mock
+    traits = []
+    if player.answers:
+        traits.append(f"answer skill {mock.answer_skill:g}")
+    if player.writes:
+        traits.append(f"question quality {mock.question_quality:g}")
+    if player.evaluates:
+        traits += [f"leniency {mock.judge_leniency:+g}", f"noise {mock.judge_noise:g}"]
+        if mock.favours:
+            traits.append(f"favours {mock.favours}")
+    if player.answers and mock.overconfidence:
+        traits.append(f"overconfidence {mock.overconfidence:+g}")
+    if tricks and player.writes:
+        traits.append(f"trick bite {mock.trick_bite:g}")
+    if tricks and player.answers:
+        traits.append(f"trick robustness {mock.trick_robustness:g}")
+    if player.writes and mock.repetitive:
+        traits.append(f"repetitive {mock.repetitive:g}")
+    return traits
