@@ -18,8 +18,10 @@ import duckdb
 import pytest
 from pdbench import cli
 from pdbench.arena.runner import run_arena
+from pdbench.arena.summary import leaderboard_table
 from pdbench.games import load_config
 from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
@@ -45,6 +47,7 @@ def _diversity(weight: float = WEIGHT) -> dict:
 class Run:
     path: Path
     run_dir: Path
+    stdout: str
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +65,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
     run_dir = folder / "run"
     result = CliRunner().invoke(cli.app, ["run", str(path), "--output-dir", str(run_dir)])
     assert result.exit_code == 0, result.stderr
-    return Run(path=path, run_dir=run_dir)
+    return Run(path=path, run_dir=run_dir, stdout=result.stdout)
 
 
 def _jsonl(run_dir: Path, name: str) -> list[dict]:
@@ -166,6 +169,21 @@ def test_the_bonus_is_reported_next_to_the_unchanged_plain_score(run: Run):
     assert "score_with_bonus" not in board["parrot"]
 
 
+def test_the_printed_leaderboard_shows_the_bonus_beside_the_plain_score(run: Run):
+    lines = run.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("diversity of each"))
+    assert f"score with bonus = score + {WEIGHT:g} x z" in lines[start]
+    assert lines[start + 1].split()[:5] == ["player", "score", "diversity", "z", "with"]
+    rows = sorted(_mart(run.run_dir, "diversity.parquet"), key=lambda r: (r["rank"], r["player"]))
+    printed = [line.split() for line in lines[start + 2 : start + 2 + len(rows)]]
+    for cells, row in zip(printed, rows, strict=True):
+        assert cells == [
+            row["player"], f"{row['score']:.2f}", f"{row['diversity_score']:.3f}",
+            f"{row['diversity_z']:.2f}", f"{row['score_with_bonus']:.2f}",
+            f"{row['n_near_duplicate_pairs']},", str(row["n_cross_near_duplicates"]),
+        ]  # fmt: skip
+
+
 def test_the_dry_run_counts_the_embedding_requests(run: Run):
     result = CliRunner().invoke(cli.app, ["run", str(run.path), "--dry-run"])
     assert result.exit_code == 0, result.stderr
@@ -196,6 +214,8 @@ def test_without_the_section_nothing_is_embedded(project: Path):
     assert _mart(run_dir, "diversity.parquet") == [] or all(
         row["player"] is None for row in _mart(run_dir, "diversity.parquet")
     )
+    printed = leaderboard_table(run_dir, {ArenaMart.LEADERBOARD: 1, ArenaMart.DIVERSITY: 0})
+    assert printed[0].startswith("leaderboard (") and not any("diversity" in p for p in printed)
 
 
 def test_a_run_stopped_in_the_embedding_phase_resumes_it_alone(project: Path):

@@ -73,8 +73,55 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         f"leaderboard (normalisation {normalization}; 95% intervals from {bootstrap_n} "
         "bootstrap replicates over questions):",
         *aligned(table),
+        *_diversity_lines(run_dir, tables),
         *_audience_line(run_dir, tables),
     ]
+
+
+def _diversity_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
+    """With ``diversity``: each player's diversity and the score with the bonus, beside the
+    plain score (which the leaderboard above never mixes it into)."""
+    if not tables.get(ArenaMart.DIVERSITY):
+        return []
+    rows = mart_rows(
+        run_dir / ArenaMart.DIVERSITY,
+        columns=(
+            "player",
+            "score",
+            "diversity_score",
+            "diversity_z",
+            "score_with_bonus",
+            "n_near_duplicate_pairs",
+            "n_cross_near_duplicates",
+            "weight",
+        ),
+        where="player is not null",
+        order_by="rank asc nulls last, player asc",
+    )
+    if not rows:
+        return []
+    table = [("player", "score", "diversity", "z", "with bonus", "near duplicates (own, across)")]
+    for player, score, diversity, z, bonus, own, across, _ in rows:
+        table.append(
+            (
+                str(player),
+                _number(score),
+                _number(diversity, digits=3),
+                _number(z),
+                _number(bonus),
+                f"{own}, {across}",
+            )
+        )
+    return [
+        "",
+        f"diversity of each player's questions (score with bonus = score + {rows[0][7]:g} x z; "
+        "the leaderboard is the plain score):",
+        *aligned(table),
+    ]
+
+
+def _number(value: float | None, *, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
 
 
 def _correlation(value: float | None) -> str:
