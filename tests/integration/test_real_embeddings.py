@@ -116,3 +116,11 @@ def test_a_tournament_embeds_through_the_server(server: str, project: Path):
     assert len(embed) == len(embeddings)
     assert all(c["status"] == "ok" and c["tokens_in"] > 0 for c in embed)
     assert all(c["cost_usd"] is None for c in embed)  # a local model has no price
+    assert not any(c["cache_hit"] for c in embed)
+    # played again, the vectors come from the response cache: no request, no cost
+    again = run_arena(load_config(path), output_dir=project / "again").run_dir
+    replayed = [json.loads(line) for line in (again / RunFiles.CALLS).open()]
+    replayed = [c for c in replayed if c["phase"] == "embed"]
+    assert len(replayed) == len(embed) and all(c["cache_hit"] for c in replayed)
+    assert all(c["cost_usd"] == 0 for c in replayed)
+    assert (again / RunFiles.EMBEDDINGS).read_text() == (run_dir / RunFiles.EMBEDDINGS).read_text()

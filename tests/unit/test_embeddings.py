@@ -85,3 +85,55 @@ def test_a_transient_failure_is_retried_and_counted():
     )  # fmt: skip
     result = embedder.embed(["a", "b"])
     assert result.vectors == [[1.0], [1.0]] and result.transport_retries == 1 and len(calls) == 2
+
+
+class _CountingEmbedder:
+    """An OpenAI-style embedder without a network: 2-d vectors, 7 tokens per text."""
+
+    provider = "openai"
+    model = "text-embedding-3-small"
+
+    def __init__(self) -> None:
+        self.requests: list[list[str]] = []
+
+    def embed(self, texts):
+        from pdbench.providers.embeddings import EmbedResult
+
+        self.requests.append(list(texts))
+        return EmbedResult(vectors=[[1.0, float(len(t))] for t in texts], tokens_in=7 * len(texts))
+
+
+def test_a_real_embedder_is_priced_and_a_second_run_comes_from_the_cache(tmp_path):
+    from pdbench.arena.diversity import play_embed
+    from pdbench.arena.diversity_config import DiversityConfig
+    from pdbench.providers.cache import ResponseCache
+    from pdbench.providers.pricing import Price, PriceTable
+
+    questions = [
+        {"question_id": f"q_{i}", "author": "p", "text": f"question {i}?"} for i in range(3)
+    ]
+    config = DiversityConfig.model_validate(
+        {"embedding": {"provider": "openai", "model": "text-embedding-3-small", "batch_size": 2}}
+    )
+    prices = PriceTable({"text-embedding-3-small": Price(input_per_mtok=0.02, output_per_mtok=0)})
+    cache = ResponseCache(tmp_path / "cache.sqlite")
+    embedder = _CountingEmbedder()
+    runs = []
+    for name in ("first", "second"):
+        (tmp_path / name).mkdir()
+        calls: list[dict] = []
+        records = play_embed(
+            questions, [], config=config, run_id="r", write_call=calls.append,
+            run_dir=tmp_path / name, embedder=embedder, cache=cache, prices=prices,
+        )  # fmt: skip
+        runs.append((records, calls))
+    (first, first_calls), (second, second_calls) = runs
+    # 3 texts, 2 a request: 2 requests, asked once; 14 and 7 tokens at $0.02 per million
+    assert embedder.requests == [["question 0?", "question 1?"], ["question 2?"]]
+    assert [c["cost_usd"] for c in first_calls] == pytest.approx([14 * 0.02e-6, 7 * 0.02e-6])
+    assert [c["cache_hit"] for c in first_calls] == [False, False]
+    assert [(c["cache_hit"], c["cost_usd"], c["tokens_in"]) for c in second_calls] == [
+        (True, 0.0, 14), (True, 0.0, 7)
+    ]  # fmt: skip
+    assert [r["vector"] for r in second] == [r["vector"] for r in first] == [[1.0, 11.0]] * 3
+    cache.close()

@@ -5,9 +5,12 @@ Played last, after every phase of play (a run without it is a prefix of a run wi
 texts are the questions in question-id order, then the valid answers in answer-id order,
 sent ``batch_size`` at a time (:mod:`pdbench.providers.embeddings`). Each request is one
 ``calls.jsonl`` line (phase ``embed``, agent ``embedder``, item ``batch-<k>``, its tokens;
-the mock's cost nothing); a request that fails after its transport retries is written as an
-``error`` line and fails the run, which can be resumed. One ``embeddings.jsonl`` line per
-text. What is embedded is the text as written (no player ever sees an embedding).
+the mock's cost nothing, a real model's is priced from ``prices:``, else LiteLLM's map, else
+null); a request that fails after its transport retries is written as an ``error`` line and
+fails the run, which can be resumed. A real model's vectors go into the run's response cache
+(when the run has one) under the embedder, its endpoint and the texts, so a resumed or
+repeated run embeds again at no cost (``cache_hit``). One ``embeddings.jsonl`` line per text.
+What is embedded is the text as written (no player ever sees an embedding).
 """
 
 from __future__ import annotations
@@ -20,8 +23,11 @@ from pathlib import Path
 
 from pdbench.arena.diversity_config import DiversityConfig
 from pdbench.clock import utc_timestamp
+from pdbench.providers.base import Usage
+from pdbench.providers.cache import CachedReply, ResponseCache, cache_key
 from pdbench.providers.calls import CallContext, prompt_sha256
-from pdbench.providers.embeddings import Embedder, build_embedder
+from pdbench.providers.embeddings import Embedder, EmbedResult, build_embedder
+from pdbench.providers.pricing import PriceTable
 from pdbench.providers.retry import RetriesExhausted
 from pdbench.storage.jsonl import JsonlWriter
 from pdbench.storage.records.fields import SCHEMA_VERSION
@@ -59,10 +65,15 @@ def play_embed(
     write_call: Callable[[dict], None],
     run_dir: Path,
     embedder: Embedder | None = None,
+    cache: ResponseCache | None = None,
+    prices: PriceTable | None = None,
 ) -> list[dict]:
     """The ``embeddings.jsonl`` records of every text, written into ``run_dir`` once all are
-    in, each request's call line written to ``write_call``."""
+    in, each request's call line written to ``write_call``; a real model's requests are
+    looked up in and stored into ``cache`` and priced from ``prices``."""
     embedder = embedder or build_embedder(config.embedding)
+    if embedder.provider == "mock":
+        cache = None  # free and deterministic: nothing to keep
     items = embedding_texts(questions, answers)
     size = config.embedding.batch_size
     records = []
@@ -70,15 +81,28 @@ def play_embed(
         batch = items[start : start + size]
         texts = [item["text"] for item in batch]
         line = partial(_call_line, embedder, run_id=run_id, k=k, texts=texts)
+        key = _cache_key(embedder, config, texts) if cache is not None else ""
+        cached = cache.get(key) if cache is not None else None
         began = time.monotonic()
-        try:
-            result = embedder.embed(texts)
-        except RetriesExhausted as exc:
+        if cached is not None:
+            result = EmbedResult(vectors=json.loads(cached.reply), tokens_in=cached.usage.tokens_in)
             elapsed = (time.monotonic() - began) * 1000
-            write_call(line(ended=(elapsed, exc.retries), error=exc.failure.reason))
-            raise
-        elapsed = result.latency_ms or (time.monotonic() - began) * 1000
-        write_call(line(ended=(elapsed, result.transport_retries), tokens=result.tokens_in))
+            write_call(line(ended=(elapsed, 0), tokens=result.tokens_in, cost=0.0, hit=True))
+        else:
+            try:
+                result = embedder.embed(texts)
+            except RetriesExhausted as exc:
+                elapsed = (time.monotonic() - began) * 1000
+                write_call(line(ended=(elapsed, exc.retries), error=exc.failure.reason))
+                raise
+            elapsed = result.latency_ms or (time.monotonic() - began) * 1000
+            cost = _cost(embedder, result, prices)
+            if cache is not None:
+                usage = Usage(tokens_in=result.tokens_in, tokens_out=0, cost_usd=cost)
+                cache.put(key, CachedReply(json.dumps(result.vectors), usage))
+            write_call(
+                line(ended=(elapsed, result.transport_retries), tokens=result.tokens_in, cost=cost)
+            )
         for item, vector in zip(batch, result.vectors, strict=True):
             records.append(
                 {"schema_version": SCHEMA_VERSION, "run_id": run_id, "kind": item["kind"],
@@ -93,6 +117,28 @@ def play_embed(
     return records
 
 
+def _cache_key(embedder: Embedder, config: DiversityConfig, texts: list[str]) -> str:
+    """The response-cache key of one request: the embedder, its endpoint, the texts."""
+    settings = config.embedding
+    endpoint = f"{embedder.provider}@{settings.base_url}" if settings.base_url else None
+    return cache_key(
+        provider=endpoint or embedder.provider,
+        model=embedder.model,
+        params={"kind": "embedding", "pooling": "mean"},
+        system="",
+        prompt=json.dumps(texts, ensure_ascii=False),
+        sample={},
+    )
+
+
+def _cost(embedder: Embedder, result: EmbedResult, prices: PriceTable | None) -> float | None:
+    """USD of one request: its input tokens at the model's price (None when unknown)."""
+    if embedder.provider == "mock":
+        return 0.0
+    price = prices.price(provider=embedder.provider, model=embedder.model) if prices else None
+    return price.cost(tokens_in=result.tokens_in, tokens_out=0) if price else None
+
+
 def _call_line(
     embedder: Embedder,
     *,
@@ -101,10 +147,12 @@ def _call_line(
     texts: list[str],
     ended: tuple[float, int],
     tokens: int | None = None,
+    cost: float | None = None,
+    hit: bool = False,
     error: str | None = None,
 ) -> dict:
     """The ``calls.jsonl`` line of request ``k`` (keys in :class:`CallRecord` order): the
-    mock's requests use no tokens and cost nothing; a real provider's cost is left null."""
+    mock's requests use no tokens and cost nothing."""
     context = CallContext(game="arena", phase="embed", agent=EMBED_AGENT, item_id=f"batch-{k:04d}")
     latency_ms, retries = ended
     free = embedder.provider == "mock" and error is None
@@ -122,13 +170,13 @@ def _call_line(
         "tokens_in": 0 if free else tokens,
         "tokens_out": 0 if error is None else None,
         "tokens_reasoning": None,
-        "cost_usd": 0.0 if free else None,
+        "cost_usd": 0.0 if free else cost,
         "finish_reason": None,
         "truncated": False,
         "status": "ok" if error is None else "error",
         "parse_rule": None,
         "error": error,
-        "cache_hit": False,
+        "cache_hit": hit,
         "batch_id": None,
         "timestamp_utc": utc_timestamp(),
     }

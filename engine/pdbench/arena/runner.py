@@ -80,8 +80,10 @@ ProgressCallback = Callable[[Phase, int, int], None]
 def arena_runtime(
     config: ArenaConfig, *, use_cache: bool = True, sleep: Callable[[float], None] | None = None
 ) -> ProviderRuntime:
-    """The provider runtime of a tournament: the cache is opened only when a player uses it."""
-    wants_cache = use_cache and any(player.uses_cache for player in config.players)
+    """The provider runtime of a tournament: the cache is opened only when a player uses it
+    or a real model embeds (``diversity``)."""
+    embeds = config.diversity is not None and config.diversity.embedding.provider != "mock"
+    wants_cache = use_cache and (embeds or any(p.uses_cache for p in config.players))
     return build_runtime(config, seed=config.seed, wants_cache=wants_cache, sleep=sleep)
 
 
@@ -288,7 +290,8 @@ class _Tournament:
         if diversity is not None and "embed" not in self.records:
             self.records["embed"] = play_embed(  # type: ignore[index]
                 questions, answers, config=diversity, run_id=context.config.run_id,
-                write_call=self.calls.write, run_dir=self.run_dir)  # fmt: skip
+                write_call=self.calls.write, run_dir=self.run_dir,
+                cache=self.runtime.cache, prices=self.runtime.prices)  # fmt: skip
             live.update(phases_done=list(self.records), batches=[])
 
     def counts(self) -> dict[str, int]:
