@@ -11,6 +11,7 @@ import streamlit as st
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
+from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, points_column
 
 __all__ = [
@@ -46,25 +47,15 @@ CALIBRATION_COLUMNS = [
 def signed_error_intervals(rows: pd.DataFrame) -> alt.LayerChart:
     """Each player's mean signed error (point) and its 95% interval (bar), with a rule at 0:
     right of it, the player expects more than its answers get."""
-    shown = rows.dropna(subset=["mean_signed_error"])
-    base = alt.Chart(shown).encode(y=alt.Y("player:N", title=None, sort=None))
-    tooltip = [
-        alt.Tooltip("player:N"),
-        alt.Tooltip("mean_signed_error:Q", title="mean signed error", format=".2f"),
-        alt.Tooltip("signed_error_ci_low:Q", title="95% low", format=".2f"),
-        alt.Tooltip("signed_error_ci_high:Q", title="95% high", format=".2f"),
-        alt.Tooltip("n:Q", title="answers"),
-    ]
-    bars = base.mark_rule(strokeWidth=3, color="#4e79a7").encode(
-        x=alt.X("signed_error_ci_low:Q", title="predicted − actual score (points, 0-10 scale)"),
-        x2="signed_error_ci_high:Q",
-        tooltip=tooltip,
+    return effect_intervals(
+        rows,
+        label="player",
+        effect=("mean_signed_error", "mean signed error"),
+        interval=("signed_error_ci_low", "signed_error_ci_high"),
+        axis_title="predicted − actual score (points, 0-10 scale)",
+        extra_tooltip=[alt.Tooltip("n:Q", title="answers")],
+        drawn_with="mean_signed_error",
     )
-    points = base.mark_point(filled=True, size=110, color="#1f3b5c").encode(
-        x="mean_signed_error:Q", tooltip=tooltip
-    )
-    zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(strokeDash=[4, 4]).encode(x="x:Q")
-    return alt.layer(bars, points, zero).properties(height=max(120, 36 * len(shown)))
 
 
 def predicted_vs_actual(pairs: pd.DataFrame) -> alt.LayerChart:

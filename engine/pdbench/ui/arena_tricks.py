@@ -12,6 +12,7 @@ import streamlit as st
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
+from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, points_column, share_column
 
 __all__ = [
@@ -65,24 +66,13 @@ OUTCOME_COLUMNS = [
 def gap_intervals(rows: pd.DataFrame) -> alt.LayerChart:
     """Each answerer's robustness gap (point) and its 95% Welch interval (bar), with a rule
     at 0: left of it, tricks catch the player."""
-    shown = rows.dropna(subset=["gap_ci_low"])
-    base = alt.Chart(shown).encode(y=alt.Y("answerer:N", title=None, sort=None))
-    tooltip = [
-        alt.Tooltip("answerer:N"),
-        alt.Tooltip("robustness_gap:Q", title="gap", format=".2f"),
-        alt.Tooltip("gap_ci_low:Q", title="95% low", format=".2f"),
-        alt.Tooltip("gap_ci_high:Q", title="95% high", format=".2f"),
-    ]
-    bars = base.mark_rule(strokeWidth=3, color="#4e79a7").encode(
-        x=alt.X("gap_ci_low:Q", title="score on tricks − on ordinary questions (normalised)"),
-        x2="gap_ci_high:Q",
-        tooltip=tooltip,
+    return effect_intervals(
+        rows,
+        label="answerer",
+        effect=("robustness_gap", "gap"),
+        interval=("gap_ci_low", "gap_ci_high"),
+        axis_title="score on tricks − on ordinary questions (normalised)",
     )
-    points = base.mark_point(filled=True, size=110, color="#1f3b5c").encode(
-        x="robustness_gap:Q", tooltip=tooltip
-    )
-    zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(strokeDash=[4, 4]).encode(x="x:Q")
-    return alt.layer(bars, points, zero).properties(height=max(120, 36 * len(shown)))
 
 
 def trick_note(run_dir: Path, question_id: str) -> None:
