@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -18,7 +17,8 @@ from pdbench.games import load_config
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
-from tests.conftest import CONFIGS, write_arena
+from tests.conftest import write_arena
+from tests.e2e.played import PlayedArena, play_arena
 
 PLANTED = {"boastful": 2.5, "honest": 0.0, "modest": -2.0}
 QUESTIONS = 10
@@ -29,41 +29,27 @@ def _player(name: str, overconfidence: float) -> dict:
     return {"ref": "agents/arena_player.yaml", "overrides": {"name": name, "mock": mock}}
 
 
-@dataclass(frozen=True)
-class Run:
-    path: Path
-    run_dir: Path
-
-
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
-    folder = tmp_path_factory.mktemp("arena_calibration")
-    shutil.copytree(CONFIGS, folder / "configs")
-    path = write_arena(
-        folder / "configs",
+def run(tmp_path_factory: pytest.TempPathFactory) -> PlayedArena:
+    return play_arena(
+        tmp_path_factory.mktemp("arena_calibration"),
         players=[_player(name, shift) for name, shift in PLANTED.items()],
         questions_per_player=QUESTIONS,
         self_assessment=True,
-        bootstrap={"n": 50},
-        anomaly={"permutations": 20},
     )
-    run_dir = folder / "run"
-    result = CliRunner().invoke(cli.app, ["run", str(path), "--output-dir", str(run_dir)])
-    assert result.exit_code == 0, result.stderr
-    return Run(path=path, run_dir=run_dir)
 
 
-def _jsonl(run: Run, name: str) -> list[dict]:
+def _jsonl(run: PlayedArena, name: str) -> list[dict]:
     return [json.loads(line) for line in (run.run_dir / name).read_text().splitlines()]
 
 
-def _calibration(run: Run) -> dict[str, dict]:
+def _calibration(run: PlayedArena) -> dict[str, dict]:
     relation = duckdb.sql(f"select * from '{run.run_dir}/calibration.parquet'")
     rows = [dict(zip(relation.columns, r, strict=True)) for r in relation.fetchall()]
     return {row["player"]: row for row in rows}
 
 
-def test_every_valid_answer_is_assessed_once_by_its_answerer(run: Run):
+def test_every_valid_answer_is_assessed_once_by_its_answerer(run: PlayedArena):
     answers = {a["answer_id"]: a for a in _jsonl(run, RunFiles.ANSWERS) if a["is_valid"]}
     assessments = _jsonl(run, RunFiles.SELF_ASSESSMENTS)
     assert sorted(s["answer_id"] for s in assessments) == sorted(answers)
@@ -77,7 +63,7 @@ def test_every_valid_answer_is_assessed_once_by_its_answerer(run: Run):
     assert [p["overconfidence"] for p in manifest["scoring"]["players"]] == list(PLANTED.values())
 
 
-def test_the_planted_confidence_is_found_with_intervals(run: Run):
+def test_the_planted_confidence_is_found_with_intervals(run: PlayedArena):
     rows = _calibration(run)
     assert sorted(rows) == sorted(PLANTED)
     boastful, honest, modest = rows["boastful"], rows["honest"], rows["modest"]
@@ -91,7 +77,7 @@ def test_the_planted_confidence_is_found_with_intervals(run: Run):
     assert all(row["pearson_r_ci_low"] > 0.5 for row in rows.values())
 
 
-def test_the_calibration_mart_recounts_the_raw_files(run: Run):
+def test_the_calibration_mart_recounts_the_raw_files(run: PlayedArena):
     judged: dict[str, list[int]] = {}
     for j in _jsonl(run, RunFiles.JUDGMENTS):
         if j["is_valid"]:
@@ -114,7 +100,7 @@ def test_the_calibration_mart_recounts_the_raw_files(run: Run):
         )
 
 
-def test_the_dry_run_counts_the_self_assessment_calls(run: Run):
+def test_the_dry_run_counts_the_self_assessment_calls(run: PlayedArena):
     result = CliRunner().invoke(cli.app, ["run", str(run.path), "--dry-run"])
     assert result.exit_code == 0, result.stderr
     kept = len(PLANTED) * QUESTIONS

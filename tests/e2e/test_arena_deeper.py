@@ -18,6 +18,7 @@ from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
 from tests.conftest import CONFIGS, write_arena
+from tests.e2e.played import play_arena
 
 MIN_JUDGMENTS = 5
 
@@ -45,22 +46,16 @@ class Run:
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
-    folder = tmp_path_factory.mktemp("arena_deeper")
-    shutil.copytree(CONFIGS, folder / "configs")
-    path = write_arena(
-        folder / "configs",
+    played = play_arena(
+        tmp_path_factory.mktemp("arena_deeper"),
         players=PLAYERS,
         questions_per_player=10,
         max_retries=0,
         min_judgments=MIN_JUDGMENTS,
-        bootstrap={"n": 50},
-        anomaly={"permutations": 20},
     )
-    run_dir = folder / "run"
-    result = CliRunner().invoke(cli.app, ["run", str(path), "--output-dir", str(run_dir)])
-    assert result.exit_code == 0, result.stderr
+    run_dir = played.run_dir
     manifest = json.loads((run_dir / RunFiles.MANIFEST).read_text())
-    return Run(run_dir=run_dir, stdout=result.stdout, manifest=manifest)
+    return Run(run_dir=run_dir, stdout=played.stdout, manifest=manifest)
 
 
 def _rows(run: Run, sql: str) -> list[tuple]:

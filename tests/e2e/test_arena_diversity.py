@@ -11,7 +11,6 @@ import json
 import math
 import re
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -25,7 +24,8 @@ from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
-from tests.conftest import CONFIGS, write_arena
+from tests.conftest import write_arena
+from tests.e2e.played import PlayedArena, play_arena
 
 PLANTED = {"parrot": 1.0, "quill": 0.0, "sage": 0.0, "tern": 0.0}
 QUESTIONS = 8
@@ -43,29 +43,14 @@ def _diversity(weight: float = WEIGHT) -> dict:
             "near_duplicate": NEAR, "weight": weight}  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Run:
-    path: Path
-    run_dir: Path
-    stdout: str
-
-
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
-    folder = tmp_path_factory.mktemp("arena_diversity")
-    shutil.copytree(CONFIGS, folder / "configs")
-    path = write_arena(
-        folder / "configs",
+def run(tmp_path_factory: pytest.TempPathFactory) -> PlayedArena:
+    return play_arena(
+        tmp_path_factory.mktemp("arena_diversity"),
         players=[_player(name, share) for name, share in PLANTED.items()],
         questions_per_player=QUESTIONS,
         diversity=_diversity(),
-        bootstrap={"n": 50},
-        anomaly={"permutations": 20},
     )
-    run_dir = folder / "run"
-    result = CliRunner().invoke(cli.app, ["run", str(path), "--output-dir", str(run_dir)])
-    assert result.exit_code == 0, result.stderr
-    return Run(path=path, run_dir=run_dir, stdout=result.stdout)
 
 
 def _jsonl(run_dir: Path, name: str) -> list[dict]:
@@ -82,7 +67,7 @@ def _cosine(a: list[float], b: list[float]) -> float:
     return dot / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b))
 
 
-def test_every_question_and_valid_answer_is_embedded_once(run: Run):
+def test_every_question_and_valid_answer_is_embedded_once(run: PlayedArena):
     embeddings = _jsonl(run.run_dir, RunFiles.EMBEDDINGS)
     questions = _jsonl(run.run_dir, RunFiles.QUESTIONS)
     answers = [a for a in _jsonl(run.run_dir, RunFiles.ANSWERS) if a["is_valid"]]
@@ -105,7 +90,7 @@ def test_every_question_and_valid_answer_is_embedded_once(run: Run):
     assert [p["repetitive"] for p in manifest["scoring"]["players"]] == list(PLANTED.values())
 
 
-def test_the_repetitive_writer_is_the_least_diverse_and_its_pairs_are_found(run: Run):
+def test_the_repetitive_writer_is_the_least_diverse_and_its_pairs_are_found(run: PlayedArena):
     rows = {row["player"]: row for row in _mart(run.run_dir, "diversity.parquet")}
     assert sorted(rows) == sorted(PLANTED)
     parrot = rows.pop("parrot")
@@ -130,7 +115,7 @@ def _template(text: str) -> list[str]:
     return sorted(re.sub(r"\d+", "#", sentence) for sentence in sentences)
 
 
-def test_the_diversity_mart_recounts_the_raw_embeddings(run: Run):
+def test_the_diversity_mart_recounts_the_raw_embeddings(run: PlayedArena):
     vectors: dict[str, list[list[float]]] = {}
     for e in _jsonl(run.run_dir, RunFiles.EMBEDDINGS):
         if e["kind"] == "question":
@@ -153,7 +138,7 @@ def test_the_diversity_mart_recounts_the_raw_embeddings(run: Run):
         assert rows[player]["answer_originality"] == pytest.approx(1 - sum(sims) / len(sims))
 
 
-def test_the_bonus_is_reported_next_to_the_unchanged_plain_score(run: Run):
+def test_the_bonus_is_reported_next_to_the_unchanged_plain_score(run: PlayedArena):
     rows = _mart(run.run_dir, "diversity.parquet")
     board = {row["player"]: row for row in _mart(run.run_dir, "leaderboard.parquet")}
     scores = [row["diversity_score"] for row in rows]
@@ -169,7 +154,7 @@ def test_the_bonus_is_reported_next_to_the_unchanged_plain_score(run: Run):
     assert "score_with_bonus" not in board["parrot"]
 
 
-def test_the_printed_leaderboard_shows_the_bonus_beside_the_plain_score(run: Run):
+def test_the_printed_leaderboard_shows_the_bonus_beside_the_plain_score(run: PlayedArena):
     lines = run.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("diversity of each"))
     assert f"score with bonus = score + {WEIGHT:g} x z" in lines[start]
@@ -184,7 +169,7 @@ def test_the_printed_leaderboard_shows_the_bonus_beside_the_plain_score(run: Run
         ]  # fmt: skip
 
 
-def test_the_dry_run_counts_the_embedding_requests(run: Run):
+def test_the_dry_run_counts_the_embedding_requests(run: PlayedArena):
     result = CliRunner().invoke(cli.app, ["run", str(run.path), "--dry-run"])
     assert result.exit_code == 0, result.stderr
     texts = len(PLANTED) * QUESTIONS * (1 + len(PLANTED))

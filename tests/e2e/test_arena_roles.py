@@ -6,8 +6,6 @@ the ranking; the planted answer skills come back in order."""
 from __future__ import annotations
 
 import json
-import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -16,7 +14,7 @@ from pdbench import cli
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
-from tests.conftest import CONFIGS, write_arena
+from tests.e2e.played import PlayedArena, play_arena
 
 SKILLS = {"ada": 0.85, "bob": 0.5, "cal": 0.2}
 """The players (role ``player``) and their answer skills."""
@@ -32,45 +30,30 @@ def _entry(name: str, *, role: str | None = None, **mock: float) -> dict:
     return {"ref": "agents/arena_player.yaml", "overrides": overrides}
 
 
-@dataclass(frozen=True)
-class Run:
-    path: Path
-    run_dir: Path
-    stdout: str
-
-
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
-    folder = tmp_path_factory.mktemp("arena_roles")
-    shutil.copytree(CONFIGS, folder / "configs")
+def run(tmp_path_factory: pytest.TempPathFactory) -> PlayedArena:
     players = [_entry(name, answer_skill=skill, judge_noise=2.0) for name, skill in SKILLS.items()]
     players.insert(1, _entry(REFEREE, role="judge", answer_skill=1.0, judge_noise=0.1))
     players.append(_entry(ANSWERER, role="answerer", answer_skill=ANSWERER_SKILL))
-    path = write_arena(
-        folder / "configs",
+    return play_arena(
+        tmp_path_factory.mktemp("arena_roles"),
         players=players,
         questions_per_player=QUESTIONS,
         self_assessment=True,
         min_judgments=3,
-        bootstrap={"n": 50},
-        anomaly={"permutations": 20},
     )
-    run_dir = folder / "run"
-    result = CliRunner().invoke(cli.app, ["run", str(path), "--output-dir", str(run_dir)])
-    assert result.exit_code == 0, result.stderr
-    return Run(path=path, run_dir=run_dir, stdout=result.stdout)
 
 
-def _jsonl(run: Run, name: str) -> list[dict]:
+def _jsonl(run: PlayedArena, name: str) -> list[dict]:
     return [json.loads(line) for line in (run.run_dir / name).read_text().splitlines()]
 
 
-def _mart(run: Run, name: str) -> list[dict]:
+def _mart(run: PlayedArena, name: str) -> list[dict]:
     relation = duckdb.sql(f"select * from '{run.run_dir}/{name}.parquet'")
     return [dict(zip(relation.columns, r, strict=True)) for r in relation.fetchall()]
 
 
-def test_each_role_takes_part_only_in_its_phases(run: Run):
+def test_each_role_takes_part_only_in_its_phases(run: PlayedArena):
     questions = _jsonl(run, RunFiles.QUESTIONS)
     ratings = _jsonl(run, RunFiles.QUESTION_RATINGS)
     answers = _jsonl(run, RunFiles.ANSWERS)
@@ -92,7 +75,7 @@ def test_each_role_takes_part_only_in_its_phases(run: Run):
     assert {c["phase"] for c in calls if c["agent"] == ANSWERER} == {"answer", "self_assess"}
 
 
-def test_no_one_rates_its_own_question_or_judges_its_own_answer(run: Run):
+def test_no_one_rates_its_own_question_or_judges_its_own_answer(run: PlayedArena):
     author = {q["question_id"]: q["author"] for q in _jsonl(run, RunFiles.QUESTIONS)}
     answerer = {a["answer_id"]: a["answerer"] for a in _jsonl(run, RunFiles.ANSWERS)}
     assert all(
@@ -102,7 +85,7 @@ def test_no_one_rates_its_own_question_or_judges_its_own_answer(run: Run):
     assert judgments and all(j["judge"] != answerer[j["answer_id"]] for j in judgments)
 
 
-def test_no_prompt_after_generation_names_a_participant(run: Run):
+def test_no_prompt_after_generation_names_a_participant(run: PlayedArena):
     names = [*SKILLS, REFEREE, ANSWERER]
     files = (RunFiles.QUESTION_RATINGS, RunFiles.ANSWERS, RunFiles.JUDGMENTS,
              RunFiles.SELF_ASSESSMENTS)  # fmt: skip
@@ -113,7 +96,7 @@ def test_no_prompt_after_generation_names_a_participant(run: Run):
         assert not words & set(names), prompt
 
 
-def test_the_manifest_records_the_roles(run: Run):
+def test_the_manifest_records_the_roles(run: PlayedArena):
     manifest = json.loads((run.run_dir / RunFiles.MANIFEST).read_text())
     roles = {p["name"]: p["role"] for p in manifest["scoring"]["players"]}
     assert roles == {"ada": "player", REFEREE: "judge", "bob": "player", "cal": "player",
@@ -121,7 +104,7 @@ def test_the_manifest_records_the_roles(run: Run):
     assert {p["name"]: p["role"] for p in manifest["config"]["players"]} == roles
 
 
-def test_the_planted_skills_come_back_in_order_and_the_referee_is_unranked(run: Run):
+def test_the_planted_skills_come_back_in_order_and_the_referee_is_unranked(run: PlayedArena):
     rows = {row["player"]: row for row in _mart(run, "leaderboard")}
     assert rows[REFEREE]["role"] == "judge" and rows[REFEREE]["status"] == "judge only"
     assert rows[REFEREE]["rank"] is None and rows[REFEREE]["score"] is None
@@ -136,7 +119,7 @@ def test_the_planted_skills_come_back_in_order_and_the_referee_is_unranked(run: 
     assert lines[-1].split()[3:7] == ["judge", "only", "(not", "ranked)"]
 
 
-def test_judge_tables_include_the_referee_and_question_stats_only_writers(run: Run):
+def test_judge_tables_include_the_referee_and_question_stats_only_writers(run: PlayedArena):
     judges = {row["judge"]: row for row in _mart(run, "judge_stats")}
     assert set(judges) == {*SKILLS, REFEREE}
     # the referee judges every valid answer, the players all but their own
@@ -145,7 +128,7 @@ def test_judge_tables_include_the_referee_and_question_stats_only_writers(run: R
     assert authors == set(SKILLS)
 
 
-def test_the_dry_run_counts_equal_the_calls_made(run: Run):
+def test_the_dry_run_counts_equal_the_calls_made(run: PlayedArena):
     result = CliRunner().invoke(cli.app, ["run", str(run.path), "--dry-run"])
     assert result.exit_code == 0, result.stderr
     made: dict[str, int] = {}
@@ -164,7 +147,7 @@ def test_the_dry_run_counts_equal_the_calls_made(run: Run):
         assert made[phase] == planned, phase
 
 
-def test_fixed_effects_ranks_when_judges_and_answerers_differ(run: Run, tmp_path: Path):
+def test_fixed_effects_ranks_when_judges_and_answerers_differ(run: PlayedArena, tmp_path: Path):
     # the fixed-effects fit (answer effect + judge offset) with a judge that answers nothing
     # and an answerer that judges nothing: still connected through the players and the referee
     config = run.path.read_text().replace(

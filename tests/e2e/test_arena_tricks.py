@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -19,7 +18,8 @@ from pdbench.games import load_config
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
-from tests.conftest import CONFIGS, write_arena
+from tests.conftest import write_arena
+from tests.e2e.played import PlayedArena, play_arena
 
 PLANTED = {
     "trickster": {"trick_bite": 1.0},
@@ -40,42 +40,28 @@ def _players() -> list[dict]:
     return [_player(name, traits) for name, traits in PLANTED.items()]
 
 
-@dataclass(frozen=True)
-class Run:
-    path: Path
-    run_dir: Path
-
-
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
-    folder = tmp_path_factory.mktemp("arena_tricks")
-    shutil.copytree(CONFIGS, folder / "configs")
-    path = write_arena(
-        folder / "configs",
+def run(tmp_path_factory: pytest.TempPathFactory) -> PlayedArena:
+    return play_arena(
+        tmp_path_factory.mktemp("arena_tricks"),
         players=_players(),
         questions_per_player=QUESTIONS,
         tricks={"share": SHARE},
         rationales=None,
-        bootstrap={"n": 50},
-        anomaly={"permutations": 20},
     )
-    run_dir = folder / "run"
-    result = CliRunner().invoke(cli.app, ["run", str(path), "--output-dir", str(run_dir)])
-    assert result.exit_code == 0, result.stderr
-    return Run(path=path, run_dir=run_dir)
 
 
 def _jsonl(run_dir: Path, name: str) -> list[dict]:
     return [json.loads(line) for line in (run_dir / name).read_text().splitlines()]
 
 
-def _mart(run: Run, name: str, key: str) -> dict[str, dict]:
+def _mart(run: PlayedArena, name: str, key: str) -> dict[str, dict]:
     relation = duckdb.sql(f"select * from '{run.run_dir}/{name}'")
     rows = [dict(zip(relation.columns, r, strict=True)) for r in relation.fetchall()]
     return {row[key]: row for row in rows}
 
 
-def test_each_player_writes_its_seeded_share_of_tricks_with_notes(run: Run):
+def test_each_player_writes_its_seeded_share_of_tricks_with_notes(run: PlayedArena):
     questions = _jsonl(run.run_dir, RunFiles.QUESTIONS)
     for name in PLANTED:
         mine = [q for q in questions if q["author"] == name]
@@ -92,7 +78,7 @@ def test_each_player_writes_its_seeded_share_of_tricks_with_notes(run: Run):
     assert truth["gullible"]["trick_robustness"] == 0.0
 
 
-def test_answerers_are_not_told_and_raters_and_judges_see_the_note(run: Run):
+def test_answerers_are_not_told_and_raters_and_judges_see_the_note(run: PlayedArena):
     questions = {q["question_id"]: q for q in _jsonl(run.run_dir, RunFiles.QUESTIONS)}
     for answer in _jsonl(run.run_dir, RunFiles.ANSWERS):
         assert "trick" not in answer["prompt"].casefold()
@@ -108,7 +94,7 @@ def test_answerers_are_not_told_and_raters_and_judges_see_the_note(run: Run):
         assert not any(name in record["prompt"] for name in PLANTED)
 
 
-def test_the_trickster_s_tricks_bite_most(run: Run):
+def test_the_trickster_s_tricks_bite_most(run: PlayedArena):
     authors = _mart(run, "trick_authors.parquet", "author")
     assert sorted(authors) == sorted(PLANTED)
     shares = {name: row["share_fell"] for name, row in authors.items()}
@@ -131,7 +117,7 @@ def test_the_trickster_s_tricks_bite_most(run: Run):
         assert row["outcome"] == expected
 
 
-def test_the_gullible_answerer_has_a_gap_and_the_robust_one_none(run: Run):
+def test_the_gullible_answerer_has_a_gap_and_the_robust_one_none(run: PlayedArena):
     rows = _mart(run, "robustness.parquet", "answerer")
     gullible, robust = rows["gullible"], rows["robust"]
     tricks = (len(PLANTED) - 1) * round(SHARE * QUESTIONS)
@@ -143,7 +129,7 @@ def test_the_gullible_answerer_has_a_gap_and_the_robust_one_none(run: Run):
     assert gullible["share_fell"] > robust["share_fell"]
 
 
-def test_the_robustness_mart_recounts_the_raw_files(run: Run):
+def test_the_robustness_mart_recounts_the_raw_files(run: PlayedArena):
     questions = {q["question_id"]: q for q in _jsonl(run.run_dir, RunFiles.QUESTIONS)}
     answers = {a["answer_id"]: a for a in _jsonl(run.run_dir, RunFiles.ANSWERS)}
     judged: dict[str, list[int]] = {}
@@ -160,7 +146,7 @@ def test_the_robustness_mart_recounts_the_raw_files(run: Run):
         assert rows[name]["n_trick_answers"] == sum(a["answerer"] == name for a in trick_answers)
 
 
-def test_the_dry_run_and_validate_name_the_tricks(run: Run):
+def test_the_dry_run_and_validate_name_the_tricks(run: PlayedArena):
     result = CliRunner().invoke(cli.app, ["run", str(run.path), "--dry-run"])
     assert result.exit_code == 0, result.stderr
     assert "tricks: 4 of 10 questions per player" in result.stdout
