@@ -68,6 +68,25 @@ def test_a_note_belongs_to_the_question_line_right_before_it():
     assert "Note: after a duplicate, skipped" in parsed.skipped
 
 
+def test_a_note_on_the_question_s_own_line_is_its_note_and_cut_from_its_text():
+    # as SmolLM2-135M writes a note: inline, in parentheses, after the question
+    reply = (
+        "1. [math]Question 2 - why is 1/0 = 5? (Note: no such value; say so)\n"
+        "2. [logic] Is every swan white? **Note:** ambiguous on purpose\n"
+        "3. [logic] Explain the keynote: a speech?\n"
+        "4. [math] Note: nothing before it"
+    )
+    parsed = parse_questions(reply, categories=["math", "logic"])
+    assert [(q.text, q.note) for q in parsed.questions] == [
+        ("Question 2 - why is 1/0 = 5?", "no such value; say so"),
+        ("Is every swan white?", "ambiguous on purpose"),
+        ("Explain the keynote: a speech?", None),  # "keynote:" is not a note
+        ("Note: nothing before it", None),
+    ]
+    assert parsed.questions[0].raw_line == reply.splitlines()[0]  # kept as written
+    assert read_questions(reply, n=4, categories=["math", "logic"], tricks=(1, 2)).problem is None
+
+
 def test_a_trick_without_its_note_is_re_asked_and_ranked_lower():
     noted = "1. [math] a?\nNote: n\n2. [math] b?"
     missing = "1. [math] a?\n2. [math] b?\nNote: on the wrong one"

@@ -7,9 +7,11 @@ normalised text (case, punctuation and spacing ignored), are dropped, the first 
 
 A line that begins with ``Note:`` (any case, after an optional ``-`` or ``*`` bullet and
 ``**`` emphasis) right after a question line is that question's note: the author's private
-note of a trick question's correct handling (:mod:`pdbench.arena.tricks`). A second note, or
-a note after anything but a question, is skipped; whether a question needed one is the
-reader's business (:func:`read_questions`).
+note of a trick question's correct handling (:mod:`pdbench.arena.tricks`). A note written on
+the question's own line, after the question (``... (Note: ...)``, as small models write it), is
+that question's note too, and is cut from the question's text: answerers never see it. A
+second note, or a note after anything but a question, is skipped; whether a question needed
+one is the reader's business (:func:`read_questions`).
 
 Scores are read by :func:`pdbench.arena.scores.extract_score`.
 """
@@ -32,6 +34,9 @@ __all__ = [
 
 _LINE = re.compile(r"^\s*\d+\s*[.)]\s*\[([^\[\]]+)\]\s*(.+?)\s*$")
 _NOTE = re.compile(r"^\s*(?:[-*]\s*)?\**\s*note\s*\**\s*:\s*\**\s*(.*?)\s*$", re.IGNORECASE)
+_INLINE_NOTE = re.compile(
+    r"\s*[(\[]?\s*\**\bnote\s*\**\s*:\s*\**\s*(.*?)\s*[)\]]?\s*$", re.IGNORECASE
+)
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 
 
@@ -89,7 +94,7 @@ def parse_questions(reply: str, *, categories: Sequence[str]) -> QuestionList:
         if match is None or category is None:
             skipped.append(line)
             continue
-        text = match.group(2)
+        text, inline_note = _split_note(match.group(2))
         key = normalise_question(text)
         if not key:
             skipped.append(line)
@@ -98,11 +103,22 @@ def parse_questions(reply: str, *, categories: Sequence[str]) -> QuestionList:
             duplicates.append(line)
             continue
         seen.add(key)
-        questions.append(ParsedQuestion(category=category, text=text, raw_line=line))
+        questions.append(
+            ParsedQuestion(category=category, text=text, raw_line=line, note=inline_note)
+        )
         noted = len(questions) - 1
     return QuestionList(
         questions=tuple(questions), skipped=tuple(skipped), duplicates=tuple(duplicates)
     )
+
+
+def _split_note(text: str) -> tuple[str, str | None]:
+    """A question line's text and the note written after the question on the same line
+    (None when there is none, or when nothing precedes it)."""
+    found = _INLINE_NOTE.search(text)
+    if found is None or found.start() == 0 or not found.group(1):
+        return text, None
+    return text[: found.start()].rstrip(), found.group(1)
 
 
 def read_questions(
