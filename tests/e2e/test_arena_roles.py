@@ -122,6 +122,10 @@ def test_the_planted_skills_come_back_in_order_and_the_referee_is_unranked(run: 
 def test_judge_tables_include_the_referee_and_question_stats_only_writers(run: PlayedArena):
     judges = {row["judge"]: row for row in _mart(run, "judge_stats")}
     assert set(judges) == {*SKILLS, REFEREE}
+    assert {name: row["role"] for name, row in judges.items()} == {
+        **dict.fromkeys(SKILLS, "player"),
+        REFEREE: "judge",
+    }
     # the referee judges every valid answer, the players all but their own
     assert judges[REFEREE]["n_valid"] > max(judges[p]["n_valid"] for p in SKILLS)
     authors = {row["author"] for row in _mart(run, "question_quality")}

@@ -61,9 +61,14 @@ ratings_per_rater as (
     group by rater
 ),
 
+players as (
+    select * from {{ ref('stg_arena_players') }}
+),
+
 final as (
     select
         judgments_per_judge.judge,
+        players.role,
         judgments_per_judge.n_judgments,
         judgments_per_judge.n_valid,
         judgments_per_judge.n_invalid,
@@ -90,6 +95,8 @@ final as (
         on judgments_per_judge.judge = consensus_per_judge.judge
     left join ratings_per_rater
         on judgments_per_judge.judge = ratings_per_rater.judge
+    left join players
+        on judgments_per_judge.judge = players.player
 )
 
 select * from final
