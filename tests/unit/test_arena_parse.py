@@ -34,6 +34,21 @@ def test_preamble_blank_lines_and_other_numbering_styles():
     assert parsed.skipped == ("Sure! Here are your questions:", "Hope you like them.")
 
 
+def test_a_number_written_twice_counts_once():
+    # as SmolLM2-135M numbered a list it had been asked for
+    reply = (
+        "1. 1. [math] What is the probability that a coin lands on its edge?\n"
+        "2. 2) [logic] How many positive integers below 40 are not multiples of 5?\n"
+        "3. [1] [math] Is this a question?"
+    )
+    parsed = parse_questions(reply, categories=CATEGORIES)
+    assert [(q.category, q.text) for q in parsed.questions] == [
+        ("math", "What is the probability that a coin lands on its edge?"),
+        ("logic", "How many positive integers below 40 are not multiples of 5?"),
+    ]
+    assert parsed.skipped == ("3. [1] [math] Is this a question?",)
+
+
 def test_duplicates_ignore_case_punctuation_and_spacing():
     reply = (
         "1. [math] What is 2 + 2?\n"

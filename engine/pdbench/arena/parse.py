@@ -1,6 +1,7 @@
 """Reading the arena's question lists: numbered, categorised lines.
 
-A question line is ``<number>. [<category>] <question>`` (or ``<number>)``), the category one
+A question line is ``<number>. [<category>] <question>`` (or ``<number>)``; a number written
+twice, ``1. 1. [math] ...``, as small models do, counts once), the category one
 of the configured ones (any case; stored in the config's spelling). Any other line (a preamble,
 a blank line, a line without a known category) is skipped. Duplicates, compared on their
 normalised text (case, punctuation and spacing ignored), are dropped, the first one kept.
@@ -32,7 +33,7 @@ __all__ = [
     "read_questions",
 ]
 
-_LINE = re.compile(r"^\s*\d+\s*[.)]\s*\[([^\[\]]+)\]\s*(.+?)\s*$")
+_LINE = re.compile(r"^\s*(?:\d+\s*[.)]\s*)+\[([^\[\]]+)\]\s*(.+?)\s*$")
 _NOTE = re.compile(r"^\s*(?:[-*]\s*)?\**\s*note\s*\**\s*:\s*\**\s*(.*?)\s*$", re.IGNORECASE)
 _INLINE_NOTE = re.compile(
     r"\s*[(\[]?\s*\**\bnote\s*\**\s*:\s*\**\s*(.*?)\s*[)\]]?\s*$", re.IGNORECASE
