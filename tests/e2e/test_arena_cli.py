@@ -8,7 +8,7 @@ from pdbench import cli
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
-from tests.conftest import count_columns, edit, fake_aggregation
+from tests.conftest import count_columns, edit, fake_aggregation, write_arena
 
 ARENA = "configs/arena.yaml"
 runner = CliRunner()
@@ -292,3 +292,23 @@ def test_dry_run_shows_batch_and_single_costs_side_by_side(project: Path):
     assert float(total[1]) == pytest.approx(own, abs=1e-3)
     assert float(total[2]) == pytest.approx(every_single, abs=1e-3)
     assert float(total[3]) == pytest.approx(every_single / 2, abs=1e-3)
+
+
+@pytest.mark.parametrize("question_filter", [{"kind": "none"}, {"kind": "bottom_fraction"}])
+def test_a_tournament_without_a_usable_question_says_so_and_completes(
+    project: Path, question_filter: dict
+):
+    players = [
+        {"ref": "agents/arena_player.yaml",
+         "overrides": {"name": f"p{i}", "mock": {"invalid_rate": 1.0}}}
+        for i in range(3)
+    ]  # fmt: skip
+    path = write_arena(
+        project / "configs", players=players, max_retries=0, question_filter=question_filter
+    )
+    result = _invoke("run", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert "warning: no player wrote a usable question" in result.stderr
+    assert "0 questions (0 kept), 0 ratings, 0 answers, 0 judgements" in result.stdout
+    calls = (Path("data/runs/small-arena") / RunFiles.CALLS).read_text().splitlines()
+    assert len(calls) == 3 and all('"status":"invalid"' in c for c in calls)

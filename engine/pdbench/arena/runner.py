@@ -256,6 +256,9 @@ class _Tournament:
             plan=lambda: generate_tasks(context),
             to_records=lambda outcomes: question_records(outcomes, context=context),
         )
+        if not questions and self.on_line is not None:
+            self.on_line("warning: no player wrote a usable question (see the generate calls in "
+                         "calls.jsonl): nothing will be rated, answered or judged")  # fmt: skip
         self.play(  # the filter reads the ratings from their file
             "rate",
             live=live,
