@@ -19,6 +19,7 @@ from typing import Annotated, Any
 import typer
 
 from pdbench.cli_options import (
+    Address,
     ChunkRounds,
     DryRun,
     ExecutorOption,
@@ -26,6 +27,7 @@ from pdbench.cli_options import (
     NoCache,
     OutputDir,
     Overwrite,
+    PrintCommand,
     Replicates,
     Resume,
 )
@@ -303,6 +305,14 @@ def _exec(command: list[str]) -> None:
     os.execvp(command[0], command)
 
 
+def _serve(command: list[str], *, print_command: bool) -> None:
+    """Run a page's Streamlit ``command``, or with ``--print-command`` print it."""
+    if print_command:
+        typer.echo(shlex.join(command))
+        return
+    _exec(command)
+
+
 @app.command()
 def ui(
     run_dir: Annotated[
@@ -312,12 +322,8 @@ def ui(
         ),
     ],
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port of the viewer.")] = 8501,
-    address: Annotated[
-        str, typer.Option(help="Address the viewer listens on (0.0.0.0: every interface).")
-    ] = "127.0.0.1",
-    print_command: Annotated[
-        bool, typer.Option("--print-command", help="Print the Streamlit command, do not run it.")
-    ] = False,
+    address: Address = "127.0.0.1",
+    print_command: PrintCommand = False,
 ) -> None:
     """Open the read-only viewer of a run directory or a series (or print the command)."""
     from pdbench.arena.series import SERIES_MANIFEST
@@ -326,10 +332,7 @@ def ui(
         if not (run_dir / SERIES_MANIFEST).is_file():
             read_manifest(run_dir)
     command = streamlit_command(run_dir, port=port, address=address)
-    if print_command:
-        typer.echo(shlex.join(command))
-        return
-    _exec(command)
+    _serve(command, print_command=print_command)
 
 
 @app.command()
@@ -338,12 +341,8 @@ def audience(
         Path, typer.Argument(help="An arena run directory written by `pdbench run`.")
     ],
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port of the page.")] = 8502,
-    address: Annotated[
-        str, typer.Option(help="Address the page listens on (0.0.0.0: every interface).")
-    ] = "127.0.0.1",
-    print_command: Annotated[
-        bool, typer.Option("--print-command", help="Print the Streamlit command, do not run it.")
-    ] = False,
+    address: Address = "127.0.0.1",
+    print_command: PrintCommand = False,
 ) -> None:
     """Serve the audience page: people score the run's answers, blinded, 0..10; the votes go
     to audience_votes.jsonl, the public-opinion scores come from `pdbench aggregate`."""
@@ -352,10 +351,7 @@ def audience(
     with _user_errors():
         open_audience_run(run_dir)
     command = audience_command(run_dir, port=port, address=address)
-    if print_command:
-        typer.echo(shlex.join(command))
-        return
-    _exec(command)
+    _serve(command, print_command=print_command)
 
 
 @app.command()

@@ -1,4 +1,5 @@
-"""The options of ``pdbench run``, typed once: the command's signature names them."""
+"""The options of the commands, typed once: ``pdbench run``'s, and the address and
+``--print-command`` of the pages ``ui`` and ``audience`` serve."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Annotated
 import typer
 
 __all__ = [
+    "Address",
     "ChunkRounds",
     "DryRun",
     "ExecutorOption",
@@ -15,6 +17,7 @@ __all__ = [
     "NoCache",
     "OutputDir",
     "Overwrite",
+    "PrintCommand",
     "Replicates",
     "Resume",
 ]
@@ -48,4 +51,11 @@ ExecutorOption = Annotated[
 ]
 ChunkRounds = Annotated[
     int | None, typer.Option(min=1, help="With --executor: rounds per chunk (250000).")
+]
+
+Address = Annotated[
+    str, typer.Option(help="Address the page listens on (0.0.0.0: every interface).")
+]
+PrintCommand = Annotated[
+    bool, typer.Option("--print-command", help="Print the Streamlit command, do not run it.")
 ]
