@@ -22,7 +22,6 @@ from functools import partial
 from pathlib import Path
 
 from pdbench.arena.diversity_config import DiversityConfig
-from pdbench.clock import utc_timestamp
 from pdbench.providers.base import Usage
 from pdbench.providers.cache import CachedReply, ResponseCache, cache_key
 from pdbench.providers.calls import CallContext, prompt_sha256
@@ -155,28 +154,22 @@ def _call_line(
     mock's requests use no tokens and cost nothing."""
     context = CallContext(game="arena", phase="embed", agent=EMBED_AGENT, item_id=f"batch-{k:04d}")
     latency_ms, retries = ended
-    free = embedder.provider == "mock" and error is None
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "run_id": run_id,
-        "call_id": context.call_id(1),
-        **context.record_fields(),
-        "attempt": 1,
-        "transport_retries": retries,
-        "provider": embedder.provider,
-        "model": embedder.model,
-        "prompt_sha256": prompt_sha256("", json.dumps(texts, ensure_ascii=False)),
-        "latency_ms": round(latency_ms, 3),
-        "tokens_in": 0 if free else tokens,
-        "tokens_out": 0 if error is None else None,
-        "tokens_reasoning": None,
-        "cost_usd": 0.0 if free else cost,
-        "finish_reason": None,
-        "truncated": False,
-        "status": "ok" if error is None else "error",
-        "parse_rule": None,
-        "error": error,
-        "cache_hit": hit,
-        "batch_id": None,
-        "timestamp_utc": utc_timestamp(),
-    }
+    if error is not None:
+        usage = None
+    elif embedder.provider == "mock":
+        usage = Usage(tokens_in=0, tokens_out=0, cost_usd=0.0)
+    else:
+        usage = Usage(tokens_in=tokens, tokens_out=0, cost_usd=cost)
+    return context.call_record(
+        run_id=run_id,
+        attempt=1,
+        provider=embedder.provider,
+        model=embedder.model,
+        prompt_sha256=prompt_sha256("", json.dumps(texts, ensure_ascii=False)),
+        latency_ms=latency_ms,
+        usage=usage,
+        verdict=("ok" if error is None else "error", None),
+        retries=retries,
+        error=error,
+        cache_hit=hit,
+    )

@@ -27,7 +27,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from pdbench.clock import utc_timestamp
 from pdbench.errors import ProviderError
 from pdbench.providers.base import ProviderClient, Usage
 from pdbench.providers.batch_lane import AwaitingBatch, BatchLane, Settled
@@ -42,7 +41,6 @@ from pdbench.providers.retry import (
     call_with_retries,
 )
 from pdbench.providers.runtime import ProviderRuntime
-from pdbench.storage.schema import SCHEMA_VERSION
 
 __all__ = ["AwaitingBatch", "CallsCancelled", "GatewaySettings", "ProviderGateway", "gateway_for"]
 
@@ -255,30 +253,20 @@ class ProviderGateway:
         batch_id: str | None = None,
     ) -> None:
         self._record(
-            {
-                "schema_version": SCHEMA_VERSION,
-                "run_id": self.run_id,
-                "call_id": call.context.call_id(call.number),
-                **call.context.record_fields(),
-                "attempt": call.number,
-                "transport_retries": retries,
-                "provider": self.provider,
-                "model": self.model,
-                "prompt_sha256": call.request.prompt_sha256,
-                "latency_ms": round(latency_ms, 3),
-                "tokens_in": usage.tokens_in if usage else None,
-                "tokens_out": usage.tokens_out if usage else None,
-                "tokens_reasoning": usage.tokens_reasoning if usage else None,
-                "cost_usd": usage.cost_usd if usage else None,
-                "finish_reason": usage.finish_reason if usage else None,
-                "truncated": usage.truncated if usage else False,
-                "status": verdict[0],
-                "parse_rule": verdict[1],
-                "error": error,
-                "cache_hit": cache_hit,
-                "batch_id": batch_id,
-                "timestamp_utc": utc_timestamp(),
-            }
+            call.context.call_record(
+                run_id=self.run_id,
+                attempt=call.number,
+                provider=self.provider,
+                model=self.model,
+                prompt_sha256=call.request.prompt_sha256,
+                latency_ms=latency_ms,
+                usage=usage,
+                verdict=verdict,
+                retries=retries,
+                error=error,
+                cache_hit=cache_hit,
+                batch_id=batch_id,
+            )
         )
 
 
