@@ -55,7 +55,13 @@ from pdbench.storage.records.fields import (
     RunStatus,
 )
 from pdbench.storage.records.files import RECORDS, RecordFile, RunFiles
-from pdbench.storage.records.manifest import BatchRef, RunManifest, ShardRecord
+from pdbench.storage.records.manifest import (
+    BatchRef,
+    ImportRecord,
+    RunManifest,
+    ShardRecord,
+    SourceFile,
+)
 from pdbench.storage.records.pd import MatchRecord, PromptPair, RoundRecord
 
 __all__ = [
@@ -69,6 +75,7 @@ __all__ = [
     "CallRecord",
     "EmbeddingRecord",
     "HorizonType",
+    "ImportRecord",
     "JudgmentRecord",
     "MatchRecord",
     "MatchStatus",
@@ -82,6 +89,7 @@ __all__ = [
     "RunStatus",
     "SelfAssessmentRecord",
     "ShardRecord",
+    "SourceFile",
     "duckdb_columns",
     "line_keys",
 ]
