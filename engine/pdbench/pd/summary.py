@@ -106,7 +106,20 @@ def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
             (str(condition), replicates, _with_interval(coop, low, high), decimals(pay_a),
              decimals(pay_b), collapse_text)
         )  # fmt: skip
-    return aligned(table)
+    return aligned(table) + _not_recorded(run_dir)
+
+
+def _not_recorded(run_dir: Path) -> list[str]:
+    """For an imported run, the line saying what its source never recorded."""
+    from pdbench.storage.manifest import read_manifest
+
+    manifest = read_manifest(run_dir)
+    if manifest.source != "imported" or manifest.imported is None:
+        return []
+    return [
+        f"imported ({manifest.imported.format}): provider calls, prompts, replies, tokens, "
+        "attempts and LLM reply validity not recorded (invalid rate: not recorded)"
+    ]
 
 
 def _with_interval(mean: float | None, low: float | None, high: float | None) -> str:

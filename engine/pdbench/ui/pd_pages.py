@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.storage.marts import PDMart
+from pdbench.storage.schema import RunManifest
 from pdbench.ui import charts, pd_evolution, pd_intervals, pd_strategies, run_reader
 from pdbench.ui.formats import format_value, with_agent_labels
 from pdbench.ui.page_parts import Tile, nothing_to_show, tiles
@@ -330,8 +331,14 @@ CALL_TILES: list[Tile] = [
 """The tiles of the provider calls page, from the run row of ``calls_summary.parquet``."""
 
 
-def _page_calls(run_dir: Path) -> None:
+def _page_calls(run_dir: Path, manifest: RunManifest) -> None:
     st.header("Provider calls")
+    if manifest.source == "imported" and manifest.imported is not None:
+        st.info(
+            f"Not recorded: this run was imported ({manifest.imported.format}); its source "
+            "holds no provider calls, prompts, replies or tokens."
+        )
+        return
     calls = run_reader.mart(run_dir, PDMart.CALLS_SUMMARY)
     run_row = calls[calls["level"] == "run"]
     if not run_row.empty:
@@ -360,6 +367,6 @@ def render(run: ViewableRun) -> None:
         "Tournament": lambda: _page_tournament(run_dir),
         "Strategies": lambda: pd_strategies.page(run_dir),
         "Evolution": lambda: pd_evolution.page(run_dir),
-        "Provider calls": lambda: _page_calls(run_dir),
+        "Provider calls": lambda: _page_calls(run_dir, run.manifest),
     }
     handlers[page]()

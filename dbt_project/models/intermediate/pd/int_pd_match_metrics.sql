@@ -44,6 +44,7 @@ match_totals as (
         min(round_index) filter (where action_{{ own }} = 'D') as first_defection_round_{{ own }},
         bool_or(kind_{{ own }} = 'llm') as is_llm_{{ own }},
         count(*) filter (where not is_valid_{{ own }}) as n_invalid_rounds_{{ own }},
+        count(is_valid_{{ own }}) as n_validity_recorded_{{ own }},
         {% endfor %}
         count(*) as rounds_played,
         avg(n_cooperators) / 2 as cooperation_rate,
@@ -90,7 +91,9 @@ match_metrics as (
             first_defection_round_{{ own }} is null
         ) as is_nice_{{ own }},
         case
-            when is_llm_{{ own }} then n_invalid_rounds_{{ own }} / rounds_played
+            -- an imported run whose source did not record validity: not recorded, not 0
+            when is_llm_{{ own }} and n_validity_recorded_{{ own }} = rounds_played
+                then n_invalid_rounds_{{ own }} / rounds_played
         end as invalid_rate_{{ own }},
         {% endfor %}
         time_to_collapse

@@ -43,7 +43,8 @@ context_counts as (
         count(*) as n_rounds,
         count(*) filter (where intended_action = 'C') as n_cooperate
     from with_context
-    where is_valid
+    -- validity not recorded (an imported run: null) counts as a real choice
+    where is_valid is not false
     group by condition, side, agent_name, kind, previous_round, opponent_has_defected
 )
 
