@@ -121,6 +121,28 @@ def _condition_config(match: ImportedMatch) -> dict[str, Any]:
     }
 
 
+_OUTCOME_KEYS = (
+    "agent_a_intended_action",
+    "agent_b_intended_action",
+    "agent_a_action",
+    "agent_b_action",
+    "agent_a_payoff",
+    "agent_b_payoff",
+    "agent_a_cum_payoff",
+    "agent_b_cum_payoff",
+)
+"""The keys that change per round besides ``round_index``; they follow each other."""
+_ROUND_AT = _ROUND_KEYS.index("round_index")
+_OUTCOME_AT = _ROUND_KEYS.index(_OUTCOME_KEYS[0])
+if _ROUND_KEYS[_OUTCOME_AT : _OUTCOME_AT + len(_OUTCOME_KEYS)] != _OUTCOME_KEYS:
+    raise ValueError("a round line's outcome keys no longer follow each other")
+
+
+def _json_fields(line: dict[str, Any], keys: tuple[str, ...]) -> str:
+    """``"k":v,...`` of ``keys`` of ``line``, as the JSONL encoder writes them."""
+    return dumps_line({key: line[key] for key in keys})[1:-2]
+
+
 def _round_lines(
     match: ImportedMatch,
     *,
@@ -128,8 +150,35 @@ def _round_lines(
     replicate: int,
     table: dict[tuple[str, str], tuple[float, float]],
 ) -> str:
-    """Every round line of ``match``, as one text."""
-    n = len(match.actions_a)
+    """Every round line of ``match``, as one text. The fields fixed for the match are
+    serialised once; the first line is validated against the contract and must equal what
+    the JSONL encoder writes for it, so every line has the contract's keys and encoding."""
+    line = _fixed_fields(match, run_id=run_id, replicate=replicate)
+    head = "{" + _json_fields(line, _ROUND_KEYS[:_ROUND_AT]) + ',"round_index":'
+    middle = "," + _json_fields(line, _ROUND_KEYS[_ROUND_AT + 1 : _OUTCOME_AT]) + ","
+    tail = "," + _json_fields(line, _ROUND_KEYS[_OUTCOME_AT + len(_OUTCOME_KEYS) :]) + "}\n"
+    given = match.payoffs_a is not None and match.payoffs_b is not None
+    total_a = total_b = 0.0
+    parts = []
+    for index, (a, b) in enumerate(zip(match.actions_a, match.actions_b, strict=True)):
+        if given:
+            pay_a, pay_b = float(match.payoffs_a[index]), float(match.payoffs_b[index])  # type: ignore[index]
+        else:
+            pay_a, pay_b = table[(a, b)]
+        total_a += pay_a
+        total_b += pay_b
+        parts.append(
+            f'{head}{index + 1}{middle}"agent_a_intended_action":"{a}",'
+            f'"agent_b_intended_action":"{b}","agent_a_action":"{a}","agent_b_action":"{b}",'
+            f'"agent_a_payoff":{pay_a!r},"agent_b_payoff":{pay_b!r},'
+            f'"agent_a_cum_payoff":{total_a!r},"agent_b_cum_payoff":{total_b!r}{tail}'
+        )
+    _check_first_line(parts[0], line)
+    return "".join(parts)
+
+
+def _fixed_fields(match: ImportedMatch, *, run_id: str, replicate: int) -> dict[str, Any]:
+    """A round line's fields that hold for the whole match (the others None)."""
     line: dict[str, Any] = dict.fromkeys(_ROUND_KEYS)
     line.update(
         schema_version=SCHEMA_VERSION,
@@ -146,33 +195,17 @@ def _round_lines(
         agent_a_attempts=_attempts(match.kinds[0]),
         agent_b_attempts=_attempts(match.kinds[1]),
         horizon_type="fixed",
-        fixed_n=n,
+        fixed_n=len(match.actions_a),
     )
-    given_a, given_b = match.payoffs_a, match.payoffs_b
-    total_a = total_b = 0.0
-    parts = []
-    for index, (a, b) in enumerate(zip(match.actions_a, match.actions_b, strict=True)):
-        if given_a is not None and given_b is not None:
-            pay_a, pay_b = float(given_a[index]), float(given_b[index])
-        else:
-            pay_a, pay_b = table[(a, b)]
-        total_a += pay_a
-        total_b += pay_b
-        line.update(
-            round_index=index + 1,
-            agent_a_intended_action=a,
-            agent_b_intended_action=b,
-            agent_a_action=a,
-            agent_b_action=b,
-            agent_a_payoff=pay_a,
-            agent_b_payoff=pay_b,
-            agent_a_cum_payoff=total_a,
-            agent_b_cum_payoff=total_b,
-        )
-        if index == 0:
-            RoundRecord.model_validate(line)
-        parts.append(dumps_line(line))
-    return "".join(parts)
+    return line
+
+
+def _check_first_line(text: str, fixed: dict[str, Any]) -> None:
+    """The first round line is a valid :class:`RoundRecord` written as the encoder writes it."""
+    record = RoundRecord.model_validate_json(text)
+    expected = record.model_dump(mode="json", exclude={"prompts", "raw_responses"})
+    if dumps_line(expected) != text or any(expected[k] != v for k, v in fixed.items() if v):
+        raise ValueError(f"an imported round line breaks the record contract: {text}")
 
 
 def _attempts(kind: str) -> int | None:
