@@ -41,7 +41,9 @@ def _ours(run_dir: Path, model: str) -> dict[float, dict[str, float | None]]:
         """
     ).fetchall()
     names = ("coop", "coop_low", "coop_high", "retaliation", "forgiveness", "nice", "n")
-    return {float(row[0].rsplit("urnd", 1)[1]): dict(zip(names, row[1:], strict=True)) for row in rows}
+    return {
+        float(row[0].rsplit("urnd", 1)[1]): dict(zip(names, row[1:], strict=True)) for row in rows
+    }
 
 
 def _f(value: float | None) -> str:
