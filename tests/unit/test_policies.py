@@ -8,9 +8,12 @@ from pdbench.pd.agents.policy import (
     POLICIES,
     AllC,
     AllD,
+    Alternator,
+    DefectOnce,
     GenerousTitForTat,
     Grim,
     Policy,
+    RandomCooperator,
     TitForTat,
     WinStayLoseShift,
     default_generous_prob,
@@ -46,8 +49,10 @@ def versus_test(
         total_opp += opp_pay
 
 
-def test_the_registry_holds_the_six_policies():
-    assert list(POLICIES) == ["ALLC", "ALLD", "TFT", "GRIM", "GTFT", "WSLS"]
+def test_the_registry_holds_the_nine_policies():
+    assert list(POLICIES) == [
+        "ALLC", "ALLD", "TFT", "GRIM", "GTFT", "WSLS", "URND", "ALT", "DEFECT_ONCE"
+    ]  # fmt: skip
 
 
 def test_allc():
@@ -154,6 +159,42 @@ def test_gtft_forgives_at_its_rate_and_is_seeded():
     assert moves != _forgiveness(seed=10)
 
 
+def test_alternator_flips_its_own_last_move_whatever_the_opponent_does():
+    versus_test(Alternator(), [D, D, C, C, D], [(C, D), (D, D), (C, C), (D, C), (C, D)])
+
+
+def test_defect_once_defects_in_round_one_only():
+    versus_test(DefectOnce(), [C, D, D, C], [(D, C), (C, D), (C, D), (C, C)])
+
+
+def _urnd_moves(coop_prob: float, *, seed: int, rounds: int = 3000) -> list:
+    policy = RandomCooperator(coop_prob=coop_prob)
+    policy.reset(seed)
+    history: list = []
+    moves = []
+    for index in range(rounds):
+        move = policy.act(Observation(round_index=index + 1, history=history))
+        moves.append(move)
+        history.append(Turn(move, D, 0.0, 5.0))
+    return moves
+
+
+def test_urnd_cooperates_with_its_probability_whatever_happened_and_replays_with_its_seed():
+    assert set(_urnd_moves(0.0, seed=1, rounds=200)) == {D}
+    assert set(_urnd_moves(1.0, seed=1, rounds=200)) == {C}
+    moves = _urnd_moves(0.3, seed=4)
+    # 3000 draws at 0.3: sd of the share 0.0084, tolerance ~4 sd
+    assert abs(moves.count(C) / len(moves) - 0.3) < 0.035
+    assert moves == _urnd_moves(0.3, seed=4)
+    assert moves != _urnd_moves(0.3, seed=5)
+
+
+def test_urnd_is_built_with_its_coop_prob_and_refuses_one_outside_0_1():
+    assert make_policy("URND", payoffs=CLASSIC, coop_prob=0.7).coop_prob == 0.7
+    with pytest.raises(ValueError, match="coop_prob must be in"):
+        RandomCooperator(coop_prob=1.5)
+
+
 def test_unknown_policy_names_the_known_ones():
     with pytest.raises(ValueError, match="known: ALLC, ALLD, TFT, GRIM, GTFT, WSLS"):
         make_policy("TF2T", payoffs=CLASSIC)
@@ -168,4 +209,5 @@ def test_every_policy_opens_deterministically_and_names_itself(name):
     first = policy.act(Observation(round_index=1, history=[]))
     policy.reset(1)
     assert policy.act(Observation(round_index=1, history=[])) == first
-    assert first == (D if name == "ALLD" else C)
+    # URND(0.5) with seed 1: the first draw is 0.134 < 0.5
+    assert first == (D if name in ("ALLD", "DEFECT_ONCE") else C)

@@ -35,9 +35,11 @@ class PolicyAgentConfig(StrictModel):
     type: Literal["policy"]
     """``policy``."""
     policy: str
-    """One of ALLC, ALLD, TFT, GRIM, GTFT, WSLS; ``PROBE``, Ashlock's fingerprint probe
-    (:mod:`pdbench.pd.agents.probe`); or ``axelrod:<Strategy>``, any strategy of the Axelrod
-    library by class name (optional extra: ``uv sync --extra axelrod``)."""
+    """One of ALLC, ALLD, TFT, GRIM, GTFT, WSLS, URND (random, ``coop_prob``), ALT
+    (alternates C, D, ...), DEFECT_ONCE (D in round 1, then C); ``PROBE``, Ashlock's
+    fingerprint probe (:mod:`pdbench.pd.agents.probe`); or ``axelrod:<Strategy>``, any
+    strategy of the Axelrod library by class name (optional extra: ``uv sync --extra
+    axelrod``)."""
     name: str | None = None
     """Name in the records (default: the policy name)."""
     params: dict[str, Any] | None = None
@@ -46,6 +48,9 @@ class PolicyAgentConfig(StrictModel):
     """GTFT only: probability of forgiving a defection (default from the payoffs; 1/3)."""
     win_threshold: float | None = None
     """WSLS only: a payoff >= this is a win (default R)."""
+    coop_prob: float | None = Field(default=None, ge=0, le=1)
+    """URND only (and required): the probability of cooperating in each round (Fontana et
+    al.'s alpha)."""
     point: tuple[UnitFloat, UnitFloat] | None = None
     """PROBE only (and required): the fingerprint point ``[x, y]`` in the unit square."""
 
@@ -69,6 +74,12 @@ class PolicyAgentConfig(StrictModel):
             raise ValueError(f"generous_prob applies to GTFT only, not {self.policy}")
         if self.win_threshold is not None and self.policy != "WSLS":
             raise ValueError(f"win_threshold applies to WSLS only, not {self.policy}")
+        if (self.coop_prob is None) == (self.policy == "URND"):
+            raise ValueError(
+                "a URND needs its coop_prob (0..1)"
+                if self.coop_prob is None
+                else f"coop_prob applies to URND only, not {self.policy}"
+            )
         if (self.point is None) == (self.policy == PROBE):
             raise ValueError(
                 "a PROBE needs its point: [x, y]"
@@ -84,6 +95,8 @@ class PolicyAgentConfig(StrictModel):
             return self.name
         if self.point is not None:
             return f"{PROBE}({self.point[0]:g},{self.point[1]:g})"
+        if self.coop_prob is not None:
+            return f"URND({self.coop_prob:g})"
         return self.policy
 
 

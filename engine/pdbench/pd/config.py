@@ -31,6 +31,7 @@ from pdbench.errors import unknown
 from pdbench.pd.agent_config import AgentConfig
 from pdbench.pd.condition import ConditionConfig
 from pdbench.pd.fingerprint import FingerprintConfig
+from pdbench.pd.labels import DEFAULT_LABELS, ActionLabels
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.pd.round_robin import pairing_name, pairings
 from pdbench.rng import derive_seed
@@ -249,10 +250,29 @@ class ExperimentConfig(ProviderLayerConfig):
     fingerprint: FingerprintConfig | None = None
     """Agents to fingerprint against Ashlock's probe (:mod:`pdbench.pd.fingerprint`); every
     agent and grid point is a condition appended to ``conditions``, after the round robin's."""
+    actions: dict[Literal["C", "D"], str] | None = None
+    """Neutral labels of the actions in the LLM agents' prompts and replies, e.g. ``{C: J,
+    D: F}`` (None: ``C`` and ``D``, named cooperate and defect). The records still say C/D."""
     comparisons: list[tuple[str, str]] | None = Field(default=None, min_length=1)
     """Pairs of conditions ``comparisons.parquet`` compares, first minus second (None: every
     pair when at most 4 conditions, else the pairs that share an agent on the same side;
     conditions with a fingerprint probe never)."""
+
+    @field_validator("actions")
+    @classmethod
+    def _two_distinct_labels(cls, actions: dict[str, str] | None) -> dict[str, str] | None:
+        if actions is None:
+            return None
+        if set(actions) != {"C", "D"}:
+            raise ValueError("give a label for both actions: {C: J, D: F}")
+        for label in actions.values():
+            if not label or any(ch.isspace() or ch in ",;:" for ch in label):
+                raise ValueError(
+                    f"label {label!r}: one word without spaces, commas, colons or semicolons"
+                )
+        if actions["C"].casefold() == actions["D"].casefold():
+            raise ValueError("the two actions need different labels")
+        return actions
 
     @field_validator("conditions")
     @classmethod
@@ -320,6 +340,12 @@ class ExperimentConfig(ProviderLayerConfig):
         if override is not None:
             return Path(override)
         return Path(self.output_dir) if self.output_dir else Path("data/runs") / self.run_id
+
+    def action_labels(self) -> ActionLabels:
+        """The labels of ``actions`` (``C``/``D`` when none are given)."""
+        if self.actions is None:
+            return DEFAULT_LABELS
+        return ActionLabels(C=self.actions["C"], D=self.actions["D"])
 
     def metric_params(self) -> dict[str, int | float]:
         """The manifest's ``metric_params``: collapse, bootstrap and evolution parameters, the

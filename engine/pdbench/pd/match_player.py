@@ -53,6 +53,7 @@ def match_player(
             runtime=runtime,
             known_length=config.horizon.n if config.horizon.type == "fixed" else None,
             noise=plan.noise,
+            labels=config.action_labels(),
         )
         match_record = play_match(
             plan,

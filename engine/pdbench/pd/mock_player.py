@@ -3,7 +3,8 @@
 It plays through the text interface, like a model would: it reads its own payoffs from the
 payoff table of the system prompt and the visible history from the round prompt (both in the
 line formats of :mod:`pdbench.pd.transcript`), replays a fresh policy over that history and
-answers with the policy's next action. It sees exactly what a model sees, so GRIM, for one,
+answers with the policy's next action, in the action labels of the payoff table (``C``/``D``,
+or neutral ones such as ``J``/``F``). It sees exactly what a model sees, so GRIM, for one,
 only remembers defections that are still inside the history window.
 """
 
@@ -16,7 +17,7 @@ from pdbench.pd.actions import Observation
 from pdbench.pd.agents.policy import POLICIES, make_policy
 from pdbench.pd.moves import ActionFormat
 from pdbench.pd.payoff import PayoffView
-from pdbench.pd.transcript import parse_history, parse_payoff_table
+from pdbench.pd.transcript import parse_history, parse_labels, parse_payoff_table
 
 __all__ = ["PDMockPlayer"]
 
@@ -34,12 +35,15 @@ class PDMockPlayer:
 
     def reply(self, *, system: str, prompt: str, rng: Random) -> str:
         payoffs = parse_payoff_table(system) or _FALLBACK_PAYOFFS
-        history = parse_history(prompt)
+        labels = parse_labels(system)
+        history = parse_history(prompt, labels)
         policy = make_policy(self.strategy, payoffs=payoffs)
         policy.reset(rng.getrandbits(63))
         for seen in range(len(history)):
             policy.act(Observation(round_index=seen + 1, history=history[:seen]))
-        action = policy.act(Observation(round_index=len(history) + 1, history=history))
+        action = labels.label(
+            str(policy.act(Observation(round_index=len(history) + 1, history=history)))
+        )
         if self.output_format == "json":
             return f'{{"action": "{action}"}}'
         if self.output_format == "reasoning":

@@ -27,6 +27,11 @@ order:
     ``action_line``: the last line of the reply that is ``ACTION: C|D`` (label in any case,
     Markdown emphasis allowed). The reasoning above it names both moves, so no other rule
     applies.
+
+With neutral labels (:mod:`pdbench.pd.labels`, e.g. ``J``/``F``) the same rules read the
+labels instead of ``C``/``D`` (any case): ``token``, ``json``, ``action_line``, and for
+``lenient`` also ``decorated`` and ``labelled``; the rules that read the words cooperate and
+defect do not apply, since the prompt never uses them.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ import json
 import re
 from typing import Literal
 
+from pdbench.pd.labels import DEFAULT_LABELS, ActionLabels
 from pdbench.replies import INVALID, Extraction, fenced, labelled_values, strip_decoration
 
 __all__ = ["ACTION_FORMATS", "ActionFormat", "extract_action"]
@@ -53,8 +59,12 @@ _DEFECT = re.compile(r"\bdefect\w*", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|never|no|without|instead|rather)\b|n't\b", re.IGNORECASE)
 
 
-def extract_action(reply: str, *, output_format: ActionFormat = "token") -> Extraction[str]:
+def extract_action(
+    reply: str, *, output_format: ActionFormat = "token", labels: ActionLabels = DEFAULT_LABELS
+) -> Extraction[str]:
     """The move (``"C"``/``"D"``) in ``reply`` under ``output_format`` (module docstring)."""
+    if labels.neutral:
+        return _labelled_action(reply, output_format=output_format, labels=labels)
     if output_format == "token":
         return _token(reply)
     if output_format == "json":
@@ -135,4 +145,51 @@ def _action_line(reply: str) -> Extraction[str]:
         match = _ACTION_LINE.match(line)
         if match:
             return _move(match.group(1), "action_line")
+    return INVALID
+
+
+_LABEL_LINE = re.compile(r"^[\s*_>#-]*action[\s*_]*:[\s*_`\"']*(.*?)[\s*_`\"'.!]*$", re.I)
+
+
+def _labelled_action(
+    reply: str, *, output_format: ActionFormat, labels: ActionLabels
+) -> Extraction[str]:
+    """The rules of ``output_format`` over neutral ``labels`` (module docstring)."""
+
+    def read(text: str, rule: str) -> Extraction[str]:
+        action = labels.action(text)
+        return Extraction(action, rule) if action is not None else INVALID
+
+    def json_label(text: str) -> Extraction[str]:
+        try:
+            value = json.loads(text.strip())
+        except ValueError:
+            return INVALID
+        if not isinstance(value, dict) or set(value) != {"action"}:
+            return INVALID
+        action = value["action"]
+        if not isinstance(action, str) or action != action.strip():
+            return INVALID
+        return read(action, "json")
+
+    if output_format == "token":
+        return read(reply, "token")
+    if output_format == "json":
+        return json_label(reply)
+    if output_format == "reasoning":
+        for line in reversed(reply.strip().splitlines()):
+            if line.strip():
+                match = _LABEL_LINE.match(line)
+                return read(match.group(1), "action_line") if match else INVALID
+        return INVALID
+    body = fenced(reply)
+    for found in (
+        read(reply, "token"),
+        json_label(reply),
+        json_label(body) if body is not None else INVALID,
+        read(strip_decoration(reply), "decorated"),
+        *(read(value, "labelled") for value in labelled_values(reply, label=_ACTION_LABEL)),
+    ):
+        if found.valid:
+            return found
     return INVALID

@@ -43,6 +43,10 @@ def config_lines(loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
         f"payoffs (A/B): {cells}",
         f"noise: {config.noise:g}",
     ]
+    if config.actions is not None:
+        lines.append(
+            f"action labels in the prompts: {config.actions['C']} (C), {config.actions['D']} (D)"
+        )
     robin = config.round_robin
     if robin is not None:
         n = len(robin.agents)

@@ -16,6 +16,7 @@ from pdbench.pd.agents.llm import LLMAgent
 from pdbench.pd.agents.policy import make_policy
 from pdbench.pd.agents.probe import AshlockProbe
 from pdbench.pd.agents.prompts import PromptTemplates
+from pdbench.pd.labels import DEFAULT_LABELS, ActionLabels
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.providers.base import make_provider
 from pdbench.providers.calls import CallContext
@@ -47,6 +48,8 @@ class MatchSetup:
     """The match length agents may know: the fixed horizon's n (None when geometric)."""
     noise: float = 0.0
     """The match's execution noise (Axelrod strategies are told it, as in ``axl.Match``)."""
+    labels: ActionLabels = DEFAULT_LABELS
+    """The actions' labels in the LLM agents' prompts and replies (``actions:``)."""
 
 
 def _policy(config: PolicyAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
@@ -65,6 +68,7 @@ def _policy(config: PolicyAgentConfig, *, side: str, setup: MatchSetup) -> Agent
         payoffs=setup.matrix.view(side),
         generous_prob=config.generous_prob,
         win_threshold=config.win_threshold,
+        coop_prob=config.coop_prob,
     )
 
 
@@ -108,6 +112,7 @@ def _llm(config: LLMAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
         max_retries=config.max_retries,
         on_invalid=config.on_invalid,
         fallback_action=Action(config.fallback_action),
+        labels=setup.labels,
     )
 
 

@@ -19,6 +19,7 @@ from pdbench.pd.agents.prompts import (
     render_round,
     render_system,
 )
+from pdbench.pd.labels import DEFAULT_LABELS, ActionLabels
 from pdbench.pd.moves import ActionFormat, extract_action
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.pd.transcript import last_rounds
@@ -50,6 +51,7 @@ class LLMAgent:
         max_retries: int = 2,
         on_invalid: Literal["abort", "fallback"] = "fallback",
         fallback_action: Action = Action.D,
+        labels: ActionLabels = DEFAULT_LABELS,
     ) -> None:
         self.name = name
         self.side = side
@@ -65,8 +67,9 @@ class LLMAgent:
         self.max_retries = max_retries
         self.on_invalid = on_invalid
         self.fallback_action = Action(fallback_action)
+        self.labels = labels
         self.system_prompt = render_system(
-            templates, matrix=matrix, side=side, output_format=output_format
+            templates, matrix=matrix, side=side, output_format=output_format, labels=labels
         )
         self.last_decision = Decision()
 
@@ -85,10 +88,11 @@ class LLMAgent:
             own_total=obs.own_total,
             opponent_total=obs.opponent_total,
             output_format=self.output_format,
+            labels=self.labels,
         )
 
     def _classify(self, reply: str) -> Verdict:
-        found = extract_action(reply, output_format=self.output_format)
+        found = extract_action(reply, output_format=self.output_format, labels=self.labels)
         return ("ok" if found.valid else "invalid"), found.rule
 
     def act(self, obs: Observation) -> Action:
@@ -107,7 +111,7 @@ class LLMAgent:
                 request, context=context, attempt=attempt, classify=self._classify
             )
             replies.append(reply)
-            found = extract_action(reply, output_format=self.output_format)
+            found = extract_action(reply, output_format=self.output_format, labels=self.labels)
             if found.value is not None:
                 self.last_decision = self._decision(
                     valid=True, round_prompt=round_prompt, replies=replies

@@ -19,9 +19,12 @@ __all__ = [
     "POLICIES",
     "AllC",
     "AllD",
+    "Alternator",
+    "DefectOnce",
     "GenerousTitForTat",
     "Grim",
     "Policy",
+    "RandomCooperator",
     "TitForTat",
     "WinStayLoseShift",
     "default_generous_prob",
@@ -182,8 +185,71 @@ class WinStayLoseShift(Policy):
         return _D if own == _C else _C
 
 
+class RandomCooperator(Policy):
+    """URND(alpha): cooperates with probability ``coop_prob`` in every round, whatever was
+    played (the random opponent of Fontana et al., "Nicer than humans", ICWSM 2025). The
+    draws come from the seed given to ``reset``, one per round."""
+
+    name = "URND"
+    classifier: ClassVar[dict[str, object]] = {"memory_depth": 0, "stochastic": True}
+    history_needed = 0
+
+    def __init__(self, *, coop_prob: float) -> None:
+        if not 0 <= coop_prob <= 1:
+            raise ValueError(f"coop_prob must be in [0, 1], got {coop_prob}")
+        self.coop_prob = coop_prob
+        self._rng = random.Random(0)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = random.Random(0 if seed is None else seed)
+
+    def first_action(self) -> str:
+        return _C if self._rng.random() < self.coop_prob else _D
+
+    def next_action(self, own: str, opponent: str, own_payoff: float) -> str:
+        return self.first_action()
+
+
+class Alternator(Policy):
+    """Cooperates first, then plays the opposite of its own previous action: C, D, C, D, ...
+    (Axelrod's Alternator; Akata et al.'s alternating opponent)."""
+
+    name = "ALT"
+    classifier: ClassVar[dict[str, object]] = {"memory_depth": 1, "stochastic": False}
+
+    def next_action(self, own: str, opponent: str, own_payoff: float) -> str:
+        return _C if own == _D else _D
+
+
+class DefectOnce(Policy):
+    """Defects in round 1, then cooperates forever (Akata et al.'s defect-once opponent)."""
+
+    name = "DEFECT_ONCE"
+    history_needed = 0
+
+    def first_action(self) -> str:
+        return _D
+
+    def next_action(self, own: str, opponent: str, own_payoff: float) -> str:
+        return _C
+
+
+DEFAULT_COOP_PROB = 0.5
+"""URND's cooperation probability when none is given (a mock playing URND)."""
+
 POLICIES: dict[str, type[Policy]] = {
-    cls.name: cls for cls in (AllC, AllD, TitForTat, Grim, GenerousTitForTat, WinStayLoseShift)
+    cls.name: cls
+    for cls in (
+        AllC,
+        AllD,
+        TitForTat,
+        Grim,
+        GenerousTitForTat,
+        WinStayLoseShift,
+        RandomCooperator,
+        Alternator,
+        DefectOnce,
+    )
 }
 """Config name -> policy class."""
 
@@ -194,6 +260,7 @@ def make_policy(
     payoffs: PayoffView,
     generous_prob: float | None = None,
     win_threshold: float | None = None,
+    coop_prob: float | None = None,
 ) -> Policy:
     """A fresh policy by config name; parameters default from the player's own payoffs.
     (Ashlock's probe, which needs its point, is built by :mod:`pdbench.pd.agents.probe`.)"""
@@ -204,4 +271,6 @@ def make_policy(
         return GenerousTitForTat(generous_prob=prob)
     if name == "WSLS":
         return WinStayLoseShift(win_threshold=payoffs.R if win_threshold is None else win_threshold)
+    if name == "URND":
+        return RandomCooperator(coop_prob=DEFAULT_COOP_PROB if coop_prob is None else coop_prob)
     return POLICIES[name]()

@@ -2,7 +2,8 @@
 
 Placeholders (a template may use any of them, and no others):
 
-- system template: ``{persona}``, ``{payoff_table}``, ``{output_instruction}``
+- system template: ``{persona}``, ``{payoff_table}``, ``{output_instruction}``, ``{actions}``
+  (the two actions: ``C (cooperate) and D (defect)``, or with neutral labels ``J and F``)
 - round template: ``{round_index}``, ``{totals}``, ``{history}``, ``{output_instruction}``
 
 An empty placeholder (no persona, totals off) would leave a gap: runs of blank lines collapse
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.pd.actions import Turn
+from pdbench.pd.labels import DEFAULT_LABELS, ActionLabels
 from pdbench.pd.moves import ActionFormat
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.pd.transcript import render_history, render_payoff_table, render_totals
@@ -29,13 +31,14 @@ __all__ = [
     "SYSTEM_PLACEHOLDERS",
     "PromptTemplates",
     "correction_prompt",
+    "output_instruction",
     "render_history_block",
     "render_round",
     "render_system",
     "template_problem",
 ]
 
-SYSTEM_PLACEHOLDERS = frozenset({"persona", "payoff_table", "output_instruction"})
+SYSTEM_PLACEHOLDERS = frozenset({"persona", "payoff_table", "output_instruction", "actions"})
 ROUND_PLACEHOLDERS = frozenset({"round_index", "totals", "history", "output_instruction"})
 
 _ONE_LETTER = "Reply with exactly one letter: C to cooperate or D to defect. Output nothing else."
@@ -51,6 +54,28 @@ OUTPUT_INSTRUCTIONS: dict[str, str] = {
         'or {"action": "D"} to defect.'
     ),
 }
+
+_NEUTRAL_INSTRUCTIONS: dict[str, str] = {
+    "token": "Reply with exactly one of {c} or {d}. Output nothing else.",
+    "lenient": "Reply with exactly one of {c} or {d}. Output nothing else.",
+    "reasoning": (
+        "Think it through in a few sentences, then end your reply with a final line that is "
+        "exactly ACTION: {c} or ACTION: {d}."
+    ),
+    "json": (
+        'Reply with exactly one JSON object and nothing else: {{"action": "{c}"}} or '
+        '{{"action": "{d}"}}.'
+    ),
+}
+"""The instructions with neutral labels: they name the labels and no meaning."""
+
+
+def output_instruction(output_format: ActionFormat, labels: ActionLabels = DEFAULT_LABELS) -> str:
+    """What the prompts ask the reply to look like, in the actions' labels."""
+    if not labels.neutral:
+        return OUTPUT_INSTRUCTIONS[output_format]
+    return _NEUTRAL_INSTRUCTIONS[output_format].format(c=labels.C, d=labels.D)
+
 
 CORRECTION = "Your previous reply was not a valid move."
 """Put before the same round prompt when the reply could not be parsed."""
@@ -84,19 +109,31 @@ def _tidy(text: str) -> str:
 
 
 def render_system(
-    templates: PromptTemplates, *, matrix: PayoffMatrix, side: str, output_format: ActionFormat
+    templates: PromptTemplates,
+    *,
+    matrix: PayoffMatrix,
+    side: str,
+    output_format: ActionFormat,
+    labels: ActionLabels = DEFAULT_LABELS,
 ) -> str:
     """The system prompt: rules, the payoff table from ``side``'s view, persona, format."""
     return _tidy(
         templates.system.format(
             persona=templates.persona,
-            payoff_table=render_payoff_table(matrix, side),
-            output_instruction=OUTPUT_INSTRUCTIONS[output_format],
+            payoff_table=render_payoff_table(matrix, side, labels),
+            output_instruction=output_instruction(output_format, labels),
+            actions=labels.choices(),
         )
     )
 
 
-def render_history_block(turns: Sequence[Turn], *, round_index: int, history_window: int) -> str:
+def render_history_block(
+    turns: Sequence[Turn],
+    *,
+    round_index: int,
+    history_window: int,
+    labels: ActionLabels = DEFAULT_LABELS,
+) -> str:
     """The history paragraph: the last ``history_window`` rounds, or why there are none."""
     if history_window == 0:
         return "You are not shown any previous rounds."
@@ -104,7 +141,9 @@ def render_history_block(turns: Sequence[Turn], *, round_index: int, history_win
         return "No rounds have been played yet."
     first = round_index - len(turns)
     noun = "round" if len(turns) == 1 else f"{len(turns)} rounds"
-    return f"The last {noun}, oldest first:\n" + render_history(turns, first_round_index=first)
+    return f"The last {noun}, oldest first:\n" + render_history(
+        turns, first_round_index=first, labels=labels
+    )
 
 
 def render_round(
@@ -117,6 +156,7 @@ def render_round(
     own_total: float,
     opponent_total: float,
     output_format: ActionFormat,
+    labels: ActionLabels = DEFAULT_LABELS,
 ) -> str:
     """The round prompt for ``round_index`` given the visible ``turns`` (already windowed)."""
     totals = render_totals(own_total=own_total, opponent_total=opponent_total)
@@ -125,9 +165,9 @@ def render_round(
             round_index=round_index,
             totals=totals if include_totals else "",
             history=render_history_block(
-                turns, round_index=round_index, history_window=history_window
+                turns, round_index=round_index, history_window=history_window, labels=labels
             ),
-            output_instruction=OUTPUT_INSTRUCTIONS[output_format],
+            output_instruction=output_instruction(output_format, labels),
         )
     )
 
