@@ -131,3 +131,28 @@ def test_a_mock_run_with_labels_plays_in_them_and_records_c_and_d(project: Path)
     assert manifest.config["actions"] == {"C": "J", "D": "F"}
     calls = [json.loads(line) for line in (result.run_dir / RunFiles.CALLS).open()]
     assert {call["status"] for call in calls} <= {"ok", "invalid"}
+
+
+def test_akatas_design_runs_on_the_mock_in_j_and_f(project: Path):
+    loaded = load_config(project / "configs" / "replicate" / "akata_pd.yaml")
+    assert loaded.config.actions == {"C": "J", "D": "F"}
+    assert loaded.config.payoffs.DC == (10, 0)
+    result = run_experiment(loaded, output_dir=project / "akata", replicates=1)
+    rounds = list(read_jsonl(result.run_dir / RunFiles.ROUNDS))
+    once = [r for r in rounds if r["match_id"] == "llm_vs_defect_once/0"]
+    # the opponent plays F in round 1 only; the mock plays GRIM: J, then F for good
+    assert "".join(r["agent_b_action"] for r in once) == "DCCCCCCCCC"
+    assert "".join(r["agent_a_action"] for r in once) == "CDDDDDDDDD"
+    assert [r["raw_responses"]["agent_a"][-1] for r in once[:2]] == ["J", "F"]
+    alternating = [r["agent_b_action"] for r in rounds if r["match_id"] == "llm_vs_alternating/0"]
+    assert "".join(alternating) == "CDCDCDCDCD"
+
+
+def test_fontanas_design_pairs_the_model_with_urnd_for_every_alpha(project: Path):
+    loaded = load_config(project / "configs" / "replicate" / "fontana_urnd.yaml")
+    config = loaded.config
+    assert [c.agent_b.display_name for c in config.conditions] == [
+        f"URND({tenths / 10:g})" for tenths in range(11)
+    ]
+    assert {c.agent_a.history_window for c in config.conditions} == {10}
+    assert config.horizon.n == 100
