@@ -76,9 +76,9 @@ def test_the_imported_condition_has_the_metrics_computed_by_hand(run_dir: Path):
 
 
 def test_the_imported_llm_is_fitted_like_a_played_one(run_dir: Path):
-    (n_rounds,) = duckdb.sql(
+    ((n_rounds,),) = duckdb.sql(
         f"select distinct n_rounds from '{run_dir / PDMart.STRATEGY_FIT}' "
         "where level = 'agent' and agent_name = 'm'"
-    ).fetchone()
+    ).fetchall()
     # every one of m's 8 rounds counts: validity not recorded is not invalid
     assert n_rounds == 8
