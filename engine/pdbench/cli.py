@@ -23,6 +23,11 @@ from pdbench.cli_options import (
     ChunkRounds,
     DryRun,
     ExecutorOption,
+    ImportFormat,
+    ImportOutputDir,
+    ImportSources,
+    MappingFile,
+    MappingSettings,
     NoAggregate,
     NoCache,
     OutputDir,
@@ -30,13 +35,13 @@ from pdbench.cli_options import (
     PrintCommand,
     Replicates,
     Resume,
+    RunId,
 )
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError, PdbenchError, RunDirError
 from pdbench.game import Game, PlayOptions, RunResult
 from pdbench.games import GAMES, load_config
-from pdbench.imports.cli import import_help, import_options
-from pdbench.imports.registry import importer_named
+from pdbench.imports.cli import import_help, run_import
 from pdbench.pages import AUDIENCE_APP, STREAMLIT_APP, audience_command, streamlit_command
 from pdbench.run.executors import Executor, parse_executor
 from pdbench.run.run_dir import finished_run
@@ -264,32 +269,20 @@ def _aggregate(run_dir: Path, *, unit_tests: bool = False) -> None:
 
 @app.command("import", help=import_help())
 def import_(
-    format_name: Annotated[str, typer.Argument(metavar="FORMAT", help="The source's format.")],
-    sources: Annotated[list[Path], typer.Argument(help="The files or folders to import.")],
-    output_dir: Annotated[Path, typer.Option(help="The run directory to write.")],
+    format_name: ImportFormat,
+    sources: ImportSources,
+    output_dir: ImportOutputDir,
     no_aggregate: NoAggregate = False,
-    mapping: Annotated[
-        Path | None, typer.Option(help="YAML mapping of the source's columns (csv, jsonl).")
-    ] = None,
-    settings: Annotated[
-        list[str] | None,
-        typer.Option("--set", help="KEY=VALUE: a mapping key on the command line (repeatable)."),
-    ] = None,
-    run_id: Annotated[
-        str | None, typer.Option(help="The run's id (default: the output directory's name).")
-    ] = None,
+    mapping: MappingFile = None,
+    settings: MappingSettings = None,
+    run_id: RunId = None,
     overwrite: Overwrite = False,
 ) -> None:
     with _user_errors():
-        importer = importer_named(format_name)
-        options = import_options(
-            importer,
-            mapping=mapping,
-            settings=settings or [],
-            run_id=run_id,
-            overwrite=overwrite,
-        )
-        summary = importer.run(sources, output_dir, options)
+        summary = run_import(
+            format_name, sources, output_dir, mapping=mapping, settings=settings or [],
+            run_id=run_id, overwrite=overwrite,
+        )  # fmt: skip
     for line in summary.lines:
         typer.echo(line)
     if not no_aggregate:

@@ -1,5 +1,5 @@
-"""The options of the commands, typed once: ``pdbench run``'s, and the address and
-``--print-command`` of the pages ``ui`` and ``audience`` serve."""
+"""The options of the commands, typed once: ``pdbench run``'s and ``pdbench import``'s, and
+the address and ``--print-command`` of the pages ``ui`` and ``audience`` serve."""
 
 from __future__ import annotations
 
@@ -13,6 +13,11 @@ __all__ = [
     "ChunkRounds",
     "DryRun",
     "ExecutorOption",
+    "ImportFormat",
+    "ImportOutputDir",
+    "ImportSources",
+    "MappingFile",
+    "MappingSettings",
     "NoAggregate",
     "NoCache",
     "OutputDir",
@@ -20,6 +25,7 @@ __all__ = [
     "PrintCommand",
     "Replicates",
     "Resume",
+    "RunId",
 ]
 
 Replicates = Annotated[
@@ -58,4 +64,18 @@ Address = Annotated[
 ]
 PrintCommand = Annotated[
     bool, typer.Option("--print-command", help="Print the Streamlit command, do not run it.")
+]
+
+ImportFormat = Annotated[str, typer.Argument(metavar="FORMAT", help="The source's format.")]
+ImportSources = Annotated[list[Path], typer.Argument(help="The files or folders to import.")]
+ImportOutputDir = Annotated[Path, typer.Option(help="The run directory to write.")]
+MappingFile = Annotated[
+    Path | None, typer.Option(help="YAML mapping of the source's columns (csv, jsonl).")
+]
+MappingSettings = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="KEY=VALUE: a mapping key on the command line (repeatable)."),
+]
+RunId = Annotated[
+    str | None, typer.Option(help="The run's id (default: the output directory's name).")
 ]

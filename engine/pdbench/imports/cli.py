@@ -6,18 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdbench.errors import ConfigError
-from pdbench.imports.base import Importer, ImportOptions
-from pdbench.imports.registry import FORMATS
+from pdbench.imports.base import Importer, ImportOptions, ImportSummary
+from pdbench.imports.registry import FORMATS, importer_named
 
-__all__ = ["import_help", "import_options"]
+__all__ = ["import_help", "import_options", "run_import"]
 
 
 def import_help() -> str:
     """The command's help: what it does, then one line per format of the registry."""
-    formats = "\\n\\n".join(f"{name}: {importer.help}" for name, importer in FORMATS.items())
+    formats = "\n\n".join(f"{name}: {importer.help}" for name, importer in FORMATS.items())
     return (
         "Import runs played elsewhere as a run directory (source: imported), then build its "
-        "metrics.\\n\\nFormats:\\n\\n" + formats
+        "metrics.\n\nFormats:\n\n" + formats
     )
 
 
@@ -40,3 +40,21 @@ def import_options(
             raise ConfigError(f"--set {setting!r}: give KEY=VALUE")
         pairs[key.strip()] = value.strip()
     return ImportOptions(mapping=mapping, settings=pairs, run_id=run_id, overwrite=overwrite)
+
+
+def run_import(
+    format_name: str,
+    sources: list[Path],
+    output_dir: Path,
+    *,
+    mapping: Path | None,
+    settings: list[str],
+    run_id: str | None,
+    overwrite: bool,
+) -> ImportSummary:
+    """``pdbench import``: the format's importer, run with the options checked first."""
+    importer = importer_named(format_name)
+    options = import_options(
+        importer, mapping=mapping, settings=settings, run_id=run_id, overwrite=overwrite
+    )
+    return importer.run(sources, output_dir, options)
