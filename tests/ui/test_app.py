@@ -275,6 +275,22 @@ def test_calls_page_shows_the_run_row(pd_run: Path, monkeypatch: pytest.MonkeyPa
     assert shown["Invalid replies"] == format_value(run_row["invalid_rate"], "rate")
 
 
+def test_calls_page_of_an_imported_run_says_not_recorded(
+    pd_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    imported = tmp_path / "imported"
+    shutil.copytree(pd_run, imported)
+    manifest_path = imported / "run_manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["source"] = "imported"
+    manifest["imported"] = {"format": "fontana", "sources": []}
+    manifest_path.write_text(json.dumps(manifest))
+    at = _app(monkeypatch, "--run-dir", str(imported))
+    _set(at, at.radio(key="pd_page"), "Provider calls")
+    assert "Not recorded: this run was imported (fontana)" in _shown_text(at)
+    assert not _metrics(at)
+
+
 def test_round_inspector_shows_every_attempt_of_a_retried_round(
     pd_run: Path, monkeypatch: pytest.MonkeyPatch
 ):
