@@ -124,9 +124,7 @@ def report(results: list[dict[str, tuple]], args: argparse.Namespace) -> None:
         widths += player_widths
         spread = statistics.stdev(scores) if len(scores) > 1 else float("nan")
         implied = statistics.mean(player_widths) / (2 * Z95) if player_widths else float("nan")
-        lines.append(
-            f"| {player} | {statistics.mean(scores):.3f} | {spread:.3f} | {implied:.3f} |"
-        )
+        lines.append(f"| {player} | {statistics.mean(scores):.3f} | {spread:.3f} | {implied:.3f} |")
     low, high = wilson(hits, checks)
     coverage = hits / checks
     print(
@@ -134,7 +132,9 @@ def report(results: list[dict[str, tuple]], args: argparse.Namespace) -> None:
         f"{len(PLAYERS)} players, bootstrap n {args.bootstrap}, seeds from {args.first_seed}\n"
     )
     print(f"K = {len(results)} tournaments, {checks} (tournament, player) checks")
-    print(f"coverage of the 95% score interval: {coverage:.3f} [{low:.3f}, {high:.3f}] (Wilson 95%)")
+    print(
+        f"coverage of the 95% score interval: {coverage:.3f} [{low:.3f}, {high:.3f}] (Wilson 95%)"
+    )
     print(f"mean interval width: {statistics.mean(widths):.3f} points")
     verdict = "within" if TARGET[0] <= coverage <= TARGET[1] else "OUTSIDE"
     print(f"target [{TARGET[0]}, {TARGET[1]}]: {verdict}\n")

@@ -492,7 +492,10 @@ def test_calibration_page_is_the_calibration_mart_recounted_from_the_raw_files(
     assert table["n"].tolist() == [row["n"] for row in raw]
     for position, row in enumerate(raw):
         assert table["mean_signed_error"].iloc[position] == pytest.approx(row["error"])
-    assert set(table["confidence"]) <= {"overconfident", "underconfident", "calibrated"}
+    verdicts = {"overconfident", "underconfident", "calibrated", "inconclusive"}
+    assert set(table["confidence"]) <= verdicts | {"insufficient data"}
+    # a verdict on fewer than 5 answers carries the few-data flag, shown in the table
+    assert table["is_few_data"].tolist() == [n < 5 for n in table["n"]]
 
 
 def test_diversity_page_is_the_diversity_mart_recounted_from_the_embeddings(
