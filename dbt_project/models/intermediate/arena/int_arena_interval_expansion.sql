@@ -2,7 +2,7 @@
 -- its normal quantile ignores that the spread is estimated: the leaderboard stretches each
 -- arm of the percentile interval by sqrt(n / (n - 1)) * t(0.975, n - 1) / z(0.975) (an
 -- expanded percentile interval, after Hesterberg), with n the kept questions. NULL with a
--- single kept question (no interval).
+-- single kept question (no interval). Rounded to 1e-9, so that it reads the same everywhere.
 with questions as (
     select * from {{ ref('int_arena_question_quality') }}
 ),
@@ -16,8 +16,13 @@ kept_count as (
 expansion as (
     select
         n_kept,
-        sqrt(n_kept / (n_kept - 1)) * {{ t_quantile_975('n_kept - 1') }} / 1.959964
-            as arm_factor
+        case
+            when n_kept >= 2
+                then round(
+                    sqrt(n_kept / (n_kept - 1)) * {{ t_quantile_975('n_kept - 1') }} / 1.959964,
+                    9
+                )
+        end as arm_factor
     from kept_count
 )
 
