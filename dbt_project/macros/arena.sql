@@ -132,3 +132,24 @@
         from scores_by_method
     )
 {%- endmacro %}
+
+{#- The verdicts printed beside an interval (docs/arena_scoring.md, "Labels"): a claim only
+    when the 95% interval supports it, 'inconclusive' otherwise.
+
+    arena_label_margin: the points (0..10 scale) within which a difference counts as none:
+    "robust" needs the interval's low end at or above -margin, "calibrated" the whole
+    interval within -margin..+margin. arena_few_data_n: below this many observations (per
+    side, per player or per answer, as each mart says) a verdict carries is_few_data;
+    arena_few_data_agreement_n: the same for the audience-models agreement, over answers.
+    Each can be set with dbt --vars. -#}
+{% macro arena_label_margin() -%}
+    {{ return(var('arena_label_margin', 1.0)) }}
+{%- endmacro %}
+
+{% macro arena_few_data_n() -%}
+    {{ return(var('arena_few_data_n', 5)) }}
+{%- endmacro %}
+
+{% macro arena_few_data_agreement_n() -%}
+    {{ return(var('arena_few_data_agreement_n', 10)) }}
+{%- endmacro %}

@@ -2,7 +2,8 @@
 players carry planted trick traits: a trickster whose tricks carry every decoy, a gullible
 answerer that sees through none of them, a robust one that sees through all, and a middling
 one. The marts must find the trickster's tricks biting most, the gullible answerer's
-robustness gap below 0 and the robust one's interval around 0."""
+robustness gap below 0 and the robust one's interval around 0, never calling the gullible
+one robust."""
 
 from __future__ import annotations
 
@@ -124,7 +125,12 @@ def test_the_gullible_answerer_has_a_gap_and_the_robust_one_none(run: PlayedAren
     assert gullible["n_trick_answers"] == tricks
     assert gullible["n_ordinary_answers"] == (len(PLANTED) - 1) * QUESTIONS - tricks
     assert gullible["gap_ci_high"] < 0 and gullible["robustness"] == "caught by tricks"
-    assert robust["gap_ci_low"] < 0 < robust["gap_ci_high"] and robust["robustness"] == "robust"
+    assert robust["gap_ci_low"] < 0 < robust["gap_ci_high"]
+    # "robust" is claimed only when the interval rules out a loss of more than the margin;
+    # 12 trick answers leave it wider than that here, so the honest verdict is inconclusive
+    claimed = "robust" if robust["gap_ci_low"] >= -robust["label_margin"] else "inconclusive"
+    assert robust["robustness"] == claimed
+    assert gullible["robustness"] != "robust"
     assert gullible["robustness_gap"] < rows["middling"]["robustness_gap"] < 0.5
     assert gullible["share_fell"] > robust["share_fell"]
 

@@ -159,3 +159,26 @@ def test_every_interval_contains_its_point_estimate(demo: DemoRun):
     for score, low, high, rank, rank_low, rank_high in rows:
         assert low <= score <= high
         assert rank_low <= rank <= rank_high
+
+
+def test_the_answerer_planted_to_fall_for_every_trick_is_never_called_robust(demo: DemoRun):
+    # borealis sees through no decoy (trick_robustness 0); dev mode gives it too few tricks
+    # for its interval to exclude 0, so the honest verdict is "inconclusive", never "robust"
+    gullible = [p["name"] for p in _competitors(demo) if p["trick_robustness"] == 0.0]
+    assert gullible == ["borealis"]
+    rows = _rows(
+        demo,
+        "select answerer, robustness, gap_ci_low, gap_ci_high, label_margin "
+        "from '{run}/robustness.parquet' where answerer is not null",
+    )
+    labels = {answerer: label for answerer, label, *_ in rows}
+    assert labels["borealis"] in {"caught by tricks", "inconclusive"}
+    for answerer, label, low, high, margin in rows:
+        # every verdict is the one its interval supports
+        expected = (
+            "caught by tricks" if high < 0
+            else "better on tricks" if low > 0
+            else "robust" if low >= -margin
+            else "inconclusive"
+        )  # fmt: skip
+        assert label == expected, answerer

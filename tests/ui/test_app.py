@@ -384,6 +384,7 @@ def test_the_leaderboard_shows_the_audience_scores_once_people_voted(
         con.execute(
             f"copy (select * replace (10 - model_rank as audience_score, 4::bigint as n_votes, "
             f"2::bigint as n_answers_voted, -0.5 as agreement_pearson, "
+            f"null::varchar as agreement_null_reason, true as agreement_is_few_data, "
             f"rank() over (order by model_rank desc) as audience_rank) "
             f"from (select * replace (l.score as model_score, l.rank as model_rank) "
             f"from '{path}' a join '{arena_run / ArenaMart.LEADERBOARD}' l using (player))) "
@@ -398,6 +399,9 @@ def test_the_leaderboard_shows_the_audience_scores_once_people_voted(
         for position, row in enumerate(rows):
             assert _same(table[column].iloc[position], row[column]), column
     assert any("Pearson -0.50" in caption.value for caption in at.caption)
+    # a correlation over few answers and scores over 2 voted answers each say so
+    assert any("few data" in caption.value for caption in at.caption)
+    assert any("Few data" in warning.value for warning in at.warning)
 
 
 def test_a_player_with_insufficient_data_is_named_and_not_on_the_podium(
@@ -508,7 +512,10 @@ def test_calibration_page_is_the_calibration_mart_recounted_from_the_raw_files(
     assert table["n"].tolist() == [row["n"] for row in raw]
     for position, row in enumerate(raw):
         assert table["mean_signed_error"].iloc[position] == pytest.approx(row["error"])
-    assert set(table["confidence"]) <= {"overconfident", "underconfident", "calibrated"}
+    verdicts = {"overconfident", "underconfident", "calibrated", "inconclusive"}
+    assert set(table["confidence"]) <= verdicts | {"insufficient data"}
+    # a verdict on fewer than 5 answers carries the few-data flag, shown in the table
+    assert table["is_few_data"].tolist() == [n < 5 for n in table["n"]]
 
 
 def test_diversity_page_is_the_diversity_mart_recounted_from_the_embeddings(

@@ -140,6 +140,8 @@ def _audience_line(run_dir: Path, tables: dict[str, int]) -> list[str]:
             "n_answers_compared",
             "agreement_pearson",
             "agreement_spearman",
+            "agreement_is_few_data",
+            "agreement_null_reason",
         ),
         where="n_votes > 0",
         order_by="player",
@@ -148,9 +150,13 @@ def _audience_line(run_dir: Path, tables: dict[str, int]) -> list[str]:
         return []
     votes = sum(row[0] for row in rows)
     answers = sum(row[1] for row in rows)
-    compared, pearson, spearman = rows[0][2:]
-    return [
-        f"audience: {votes} votes on {answers} answers; agreement with the models over "
-        f"{compared} answers: Pearson {_correlation(pearson)}, Spearman {_correlation(spearman)} "
-        f"(audience_scores.parquet)"
-    ]
+    compared, pearson, spearman, few, reason = rows[0][2:]
+    if reason is not None:
+        agreement = f"no agreement with the models over {compared} answers: {reason}"
+    else:
+        agreement = (
+            f"agreement with the models over {compared} answers: Pearson "
+            f"{_correlation(pearson)}, Spearman {_correlation(spearman)}"
+            + (" (few data)" if few else "")
+        )
+    return [f"audience: {votes} votes on {answers} answers; {agreement} (audience_scores.parquet)"]

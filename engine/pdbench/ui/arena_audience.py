@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import streamlit as st
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import points_column
+from pdbench.ui.verdicts import few_data_column, few_data_warning
 
-__all__ = ["AUDIENCE_COLUMNS", "audience_section"]
+__all__ = ["AUDIENCE_COLUMNS", "agreement_text", "audience_section"]
 
 AUDIENCE_COLUMNS = [
     "audience_rank",
@@ -20,6 +22,8 @@ AUDIENCE_COLUMNS = [
     "audience_score",
     "audience_ci_low",
     "audience_ci_high",
+    "is_audience_ci_clipped",
+    "is_few_data",
     "model_score",
     "model_rank",
     "n_answers_voted",
@@ -41,10 +45,9 @@ def audience_section(run_dir: Path) -> None:
     first = scores.iloc[0]
     st.caption(
         f"People's scores (0..10) of the players' answers, shown blind; 95% t intervals over "
-        f"answers. Agreement with the models over {int(first['n_answers_compared'])} answers: "
-        f"Pearson {format_value(first['agreement_pearson'], 'points')}, Spearman "
-        f"{format_value(first['agreement_spearman'], 'points')}."
+        f"answers, cut to 0..10 where they reach past it. {agreement_text(first)}"
     )
+    few_data_warning(scores, name="player", what="voted answers")
     st.dataframe(
         scores[AUDIENCE_COLUMNS],
         hide_index=True,
@@ -53,6 +56,10 @@ def audience_section(run_dir: Path) -> None:
             "audience_score": points_column("public score"),
             "audience_ci_low": points_column("95% low"),
             "audience_ci_high": points_column("95% high"),
+            "is_audience_ci_clipped": st.column_config.CheckboxColumn(
+                "cut to 0..10", help="the t interval reached past the 0..10 scale"
+            ),
+            "is_few_data": few_data_column("voted answers"),
             "audience_rank": st.column_config.NumberColumn("public rank"),
             "model_score": points_column("models' score"),
             "model_rank": st.column_config.NumberColumn("models' rank"),
@@ -60,3 +67,20 @@ def audience_section(run_dir: Path) -> None:
             "n_votes": st.column_config.NumberColumn("votes"),
         },
     )
+
+
+def agreement_text(row: pd.Series) -> str:
+    """The audience-models agreement of a row of ``audience_scores.parquet`` in words: the
+    correlations, with a few-data warning, or why there are none."""
+    n = int(row["n_answers_compared"])
+    reason = row.get("agreement_null_reason")
+    if isinstance(reason, str):
+        return f"No agreement with the models over {n} answers: {reason}."
+    text = (
+        f"Agreement with the models over {n} answers: Pearson "
+        f"{format_value(row['agreement_pearson'], 'points')}, Spearman "
+        f"{format_value(row['agreement_spearman'], 'points')}"
+    )
+    if bool(row.get("agreement_is_few_data")):
+        text += " (few data: a correlation over so few answers is mostly noise)"
+    return text + "."

@@ -13,6 +13,7 @@ from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
 from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, points_column
+from pdbench.ui.verdicts import few_data_column, few_data_warning
 
 __all__ = [
     "CALIBRATION_COLUMNS",
@@ -24,6 +25,7 @@ __all__ = [
 CALIBRATION_COLUMNS = [
     "player",
     "confidence",
+    "is_few_data",
     "n",
     "mean_predicted",
     "mean_actual",
@@ -33,6 +35,7 @@ CALIBRATION_COLUMNS = [
     "mean_absolute_error",
     "absolute_error_ci_low",
     "absolute_error_ci_high",
+    "is_absolute_error_ci_clipped",
     "pearson_r",
     "pearson_r_ci_low",
     "pearson_r_ci_high",
@@ -99,8 +102,11 @@ def page_calibration(run_dir: Path) -> None:
         "After answering, each player predicted the 0-10 score the judges would give each of "
         "its answers. Actual: the raw mean of the answer's valid judgements. Signed error: "
         "predicted − actual (above 0: overconfident). 95% t-intervals over answers; Pearson r "
-        "with Fisher's z interval."
+        "with Fisher's z interval (none under 3 answers). Verdict: *overconfident* when the "
+        "signed error's interval lies above 0, *underconfident* below, *calibrated* only "
+        "when it lies within ±1 point, *inconclusive* otherwise."
     )
+    few_data_warning(rows, name="player", what="answers with a prediction and a score")
     st.altair_chart(signed_error_intervals(rows), width="stretch")
     pairs = run_reader.mart(run_dir, ArenaMart.SELF_ASSESSMENT_DETAIL)
     if not pairs.empty:
@@ -110,6 +116,7 @@ def page_calibration(run_dir: Path) -> None:
         hide_index=True,
         width="stretch",
         column_config={
+            "is_few_data": few_data_column("answers"),
             "n": st.column_config.NumberColumn("answers"),
             "mean_predicted": points_column("mean predicted"),
             "mean_actual": points_column("mean actual"),
@@ -119,6 +126,9 @@ def page_calibration(run_dir: Path) -> None:
             "mean_absolute_error": points_column("mean absolute error"),
             "absolute_error_ci_low": points_column("MAE 95% low"),
             "absolute_error_ci_high": points_column("MAE 95% high"),
+            "is_absolute_error_ci_clipped": st.column_config.CheckboxColumn(
+                "MAE low cut at 0", help="the interval reached below 0 and was cut there"
+            ),
             "pearson_r": points_column("Pearson r"),
             "pearson_r_ci_low": points_column("r 95% low"),
             "pearson_r_ci_high": points_column("r 95% high"),

@@ -14,6 +14,7 @@ from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
 from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, points_column, share_column
+from pdbench.ui.verdicts import few_data_column, few_data_warning
 
 __all__ = [
     "AUTHOR_COLUMNS",
@@ -27,6 +28,7 @@ __all__ = [
 ROBUSTNESS_COLUMNS = [
     "answerer",
     "robustness",
+    "is_few_data",
     "robustness_gap",
     "gap_ci_low",
     "gap_ci_high",
@@ -105,12 +107,21 @@ def page_tricks(run_dir: Path) -> None:
         "trick when scored below the run's `fell_below`."
     )
     st.subheader("Robustness per answerer")
+    margin = rows["label_margin"].dropna()
+    margin_text = f"{margin.iloc[0]:g}" if not margin.empty else "1"
+    st.caption(
+        "Verdict: *caught by tricks* when the interval lies below 0, *better on tricks* above "
+        f"0, *robust* only when its low end is at or above −{margin_text} point (tricks cost it "
+        "at most that), *inconclusive* otherwise; *insufficient data* under 2 answers a side."
+    )
+    few_data_warning(rows, name="answerer", what="answers on tricks or on ordinary questions")
     st.altair_chart(gap_intervals(rows), width="stretch")
     st.dataframe(
         rows[ROBUSTNESS_COLUMNS],
         hide_index=True,
         width="stretch",
         column_config={
+            "is_few_data": few_data_column("answers on a side"),
             "robustness_gap": points_column("gap"),
             "gap_ci_low": points_column("95% low"),
             "gap_ci_high": points_column("95% high"),

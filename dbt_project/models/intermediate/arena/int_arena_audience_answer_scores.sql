@@ -1,5 +1,6 @@
 -- Every answer the judges judged (valid, not void), with its votes: the audience's mean
--- and a 95% t interval over the votes, next to the models' score of the same answer.
+-- and a 95% t interval over the votes (cut to 0..10, flagged), next to the models' score
+-- of the same answer.
 with answers as (
     select * from {{ ref('int_arena_answer_scores') }}
     where is_answer_valid
@@ -44,11 +45,19 @@ intervals as (
     from joined
 ),
 
+-- votes are 0..10, so the interval is cut to 0..10 and says so: with few votes a t
+-- interval easily reaches past the scale
 final as (
     select
         * exclude (half_width),
-        audience_score - half_width as audience_ci_low,
-        audience_score + half_width as audience_ci_high
+        -- DuckDB's greatest and least skip NULLs: no interval must stay NULL
+        case when half_width is not null then greatest(audience_score - half_width, 0) end
+            as audience_ci_low,
+        case when half_width is not null then least(audience_score + half_width, 10) end
+            as audience_ci_high,
+        audience_score - half_width < 0 or audience_score + half_width > 10
+            as is_audience_ci_clipped,
+        n_votes < {{ arena_few_data_n() }} as is_few_data
     from intervals
 )
 

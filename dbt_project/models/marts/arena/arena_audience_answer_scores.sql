@@ -14,6 +14,8 @@ final as (
         audience_score,
         audience_ci_low,
         audience_ci_high,
+        is_audience_ci_clipped,
+        is_few_data,
         audience_stddev,
         model_score,
         model_raw_score,

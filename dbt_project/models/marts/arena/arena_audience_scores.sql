@@ -2,7 +2,7 @@
 
 -- A player's public score is the mean, over their answers with at least one vote, of the
 -- audience's mean score of the answer (as the models' score is a mean over answers), with
--- a 95% t interval over those answers.
+-- a 95% t interval over those answers, cut to the votes' 0..10 scale and flagged when cut.
 with answer_scores as (
     select * from {{ ref('int_arena_audience_answer_scores') }}
 ),
@@ -40,8 +40,18 @@ final as (
         intervals.n_answers_voted,
         intervals.n_votes,
         intervals.audience_score,
-        intervals.audience_score - intervals.half_width as audience_ci_low,
-        intervals.audience_score + intervals.half_width as audience_ci_high,
+        -- DuckDB's greatest and least skip NULLs: no interval must stay NULL
+        case
+            when intervals.half_width is not null
+                then greatest(intervals.audience_score - intervals.half_width, 0)
+        end as audience_ci_low,
+        case
+            when intervals.half_width is not null
+                then least(intervals.audience_score + intervals.half_width, 10)
+        end as audience_ci_high,
+        intervals.audience_score - intervals.half_width < 0
+        or intervals.audience_score + intervals.half_width > 10 as is_audience_ci_clipped,
+        intervals.n_answers_voted < {{ arena_few_data_n() }} as is_few_data,
         case
             when intervals.audience_score is not null
                 then rank() over (order by intervals.audience_score desc nulls last)
@@ -52,7 +62,9 @@ final as (
         leaderboard.rank as model_rank,
         agreement.agreement_pearson,
         agreement.agreement_spearman,
-        agreement.n_answers_compared
+        agreement.n_answers_compared,
+        agreement.agreement_is_few_data,
+        agreement.agreement_null_reason
     from intervals
     cross join agreement
     left join leaderboard

@@ -56,16 +56,27 @@ intervals as (
         mean_signed_error - signed_error_half as signed_error_ci_low,
         mean_signed_error + signed_error_half as signed_error_ci_high,
         mean_absolute_error,
-        greatest(mean_absolute_error - absolute_error_half, 0) as absolute_error_ci_low,
+        -- DuckDB's greatest skips NULLs: one pair (no interval) must stay NULL
+        case
+            when absolute_error_half is not null
+                then greatest(mean_absolute_error - absolute_error_half, 0)
+        end as absolute_error_ci_low,
         mean_absolute_error + absolute_error_half as absolute_error_ci_high,
-        pearson_r,
+        case when n >= 3 then pearson_r end as pearson_r,
         tanh(pearson_z - pearson_z_half) as pearson_r_ci_low,
         tanh(pearson_z + pearson_z_half) as pearson_r_ci_high,
         mean_signed_error_normalized,
+        mean_absolute_error - absolute_error_half < 0 as is_absolute_error_ci_clipped,
+        -- calibrated only when the interval keeps the mean error within the margin
         case
+            when signed_error_half is null then 'insufficient data'
             when mean_signed_error - signed_error_half > 0 then 'overconfident'
             when mean_signed_error + signed_error_half < 0 then 'underconfident'
-            when signed_error_half is not null then 'calibrated'
+            when
+                mean_signed_error - signed_error_half >= -{{ arena_label_margin() }}
+                and mean_signed_error + signed_error_half <= {{ arena_label_margin() }}
+                then 'calibrated'
+            else 'inconclusive'
         end as confidence
     from half_widths
 ),
@@ -81,10 +92,13 @@ final as (
         intervals.mean_signed_error,
         intervals.signed_error_ci_low,
         intervals.signed_error_ci_high,
-        intervals.confidence,
+        {{ arena_label_margin() }}::double as label_margin,
+        coalesce(intervals.confidence, 'insufficient data') as confidence,
+        coalesce(intervals.n, 0) < {{ arena_few_data_n() }} as is_few_data,
         intervals.mean_absolute_error,
         intervals.absolute_error_ci_low,
         intervals.absolute_error_ci_high,
+        intervals.is_absolute_error_ci_clipped,
         intervals.pearson_r,
         intervals.pearson_r_ci_low,
         intervals.pearson_r_ci_high,

@@ -50,7 +50,7 @@ half_widths as (
     from welch_df
 ),
 
-final as (
+gaps as (
     select
         per_answerer.answerer,
         per_answerer.n_trick_answers,
@@ -65,24 +65,32 @@ final as (
         half_widths.welch_df,
         per_answerer.n_fell,
         per_answerer.n_fell::double / nullif(per_answerer.n_trick_answers, 0) as share_fell,
-        case
-            when per_answerer.n_trick_answers < 2 or per_answerer.n_ordinary_answers < 2
-                then 'insufficient data'
-            when half_widths.gap_half is null then null
-            when
-                per_answerer.mean_trick_score - per_answerer.mean_ordinary_score
-                + half_widths.gap_half < 0
-                then 'caught by tricks'
-            when
-                per_answerer.mean_trick_score - per_answerer.mean_ordinary_score
-                - half_widths.gap_half > 0
-                then 'better on tricks'
-            else 'robust'
-        end as robustness
+        coalesce(
+            per_answerer.n_trick_answers < {{ arena_few_data_n() }}
+            or per_answerer.n_ordinary_answers < {{ arena_few_data_n() }},
+            true
+        ) as is_few_data
     from per_answerer
     left join half_widths
         on per_answerer.answerer = half_widths.answerer
-    order by per_answerer.answerer
+),
+
+-- robust only when the interval rules out a loss of more than the margin; caught or better
+-- only when it excludes 0; anything else is inconclusive
+final as (
+    select
+        *,
+        case
+            when n_trick_answers < 2 or n_ordinary_answers < 2 then 'insufficient data'
+            when gap_ci_low is null then null
+            when gap_ci_high < 0 then 'caught by tricks'
+            when gap_ci_low > 0 then 'better on tricks'
+            when gap_ci_low >= -{{ arena_label_margin() }} then 'robust'
+            else 'inconclusive'
+        end as robustness,
+        {{ arena_label_margin() }}::double as label_margin
+    from gaps
+    order by answerer
 )
 
 select * from final

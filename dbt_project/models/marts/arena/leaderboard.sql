@@ -12,18 +12,39 @@ scoring as (
     select * from {{ ref('stg_arena_scoring') }}
 ),
 
+expansion as (
+    select * from {{ ref('int_arena_interval_expansion') }}
+),
+
 -- Percentile intervals: linear interpolation between order statistics for the score,
 -- the nearest order statistic for the (integer) rank.
-bootstrap_intervals as (
+percentiles as (
     select
         player,
-        quantile_cont(score, 0.025) as ci_low,
-        quantile_cont(score, 0.975) as ci_high,
+        quantile_cont(score, 0.025) as score_q025,
+        quantile_cont(score, 0.975) as score_q975,
         quantile_disc(rank, 0.025) as rank_ci_low,
         quantile_disc(rank, 0.975) as rank_ci_high,
         count(*) as n_replicates
     from bootstrap_scores
     group by player
+),
+
+-- each arm stretched for the number of questions (int_arena_interval_expansion)
+bootstrap_intervals as (
+    select
+        percentiles.player,
+        percentiles.rank_ci_low,
+        percentiles.rank_ci_high,
+        percentiles.n_replicates,
+        player_scores.score
+        - expansion.arm_factor * (player_scores.score - percentiles.score_q025) as ci_low,
+        player_scores.score
+        + expansion.arm_factor * (percentiles.score_q975 - player_scores.score) as ci_high
+    from percentiles
+    inner join player_scores
+        on percentiles.player = player_scores.player
+    cross join expansion
 ),
 
 final as (
@@ -50,9 +71,11 @@ final as (
         scoring.normalization,
         scoring.bootstrap_n,
         scoring.bootstrap_seed,
+        expansion.arm_factor as interval_expansion,
         coalesce(bootstrap_intervals.n_replicates, 0) as n_replicates
     from player_scores
     cross join scoring
+    cross join expansion
     left join bootstrap_intervals
         on player_scores.player = bootstrap_intervals.player
     order by player_scores.rank asc nulls last, player_scores.player asc
