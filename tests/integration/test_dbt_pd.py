@@ -108,10 +108,10 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
         "tournament_fixation.parquet": 0,
         "tournament_moran_simulations.parquet": 0,
         # two conditions, so their one pair; the metrics defined in both conditions'
-        # replicate 0, their one common ok replicate: 30 less retaliation_a, forgiveness_a,
-        # invalid_rate_a and _b, the 8 memory-one states (no state visited in both) and
-        # time_to_collapse (llm_vs_tft never collapses)
-        "comparisons.parquet": 17,
+        # replicate 0, their one common ok replicate: 32 less retaliation_a, forgiveness_a,
+        # fallback_move_share_a and _b, the 8 memory-one states (no state visited in both)
+        # and time_to_collapse (llm_vs_tft never collapses)
+        "comparisons.parquet": 19,
         # no probe, no fingerprint
         "fingerprints.parquet": 0,
         # 4 condition sides + 3 agents, each against the 6 classic references and the
