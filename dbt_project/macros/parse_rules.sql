@@ -1,6 +1,7 @@
 {#- Attempts per extraction rule within each group of `keys` (columns of stg_calls) for the
     calls of `game`: how each reply was read, invalid replies under the rule 'invalid' and
-    failed calls under 'error'. The share of the 'invalid' row is the group's invalid rate. -#}
+    failed calls under 'error'. The share of the 'invalid' row is the group's share of
+    invalid attempts. -#}
 {% macro parse_rule_counts(game, keys) -%}
 with
 

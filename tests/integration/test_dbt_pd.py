@@ -108,10 +108,10 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
         "tournament_fixation.parquet": 0,
         "tournament_moran_simulations.parquet": 0,
         # two conditions, so their one pair; the metrics defined in both conditions'
-        # replicate 0, their one common ok replicate: 30 less retaliation_a, forgiveness_a,
-        # invalid_rate_a and _b, the 8 memory-one states (no state visited in both) and
-        # time_to_collapse (llm_vs_tft never collapses)
-        "comparisons.parquet": 17,
+        # replicate 0, their one common ok replicate: 32 less retaliation_a, forgiveness_a,
+        # fallback_move_share_a and _b, the 8 memory-one states (no state visited in both)
+        # and time_to_collapse (llm_vs_tft never collapses)
+        "comparisons.parquet": 19,
         # no probe, no fingerprint
         "fingerprints.parquet": 0,
         # 4 condition sides + 3 agents, each against the 6 classic references and the
@@ -152,7 +152,10 @@ def test_tft_against_alld_replicate(run_dir: Path, summary: AggregateSummary) ->
     assert row["is_nice_a"] is True and row["is_nice_b"] is False
     assert row["p_c_after_cd_a"] == 0 and row["p_c_after_dd_a"] == 0
     assert row["p_c_after_cc_a"] is None and row["p_c_after_dc_a"] is None
-    assert row["invalid_rate_a"] is None and row["invalid_rate_b"] is None
+    assert row["fallback_move_share_a"] is None and row["fallback_move_share_b"] is None
+    assert row["fallback_move_share"] is None  # two policies
+    assert row["cooperation_rate_valid_a"] == pytest.approx(1 / 6)  # a policy: every move
+    assert row["cooperation_rate_valid_b"] == 0
 
 
 def test_viewer_marts_give_each_agent_its_own_rows(
@@ -211,9 +214,17 @@ def test_llm_replicate_with_an_invalid_reply(run_dir: Path, summary: AggregateSu
     # (a, b) = CC CC DC CD
     assert row["cooperation_rate"] == 0.75
     assert (row["total_payoff_a"], row["total_payoff_b"]) == (11, 11)
-    # one invalid round of four; B is a policy
-    assert row["invalid_rate_a"] == 0.25
-    assert row["invalid_rate_b"] is None
+    # one fallback round of four (the D of round 3); B is a policy
+    assert row["fallback_move_share_a"] == 0.25
+    assert row["fallback_move_share_b"] is None
+    assert row["fallback_move_share"] == 1 / 8
+    # A's valid moves C, C, C: the twin leaves the fallback D out
+    assert (row["cooperation_rate_a"], row["cooperation_rate_valid_a"]) == (0.75, 1.0)
+    # attempts 1, 1, 3, 1: the 3 of the fallback round were invalid
+    assert row["invalid_attempt_share_a"] == 0.5
+    assert row["n_fallback_moves_a"] == 1
+    # the fixture's rounds do not record truncation (as schema version 1): NULL, not 0
+    assert row["n_truncated_rounds_a"] is None
     # B never defected before the last round: A's retaliation and forgiveness are undefined
     assert row["retaliation_rate_a"] is None and row["forgiveness_rate_a"] is None
     assert row["retaliation_rate_b"] == 1
@@ -333,7 +344,7 @@ def test_calls_summary(run_dir: Path, summary: AggregateSummary) -> None:
         "agent_a",
     )
     assert (agent["n_calls"], agent["n_ok"], agent["n_invalid"]) == (10, 4, 6)
-    assert agent["invalid_rate"] == 0.6
+    assert agent["invalid_attempt_share"] == 0.6
     assert (agent["tokens_in"], agent["tokens_out"]) == (1000, 20)
     # one reasoning token per call; every invalid reply was cut at the token limit
     assert (agent["tokens_reasoning"], agent["n_truncated"]) == (10, 6)

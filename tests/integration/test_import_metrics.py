@@ -71,8 +71,8 @@ def test_the_imported_condition_has_the_metrics_computed_by_hand(run_dir: Path):
     assert row["payoff_per_round_a"] == pytest.approx(2.5)
     assert row["payoff_per_round_b"] == pytest.approx(2.5)
     # m's replies were never recorded as valid or not: not recorded, not 0; s is a policy
-    assert row["invalid_rate_a"] is None
-    assert row["invalid_rate_b"] is None
+    assert row["fallback_move_share_a"] is None
+    assert row["fallback_move_share_b"] is None
 
 
 def test_the_imported_llm_is_fitted_like_a_played_one(run_dir: Path):

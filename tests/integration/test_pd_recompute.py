@@ -49,9 +49,10 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> PlayedRun:
         metrics={"collapse": {"k": 4, "threshold": 0.25}},
     )
     text = config.read_text()
-    for strategy in ("TFT", "WSLS", "ALLD"):  # every LLM agent replies invalidly at times
-        text = text.replace(
-            f"strategy: {strategy}", f"strategy: {strategy}\n        invalid_rate: 0.3"
+    for strategy in ("TFT", "WSLS", "ALLD"):  # every LLM agent replies invalidly at times,
+        text = text.replace(  # and runs past its token limit at times
+            f"strategy: {strategy}",
+            f"strategy: {strategy}\n        invalid_rate: 0.3\n        truncated_rate: 0.2",
         )
     config.write_text(text)
     result = run_experiment(load_config(config), output_dir=folder / "run")
@@ -110,6 +111,11 @@ def recompute(run: PlayedRun) -> dict[tuple[str, int], dict]:
         total_a = sum(r["agent_a_payoff"] for r in lines)
         total_b = sum(r["agent_b_payoff"] for r in lines)
         llm_a = lines[0]["agent_a_kind"] == "llm"
+        valid_a = [r["agent_a_action"] for r in lines if r["agent_a_valid"]]
+        valid_b = [r["agent_b_action"] for r in lines if r["agent_b_valid"]]
+        attempts_a = sum(r["agent_a_attempts"] for r in lines)
+        # every attempt of a fallback round was invalid; all but the last of a valid one
+        invalid_attempts_a = sum(r["agent_a_attempts"] - r["agent_a_valid"] for r in lines)
         expected[key] = {
             "rounds_played": n,
             "cooperation_rate_a": a.count("C") / n,
@@ -121,7 +127,13 @@ def recompute(run: PlayedRun) -> dict[tuple[str, int], dict]:
             "forgiveness_rate_b": forgiveness_b,
             "exploitability_payoff_gap_a": total_b - total_a,
             "exploitability_payoff_gap_b": total_a - total_b,
-            "invalid_rate_a": (sum(not r["agent_a_valid"] for r in lines) / n if llm_a else None),
+            "fallback_move_share_a": (
+                sum(not r["agent_a_valid"] for r in lines) / n if llm_a else None
+            ),
+            "cooperation_rate_valid_a": _share(valid_a.count("C"), len(valid_a)),
+            "cooperation_rate_valid_b": _share(valid_b.count("C"), len(valid_b)),
+            "invalid_attempt_share_a": _share(invalid_attempts_a, attempts_a) if llm_a else None,
+            "n_truncated_rounds_a": (sum(r["agent_a_truncated"] for r in lines) if llm_a else None),
             "time_to_collapse": _time_to_collapse(a, b, k=run.k, threshold=run.threshold),
         }
     return expected
@@ -144,6 +156,11 @@ def test_the_run_exercises_noise_invalid_replies_and_both_collapse_outcomes(play
     rounds = list(read_jsonl(played.run_dir / RunFiles.ROUNDS))
     assert any(r["agent_a_action"] != r["agent_a_intended_action"] for r in rounds)  # noise
     assert any(r["agent_a_kind"] == "llm" and not r["agent_a_valid"] for r in rounds)
+    assert any(r["agent_a_truncated"] for r in rounds)
+    calls = list(read_jsonl(played.run_dir / RunFiles.CALLS))
+    cut = [c for c in calls if c["truncated"]]
+    # a reply cut at the token limit is never read as a move
+    assert cut and all((c["status"], c["parse_rule"]) == ("invalid", None) for c in cut)
     collapses = [m["time_to_collapse"] for m in recompute(played).values()]
     assert None in collapses and any(c is not None for c in collapses)
 
@@ -191,7 +208,8 @@ _COMPARED = (
     "retaliation_rate_b",
     "forgiveness_rate_b",
     "exploitability_payoff_gap_a",
-    "invalid_rate_a",
+    "fallback_move_share_a",
+    "cooperation_rate_valid_a",
     "time_to_collapse",
 )
 

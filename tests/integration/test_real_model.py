@@ -212,7 +212,7 @@ def test_a_pd_run_on_a_real_model(project: Path, proxy: RecordingProxy) -> None:
             {"p": str(run_dir / "parse_rules.parquet")},
         ).fetchone()
         invalid_rounds = con.execute(
-            "select sum(invalid_rate_a * rounds_played) from read_parquet($p) "
+            "select sum(fallback_move_share_a * rounds_played) from read_parquet($p) "
             "where level = 'replicate'",
             {"p": str(run_dir / "aggregates.parquet")},
         ).fetchone()[0]

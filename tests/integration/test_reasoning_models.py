@@ -144,7 +144,7 @@ def test_a_reply_cut_by_the_reasoning_is_recorded_truncated(project: Path, opena
 
 
 @pytest.mark.parametrize("wire", ["openai", "anthropic"])
-def test_a_reply_cut_at_the_limit_is_truncated_even_when_it_reads(
+def test_a_reply_cut_at_the_limit_is_invalid_even_when_it_reads(
     project: Path, monkeypatch: pytest.MonkeyPatch, wire: str
 ):
     monkeypatch.setenv(KEY_ENV, SENTINEL)
@@ -152,10 +152,18 @@ def test_a_reply_cut_at_the_limit_is_truncated_even_when_it_reads(
         server.then(Step(reply="C", cut=True))
         play(llm_config(project, server, rounds=2), project)
     recorded = calls(project)
-    assert [(c.status, c.finish_reason, c.truncated) for c in recorded] == [
-        ("ok", "length", True),
-        ("ok", "stop", False),
+    # the cut "C" is not what the model meant to say: invalid, and asked again
+    assert [(c.round_index, c.status, c.finish_reason, c.truncated) for c in recorded] == [
+        (1, "invalid", "length", True),
+        (1, "ok", "stop", False),
+        (2, "ok", "stop", False),
     ]
+    first = lines(project, RunFiles.ROUNDS)[0]
+    assert (first["agent_a_valid"], first["agent_a_attempts"], first["agent_a_truncated"]) == (
+        True,
+        2,
+        True,
+    )
 
 
 def test_a_cached_replay_keeps_reasoning_tokens_and_truncation(
@@ -167,11 +175,17 @@ def test_a_cached_replay_keeps_reasoning_tokens_and_truncation(
     first = lines(project, RunFiles.CALLS)
     play(config, project, overwrite=True)
     again = lines(project, RunFiles.CALLS)
-    assert openai_wire.hits == 3  # the replay made no call
-    assert [c["cache_hit"] for c in again] == [True] * 3
+    assert openai_wire.hits == 4  # the replay made no call
+    assert [c["cache_hit"] for c in again] == [True] * 4
     kept = ("tokens_in", "tokens_out", "tokens_reasoning", "finish_reason", "truncated")
     assert [{k: c[k] for k in kept} for c in again] == [{k: c[k] for k in kept} for c in first]
-    assert [c["truncated"] for c in again] == [False, True, False]
+    # the cut D of round 2 is read as invalid on replay too, and asked again
+    assert [(c["truncated"], c["status"]) for c in again] == [
+        (False, "ok"),
+        (True, "invalid"),
+        (False, "ok"),
+        (False, "ok"),
+    ]
     assert {c["tokens_reasoning"] for c in again} == {64}
 
 

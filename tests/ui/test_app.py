@@ -272,7 +272,7 @@ def test_calls_page_shows_the_run_row(pd_run: Path, monkeypatch: pytest.MonkeyPa
     _set(at, at.radio(key="pd_page"), "Provider calls")
     shown = _metrics(at)
     assert shown["Calls"] == str(run_row["n_calls"])
-    assert shown["Invalid replies"] == format_value(run_row["invalid_rate"], "rate")
+    assert shown["Invalid attempts"] == format_value(run_row["invalid_attempt_share"], "rate")
 
 
 def test_calls_page_of_an_imported_run_says_not_recorded(

@@ -72,6 +72,8 @@ def _expected(fields, *, round_index, intended, actions, totals, timestamp):
         agent_b_valid=True,
         agent_a_attempts=0,
         agent_b_attempts=0,
+        agent_a_truncated=False,
+        agent_b_truncated=False,
         horizon_type=fields["horizon_type"],
         fixed_n=fields["fixed_n"],
         stop_prob=fields["stop_prob"],

@@ -128,6 +128,7 @@ class ArenaMockSettings:
     favoured_signature: str | None = None
     """The sign-off of the player this one favours as a judge, if any."""
     invalid_rate: float = 0.0
+    truncated_rate: float = 0.0
     latency_ms: float = 0.0
     seed: int | None = None
     self_identifies: float = 0.0
@@ -151,6 +152,7 @@ class ArenaMockSettings:
             seed=self.seed,
             invalid_rate=self.invalid_rate,
             latency_ms=self.latency_ms,
+            truncated_rate=self.truncated_rate,
         )
 
 

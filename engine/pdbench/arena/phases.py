@@ -249,7 +249,8 @@ def answer_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[Ca
 
 
 def answer_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) -> list[dict]:
-    """One ``answers.jsonl`` line per answer task (invalid ones have empty text)."""
+    """One ``answers.jsonl`` line per answer task (invalid ones have empty text; one cut at
+    the token limit is kept, flagged ``truncated``)."""
     config = context.config
     records = []
     for outcome in outcomes:
@@ -262,6 +263,7 @@ def answer_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) ->
             answerer=task.player,
             text=text,
             is_valid=outcome.is_valid,
+            truncated=outcome.recorded.truncated,
             raw_reply=outcome.recorded.reply,
             **context.leak_fields(text),
         )

@@ -53,6 +53,9 @@ class ArenaMockConfig(StrictModel):
     position in the config)."""
     invalid_rate: float = Field(default=0.0, ge=0, le=1)
     """Probability that a reply is invalid (seeded)."""
+    truncated_rate: float = Field(default=0.0, ge=0, le=1)
+    """Probability that a reply runs long (seeded): the prompt echoed, then the reply, cut at
+    the phase's ``max_tokens`` and reported cut at the token limit."""
     self_identifies: float = Field(default=0.0, ge=0, le=1)
     """Probability that an answer ends by naming its player and model ("I am atlas, running
     on mock-arena."), seeded: a planted identity leak (:mod:`pdbench.arena.leaks`)."""

@@ -62,6 +62,7 @@ def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
         signature=signatures[index],
         favoured_signature=favoured,
         invalid_rate=mock.invalid_rate,
+        truncated_rate=mock.truncated_rate,
         latency_ms=mock.latency_ms,
         seed=mock.seed,
         self_identifies=mock.self_identifies,

@@ -73,8 +73,25 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         f"leaderboard (normalisation {normalization}; 95% intervals from {bootstrap_n} "
         "bootstrap replicates over questions):",
         *aligned(table),
+        *_truncation_lines(run_dir),
         *_diversity_lines(run_dir, tables),
         *_audience_line(run_dir, tables),
+    ]
+
+
+def _truncation_lines(run_dir: Path) -> list[str]:
+    """A note per player with scored answers cut at the token limit: they are scored as they
+    stand, so the player's score may be the judges' verdict on half answers."""
+    rows = mart_rows(
+        run_dir / ArenaMart.LEADERBOARD,
+        columns=("player", "n_answers_truncated", "n_answers"),
+        where="n_answers_truncated > 0",
+        order_by="player",
+    )
+    return [
+        f"note: {n_truncated} of {player}'s {n_answers} scored answers were cut at the token "
+        "limit and are scored as they stand (is_answer_truncated in answer_scores.parquet)"
+        for player, n_truncated, n_answers in rows
     ]
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pdbench.arena.prompts import Phase, correction_prompt
-from pdbench.providers.calls import CallContext, CallRequest, Verdict
+from pdbench.providers.calls import CallContext, CallRequest, Reply, Verdict
 from pdbench.providers.gateway import ProviderGateway
 
 __all__ = [
@@ -68,6 +68,8 @@ class Attempt:
     reply: str
     prompt_sha256: str
     reading: Reading
+    truncated: bool = False
+    """The reply was cut at the token limit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +130,8 @@ def ask(
     for number in range(1, max_retries + 2):
         readings: list[Reading] = []
 
-        def classify(reply: str, _readings: list[Reading] = readings) -> Verdict:
-            _readings.append(read(reply))
+        def classify(reply: Reply, _readings: list[Reading] = readings) -> Verdict:
+            _readings.append(read(reply.text))
             if _readings[-1].problem is None:
                 return "ok", _readings[-1].rule
             return "invalid", None
@@ -140,13 +142,14 @@ def ask(
             attempt=number,
             classify=classify,  # type: ignore[arg-type]
         )
-        reading = readings[0] if readings else read(reply)
+        reading = readings[0] if readings else read(reply.text)
         attempts.append(
             Attempt(
                 prompt=request.prompt,
-                reply=reply,
+                reply=reply.text,
                 prompt_sha256=request.prompt_sha256,
                 reading=reading,
+                truncated=reply.truncated,
             )
         )
         if reading.problem is None:

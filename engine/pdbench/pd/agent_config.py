@@ -107,6 +107,9 @@ class MockConfig(StrictModel):
     """The policy the mock plays through the prompt: ALLC, ALLD, TFT, GRIM, GTFT, WSLS."""
     invalid_rate: float = Field(default=0.0, ge=0, le=1)
     """Probability that a reply is invalid (seeded)."""
+    truncated_rate: float = Field(default=0.0, ge=0, le=1)
+    """Probability that a reply runs long (seeded): the prompt echoed, then the move, cut at
+    ``max_tokens`` and reported cut at the token limit, as a small model's reply often is."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None
@@ -213,6 +216,7 @@ class LLMAgentConfig(ProviderAccessConfig):
             seed=self.mock.seed,
             invalid_rate=self.mock.invalid_rate,
             latency_ms=self.mock.latency_ms,
+            truncated_rate=self.mock.truncated_rate,
         )
 
     def persona_path(self, root: Path) -> Path | None:

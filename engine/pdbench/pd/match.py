@@ -152,6 +152,8 @@ def _llm_rounds(
             "agent_b_valid": decision_b.valid,
             "agent_a_attempts": decision_a.attempts,
             "agent_b_attempts": decision_b.attempts,
+            "agent_a_truncated": decision_a.truncated,
+            "agent_b_truncated": decision_b.truncated,
             "timestamp_utc": utc_timestamp(),
         }
         yield {key: line[key] for key in ROUND_KEYS}

@@ -2,15 +2,15 @@
 
 A round line holds the keys of :data:`ROUND_KEYS`, the fields of
 :class:`~pdbench.storage.schema.RoundRecord` in their order. Most never change within a
-match (:class:`MatchFields`, and the valid/attempts of a policy). :class:`RoundLineTemplate`
-serialises those once, with the same encoder as :func:`pdbench.storage.jsonl.dumps_line`, and
-per round fills in only what changes: the round index, the four actions with their two
-payoffs (one pre-serialised segment per combination), the two running totals and the
-timestamp. The result is byte for byte the line ``dumps_line`` writes for the same record
-dict (the tests hold it to that): keys in the same order, floats through ``float.__repr__``
-as ``json`` does, strings escaped by the encoder. Where the pieces are cut is worked out
-from :data:`ROUND_KEYS` when the module loads: a key order the hot loop cannot fill fails
-there.
+match (:class:`MatchFields`, and the valid/attempts/truncated of a policy).
+:class:`RoundLineTemplate` serialises those once, with the same encoder as
+:func:`pdbench.storage.jsonl.dumps_line`, and per round fills in only what changes: the
+round index, the four actions with their two payoffs (one pre-serialised segment per
+combination), the two running totals and the timestamp. The result is byte for byte the line
+``dumps_line`` writes for the same record dict (the tests hold it to that): keys in the same
+order, floats through ``float.__repr__`` as ``json`` does, strings escaped by the encoder.
+Where the pieces are cut is worked out from :data:`ROUND_KEYS` when the module loads: a key
+order the hot loop cannot fill fails there.
 """
 
 from __future__ import annotations
@@ -162,6 +162,8 @@ class RoundLineTemplate:
             "agent_b_valid": valid[1],
             "agent_a_attempts": attempts[0],
             "agent_b_attempts": attempts[1],
+            "agent_a_truncated": False,
+            "agent_b_truncated": False,
         }
         if unfilled := sorted(_FIXED_KEYS - fixed.keys()):
             raise ValueError(

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from pdbench.config.loader import LoadedConfig
+from pdbench.pd.validity import fallback_counts, fallback_warnings
 from pdbench.storage.marts import PDMart
 from pdbench.tables import aligned, decimals, mart_rows, number
 
@@ -77,7 +78,8 @@ def config_lines(loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
 
 def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     """One row per condition of ``aggregates.parquet``: replicates, cooperation with its 95%
-    bootstrap interval (none with one replicate), payoffs, collapse."""
+    bootstrap interval (none with one replicate) and the LLM agents' fallback moves beside
+    it, payoffs, collapse; then the warnings of :func:`pdbench.pd.validity.fallback_warnings`."""
     if not tables.get(PDMart.AGGREGATES):
         return []
     rows = mart_rows(
@@ -97,8 +99,10 @@ def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         where="level = 'condition'",
         order_by="condition",
     )
-    header = ("condition", "replicates", "cooperation [95% interval]", "payoff/round a",
-              "payoff/round b", "collapse (mean round; replicates collapsed)")  # fmt: skip
+    header = ("condition", "replicates", "cooperation [95% interval]",
+              "fallback moves a; b (LLM agents)", "payoff/round a", "payoff/round b",
+              "collapse (mean round; replicates collapsed)")  # fmt: skip
+    fallbacks = fallback_counts(run_dir)
     table = [header]
     for condition, n_ok, n_aborted, coop, low, high, pay_a, pay_b, collapse, n_collapsed in rows:
         replicates = f"{n_ok}" + (f" (+{n_aborted} aborted)" if n_aborted else "")
@@ -106,11 +110,15 @@ def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         collapse_text = (
             f"never {fraction}" if collapse is None else f"round {number(collapse)} {fraction}"
         )
+        fallback = "; ".join(
+            fallbacks[condition, side].text() if (condition, side) in fallbacks else "-"
+            for side in "ab"
+        )
         table.append(
-            (str(condition), replicates, _with_interval(coop, low, high), decimals(pay_a),
-             decimals(pay_b), collapse_text)
+            (str(condition), replicates, _with_interval(coop, low, high), fallback,
+             decimals(pay_a), decimals(pay_b), collapse_text)
         )  # fmt: skip
-    return aligned(table) + _not_recorded(run_dir)
+    return aligned(table) + fallback_warnings(run_dir, tables) + _not_recorded(run_dir)
 
 
 def _not_recorded(run_dir: Path) -> list[str]:
@@ -122,7 +130,7 @@ def _not_recorded(run_dir: Path) -> list[str]:
         return []
     return [
         f"imported ({manifest.imported.format}): provider calls, prompts, replies, tokens, "
-        "attempts and LLM reply validity not recorded (invalid rate: not recorded)"
+        "attempts and LLM reply validity not recorded (fallback moves: not recorded)"
     ]
 
 

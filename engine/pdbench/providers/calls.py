@@ -17,11 +17,21 @@ from pdbench.clock import utc_timestamp
 from pdbench.providers.base import ProviderClient, Usage
 from pdbench.storage.schema import SCHEMA_VERSION
 
-__all__ = ["CallContext", "CallRequest", "CallStatus", "Verdict", "prompt_sha256"]
+__all__ = ["CallContext", "CallRequest", "CallStatus", "Reply", "Verdict", "prompt_sha256"]
 
 CallStatus = Literal["ok", "invalid"]
 Verdict = tuple[CallStatus, str | None]
 """What the caller made of a reply: its status and the extraction rule that read it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A provider's reply as a game reads it: the text, and whether it was cut short."""
+
+    text: str
+    truncated: bool = False
+    """The reply was cut at the token limit (``finish_reason`` ``length``): what it holds may
+    not be what the model meant to say."""
 
 
 def prompt_sha256(system: str, prompt: str) -> str:

@@ -31,7 +31,7 @@ from pdbench.errors import ProviderError
 from pdbench.providers.base import ProviderClient, Usage
 from pdbench.providers.batch_lane import AwaitingBatch, BatchLane, Settled
 from pdbench.providers.cache import CachedReply, cache_key
-from pdbench.providers.calls import CallContext, CallRequest, Verdict
+from pdbench.providers.calls import CallContext, CallRequest, Reply, Verdict
 from pdbench.providers.failures import Failure, classify_builtin, describe
 from pdbench.providers.keys import scrub
 from pdbench.providers.retry import (
@@ -108,9 +108,10 @@ class ProviderGateway:
         *,
         context: CallContext,
         attempt: int,
-        classify: Callable[[str], Verdict],
-    ) -> str:
-        """One game attempt (cached, or called with transport retries), recorded once."""
+        classify: Callable[[Reply], Verdict],
+    ) -> Reply:
+        """One game attempt (cached, or called with transport retries), recorded once:
+        ``classify`` says what the game made of the reply, which it sees with its truncation."""
         if self.runtime.cancel.is_set():
             raise CallsCancelled("the run was cancelled")
         call = _Attempt(request, context, attempt)
@@ -125,43 +126,46 @@ class ProviderGateway:
                 self.batch.queue(key, request)
                 raise AwaitingBatch(key)
         if cached is not None:
-            reply = scrub(cached.reply)
+            usage = cached.replayed_usage()
+            reply = Reply(scrub(cached.reply), truncated=usage.truncated)
             self._write(
                 call,
                 latency_ms=call.elapsed_ms(),
-                usage=cached.replayed_usage(),
+                usage=usage,
                 verdict=classify(reply),
                 retries=0,
                 cache_hit=True,
             )
             return reply
-        reply, retries = self._call(call)
+        text, retries = self._call(call)
         latency_ms = call.elapsed_ms()
         usage = self._priced_usage()
         if cache is not None:
-            cache.put(key, CachedReply(reply, usage))
+            cache.put(key, CachedReply(text, usage))
         if self.batch is not None:  # a request its batch did not answer, asked alone
-            self.batch.settle(key, Settled(reply, usage, None, latency_ms, retries))
+            self.batch.settle(key, Settled(text, usage, None, latency_ms, retries))
+        reply = Reply(text, truncated=usage.truncated)
         self._write(
             call, latency_ms=latency_ms, usage=usage, verdict=classify(reply), retries=retries
         )
         return reply
 
     def _settled(
-        self, call: _Attempt, *, key: str, settled: Settled, classify: Callable[[str], Verdict]
-    ) -> str:
+        self, call: _Attempt, *, key: str, settled: Settled, classify: Callable[[Reply], Verdict]
+    ) -> Reply:
         """The reply the batch lane settled, recorded (and cached) as its call."""
         if self.use_cache and self.runtime.cache is not None and settled.batch_id is not None:
             self.runtime.cache.put(key, CachedReply(settled.reply, settled.usage))
+        reply = Reply(settled.reply, truncated=settled.usage.truncated)
         self._write(
             call,
             latency_ms=settled.latency_ms,
             usage=settled.usage,
-            verdict=classify(settled.reply),
+            verdict=classify(reply),
             retries=settled.retries,
             batch_id=settled.batch_id,
         )
-        return settled.reply
+        return reply
 
     def _call(self, call: _Attempt) -> tuple[str, int]:
         """The client's reply (keys scrubbed out) and the retries it took, within a slot of

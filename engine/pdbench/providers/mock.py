@@ -4,7 +4,13 @@ It is a pure function of its seed and the prompt it is given: the same ``(system
 always gets the same reply. What it answers is decided by a *player* (:class:`MockPlayer`)
 that the game supplies through the settings of the agent the mock stands in for
 (:class:`MockSource`); the provider itself knows no game and only adds what every game
-shares: invalid replies at a seeded rate and optional simulated latency.
+shares: invalid replies at a seeded rate, replies that run past the token limit at a seeded
+rate, and optional simulated latency.
+
+A reply drawn to run long is what a small model often writes: the prompt echoed back, then
+the reply; it is cut at ``max_tokens`` (four characters a token, the mock's count) and ends
+with ``finish_reason`` ``length``, as a real provider reports a reply cut at the limit. Every
+other reply ends with ``stop``.
 
 Its batches (:class:`pdbench.providers.batch.BatchClient`) end as soon as they are
 submitted, every request answered as a single call would be; they live in this process only,
@@ -58,6 +64,9 @@ class MockSetup:
     """Share of replies drawn to be invalid (one of ``INVALID_REPLIES``)."""
     latency_ms: float = 0.0
     """Simulated latency of every call."""
+    truncated_rate: float = 0.0
+    """Share of replies drawn to run long: the prompt echoed, then the reply, cut at
+    ``max_tokens`` (see the module)."""
 
 
 class MockSource(Protocol):
@@ -76,17 +85,21 @@ class MockProvider:
         seed: int,
         invalid_rate: float = 0.0,
         latency_ms: float = 0.0,
+        truncated_rate: float = 0.0,
     ) -> None:
-        if not 0 <= invalid_rate <= 1:
-            raise ValueError(f"invalid_rate must be in [0, 1], got {invalid_rate}")
+        for name, rate in (("invalid_rate", invalid_rate), ("truncated_rate", truncated_rate)):
+            if not 0 <= rate <= 1:
+                raise ValueError(f"{name} must be in [0, 1], got {rate}")
         self.player = player
         self.seed = seed
         self.invalid_rate = invalid_rate
         self.latency_ms = latency_ms
+        self.truncated_rate = truncated_rate
         self.last_usage: Usage | None = None
 
     def complete(self, *, system: str, prompt: str, temperature: float, max_tokens: int) -> str:
-        """The reply to ``(system, prompt)``; ``temperature`` and ``max_tokens`` are ignored."""
+        """The reply to ``(system, prompt)``; ``temperature`` is ignored, ``max_tokens`` cuts
+        only a reply drawn to run long (see the module)."""
         if self.latency_ms > 0:
             time.sleep(self.latency_ms / 1000)
         rng = stream(self.seed, "mock", prompt_sha256(system, prompt))
@@ -94,10 +107,17 @@ class MockProvider:
             reply = INVALID_REPLIES[rng.randrange(len(INVALID_REPLIES))]
         else:
             reply = self.player.reply(system=system, prompt=prompt, rng=rng)
+        finish_reason = "stop"
+        # drawn last, and only when asked for: every other draw is the same with or without it
+        if self.truncated_rate > 0 and rng.random() < self.truncated_rate:
+            reply = f"{prompt}\n{reply}"
+            if _approx_tokens(reply) > max_tokens:
+                reply, finish_reason = reply[: 4 * max_tokens], "length"
         self.last_usage = Usage(
             tokens_in=_approx_tokens(system) + _approx_tokens(prompt),
             tokens_out=_approx_tokens(reply),
             cost_usd=0.0,
+            finish_reason=finish_reason,
         )
         return reply
 
@@ -146,4 +166,5 @@ def build(*, settings: MockSource, seed: int) -> MockProvider:
         seed=seed if setup.seed is None else setup.seed,
         invalid_rate=setup.invalid_rate,
         latency_ms=setup.latency_ms,
+        truncated_rate=setup.truncated_rate,
     )

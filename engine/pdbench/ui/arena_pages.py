@@ -217,6 +217,9 @@ def _page_judges(run_dir: Path) -> None:
         column_config=_percent("invalid_rate", "retry_rate"),
     )
     alpha = stats[["krippendorff_alpha_raw", "krippendorff_alpha_normalized"]].dropna()
+    notes = stats["krippendorff_alpha_note"].dropna() if "krippendorff_alpha_note" in stats else []
+    if len(notes):
+        st.caption(f"Krippendorff's alpha: not computed where shown empty ({notes.iloc[0]}).")
     if not alpha.empty:
         raw, normalized = st.columns(2)
         raw.metric(

@@ -28,8 +28,10 @@ INTERVAL_METRICS: list[tuple[str, str]] = [
     ("forgiveness B", "forgiveness_rate_b"),
     ("exploitability gap A", "exploitability_payoff_gap_a"),
     ("exploitability gap B", "exploitability_payoff_gap_b"),
-    ("invalid replies A", "invalid_rate_a"),
-    ("invalid replies B", "invalid_rate_b"),
+    ("cooperation A, valid moves only", "cooperation_rate_valid_a"),
+    ("cooperation B, valid moves only", "cooperation_rate_valid_b"),
+    ("fallback moves A", "fallback_move_share_a"),
+    ("fallback moves B", "fallback_move_share_b"),
     ("collapse at round", "time_to_collapse"),
 ]
 """The means the condition page shows with their intervals: title, ``aggregates.parquet``

@@ -59,12 +59,14 @@ CONDITION_TILES: list[Tile] = [
 
 AGENT_COLUMNS: list[tuple[str, str, str]] = [
     ("cooperation", "cooperation_rate", "percent"),
+    ("cooperation, valid moves only", "cooperation_rate_valid", "percent"),
+    ("moves that were fallbacks", "fallback_move_share", "percent"),
     ("payoff / round", "payoff_per_round", "%.3f"),
     ("total payoff", "total_payoff", "%.1f"),
     ("retaliation", "retaliation_rate", "percent"),
     ("forgiveness", "forgiveness_rate", "percent"),
     ("exploitability gap", "exploitability_payoff_gap", "%.1f"),
-    ("invalid replies", "invalid_rate", "percent"),
+    ("attempts with an invalid reply", "invalid_attempt_share", "percent"),
     ("first defection", "first_defection_round", "%.1f"),
     ("nice (share of replicates)", "nice_rate", "percent"),
 ]
@@ -89,8 +91,10 @@ CONDITION_TABLE = [
     "forgiveness_rate_b",
     "exploitability_payoff_gap_a",
     "exploitability_payoff_gap_b",
-    "invalid_rate_a",
-    "invalid_rate_b",
+    "cooperation_rate_valid_a",
+    "cooperation_rate_valid_b",
+    "fallback_move_share_a",
+    "fallback_move_share_b",
     "time_to_collapse",
     "n_collapsed",
 ]
@@ -322,7 +326,12 @@ def _page_tournament(run_dir: Path) -> None:
 
 CALL_TILES: list[Tile] = [
     Tile("Calls", "n_calls", "Provider call attempts."),
-    Tile("Invalid replies", "invalid_rate", "Replies the game could not parse.", "rate"),
+    Tile(
+        "Invalid attempts",
+        "invalid_attempt_share",
+        "Share of call attempts whose reply the game could not parse (retries included).",
+        "rate",
+    ),
     Tile("Errors", "error_rate", "Failed calls.", "rate"),
     Tile("Cache hits", "n_cache_hits", "Calls answered from the cache."),
     Tile("Tokens in", "tokens_in", "Prompt tokens."),

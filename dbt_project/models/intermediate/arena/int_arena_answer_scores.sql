@@ -32,6 +32,7 @@ answers_with_scores as (
         questions.author as question_author,
         questions.category,
         answers.is_valid as is_answer_valid,
+        answers.is_truncated as is_answer_truncated,
         judgments_per_answer.raw_score,
         judgments_per_answer.score,
         judgments_per_answer.score_stddev,

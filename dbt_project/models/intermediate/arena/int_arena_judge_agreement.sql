@@ -4,6 +4,9 @@
 --   D_o = (1/n) sum_u (1/(m_u - 1)) sum_{i != j in u} (v_i - v_j)^2
 --   D_e = (1/(n (n - 1))) sum_{i != j} (v_i - v_j)^2
 -- and, for a set of m values, sum_{i != j} (v_i - v_j)^2 = 2 m sum v^2 - 2 (sum v)^2.
+-- With one pairable answer D_o = D_e whatever the values (alpha is 0 by construction, not a
+-- measure of agreement), so alpha needs at least two; krippendorff_alpha_note says why an
+-- alpha is NULL.
 
 with judgments as (
     select * from {{ ref('int_arena_judgments_normalized') }}
@@ -56,7 +59,7 @@ alphas as (
         n_units,
         n_pairable_values,
         case
-            when expected_disagreement > 0
+            when n_units >= 2 and expected_disagreement > 0
                 then 1 - observed_disagreement / expected_disagreement
         end as krippendorff_alpha
     from disagreement
@@ -68,7 +71,16 @@ final as (
         max(n_pairable_values) as n_values_pairable,
         max(krippendorff_alpha) filter (where value_scale = 'raw') as krippendorff_alpha_raw,
         max(krippendorff_alpha) filter (where value_scale = 'normalized')
-            as krippendorff_alpha_normalized
+            as krippendorff_alpha_normalized,
+        -- no alphas row at all when no answer was judged twice
+        case
+            when coalesce(max(n_units), 0) < 2
+                then 'fewer than 2 answers judged validly at least twice'
+            when max(krippendorff_alpha) filter (where value_scale = 'raw') is null
+                then 'every raw judgement equal: no spread to agree on'
+            when max(krippendorff_alpha) filter (where value_scale = 'normalized') is null
+                then 'every normalised judgement equal: no spread to agree on'
+        end as krippendorff_alpha_note
     from alphas
 )
 

@@ -41,6 +41,10 @@ answers_per_player as (
         count(*) filter (where is_scored) as n_answers,
         sum(n_judges) filter (where is_scored) as n_judgments,
         count(*) filter (where is_question_kept and not is_answer_valid) as n_answers_invalid,
+        -- scored as they stand, and counted: a judge may have scored half an answer; NULL
+        -- when the answers did not record truncation (schema version 1)
+        (sum(is_answer_truncated::integer) filter (where is_scored))::bigint
+            as n_answers_truncated,
         count(*) filter (where is_question_kept and is_answer_valid and score is null)
             as n_answers_unjudged,
         avg(score) filter (where is_scored) as score,
@@ -65,7 +69,8 @@ player_scores as (
         coalesce(answers_per_player.n_judgments, 0)::integer as n_judgments,
         coalesce(answers_per_player.n_answers_others_questions, 0) as n_answers_others_questions,
         coalesce(answers_per_player.n_answers_invalid, 0) as n_answers_invalid,
-        coalesce(answers_per_player.n_answers_unjudged, 0) as n_answers_unjudged
+        coalesce(answers_per_player.n_answers_unjudged, 0) as n_answers_unjudged,
+        answers_per_player.n_answers_truncated
     from players
     left join answers_per_player
         on players.player = answers_per_player.player

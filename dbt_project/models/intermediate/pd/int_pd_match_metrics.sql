@@ -43,7 +43,16 @@ match_totals as (
         {% endfor %}
         min(round_index) filter (where action_{{ own }} = 'D') as first_defection_round_{{ own }},
         bool_or(kind_{{ own }} = 'llm') as is_llm_{{ own }},
-        count(*) filter (where not is_valid_{{ own }}) as n_invalid_rounds_{{ own }},
+        count(*) filter (where not is_valid_{{ own }}) as n_fallback_moves_{{ own }},
+        avg((action_{{ own }} = 'C')::integer) filter (
+            where is_valid_{{ own }}
+        ) as cooperation_rate_valid_{{ own }},
+        -- a valid move took one valid attempt, after any invalid ones; a fallback, none
+        sum(n_attempts_{{ own }} - is_valid_{{ own }}::integer)::bigint
+            as n_invalid_attempts_{{ own }},
+        sum(n_attempts_{{ own }})::bigint as n_attempts_{{ own }},
+        -- NULL when the rounds did not record truncation (schema version 1)
+        sum(is_truncated_{{ own }}::integer)::bigint as n_truncated_rounds_{{ own }},
         count(is_valid_{{ own }}) as n_validity_recorded_{{ own }},
         {% endfor %}
         count(*) as rounds_played,
@@ -90,12 +99,33 @@ match_metrics as (
             first_defection_round_{{ own }} > first_defection_round_{{ opp }},
             first_defection_round_{{ own }} is null
         ) as is_nice_{{ own }},
+        cooperation_rate_valid_{{ own }},
+        case
+            when is_llm_{{ own }} and n_validity_recorded_{{ own }} = rounds_played
+                then n_fallback_moves_{{ own }}
+        end as n_fallback_moves_{{ own }},
         case
             -- an imported run whose source did not record validity: not recorded, not 0
             when is_llm_{{ own }} and n_validity_recorded_{{ own }} = rounds_played
-                then n_invalid_rounds_{{ own }} / rounds_played
-        end as invalid_rate_{{ own }},
+                then n_fallback_moves_{{ own }} / rounds_played
+        end as fallback_move_share_{{ own }},
+        case
+            when is_llm_{{ own }}
+                then n_invalid_attempts_{{ own }} / nullif(n_attempts_{{ own }}, 0)
+        end as invalid_attempt_share_{{ own }},
+        case when is_llm_{{ own }} then n_truncated_rounds_{{ own }} end
+            as n_truncated_rounds_{{ own }},
         {% endfor %}
+        case
+            when
+                (is_llm_a or is_llm_b)
+                and (not is_llm_a or n_validity_recorded_a = rounds_played)
+                and (not is_llm_b or n_validity_recorded_b = rounds_played)
+                then
+                    (
+                        coalesce(n_fallback_moves_a, 0) + coalesce(n_fallback_moves_b, 0)
+                    ) / (2 * rounds_played)
+        end as fallback_move_share,
         time_to_collapse
     from match_totals
 )

@@ -17,6 +17,7 @@ final as (
         answer_scores.category,
         answer_scores.is_own_question,
         answer_scores.is_answer_valid,
+        answer_scores.is_answer_truncated,
         answer_scores.is_question_kept,
         answer_scores.is_scored,
         answer_scores.quality_weight,

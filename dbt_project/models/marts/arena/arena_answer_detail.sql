@@ -19,6 +19,7 @@ answer_detail as (
         answer_scores.category,
         answers.answer_text,
         answers.is_valid,
+        answers.is_truncated,
         answers.n_attempts,
         answer_scores.is_scored,
         answer_scores.n_judges,

@@ -88,6 +88,7 @@ final as (
         ratings_per_rater.rating_invalid_rate,
         agreement.krippendorff_alpha_raw,
         agreement.krippendorff_alpha_normalized,
+        agreement.krippendorff_alpha_note,
         judgments_per_judge.normalization
     from judgments_per_judge
     cross join agreement

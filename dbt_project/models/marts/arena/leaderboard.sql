@@ -64,6 +64,7 @@ final as (
         player_scores.n_answers,
         player_scores.n_answers_invalid,
         player_scores.n_answers_unjudged,
+        player_scores.n_answers_truncated,
         player_scores.score_others_questions,
         player_scores.n_answers_others_questions,
         player_scores.weighted_score,

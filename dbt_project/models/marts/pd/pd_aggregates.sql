@@ -1,6 +1,15 @@
 {{ config(location=mart_location()) }}
 
 {%- set metric_columns = pd_condition_mean_metrics() -%}
+{#- How far the moves came from valid replies: means over replicates without an interval, and
+    the counts behind them (NULL for a policy, and for truncation in files that did not record
+    it). -#}
+{%- set validity_columns = [
+    'fallback_move_share', 'invalid_attempt_share_a', 'invalid_attempt_share_b',
+] -%}
+{%- set validity_counts = [
+    'n_fallback_moves_a', 'n_fallback_moves_b', 'n_truncated_rounds_a', 'n_truncated_rounds_b',
+] -%}
 
 with
 
@@ -80,6 +89,12 @@ condition_means as (
         {% endfor %}
         sum(rounds_played)::bigint as n_rounds,
         avg(rounds_played) as rounds_played,
+        {% for column in validity_columns %}
+        avg({{ column }} order by replicate) as {{ column }},
+        {% endfor %}
+        {% for column in validity_counts %}
+        sum({{ column }})::bigint as {{ column }},
+        {% endfor %}
         count(time_to_collapse) as n_collapsed,
         bool_and(is_nice_a) as is_nice_a,
         bool_and(is_nice_b) as is_nice_b,
@@ -106,7 +121,7 @@ condition_rows as (
         - coalesce(condition_means.n_collapsed, 0) as n_never_collapsed,
         coalesce(condition_means.n_rounds, 0) as n_rounds,
         condition_means.rounds_played,
-        {% for column in metric_columns %}
+        {% for column in metric_columns + validity_columns + validity_counts %}
         condition_means.{{ column }},
         {% endfor %}
         condition_means.is_nice_a,
@@ -134,7 +149,7 @@ replicate_rows as (
         (time_to_collapse is null)::integer as n_never_collapsed,
         rounds_played as n_rounds,
         rounds_played,
-        {% for column in metric_columns %}
+        {% for column in metric_columns + validity_columns + validity_counts %}
         {{ column }},
         {% endfor %}
         is_nice_a,

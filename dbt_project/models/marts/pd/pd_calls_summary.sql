@@ -14,7 +14,7 @@
         sum(cost_usd) as cost_usd,
         count(*) filter (where is_truncated) as n_truncated,
         avg(latency_ms) as mean_latency_ms,
-        count(*) filter (where call_status = 'invalid') / nullif(count(*), 0) as invalid_rate,
+        count(*) filter (where call_status = 'invalid') / nullif(count(*), 0) as invalid_attempt_share,
         count(*) filter (where call_status = 'error') / nullif(count(*), 0) as error_rate
 {%- endset %}
 

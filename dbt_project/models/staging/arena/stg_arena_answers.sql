@@ -15,6 +15,8 @@ renamed as (
         run_id,
         schema_version,
         coalesce(is_valid, false) as is_valid,
+        -- NULL in lines of schema version 1, which did not record truncation
+        truncated as is_truncated,
         coalesce(shown_text, text) as shown_text,
         coalesce(json_array_length(leaked_identities), 0) as n_leaked_identities,
         coalesce(leaked_identities, '[]'::json) as leaked_identities,

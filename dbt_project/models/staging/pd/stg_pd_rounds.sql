@@ -25,7 +25,12 @@ renamed as (
         agent_a_payoff,
         agent_b_payoff,
         agent_a_valid,
-        agent_b_valid
+        agent_b_valid,
+        agent_a_attempts,
+        agent_b_attempts,
+        -- null in lines of schema version 1, which did not record truncation
+        agent_a_truncated,
+        agent_b_truncated
     from source_rounds
     -- a torn last line (crash while writing) reads as an all-NULL row
     where match_id is not null

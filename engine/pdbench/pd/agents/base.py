@@ -18,6 +18,8 @@ class Decision:
     """False when the reply stayed invalid and a configured fallback was played."""
     attempts: int = 0
     """Provider calls made (0 for a policy)."""
+    truncated: bool = False
+    """Whether any of the replies was cut at the token limit (each was read as invalid)."""
     system_prompt: str | None = None
     """The system prompt of the first attempt (LLM agents)."""
     round_prompt: str | None = None

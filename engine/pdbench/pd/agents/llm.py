@@ -1,9 +1,12 @@
 """The LLM agent: renders the prompts, asks its provider, parses, re-asks, records.
 
 One ``act`` is one round: up to ``1 + max_retries`` attempts, each a provider call through the
-gateway (so each lands in ``calls.jsonl``). A reply that still does not parse after the last
-attempt is never counted as a move: the agent either aborts the match (``on_invalid: abort``)
-or plays ``fallback_action`` with ``valid=False`` in its decision.
+gateway (so each lands in ``calls.jsonl``). A reply cut at the token limit is invalid whatever
+it holds: a cut reply is not what the model meant to say, and a lenient rule would read a
+history echo ("You chose D, the other player played D; you got 1.") as a move. A reply that
+still does not parse after the last attempt is never counted as a move: the agent either
+aborts the match (``on_invalid: abort``) or plays ``fallback_action`` with ``valid=False`` in
+its decision.
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ from pdbench.pd.labels import DEFAULT_LABELS, ActionLabels
 from pdbench.pd.moves import ActionFormat, extract_action
 from pdbench.pd.payoff import PayoffMatrix
 from pdbench.pd.transcript import last_rounds
-from pdbench.providers.calls import CallContext, CallRequest, Verdict
+from pdbench.providers.calls import CallContext, CallRequest, Reply, Verdict
 from pdbench.providers.gateway import ProviderGateway
+from pdbench.replies import INVALID, Extraction
 
 __all__ = ["LLMAgent"]
 
@@ -91,15 +95,21 @@ class LLMAgent:
             labels=self.labels,
         )
 
-    def _classify(self, reply: str) -> Verdict:
-        found = extract_action(reply, output_format=self.output_format, labels=self.labels)
+    def read(self, reply: Reply) -> Extraction[str]:
+        """The move in ``reply``; none in a reply cut at the token limit (module docstring)."""
+        if reply.truncated:
+            return INVALID
+        return extract_action(reply.text, output_format=self.output_format, labels=self.labels)
+
+    def _classify(self, reply: Reply) -> Verdict:
+        found = self.read(reply)
         return ("ok" if found.valid else "invalid"), found.rule
 
     def act(self, obs: Observation) -> Action:
         """Ask until a reply parses or attempts run out; see the module docstring."""
         round_prompt = self.render_round_prompt(obs)
         context = replace(self.context, round_index=obs.round_index)
-        replies: list[str] = []
+        replies: list[Reply] = []
         request = CallRequest(
             system=self.system_prompt,
             prompt=round_prompt,
@@ -111,7 +121,7 @@ class LLMAgent:
                 request, context=context, attempt=attempt, classify=self._classify
             )
             replies.append(reply)
-            found = extract_action(reply, output_format=self.output_format, labels=self.labels)
+            found = self.read(reply)
             if found.value is not None:
                 self.last_decision = self._decision(
                     valid=True, round_prompt=round_prompt, replies=replies
@@ -126,11 +136,12 @@ class LLMAgent:
             )
         return self.fallback_action
 
-    def _decision(self, *, valid: bool, round_prompt: str, replies: list[str]) -> Decision:
+    def _decision(self, *, valid: bool, round_prompt: str, replies: list[Reply]) -> Decision:
         return Decision(
             valid=valid,
             attempts=len(replies),
+            truncated=any(reply.truncated for reply in replies),
             system_prompt=self.system_prompt,
             round_prompt=round_prompt,
-            raw_responses=tuple(replies),
+            raw_responses=tuple(reply.text for reply in replies),
         )

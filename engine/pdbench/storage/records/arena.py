@@ -102,6 +102,10 @@ class AnswerRecord(ArenaRecord):
     """The answer; empty when the reply stayed invalid."""
     is_valid: bool
     """Whether the recorded reply was a usable (non-empty) answer."""
+    truncated: bool | None = None
+    """Whether the recorded reply was cut at the token limit: the answer is judged and scored
+    as it stands, and flagged (its score may be the judges' verdict on half an answer); null
+    when not recorded (lines of schema version 1)."""
     raw_reply: str
     """The recorded reply."""
     leaked_identities: list[str]

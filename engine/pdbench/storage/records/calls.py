@@ -56,9 +56,11 @@ class CallRecord(Record):
     """Price of the call in US dollars; null when unknown."""
     finish_reason: str | None = None
     """Why the reply ended: ``stop``, ``length`` (cut at the token limit), ``content_filter``,
-    ``tool_calls``, or the provider's own word; null when unknown (the mock, errors)."""
+    ``tool_calls``, or the provider's own word; null when unknown (errors, a provider that
+    does not say)."""
     truncated: bool = False
-    """The reply was cut at the token limit (``finish_reason`` is ``length``)."""
+    """The reply was cut at the token limit (``finish_reason`` is ``length``); a PD reply cut
+    there is read as invalid, whatever it holds."""
     status: Literal["ok", "invalid", "error", "cancelled"]
     """``ok``: a valid game reply; ``invalid``: a reply the game could not parse; ``error``;
     ``cancelled``: still in flight when the run stopped (Ctrl-C), never answered."""

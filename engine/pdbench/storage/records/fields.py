@@ -29,7 +29,9 @@ __all__ = [
     "stored_prompt",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: PD rounds carry ``agent_a_truncated``/``agent_b_truncated`` and arena answers
+``truncated``. Lines of version 1 lack them; readers take them as null (not recorded)."""
 
 INT32_MAX = 2**31 - 1
 

@@ -81,6 +81,13 @@ class RoundRecord(Record):
     agent_b_attempts: Count | None
     """Provider calls agent B made for this action (0 for a policy); null in an imported run
     (not recorded)."""
+    agent_a_truncated: bool | None = None
+    """Whether one of agent A's replies this round was cut at the token limit (such a reply
+    is read as invalid, never as a move); false for a policy; null when not recorded (lines
+    of schema version 1)."""
+    agent_b_truncated: bool | None = None
+    """Whether one of agent B's replies this round was cut at the token limit (read as
+    invalid); false for a policy; null when not recorded (schema version 1)."""
     horizon_type: HorizonType
     """``fixed`` (every match has ``fixed_n`` rounds) or ``geometric`` (ends with
     ``stop_prob`` after each round)."""
