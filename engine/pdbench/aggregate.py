@@ -20,6 +20,7 @@ from pdbench.errors import RunDirError
 from pdbench.game import Game
 from pdbench.games import game_named
 from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.storage.run_links import refuse_outside_links
 from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import record_files
@@ -107,6 +108,7 @@ def _check_run_dir(run_dir: Path) -> tuple[Game, str | None]:
     manifest_path = run_dir / RunFiles.MANIFEST
     if not manifest_path.is_file():
         raise RunDirError(f"{run_dir}: {RunFiles.MANIFEST} is missing (not a run directory?)")
+    refuse_outside_links(run_dir)
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:

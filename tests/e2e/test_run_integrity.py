@@ -1,0 +1,106 @@
+"""A run directory's integrity against what a hostile user does to it: links out of it, an
+``aggregate`` killed mid-build, files edited between a kill and ``--resume``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from pdbench.storage.schema import RunFiles
+
+from tests.conftest import write_experiment
+from tests.e2e.test_resume_and_secrets import PDBENCH
+
+
+def pdbench(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``pdbench`` as a process; a bound for a hung process only (dbt may take minutes on a
+    busy machine)."""
+    return subprocess.run(
+        [PDBENCH, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+def _played(project: Path, out: str = "out") -> Path:
+    config = write_experiment(project / "configs", replicates=1, horizon={"type": "fixed", "n": 4})
+    result = pdbench("run", str(config), "--output-dir", out, "--no-aggregate", cwd=project)
+    assert result.returncode == 0, result.stderr
+    return project / out
+
+
+def _until(check, *, what: str, bound_s: float = 120.0):
+    """Poll ``check`` until it returns something true; fail after a generous bound."""
+    deadline = time.monotonic() + bound_s
+    while time.monotonic() < deadline:
+        if value := check():
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"gave up waiting: {what}")
+
+
+def test_aggregate_refuses_a_raw_file_linked_out_of_the_run_directory(project: Path):
+    run_dir = _played(project)
+    outside = project / "elsewhere.jsonl"
+    calls = run_dir / RunFiles.CALLS
+    outside.write_bytes(calls.read_bytes() + b'{"torn": ')  # a last line aggregate would cut
+    before = outside.read_bytes()
+    calls.unlink()
+    calls.symlink_to(outside)
+
+    result = pdbench("aggregate", str(run_dir), cwd=project)
+
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr
+    assert f"{calls}: a symbolic link to {outside}, outside the run directory" in lines[0]
+    assert outside.read_bytes() == before  # nothing cut off the file it points to
+
+
+def test_a_link_inside_the_run_directory_is_read(project: Path):
+    run_dir = _played(project)
+    calls = run_dir / RunFiles.CALLS
+    kept = run_dir / "kept-calls.txt"
+    calls.rename(kept)
+    calls.symlink_to(kept.name)
+    result = pdbench("aggregate", str(run_dir), cwd=project)
+    assert result.returncode == 0, result.stderr
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        tasks = Path(f"/proc/{pid}/task").iterdir()
+        return [int(child) for task in tasks for child in (task / "children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _is_gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state == "Z"  # ended, not yet reaped by whoever adopted it
+
+
+def test_the_dbt_worker_of_a_killed_aggregate_ends_with_it(project: Path):
+    run_dir = _played(project)
+    process = subprocess.Popen(
+        [PDBENCH, "aggregate", str(run_dir)],
+        cwd=project,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    worker = _until(lambda: _children(process.pid), what="the dbt worker to start")[0]
+
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=60)
+
+    _until(lambda: _is_gone(worker), what=f"the dbt worker {worker} to end")
+    assert not _is_gone(os.getpid())
