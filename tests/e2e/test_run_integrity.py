@@ -3,16 +3,23 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import time
 from pathlib import Path
 
+import pytest
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_experiment
-from tests.e2e.test_resume_and_secrets import PDBENCH
+from tests.e2e.test_resume_and_secrets import (
+    PDBENCH,
+    _wait_for_matches,
+    slow_config,
+    with_ctrl_c,
+)
 
 
 def pdbench(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -104,3 +111,46 @@ def test_the_dbt_worker_of_a_killed_aggregate_ends_with_it(project: Path):
 
     _until(lambda: _is_gone(worker), what=f"the dbt worker {worker} to end")
     assert not _is_gone(os.getpid())
+
+
+def _interrupted(project: Path) -> Path:
+    """A run stopped by Ctrl-C after its first match."""
+    config = slow_config(project, latency_ms=50)
+    process = subprocess.Popen(
+        [PDBENCH, "run", str(config), "--output-dir", "out", "--no-aggregate"],
+        preexec_fn=with_ctrl_c,
+        cwd=project,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _wait_for_matches(project / "out" / RunFiles.MATCHES, at_least=1)
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=120) == 130
+    return config
+
+
+@pytest.mark.parametrize(
+    "changed", ["prompts/personas/wsls.md", "prompts/pd_round.md", "agents/llm_default.yaml"]
+)
+def test_resume_refuses_a_file_the_run_read_that_changed_since(project: Path, changed: str):
+    config = _interrupted(project)
+    path = project / "configs" / changed
+    path.write_text(path.read_text() + "\n# edited after the run stopped\n")
+
+    resumed = pdbench("run", str(config), "--output-dir", "out", "--resume", cwd=project)
+
+    assert resumed.returncode != 0
+    lines = resumed.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in resumed.stderr, resumed.stderr
+    assert f"cannot resume: configs/{changed} changed since the run started" in lines[0]
+    manifest = json.loads((project / "out" / RunFiles.MANIFEST).read_text())
+    assert manifest["status"] == "interrupted"  # nothing was played under the new file
+    assert f"configs/{changed}" in manifest["inputs"]
+
+
+def test_resume_with_the_files_unchanged_completes(project: Path):
+    config = _interrupted(project)
+    resumed = pdbench(
+        "run", str(config), "--output-dir", "out", "--resume", "--no-aggregate", cwd=project
+    )
+    assert resumed.returncode == 0, resumed.stderr
