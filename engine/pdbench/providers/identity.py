@@ -8,7 +8,7 @@ supplies), the key holds everything the client itself was built from:
 - :func:`reply_identity` asks the client (``reply_identity()``: a real provider's model, its
   parameters and its *resolved* endpoints, including one an SDK read from
   ``OPENAI_BASE_URL`` or ``.env``; the mock's whole player, seed and invalid rate); a client
-  that says nothing is named by its class and its public attributes;
+  from outside the registry that says nothing is named by its class;
 - the gateway adds the LLM's whole config but for the fields that only say how a call is
   made (:data:`pdbench.config.providers.NOT_IN_A_REPLY`: timeout, retries, cache, batch,
   the name of the key's variable).
@@ -52,14 +52,14 @@ def endpoint_variables() -> dict[str, str]:
 
 
 def reply_identity(client: object) -> dict[str, Any]:
-    """What ``client`` answers as (see the module)."""
+    """What ``client`` answers as (see the module): its own ``reply_identity()``, which every
+    provider of the registry has; any other client is named by its class alone (its
+    attributes may count calls, which must not change the key)."""
     own = getattr(client, "reply_identity", None)
+    identity = {"class": _class_name(client)}
     if callable(own):
-        return {"class": _class_name(client), **own()}
-    described = describe(client)
-    if isinstance(described, dict):
-        described.pop("last_usage", None)
-    return described
+        identity.update(own())
+    return identity
 
 
 def describe(value: object, *, depth: int = 0) -> Any:
