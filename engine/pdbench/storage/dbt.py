@@ -199,7 +199,13 @@ def invoke_dbt(request: DbtRequest) -> DbtResults:
     """
     refuse_outside_links(request.run_dir)
     cut = tuple(cut_torn_tails(request.run_dir))
-    return replace(_shared_process().invoke(request), cut=cut)
+    try:
+        return replace(_shared_process().invoke(request), cut=cut)
+    except AggregationError as err:
+        if not cut:
+            raise
+        # what was cut may be why dbt failed (a match short of its last round)
+        raise AggregationError(f"{err}; {'; '.join(cut)}") from None
 
 
 def add_game_models(game: str, folder: Path) -> None:
