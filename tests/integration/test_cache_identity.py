@@ -29,7 +29,8 @@ def test_a_server_named_by_openai_base_url_is_part_of_the_key(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ):
     monkeypatch.setenv(KEY_ENV, SENTINEL)
-    with wire_server("openai", default_reply="C") as a, wire_server("openai", default_reply="D") as b:
+    servers = wire_server("openai", default_reply="C"), wire_server("openai", default_reply="D")
+    with servers[0] as a, servers[1] as b:
         config = llm_config(project, a, rounds=4, base_url=None, cache=True)
         assert "base_url: null" in config.read_text()
         monkeypatch.setenv("OPENAI_BASE_URL", a.base_url)
