@@ -154,3 +154,39 @@ def test_resume_with_the_files_unchanged_completes(project: Path):
         "run", str(config), "--output-dir", "out", "--resume", "--no-aggregate", cwd=project
     )
     assert resumed.returncode == 0, resumed.stderr
+
+
+@pytest.mark.parametrize("max_concurrency", [1, 4])
+def test_ctrl_c_with_one_llm_match_in_flight_records_its_call_as_cancelled(
+    project: Path, max_concurrency: int
+):
+    llm = {
+        "ref": "agents/llm_default.yaml",
+        "overrides": {"mock": {"strategy": "TFT", "latency_ms": 1500, "invalid_rate": 0}},
+    }
+    policy = {"ref": "agents/policies.yaml", "overrides": {"policy": "ALLC"}}
+    config = write_experiment(
+        project / "configs",
+        replicates=1,
+        max_concurrency=max_concurrency,
+        horizon={"type": "fixed", "n": 6},
+        conditions=[{"name": "llm_vs_allc", "agent_a": llm, "agent_b": policy}],
+    )
+    process = subprocess.Popen(
+        [PDBENCH, "run", str(config), "--output-dir", "out", "--no-aggregate"],
+        preexec_fn=with_ctrl_c,
+        cwd=project,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    calls = project / "out" / RunFiles.CALLS
+    # the first call answered: the second is on its way (1.5 s of latency) as the line lands
+    _until(lambda: calls.is_file() and calls.read_bytes().count(b"\n") >= 1, what="a call")
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+
+    assert process.returncode == 130, stderr
+    lines = [json.loads(line) for line in calls.read_text().splitlines()]
+    assert [line["status"] for line in lines] == ["ok", "cancelled"]
+    assert lines[1]["round_index"] == 2 and "in flight" in lines[1]["error"]

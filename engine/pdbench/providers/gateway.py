@@ -188,8 +188,14 @@ class ProviderGateway:
                 )
         except RetriesExhausted as exc:
             outcome = exc
-        except BaseException:
-            runtime.finish_call(token)
+        except BaseException as exc:
+            # Ctrl-C (or SIGTERM, or an exit) lands in the thread that waits on the call when
+            # the run plays one call at a time (one match left, max_concurrency 1): the call is
+            # in flight and gets no reply, as one abandoned by a worker thread would
+            if runtime.finish_call(token) and not isinstance(exc, Exception):
+                self._write_unanswered(
+                    call, status="cancelled", retries=0, error=f"cancelled: {_IN_FLIGHT}"
+                )
             raise
         if not runtime.finish_call(token):
             raise CallsCancelled(_IN_FLIGHT)
