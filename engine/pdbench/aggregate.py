@@ -20,6 +20,7 @@ from pdbench.errors import AggregationError, RunDirError
 from pdbench.game import Game
 from pdbench.games import game_named
 from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.storage.marts_manifest import write_marts_manifest
 from pdbench.storage.run_links import refuse_outside_links
 from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunFiles
@@ -86,6 +87,7 @@ def aggregate_run(
             )
         except AggregationError as err:
             raise AggregationError(_with_repair(str(err), run_dir, manifest)) from None
+        write_marts_manifest(run_dir)  # what they were built from: the viewer checks it
     tables = {
         Path(location).name: count_mart_rows(Path(location))
         for location in sorted(results.locations)

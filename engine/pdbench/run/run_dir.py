@@ -28,6 +28,7 @@ from pdbench.clock import utc_timestamp
 from pdbench.errors import PdbenchError, RunDirError
 from pdbench.run.inputs import RunInputs, changed_input
 from pdbench.storage.manifest import new_manifest, read_manifest, write_manifest
+from pdbench.storage.marts_manifest import MARTS_MANIFEST
 from pdbench.storage.run_lock import LOCK_FILE
 from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
 from pdbench.storage.shards import SHARDS_DIR
@@ -94,7 +95,9 @@ def is_run_file(path: Path) -> bool:
     if not path.is_file():
         return False
     name = path.name.removesuffix(".tmp")
-    return name in _RUN_FILE_NAMES or name.endswith(".parquet") or name == LOCK_FILE
+    return (
+        name in _RUN_FILE_NAMES or name.endswith(".parquet") or name in (LOCK_FILE, MARTS_MANIFEST)
+    )
 
 
 def _held(run_dir: Path, config_sha256: str | None) -> str:
