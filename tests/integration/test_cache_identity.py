@@ -83,3 +83,21 @@ def test_the_manifest_records_a_pool_of_servers_without_a_password(
         run(config, project / "one")
     text = (project / "one" / RunFiles.MANIFEST).read_text()
     assert json.loads(text)["endpoints"] == {"conditions[0].agent_a": [a.base_url]}
+
+
+def test_an_embedding_server_named_by_the_environment_is_part_of_the_key(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    from types import SimpleNamespace
+
+    from pdbench.arena.diversity import _cache_key
+    from pdbench.arena.diversity_config import DiversityConfig
+
+    config = DiversityConfig.model_validate({"embedding": {"provider": "openai", "model": "e"}})
+    embedder = SimpleNamespace(provider="openai", model="e")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
+    first = _cache_key(embedder, config, ["a text"])
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:2/v1")
+    assert _cache_key(embedder, config, ["a text"]) != first
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1/")
+    assert _cache_key(embedder, config, ["a text"]) == first
