@@ -74,9 +74,24 @@
     {%- endif -%}
 {%- endmacro %}
 
+{#- JSON value types (as json_type names them) a column of each DuckDB type accepts. A
+    number where a number belongs, a boolean where a boolean belongs: DuckDB's own reader
+    would cast "500" to 500.0 and 2.5 to 2 without a word, so these columns are read as JSON
+    and cast here, and any other value fails the build in one line naming the file, the
+    column, the value and the type it should have been. -#}
+{% macro strict_json_types() -%}
+    {{- return({
+        'INTEGER': ['UBIGINT', 'BIGINT'],
+        'BIGINT': ['UBIGINT', 'BIGINT'],
+        'DOUBLE': ['UBIGINT', 'BIGINT', 'DOUBLE'],
+        'BOOLEAN': ['BOOLEAN'],
+    }) -}}
+{%- endmacro %}
+
 {#- Read one JSON file of the run (or its chunks' copies) with explicit column types,
-    strictly: a line that is not JSON or a value that does not fit its type fails the build,
-    naming the file and the line.
+    strictly: a line that is not JSON fails the build, naming the file and the line, and a
+    value of the wrong JSON type where a number or a boolean belongs fails it naming the file,
+    the column and the value (strict_json_types).
     A torn last line (a crash while writing) never reaches dbt: `pdbench aggregate` cuts it
     off first and says so; a chunk's files are whole by construction. With required=false a
     missing file reads as an empty relation with the same typed columns: the arena engine
@@ -84,6 +99,7 @@
     answers.jsonl and judgments.jsonl exist. -#}
 {% macro read_run_json(name, columns, format='newline_delimited', required=true) -%}
     {%- set path = run_record_path(name) -%}
+    {%- set strict = strict_json_types() -%}
     {%- set is_present = true -%}
     {%- if not required and execute -%}
         {%- set found = run_query(
@@ -92,15 +108,35 @@
         {%- set is_present = found.columns[0].values()[0] > 0 -%}
     {%- endif -%}
     {%- if is_present -%}
-    read_json(
-        '{{ path }}',
-        format = '{{ format }}',
-        ignore_errors = false,
-        columns = {
+    (
+        select
         {%- for column, type in columns.items() %}
-            '{{ column }}': '{{ type }}'{{ "," if not loop.last }}
+            {%- if type in strict %}
+            case
+                when {{ column }} is null
+                    or json_type({{ column }}) in ('{{ strict[type] | join("', '") }}')
+                    then {{ column }}::{{ type }}
+                else error(concat(
+                    _pdbench_file, ': ', '{{ column }}', ': a JSON ',
+                    lower(json_type({{ column }})), ' (', left({{ column }}::varchar, 40),
+                    ') where a {{ type }} belongs'
+                ))
+            end as {{ column }}{{ "," if not loop.last }}
+            {%- else %}
+            {{ column }}{{ "," if not loop.last }}
+            {%- endif %}
         {%- endfor %}
-        }
+        from read_json(
+            '{{ path }}',
+            format = '{{ format }}',
+            ignore_errors = false,
+            filename = '_pdbench_file',
+            columns = {
+            {%- for column, type in columns.items() %}
+                '{{ column }}': '{{ "JSON" if type in strict else type }}'{{ "," if not loop.last }}
+            {%- endfor %}
+            }
+        )
     )
     {%- else -%}
         (

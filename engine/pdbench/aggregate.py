@@ -16,10 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pdbench.errors import RunDirError
+from pdbench.errors import AggregationError, RunDirError
 from pdbench.game import Game
 from pdbench.games import game_named
 from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.storage.marts_manifest import write_marts_manifest
+from pdbench.storage.run_links import refuse_outside_links
 from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import record_files
@@ -62,7 +64,8 @@ def aggregate_run(
     Running it twice on the same directory writes identical Parquet files.
     """
     run_dir = Path(run_dir).expanduser().resolve()
-    game, status = _check_run_dir(run_dir)
+    game, manifest = _check_run_dir(run_dir)
+    status = manifest.get("status")
     with hold_run_dir(run_dir):
         if on_start is not None:
             if status == "running":
@@ -72,15 +75,19 @@ def aggregate_run(
                     "the matches finished so far."
                 )
             on_start(f"building the metrics of {run_dir} with dbt...")
-        results = invoke_dbt(
-            DbtRequest(
-                "build",
-                run_dir=run_dir,
-                select=f"tag:{game.marts.dbt_tag}",
-                threads=game.marts.dbt_threads,
-                unit_tests=unit_tests,
+        try:
+            results = invoke_dbt(
+                DbtRequest(
+                    "build",
+                    run_dir=run_dir,
+                    select=f"tag:{game.marts.dbt_tag}",
+                    threads=game.marts.dbt_threads,
+                    unit_tests=unit_tests,
+                )
             )
-        )
+        except AggregationError as err:
+            raise AggregationError(_with_repair(str(err), run_dir, manifest)) from None
+        write_marts_manifest(run_dir)  # what they were built from: the viewer checks it
     tables = {
         Path(location).name: count_mart_rows(Path(location))
         for location in sorted(results.locations)
@@ -99,14 +106,31 @@ def aggregate_run(
     )
 
 
-def _check_run_dir(run_dir: Path) -> tuple[Game, str | None]:
+REPLAYED_BY_RESUME = ("without exactly their rounds",)
+"""Phrases of the dbt checks' messages (dbt_project/tests/) that ``--resume`` repairs: it
+replays every match that lacks a round."""
+
+
+def _with_repair(message: str, run_dir: Path, manifest: dict) -> str:
+    """``message``, with the command that repairs the run when ``--resume`` does."""
+    if not any(phrase in message for phrase in REPLAYED_BY_RESUME):
+        return message
+    config = manifest.get("config_path") or "<config>"
+    return (
+        f"{message}; `pdbench run {config} --output-dir {run_dir} --resume` replays "
+        "the matches and repairs the run"
+    )
+
+
+def _check_run_dir(run_dir: Path) -> tuple[Game, dict]:
     """Fail early, in one line, on a run directory dbt could not read; return its game and
-    status."""
+    manifest."""
     if not run_dir.is_dir():
         raise RunDirError(f"run directory not found: {run_dir}")
     manifest_path = run_dir / RunFiles.MANIFEST
     if not manifest_path.is_file():
         raise RunDirError(f"{run_dir}: {RunFiles.MANIFEST} is missing (not a run directory?)")
+    refuse_outside_links(run_dir)
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
@@ -120,7 +144,7 @@ def _check_run_dir(run_dir: Path) -> tuple[Game, str | None]:
     for name in game.marts.non_empty_files:
         if not any(_has_content(path) for path in record_files(run_dir, name)):
             raise RunDirError(f"{run_dir}: {name} is empty: the run played nothing")
-    return game, manifest.get("status")
+    return game, manifest
 
 
 def _has_content(path: Path) -> bool:

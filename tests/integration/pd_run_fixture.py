@@ -178,7 +178,8 @@ def write_run_dir(
     manifest = RunManifest(
         run_id=run_id,
         game="pd",
-        status="completed",
+        # a match without its matches.jsonl line was cut short: the run did not complete
+        status="completed" if all(m.status is not None for m in matches) else "interrupted",
         seed=7,
         config_path="configs/experiment.yaml",
         config_sha256="0" * 64,

@@ -502,7 +502,7 @@ def test_a_plain_dbt_build_on_a_pd_run_refuses_to_write_the_arena_marts(tmp_path
     ("damage", "message"),
     [
         (lambda lines: [lines[0].replace(":3.0", ':"lots"', 1), *lines[1:]],
-         r"rounds.jsonl\", in line 1: Failed to cast value to numerical: \"lots\""),
+         r"rounds.jsonl: agent_a_payoff: a JSON varchar \(\"lots\"\) where a DOUBLE belongs"),
         (lambda lines: [*lines[:1], '{"schema_version":1,"run_id":"fix\n', *lines[1:]],
          r"Malformed JSON in file \".*rounds.jsonl\", at byte \d+ in line \d+"),
         (lambda lines: ["\x00\x01garbage\n", *lines],
@@ -510,7 +510,7 @@ def test_a_plain_dbt_build_on_a_pd_run_refuses_to_write_the_arena_marts(tmp_path
     ],
     ids=["a-payoff-of-lots", "a-torn-line-mid-file", "bytes-that-are-not-json"],
 )  # fmt: skip
-def test_a_damaged_raw_file_fails_in_one_line_naming_file_and_line(
+def test_a_damaged_raw_file_fails_in_one_line_naming_the_file_and_where(
     tmp_path: Path, damage, message: str
 ) -> None:
     run_dir = write_run_dir(tmp_path / "damaged", [PlannedMatch("c", 0, "CCD", "CDD")])

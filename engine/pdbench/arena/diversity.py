@@ -26,6 +26,7 @@ from pdbench.providers.base import Usage
 from pdbench.providers.cache import CachedReply, ResponseCache, cache_key
 from pdbench.providers.calls import CallContext, prompt_sha256
 from pdbench.providers.embeddings import Embedder, EmbedResult, build_embedder
+from pdbench.providers.identity import endpoint_variables, public_url
 from pdbench.providers.pricing import PriceTable
 from pdbench.providers.retry import RetriesExhausted
 from pdbench.storage.jsonl import JsonlWriter
@@ -117,11 +118,18 @@ def play_embed(
 
 
 def _cache_key(embedder: Embedder, config: DiversityConfig, texts: list[str]) -> str:
-    """The response-cache key of one request: the embedder, its endpoint, the texts."""
+    """The response-cache key of one request: the embedder, its settings, its endpoint as
+    resolved (``base_url``, else ``OPENAI_BASE_URL`` and the like), the texts."""
     settings = config.embedding
-    endpoint = f"{embedder.provider}@{settings.base_url}" if settings.base_url else None
+    endpoint = (
+        public_url(settings.base_url) if settings.base_url else {"default": endpoint_variables()}
+    )
+    reply_settings = settings.model_dump(
+        mode="json", exclude={"base_url", "api_key_env", "batch_size", "max_retries", "timeout_s"}
+    )
     return cache_key(
-        provider=endpoint or embedder.provider,
+        provider=embedder.provider,
+        identity={"settings": reply_settings, "endpoints": [endpoint]},
         model=embedder.model,
         params={"kind": "embedding", "pooling": "mean"},
         system="",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from pdbench.arena.config import ArenaConfig, ArenaPlayerConfig
 from pdbench.arena.mock_player import SIGN_OFFS, ArenaMockSettings
@@ -33,14 +34,18 @@ from pdbench.providers.runtime import ProviderRuntime
 from pdbench.rng import derive_seed
 from pdbench.run.provider_checks import check_llm_providers
 
-__all__ = ["PlayerPool", "check_arena_providers", "mock_settings"]
+__all__ = ["PlayerPool", "arena_llm_fields", "check_arena_providers", "mock_settings"]
+
+
+def arena_llm_fields(config: ArenaConfig) -> list[tuple[str, Any]]:
+    """``(config field, player config)`` of every player, in config order."""
+    return [(f"players[{i}]", player) for i, player in enumerate(config.players)]
 
 
 def check_arena_providers(loaded: LoadedConfig, *, keys: bool = True) -> None:
     """Fail before anything is written if a player's provider cannot be built here (its SDK
     is missing, or, with ``keys``, its API key)."""
-    llms = ((f"players[{i}]", player) for i, player in enumerate(loaded.config.players))
-    check_llm_providers(llms, path=loaded.path, keys=keys)
+    check_llm_providers(arena_llm_fields(loaded.config), path=loaded.path, keys=keys)
 
 
 def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:

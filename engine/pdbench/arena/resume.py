@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.arena.prompts import PHASES, Phase
+from pdbench.run.inputs import RunInputs
 from pdbench.run.run_dir import resumable_manifest
 from pdbench.storage.jsonl import read_jsonl, rewrite_jsonl
 from pdbench.storage.schema import RunFiles, RunManifest
@@ -55,9 +56,12 @@ class ArenaResumeState:
     """``calls.jsonl`` lines kept (those of finished phases)."""
 
 
-def prepare_arena_resume(run_dir: Path, *, config_sha256: str) -> ArenaResumeState:
-    """Check that ``run_dir`` can be resumed with this config and drop unfinished phases."""
-    manifest = resumable_manifest(run_dir, config_sha256=config_sha256)
+def prepare_arena_resume(
+    run_dir: Path, *, config_sha256: str, inputs: RunInputs | None = None
+) -> ArenaResumeState:
+    """Check that ``run_dir`` can be resumed with this config (and, given them, these
+    ``inputs``: files read, endpoints) and drop unfinished phases."""
+    manifest = resumable_manifest(run_dir, config_sha256=config_sha256, inputs=inputs)
     done: list[Phase] = []
     for phase in PHASES:  # only a prefix of the play order can be finished
         if phase not in manifest.phases_done:

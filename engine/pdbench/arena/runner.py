@@ -48,7 +48,7 @@ from pdbench.arena.phases import (
     read_answer,
     reader_for,
 )
-from pdbench.arena.players import PlayerPool, check_arena_providers
+from pdbench.arena.players import PlayerPool, arena_llm_fields, check_arena_providers
 from pdbench.arena.prompts import ArenaTemplates, Phase
 from pdbench.arena.resume import PHASE_FILES, prepare_arena_resume
 from pdbench.arena.self_assess import self_assess_tasks, self_assessment_records
@@ -58,6 +58,7 @@ from pdbench.game import RunResult
 from pdbench.providers.gateway import AwaitingBatch
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.run.concurrency import run_concurrently
+from pdbench.run.inputs import run_inputs
 from pdbench.run.run_dir import (
     LiveManifest,
     manifest_lifecycle,
@@ -385,11 +386,12 @@ def _start(
     locked ``run_dir`` emptied first, with ``overwrite``)."""
     config: ArenaConfig = loaded.config
     config_sha256 = canonical_sha256(config.model_dump(mode="json"))
+    inputs = run_inputs(loaded.inputs, arena_llm_fields(config))
     if resume:
-        state = prepare_arena_resume(run_dir, config_sha256=config_sha256)
+        state = prepare_arena_resume(run_dir, config_sha256=config_sha256, inputs=inputs)
         return resumed(state.manifest), dict(state.records), state.calls
     prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=config_sha256)
     manifest = new_run_manifest(
-        config, game="arena", config_path=loaded.path, scoring=config.scoring()
+        config, game="arena", config_path=loaded.path, scoring=config.scoring(), inputs=inputs
     )
     return manifest, {}, 0

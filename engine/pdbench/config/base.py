@@ -3,8 +3,12 @@ limits a config may ask for (README: "Guarantees"), and reading a text file a co
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import hashlib
+import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -86,6 +90,31 @@ def config_root(info: ValidationInfo) -> Path:
     return Path(info.context["root"]) if info.context else Path.cwd()
 
 
+_files_read: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
+    "files_read", default=None
+)
+
+
+@contextlib.contextmanager
+def recording_reads() -> Iterator[dict[str, str]]:
+    """Within the block, every file a config reads (itself, its refs, its prompt and persona
+    files) is noted in the yielded dict: path -> sha256 of the bytes read. A run keeps them in
+    its manifest, and ``--resume`` refuses a file whose bytes changed."""
+    files: dict[str, str] = {}
+    token = _files_read.set(files)
+    try:
+        yield files
+    finally:
+        _files_read.reset(token)
+
+
+def note_read(path: str | os.PathLike[str], data: bytes) -> None:
+    """Note that ``data`` was read from ``path`` (see :func:`recording_reads`)."""
+    files = _files_read.get()
+    if files is not None:
+        files[os.path.normpath(os.fspath(path))] = hashlib.sha256(data).hexdigest()
+
+
 def read_text_file(path: Path, *, shown: str) -> str:
     """A prompt or persona file as text; a ``ValueError`` naming it (``shown``) when it is not
     UTF-8, is larger than ``MAX_CONFIG_BYTES`` or cannot be read."""
@@ -93,6 +122,7 @@ def read_text_file(path: Path, *, shown: str) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise ValueError(f"{shown}: cannot read the file: {exc.strerror or exc}") from None
+    note_read(path, data)
     if len(data) > MAX_CONFIG_BYTES:
         raise ValueError(
             f"{shown}: {len(data):,} bytes; a prompt holds at most {MAX_CONFIG_BYTES:,}"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,8 @@ from pdbench.config.base import (
     MAX_YAML_VALUES,
     PLAIN_KEY,
     TAG_PREFIX,
+    note_read,
+    recording_reads,
 )
 from pdbench.errors import ConfigError, unknown
 
@@ -76,6 +78,9 @@ class LoadedConfig:
     ``game: arena``)."""
     warnings: list[str] = field(default_factory=list)
     """One line each, ``<file>: <field>: <message>``."""
+    inputs: dict[str, str] = field(default_factory=dict)
+    """Every file read to load it (the config, its refs, its prompt and persona files):
+    path -> sha256 of its bytes."""
 
     @property
     def snapshot(self) -> dict:
@@ -98,6 +103,7 @@ def read_yaml(path: str | os.PathLike[str]) -> dict:
         raise ConfigError("file not found", path=shown) from None
     except OSError as exc:
         raise ConfigError(f"cannot read the file: {exc.strerror or exc}", path=shown) from None
+    note_read(path, data)
     if len(data) > MAX_CONFIG_BYTES:
         raise ConfigError(
             f"the file is {len(data):,} bytes; a config holds at most {MAX_CONFIG_BYTES:,}",
@@ -348,6 +354,14 @@ def load_file(
 ) -> LoadedConfig:
     """Read, resolve and validate the experiment file at ``path`` with the model of the game
     its ``game:`` names (``models``: game name -> config model; ``default`` when absent)."""
+    with recording_reads() as inputs:
+        loaded = _load_file(path, models=models, default=default)
+    return replace(loaded, inputs=dict(sorted(inputs.items())))
+
+
+def _load_file(
+    path: str | os.PathLike[str], *, models: Mapping[str, type[BaseModel]], default: str
+) -> LoadedConfig:
     file = _display(path)
     raw = read_yaml(path)
     game = raw.get("game", default)

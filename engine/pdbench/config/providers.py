@@ -21,6 +21,10 @@ from pdbench.providers.batch_lane import BatchPolling
 from pdbench.providers.params import checked_params
 from pdbench.providers.reasoning import DEFAULT_REASONING_BUDGET, model_family
 
+NOT_IN_A_REPLY = frozenset({"transport", "cache", "batch", "api_key_env", "base_url"})
+"""Fields of an LLM's config that say how a call is made, not what it answers: every other
+field joins the response cache's key (the endpoint joins it as the client resolved it)."""
+
 _ENV_VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -230,6 +234,11 @@ class ProviderAccessConfig(StrictModel):
         if self.is_reasoning_model:
             return self.reasoning_budget_tokens or DEFAULT_REASONING_BUDGET
         return 0
+
+    def reply_settings(self) -> dict[str, Any]:
+        """Every field of this config but those in :data:`NOT_IN_A_REPLY`, for the response
+        cache's key: a field a config gains later changes the key unless listed there."""
+        return self.model_dump(mode="json", exclude=set(NOT_IN_A_REPLY))
 
     def request_settings(self) -> dict[str, Any]:
         """What shapes a reply besides the prompts, temperature and ``max_tokens``, for the

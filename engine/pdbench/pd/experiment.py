@@ -48,6 +48,7 @@ from pdbench.errors import ConfigError
 from pdbench.game import RunResult
 from pdbench.pd.chunks import DEFAULT_CHUNK_ROUNDS
 from pdbench.pd.config import ExperimentConfig
+from pdbench.pd.inputs import llm_fields, pd_run_inputs
 from pdbench.pd.match_player import MatchFiles, match_player
 from pdbench.pd.plan import SIDES, MatchPlan, plan_matches
 from pdbench.pd.resume import prepare_resume
@@ -84,8 +85,7 @@ def llm_agents(config: ExperimentConfig) -> list[tuple[int, str, Any]]:
 def check_providers(loaded: LoadedConfig, *, keys: bool = True) -> None:
     """Fail before anything is written if an agent's provider cannot be built here (its SDK
     is missing, or, with ``keys``, its API key)."""
-    llms = ((f"conditions[{i}].{side}", agent) for i, side, agent in llm_agents(loaded.config))
-    check_llm_providers(llms, path=loaded.path, keys=keys)
+    check_llm_providers(llm_fields(loaded.config), path=loaded.path, keys=keys)
 
 
 def check_executor(loaded: LoadedConfig) -> None:
@@ -229,11 +229,13 @@ def _start(
         state = prepare_resume(
             run_dir,
             config_sha256=canonical_sha256(snapshot),
+            inputs=pd_run_inputs(loaded, config),
             plan_order=[plan.match_id for plan in plans],
         )
         todo = [plan for plan in plans if plan.match_id not in state.finished]
         return resumed(state.manifest), todo, state.counts
     prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=canonical_sha256(snapshot))
+    inputs = pd_run_inputs(loaded, config)
     manifest = new_manifest(
         run_id=config.run_id,
         game="pd",
@@ -241,6 +243,8 @@ def _start(
         config_path=loaded.path,
         config=snapshot,
         metric_params=config.metric_params(),
+        inputs=inputs.files,
+        endpoints=inputs.endpoints,
         started_at=utc_timestamp(),
     )
     return manifest, plans, {"rounds": 0, "matches": 0, "aborted_matches": 0, "calls": 0}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from pdbench.config.loader import LoadedConfig
@@ -46,9 +47,7 @@ class PDGame(Game):
 
     def with_replicates(self, loaded: LoadedConfig, replicates: int) -> LoadedConfig:
         config = loaded.config.model_copy(update={"replicates": replicates})
-        return LoadedConfig(
-            path=loaded.path, root=loaded.root, config=config, warnings=loaded.warnings
-        )
+        return replace(loaded, config=config)
 
     def summary_lines(self, loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
         return config_lines(loaded, run_dir=run_dir)

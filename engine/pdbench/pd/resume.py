@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.pd.match_files import match_round_counts, rewrite_in_plan_order
+from pdbench.run.inputs import RunInputs
 from pdbench.run.run_dir import resumable_manifest
 from pdbench.storage.schema import RunManifest
 
@@ -42,9 +43,16 @@ class ResumeState:
     """Lines kept per file (``rounds``, ``matches``, ``aborted_matches``, ``calls``)."""
 
 
-def prepare_resume(run_dir: Path, *, config_sha256: str, plan_order: list[str]) -> ResumeState:
-    """Check that ``run_dir`` can be resumed with this config and drop unfinished matches."""
-    manifest = resumable_manifest(run_dir, config_sha256=config_sha256)
+def prepare_resume(
+    run_dir: Path,
+    *,
+    config_sha256: str,
+    plan_order: list[str],
+    inputs: RunInputs | None = None,
+) -> ResumeState:
+    """Check that ``run_dir`` can be resumed with this config (and, given them, these
+    ``inputs``: files read, endpoints) and drop unfinished matches."""
+    manifest = resumable_manifest(run_dir, config_sha256=config_sha256, inputs=inputs)
     order = {match_id: i for i, match_id in enumerate(plan_order)}
     finished = match_round_counts(run_dir).complete & order.keys()
     counts, _ = rewrite_in_plan_order(run_dir, order=order, keep=finished)

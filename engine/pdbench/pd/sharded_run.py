@@ -25,6 +25,7 @@ from pdbench.config.loader import LoadedConfig
 from pdbench.errors import IntegrityError, RunDirError
 from pdbench.game import RunResult
 from pdbench.pd.chunks import ChunkJob, ChunkReport, committed_counts, plan_chunks, play_chunk
+from pdbench.pd.inputs import pd_run_inputs
 from pdbench.pd.plan import MatchPlan
 from pdbench.run.executors import Executor
 from pdbench.run.run_dir import (
@@ -113,9 +114,15 @@ def _start(
     if not resume:
         prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=sha256)
         return new_run_manifest(
-            config, game="pd", config_path=loaded.path, metric_params=config.metric_params()
+            config,
+            game="pd",
+            config_path=loaded.path,
+            metric_params=config.metric_params(),
+            inputs=pd_run_inputs(loaded, config),
         )
-    manifest = resumable_manifest(run_dir, config_sha256=sha256)
+    manifest = resumable_manifest(
+        run_dir, config_sha256=sha256, inputs=pd_run_inputs(loaded, config)
+    )
     if not manifest.shards:
         raise RunDirError(
             f"{run_dir}: this run was played in one process (one file per record); "

@@ -14,6 +14,7 @@ layout (:mod:`pdbench.providers.sdk_errors`). An adapter says what it sends
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable
 from dataclasses import InitVar, dataclass, field
@@ -22,9 +23,12 @@ from typing import Any, ClassVar, NoReturn, TypedDict
 
 from pdbench.providers.base import Usage
 from pdbench.providers.failures import Failure
+from pdbench.providers.identity import describe, endpoint_variables, public_url
 from pdbench.providers.sdk_errors import classify_sdk_error
 
 __all__ = ["Adapter", "AdapterOptions", "SDKAdapter", "adapter_options"]
+
+_NOT_IN_A_REPLY = frozenset({"timeout_s", "last_usage", "base_url", "api_key"})
 
 
 class AdapterOptions(TypedDict):
@@ -73,6 +77,21 @@ class Adapter:
         (``next`` on a counter is atomic, so threads sharing the adapter take turns too)."""
         return next(self._turns) % len(self.servers)
 
+    def endpoints(self) -> list[Any]:
+        """The servers calls go to, as public URLs; a server left to the vendor's default is
+        named by the environment variables that could point it elsewhere."""
+        return [public_url(s) if s else {"default": endpoint_variables()} for s in self.servers]
+
+    def reply_identity(self) -> dict[str, Any]:
+        """What this adapter answers as (:mod:`pdbench.providers.identity`): every field it
+        was built from but the timeout and the key, and its resolved endpoints."""
+        fields = {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.name not in _NOT_IN_A_REPLY
+        }
+        return {**describe(fields), "endpoints": self.endpoints()}
+
 
 @dataclass(kw_only=True, eq=False)
 class SDKAdapter(Adapter):
@@ -90,6 +109,11 @@ class SDKAdapter(Adapter):
             self.client_class(api_key=api_key, base_url=url, timeout=self.timeout_s, max_retries=0)
             for url in self.servers
         ]
+
+    def endpoints(self) -> list[Any]:
+        """The servers as the SDK resolved them (``base_url``, else ``OPENAI_BASE_URL`` or
+        ``ANTHROPIC_BASE_URL``, read from the environment or ``.env``, else the vendor's)."""
+        return [public_url(str(client.base_url)) for client in self._clients]
 
     def client(self) -> Any:
         """The SDK client of the server the next call goes to."""

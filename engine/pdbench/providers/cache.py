@@ -1,8 +1,10 @@
 """The response cache: an SQLite file of replies, so that re-running a config costs nothing.
 
 The key (:func:`cache_key`) is the sha256 of the canonical JSON of everything that decides a
-reply: provider (and base URL), model, decoding parameters, system prompt, prompt, and a
-*sample key* naming the draw (run seed, condition, replicate, round, agent, attempt, ...).
+reply: provider, model, the replier's *identity* (its resolved endpoints, the mock's whole
+player, every reply-shaping field of its config: :mod:`pdbench.providers.identity`),
+decoding parameters, system prompt, prompt, and a *sample key* naming the draw (run seed,
+condition, replicate, round, agent, attempt, ...).
 The sample key keeps replicates at temperature > 0 distinct: two replicates send the same
 prompt but are different samples, and must not share a cached reply.
 
@@ -66,10 +68,12 @@ def cache_key(
     system: str,
     prompt: str,
     sample: dict[str, Any],
+    identity: dict[str, Any] | None = None,
 ) -> str:
     """sha256 hex of the canonical JSON of all the arguments."""
     payload = {
         "provider": provider,
+        "identity": identity,
         "model": model,
         "params": params,
         "system": system,

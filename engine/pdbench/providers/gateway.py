@@ -33,6 +33,7 @@ from pdbench.providers.batch_lane import AwaitingBatch, BatchLane, Settled
 from pdbench.providers.cache import CachedReply, cache_key
 from pdbench.providers.calls import CallContext, CallRequest, Reply, Verdict
 from pdbench.providers.failures import Failure, classify_builtin, describe
+from pdbench.providers.identity import reply_identity
 from pdbench.providers.keys import scrub
 from pdbench.providers.retry import (
     RetriesExhausted,
@@ -68,11 +69,13 @@ class _Attempt:
 class ProviderGateway:
     """Wraps one provider client for one agent; ``record`` receives each call's record.
 
-    ``endpoint`` (a base URL) is part of the provider's identity in cache keys; ``use_cache``
-    says whether this agent's calls may be cached (the runtime must also have a cache);
-    ``request_settings`` (reasoning, thinking, params: whatever else shapes a reply) join
-    temperature and ``max_tokens`` in the cache key; ``batch`` is the lane this LLM's requests
-    go through in batch mode (None: single calls).
+    The response cache's key holds everything that can change a reply: ``identity`` (what
+    the client answers as, :func:`pdbench.providers.identity.reply_identity`, resolved
+    endpoints included, and the LLM's config: see :func:`gateway_for`; None: asked of the
+    client), ``request_settings`` (reasoning, thinking, params), temperature, ``max_tokens``,
+    both prompts and the sample. ``use_cache`` says whether this agent's calls may be cached
+    (the runtime must also have a cache); ``batch`` is the lane this LLM's requests go through
+    in batch mode (None: single calls).
     """
 
     def __init__(
@@ -86,7 +89,7 @@ class ProviderGateway:
         runtime: ProviderRuntime | None = None,
         retry: RetryPolicy | None = None,
         use_cache: bool = False,
-        endpoint: str | None = None,
+        identity: dict[str, Any] | None = None,
         request_settings: dict[str, Any] | None = None,
         batch: BatchLane | None = None,
     ) -> None:
@@ -98,7 +101,7 @@ class ProviderGateway:
         self.runtime = runtime or ProviderRuntime()
         self.retry = retry or RetryPolicy()
         self.use_cache = use_cache and self.runtime.cache is not None
-        self.endpoint = endpoint
+        self.identity = reply_identity(client) if identity is None else identity
         self.request_settings = dict(request_settings or {})
         self._record = record
 
@@ -189,8 +192,14 @@ class ProviderGateway:
                 )
         except RetriesExhausted as exc:
             outcome = exc
-        except BaseException:
-            runtime.finish_call(token)
+        except BaseException as exc:
+            # Ctrl-C (or SIGTERM, or an exit) lands in the thread that waits on the call when
+            # the run plays one call at a time (one match left, max_concurrency 1): the call is
+            # in flight and gets no reply, as one abandoned by a worker thread would
+            if runtime.finish_call(token) and not isinstance(exc, Exception):
+                self._write_unanswered(
+                    call, status="cancelled", retries=0, error=f"cancelled: {_IN_FLIGHT}"
+                )
             raise
         if not runtime.finish_call(token):
             raise CallsCancelled(_IN_FLIGHT)
@@ -236,8 +245,9 @@ class ProviderGateway:
         request = call.request
         params = {"temperature": request.temperature, "max_tokens": request.max_tokens}
         return cache_key(
-            provider=self.provider if self.endpoint is None else f"{self.provider}@{self.endpoint}",
+            provider=self.provider,
             model=self.model,
+            identity=self.identity,
             params={**params, **self.request_settings},
             system=request.system,
             prompt=request.prompt,
@@ -291,6 +301,7 @@ class GatewaySettings(Protocol):
     @property
     def uses_cache(self) -> bool: ...
     def request_settings(self) -> dict[str, Any]: ...
+    def reply_settings(self) -> dict[str, Any]: ...
 
 
 def gateway_for(
@@ -302,9 +313,10 @@ def gateway_for(
     runtime: ProviderRuntime | None,
     batch: BatchLane | None = None,
 ) -> ProviderGateway:
-    """The gateway of one LLM from its config: provider, model, endpoint, transport retries,
-    cache use and request settings (and its batch lane in batch mode). Every game builds its
-    LLMs' gateways here."""
+    """The gateway of one LLM from its config: provider, model, transport retries, cache use
+    and request settings (and its batch lane in batch mode). Its cache key names the client
+    (resolved endpoints, the mock's player) and every field of the config that can change a
+    reply (``reply_settings``). Every game builds its LLMs' gateways here."""
     return ProviderGateway(
         client=client,
         provider=settings.provider,
@@ -314,7 +326,7 @@ def gateway_for(
         runtime=runtime,
         retry=RetryPolicy.of(settings.transport),
         use_cache=settings.uses_cache,
-        endpoint=",".join(base) if isinstance(base := settings.base_url, list) else base,
+        identity={"client": reply_identity(client), "settings": settings.reply_settings()},
         request_settings=settings.request_settings(),
         batch=batch,
     )

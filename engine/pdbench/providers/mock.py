@@ -25,11 +25,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
-from typing import Protocol
+from typing import Any, Protocol
 
 from pdbench.providers.base import Usage
 from pdbench.providers.batch import BatchAnswer, BatchItem, BatchLimits, BatchOutcome
 from pdbench.providers.calls import prompt_sha256
+from pdbench.providers.identity import describe
 from pdbench.rng import stream
 
 __all__ = ["INVALID_REPLIES", "MockPlayer", "MockProvider", "MockSetup", "MockSource", "build"]
@@ -96,6 +97,15 @@ class MockProvider:
         self.latency_ms = latency_ms
         self.truncated_rate = truncated_rate
         self.last_usage: Usage | None = None
+
+    def reply_identity(self) -> dict[str, Any]:
+        """What this mock answers as: its whole player, its seed and its invalid rate
+        (:mod:`pdbench.providers.identity`)."""
+        return {
+            "player": describe(self.player),
+            "seed": self.seed,
+            "invalid_rate": self.invalid_rate,
+        }
 
     def complete(self, *, system: str, prompt: str, temperature: float, max_tokens: int) -> str:
         """The reply to ``(system, prompt)``; ``temperature`` is ignored, ``max_tokens`` cuts

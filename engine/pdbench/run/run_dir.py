@@ -26,7 +26,9 @@ from typing import Any, Protocol
 
 from pdbench.clock import utc_timestamp
 from pdbench.errors import PdbenchError, RunDirError
+from pdbench.run.inputs import RunInputs, changed_input
 from pdbench.storage.manifest import new_manifest, read_manifest, write_manifest
+from pdbench.storage.marts_manifest import MARTS_MANIFEST
 from pdbench.storage.run_lock import LOCK_FILE
 from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
 from pdbench.storage.shards import SHARDS_DIR
@@ -93,7 +95,9 @@ def is_run_file(path: Path) -> bool:
     if not path.is_file():
         return False
     name = path.name.removesuffix(".tmp")
-    return name in _RUN_FILE_NAMES or name.endswith(".parquet") or name == LOCK_FILE
+    return (
+        name in _RUN_FILE_NAMES or name.endswith(".parquet") or name in (LOCK_FILE, MARTS_MANIFEST)
+    )
 
 
 def _held(run_dir: Path, config_sha256: str | None) -> str:
@@ -127,6 +131,7 @@ def new_run_manifest(
     config_path: str,
     metric_params: dict[str, Any] | None = None,
     scoring: dict[str, Any] | None = None,
+    inputs: RunInputs | None = None,
 ) -> RunManifest:
     """The manifest of a run of ``config`` (read from ``config_path``) starting now: its id,
     seed and config snapshot, and what the game's SQL reads (``metric_params``, ``scoring``)."""
@@ -138,6 +143,8 @@ def new_run_manifest(
         config=config.model_dump(mode="json"),
         metric_params=metric_params or {},
         scoring=scoring,
+        inputs=inputs.files if inputs else None,
+        endpoints=inputs.endpoints if inputs else None,
         started_at=utc_timestamp(),
     )
 
@@ -157,9 +164,12 @@ def finished_run(run_dir: Path, *, config_sha256: str) -> RunManifest | None:
     return None
 
 
-def resumable_manifest(run_dir: Path, *, config_sha256: str) -> RunManifest:
+def resumable_manifest(
+    run_dir: Path, *, config_sha256: str, inputs: RunInputs | None = None
+) -> RunManifest:
     """The manifest of the run in ``run_dir``, if the config loaded now is the one it started
-    with; otherwise a one-line :class:`RunDirError`."""
+    with and, given ``inputs``, it reads the same files and reaches the same servers
+    (:mod:`pdbench.run.inputs`); otherwise a one-line :class:`RunDirError`."""
     if not (run_dir / RunFiles.MANIFEST).is_file():
         raise RunDirError(
             f"{run_dir}: nothing to resume (no {RunFiles.MANIFEST}); run without --resume"
@@ -171,6 +181,14 @@ def resumable_manifest(run_dir: Path, *, config_sha256: str) -> RunManifest:
             f"(sha256 {config_sha256[:12]} vs {manifest.config_sha256[:12]}; "
             "same file, same --replicates?)"
         )
+    if inputs is not None:
+        recorded = RunInputs(files=manifest.inputs, endpoints=manifest.endpoints)
+        changed = changed_input(recorded, inputs)
+        if changed is not None:
+            raise RunDirError(
+                f"{run_dir}: cannot resume: {changed}; put it back as it was, or start again "
+                "with --overwrite"
+            )
     return manifest
 
 

@@ -27,6 +27,7 @@ from typing import Literal
 
 from pdbench.errors import AggregationError
 from pdbench.storage.jsonl import cut_torn_tails
+from pdbench.storage.run_links import refuse_outside_links
 
 __all__ = [
     "DBT_PROJECT_DIR",
@@ -97,6 +98,11 @@ class DbtProcess:
         """The outside games' models this process parsed (None: none)."""
         env = dict(os.environ)
         env.pop(GAME_MODELS_ENV, None)
+        # the worker dies with this process (see pdbench.storage.dbt_worker); the kernel's
+        # death signal follows the starting *thread*, so it is asked for only from the main one
+        env["PDBENCH_DBT_PARENT"] = str(os.getpid())
+        main_thread = threading.current_thread() is threading.main_thread()
+        env["PDBENCH_DBT_DEATH_SIGNAL"] = "1" if main_thread else "0"
         if self.game_models is not None:
             env[GAME_MODELS_ENV] = self.game_models
         self._lock = threading.Lock()
@@ -186,11 +192,20 @@ def invoke_dbt(request: DbtRequest) -> DbtResults:
     dbt's unit tests check the SQL on hand-made inputs, whatever the run: ``build`` runs them
     only with ``unit_tests=True`` (the test suite does), and its data tests always.
     DuckDB reads the run's JSONL strictly, so a torn last line (a crash while writing) is cut
-    off first (:func:`pdbench.storage.jsonl.cut_torn_tails`) and reported in ``cut``.
+    off first (:func:`pdbench.storage.jsonl.cut_torn_tails`) and reported in ``cut``. A link
+    out of the run directory is refused before anything is read or cut
+    (:func:`pdbench.storage.run_links.refuse_outside_links`).
     Raises :class:`AggregationError` naming every failing model and test.
     """
+    refuse_outside_links(request.run_dir)
     cut = tuple(cut_torn_tails(request.run_dir))
-    return replace(_shared_process().invoke(request), cut=cut)
+    try:
+        return replace(_shared_process().invoke(request), cut=cut)
+    except AggregationError as err:
+        if not cut:
+            raise
+        # what was cut may be why dbt failed (a match short of its last round)
+        raise AggregationError(f"{err}; {'; '.join(cut)}") from None
 
 
 def add_game_models(game: str, folder: Path) -> None:

@@ -12,6 +12,12 @@ original standard output to themselves. dbt reads the run directory from
 ``PDBENCH_DUCKDB_TEMP_DIR`` (``dbt_project/macros/duckdb_settings.sql``); both are set per
 request. The target, log and spill folders are this process's own, removed when it ends.
 
+The worker dies with pdbench, however pdbench ends (``kill -9`` included): it would otherwise
+keep writing marts into a run directory whose lock is free. On Linux the kernel sends it
+SIGTERM when the thread that started it ends (``prctl(PR_SET_PDEATHSIG)``, asked for only
+when the main thread started it, see :class:`pdbench.storage.dbt.DbtProcess`); everywhere, a
+watchdog thread ends it as soon as its parent process is gone (``PDBENCH_DBT_PARENT``).
+
 The parse dbt saves (``partial_parse.msgpack``) is kept in the user's cache folder
 (:func:`pdbench.storage.dbt.saved_parse_path`) and copied into each new process's target
 folder; dbt itself checks that it still matches the project and parses again when it does not.
@@ -28,6 +34,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import traceback
 from pathlib import Path
 from typing import Any, TextIO
@@ -35,6 +42,12 @@ from typing import Any, TextIO
 from pdbench.storage.dbt import DBT_PROJECT_DIR, saved_parse_path
 
 _PARTIAL_PARSE = "partial_parse.msgpack"
+PARENT_ENV = "PDBENCH_DBT_PARENT"
+"""The pid of the pdbench process that started the worker."""
+DEATH_SIGNAL_ENV = "PDBENCH_DBT_DEATH_SIGNAL"
+"""Set (``1``) when the worker may ask the kernel for SIGTERM when its parent ends."""
+_PR_SET_PDEATHSIG = 1
+_WATCH_INTERVAL_S = 0.2
 _FAILED_STATUSES = {"error", "fail", "runtime error"}
 
 
@@ -43,6 +56,7 @@ def main() -> None:
     # pdbench stops a worker it no longer needs (it failed or was interrupted) with SIGTERM:
     # end at once, quietly, wherever dbt is
     signal.signal(signal.SIGTERM, lambda signum, frame: _end(work_dirs, 143))
+    _die_with_parent(work_dirs)
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     # whatever dbt prints goes to standard error, never into an answer
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
@@ -57,11 +71,32 @@ def main() -> None:
     _end(work_dirs, 0)
 
 
+def _die_with_parent(work_dirs: list[Path]) -> None:
+    """End this process when pdbench ends (see the module): the kernel's death signal where
+    it is offered, and a thread that watches the parent's pid everywhere."""
+    parent = int(os.environ.get(PARENT_ENV) or os.getppid())
+    if os.environ.get(DEATH_SIGNAL_ENV) == "1" and sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+    def watch() -> None:
+        # the parent may be gone before the death signal was asked for: checked here too
+        while os.getppid() == parent:
+            threading.Event().wait(_WATCH_INTERVAL_S)
+        _end(work_dirs, 143)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+
+
 def _end(work_dirs: list[Path], code: int) -> None:
     """Remove this process's folders and end it. The exit handlers run (multiprocessing
     releases dbt's semaphores there); the interpreter's slow teardown of dbt's modules
     (0.7 s) is skipped: every answer and every mart is written by then."""
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with contextlib.suppress(ValueError):  # not the main thread: the parent watchdog
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     for work_dir in work_dirs:
         shutil.rmtree(work_dir, ignore_errors=True)
     for stream in (sys.stdout, sys.stderr):

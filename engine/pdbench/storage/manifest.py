@@ -90,6 +90,8 @@ def new_manifest(
     metric_params: dict,
     started_at: str,
     scoring: dict | None = None,
+    inputs: dict[str, str] | None = None,
+    endpoints: dict[str, list] | None = None,
 ) -> RunManifest:
     """The manifest of a run that is starting."""
     return RunManifest(
@@ -100,6 +102,8 @@ def new_manifest(
         config_path=config_path,
         config_sha256=canonical_sha256(config),
         config=config,
+        inputs=inputs or {},
+        endpoints=endpoints or {},
         metric_params=metric_params,
         scoring=scoring or {},
         versions=package_versions(),

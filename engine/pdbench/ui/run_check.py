@@ -15,6 +15,7 @@ from typing import Literal
 from pdbench.errors import RunDirError
 from pdbench.games import DEFAULT_GAME, GAMES, game_named
 from pdbench.storage.manifest import read_manifest
+from pdbench.storage.marts_manifest import stale_raw_files
 from pdbench.storage.schema import RunFiles, RunManifest
 from pdbench.storage.shards import record_files
 
@@ -39,6 +40,27 @@ class ViewableRun:
 
     run_dir: Path
     manifest: RunManifest
+    stale: tuple[str, ...] = ()
+    """Raw files that changed since the marts were built (:mod:`pdbench.storage.marts_manifest`):
+    the marts are out of date and :attr:`aggregate_command` rebuilds them."""
+
+    @property
+    def aggregate_command(self) -> str:
+        """The command that rebuilds the marts."""
+        return _aggregate_command(self.run_dir)
+
+    @property
+    def stale_message(self) -> str | None:
+        """A line saying the marts are older than the raw files, or None when they are not."""
+        if not self.stale:
+            return None
+        shown = ", ".join(self.stale[:3]) + (
+            f" and {len(self.stale) - 3} more" if len(self.stale) > 3 else ""
+        )
+        return (
+            f"The tables are older than the run's raw files ({shown} changed since "
+            "they were built): they do not show what the run holds now. Rebuild them:"
+        )
 
     @property
     def game(self) -> str:
@@ -103,9 +125,14 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
         return RunProblem(
             "not_aggregated",
             f"The run `{shown}` has not been aggregated yet (no {missing[0]}). Build its metrics:",
-            shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)]),
+            _aggregate_command(run_dir),
         )
-    return ViewableRun(run_dir=run_dir, manifest=manifest)
+    stale = stale_raw_files(run_dir) or []
+    return ViewableRun(run_dir=run_dir, manifest=manifest, stale=tuple(stale))
+
+
+def _aggregate_command(run_dir: Path) -> str:
+    return shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)])
 
 
 def find_runs(runs_root: Path) -> list[Path]:

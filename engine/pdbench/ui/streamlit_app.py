@@ -93,6 +93,9 @@ def main(argv: list[str] | None = None) -> None:
         f"{GAMES[checked.game].title} · status {manifest.status} · seed {manifest.seed} · "
         f"config {manifest.config_path} · started {manifest.started_at} · `{run_dir}`"
     )
+    if checked.stale_message is not None:
+        st.warning(checked.stale_message)
+        st.code(checked.aggregate_command, language="bash")
     if manifest.status != "completed":
         st.info(
             f"This run's status is `{manifest.status}`: the tables show what was aggregated so far."

@@ -35,7 +35,13 @@ renamed as (
         (metric_params ->> 'bootstrap_seed')::bigint as bootstrap_seed,
         (metric_params ->> 'ecosystem_generations')::integer as ecosystem_generations,
         (metric_params ->> 'moran_population')::integer as moran_population,
-        (metric_params ->> 'moran_repetitions')::integer as moran_repetitions
+        (metric_params ->> 'moran_repetitions')::integer as moran_repetitions,
+        -- the plan: condition names and replicates (NULL in a manifest without a config)
+        case
+            when (config -> 'conditions') is not null
+                then from_json(config -> '$.conditions[*].name', '["VARCHAR"]')
+        end as planned_conditions,
+        (config ->> 'replicates')::integer as planned_replicates
     from source_manifest
 )
 

@@ -100,6 +100,13 @@ class RunManifest(BaseModel):
     """sha256 of the canonical JSON of the resolved config snapshot."""
     config: dict
     """The resolved config (refs expanded, overrides applied); never holds a secret."""
+    inputs: dict[str, str] = Field(default_factory=dict)
+    """Every file read to load the config (the config, its refs, its prompt and persona
+    files): path -> sha256 of its bytes. ``--resume`` refuses a run whose files changed."""
+    endpoints: dict[str, list] = Field(default_factory=dict)
+    """Config field of every LLM of a real provider -> the servers its calls go to, as
+    resolved when the run started (``base_url``, else ``OPENAI_BASE_URL`` and the like from
+    the environment or ``.env``, else the vendor's), without user, password or query."""
     metric_params: dict = Field(default_factory=dict)
     """PD: ``{"collapse_k": 10, "collapse_threshold": 0.2, "bootstrap_n": 1000,
     "bootstrap_seed": ...}``."""

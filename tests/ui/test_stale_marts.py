@@ -1,0 +1,76 @@
+"""Marts older than the raw files (an ``aggregate``, then ``--resume --no-aggregate``) are
+never shown as current: the reader finds the changed files and the viewer shows a banner
+with the command that rebuilds the tables."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from pdbench.storage.marts_manifest import MARTS_MANIFEST
+from pdbench.storage.schema import RunFiles
+from pdbench.ui.run_check import ViewableRun, check_run
+from streamlit.testing.v1 import AppTest
+
+from tests.ui.conftest import APP
+
+
+@pytest.fixture
+def run_copy(pd_run: Path, tmp_path: Path) -> Path:
+    """The session's aggregated PD run, copied with its files' times."""
+    copy = tmp_path / "run"
+    shutil.copytree(pd_run, copy)
+    return copy
+
+
+def _viewable(run_dir: Path) -> ViewableRun:
+    checked = check_run(run_dir)
+    assert isinstance(checked, ViewableRun), checked
+    return checked
+
+
+def _grow(path: Path) -> None:
+    """What a resume does to a raw file: a line more (the manifest: one more resume)."""
+    if path.name == RunFiles.MANIFEST:
+        manifest = json.loads(path.read_text())
+        manifest["resumed_at"].append(manifest["started_at"])
+        path.write_text(json.dumps(manifest, indent=2))
+        return
+    lines = path.read_text().splitlines(keepends=True)
+    with path.open("a") as handle:
+        handle.write(lines[-1])
+
+
+def test_marts_built_from_the_files_as_they_are_are_current(run_copy: Path):
+    assert (run_copy / MARTS_MANIFEST).is_file()
+    run = _viewable(run_copy)
+    assert run.stale == () and run.stale_message is None
+
+
+@pytest.mark.parametrize("changed", [RunFiles.ROUNDS, RunFiles.MANIFEST])
+def test_a_raw_file_changed_after_aggregate_makes_the_marts_stale(run_copy: Path, changed: str):
+    _grow(run_copy / changed)
+    run = _viewable(run_copy)
+    assert run.stale == (changed,)
+    assert f"({changed} changed since they were built)" in (run.stale_message or "")
+    assert run.aggregate_command == f"uv run pdbench aggregate {run_copy}"
+
+
+def test_a_raw_file_that_appeared_makes_the_marts_stale(run_copy: Path):
+    (run_copy / RunFiles.AUDIENCE_VOTES).write_text("")
+    assert _viewable(run_copy).stale == (RunFiles.AUDIENCE_VOTES,)
+
+
+def test_the_viewer_shows_the_banner_and_the_command(
+    run_copy: Path, monkeypatch: pytest.MonkeyPatch
+):
+    _grow(run_copy / RunFiles.ROUNDS)
+    monkeypatch.setattr(sys, "argv", ["streamlit_app.py", "--run-dir", str(run_copy)])
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert any("older than the run's raw files" in w.value for w in at.warning)
+    assert f"pdbench aggregate {run_copy}" in next(c.value for c in at.code)
