@@ -128,6 +128,8 @@ def _arguments(command: str, work_dir: Path) -> list[str]:
 def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]:
     command, run_dir, select = request["command"], Path(request["run_dir"]), request["select"]
     args = [*_arguments(command, work_dir), "--select", select]
+    if request.get("exclude"):
+        args += ["--exclude", *request["exclude"].split()]
     if request.get("threads") is not None:
         args += ["--threads", str(request["threads"])]
     if command == "build" and not request.get("unit_tests"):
@@ -160,6 +162,9 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
             for result in node_results
             if result.node.resource_type == "model"
             and result.node.config.get("materialized") == "external"
+        ],
+        "models": [
+            result.node.name for result in node_results if result.node.resource_type == "model"
         ],
         "n_checks_passed": len(passed),
         "n_unit_tests_passed": passed.count("unit_test"),
