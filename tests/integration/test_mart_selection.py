@@ -17,16 +17,13 @@ from pdbench.ui import run_reader
 
 from tests.conftest import CONFIGS, write_experiment
 
-TOURNAMENT_MODELS = {
+EVOLUTION_MODELS = {
     "int_pd_moran_pairs",
-    "tournament_match_scores",
-    "tournament_standings",
-    "tournament_payoff_matrix",
-    "tournament_noise_responses",
     "tournament_ecosystem",
     "tournament_fixation",
     "tournament_moran_simulations",
 }
+STANDINGS_MODELS = {"tournament_match_scores", "tournament_standings", "tournament_payoff_matrix"}
 CALL_MODELS = {"stg_calls", "pd_calls_summary", "pd_parse_rules"}
 COMPARISON_MODELS = {"pd_comparisons", "int_pd_paired_differences", "int_pd_sign_flips"}
 POLICIES = ["TFT", "ALLD", "GRIM"]
@@ -75,7 +72,7 @@ def round_robin(tmp_path_factory: pytest.TempPathFactory) -> AggregateSummary:
     return aggregate_run(run_dir)
 
 
-def test_a_policies_only_run_of_one_replicate_builds_no_tournament_call_or_comparison_model(
+def test_a_policies_only_run_of_one_replicate_builds_no_evolution_call_or_comparison_model(
     policies_only: AggregateSummary,
 ) -> None:
     assert absent_content(policies_only.run_dir) == (
@@ -85,27 +82,28 @@ def test_a_policies_only_run_of_one_replicate_builds_no_tournament_call_or_compa
         "pd_calls",
     )
     built = set(policies_only.models)
-    assert not built & (TOURNAMENT_MODELS | CALL_MODELS | COMPARISON_MODELS | {"pd_fingerprints"})
+    assert not built & (EVOLUTION_MODELS | CALL_MODELS | COMPARISON_MODELS | {"pd_fingerprints"})
     assert {"pd_aggregates", "pd_agent_metrics", "pd_match_list", "pd_strategy_fit"} <= built
+    assert built >= STANDINGS_MODELS  # standings are shown for any run
 
 
-def test_a_round_robin_of_two_replicates_builds_its_tournament_and_comparisons(
+def test_a_round_robin_of_two_replicates_builds_its_dynamics_and_comparisons(
     round_robin: AggregateSummary,
 ) -> None:
     assert absent_content(round_robin.run_dir) == ("pd_fingerprint", "pd_calls")
     built = set(round_robin.models)
-    assert built >= TOURNAMENT_MODELS | COMPARISON_MODELS
+    assert built >= EVOLUTION_MODELS | COMPARISON_MODELS
     assert not built & (CALL_MODELS | {"pd_fingerprints"})
-    standings = run_reader.mart(round_robin.run_dir, PDMart.TOURNAMENT_STANDINGS)
-    assert sorted(standings["agent"]) == sorted(POLICIES)
+    ecosystem = run_reader.mart(round_robin.run_dir, PDMart.TOURNAMENT_ECOSYSTEM)
+    assert set(ecosystem["agent"]) == set(POLICIES)
 
 
 def test_every_mart_is_there_and_the_left_out_ones_hold_no_rows(
     policies_only: AggregateSummary, round_robin: AggregateSummary
 ) -> None:
     left_out = {
-        PDMart.TOURNAMENT_STANDINGS,
-        PDMart.TOURNAMENT_PAYOFF_MATRIX,
+        PDMart.TOURNAMENT_ECOSYSTEM,
+        PDMart.TOURNAMENT_MORAN_SIMULATIONS,
         PDMart.TOURNAMENT_FIXATION,
         PDMart.FINGERPRINTS,
         PDMart.COMPARISONS,
@@ -121,7 +119,7 @@ def test_every_mart_is_there_and_the_left_out_ones_hold_no_rows(
 def test_a_left_out_mart_has_the_columns_a_build_gives_it(
     policies_only: AggregateSummary, round_robin: AggregateSummary
 ) -> None:
-    for mart in (PDMart.TOURNAMENT_STANDINGS, PDMart.COMPARISONS, PDMart.TOURNAMENT_ECOSYSTEM):
+    for mart in (PDMart.TOURNAMENT_FIXATION, PDMart.COMPARISONS, PDMart.TOURNAMENT_ECOSYSTEM):
         built = _columns(round_robin.run_dir / mart)
         assert _columns(policies_only.run_dir / mart) == built, mart
 
@@ -132,9 +130,9 @@ def test_the_viewer_reads_a_left_out_mart_as_no_rows_with_its_columns(
     calls = run_reader.mart(policies_only.run_dir, PDMart.CALLS_SUMMARY)
     assert calls.empty
     assert calls[calls["level"] == "run"].empty
-    standings = run_reader.mart(policies_only.run_dir, PDMart.TOURNAMENT_STANDINGS)
-    assert standings.empty
-    assert {"agent", "overall_rank", "mean_score_per_round"} <= set(standings.columns)
+    fixation = run_reader.mart(policies_only.run_dir, PDMart.TOURNAMENT_FIXATION)
+    assert fixation.empty
+    assert {"mutant", "resident", "population_size"} <= set(fixation.columns)
 
 
 def _columns(path: Path) -> list[tuple[str, str]]:

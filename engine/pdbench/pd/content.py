@@ -19,7 +19,7 @@ from pdbench.storage.shards import record_files
 __all__ = ["CONTENT_TAGS", "absent_content"]
 
 CONTENT_TAGS = {
-    "pd_round_robin": "a round_robin section (tournament standings, payoff matrix, dynamics)",
+    "pd_round_robin": "a round_robin section (the evolutionary dynamics: ecosystem, Moran)",
     "pd_fingerprint": "a fingerprint section (the probe grid)",
     "pd_comparisons": "at least two replicates (paired comparisons of conditions)",
     "pd_calls": "a provider call in calls.jsonl (LLM agents)",
