@@ -39,7 +39,9 @@ def timed_run(loaded, folder: Path, **executor) -> tuple[float, int]:
     return elapsed, result.counts["rounds"]
 
 
-def on_cluster(loaded, folder: Path, *, workers: int, chunk_rounds: int) -> tuple[float, int]:
+def on_cluster(
+    loaded, folder: Path, *, workers: int, chunk_rounds: int | None
+) -> tuple[float, int]:
     from distributed import LocalCluster
 
     with LocalCluster(
@@ -63,9 +65,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1_000_000)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--repeat", type=int, default=3, help="best of N for each line")
+    parser.add_argument(
+        "--auto-chunks",
+        action="store_true",
+        help="size the chunks as pdbench does by default (a few per worker thread)",
+    )
     args = parser.parse_args()
     n = max(1, args.rounds // (PAIRINGS * REPLICATES))
-    chunk_rounds = max(1, args.rounds // 16)
+    chunk_rounds = None if args.auto_chunks else max(1, args.rounds // 16)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         loaded = load_config(
@@ -82,7 +89,8 @@ def main() -> None:
         base_s, rounds = min(timed_run(loaded, folder) for _ in range(args.repeat))
         print(
             f"round robin of {len(AGENTS)} policies with self-play, {REPLICATES} replicates, "
-            f"{rounds:,} rounds; chunks of {chunk_rounds:,} rounds"
+            f"{rounds:,} rounds; chunks of "
+            + ("a few per worker thread" if chunk_rounds is None else f"{chunk_rounds:,} rounds")
         )
         print(f"  one process (baseline):         {rounds / base_s:>10,.0f} rounds/s")
         print(f"  (best of {args.repeat} each; {os.cpu_count()} cores, shared with other work)")

@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pdbench.empty_marts import write_empty_marts
 from pdbench.errors import AggregationError, RunDirError
 from pdbench.game import Game
 from pdbench.games import game_named
-from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.storage.dbt import DbtRequest, DbtResults, invoke_dbt
 from pdbench.storage.marts_manifest import write_marts_manifest
 from pdbench.storage.run_links import refuse_outside_links
 from pdbench.storage.run_lock import hold_run_dir
@@ -44,6 +45,8 @@ class AggregateSummary:
     """dbt data tests (and unit tests, when asked for) that passed during the build."""
     n_unit_tests_passed: int = 0
     """Of which unit tests (none unless asked for)."""
+    models: tuple[str, ...] = ()
+    """The dbt models built: those of the game the run has input for."""
 
 
 def aggregate_run(
@@ -76,21 +79,13 @@ def aggregate_run(
                 )
             on_start(f"building the metrics of {run_dir} with dbt...")
         try:
-            results = invoke_dbt(
-                DbtRequest(
-                    "build",
-                    run_dir=run_dir,
-                    select=f"tag:{game.marts.dbt_tag}",
-                    threads=game.marts.dbt_threads,
-                    unit_tests=unit_tests,
-                )
-            )
+            results, left_out = _build_what_the_run_holds(run_dir, game, unit_tests=unit_tests)
         except AggregationError as err:
             raise AggregationError(_with_repair(str(err), run_dir, manifest)) from None
         write_marts_manifest(run_dir)  # what they were built from: the viewer checks it
     tables = {
         Path(location).name: count_mart_rows(Path(location))
-        for location in sorted(results.locations)
+        for location in sorted([*results.locations, *(str(run_dir / n) for n in left_out)])
     }
     if on_start is not None:
         for line in results.cut:
@@ -103,6 +98,7 @@ def aggregate_run(
         text=text,
         n_checks_passed=results.n_checks_passed,
         n_unit_tests_passed=results.n_unit_tests_passed,
+        models=results.models,
     )
 
 
@@ -120,6 +116,34 @@ def _with_repair(message: str, run_dir: Path, manifest: dict) -> str:
         f"{message}; `pdbench run {config} --output-dir {run_dir} --resume` replays "
         "the matches and repairs the run"
     )
+
+
+def _build_what_the_run_holds(
+    run_dir: Path, game: Game, *, unit_tests: bool
+) -> tuple[DbtResults, list[str]]:
+    """``dbt build`` of the game's models but those the run has no input for
+    (:attr:`Game.marts.absent_content <pdbench.game.Marts.absent_content>`), whose marts are
+    then written empty (:mod:`pdbench.empty_marts`); with ``unit_tests``, every model is
+    built, so that every unit test runs. Returns dbt's results and the marts written empty."""
+    absent = (
+        ()
+        if unit_tests or game.marts.absent_content is None
+        else (game.marts.absent_content(run_dir))
+    )
+    results = invoke_dbt(
+        DbtRequest(
+            "build",
+            run_dir=run_dir,
+            select=f"tag:{game.marts.dbt_tag}",
+            exclude=" ".join(f"tag:{tag}" for tag in absent) or None,
+            threads=game.marts.dbt_threads,
+            unit_tests=unit_tests,
+        )
+    )
+    written = {Path(location).name for location in results.locations}
+    left_out = [name for name in game.marts.viewer_marts if name not in written] if absent else []
+    write_empty_marts(run_dir, game, left_out)
+    return results, left_out
 
 
 def _check_run_dir(run_dir: Path) -> tuple[Game, dict]:

@@ -56,7 +56,12 @@ ExecutorOption = Annotated[
     str | None, typer.Option(help="local, or dask://HOST:PORT: a Dask scheduler's workers.")
 ]
 ChunkRounds = Annotated[
-    int | None, typer.Option(min=1, help="With --executor: rounds per chunk (250000).")
+    int | None,
+    typer.Option(
+        min=1,
+        help="With --executor: rounds per chunk (default: about 4 per worker thread, "
+        "50000 to 250000).",
+    ),
 ]
 
 Address = Annotated[

@@ -103,6 +103,10 @@ class Marts:
     is shown as not aggregated yet."""
     summary: Callable[[Path, dict[str, int]], list[str]] | None = None
     """``(run_dir, rows per mart) -> lines``: the short table ``aggregate`` prints."""
+    absent_content: Callable[[Path], tuple[str, ...]] | None = None
+    """``run_dir -> dbt tags``: the models the run has no input for (tagged in
+    ``dbt_project/dbt_project.yml``), left out of its build; their marts are written empty
+    (:mod:`pdbench.empty_marts`). None: every model of the game is built."""
     dbt_models: Path | None = None
     """The folder of the game's dbt models when they live outside pdbench's dbt project (a
     game registered from its own package); None: they are in ``dbt_project/models``."""

@@ -27,17 +27,35 @@ from pdbench.storage.schema import RunFiles, ShardRecord
 from pdbench.storage.shards import commit_shard, shard_dir, temporary_shard_dir
 
 __all__ = [
+    "CHUNKS_PER_SLOT",
     "DEFAULT_CHUNK_ROUNDS",
+    "MIN_CHUNK_ROUNDS",
     "ChunkJob",
     "ChunkReport",
+    "chunk_rounds_for",
     "committed_counts",
     "plan_chunks",
     "play_chunk",
 ]
 
 DEFAULT_CHUNK_ROUNDS = 250_000
-"""Planned rounds per chunk: a fraction of a second of one worker's time, so that the
-scheduler's cost per chunk (milliseconds) stays small and a lost chunk costs little."""
+"""The most planned rounds per chunk: about a second of one worker's time, so that the
+scheduler's cost per chunk (tens of milliseconds) stays small and a lost chunk costs little."""
+MIN_CHUNK_ROUNDS = 50_000
+"""The fewest planned rounds per chunk (but for a run that small): a fifth of a second of a
+worker's time, against tens of milliseconds of the scheduler's."""
+CHUNKS_PER_SLOT = 4
+"""Chunks per worker thread a run is cut into when it is large enough: the last chunks to
+finish then keep few workers waiting, and a slow worker delays a quarter of its share."""
+
+
+def chunk_rounds_for(plans: list[MatchPlan], *, slots: int) -> int:
+    """Planned rounds per chunk for ``plans`` on ``slots`` worker threads: about
+    :data:`CHUNKS_PER_SLOT` chunks per thread, within :data:`MIN_CHUNK_ROUNDS` and
+    :data:`DEFAULT_CHUNK_ROUNDS`."""
+    total = sum(plan.planned_rounds for plan in plans)
+    share = -(-total // (max(1, slots) * CHUNKS_PER_SLOT))
+    return max(MIN_CHUNK_ROUNDS, min(DEFAULT_CHUNK_ROUNDS, share))
 
 
 def plan_chunks(plans: list[MatchPlan], *, chunk_rounds: int) -> list[ShardRecord]:

@@ -46,7 +46,6 @@ from pdbench.clock import utc_timestamp
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError
 from pdbench.game import RunResult
-from pdbench.pd.chunks import DEFAULT_CHUNK_ROUNDS
 from pdbench.pd.config import ExperimentConfig
 from pdbench.pd.inputs import llm_fields, pd_run_inputs
 from pdbench.pd.match_player import MatchFiles, match_player
@@ -123,7 +122,7 @@ def run_experiment(
     runtime: ProviderRuntime | None = None,
     on_match_done: Callable[[MatchPlan, dict[str, Any]], None] | None = None,
     executor: Executor | None = None,
-    chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
+    chunk_rounds: int | None = None,
 ) -> RunResult:
     """Play every match of ``loaded`` into its run directory and return what was written.
 
@@ -131,7 +130,8 @@ def run_experiment(
     ``use_cache=False`` is ``--no-cache``; ``runtime`` replaces the provider runtime built
     from the config (tests inject a sleep that does not wait). With an ``executor``
     (``--executor dask://...``), or when resuming a run played so, the matches are played in
-    chunks of about ``chunk_rounds`` rounds into the sharded layout
+    chunks of about ``chunk_rounds`` rounds (None: a few chunks per worker,
+    :func:`pdbench.pd.chunks.chunk_rounds_for`) into the sharded layout
     (:mod:`pdbench.pd.sharded_run`).
 
     The manifest ends ``completed`` only when every match has all its rounds in

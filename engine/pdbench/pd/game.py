@@ -8,6 +8,7 @@ from pathlib import Path
 from pdbench.config.loader import LoadedConfig
 from pdbench.game import Game, Marts, PlayOptions, RunResult
 from pdbench.pd.config import ExperimentConfig
+from pdbench.pd.content import absent_content
 from pdbench.pd.estimate import estimate_calls
 from pdbench.pd.experiment import check_executor, check_providers, run_experiment
 from pdbench.pd.plan import MatchPlan, plan_matches
@@ -37,6 +38,7 @@ class PDGame(Game):
         dbt_threads=1,
         viewer_marts=tuple(PDMart),
         summary=condition_table,
+        absent_content=absent_content,
     )
 
     def check_providers(self, loaded: LoadedConfig, *, keys: bool = True) -> None:

@@ -24,7 +24,14 @@ from typing import Any
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import IntegrityError, RunDirError
 from pdbench.game import RunResult
-from pdbench.pd.chunks import ChunkJob, ChunkReport, committed_counts, plan_chunks, play_chunk
+from pdbench.pd.chunks import (
+    ChunkJob,
+    ChunkReport,
+    chunk_rounds_for,
+    committed_counts,
+    plan_chunks,
+    play_chunk,
+)
 from pdbench.pd.inputs import pd_run_inputs
 from pdbench.pd.plan import MatchPlan
 from pdbench.run.executors import Executor
@@ -62,7 +69,7 @@ def run_sharded(
     executor: Executor,
     resume: bool,
     overwrite: bool,
-    chunk_rounds: int,
+    chunk_rounds: int | None,
     on_match_done: Callable[[MatchPlan, dict[str, Any]], None] | None = None,
 ) -> RunResult:
     """Play ``plans`` chunk by chunk on ``executor`` into ``run_dir`` (see module)."""
@@ -70,6 +77,8 @@ def run_sharded(
     with executor, hold_run_dir(run_dir, create=not resume):
         manifest = _start(loaded, plans=plans, run_dir=run_dir, resume=resume, overwrite=overwrite)
         if not resume:
+            if chunk_rounds is None:
+                chunk_rounds = chunk_rounds_for(plans, slots=executor.slots())
             manifest = manifest.model_copy(
                 update={"shards": plan_chunks(plans, chunk_rounds=chunk_rounds)}
             )

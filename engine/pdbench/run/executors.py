@@ -49,6 +49,10 @@ class Executor(Protocol):
         """``fn(job)`` for every job; ``on_done`` in the calling thread as each finishes."""
         ...
 
+    def slots(self) -> int:
+        """Jobs it plays side by side (entered first): what chunk sizing divides the work by."""
+        ...
+
 
 class LocalExecutor:
     """Every job in this process, one after the other, in order."""
@@ -58,6 +62,9 @@ class LocalExecutor:
 
     def __exit__(self, *exc_info: object) -> None:
         return None
+
+    def slots(self) -> int:
+        return 1
 
     def run[J, R](
         self, fn: Callable[[J], R], jobs: Sequence[J], *, on_done: Callable[[J, R], None]
@@ -114,6 +121,10 @@ class DaskExecutor:
             ) from None
         finally:
             client.cancel([future for future in futures if not future.done()])
+
+    def slots(self) -> int:
+        """The threads of the workers connected now (at least 1)."""
+        return max(1, sum(self._connected().nthreads().values()))
 
     def _connected(self) -> Any:
         if self._client is None:

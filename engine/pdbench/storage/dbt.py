@@ -62,6 +62,8 @@ class DbtRequest:
     run_dir: Path
     select: str
     """dbt's ``--select``, e.g. ``tag:pd``."""
+    exclude: str | None = None
+    """dbt's ``--exclude``, e.g. ``tag:pd_round_robin tag:pd_calls`` (None: nothing)."""
     threads: int | None = None
     """Models built side by side (None: the profile's)."""
     unit_tests: bool = False
@@ -83,6 +85,8 @@ class DbtResults:
     """Unit tests and data tests that passed."""
     n_unit_tests_passed: int
     """Of which unit tests."""
+    models: tuple[str, ...] = ()
+    """The models built, by name."""
     cut: tuple[str, ...] = ()
     """Torn last lines cut off the run's JSONL files before dbt read them, one phrase each."""
 
@@ -151,6 +155,7 @@ class DbtProcess:
             locations=list(answer["locations"]),
             n_checks_passed=int(answer["n_checks_passed"]),
             n_unit_tests_passed=int(answer["n_unit_tests_passed"]),
+            models=tuple(answer.get("models", ())),
         )
 
     @property

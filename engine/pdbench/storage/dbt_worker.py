@@ -21,6 +21,10 @@ watchdog thread ends it as soon as its parent process is gone (``PDBENCH_DBT_PAR
 The parse dbt saves (``partial_parse.msgpack``) is kept in the user's cache folder
 (:func:`pdbench.storage.dbt.saved_parse_path`) and copied into each new process's target
 folder; dbt itself checks that it still matches the project and parses again when it does not.
+
+With ``PDBENCH_DBT_RUN_RESULTS`` set to a folder (``benchmarks/profile_aggregate.py`` sets it),
+each invocation also writes dbt's ``run_results.json`` there, as ``run_results-<n>.json``: the
+time of every model and test. dbt's own JSON files are off otherwise (``--no-write-json``).
 """
 
 from __future__ import annotations
@@ -49,6 +53,8 @@ DEATH_SIGNAL_ENV = "PDBENCH_DBT_DEATH_SIGNAL"
 _PR_SET_PDEATHSIG = 1
 _WATCH_INTERVAL_S = 0.2
 _FAILED_STATUSES = {"error", "fail", "runtime error"}
+RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
+"""A folder to write each invocation's ``run_results.json`` into (unset: none written)."""
 
 
 def main() -> None:
@@ -157,6 +163,8 @@ def _arguments(command: str, work_dir: Path) -> list[str]:
 def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]:
     command, run_dir, select = request["command"], Path(request["run_dir"]), request["select"]
     args = [*_arguments(command, work_dir), "--select", select]
+    if request.get("exclude"):
+        args += ["--exclude", *request["exclude"].split()]
     if request.get("threads") is not None:
         args += ["--threads", str(request["threads"])]
     if command == "build" and not request.get("unit_tests"):
@@ -164,6 +172,7 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
     os.environ["PDBENCH_RUN_DIR"] = str(run_dir)
     os.environ["PDBENCH_DUCKDB_TEMP_DIR"] = str(work_dir / "duckdb")
     outcome = runner.invoke(args)
+    _keep_run_results(outcome.result)
     if outcome.exception is not None:
         return {"error": f"dbt {command} could not run on {run_dir}: {outcome.exception}"}
     node_results = getattr(outcome.result, "results", None) or []
@@ -189,9 +198,23 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
             if result.node.resource_type == "model"
             and result.node.config.get("materialized") == "external"
         ],
+        "models": [
+            result.node.name for result in node_results if result.node.resource_type == "model"
+        ],
         "n_checks_passed": len(passed),
         "n_unit_tests_passed": passed.count("unit_test"),
     }
+
+
+def _keep_run_results(result: Any) -> None:
+    """Write dbt's ``run_results.json`` of this invocation into ``$PDBENCH_DBT_RUN_RESULTS``,
+    numbered in the order of the invocations, when that is set."""
+    folder = os.environ.get(RUN_RESULTS_ENV)
+    if not folder or not hasattr(result, "write"):
+        return
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    result.write(str(target / f"run_results-{len(list(target.glob('run_results-*.json')))}.json"))
 
 
 def _first_line(message: object) -> str:
