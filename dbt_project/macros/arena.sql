@@ -132,3 +132,75 @@
         from scores_by_method
     )
 {%- endmacro %}
+
+{#- CTEs that fit a Bradley-Terry model, P(i beats j) = p_i / (p_i + p_j), by Hunter's
+    (2004) minorization-maximization steps, separately in every replicate.
+
+    `edges` names a CTE with one row per replicate, player and opponent: n_games (verdicts
+    between the two, weighted) and wins (the player's weighted wins over the opponent, a tie
+    counting half). Both directions of a pair must be there. Each step sets
+    p_i = W_i / sum_j n_ij / (p_i + p_j) from the previous step's strengths, then divides
+    every strength of the replicate by their geometric mean (over the positive ones), so the
+    strengths of a replicate have geometric mean 1. `iterations` steps are unrolled from
+    p = 1; the largest change of ln p in the last step is kept in bt_last_change. A player
+    that never won has strength 0 after the first step. Ends with a CTE named `bt_fit`
+    (replicate, player, strength, bt_last_change). -#}
+{% macro arena_bradley_terry(edges, iterations=100) -%}
+    bt_wins as (
+        select
+            replicate,
+            player,
+            sum(wins) as total_wins
+        from {{ edges }}
+        group by replicate, player
+    ),
+
+    bt_step_0 as (
+        select
+            replicate,
+            player,
+            1.0::double as strength
+        from bt_wins
+    ),
+    {% for step in range(1, iterations + 1) %}
+    bt_raw_{{ step }} as (
+        select
+            edges.replicate,
+            edges.player,
+            any_value(wins.total_wins)
+            / sum(edges.n_games / (own.strength + other.strength)) as strength
+        from {{ edges }} as edges
+        inner join bt_wins as wins
+            on edges.replicate = wins.replicate and edges.player = wins.player
+        inner join bt_step_{{ step - 1 }} as own
+            on edges.replicate = own.replicate and edges.player = own.player
+        inner join bt_step_{{ step - 1 }} as other
+            on edges.replicate = other.replicate and edges.opponent = other.player
+        group by edges.replicate, edges.player
+    ),
+
+    bt_step_{{ step }} as (
+        select
+            replicate,
+            player,
+            strength / exp(
+                avg(case when strength > 0 then ln(strength) end) over (partition by replicate)
+            ) as strength
+        from bt_raw_{{ step }}
+    ),
+    {% endfor %}
+    bt_fit as (
+        select
+            final_step.replicate,
+            final_step.player,
+            final_step.strength,
+            max(
+                abs(ln(greatest(final_step.strength, 1e-300)) - ln(greatest(previous_step.strength, 1e-300)))
+            ) over (partition by final_step.replicate) as bt_last_change
+        from bt_step_{{ iterations }} as final_step
+        inner join bt_step_{{ iterations - 1 }} as previous_step
+            on
+                final_step.replicate = previous_step.replicate
+                and final_step.player = previous_step.player
+    )
+{%- endmacro %}

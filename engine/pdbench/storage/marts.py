@@ -64,6 +64,7 @@ class ArenaMart(StrEnum):
     PARSE_RULES = "parse_rules.parquet"
     AUDIENCE_ANSWER_SCORES = "audience_answer_scores.parquet"
     AUDIENCE_SCORES = "audience_scores.parquet"
+    BRADLEY_TERRY = "bradley_terry.parquet"
 
 
 class SeriesMart(StrEnum):
