@@ -1,4 +1,4 @@
-"""The ``pdbench`` command: validate, run, aggregate, leaderboard, ui, audience, schema.
+"""The ``pdbench`` command: validate, run, import, aggregate, leaderboard, ui, audience, schema.
 
 A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
 one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
@@ -35,6 +35,8 @@ from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError, PdbenchError, RunDirError
 from pdbench.game import Game, PlayOptions, RunResult
 from pdbench.games import GAMES, load_config
+from pdbench.imports.cli import import_help, import_options
+from pdbench.imports.registry import importer_named
 from pdbench.pages import AUDIENCE_APP, STREAMLIT_APP, audience_command, streamlit_command
 from pdbench.run.executors import Executor, parse_executor
 from pdbench.run.run_dir import finished_run
@@ -258,6 +260,41 @@ def _aggregate(run_dir: Path, *, unit_tests: bool = False) -> None:
         _err(f"interrupted: the metrics of {run_dir} are incomplete (`pdbench aggregate` again)")
         raise typer.Exit(EXIT_INTERRUPTED) from None
     typer.echo(summary.text)
+
+
+@app.command("import", help=import_help())
+def import_(
+    format_name: Annotated[str, typer.Argument(metavar="FORMAT", help="The source's format.")],
+    sources: Annotated[list[Path], typer.Argument(help="The files or folders to import.")],
+    output_dir: Annotated[Path, typer.Option(help="The run directory to write.")],
+    no_aggregate: NoAggregate = False,
+    mapping: Annotated[
+        Path | None, typer.Option(help="YAML mapping of the source's columns (csv, jsonl).")
+    ] = None,
+    settings: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="KEY=VALUE: a mapping key on the command line (repeatable)."),
+    ] = None,
+    run_id: Annotated[
+        str | None, typer.Option(help="The run's id (default: the output directory's name).")
+    ] = None,
+    overwrite: Overwrite = False,
+) -> None:
+    with _user_errors():
+        importer = importer_named(format_name)
+        options = import_options(
+            importer,
+            mapping=mapping,
+            settings=settings or [],
+            run_id=run_id,
+            overwrite=overwrite,
+        )
+        summary = importer.run(sources, output_dir, options)
+    for line in summary.lines:
+        typer.echo(line)
+    if not no_aggregate:
+        with _user_errors():
+            _aggregate(summary.run_dir)
 
 
 @app.command()

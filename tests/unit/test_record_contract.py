@@ -50,6 +50,8 @@ def _json_schema_type(prop: dict) -> str:
     options = [o for o in prop.get("anyOf", [prop]) if o.get("type") != "null"]
     assert len(options) == 1, prop
     (option,) = options
+    if "$ref" in option:  # a nested model
+        return "JSON"
     kind = option.get("type")
     if kind == "integer":
         low, high = option.get("minimum"), option.get("maximum")

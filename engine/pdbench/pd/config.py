@@ -324,14 +324,20 @@ class ExperimentConfig(ProviderLayerConfig):
     def metric_params(self) -> dict[str, int | float]:
         """The manifest's ``metric_params``: collapse, bootstrap and evolution parameters, the
         bootstrap's seed derived from the run's seed by name."""
-        collapse = self.metrics.collapse
-        evolution = self.metrics.evolution
-        return {
-            "collapse_k": collapse.k,
-            "collapse_threshold": collapse.threshold,
-            "bootstrap_n": self.metrics.bootstrap.n,
-            "bootstrap_seed": derive_seed(self.seed, "bootstrap"),
-            "ecosystem_generations": evolution.generations,
-            "moran_population": evolution.population,
-            "moran_repetitions": evolution.repetitions,
-        }
+        return metric_params(self.metrics, seed=self.seed)
+
+
+def metric_params(metrics: MetricsConfig, *, seed: int) -> dict[str, int | float]:
+    """The manifest's ``metric_params`` of ``metrics`` in a run of ``seed`` (played or
+    imported)."""
+    collapse = metrics.collapse
+    evolution = metrics.evolution
+    return {
+        "collapse_k": collapse.k,
+        "collapse_threshold": collapse.threshold,
+        "bootstrap_n": metrics.bootstrap.n,
+        "bootstrap_seed": derive_seed(seed, "bootstrap"),
+        "ecosystem_generations": evolution.generations,
+        "moran_population": evolution.population,
+        "moran_repetitions": evolution.repetitions,
+    }

@@ -58,7 +58,13 @@ from pdbench.storage.records.fields import (
     RunStatus,
 )
 from pdbench.storage.records.files import RECORDS, RecordFile, RunFiles
-from pdbench.storage.records.manifest import BatchRef, RunManifest, ShardRecord
+from pdbench.storage.records.manifest import (
+    BatchRef,
+    ImportRecord,
+    RunManifest,
+    ShardRecord,
+    SourceFile,
+)
 from pdbench.storage.records.pairwise import PairwiseJudgmentRecord, Verdict
 from pdbench.storage.records.pd import MatchRecord, PromptPair, RoundRecord
 
@@ -73,6 +79,7 @@ __all__ = [
     "CallRecord",
     "EmbeddingRecord",
     "HorizonType",
+    "ImportRecord",
     "JudgmentRecord",
     "MatchRecord",
     "MatchStatus",
@@ -87,6 +94,7 @@ __all__ = [
     "RunStatus",
     "SelfAssessmentRecord",
     "ShardRecord",
+    "SourceFile",
     "Verdict",
     "duckdb_columns",
     "line_keys",

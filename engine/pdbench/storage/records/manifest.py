@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from pdbench.storage.records.fields import SCHEMA_VERSION, GameName, Ordinal, RunStatus
 
-__all__ = ["BatchRef", "RunManifest", "ShardRecord"]
+__all__ = ["BatchRef", "ImportRecord", "RunManifest", "ShardRecord", "SourceFile"]
 
 
 class BatchRef(BaseModel):
@@ -47,6 +49,30 @@ class ShardRecord(BaseModel):
     worker: str | None = None
     """``host-pid`` of the worker whose report marked the chunk committed; null until then,
     or when a resume found the chunk committed on disk."""
+
+
+class SourceFile(BaseModel):
+    """One file an imported run was read from."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    path: str
+    """The file, as given to ``pdbench import`` (resolved to an absolute path)."""
+    sha256: str
+    """sha256 of the file's bytes when it was read."""
+
+
+class ImportRecord(BaseModel):
+    """Where an imported run comes from (``pdbench import``)."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    format: str
+    """The import format (``csv``, ``fontana``, ``axelrod``, ...)."""
+    sources: list[SourceFile]
+    """Every file read, in the order read."""
+    mapping: dict | None = None
+    """The mapping of the source's columns and labels, as used (formats that take one)."""
 
 
 class RunManifest(BaseModel):
@@ -108,3 +134,9 @@ class RunManifest(BaseModel):
     """PD on a cluster: the chunks of the run, in plan order; each holds its own
     ``rounds.jsonl``, ``matches.jsonl`` and ``calls.jsonl``. Empty: one file per record in the
     run directory."""
+    source: Literal["played", "imported"] = "played"
+    """``played`` by pdbench, or ``imported`` from another study's or harness's files
+    (``pdbench import``)."""
+    imported: ImportRecord | None = None
+    """An imported run's format, source files (path and sha256) and mapping; null for a
+    played run."""

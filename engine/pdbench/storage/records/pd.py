@@ -42,8 +42,9 @@ class RoundRecord(Record):
     """0-based replicate of the condition."""
     round_index: Ordinal
     """1-based round number within the match."""
-    match_seed: int
-    """Seed of the match, derived from the run seed, condition and replicate."""
+    match_seed: int | None
+    """Seed of the match, derived from the run seed, condition and replicate; null in an
+    imported run (not recorded)."""
     agent_a_name: str
     """Display name of agent A."""
     agent_b_name: str
@@ -68,14 +69,18 @@ class RoundRecord(Record):
     """Agent A's total payoff up to and including this round."""
     agent_b_cum_payoff: float
     """Agent B's total payoff up to and including this round."""
-    agent_a_valid: bool
-    """False when agent A's last reply was still invalid and a fallback was played."""
-    agent_b_valid: bool
-    """False when agent B's last reply was still invalid and a fallback was played."""
-    agent_a_attempts: Count
-    """Provider calls agent A made for this action (0 for a policy)."""
-    agent_b_attempts: Count
-    """Provider calls agent B made for this action (0 for a policy)."""
+    agent_a_valid: bool | None
+    """False when agent A's last reply was still invalid and a fallback was played; null in
+    an imported run whose source does not say (not recorded)."""
+    agent_b_valid: bool | None
+    """False when agent B's last reply was still invalid and a fallback was played; null in
+    an imported run whose source does not say (not recorded)."""
+    agent_a_attempts: Count | None
+    """Provider calls agent A made for this action (0 for a policy); null in an imported run
+    (not recorded)."""
+    agent_b_attempts: Count | None
+    """Provider calls agent B made for this action (0 for a policy); null in an imported run
+    (not recorded)."""
     horizon_type: HorizonType
     """``fixed`` (every match has ``fixed_n`` rounds) or ``geometric`` (ends with
     ``stop_prob`` after each round)."""
@@ -83,8 +88,9 @@ class RoundRecord(Record):
     """Rounds of a fixed horizon; null for a geometric one."""
     stop_prob: float | None
     """Stop probability of a geometric horizon; null for a fixed one."""
-    timestamp_utc: str
-    """When the round was played (ISO 8601, UTC, ``Z`` suffix)."""
+    timestamp_utc: str | None
+    """When the round was played (ISO 8601, UTC, ``Z`` suffix); null in an imported run (not
+    recorded)."""
     prompts: dict[str, PromptPair] | None = stored_prompt()
     """Per LLM agent key (``agent_a``/``agent_b``): the prompts it saw; only with
     ``store_prompts``."""
@@ -103,8 +109,9 @@ class MatchRecord(Record):
     """Name of the condition (the pairing of two agents)."""
     replicate: Count
     """0-based replicate of the condition."""
-    match_seed: int
-    """Seed of the match, derived from the run seed, condition and replicate."""
+    match_seed: int | None
+    """Seed of the match, derived from the run seed, condition and replicate; null in an
+    imported run (not recorded)."""
     agent_a_name: str
     """Display name of agent A."""
     agent_b_name: str
@@ -123,7 +130,7 @@ class MatchRecord(Record):
     """``ok``, or ``aborted`` (``abort_reason`` says why)."""
     abort_reason: str | None = None
     """Why the match was aborted (one line); null when it ended ``ok``."""
-    started_at: str
-    """When the match started (ISO 8601, UTC)."""
-    finished_at: str
-    """When the match ended (ISO 8601, UTC)."""
+    started_at: str | None
+    """When the match started (ISO 8601, UTC); null in an imported run (not recorded)."""
+    finished_at: str | None
+    """When the match ended (ISO 8601, UTC); null in an imported run (not recorded)."""
