@@ -35,7 +35,13 @@ def council_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = _import(str(COUNCIL), "--output-dir", str(run_dir))
     assert result.exit_code == 0, result.output
     assert "imported 1000 pairwise verdicts of 20 judges on answers of 20 models" in result.output
-    invoke_dbt(DbtRequest("build", run_dir=run_dir, select="+arena_bradley_terry"))
+    invoke_dbt(
+        DbtRequest(
+            "build",
+            run_dir=run_dir,
+            select="+arena_bradley_terry +arena_pairwise_position +arena_pairwise_self_bias",
+        )
+    )
     return run_dir
 
 
@@ -68,6 +74,35 @@ def test_the_ranking_of_the_20_models_equals_a_newton_fit_of_the_file(council_ru
         if player != REFERENCE:
             assert low < elo < high
     assert [row[0] for row in rows] == sorted(expected, key=expected.get, reverse=True)
+
+
+def test_the_judges_first_position_rate_and_self_preference_count_the_file(council_run: Path):
+    lines = [json.loads(line) for line in COUNCIL.read_text().splitlines()]
+    own = [line for line in lines if line["judge_model"] in _pair(line)]
+    blind = [line for line in lines if line["judge_model"] not in _pair(line)]
+    first_wins = sum(line["pairwise_choice"].startswith("A") for line in blind)
+    own_wins = sum(
+        line["pairwise_choice"].startswith("A")
+        == (line["judge_model"] == line["first_completion_by"])
+        for line in own
+    )
+    assert (len(blind), first_wins, len(own), own_wins) == (906, 485, 94, 45)
+    (position,) = duckdb.sql(
+        "select n_verdicts, first_win_rate, first_win_rate_ci_low, first_win_rate_ci_high "
+        f"from '{council_run / 'pairwise_position.parquet'}' where judge = '(all judges)'"
+    ).fetchall()
+    assert position[:2] == (906, pytest.approx(485 / 906))
+    assert position[2] < 485 / 906 < position[3]
+    (self_bias,) = duckdb.sql(
+        "select n_self, self_win_rate, self_bias_ci_low, self_bias_ci_high "
+        f"from '{council_run / 'pairwise_self_bias.parquet'}' where judge = '(all judges)'"
+    ).fetchall()
+    assert self_bias[:2] == (94, pytest.approx(45 / 94))
+    assert self_bias[2] < 0 < self_bias[3]
+
+
+def _pair(line: dict) -> tuple[str, str]:
+    return line["first_completion_by"], line["second_completion_by"]
 
 
 def test_a_verdict_off_the_scale_names_the_file_line_and_field(tmp_path: Path):
