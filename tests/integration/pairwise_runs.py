@@ -160,3 +160,74 @@ def newton_fit(
         if np.abs(step).max() < 1e-13:
             break
     return dict(zip(players, theta.tolist(), strict=True))
+
+
+def p_beats(strengths: dict[str, float], player: str, opponent: str) -> float:
+    """The planted probability that ``player``'s answer is preferred to ``opponent``'s."""
+    return 1 / (1 + math.exp(strengths[opponent] - strengths[player]))
+
+
+def biased_verdicts(
+    strengths: dict[str, float],
+    *,
+    judges: dict[str, dict[str, float | str]],
+    n_questions: int,
+    seed: int,
+) -> list[PairwiseJudgmentRecord]:
+    """Every pair of players on every question, asked of every judge in both orders.
+
+    A judge's traits (all optional): ``first`` (with that probability it prefers the answer
+    shown first, whatever the answers), ``self`` (with that probability it prefers its own
+    answer; a judge without it never judges a pair holding its own answer), ``favours`` and
+    ``named`` (it is shown the authors' names on a ``named`` share of its pairs, and then
+    prefers the favoured author's answer with probability ``favour``). Otherwise it prefers an
+    answer as Bradley-Terry with ``strengths`` says."""
+    rng = random.Random(seed)
+    players = sorted(strengths)
+    records = []
+    for index in range(n_questions):
+        question_id = f"q{index:03d}"
+        for i, low in enumerate(players):
+            for high in players[i + 1 :]:
+                for judge, traits in judges.items():
+                    own = judge in (low, high)
+                    if own and "self" not in traits:
+                        continue
+                    is_named = rng.random() < float(traits.get("named", 0.0))
+                    for order_index, (first, second) in enumerate(((low, high), (high, low))):
+                        first_wins = _biased_choice(
+                            rng, strengths, judge, traits, first, second, is_named=is_named
+                        )
+                        records.append(
+                            verdict(
+                                question_id=question_id,
+                                judge=judge,
+                                first=first,
+                                second=second,
+                                choice="A>B" if first_wins else "B>A",
+                                order_index=order_index,
+                                is_named=is_named,
+                            )
+                        )
+    return records
+
+
+def _biased_choice(
+    rng: random.Random,
+    strengths: dict[str, float],
+    judge: str,
+    traits: dict[str, float | str],
+    first: str,
+    second: str,
+    *,
+    is_named: bool,
+) -> bool:
+    """Whether the judge prefers the answer shown first."""
+    if judge in (first, second) and rng.random() < float(traits.get("self", 0.0)):
+        return first == judge
+    favoured = traits.get("favours")
+    if is_named and favoured in (first, second) and rng.random() < float(traits["favour"]):
+        return first == favoured
+    if rng.random() < float(traits.get("first", 0.0)):
+        return True
+    return rng.random() < p_beats(strengths, first, second)
