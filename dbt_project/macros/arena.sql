@@ -142,7 +142,9 @@
     p_i = W_i / sum_j n_ij / (p_i + p_j) from the previous step's strengths, then divides
     every strength of the replicate by their geometric mean (over the positive ones), so the
     strengths of a replicate have geometric mean 1. `iterations` steps are unrolled from
-    p = 1; the largest change of ln p in the last step is kept in bt_last_change. A player
+    p = 1; the largest change of ln p in the last step is kept in bt_last_change. Strengths
+    are rounded to 1e-12: digits below that are the noise of summing in another order, and
+    two players with the same record must tie, not be told apart by that noise. A player
     that never won has strength 0 after the first step. Ends with a CTE named `bt_fit`
     (replicate, player, strength, bt_last_change). -#}
 {% macro arena_bradley_terry(edges, iterations=100) -%}
@@ -193,7 +195,7 @@
         select
             final_step.replicate,
             final_step.player,
-            final_step.strength,
+            round(final_step.strength, 12) as strength,
             max(
                 abs(ln(greatest(final_step.strength, 1e-300)) - ln(greatest(previous_step.strength, 1e-300)))
             ) over (partition by final_step.replicate) as bt_last_change

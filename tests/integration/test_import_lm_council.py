@@ -12,7 +12,9 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
+from pdbench.arena.summary import leaderboard_table
 from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles, RunManifest
 from typer.testing import CliRunner
 
@@ -74,6 +76,23 @@ def test_the_ranking_of_the_20_models_equals_a_newton_fit_of_the_file(council_ru
         if player != REFERENCE:
             assert low < elo < high
     assert [row[0] for row in rows] == sorted(expected, key=expected.get, reverse=True)
+
+
+def test_the_printed_leaderboard_is_the_bradley_terry_table_when_only_verdicts_exist(
+    council_run: Path,
+):
+    lines = leaderboard_table(council_run, {ArenaMart.BRADLEY_TERRY: 20})
+    assert lines[0].startswith(
+        "Bradley-Terry ranking from pairwise verdicts (Elo points, qwen1.5-32B-Chat = 1000; "
+        "95% intervals from 1000 bootstrap replicates"
+    )
+    assert lines[1].split() == [
+        "rank", "player", "Elo", "95%", "CI", "rank", "interval", "win", "rate", "vs",
+        "baseline", "verdicts",
+    ]  # fmt: skip
+    assert len(lines) == 22
+    assert lines[7].split()[:3] == ["6", REFERENCE, "1000"]
+    assert lines[7].split()[-2:] == ["50.0%", "906"]
 
 
 def test_the_judges_first_position_rate_and_self_preference_count_the_file(council_run: Path):

@@ -278,6 +278,11 @@ class ArenaConfig(ProviderLayerConfig):
         for i, name in enumerate(names):
             if folded.index(name.casefold()) != i:
                 raise ValueError(f"players[{i}].name: player name {name!r} is used twice")
+        baseline = self.pairwise.baseline
+        if baseline is not None and baseline not in names:
+            raise ValueError(
+                f"pairwise.baseline: unknown player {baseline!r} (players: {', '.join(names)})"
+            )
         for i, player in enumerate(self.players):
             favours = player.mock.favours
             if favours is not None and favours not in names:

@@ -68,6 +68,7 @@ class ArenaMart(StrEnum):
     PAIRWISE_POSITION = "pairwise_position.parquet"
     PAIRWISE_SELF_BIAS = "pairwise_self_bias.parquet"
     PAIRWISE_NAME_BIAS = "pairwise_name_bias.parquet"
+    SCORE_AGREEMENT = "score_agreement.parquet"
 
 
 class SeriesMart(StrEnum):
