@@ -26,7 +26,6 @@ MARTS = (
     "pairwise_self_bias",
     "pairwise_name_bias",
     "bradley_terry",
-    "score_agreement",
 )
 
 
@@ -87,10 +86,6 @@ def test_the_brand_favouring_judge_is_found_with_its_planted_bias_for_that_brand
     assert bob["name_bias_ci_low"] <= planted <= bob["name_bias_ci_high"], bob
     assert bob["name_bias_ci_low"] > 0
     assert {judge for judge, _ in rows} == {"fan", "(all judges)"}
-
-
-def test_a_run_with_pairwise_verdicts_only_has_no_agreement_to_report(marts):
-    assert marts["score_agreement"] == [{"n_players": 0, "spearman": None, "kendall_tau": None}]
 
 
 def test_the_ranking_leaves_out_self_and_named_verdicts_and_keeps_the_planted_order(marts):
