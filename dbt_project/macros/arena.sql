@@ -153,3 +153,117 @@
 {% macro arena_few_data_agreement_n() -%}
     {{ return(var('arena_few_data_agreement_n', 10)) }}
 {%- endmacro %}
+
+{#- CTEs that fit a Bradley-Terry model, P(i beats j) = p_i / (p_i + p_j), by Hunter's
+    (2004) minorization-maximization steps, separately in every replicate.
+
+    `edges` names a CTE with one row per replicate, player and opponent: n_games (verdicts
+    between the two, weighted) and wins (the player's weighted wins over the opponent, a tie
+    counting half). Both directions of a pair must be there. Each step sets
+    p_i = W_i / sum_j n_ij / (p_i + p_j) from the previous step's strengths, then divides
+    every strength of the replicate by their geometric mean (over the positive ones), so the
+    strengths of a replicate have geometric mean 1. `iterations` steps are unrolled from
+    p = 1; the largest change of ln p in the last step is kept in bt_last_change. Strengths
+    are rounded to 1e-12: digits below that are the noise of summing in another order, and
+    two players with the same record must tie, not be told apart by that noise. A player
+    that never won has strength 0 after the first step. Ends with a CTE named `bt_fit`
+    (replicate, player, strength, bt_last_change). -#}
+{% macro arena_bradley_terry(edges, iterations=100) -%}
+    bt_wins as (
+        select
+            replicate,
+            player,
+            sum(wins) as total_wins
+        from {{ edges }}
+        group by replicate, player
+    ),
+
+    bt_step_0 as (
+        select
+            replicate,
+            player,
+            1.0::double as strength
+        from bt_wins
+    ),
+    {% for step in range(1, iterations + 1) %}
+    bt_raw_{{ step }} as (
+        select
+            edges.replicate,
+            edges.player,
+            any_value(wins.total_wins)
+            / sum(edges.n_games / (own.strength + other.strength)) as strength
+        from {{ edges }} as edges
+        inner join bt_wins as wins
+            on edges.replicate = wins.replicate and edges.player = wins.player
+        inner join bt_step_{{ step - 1 }} as own
+            on edges.replicate = own.replicate and edges.player = own.player
+        inner join bt_step_{{ step - 1 }} as other
+            on edges.replicate = other.replicate and edges.opponent = other.player
+        group by edges.replicate, edges.player
+    ),
+
+    bt_step_{{ step }} as (
+        select
+            replicate,
+            player,
+            strength / exp(
+                avg(case when strength > 0 then ln(strength) end) over (partition by replicate)
+            ) as strength
+        from bt_raw_{{ step }}
+    ),
+    {% endfor %}
+    bt_fit as (
+        select
+            final_step.replicate,
+            final_step.player,
+            round(final_step.strength, 12) as strength,
+            max(
+                abs(ln(greatest(final_step.strength, 1e-300)) - ln(greatest(previous_step.strength, 1e-300)))
+            ) over (partition by final_step.replicate) as bt_last_change
+        from bt_step_{{ iterations }} as final_step
+        inner join bt_step_{{ iterations - 1 }} as previous_step
+            on
+                final_step.replicate = previous_step.replicate
+                and final_step.player = previous_step.player
+    )
+{%- endmacro %}
+
+{#- One end (`side`: 'low' or 'high') of the 95% Wilson score interval of a share of
+    `successes` out of `trials`; NULL when there are no trials. -#}
+{% macro arena_wilson(successes, trials, side) -%}
+    {%- set z = 1.959963984540054 -%}
+    {%- set sign = '-' if side == 'low' else '+' -%}
+    case
+        when coalesce({{ trials }}, 0) > 0 then
+            (
+                ({{ successes }})::double / ({{ trials }})
+                + {{ z }} * {{ z }} / (2 * ({{ trials }}))
+                {{ sign }} {{ z }} * sqrt(
+                    ({{ successes }})::double / ({{ trials }})
+                    * (1 - ({{ successes }})::double / ({{ trials }}))
+                    / ({{ trials }})
+                    + {{ z }} * {{ z }} / (4 * ({{ trials }}) * ({{ trials }}))
+                )
+            )
+            / (1 + {{ z }} * {{ z }} / ({{ trials }}))
+    end
+{%- endmacro %}
+
+{#- One end (`side`: 'low' or 'high') of the 95% Agresti-Caffo interval of a difference of
+    two shares, successes_1 / trials_1 - successes_2 / trials_2: each share is taken with one
+    success and one failure added, which keeps the interval honest for a handful of trials
+    (a share of 1 out of 1 has no zero-width interval). NULL when either side has no trial. -#}
+{% macro arena_share_difference_ci(successes_1, trials_1, successes_2, trials_2, side) -%}
+    {%- set z = 1.959963984540054 -%}
+    {%- set sign = '-' if side == 'low' else '+' -%}
+    {%- set p1 = '((' ~ successes_1 ~ ') + 1.0) / ((' ~ trials_1 ~ ') + 2)' -%}
+    {%- set p2 = '((' ~ successes_2 ~ ') + 1.0) / ((' ~ trials_2 ~ ') + 2)' -%}
+    case
+        when coalesce({{ trials_1 }}, 0) > 0 and coalesce({{ trials_2 }}, 0) > 0 then
+            {{ p1 }} - {{ p2 }}
+            {{ sign }} {{ z }} * sqrt(
+                {{ p1 }} * (1 - {{ p1 }}) / (({{ trials_1 }}) + 2)
+                + {{ p2 }} * (1 - {{ p2 }}) / (({{ trials_2 }}) + 2)
+            )
+    end
+{%- endmacro %}

@@ -14,6 +14,7 @@ from pdbench.arena.runner import run_arena
 from pdbench.audience.ballot import open_audience_run
 from pdbench.audience.votes import append_vote
 from pdbench.games import load_config
+from pdbench.imports import FORMATS, ImportOptions
 from pdbench.pd.experiment import run_experiment
 from pdbench.storage.schema import (
     RECORDS,
@@ -136,7 +137,8 @@ def test_a_type_with_no_duckdb_column_is_refused():
 @pytest.fixture(scope="module")
 def run_dirs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """The demo PD experiment and the demo arena, played on the mock provider; two votes on
-    the arena's answers, written as the audience page writes them."""
+    the arena's answers, written as the audience page writes them; and the Language Model
+    Council's pairwise verdicts, imported."""
     root = tmp_path_factory.mktemp("contract")
     shutil.copytree(REPO / "configs", root / "configs")
     pd = run_experiment(load_config(root / "configs" / "experiment.yaml"), output_dir=root / "pd")
@@ -152,7 +154,10 @@ def run_dirs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
             created_at="2026-01-01T00:00:00Z",
         )
         append_vote(audience.votes_path, vote)
-    return [pd.run_dir, arena.run_dir]
+    council = FORMATS["lm-council"].run(
+        [REPO / "tests" / "data" / "lm_council" / "lmc_ei.jsonl"], root / "council", ImportOptions()
+    )
+    return [pd.run_dir, arena.run_dir, council.run_dir]
 
 
 def _written(run_dirs: list[Path], record: RecordFile) -> list[str]:

@@ -15,6 +15,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from pdbench.arena.budgets import expand_budgets
 from pdbench.arena.diversity_config import DiversityConfig
+from pdbench.arena.pairwise_config import PairwiseConfig
 from pdbench.arena.player_config import ArenaMockConfig, ArenaPlayerConfig, PlayerTokensConfig
 from pdbench.arena.prompts import PHASES, Phase, phase_template_problem
 from pdbench.arena.tricks import TricksConfig
@@ -218,6 +219,8 @@ class ArenaConfig(ProviderLayerConfig):
     batch_phases: list[Phase] = Field(default_factory=lambda: list(PHASES), min_length=1)
     """The phases in which players with ``batch: true`` send their requests in batches (a
     judgement's rationale goes with ``judge``); in the others they make single calls."""
+    pairwise: PairwiseConfig = Field(default_factory=PairwiseConfig)
+    """How pairwise verdicts count in the Bradley-Terry ranking."""
     min_judgments: int = Field(default=3, ge=1)
     """Fewest valid judgements a player's score must rest on to be ranked; a player with
     fewer is listed as ``insufficient data`` with no rank and no interval."""
@@ -275,6 +278,11 @@ class ArenaConfig(ProviderLayerConfig):
         for i, name in enumerate(names):
             if folded.index(name.casefold()) != i:
                 raise ValueError(f"players[{i}].name: player name {name!r} is used twice")
+        baseline = self.pairwise.baseline
+        if baseline is not None and baseline not in names:
+            raise ValueError(
+                f"pairwise.baseline: unknown player {baseline!r} (players: {', '.join(names)})"
+            )
         for i, player in enumerate(self.players):
             favours = player.mock.favours
             if favours is not None and favours not in names:
@@ -331,6 +339,7 @@ class ArenaConfig(ProviderLayerConfig):
             "diversity": (
                 self.diversity.model_dump(mode="json") if self.diversity is not None else None
             ),
+            "pairwise": self.pairwise.model_dump(mode="json"),
             "players": [_player_truth(p) for p in self.players],
         }
 

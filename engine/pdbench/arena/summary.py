@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pdbench.arena.pairwise_summary import bradley_terry_lines
 from pdbench.storage.marts import ArenaMart
 from pdbench.tables import aligned, mart_rows
 
@@ -26,7 +27,7 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     place of the interval, ``insufficient data (n of min judgements)``; a judge-only
     participant (role ``judge``) has none and ``judge only (not ranked)``."""
     if not tables.get(ArenaMart.LEADERBOARD):
-        return []
+        return bradley_terry_lines(run_dir, tables)
     rows = mart_rows(
         run_dir / ArenaMart.LEADERBOARD,
         columns=(
@@ -76,6 +77,7 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         *_truncation_lines(run_dir),
         *_diversity_lines(run_dir, tables),
         *_audience_line(run_dir, tables),
+        *bradley_terry_lines(run_dir, tables),
     ]
 
 

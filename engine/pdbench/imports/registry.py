@@ -55,6 +55,12 @@ FORMATS: dict[str, Importer] = {
             game="pd",
             run=_lazy("axelrod"),
         ),
+        Importer(
+            name="lm-council",
+            help="The Language Model Council's pairwise verdicts (JSON lines), as an arena run.",
+            game="arena",
+            run=_lazy("lm_council"),
+        ),
     )
 }
 """Format name -> importer, in the order ``pdbench import --help`` lists them."""

@@ -64,6 +64,11 @@ class ArenaMart(StrEnum):
     PARSE_RULES = "parse_rules.parquet"
     AUDIENCE_ANSWER_SCORES = "audience_answer_scores.parquet"
     AUDIENCE_SCORES = "audience_scores.parquet"
+    BRADLEY_TERRY = "bradley_terry.parquet"
+    PAIRWISE_POSITION = "pairwise_position.parquet"
+    PAIRWISE_SELF_BIAS = "pairwise_self_bias.parquet"
+    PAIRWISE_NAME_BIAS = "pairwise_name_bias.parquet"
+    SCORE_AGREEMENT = "score_agreement.parquet"
 
 
 class SeriesMart(StrEnum):

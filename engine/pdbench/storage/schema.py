@@ -2,22 +2,25 @@
 
 A run directory (``data/runs/<run_id>/``) holds:
 
-==========================  ===========================================================
-file                        one line / row per
-==========================  ===========================================================
-``run_manifest.json``       the run (:class:`RunManifest`)
-``rounds.jsonl``            PD round (:class:`RoundRecord`)
-``matches.jsonl``           finished or aborted PD match (:class:`MatchRecord`)
-``calls.jsonl``             provider call attempt, both games (:class:`CallRecord`)
-``questions.jsonl``         arena question kept after parsing (:class:`QuestionRecord`)
-``question_ratings.jsonl``  arena rating of a question by non-author (:class:`QuestionRatingRecord`)
-``answers.jsonl``           arena answer of a kept question (:class:`AnswerRecord`)
-``judgments.jsonl``         arena judgement of an answer by a non-author (:class:`JudgmentRecord`)
-``audience_votes.jsonl``    person's score of an arena answer (:class:`AudienceVoteRecord`)
-``self_assessments.jsonl``  arena answerer's predicted score (:class:`SelfAssessmentRecord`)
-``embeddings.jsonl``        embedding of an arena question or answer (:class:`EmbeddingRecord`)
-``*.parquet``               dbt marts (never written by the engine)
-==========================  ===========================================================
+=============================  ===========================================================
+file                           one line / row per
+=============================  ===========================================================
+``run_manifest.json``          the run (:class:`RunManifest`)
+``rounds.jsonl``               PD round (:class:`RoundRecord`)
+``matches.jsonl``              finished or aborted PD match (:class:`MatchRecord`)
+``calls.jsonl``                provider call attempt, both games (:class:`CallRecord`)
+``questions.jsonl``            arena question kept after parsing (:class:`QuestionRecord`)
+``question_ratings.jsonl``     arena rating of a question by a non-author
+                               (:class:`QuestionRatingRecord`)
+``answers.jsonl``              arena answer of a kept question (:class:`AnswerRecord`)
+``judgments.jsonl``            arena judgement of an answer by a non-author
+                               (:class:`JudgmentRecord`)
+``audience_votes.jsonl``       person's score of an arena answer (:class:`AudienceVoteRecord`)
+``self_assessments.jsonl``     arena answerer's predicted score (:class:`SelfAssessmentRecord`)
+``embeddings.jsonl``           embedding of an arena question or answer (:class:`EmbeddingRecord`)
+``pairwise_judgments.jsonl``   arena verdict on two answers (:class:`PairwiseJudgmentRecord`)
+``*.parquet``                  dbt marts (never written by the engine)
+=============================  ===========================================================
 
 The models live in :mod:`pdbench.storage.records`, with what follows from them: the key
 order of written lines, the JSON schema (``pdbench schema <record>``) and the DuckDB column
@@ -62,6 +65,7 @@ from pdbench.storage.records.manifest import (
     ShardRecord,
     SourceFile,
 )
+from pdbench.storage.records.pairwise import PairwiseJudgmentRecord, Verdict
 from pdbench.storage.records.pd import MatchRecord, PromptPair, RoundRecord
 
 __all__ = [
@@ -79,6 +83,7 @@ __all__ = [
     "JudgmentRecord",
     "MatchRecord",
     "MatchStatus",
+    "PairwiseJudgmentRecord",
     "PromptPair",
     "QuestionRatingRecord",
     "QuestionRecord",
@@ -90,6 +95,7 @@ __all__ = [
     "SelfAssessmentRecord",
     "ShardRecord",
     "SourceFile",
+    "Verdict",
     "duckdb_columns",
     "line_keys",
 ]

@@ -33,7 +33,9 @@ scoring_settings as (
         (scoring ->> '$.tricks.share')::double as trick_share,
         (scoring ->> '$.tricks.fell_below')::double as trick_fell_below,
         (scoring ->> '$.diversity.near_duplicate')::double as diversity_near_duplicate,
-        (scoring ->> '$.diversity.weight')::double as diversity_weight
+        (scoring ->> '$.diversity.weight')::double as diversity_weight,
+        (scoring ->> '$.pairwise.strong_weight')::integer as pairwise_strong_weight,
+        scoring ->> '$.pairwise.baseline' as pairwise_baseline
     from manifest
 )
 

@@ -17,6 +17,7 @@ from pdbench.storage.records.arena import (
 )
 from pdbench.storage.records.calls import CallRecord
 from pdbench.storage.records.manifest import RunManifest
+from pdbench.storage.records.pairwise import PairwiseJudgmentRecord
 from pdbench.storage.records.pd import MatchRecord, RoundRecord
 
 __all__ = ["RECORDS", "RecordFile", "RunFiles"]
@@ -36,6 +37,7 @@ class RunFiles:
     AUDIENCE_VOTES = "audience_votes.jsonl"
     SELF_ASSESSMENTS = "self_assessments.jsonl"
     EMBEDDINGS = "embeddings.jsonl"
+    PAIRWISE_JUDGMENTS = "pairwise_judgments.jsonl"
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ RECORDS: dict[str, RecordFile] = {
         RecordFile("audience_votes", RunFiles.AUDIENCE_VOTES, AudienceVoteRecord),
         RecordFile("self_assessments", RunFiles.SELF_ASSESSMENTS, SelfAssessmentRecord),
         RecordFile("embeddings", RunFiles.EMBEDDINGS, EmbeddingRecord),
+        RecordFile("pairwise_judgments", RunFiles.PAIRWISE_JUDGMENTS, PairwiseJudgmentRecord),
         RecordFile("manifest", RunFiles.MANIFEST, RunManifest),
     )
 }

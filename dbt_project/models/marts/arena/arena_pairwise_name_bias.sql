@@ -1,0 +1,62 @@
+{{ config(location=mart_location()) }}
+
+-- Name bias (the named arm): for each judge and each author, the share of verdicts the
+-- author's answer won when the judge was shown the authors' names minus the share it won
+-- from the same judge blind (a tie half); and for each author over all judges (judge
+-- '(all judges)'). Verdicts on pairs holding the judge's own answer are left out. A 95%
+-- Agresti-Caffo interval of the difference.
+
+with sides as (
+    select * from {{ ref('int_arena_pairwise_sides') }}
+),
+
+others as (
+    select
+        judge,
+        player,
+        is_named,
+        score
+    from sides
+    where not is_self
+    union all
+    select
+        '(all judges)' as judge,
+        player,
+        is_named,
+        score
+    from sides
+    where not is_self
+),
+
+rates as (
+    select
+        judge,
+        player,
+        count(*) filter (where is_named) as n_named,
+        sum(score) filter (where is_named) as named_wins,
+        count(*) filter (where not is_named) as n_blind,
+        sum(score) filter (where not is_named) as blind_wins
+    from others
+    group by judge, player
+    having count(*) filter (where is_named) > 0
+),
+
+final as (
+    select
+        judge,
+        judge = '(all judges)' as is_all_judges,
+        player,
+        n_named,
+        named_wins / n_named as named_win_rate,
+        n_blind,
+        blind_wins / nullif(n_blind, 0) as blind_win_rate,
+        named_wins / n_named - blind_wins / nullif(n_blind, 0) as name_bias,
+        {{ arena_share_difference_ci('named_wins', 'n_named', 'blind_wins', 'n_blind', 'low') }}
+            as name_bias_ci_low,
+        {{ arena_share_difference_ci('named_wins', 'n_named', 'blind_wins', 'n_blind', 'high') }}
+            as name_bias_ci_high
+    from rates
+    order by is_all_judges desc, judge asc, player asc
+)
+
+select * from final

@@ -1,0 +1,92 @@
+"""The Bradley-Terry lines of the leaderboard ``pdbench aggregate`` prints: the ranking from
+pairwise verdicts, and how far it agrees with the absolute scores when the run has both."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pdbench.storage.marts import ArenaMart
+from pdbench.tables import aligned, mart_rows
+
+__all__ = ["bradley_terry_lines"]
+
+
+def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
+    """The players by Bradley-Terry strength (Elo-style, 95% intervals), beside their
+    absolute score when the run has one, then the two rankings' agreement."""
+    if not tables.get(ArenaMart.BRADLEY_TERRY):
+        return []
+    rows = mart_rows(
+        run_dir / ArenaMart.BRADLEY_TERRY,
+        columns=(
+            "rank",
+            "player",
+            "elo",
+            "elo_ci_low",
+            "elo_ci_high",
+            "rank_ci_low",
+            "rank_ci_high",
+            "win_rate_vs_baseline",
+            "n_verdicts",
+            "baseline",
+            "n_replicates",
+        ),
+        where="player is not null",
+        order_by="rank asc, player asc",
+    )
+    scores = _absolute_scores(run_dir, tables)
+    header = ["rank", "player", "Elo", "95% CI", "rank interval", "win rate vs baseline"]
+    header += ["verdicts"] + (["absolute score"] if scores else [])
+    table = [tuple(header)]
+    for rank, player, elo, low, high, rank_low, rank_high, win_rate, n_verdicts, *_ in rows:
+        line = [
+            str(rank),
+            str(player),
+            f"{elo:.0f}",
+            "-" if low is None else f"{low:.0f} .. {high:.0f}",
+            "-" if rank_low is None else f"{rank_low}-{rank_high}",
+            f"{100 * win_rate:.1f}%",
+            str(n_verdicts),
+        ]
+        if scores:
+            line.append(scores.get(player, "-"))
+        table.append(tuple(line))
+    baseline = rows[0][9] if rows else None
+    anchor = f"{baseline} = 1000" if baseline else "geometric mean of the strengths = 1000"
+    return [
+        *([""] if scores else []),
+        f"Bradley-Terry ranking from pairwise verdicts (Elo points, {anchor}; 95% intervals "
+        f"from {rows[0][10] if rows else 0} bootstrap replicates over questions):",
+        *aligned(table),
+        *_agreement_line(run_dir, tables),
+    ]
+
+
+def _absolute_scores(run_dir: Path, tables: dict[str, int]) -> dict[str, str]:
+    if not tables.get(ArenaMart.LEADERBOARD):
+        return {}
+    rows = mart_rows(
+        run_dir / ArenaMart.LEADERBOARD,
+        columns=("player", "score"),
+        where="player is not null and score is not null",
+        order_by="player",
+    )
+    return {player: f"{score:.2f}" for player, score in rows}
+
+
+def _agreement_line(run_dir: Path, tables: dict[str, int]) -> list[str]:
+    if not tables.get(ArenaMart.SCORE_AGREEMENT):
+        return []
+    rows = mart_rows(
+        run_dir / ArenaMart.SCORE_AGREEMENT,
+        columns=("n_players", "spearman", "kendall_tau"),
+        where="n_players >= 2",
+        order_by="n_players",
+    )
+    if not rows:
+        return []
+    n_players, spearman, kendall = rows[0]
+    return [
+        f"agreement of the absolute and Bradley-Terry rankings over {n_players} players: "
+        f"Spearman {spearman:.2f}, Kendall tau {kendall:.2f} (score_agreement.parquet)"
+    ]

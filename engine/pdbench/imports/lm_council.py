@@ -1,0 +1,108 @@
+"""The Language Model Council's pairwise verdicts (machine-theory/lm-council, MIT):
+``pdbench import lm-council <jsonl>...``.
+
+A source is a JSON-lines file of verdicts, one object a line, e.g. the Council's
+``tests/testdata/lmc_ei.jsonl`` (1,000 verdicts of 20 LLM judges on answers of 20 LLMs to
+EmoBench's emotional-intelligence prompts)::
+
+    {"emobench_id": 194, "judge_model": "gpt-4-0613", "first_completion_by": "qwen1.5-32B-Chat",
+     "second_completion_by": "llama-3-8b-chat", "pairwise_choice": "A>B", ...}
+
+``pairwise_choice`` is one of ``A>>B``, ``A>B``, ``B>A``, ``B>>A`` (the Council's scale has
+no tie; ``A=B`` is read too). The question is ``emobench_id`` (or ``question_id``); the
+judging reply, when the line has it (``judging_response_string``), is kept as the raw reply.
+The Council judged every answer against one reference model's; that model, the author found
+in every verdict, becomes the Bradley-Terry baseline (1000 on the Elo-style scale).
+Verdicts are blind: no judge was shown the authors' names.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from pdbench.arena.pairwise_config import PairwiseConfig
+from pdbench.imports.arena_run import ImportedVerdict, reference_player, write_pairwise_run
+from pdbench.imports.base import ImportInputError, ImportOptions, ImportSummary, SourceProblem
+from pdbench.imports.staging import source_files, staged_run_dir
+from pdbench.storage.schema import ImportRecord
+
+__all__ = ["run"]
+
+_CHOICES = ("A>>B", "A>B", "A=B", "B>A", "B>>A")
+_REQUIRED = ("judge_model", "first_completion_by", "second_completion_by", "pairwise_choice")
+
+
+def run(sources: list[Path], output_dir: Path, options: ImportOptions) -> ImportSummary:
+    """Import every verdict of every JSON-lines file in ``sources`` into ``output_dir``."""
+    files = source_files(sources)
+    verdicts = [verdict for path in sources for verdict in _verdicts(path)]
+    if not verdicts:
+        raise ImportInputError("no verdicts", at=SourceProblem(sources[0]))
+    baseline = reference_player(verdicts)
+    record = ImportRecord(format="lm-council", sources=files)
+    with staged_run_dir(output_dir, overwrite=options.overwrite) as staging:
+        counts = write_pairwise_run(
+            staging,
+            verdicts,
+            run_id=options.run_id or output_dir.name,
+            record=record,
+            pairwise=PairwiseConfig(baseline=baseline),
+        )
+    judges = {v.judge for v in verdicts}
+    authors = {v.first for v in verdicts} | {v.second for v in verdicts}
+    return ImportSummary(
+        run_dir=output_dir,
+        game="arena",
+        counts=counts,
+        lines=[
+            f"imported {len(verdicts)} pairwise verdicts of {len(judges)} judges on answers of "
+            f"{len(authors)} models from {len(sources)} file(s) -> {output_dir}"
+            + (f" (baseline: {baseline})" if baseline else "")
+        ],
+    )
+
+
+def _verdicts(path: Path) -> Iterator[ImportedVerdict]:
+    with path.open(encoding="utf-8") as lines:
+        for number, text in enumerate(lines, start=1):
+            if not text.strip():
+                continue
+            yield _verdict(path, number, text)
+
+
+def _verdict(path: Path, number: int, text: str) -> ImportedVerdict:
+    try:
+        line = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportInputError(f"not JSON: {exc.msg}", at=SourceProblem(path, number)) from None
+    if not isinstance(line, dict):
+        raise ImportInputError("not a JSON object", at=SourceProblem(path, number))
+    for key in _REQUIRED:
+        if not isinstance(line.get(key), str) or not line[key].strip():
+            raise ImportInputError("missing or not a text", at=SourceProblem(path, number, key))
+    question = line.get("emobench_id", line.get("question_id"))
+    if question is None or isinstance(question, (dict, list, bool)):
+        raise ImportInputError(
+            "missing or not an id", at=SourceProblem(path, number, "emobench_id")
+        )
+    choice = line["pairwise_choice"].strip()
+    if choice not in _CHOICES:
+        raise ImportInputError(
+            f"{choice!r} is not one of {', '.join(_CHOICES)}",
+            at=SourceProblem(path, number, "pairwise_choice"),
+        )
+    if line["first_completion_by"] == line["second_completion_by"]:
+        raise ImportInputError(
+            "an answer compared with its own author's",
+            at=SourceProblem(path, number, "second_completion_by"),
+        )
+    return ImportedVerdict(
+        question_id=f"emobench-{question}" if "emobench_id" in line else str(question),
+        judge=line["judge_model"],
+        first=line["first_completion_by"],
+        second=line["second_completion_by"],
+        verdict=choice,
+        raw_reply=str(line.get("judging_response_string") or choice),
+    )

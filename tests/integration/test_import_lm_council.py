@@ -1,0 +1,137 @@
+"""``pdbench import lm-council``: the Council's 1,000 real verdicts as an arena run, ranked
+by the SQL's Bradley-Terry fit, which equals a Newton fit of the same verdicts read straight
+from the file; bad lines are one clear error and nothing is written."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+
+import duckdb
+import pytest
+from pdbench import cli
+from pdbench.arena.summary import leaderboard_table
+from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.storage.marts import ArenaMart
+from pdbench.storage.schema import RunFiles, RunManifest
+from typer.testing import CliRunner
+
+from tests.integration.pairwise_runs import newton_fit
+
+REPO = Path(__file__).resolve().parents[2]
+COUNCIL = REPO / "tests" / "data" / "lm_council" / "lmc_ei.jsonl"
+REFERENCE = "qwen1.5-32B-Chat"
+ELO_PER_LN = 400 / math.log(10)
+runner = CliRunner()
+
+
+def _import(*args: str):
+    return runner.invoke(cli.app, ["import", "lm-council", *args, "--no-aggregate"])
+
+
+@pytest.fixture(scope="module")
+def council_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    run_dir = tmp_path_factory.mktemp("council") / "council"
+    result = _import(str(COUNCIL), "--output-dir", str(run_dir))
+    assert result.exit_code == 0, result.output
+    assert "imported 1000 pairwise verdicts of 20 judges on answers of 20 models" in result.output
+    invoke_dbt(
+        DbtRequest(
+            "build",
+            run_dir=run_dir,
+            select="+arena_bradley_terry +arena_pairwise_position +arena_pairwise_self_bias",
+        )
+    )
+    return run_dir
+
+
+def test_the_manifest_says_imported_with_the_sources_sha256(council_run: Path):
+    manifest = RunManifest.model_validate_json((council_run / RunFiles.MANIFEST).read_text())
+    assert manifest.source == "imported"
+    assert manifest.game == "arena"
+    (source,) = manifest.imported.sources
+    assert source.sha256 == hashlib.sha256(COUNCIL.read_bytes()).hexdigest()
+    assert manifest.scoring["pairwise"] == {"strong_weight": 3, "baseline": REFERENCE}
+
+
+def test_the_ranking_of_the_20_models_equals_a_newton_fit_of_the_file(council_run: Path):
+    lines = [json.loads(line) for line in COUNCIL.read_text().splitlines()]
+    blind = [
+        (line["first_completion_by"], line["second_completion_by"], line["pairwise_choice"])
+        for line in lines
+        if line["judge_model"] not in (line["first_completion_by"], line["second_completion_by"])
+    ]
+    assert len(blind) == 906  # 94 verdicts on a pair holding the judge's own answer
+    expected = newton_fit(blind, strong_weight=3)
+    rows = duckdb.sql(
+        f"select player, elo, elo_ci_low, elo_ci_high, rank from "
+        f"'{council_run / 'bradley_terry.parquet'}' order by rank"
+    ).fetchall()
+    assert len(rows) == 20
+    reference = expected[REFERENCE]
+    for player, elo, low, high, _ in rows:
+        assert elo == pytest.approx(1000 + ELO_PER_LN * (expected[player] - reference), abs=1e-4)
+        if player != REFERENCE:
+            assert low < elo < high
+    assert [row[0] for row in rows] == sorted(expected, key=expected.get, reverse=True)
+
+
+def test_the_printed_leaderboard_is_the_bradley_terry_table_when_only_verdicts_exist(
+    council_run: Path,
+):
+    lines = leaderboard_table(council_run, {ArenaMart.BRADLEY_TERRY: 20})
+    assert lines[0].startswith(
+        "Bradley-Terry ranking from pairwise verdicts (Elo points, qwen1.5-32B-Chat = 1000; "
+        "95% intervals from 1000 bootstrap replicates"
+    )
+    assert lines[1].split() == [
+        "rank", "player", "Elo", "95%", "CI", "rank", "interval", "win", "rate", "vs",
+        "baseline", "verdicts",
+    ]  # fmt: skip
+    assert len(lines) == 22
+    assert lines[7].split()[:3] == ["6", REFERENCE, "1000"]
+    assert lines[7].split()[-2:] == ["50.0%", "906"]
+
+
+def test_the_judges_first_position_rate_and_self_preference_count_the_file(council_run: Path):
+    lines = [json.loads(line) for line in COUNCIL.read_text().splitlines()]
+    own = [line for line in lines if line["judge_model"] in _pair(line)]
+    blind = [line for line in lines if line["judge_model"] not in _pair(line)]
+    first_wins = sum(line["pairwise_choice"].startswith("A") for line in blind)
+    own_wins = sum(
+        line["pairwise_choice"].startswith("A")
+        == (line["judge_model"] == line["first_completion_by"])
+        for line in own
+    )
+    assert (len(blind), first_wins, len(own), own_wins) == (906, 485, 94, 45)
+    (position,) = duckdb.sql(
+        "select n_verdicts, first_win_rate, first_win_rate_ci_low, first_win_rate_ci_high "
+        f"from '{council_run / 'pairwise_position.parquet'}' where judge = '(all judges)'"
+    ).fetchall()
+    assert position[:2] == (906, pytest.approx(485 / 906))
+    assert position[2] < 485 / 906 < position[3]
+    (self_bias,) = duckdb.sql(
+        "select n_self, self_win_rate, self_bias_ci_low, self_bias_ci_high "
+        f"from '{council_run / 'pairwise_self_bias.parquet'}' where judge = '(all judges)'"
+    ).fetchall()
+    assert self_bias[:2] == (94, pytest.approx(45 / 94))
+    assert self_bias[2] < 0 < self_bias[3]
+
+
+def _pair(line: dict) -> tuple[str, str]:
+    return line["first_completion_by"], line["second_completion_by"]
+
+
+def test_a_verdict_off_the_scale_names_the_file_line_and_field(tmp_path: Path):
+    source = tmp_path / "verdicts.jsonl"
+    good = COUNCIL.read_text().splitlines()[0]
+    bad = json.loads(good) | {"pairwise_choice": "A>>>B"}
+    source.write_text(good + "\n" + json.dumps(bad) + "\n")
+    result = _import(str(source), "--output-dir", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert f"{source}:2: column pairwise_choice: 'A>>>B' is not one of" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["verdicts.jsonl"]
