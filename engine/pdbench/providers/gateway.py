@@ -32,7 +32,7 @@ from pdbench.providers.base import ProviderClient, Usage
 from pdbench.providers.batch_lane import AwaitingBatch, BatchLane, Settled
 from pdbench.providers.cache import CachedReply, cache_key
 from pdbench.providers.calls import CallContext, CallRequest, Verdict
-from pdbench.providers.failures import Failure, classify_builtin, describe
+from pdbench.providers.failures import Failure, MalformedReply, classify_builtin, describe
 from pdbench.providers.keys import scrub
 from pdbench.providers.retry import (
     RetriesExhausted,
@@ -176,7 +176,7 @@ class ProviderGateway:
         try:
             with runtime.slot(provider=self.provider, model=self.model):
                 outcome: tuple[str, int] | RetriesExhausted = call_with_retries(
-                    lambda: request.ask(self.client),
+                    lambda: _text_of(request.ask(self.client)),
                     policy=self.retry,
                     classify=self._classify_error,
                     sleep=runtime.sleep,
@@ -185,6 +185,10 @@ class ProviderGateway:
                 )
         except RetriesExhausted as exc:
             outcome = exc
+        except Exception as exc:  # outside the loop's reach: still recorded, still one line
+            outcome = RetriesExhausted(
+                error=exc, failure=Failure(False, "internal error"), retries=0
+            )
         except BaseException:
             runtime.finish_call(token)
             raise
@@ -268,6 +272,13 @@ class ProviderGateway:
                 batch_id=batch_id,
             )
         )
+
+
+def _text_of(reply: object) -> str:
+    """The reply a client returned, if it is text (else a transient :class:`MalformedReply`)."""
+    if not isinstance(reply, str):
+        raise MalformedReply(f"the client returned {type(reply).__name__}, not text")
+    return reply
 
 
 class GatewaySettings(Protocol):
