@@ -22,7 +22,7 @@ from tests.servers.wire import Step, WireServer, wire_server
 
 ROUTES = ["openai", "anthropic", "litellm"]
 EMPTY = {
-    "openai": b'{"id": "c", "object": "chat.completion", "created": 0, "model": "m", "choices": []}',
+    "openai": b'{"id": "c", "object": "chat.completion", "created": 0, "choices": []}',
     "anthropic": b'{"id": "m", "type": "message", "role": "assistant", "model": "m"}',
 }
 
@@ -30,7 +30,9 @@ EMPTY = {
 def malformed(wire: str) -> dict[str, Step]:
     return {
         "no choices": Step(raw_body=EMPTY[wire]),
-        "an HTML page": Step(raw_body=b"<html><h1>502 Bad Gateway</h1></html>", content_type="text/html"),
+        "an HTML page": Step(
+            raw_body=b"<html><h1>502 Bad Gateway</h1></html>", content_type="text/html"
+        ),
         "a body that is not UTF-8": Step(raw_body=b'{"choices": "\xff\xfe\xfa"}'),
     }
 
@@ -45,7 +47,9 @@ def route(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
 
 def config(project: Path, route: tuple[str, WireServer], **transport: float) -> Path:
     name, server = route
-    agent = {"provider": "litellm", "model": "openai/pdbench-test-model"} if name == "litellm" else {}
+    agent = (
+        {"provider": "litellm", "model": "openai/pdbench-test-model"} if name == "litellm" else {}
+    )
     path = llm_config(project, server, rounds=1, transport=transport, **agent)
     if name == "litellm":
         path.write_text(path.read_text().replace("provider: openai", "provider: litellm"))
@@ -77,7 +81,7 @@ def test_a_retry_after_beyond_the_cap_is_cut_to_it(project: Path, route: tuple[s
 
 @pytest.mark.parametrize("shape", ["no choices", "an HTML page", "a body that is not UTF-8"])
 def test_a_malformed_reply_is_retried(project: Path, route: tuple[str, WireServer], shape: str):
-    name, server = route
+    _, server = route
     server.then(malformed(server.wire)[shape])
     result = play(config(project, route), project)
     assert result.manifest.status == "completed"

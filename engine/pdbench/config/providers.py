@@ -4,7 +4,6 @@ provider layer (concurrency, limits, cache)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 from pydantic import (
@@ -14,14 +13,12 @@ from pydantic import (
     model_validator,
 )
 
-from pdbench.config.base import StrictModel
+from pdbench.config.base import StrictModel, env_var_name
 from pdbench.errors import unknown
 from pdbench.providers.base import PROVIDERS
 from pdbench.providers.batch_lane import BatchPolling
 from pdbench.providers.params import checked_params
 from pdbench.providers.reasoning import DEFAULT_REASONING_BUDGET, model_family
-
-_ENV_VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class TransportConfig(StrictModel):
@@ -114,12 +111,7 @@ class ProviderAccessConfig(StrictModel):
     @field_validator("api_key_env")
     @classmethod
     def _an_env_var_name(cls, name: str | None) -> str | None:
-        if name is not None and not _ENV_VAR.match(name):
-            raise ValueError(
-                "must be the NAME of an environment variable (e.g. OPENAI_API_KEY), "
-                "never the key itself"
-            )
-        return name
+        return env_var_name(name)
 
     @field_validator("provider")
     @classmethod

@@ -30,9 +30,7 @@ def deadline_client(timeout_s: float, *, sdk: ModuleType | None = None) -> Any:
     """An httpx client (of ``sdk``'s httpx package; plain httpx without one) whose requests
     end at their timeout in all (see the module)."""
     http = _httpx_of(sdk)
-    return http.Client(
-        transport=deadline_transport(http), timeout=timeout_s, follow_redirects=True
-    )
+    return http.Client(transport=deadline_transport(http), timeout=timeout_s, follow_redirects=True)
 
 
 def _httpx_of(sdk: ModuleType | None) -> ModuleType:
