@@ -84,3 +84,19 @@ def test_overwrite_refuses_a_stranger_file_and_a_fake_manifest(project: Path) ->
     assert refused.returncode == 2
     assert "not a pdbench run directory (no valid run_manifest.json)" in refused.stderr
     assert (fake / "thesis.tex").read_text() == "keep"
+    # a refusal leaves the folder as it was: no lock file either
+    assert sorted(p.name for p in fake.iterdir()) == [RunFiles.MANIFEST, "thesis.tex"]
+
+
+def test_a_refused_resume_leaves_no_folder_and_no_lock(project: Path) -> None:
+    config = str(slow_config(project))
+    foreign = project / "foreign"
+    foreign.mkdir()
+    (foreign / "data.csv").write_text("1,2\n")
+    for args in (("--overwrite",), ()):
+        refused = pdbench("run", config, "--output-dir", "foreign", *args, cwd=project)
+        assert refused.returncode == 2, refused.stderr
+        assert [p.name for p in foreign.iterdir()] == ["data.csv"]
+    nothing = pdbench("run", config, "--output-dir", "never", "--resume", cwd=project)
+    assert nothing.returncode == 2 and "nothing to resume" in nothing.stderr
+    assert not (project / "never").exists()
