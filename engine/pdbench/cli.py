@@ -294,6 +294,8 @@ def leaderboard(
 
     with _user_errors():
         series = build_series(sources, output_dir)
+    for line in series.skipped:
+        _err(f"skipped {_one_line(line)}")
     for line in summary_lines(series):
         typer.echo(line)
 
