@@ -20,6 +20,7 @@ from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
 from tests.conftest import CONFIGS, write_arena
+from tests.servers.local import SAFETY_NET_S
 
 runner = CliRunner()
 OFFSETS = [1.0, -1.0, 0.0, 0.5]
@@ -168,7 +169,7 @@ def test_the_viewer_draws_the_series(series: Path, monkeypatch: pytest.MonkeyPat
     from streamlit.testing.v1 import AppTest
 
     monkeypatch.setattr("sys.argv", ["viewer", "--run-dir", str(series)])
-    at = AppTest.from_file(str(Path(cli.STREAMLIT_APP)), default_timeout=60).run()
+    at = AppTest.from_file(str(Path(cli.STREAMLIT_APP)), default_timeout=SAFETY_NET_S).run()
     assert not at.exception
     table = at.dataframe[0].value
     players = _rows(series / SeriesMart.PLAYERS, "select * from {path} order by overall_rank")

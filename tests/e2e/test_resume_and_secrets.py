@@ -17,6 +17,7 @@ from pdbench.storage.schema import RunFiles, RunManifest
 
 from tests.conftest import edit, write_experiment
 from tests.integration.test_real_providers import KEY_ENV, SENTINEL, llm_config
+from tests.servers.local import SAFETY_NET_S
 from tests.servers.wire import Step, reply, wire_server
 
 PDBENCH = str(Path(sys.executable).parent / "pdbench")
@@ -36,7 +37,7 @@ def pdbench(*args: str, cwd: Path, env: dict | None = None) -> subprocess.Comple
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=SAFETY_NET_S,
         env={**os.environ, "NO_COLOR": "1", **(env or {})},
     )
 
@@ -59,8 +60,8 @@ def slow_config(project: Path, *, latency_ms: float = 15) -> Path:
 
 
 def _wait_for_matches(matches: Path, *, at_least: int) -> None:
-    """Until ``matches.jsonl`` holds ``at_least`` finished matches, or 30 s have passed."""
-    deadline = time.monotonic() + 30
+    """Until ``matches.jsonl`` holds ``at_least`` finished matches, or the safety net has passed."""
+    deadline = time.monotonic() + SAFETY_NET_S
     while time.monotonic() < deadline:
         if matches.exists() and len(matches.read_bytes().splitlines()) >= at_least:
             return
@@ -83,7 +84,7 @@ def test_a_run_killed_with_sigkill_resumes_to_the_uninterrupted_result(project: 
     matches = killed / RunFiles.MATCHES
     _wait_for_matches(matches, at_least=4)
     process.send_signal(signal.SIGKILL)
-    process.wait(timeout=10)
+    process.wait(timeout=SAFETY_NET_S)
     assert process.returncode == -signal.SIGKILL
     finished = len(list(read_jsonl(matches)))
     assert 4 <= finished < 12, "the kill came too late to test anything"

@@ -18,6 +18,7 @@ from tests.e2e.test_resume_and_secrets import (
     rows,
     slow_config,
 )
+from tests.servers.local import SAFETY_NET_S
 
 
 def test_a_second_writer_is_refused_while_a_run_plays(project: Path) -> None:
@@ -43,7 +44,7 @@ def test_a_second_writer_is_refused_while_a_run_plays(project: Path) -> None:
     # readers are never blocked
     matches_while_running = (project / "out" / RunFiles.MATCHES).read_text()
     assert first.poll() is None, "the first run ended before the others tried: nothing was tested"
-    _, stderr = first.communicate(timeout=60)
+    _, stderr = first.communicate(timeout=SAFETY_NET_S)
     assert first.returncode == 0, stderr
     assert first.poll() == 0
     for name, result in refused.items():

@@ -23,6 +23,7 @@ from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
+from tests.servers.local import SAFETY_NET_S
 from tests.servers.pages import CHROMIUM_ARGS, chromium, pdbench_page
 from tests.ui.test_browser import REPO
 
@@ -59,7 +60,9 @@ def audience(arena_run: Path, tmp_path: Path) -> Iterator[AudienceServer]:
 async def _scored(page, count: int) -> None:
     """Until the page says the voter has scored ``count`` answers (the script run is over:
     this line is the page's last)."""
-    await page.get_by_text(f"You have scored {count} of", exact=False).wait_for(timeout=20_000)
+    await page.get_by_text(f"You have scored {count} of", exact=False).wait_for(
+        timeout=SAFETY_NET_S * 1000
+    )
 
 
 async def _vote(page, *, scores: list[int], start: int = 0) -> list[str]:

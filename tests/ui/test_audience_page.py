@@ -14,12 +14,14 @@ from pdbench.audience.votes import append_vote, read_tally
 from pdbench.storage.schema import AudienceVoteRecord
 from streamlit.testing.v1 import AppTest
 
+from tests.servers.local import SAFETY_NET_S
+
 VOTER = "b" * 32
 
 
 def _page(monkeypatch: pytest.MonkeyPatch, run_dir: Path, *, voter: str | None = None) -> AppTest:
     monkeypatch.setattr(sys, "argv", ["page.py", "--run-dir", str(run_dir)])
-    at = AppTest.from_file(str(cli.AUDIENCE_APP), default_timeout=30)
+    at = AppTest.from_file(str(cli.AUDIENCE_APP), default_timeout=SAFETY_NET_S)
     if voter is not None:
         at.query_params["voter"] = voter
     at.run()

@@ -22,6 +22,7 @@ from pdbench.audience.ballot import AudienceAnswer, AudienceRun, next_answer, op
 from pdbench.audience.votes import append_vote, read_tally
 from pdbench.clock import utc_timestamp
 from pdbench.errors import RunDirError
+from pdbench.model_text import show_model_text
 from pdbench.storage.schema import AudienceVoteRecord
 
 __all__ = ["SCORES", "main"]
@@ -94,9 +95,9 @@ def _ballot(run: AudienceRun, voter: str, scored: set[str]) -> AudienceAnswer | 
 
 def _show(run: AudienceRun, voter: str, item: AudienceAnswer) -> None:
     st.subheader("Question")
-    st.container(border=True, key="question").markdown(item.question)
+    show_model_text(item.question, where=st.container(border=True, key="question"))
     st.subheader("Answer")
-    st.container(border=True, key="answer").markdown(item.answer)
+    show_model_text(item.answer, where=st.container(border=True, key="answer"))
     st.write("**Your score** (0 very poor, 10 excellent)")
     for column, score in zip(st.columns(len(SCORES)), SCORES, strict=True):
         column.button(
