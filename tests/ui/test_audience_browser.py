@@ -79,9 +79,15 @@ async def _vote(page, *, scores: list[int], start: int = 0) -> list[str]:
     return seen
 
 
+def _token(page) -> str:
+    """The signed voter token in the page's address."""
+    (token,) = parse_qs(urlparse(page.url).query)["voter"]
+    return token
+
+
 def _voter(page) -> str:
-    (voter,) = parse_qs(urlparse(page.url).query)["voter"]
-    return voter
+    """The voter id of the page's session (its token without the signature)."""
+    return _token(page).partition(".")[0]
 
 
 @dataclass(frozen=True)
@@ -199,3 +205,50 @@ def test_a_reload_keeps_the_voter_and_adds_no_vote(audience: AudienceServer):
     assert [vote["score"] for vote in votes] == [7, 1]
     assert votes[0]["answer_id"] != votes[1]["answer_id"]
     assert votes[0]["vote_id"] != votes[1]["vote_id"]
+
+
+async def _two_tabs_of_one_voter(server: AudienceServer) -> dict:
+    """One voter's address opened in a second browser context (a second tab, or the address
+    sent to another browser), both scoring the answer they show; then a forged voter id."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            first = await (await browser.new_context(viewport=VIEWPORT)).new_page()
+            await first.goto(server.url)
+            await _scored(first, 0)
+            second = await (await browser.new_context(viewport=VIEWPORT)).new_page()
+            await second.goto(f"{server.url}/?voter={_token(first)}")
+            await _scored(second, 0)
+            shown = [await p.locator(".st-key-answer").inner_text() for p in (first, second)]
+            await first.get_by_role("button", name="7", exact=True).click()
+            await _scored(first, 1)
+            await second.get_by_role("button", name="3", exact=True).click()
+            refusal = second.get_by_text("Your last score was not counted", exact=False)
+            await refusal.wait_for(timeout=SAFETY_NET_S * 1000)
+            forged = await (await browser.new_context(viewport=VIEWPORT)).new_page()
+            await forged.goto(f"{server.url}/?voter={'f' * 32}")
+            await _scored(forged, 0)
+            return {
+                "voter": _voter(first),
+                "second": _voter(second),
+                "shown": shown,
+                "refusal": await refusal.inner_text(),
+                "forged": _token(forged),
+            }
+        finally:
+            await browser.close()
+
+
+def test_one_voter_in_two_browser_contexts_counts_once(audience: AudienceServer):
+    seen = asyncio.run(_two_tabs_of_one_voter(audience))
+
+    assert seen["second"] == seen["voter"]
+    assert seen["shown"][0] == seen["shown"][1]  # the same voter is shown the same answer
+    votes = audience.votes
+    assert [(v["voter"], v["score"]) for v in votes] == [(seen["voter"], 7)]  # the first stands
+    assert "already scored this answer" in seen["refusal"]
+    # a voter id the client made up is not taken: the page issued a signed one instead
+    voter, _, signature = seen["forged"].partition(".")
+    assert voter != "f" * 32 and len(voter) == 32 and signature
