@@ -22,6 +22,7 @@ digests, git commits) is never a key here: the manifest is made of them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import os
@@ -48,6 +49,11 @@ def scrub(text: str) -> str:
     """``text`` with every key remembered so far (:func:`remember_secret`), and the value of
     every environment variable named like a secret (``*_API_KEY``, ``*_TOKEN``, ...),
     replaced by ``***``."""
+    return _masked(text, _known_secrets())
+
+
+def _known_secrets() -> list[str]:
+    """The secrets :func:`scrub` masks, longest first."""
     with _lock:
         known = set(_secrets)
     known |= {
@@ -55,8 +61,12 @@ def scrub(text: str) -> str:
         for name, value in os.environ.items()
         if value and name.upper().endswith(_SECRET_ENV_NAMES)
     }
-    for secret in sorted(known, key=len, reverse=True):
-        if len(secret) >= 4:
+    return sorted((k for k in known if len(k) >= 4), key=len, reverse=True)
+
+
+def _masked(text: str, known: list[str]) -> str:
+    for secret in known:
+        if secret in text:
             text = text.replace(secret, MASK)
     return text
 
@@ -94,6 +104,14 @@ def _words(name: str) -> list[str]:
     return [w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w]
 
 
+def _env_name(name: str, value: str) -> bool:
+    """Whether ``value`` of field ``name`` (``*_env``) is the name of a variable."""
+    return (
+        _words(name)[-1:] == ["env"] and bool(_ENV_NAME.match(value)) and not looks_like_key(value)
+    )
+
+
+@functools.lru_cache(maxsize=4096)
 def _secret_name(name: str) -> bool:
     words = _words(name)
     return any(w in _SECRET_WORDS for w in words) or "".join(words) in _SECRET_WORDS
@@ -125,10 +143,10 @@ def _random_run(part: str) -> bool:
     return len(set(kinds)) >= 2 and jumps >= len(part) / 3 and _entropy(part) >= 3.5
 
 
-def redacted_text(text: str) -> str:
+def redacted_text(text: str, *, known: list[str] | None = None) -> str:
     """``text`` with URL passwords, secret query values, bearer tokens, key-like words and
-    known keys masked."""
-    text = scrub(text)
+    known keys (``known``, default: :func:`scrub`'s) masked."""
+    text = _masked(text, _known_secrets() if known is None else known)
     text = _USERINFO.sub(lambda m: f"{m['scheme']}{MASK}@", text)
     text = _BEARER.sub(lambda m: f"{m[1]} {MASK}", text)
     text = _QUERY.sub(
@@ -137,17 +155,22 @@ def redacted_text(text: str) -> str:
     return _WORD.sub(lambda m: MASK if looks_like_key(m[0]) else m[0], text)
 
 
-def redacted(value: Any, *, name: str = "") -> Any:
-    """``value`` (JSON-like) with every secret masked (see the module); ``name`` is the field
-    that holds it."""
+def redacted(value: Any, *, known: list[str] | None = None) -> Any:
+    """``value`` (JSON-like) with every secret masked (see the module); ``known``: the keys
+    to mask besides the patterns (default: :func:`scrub`'s; a caller that scrubbed its text
+    already passes ``[]`` and saves reading the environment)."""
+    return _redacted(value, name="", known=_known_secrets() if known is None else known)
+
+
+def _redacted(value: Any, *, name: str, known: list[str]) -> Any:
     if isinstance(value, dict):
-        return {k: redacted(v, name=str(k)) for k, v in value.items()}
+        return {k: _redacted(v, name=str(k), known=known) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [redacted(v, name=name) for v in value]
+        return [_redacted(v, name=name, known=known) for v in value]
     if not isinstance(value, str):
         return value
-    if name and _secret_name(name) and value:
-        env_name = _words(name)[-1:] == ["env"] and _ENV_NAME.match(value)
-        if not env_name or looks_like_key(value):
-            return MASK
-    return redacted_text(value)
+    if name and value and _secret_name(name) and not _env_name(name, value):
+        return MASK
+    if len(value) < 16 and "@" not in value and "=" not in value and not known:
+        return value  # too short for a key-like word, a bearer token, a password or a query
+    return redacted_text(value, known=known)

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pdbench.clock import utc_timestamp
 from pdbench.providers.base import ProviderClient, Usage
-from pdbench.redact import redacted
+from pdbench.redact import redacted, scrub
 from pdbench.storage.schema import SCHEMA_VERSION
 
 __all__ = ["CallContext", "CallRequest", "CallStatus", "Verdict", "prompt_sha256"]
@@ -97,7 +97,8 @@ class CallContext:
     ) -> dict[str, Any]:
         """The ``calls.jsonl`` line of one attempt, in the ``CallRecord``'s order (usage None:
         no reply, nothing known of tokens or cost), every secret in it masked
-        (:func:`pdbench.redact.redacted`)."""
+        (:func:`pdbench.redact.redacted`; known keys are looked for in ``error`` only, the one
+        field that quotes what a server said)."""
         return redacted(
             {
                 "schema_version": SCHEMA_VERSION,
@@ -118,11 +119,12 @@ class CallContext:
                 "truncated": usage.truncated if usage else False,
                 "status": verdict[0],
                 "parse_rule": verdict[1],
-                "error": error,
+                "error": scrub(error) if error else error,
                 "cache_hit": cache_hit,
                 "batch_id": batch_id,
                 "timestamp_utc": utc_timestamp(),
-            }
+            },
+            known=[],
         )
 
     def sample_key(self, *, seed: int, attempt: int) -> dict[str, Any]:
