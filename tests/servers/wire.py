@@ -60,6 +60,8 @@ class Step:
     ``stop_reason: max_tokens``)."""
     content_type: str = "application/json"
     """The content type of a ``raw_body`` (an HTML error page from a proxy: ``text/html``)."""
+    hold: threading.Event | None = None
+    """Answer only once this is set (a call in flight for as long as a test needs)."""
     drip: bool = False
     """Send a 200 header promising a large body, then one byte at a time, forever (until the
     client hangs up or the server stops)."""
@@ -263,6 +265,8 @@ class WireServer:
                     self.path, {k.lower(): v for k, v in self.headers.items()}, payload
                 )
                 step = server._next(request)
+                if step.hold is not None:
+                    step.hold.wait()
                 if step.delay_s:
                     time.sleep(step.delay_s)
                 try:

@@ -207,6 +207,15 @@ def test_a_reload_keeps_the_voter_and_adds_no_vote(audience: AudienceServer):
     assert votes[0]["vote_id"] != votes[1]["vote_id"]
 
 
+async def _answer_text(page) -> str:
+    """The answer on the page, once its text is drawn."""
+    await page.wait_for_function(
+        "document.querySelector('.st-key-answer')?.innerText.trim().length > 0",
+        timeout=SAFETY_NET_S * 1000,
+    )
+    return await page.locator(".st-key-answer").inner_text()
+
+
 async def _two_tabs_of_one_voter(server: AudienceServer) -> dict:
     """One voter's address opened in a second browser context (a second tab, or the address
     sent to another browser), both scoring the answer they show; then a forged voter id."""
@@ -221,7 +230,7 @@ async def _two_tabs_of_one_voter(server: AudienceServer) -> dict:
             second = await (await browser.new_context(viewport=VIEWPORT)).new_page()
             await second.goto(f"{server.url}/?voter={_token(first)}")
             await _scored(second, 0)
-            shown = [await p.locator(".st-key-answer").inner_text() for p in (first, second)]
+            shown = [await _answer_text(p) for p in (first, second)]
             await first.get_by_role("button", name="7", exact=True).click()
             await _scored(first, 1)
             await second.get_by_role("button", name="3", exact=True).click()
