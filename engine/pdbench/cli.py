@@ -94,14 +94,23 @@ def _load(config: Path) -> tuple[LoadedConfig, Game]:
     return loaded, GAMES[loaded.config.game]
 
 
+def _checked(config: Path, *, keys: bool = True) -> tuple[LoadedConfig, Game]:
+    """The config, after every check ``validate`` makes and ``run`` relies on (schema, refs,
+    every file it names, defaults included, and providers; their keys with ``keys``): the
+    one function both commands call, so that a config ``validate`` passes is one ``run``
+    can start."""
+    loaded, game = _load(config)
+    game.check_providers(loaded, keys=keys)
+    return loaded, game
+
+
 @app.command()
 def validate(
     config: Annotated[Path, typer.Argument(help="The experiment YAML file.")],
 ) -> None:
     """Check a config: schema, refs and overrides, prompt and persona files, providers."""
     with _user_errors():
-        loaded, game = _load(config)
-        game.check_providers(loaded)
+        loaded, game = _checked(config)
         lines = game.summary_lines(loaded, run_dir=game.run_dir(loaded, None))
     typer.echo(f"ok: {loaded.path} (game {game.name})")
     for line in lines:
@@ -124,10 +133,9 @@ def run(
     """Play the experiment (PD: every condition x replicate; arena: the tournament) and write
     the run directory."""
     with _user_errors():
-        loaded, game = _load(config)
+        loaded, game = _checked(config, keys=not dry_run)
         if replicates is not None:
             loaded = game.with_replicates(loaded, replicates)
-        game.check_providers(loaded, keys=not dry_run)
         cluster = _executor(game, loaded, executor, chunk_rounds=chunk_rounds)
         run_dir = game.run_dir(loaded, output_dir)
         if resume and overwrite:
@@ -324,6 +332,8 @@ def leaderboard(
 
     with _user_errors():
         series = build_series(sources, output_dir)
+    for line in series.skipped:
+        _err(f"skipped {_one_line(line)}")
     for line in summary_lines(series):
         typer.echo(line)
 

@@ -24,6 +24,7 @@ from tests.integration.test_arena_batches import (
     answerer,
     remote_arena,
 )
+from tests.servers.local import SAFETY_NET_S
 from tests.servers.wire import WireServer, wire_server
 
 PLAYERS = 3
@@ -49,7 +50,7 @@ def _start_and_wait_for_batches(project: Path, server: WireServer, config: Path)
         text=True,
         env=env,
     )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + SAFETY_NET_S
     while time.monotonic() < deadline and process.poll() is None:
         manifest = _manifest(project / "cut")
         polling = server.batches.status_requests > 0
@@ -76,11 +77,11 @@ def test_a_run_stopped_while_its_batches_run_resumes_without_paying_twice(
         process = _start_and_wait_for_batches(project, server, config)
         if stop == "kill -9":
             process.kill()
-            process.communicate(timeout=30)
+            process.communicate(timeout=SAFETY_NET_S)
             assert _manifest(project / "cut").status == "running"
         else:
             process.send_signal(signal.SIGINT)
-            _, stderr = process.communicate(timeout=30)
+            _, stderr = process.communicate(timeout=SAFETY_NET_S)
             assert process.returncode == 130, stderr
             waiting = f"generate: waiting for 3 batches ({', '.join(server.batches.created)})"
             lines = stderr.strip().splitlines()

@@ -14,6 +14,7 @@ from pdbench.storage.schema import RunFiles, RunManifest
 
 from tests.conftest import write_arena
 from tests.e2e.test_resume_and_secrets import PDBENCH, pdbench, rows, with_ctrl_c
+from tests.servers.local import SAFETY_NET_S
 
 FILES = (RunFiles.QUESTIONS, RunFiles.QUESTION_RATINGS, RunFiles.ANSWERS, RunFiles.JUDGMENTS,
          RunFiles.CALLS)  # fmt: skip
@@ -38,7 +39,7 @@ def _manifest(run_dir: Path) -> RunManifest:
 def _wait_for_judging(run_dir: Path, *, calls: int) -> None:
     """Until the judge phase has written ``calls`` call lines."""
     path = run_dir / RunFiles.CALLS
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + SAFETY_NET_S
     while time.monotonic() < deadline:
         if path.exists() and path.read_bytes().count(b'"phase":"judge"') >= calls:
             return
@@ -60,7 +61,7 @@ def test_a_tournament_killed_mid_phase_resumes_to_the_uninterrupted_result(proje
     )
     _wait_for_judging(killed, calls=10)
     process.send_signal(signal.SIGKILL)
-    process.wait(timeout=10)
+    process.wait(timeout=SAFETY_NET_S)
     assert process.returncode == -signal.SIGKILL
     stopped = _manifest(killed)
     assert stopped.status == "running"
@@ -93,7 +94,7 @@ def test_ctrl_c_marks_the_tournament_interrupted_and_it_resumes(project: Path):
     )
     _wait_for_judging(project / "out", calls=1)
     process.send_signal(signal.SIGINT)
-    _, stderr = process.communicate(timeout=20)
+    _, stderr = process.communicate(timeout=SAFETY_NET_S)
     assert process.returncode == 130, stderr
     assert stderr.strip().endswith("out is marked interrupted")
     manifest = _manifest(project / "out")

@@ -20,6 +20,7 @@ from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
 from tests.conftest import CONFIGS, write_arena
+from tests.servers.local import SAFETY_NET_S
 
 runner = CliRunner()
 OFFSETS = [1.0, -1.0, 0.0, 0.5]
@@ -121,14 +122,21 @@ def test_a_folder_skips_what_is_no_tournament_and_a_run_named_must_be_one(
 ):
     pd_run = runs / "pd-run"
     pd_run.mkdir()
+    broken = runs / "broken"
+    broken.mkdir()
     manifest = json.loads((runs / "season-0" / RunFiles.MANIFEST).read_text())
     (pd_run / RunFiles.MANIFEST).write_text(json.dumps(manifest | {"game": "pd"}))
+    (broken / RunFiles.MANIFEST).write_text('{"run_id": "cut off')
     try:
         result = runner.invoke(
             cli.app, ["leaderboard", str(runs), "--output-dir", str(tmp_path / "board")]
         )
         assert result.exit_code == 0, result.output
-        assert f"skipped {pd_run}: a pd run, not an arena run" in result.stdout
+        skipped = result.stderr.splitlines()
+        assert f"skipped {pd_run}: a pd run, not an arena run" in skipped
+        (line,) = [s for s in skipped if s.startswith(f"skipped {broken}: ")]
+        assert line.startswith(f"skipped {broken}: not a valid pdbench manifest")
+        assert "skipped" not in result.stdout and "series of 4 tournaments" in result.stdout
         named = runner.invoke(
             cli.app, ["leaderboard", str(pd_run), str(runs / "season-0"), "--output-dir", "x"]
         )
@@ -136,6 +144,7 @@ def test_a_folder_skips_what_is_no_tournament_and_a_run_named_must_be_one(
         assert named.stderr.strip() == f"error: {pd_run}: a pd run, not an arena run"
     finally:
         shutil.rmtree(pd_run)
+        shutil.rmtree(broken)
 
 
 def test_one_tournament_is_no_series(runs: Path, tmp_path: Path):
@@ -160,7 +169,7 @@ def test_the_viewer_draws_the_series(series: Path, monkeypatch: pytest.MonkeyPat
     from streamlit.testing.v1 import AppTest
 
     monkeypatch.setattr("sys.argv", ["viewer", "--run-dir", str(series)])
-    at = AppTest.from_file(str(Path(cli.STREAMLIT_APP)), default_timeout=60).run()
+    at = AppTest.from_file(str(Path(cli.STREAMLIT_APP)), default_timeout=SAFETY_NET_S).run()
     assert not at.exception
     table = at.dataframe[0].value
     players = _rows(series / SeriesMart.PLAYERS, "select * from {path} order by overall_rank")

@@ -7,13 +7,15 @@ from pathlib import Path
 
 from pdbench.storage.schema import RunFiles
 
+from tests.servers.local import SAFETY_NET_S
+
 PDBENCH = str(Path(sys.executable).parent / "pdbench")
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_COLOR": "1"}
     return subprocess.run(
-        [PDBENCH, *args], cwd=cwd, capture_output=True, text=True, timeout=60, env=env
+        [PDBENCH, *args], cwd=cwd, capture_output=True, text=True, timeout=SAFETY_NET_S, env=env
     )
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from pdbench.storage.schema import RunFiles
 
 from tests.e2e.test_resume_and_secrets import PDBENCH, pdbench, rows, slow_config
+from tests.servers.local import SAFETY_NET_S
 
 LIMIT = 24_000
 """Bytes any file of the run may hold: rounds.jsonl (prompts stored) passes it mid-run."""
@@ -33,7 +34,7 @@ def test_a_full_disk_fails_the_run_in_one_line_and_resume_finishes_it(project: P
         cwd=project,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=SAFETY_NET_S,
         preexec_fn=_limited,
         env={**os.environ, "NO_COLOR": "1"},
     )

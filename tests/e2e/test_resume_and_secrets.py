@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -16,7 +17,8 @@ from pdbench.storage.schema import RunFiles, RunManifest
 
 from tests.conftest import edit, write_experiment
 from tests.integration.test_real_providers import KEY_ENV, SENTINEL, llm_config
-from tests.servers.wire import Step, wire_server
+from tests.servers.local import SAFETY_NET_S
+from tests.servers.wire import Step, reply, wire_server
 
 PDBENCH = str(Path(sys.executable).parent / "pdbench")
 TIMES = {"timestamp_utc", "started_at", "finished_at", "latency_ms"}
@@ -35,7 +37,7 @@ def pdbench(*args: str, cwd: Path, env: dict | None = None) -> subprocess.Comple
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=SAFETY_NET_S,
         env={**os.environ, "NO_COLOR": "1", **(env or {})},
     )
 
@@ -58,8 +60,8 @@ def slow_config(project: Path, *, latency_ms: float = 15) -> Path:
 
 
 def _wait_for_matches(matches: Path, *, at_least: int) -> None:
-    """Until ``matches.jsonl`` holds ``at_least`` finished matches, or 30 s have passed."""
-    deadline = time.monotonic() + 30
+    """Until ``matches.jsonl`` holds ``at_least`` finished matches, or the safety net has passed."""
+    deadline = time.monotonic() + SAFETY_NET_S
     while time.monotonic() < deadline:
         if matches.exists() and len(matches.read_bytes().splitlines()) >= at_least:
             return
@@ -82,7 +84,7 @@ def test_a_run_killed_with_sigkill_resumes_to_the_uninterrupted_result(project: 
     matches = killed / RunFiles.MATCHES
     _wait_for_matches(matches, at_least=4)
     process.send_signal(signal.SIGKILL)
-    process.wait(timeout=10)
+    process.wait(timeout=SAFETY_NET_S)
     assert process.returncode == -signal.SIGKILL
     finished = len(list(read_jsonl(matches)))
     assert 4 <= finished < 12, "the kill came too late to test anything"
@@ -234,3 +236,57 @@ def test_ctrl_c_stops_a_concurrent_run_cleanly_and_it_resumes(project: Path):
     )
     assert resumed.returncode == 0, resumed.stderr
     assert len(list(read_jsonl(matches))) == 12
+
+
+PASTED_KEY = "sk-live-9fQ2xR7mZ4kL1pV8nB3cT6wY"
+EXTRA_KEY = "sk-extra-Zq8Lm2Xv6Pn4Rt7Wc1Yb5Hd9"
+
+
+def test_a_password_in_base_url_and_a_key_in_params_reach_no_file(project: Path, monkeypatch):
+    monkeypatch.setenv(KEY_ENV, SENTINEL)
+    with wire_server("openai") as server:
+        with_password = server.base_url.replace("http://", "http://alice:hunter2pw@")
+        config = llm_config(
+            project,
+            server,
+            rounds=1,
+            base_url=with_password,
+            params={"extra_body": {"api_key": EXTRA_KEY, "region": "eu"}},
+        )
+        server.then(Step(status=500), reply("C"))
+        run = pdbench("run", str(config), "--no-aggregate", cwd=project, env={KEY_ENV: SENTINEL})
+    assert run.returncode == 0, run.stderr
+    run_dir = next(p.parent for p in project.rglob(RunFiles.MANIFEST))
+    manifest = json.loads((run_dir / RunFiles.MANIFEST).read_text())
+    agent = manifest["config"]["conditions"][0]["agent_a"]
+    assert agent["base_url"].startswith("http://***@127.0.0.1:")
+    assert agent["params"]["extra_body"] == {"api_key": "***", "region": "eu"}
+    for path in (run_dir / RunFiles.MANIFEST, run_dir / RunFiles.CALLS):
+        text = path.read_text()
+        assert "hunter2pw" not in text and EXTRA_KEY not in text and SENTINEL not in text, path
+
+
+def test_a_key_pasted_into_api_key_env_is_refused_and_never_echoed(project: Path):
+    config = write_experiment(
+        project / "configs",
+        conditions=[
+            {
+                "name": "pasted",
+                "agent_a": {
+                    "ref": "agents/llm_default.yaml",
+                    "overrides": {
+                        "provider": "openai",
+                        "api_key_env": "AbCdEf0123456789GhIjKlMnOpQr",
+                    },
+                },
+                "agent_b": {"ref": "agents/policies.yaml", "overrides": {"policy": "TFT"}},
+            }
+        ],
+    )
+    for command in ("validate", "run"):
+        result = pdbench(command, str(config), cwd=project)
+        assert result.returncode == 2
+        assert len(result.stderr.splitlines()) == 1
+        assert "api_key_env: must be the NAME of an environment variable" in result.stderr
+        assert "AbCdEf0123456789GhIjKlMnOpQr" not in result.stderr + result.stdout
+    assert not (project / "data").exists()

@@ -5,7 +5,10 @@ directory of pdbench's own files."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -13,52 +16,79 @@ from pdbench.storage.schema import RunFiles
 
 from tests.e2e.test_resume_and_secrets import (
     PDBENCH,
-    _wait_for_matches,
     pdbench,
     rows,
     slow_config,
 )
+from tests.integration.test_real_providers import KEY_ENV, SENTINEL, llm_config
+from tests.servers.local import SAFETY_NET_S
+from tests.servers.wire import Step, reply, wire_server
 
 
 def test_a_second_writer_is_refused_while_a_run_plays(project: Path) -> None:
-    config = str(slow_config(project, latency_ms=250))  # seconds of play after the first match
-    first = subprocess.Popen(
-        [PDBENCH, "run", config, "--output-dir", "out", "--no-aggregate"],
-        cwd=project,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    _wait_for_matches(project / "out" / RunFiles.MATCHES, at_least=1)
-    attempts = {
-        "overwrite": ("run", config, "--output-dir", "out", "--overwrite", "--no-aggregate"),
-        "resume": ("run", config, "--output-dir", "out", "--resume", "--no-aggregate"),
-        "aggregate": ("aggregate", "out"),
-    }
-    with ThreadPoolExecutor(len(attempts)) as pool:  # all at once, while the first plays
-        futures = {
-            name: pool.submit(pdbench, *args, cwd=project) for name, args in attempts.items()
-        }
-        refused = {name: future.result() for name, future in futures.items()}
-    # readers are never blocked
-    matches_while_running = (project / "out" / RunFiles.MATCHES).read_text()
-    assert first.poll() is None, "the first run ended before the others tried: nothing was tested"
-    _, stderr = first.communicate(timeout=60)
+    gate = threading.Event()
+    with wire_server("openai") as server:
+        # the first round is answered; the second call is held until the others have tried
+        server.then(reply("C"), Step(reply="C", hold=gate))
+        config = str(llm_config(project, server, rounds=3, transport={"timeout_s": SAFETY_NET_S}))
+        env = {**os.environ, "NO_COLOR": "1", KEY_ENV: SENTINEL}
+        first = subprocess.Popen(
+            [PDBENCH, "run", config, "--output-dir", "out", "--no-aggregate"],
+            cwd=project,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        try:
+            _wait_until(lambda: server.hits >= 2 or first.poll() is not None)
+            assert first.poll() is None, first.stderr.read() if first.stderr else ""
+            attempts = {
+                "overwrite": (
+                    "run",
+                    config,
+                    "--output-dir",
+                    "out",
+                    "--overwrite",
+                    "--no-aggregate",
+                ),
+                "resume": ("run", config, "--output-dir", "out", "--resume", "--no-aggregate"),
+                "aggregate": ("aggregate", "out"),
+            }
+            with ThreadPoolExecutor(len(attempts)) as pool:  # all at once, while the first plays
+                futures = {
+                    name: pool.submit(pdbench, *args, cwd=project)
+                    for name, args in attempts.items()
+                }
+                refused = {name: future.result() for name, future in futures.items()}
+            # readers are never blocked
+            rounds_while_running = (project / "out" / RunFiles.ROUNDS).read_text()
+            assert first.poll() is None, "the first run ended before the others tried"
+        finally:
+            gate.set()
+        _, stderr = first.communicate(timeout=SAFETY_NET_S)
     assert first.returncode == 0, stderr
-    assert first.poll() == 0
     for name, result in refused.items():
         assert result.returncode == 2, (name, result.stderr)
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1, (name, result.stderr)
         assert lines[0].startswith("error: ") and "in use by another pdbench process" in lines[0]
         assert f"pid {first.pid}" in lines[0]
-    assert matches_while_running
+    assert len(rounds_while_running.splitlines()) == 1
     manifest = json.loads((project / "out" / RunFiles.MANIFEST).read_text())
     assert manifest["status"] == "completed"
-    assert manifest["counts"]["matches"] == 12 == len(rows(project / "out", RunFiles.MATCHES))
+    assert manifest["counts"]["rounds"] == 3 == len(rows(project / "out", RunFiles.ROUNDS))
     # the lock went with the process: the directory is free again
     again = pdbench("run", config, "--output-dir", "out", "--resume", "--no-aggregate", cwd=project)
     assert again.returncode == 0, again.stderr
+
+
+def _wait_until(condition) -> None:
+    """Until ``condition()`` holds (polled; the safety net only stops a hang)."""
+    deadline = time.monotonic() + SAFETY_NET_S
+    while not condition():
+        assert time.monotonic() < deadline, "waited past the safety net"
+        time.sleep(0.02)
 
 
 def test_overwrite_refuses_a_stranger_file_and_a_fake_manifest(project: Path) -> None:
@@ -84,3 +114,19 @@ def test_overwrite_refuses_a_stranger_file_and_a_fake_manifest(project: Path) ->
     assert refused.returncode == 2
     assert "not a pdbench run directory (no valid run_manifest.json)" in refused.stderr
     assert (fake / "thesis.tex").read_text() == "keep"
+    # a refusal leaves the folder as it was: no lock file either
+    assert sorted(p.name for p in fake.iterdir()) == [RunFiles.MANIFEST, "thesis.tex"]
+
+
+def test_a_refused_resume_leaves_no_folder_and_no_lock(project: Path) -> None:
+    config = str(slow_config(project))
+    foreign = project / "foreign"
+    foreign.mkdir()
+    (foreign / "data.csv").write_text("1,2\n")
+    for args in (("--overwrite",), ()):
+        refused = pdbench("run", config, "--output-dir", "foreign", *args, cwd=project)
+        assert refused.returncode == 2, refused.stderr
+        assert [p.name for p in foreign.iterdir()] == ["data.csv"]
+    nothing = pdbench("run", config, "--output-dir", "never", "--resume", cwd=project)
+    assert nothing.returncode == 2 and "nothing to resume" in nothing.stderr
+    assert not (project / "never").exists()

@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
 from tests.games.coin import CoinGame
+from tests.servers.local import SAFETY_NET_S
 from tests.ui.conftest import APP
 
 CONFIG = """\
@@ -71,7 +72,7 @@ def test_a_registered_game_is_validated_played_aggregated_and_shown(
     assert (manifest["game"], manifest["status"]) == ("coin", "completed")
 
     monkeypatch.setattr(sys, "argv", ["streamlit_app.py", "--run-dir", str(run_dir)])
-    at = AppTest.from_file(str(APP), default_timeout=30)
+    at = AppTest.from_file(str(APP), default_timeout=SAFETY_NET_S)
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     assert any("Coin calls" in caption.value for caption in at.caption)

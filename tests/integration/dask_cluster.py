@@ -13,8 +13,10 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.servers.local import SAFETY_NET_S
+
 DASK = str(Path(sys.executable).parent / "dask")
-START_TIMEOUT_S = 60.0
+START_TIMEOUT_S = SAFETY_NET_S
 
 
 @dataclass

@@ -22,6 +22,7 @@ from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import SHARDS_DIR, record_files
 
 from tests.integration.dask_cluster import local_dask_cluster
+from tests.servers.local import SAFETY_NET_S
 
 TIMES = re.compile(rb'"(timestamp_utc|started_at|finished_at)":"[^"]*"')
 CHUNK_ROUNDS = 6000
@@ -133,8 +134,8 @@ def test_a_worker_killed_mid_chunk_loses_no_round_and_writes_none_twice(
         player.start()
         victim = cluster.workers[0]
         killed = _kill_mid_chunk(run_dir, victim.pid, done)
-        player.join(timeout=120)
-        assert victim.wait(timeout=30) == -signal.SIGKILL
+        player.join(timeout=SAFETY_NET_S)
+        assert victim.wait(timeout=SAFETY_NET_S) == -signal.SIGKILL
     assert killed, "the run ended before the worker could be killed mid-chunk"
     assert "error" not in outcome, outcome.get("error")
     _assert_same_lines(run_dir, local_run)

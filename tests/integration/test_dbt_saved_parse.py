@@ -13,6 +13,7 @@ from pdbench.errors import AggregationError
 from pdbench.storage.dbt import DbtProcess, DbtRequest, saved_parse_path
 
 from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
+from tests.servers.local import SAFETY_NET_S
 
 MATCHES = [PlannedMatch("tft_vs_alld", 0, "CDDD", "DDDD")]
 
@@ -135,10 +136,10 @@ def test_a_worker_stopped_while_it_works_ends_and_the_caller_hears_of_it(tmp_pat
 
     caller = threading.Thread(target=build)
     caller.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + SAFETY_NET_S
     while not process._lock.locked() and time.monotonic() < deadline:
         time.sleep(0.01)
     process.close()
-    caller.join(timeout=30)
+    caller.join(timeout=SAFETY_NET_S)
     assert process.exit_code in (143, -signal.SIGTERM)
     assert len(errors) == 1 and "ended unexpectedly" in str(errors[0])

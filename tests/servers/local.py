@@ -7,7 +7,12 @@ import subprocess
 import time
 import urllib.request
 
-__all__ = ["free_port", "wait_for_http"]
+__all__ = ["SAFETY_NET_S", "free_port", "wait_for_http"]
+
+SAFETY_NET_S = 900.0
+"""The outer bound of every wait in the tests (a process to end, a file to fill, a page to
+draw): only a safety net against a hang. Tests wait on events and files, never a fixed
+number of seconds, so a slow or busy machine makes them slower, not red."""
 
 
 def free_port() -> int:

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tests.needs import missing
-from tests.servers.local import free_port, wait_for_http
+from tests.servers.local import SAFETY_NET_S, free_port, wait_for_http
 
 __all__ = ["CHROMIUM_ARGS", "chromium", "pdbench_page"]
 
@@ -50,7 +50,9 @@ def pdbench_page(command: str, run_dir: Path) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_for_http(f"{url}/_stcore/health", server, timeout=20.0, what=f"pdbench {command}")
+        wait_for_http(
+            f"{url}/_stcore/health", server, timeout=SAFETY_NET_S, what=f"pdbench {command}"
+        )
         yield url
     finally:
         server.terminate()

@@ -58,6 +58,13 @@ class Step:
     cut: bool = False
     """Reply with this text cut at the token limit (``finish_reason: length``, Anthropic's
     ``stop_reason: max_tokens``)."""
+    content_type: str = "application/json"
+    """The content type of a ``raw_body`` (an HTML error page from a proxy: ``text/html``)."""
+    hold: threading.Event | None = None
+    """Answer only once this is set (a call in flight for as long as a test needs)."""
+    drip: bool = False
+    """Send a 200 header promising a large body, then one byte at a time, forever (until the
+    client hangs up or the server stops)."""
 
 
 def reply(text: str) -> Step:
@@ -174,6 +181,8 @@ class WireServer:
         self.refused = 0
         """Requests answered 400 because the model cannot take them."""
         self.script: list[Step] = []
+        self.stopped = threading.Event()
+        """Set when the server stops (a dripping reply ends then)."""
         self.requests: list[Request] = []
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -227,6 +236,7 @@ class WireServer:
         return self
 
     def stop(self) -> None:
+        self.stopped.set()
         self._httpd.shutdown()
         self._httpd.server_close()
 
@@ -255,6 +265,8 @@ class WireServer:
                     self.path, {k.lower(): v for k, v in self.headers.items()}, payload
                 )
                 step = server._next(request)
+                if step.hold is not None:
+                    step.hold.wait()
                 if step.delay_s:
                     time.sleep(step.delay_s)
                 try:
@@ -263,8 +275,10 @@ class WireServer:
                     return
 
             def _answer(self, step: Step, request: Request) -> None:
-                if step.raw_body is not None:
-                    self._send(200, step.raw_body, step.headers)
+                if step.drip:
+                    self._drip()
+                elif step.raw_body is not None:
+                    self._send(200, step.raw_body, step.headers, content_type=step.content_type)
                 elif step.status is not None:
                     refusal = openai_refusal if server.wire == "openai" else anthropic_refusal
                     body = refusal(request.body) if step.status == 400 else None
@@ -290,6 +304,16 @@ class WireServer:
                         json.dumps(server._body(request, step.reply or "", cut=step.cut)).encode(),
                         step.headers,
                     )
+
+            def _drip(self) -> None:
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(1 << 30))
+                self.end_headers()
+                self.wfile.write(b'{"id": "chatcmpl-1", "choices": [')
+                while not server.stopped.wait(0.05):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
 
             def _send(
                 self,

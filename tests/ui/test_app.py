@@ -27,6 +27,7 @@ from pdbench.ui import (
 from pdbench.ui.formats import format_value
 from streamlit.testing.v1 import AppTest
 
+from tests.servers.local import SAFETY_NET_S
 from tests.ui.conftest import APP
 
 
@@ -39,7 +40,7 @@ def _rows(sql: str, *params: Any) -> list[dict[str, Any]]:
 
 def _app(monkeypatch: pytest.MonkeyPatch, *argv: str) -> AppTest:
     monkeypatch.setattr(sys, "argv", ["streamlit_app.py", *argv])
-    at = AppTest.from_file(str(APP), default_timeout=30)
+    at = AppTest.from_file(str(APP), default_timeout=SAFETY_NET_S)
     at.run()
     _no_exception(at)
     return at
@@ -473,7 +474,7 @@ def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.M
         _set(at, at.selectbox(key="question"), question["question_id"])
         assert any(f"author {question['author']}" in caption.value for caption in at.caption)
         # the text, the raters and every answer with its judges, as the raw records hold them
-        assert f"> {question['text']}" in [markdown.value for markdown in at.markdown]
+        assert question["text"] in [code.value for code in at.code]
         ratings = at.dataframe[0].value
         expected_raters = [
             r["raters"] for r in raters if r["question_id"] == question["question_id"]
@@ -485,7 +486,7 @@ def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.M
         assert set(shown) == {answer["answerer"] for answer in its_answers}
         for answer in its_answers:
             expander = shown[answer["answerer"]]
-            assert answer["text"] in [markdown.value for markdown in expander.markdown]
+            assert answer["text"] in [code.value for code in expander.code]
             answer_id = expander.label.rsplit(" · ", 1)[1]
             judged_by = next((j["judges"] for j in judges if j["answer_id"] == answer_id), [])
             assert expander.dataframe[0].value["judge"].tolist() == judged_by

@@ -23,6 +23,7 @@ from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
+from tests.servers.local import SAFETY_NET_S
 from tests.servers.pages import CHROMIUM_ARGS, chromium, pdbench_page
 from tests.ui.test_browser import REPO
 
@@ -59,7 +60,9 @@ def audience(arena_run: Path, tmp_path: Path) -> Iterator[AudienceServer]:
 async def _scored(page, count: int) -> None:
     """Until the page says the voter has scored ``count`` answers (the script run is over:
     this line is the page's last)."""
-    await page.get_by_text(f"You have scored {count} of", exact=False).wait_for(timeout=20_000)
+    await page.get_by_text(f"You have scored {count} of", exact=False).wait_for(
+        timeout=SAFETY_NET_S * 1000
+    )
 
 
 async def _vote(page, *, scores: list[int], start: int = 0) -> list[str]:
@@ -76,9 +79,15 @@ async def _vote(page, *, scores: list[int], start: int = 0) -> list[str]:
     return seen
 
 
+def _token(page) -> str:
+    """The signed voter token in the page's address."""
+    (token,) = parse_qs(urlparse(page.url).query)["voter"]
+    return token
+
+
 def _voter(page) -> str:
-    (voter,) = parse_qs(urlparse(page.url).query)["voter"]
-    return voter
+    """The voter id of the page's session (its token without the signature)."""
+    return _token(page).partition(".")[0]
 
 
 @dataclass(frozen=True)
@@ -196,3 +205,59 @@ def test_a_reload_keeps_the_voter_and_adds_no_vote(audience: AudienceServer):
     assert [vote["score"] for vote in votes] == [7, 1]
     assert votes[0]["answer_id"] != votes[1]["answer_id"]
     assert votes[0]["vote_id"] != votes[1]["vote_id"]
+
+
+async def _answer_text(page) -> str:
+    """The answer on the page, once its text is drawn."""
+    await page.wait_for_function(
+        "document.querySelector('.st-key-answer')?.innerText.trim().length > 0",
+        timeout=SAFETY_NET_S * 1000,
+    )
+    return await page.locator(".st-key-answer").inner_text()
+
+
+async def _two_tabs_of_one_voter(server: AudienceServer) -> dict:
+    """One voter's address opened in a second browser context (a second tab, or the address
+    sent to another browser), both scoring the answer they show; then a forged voter id."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            first = await (await browser.new_context(viewport=VIEWPORT)).new_page()
+            await first.goto(server.url)
+            await _scored(first, 0)
+            second = await (await browser.new_context(viewport=VIEWPORT)).new_page()
+            await second.goto(f"{server.url}/?voter={_token(first)}")
+            await _scored(second, 0)
+            shown = [await _answer_text(p) for p in (first, second)]
+            await first.get_by_role("button", name="7", exact=True).click()
+            await _scored(first, 1)
+            await second.get_by_role("button", name="3", exact=True).click()
+            refusal = second.get_by_text("Your last score was not counted", exact=False)
+            await refusal.wait_for(timeout=SAFETY_NET_S * 1000)
+            forged = await (await browser.new_context(viewport=VIEWPORT)).new_page()
+            await forged.goto(f"{server.url}/?voter={'f' * 32}")
+            await _scored(forged, 0)
+            return {
+                "voter": _voter(first),
+                "second": _voter(second),
+                "shown": shown,
+                "refusal": await refusal.inner_text(),
+                "forged": _token(forged),
+            }
+        finally:
+            await browser.close()
+
+
+def test_one_voter_in_two_browser_contexts_counts_once(audience: AudienceServer):
+    seen = asyncio.run(_two_tabs_of_one_voter(audience))
+
+    assert seen["second"] == seen["voter"]
+    assert seen["shown"][0] == seen["shown"][1]  # the same voter is shown the same answer
+    votes = audience.votes
+    assert [(v["voter"], v["score"]) for v in votes] == [(seen["voter"], 7)]  # the first stands
+    assert "already scored this answer" in seen["refusal"]
+    # a voter id the client made up is not taken: the page issued a signed one instead
+    voter, _, signature = seen["forged"].partition(".")
+    assert voter != "f" * 32 and len(voter) == 32 and signature

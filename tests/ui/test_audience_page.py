@@ -14,17 +14,28 @@ from pdbench.audience.votes import append_vote, read_tally
 from pdbench.storage.schema import AudienceVoteRecord
 from streamlit.testing.v1 import AppTest
 
-VOTER = "b" * 32
+from tests.servers.local import SAFETY_NET_S
+
+FORGED = "b" * 32
 
 
 def _page(monkeypatch: pytest.MonkeyPatch, run_dir: Path, *, voter: str | None = None) -> AppTest:
     monkeypatch.setattr(sys, "argv", ["page.py", "--run-dir", str(run_dir)])
-    at = AppTest.from_file(str(cli.AUDIENCE_APP), default_timeout=30)
+    at = AppTest.from_file(str(cli.AUDIENCE_APP), default_timeout=SAFETY_NET_S)
     if voter is not None:
         at.query_params["voter"] = voter
     at.run()
     assert not at.exception
     return at
+
+
+def _voter(at: AppTest) -> str:
+    """The voter id the page issued to this session (the part of its token before the dot)."""
+    token = at.query_params["voter"]
+    token = token[0] if isinstance(token, list) else token
+    voter, _, signature = token.partition(".")
+    assert len(voter) == 32 and signature
+    return voter
 
 
 def test_a_folder_that_is_no_run_gets_one_warning(tmp_path: Path, monkeypatch):
@@ -40,7 +51,9 @@ def test_a_click_appends_one_vote_and_shows_the_next_answer(
 ):
     run_dir = tmp_path / "run"
     shutil.copytree(arena_run, run_dir)
-    at = _page(monkeypatch, run_dir, voter=VOTER)
+    at = _page(monkeypatch, run_dir, voter=FORGED)
+    VOTER = _voter(at)
+    assert VOTER != FORGED  # an id the page did not sign is replaced
     assert [b.label for b in at.button] == [str(score) for score in range(11)]
     shown = at.session_state["ballot"]
     at.button(key="score_9").click().run()
@@ -61,6 +74,8 @@ def test_a_voter_who_scored_every_answer_is_thanked(arena_run: Path, tmp_path: P
     run_dir = tmp_path / "run"
     shutil.copytree(arena_run, run_dir)
     run = open_audience_run(run_dir)
+    at = _page(monkeypatch, run_dir)
+    VOTER = _voter(at)
     for index, answer in enumerate(run.answers):
         vote = AudienceVoteRecord(
             vote_id=f"v{index}",
@@ -71,7 +86,7 @@ def test_a_voter_who_scored_every_answer_is_thanked(arena_run: Path, tmp_path: P
             created_at="2026-01-01T00:00:00Z",
         )
         append_vote(run.votes_path, vote)
-    at = _page(monkeypatch, run_dir, voter=VOTER)
+    at.run()  # the same session, the same signed voter
     assert [s.value for s in at.success] == ["You have scored every answer of this run. Thank you."]
     assert len(at.button) == 0
     assert len(read_tally(run.votes_path).scored_by(VOTER)) == len(run.answers)
@@ -82,5 +97,5 @@ def test_a_damaged_votes_file_gets_one_warning(arena_run: Path, tmp_path: Path, 
     shutil.copytree(arena_run, run_dir)
     run = open_audience_run(run_dir)
     run.votes_path.write_text("not json\n{}\n", encoding="utf-8")
-    at = _page(monkeypatch, run_dir, voter=VOTER)
+    at = _page(monkeypatch, run_dir)
     assert [w.value for w in at.warning] == [f"{run.votes_path}: line 1: not a JSON record"]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.servers.local import SAFETY_NET_S
 from tests.servers.pages import CHROMIUM_ARGS, chromium, pdbench_page
 
 pytestmark = pytest.mark.browser
@@ -28,16 +29,16 @@ CONDITION = "llm_vs_llm"
 
 def _wait_until_rendered(page, *, charts: int) -> None:
     """Until the script run is over and the charts are drawn."""
-    page.wait_for_selector('[data-testid="stMetric"]', timeout=20_000)
+    page.wait_for_selector('[data-testid="stMetric"]', timeout=SAFETY_NET_S * 1000)
     page.wait_for_function(
         """(charts) => !document.querySelector('[data-testid="stStatusWidget"]')
             && document.querySelectorAll(
                 '[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg'
             ).length >= charts""",
         arg=charts,
-        timeout=20_000,
+        timeout=SAFETY_NET_S * 1000,
     )
-    page.wait_for_timeout(800)
+    page.wait_for_load_state("networkidle")  # the charts fetched what they draw
 
 
 def test_the_viewer_renders_in_chromium(pd_run: Path):

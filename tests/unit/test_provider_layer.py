@@ -37,7 +37,11 @@ def test_retry_after_wins_over_the_backoff():
 def test_retry_after_headers():
     assert parse_retry_after({"retry-after": "3"}) == 3.0
     assert parse_retry_after({"retry-after-ms": "250", "retry-after": "9"}) == 0.25
-    assert parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:05 GMT"}, now=0) > 1e9
+    assert parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:05 GMT"}, now=1445412480) == 5
+    assert parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:05 GMT"}, now=0) == 300
+    assert parse_retry_after({"retry-after": "nan"}) is None
+    assert parse_retry_after({"retry-after": "1e999"}) is None
+    assert parse_retry_after({"retry-after-ms": "inf", "retry-after": "2"}) == 2
     assert parse_retry_after({"retry-after": "soon"}) is None
     assert parse_retry_after(None) is None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from pdbench.arena.budgets import expand_budgets
 from pdbench.arena.diversity_config import DiversityConfig
@@ -71,7 +71,10 @@ class PhaseTokensConfig(StrictModel):
 
 
 class ArenaPromptsConfig(StrictModel):
-    """The five prompt templates, relative to the folder of the config file."""
+    """The five prompt templates, relative to the folder of the config file; a default is
+    checked like a written path (a config kept outside ``configs/`` needs its own)."""
+
+    model_config = ConfigDict(**StrictModel.model_config, validate_default=True)
 
     generate: str = "prompts/arena/generate.md"
     """Question writing: ``{n}``, ``{categories}``, ``{output_instruction}``."""
@@ -181,7 +184,10 @@ class ArenaConfig(ProviderLayerConfig):
     reply is an integer 0..10; ``lenient`` also ``7/10``, ``Score: 7``, ``7.``."""
     store_prompts: bool = True
     """Write the rendered prompt of every recorded reply into the phase files."""
-    prompts: ArenaPromptsConfig = Field(default_factory=ArenaPromptsConfig)
+    prompts: ArenaPromptsConfig = Field(
+        default_factory=dict,  # type: ignore[arg-type]
+        validate_default=True,  # a default file is checked like a written one
+    )
     """The five prompt templates."""
     question_filter: QuestionFilterConfig = Field(default_factory=QuestionFilterConfig)
     """Which rated questions go on to be answered."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field, field_validator
 
-from pdbench.config.base import StrictModel
+from pdbench.config.base import StrictModel, env_var_name
 
 __all__ = ["DiversityConfig", "EmbeddingConfig"]
 
@@ -23,7 +23,7 @@ class EmbeddingConfig(StrictModel):
     """The embedding model as sent to the provider."""
     base_url: str | None = None
     """Server URL of an OpenAI-compatible API (None: the vendor's default)."""
-    api_key_env: str | None = Field(default=None, pattern=r"^[A-Z_][A-Z0-9_]*$")
+    api_key_env: str | None = None
     """NAME of the environment variable holding the key (None: the provider's default)."""
     dim: int = Field(default=256, ge=8, le=4096)
     """The mock's vector length (a real model has its own)."""
@@ -33,6 +33,11 @@ class EmbeddingConfig(StrictModel):
     """Transport retries of a request (timeouts, 429, 5xx)."""
     timeout_s: float = Field(default=60.0, gt=0)
     """Timeout of one request."""
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _an_env_var_name(cls, name: str | None) -> str | None:
+        return env_var_name(name)
 
     @field_validator("provider")
     @classmethod

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.clock import utc_timestamp
-from pdbench.errors import RunDirError
+from pdbench.errors import PdbenchError, RunDirError
 from pdbench.storage.dbt import DbtRequest, invoke_dbt
 from pdbench.storage.manifest import read_manifest
 from pdbench.storage.marts import ArenaMart, SeriesMart
@@ -55,7 +55,8 @@ class Series:
     output_dir: Path
     tournaments: list[Tournament]
     skipped: list[str]
-    """One line per run directory left out, and why."""
+    """One line per run directory of a folder left out, and why (``pdbench leaderboard``
+    prints them on stderr, ``skipped <run_dir>: <reason>``)."""
     tables: dict[str, int]
     """Mart file -> rows."""
 
@@ -68,13 +69,13 @@ def find_tournaments(sources: list[Path]) -> tuple[list[Tournament], list[str]]:
     for source in sources:
         if (source / RunFiles.MANIFEST).is_file():
             tournament, problem = _tournament(source)
-            if problem:
+            if problem or tournament is None:
                 raise RunDirError(f"{source}: {problem}")
             found[source.resolve()] = tournament
         elif source.is_dir():
             for child in sorted(p for p in source.iterdir() if (p / RunFiles.MANIFEST).is_file()):
                 tournament, problem = _tournament(child)
-                if problem:
+                if problem or tournament is None:
                     skipped.append(f"{child}: {problem}")
                 else:
                     found[child.resolve()] = tournament
@@ -88,8 +89,13 @@ def find_tournaments(sources: list[Path]) -> tuple[list[Tournament], list[str]]:
     return tournaments, skipped
 
 
-def _tournament(run_dir: Path) -> tuple[Tournament, str | None]:
-    manifest = read_manifest(run_dir)
+def _tournament(run_dir: Path) -> tuple[Tournament | None, str | None]:
+    """The tournament of ``run_dir``, and why it cannot be one of the series (or None); a
+    manifest that cannot be read is such a reason, never an error of the whole series."""
+    try:
+        manifest = read_manifest(run_dir)
+    except PdbenchError as exc:
+        return None, str(exc).removeprefix(f"{run_dir / RunFiles.MANIFEST}: ")
     tournament = Tournament(run_dir=run_dir, run_id=manifest.run_id, started_at=manifest.started_at)
     if manifest.game != "arena":
         return tournament, f"a {manifest.game} run, not an arena run"
@@ -143,7 +149,6 @@ def summary_lines(series: Series) -> list[str]:
     """What ``pdbench leaderboard`` prints: the tournaments, then the combined ranking."""
     lines = [f"series of {len(series.tournaments)} tournaments -> {series.output_dir}"]
     lines += [f"  {i + 1}. {t.run_id} ({t.started_at})" for i, t in enumerate(series.tournaments)]
-    lines += [f"skipped {line}" for line in series.skipped]
     rows = mart_rows(
         series.output_dir / SeriesMart.PLAYERS,
         columns=(

@@ -1,17 +1,17 @@
 """The audience page: one blinded answer at a time, scored 0..10 with one click.
 
 Run as ``streamlit run page.py -- --run-dir <run_dir>`` (``pdbench audience <run_dir>``).
-Each browser session gets a random voter id, kept in the address (``?voter=...``) so that a
-reload keeps it and never shows an answer the voter already scored. The answer on screen
-carries the id its vote will have; the vote is appended once, when a score is clicked
-(:mod:`pdbench.audience.votes`), and the page moves on to the answer with the fewest votes
-(:func:`pdbench.audience.ballot.next_answer`).
+Each browser session gets a voter id the page issues and signs (:mod:`pdbench.audience.voters`),
+kept in the address (``?voter=...``) so that a reload keeps it and never shows an answer the
+voter already scored; an id the page did not sign is replaced. The answer on screen carries
+the id its vote will have; the vote is cast once, when a score is clicked, under the rule of
+:func:`pdbench.audience.votes.cast_vote` (one vote per voter per answer, a rate limit), and the
+page moves on to the answer with the fewest votes (:func:`pdbench.audience.ballot.next_answer`).
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import uuid
 from pathlib import Path
@@ -19,15 +19,16 @@ from pathlib import Path
 import streamlit as st
 
 from pdbench.audience.ballot import AudienceAnswer, AudienceRun, next_answer, open_audience_run
-from pdbench.audience.votes import append_vote, read_tally
+from pdbench.audience.voters import VoterDesk
+from pdbench.audience.votes import cast_vote, read_tally
 from pdbench.clock import utc_timestamp
 from pdbench.errors import RunDirError
+from pdbench.model_text import show_model_text
 from pdbench.storage.schema import AudienceVoteRecord
 
 __all__ = ["SCORES", "main"]
 
 SCORES = tuple(range(11))
-_VOTER = re.compile(r"^[0-9a-f]{32}$")
 _INSTRUCTION = (
     "A question and one answer to it, both written by models; who wrote them is hidden. "
     "Score the answer from 0 (very poor) to 10 (excellent) for correctness, completeness and "
@@ -49,12 +50,23 @@ def _audience_run(run_dir: str) -> AudienceRun:
     return open_audience_run(Path(run_dir))
 
 
-def _voter() -> str:
-    """This browser session's voter id, from the address, or a new one put there."""
-    voter = st.query_params.get("voter", "")
-    if not _VOTER.match(voter):
-        voter = uuid.uuid4().hex
-        st.query_params["voter"] = voter
+@st.cache_resource(show_spinner=False)
+def _desk() -> VoterDesk:
+    """The page server's voter desk: its signing key lives as long as the server."""
+    return VoterDesk()
+
+
+def _voter() -> str | None:
+    """This browser session's voter id, from the signed token in the address, or a new one
+    put there (None: this address was issued too many ids within the hour)."""
+    desk = _desk()
+    voter = desk.voter_of(st.query_params.get("voter"))
+    if voter is None:
+        token = desk.issue(address=st.context.ip_address)
+        if token is None:
+            return None
+        st.query_params["voter"] = token
+        voter = desk.voter_of(token)
     return voter
 
 
@@ -72,7 +84,9 @@ def _cast(run: AudienceRun, voter: str, score: int) -> None:
         score=score,
         created_at=utc_timestamp(),
     )
-    append_vote(run.votes_path, vote)
+    refused = cast_vote(run.votes_path, vote)
+    if refused:
+        st.session_state["refused"] = refused
     cast.add(ballot["vote_id"])
     del st.session_state["ballot"]
 
@@ -94,9 +108,9 @@ def _ballot(run: AudienceRun, voter: str, scored: set[str]) -> AudienceAnswer | 
 
 def _show(run: AudienceRun, voter: str, item: AudienceAnswer) -> None:
     st.subheader("Question")
-    st.container(border=True, key="question").markdown(item.question)
+    show_model_text(item.question, where=st.container(border=True, key="question"))
     st.subheader("Answer")
-    st.container(border=True, key="answer").markdown(item.answer)
+    show_model_text(item.answer, where=st.container(border=True, key="answer"))
     st.write("**Your score** (0 very poor, 10 excellent)")
     for column, score in zip(st.columns(len(SCORES)), SCORES, strict=True):
         column.button(
@@ -123,6 +137,11 @@ def main(argv: list[str] | None = None) -> None:
 
 def _vote_page(run: AudienceRun) -> None:
     voter = _voter()
+    if voter is None:
+        st.warning("Too many new voters from this address within the hour: try again later.")
+        return
+    if refused := st.session_state.pop("refused", None):
+        st.warning(f"Your last score was not counted: {refused}.")
     scored = read_tally(run.votes_path).scored_by(voter)
     st.caption(_INSTRUCTION)
     item = _ballot(run, voter, scored)

@@ -21,6 +21,8 @@ from pydantic import (
     ValidationInfo,
 )
 
+from pdbench.redact import looks_like_key
+
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
 """A key or name that needs no quoting in an error (and, for a persona, stays in its folder)."""
@@ -84,6 +86,23 @@ def _union(members: tuple[Any, ...]) -> Any:
     from typing import Union
 
     return Union[members]  # noqa: UP007 - built from a runtime tuple
+
+
+_ENV_VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def env_var_name(name: str | None) -> str | None:
+    """``name`` if it is the NAME of an environment variable (the check of every
+    ``api_key_env``); a ``ValueError`` that never quotes it otherwise: a key pasted there
+    must not reach the terminal either."""
+    if name is None:
+        return None
+    if looks_like_key(name) or not _ENV_VAR.match(name):
+        raise ValueError(
+            "must be the NAME of an environment variable holding the key (e.g. "
+            "OPENAI_API_KEY), never the key itself: put the key in the environment or .env"
+        )
+    return name
 
 
 def config_root(info: ValidationInfo) -> Path:

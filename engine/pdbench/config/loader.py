@@ -47,6 +47,7 @@ from pdbench.config.base import (
     recording_reads,
 )
 from pdbench.errors import ConfigError, unknown
+from pdbench.redact import redacted_text
 
 """``game:`` value -> the model of that game's experiment file (``arena`` is added at the end
 of this module, once everything the arena config builds on is defined)."""
@@ -321,7 +322,7 @@ def _message(error: Mapping[str, Any]) -> str:
         message = message[len("Value error, ") :]
     value = error.get("input")
     if kind not in {"value_error", "invalid_tag"} and isinstance(value, str | int | float | bool):
-        message += f" (got {value!r})"
+        message += f" (got {redacted_text(repr(value))})"
     elif kind == "invalid_tag" and isinstance(value, Mapping) and "type" in value:
         message += f" (got {value['type']!r})"
     return message

@@ -4,7 +4,6 @@ provider layer (concurrency, limits, cache)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 from pydantic import (
@@ -14,7 +13,7 @@ from pydantic import (
     model_validator,
 )
 
-from pdbench.config.base import StrictModel
+from pdbench.config.base import StrictModel, env_var_name
 from pdbench.errors import unknown
 from pdbench.providers.base import PROVIDERS
 from pdbench.providers.batch_lane import BatchPolling
@@ -24,8 +23,6 @@ from pdbench.providers.reasoning import DEFAULT_REASONING_BUDGET, model_family
 NOT_IN_A_REPLY = frozenset({"transport", "cache", "batch", "api_key_env", "base_url"})
 """Fields of an LLM's config that say how a call is made, not what it answers: every other
 field joins the response cache's key (the endpoint joins it as the client resolved it)."""
-
-_ENV_VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class TransportConfig(StrictModel):
@@ -118,12 +115,7 @@ class ProviderAccessConfig(StrictModel):
     @field_validator("api_key_env")
     @classmethod
     def _an_env_var_name(cls, name: str | None) -> str | None:
-        if name is not None and not _ENV_VAR.match(name):
-            raise ValueError(
-                "must be the NAME of an environment variable (e.g. OPENAI_API_KEY), "
-                "never the key itself"
-            )
-        return name
+        return env_var_name(name)
 
     @field_validator("provider")
     @classmethod

@@ -133,11 +133,11 @@ class LLMAgentConfig(ProviderAccessConfig):
     """Name in the records (default: ``<provider>/<model>`` plus ``:<persona>``)."""
     max_tokens: int = Field(default=16, ge=1)
     """Most tokens a reply may have."""
-    system_prompt: str = "prompts/pd_system.md"
+    system_prompt: str = Field(default="prompts/pd_system.md", validate_default=True)
     """System prompt template."""
-    round_prompt: str = "prompts/pd_round.md"
+    round_prompt: str = Field(default="prompts/pd_round.md", validate_default=True)
     """Round prompt template."""
-    personas_dir: str = "prompts/personas"
+    personas_dir: str = Field(default="prompts/personas", validate_default=True)
     """Folder of persona fragments (``<persona>.md``)."""
     persona: str | None = None
     """Persona fragment put into the system prompt (None: no persona)."""

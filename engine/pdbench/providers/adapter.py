@@ -7,7 +7,8 @@ they are (checked by :mod:`pdbench.providers.params`) and the usage of the last 
 :class:`SDKAdapter` is the part the adapters on the official ``openai`` and ``anthropic``
 SDKs share: both build a client from a key, a base URL and a timeout (with the SDK's own
 retries off: the gateway owns retries), make one call per prompt and share one exception
-layout (:mod:`pdbench.providers.sdk_errors`). An adapter says what it sends
+layout (:mod:`pdbench.providers.sdk_errors`); each call has a total deadline of ``timeout_s``
+(:mod:`pdbench.providers.deadline`). An adapter says what it sends
 (:meth:`SDKAdapter.request`), how (:meth:`SDKAdapter.send`) and what it reads back
 (:meth:`SDKAdapter.read`).
 """
@@ -22,7 +23,8 @@ from types import ModuleType
 from typing import Any, ClassVar, NoReturn, TypedDict
 
 from pdbench.providers.base import Usage
-from pdbench.providers.failures import Failure
+from pdbench.providers.deadline import deadline_client
+from pdbench.providers.failures import Failure, MalformedReply, reading_reply
 from pdbench.providers.identity import describe, endpoint_variables, public_url
 from pdbench.providers.sdk_errors import classify_sdk_error
 
@@ -105,10 +107,21 @@ class SDKAdapter(Adapter):
 
     def __post_init__(self, api_key: str) -> None:  # type: ignore[override]
         super().__post_init__()
+        # every call ends within its deadline, however slowly its body comes
         self._clients = [
-            self.client_class(api_key=api_key, base_url=url, timeout=self.timeout_s, max_retries=0)
+            self.client_class(
+                api_key=api_key,
+                base_url=url,
+                timeout=self.timeout_s,
+                max_retries=0,
+                http_client=deadline_client(self.timeout_s, sdk=self.sdk),
+            )
             for url in self.servers
         ]
+        # a batch's results file may take longer than one call to download: per-read timeouts
+        self._batch_client = self.client_class(
+            api_key=api_key, base_url=self.servers[0], timeout=self.timeout_s, max_retries=0
+        )
 
     def endpoints(self) -> list[Any]:
         """The servers as the SDK resolved them (``base_url``, else ``OPENAI_BASE_URL`` or
@@ -122,7 +135,7 @@ class SDKAdapter(Adapter):
     def batch_client(self) -> Any:
         """The SDK client batches go to: a batch is submitted, polled and read on one server,
         the first of the pool."""
-        return self._clients[0]
+        return self._batch_client
 
     def request(
         self, *, system: str, prompt: str, temperature: float, max_tokens: int
@@ -144,13 +157,17 @@ class SDKAdapter(Adapter):
         request = self.request(
             system=system, prompt=prompt, temperature=temperature, max_tokens=max_tokens
         )
-        text, self.last_usage = self.read(self.send(request))
+        response = self.send(request)
+        with reading_reply():
+            text, self.last_usage = self.read(response)
+        if not isinstance(text, str):
+            self.malformed("the reply's text is not a string")
         return text
 
     def malformed(self, message: str) -> NoReturn:
-        """Raise the SDK's error for a response body that is not what the API promises (a
-        transient failure: the gateway retries it)."""
-        raise self.sdk.APIResponseValidationError(response=None, body=None, message=message)
+        """Raise :class:`MalformedReply` for a response body that is not what the API promises
+        (a transient failure: the gateway retries it, a bounded number of times)."""
+        raise MalformedReply(message)
 
     def classify_error(self, exc: BaseException) -> Failure:
         """Transient or fatal (see :mod:`pdbench.providers.failures`)."""

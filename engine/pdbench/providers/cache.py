@@ -19,6 +19,8 @@ import hashlib
 import json
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -85,28 +87,49 @@ def cache_key(
 
 
 class ResponseCache:
-    """Replies by key in an SQLite file (created with its folder when missing)."""
+    """Replies by key in an SQLite file (created with its folder when missing).
+
+    A file that is not a usable cache (not SQLite, damaged pages, a ``responses`` table of
+    another program) is refused when it is opened, and any SQLite error later (a file damaged
+    while the run plays) is one :class:`ConfigError` line naming the file and saying to move
+    it away, never a traceback."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
-        try:
+        with self._unusable():
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._open()
+
+    @contextmanager
+    def _unusable(self) -> Iterator[None]:
+        """Any SQLite or file error in the block as one line naming the file."""
+        try:
+            yield
         except (sqlite3.Error, OSError) as exc:
-            reason = getattr(exc, "strerror", None) or str(exc)
+            reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+            reason = " ".join(reason.split())
             raise ConfigError(
-                f"cannot use {self.path} as the response cache: {reason} (point cache_path at "
-                "a new file, or run with --no-cache)",
+                f"cannot use {self.path} as the response cache: {reason} (move or delete the "
+                "file, point cache_path at a new file, or run with --no-cache)",
                 field="cache_path",
             ) from None
 
     def _open(self) -> None:
         self._db.execute("pragma journal_mode=wal")
         self._db.execute("pragma busy_timeout=5000")
+        (verdict,) = self._db.execute("pragma quick_check(1)").fetchone()
+        if verdict != "ok":
+            first = str(verdict).replace("*** in database main ***", "").split("\n")
+            raise sqlite3.DatabaseError(f"the file is damaged ({' '.join(first).strip()[:200]})")
         self._db.execute(_SCHEMA)
         present = {row[1] for row in self._db.execute("pragma table_info(responses)")}
+        missing = [c for c in ("key", "reply", *_USAGE[:3]) if c not in present]
+        if missing:
+            raise sqlite3.DatabaseError(
+                f"its responses table is not pdbench's (no column {missing[0]})"
+            )
         for column, kind in _ADDED_COLUMNS.items():
             if column not in present:
                 try:
@@ -117,15 +140,20 @@ class ResponseCache:
 
     def get(self, key: str) -> CachedReply | None:
         """The reply stored under ``key``, or None."""
-        with self._lock:
+        with self._lock, self._unusable():
             row = self._db.execute(
                 f"select {', '.join(_FIELDS)} from responses where key = ?", (key,)
             ).fetchone()
-        return CachedReply(row[0], Usage(*row[1:])) if row else None
+        if row is None:
+            return None
+        if not isinstance(row[0], str):
+            with self._unusable():
+                raise sqlite3.DatabaseError(f"a reply of key {key[:12]} is not text")
+        return CachedReply(row[0], Usage(*row[1:]))
 
     def put(self, key: str, entry: CachedReply) -> None:
         """Store ``entry`` under ``key`` (replacing any older one) and commit."""
-        with self._lock:
+        with self._lock, self._unusable():
             self._db.execute(
                 f"insert or replace into responses (key, {', '.join(_FIELDS)})"
                 f" values (?{', ?' * len(_FIELDS)})",
@@ -133,7 +161,7 @@ class ResponseCache:
             )
 
     def __len__(self) -> int:
-        with self._lock:
+        with self._lock, self._unusable():
             return self._db.execute("select count(*) from responses").fetchone()[0]
 
     def close(self) -> None:

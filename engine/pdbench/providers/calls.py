@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pdbench.clock import utc_timestamp
 from pdbench.providers.base import ProviderClient, Usage
+from pdbench.redact import redacted, scrub
 from pdbench.storage.schema import SCHEMA_VERSION
 
 __all__ = ["CallContext", "CallRequest", "CallStatus", "Reply", "Verdict", "prompt_sha256"]
@@ -105,31 +106,36 @@ class CallContext:
         batch_id: str | None = None,
     ) -> dict[str, Any]:
         """The ``calls.jsonl`` line of one attempt, in the ``CallRecord``'s order (usage None:
-        no reply, nothing known of tokens or cost)."""
-        return {
-            "schema_version": SCHEMA_VERSION,
-            "run_id": run_id,
-            "call_id": self.call_id(attempt),
-            **self.record_fields(),
-            "attempt": attempt,
-            "transport_retries": retries,
-            "provider": provider,
-            "model": model,
-            "prompt_sha256": prompt_sha256,
-            "latency_ms": round(latency_ms, 3),
-            "tokens_in": usage.tokens_in if usage else None,
-            "tokens_out": usage.tokens_out if usage else None,
-            "tokens_reasoning": usage.tokens_reasoning if usage else None,
-            "cost_usd": usage.cost_usd if usage else None,
-            "finish_reason": usage.finish_reason if usage else None,
-            "truncated": usage.truncated if usage else False,
-            "status": verdict[0],
-            "parse_rule": verdict[1],
-            "error": error,
-            "cache_hit": cache_hit,
-            "batch_id": batch_id,
-            "timestamp_utc": utc_timestamp(),
-        }
+        no reply, nothing known of tokens or cost), every secret in it masked
+        (:func:`pdbench.redact.redacted`; known keys are looked for in ``error`` only, the one
+        field that quotes what a server said)."""
+        return redacted(
+            {
+                "schema_version": SCHEMA_VERSION,
+                "run_id": run_id,
+                "call_id": self.call_id(attempt),
+                **self.record_fields(),
+                "attempt": attempt,
+                "transport_retries": retries,
+                "provider": provider,
+                "model": model,
+                "prompt_sha256": prompt_sha256,
+                "latency_ms": round(latency_ms, 3),
+                "tokens_in": usage.tokens_in if usage else None,
+                "tokens_out": usage.tokens_out if usage else None,
+                "tokens_reasoning": usage.tokens_reasoning if usage else None,
+                "cost_usd": usage.cost_usd if usage else None,
+                "finish_reason": usage.finish_reason if usage else None,
+                "truncated": usage.truncated if usage else False,
+                "status": verdict[0],
+                "parse_rule": verdict[1],
+                "error": scrub(error) if error else error,
+                "cache_hit": cache_hit,
+                "batch_id": batch_id,
+                "timestamp_utc": utc_timestamp(),
+            },
+            known=[],
+        )
 
     def sample_key(self, *, seed: int, attempt: int) -> dict[str, Any]:
         """Which draw a call is, for the cache key: same prompt, other sample, other key."""

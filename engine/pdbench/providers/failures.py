@@ -3,35 +3,73 @@
 Providers never retry: each only *classifies* the exceptions of its SDK into a
 :class:`Failure`; the one retry loop (:mod:`pdbench.providers.retry`) acts on it.
 
-- transient: timeouts, connection errors, 408/409/429, 5xx, a malformed reply body;
+- transient: timeouts (the per-request deadline included), connection errors,
+  408/409/425/429, 5xx, a malformed reply (:class:`MalformedReply`: a body that is not JSON,
+  not UTF-8, an HTML page, a JSON body without the fields the API promises, such as an empty
+  ``choices`` list);
 - fatal: bad key (401/403), unknown model (404), bad request (400/422), quota exhausted,
   anything the classifier does not recognise.
 
 A malformed body counts as transient: proxies and overloaded servers do send truncated or
-garbled replies, and a retry costs one call; if it persists, retries run out and the run
-fails like any other persistent error.
+garbled replies, and a retry costs one call; the retries are bounded (``max_retries``), and
+when they run out the run fails like any other persistent error, with a ``calls.jsonl`` line.
+
+Headers are read defensively: a ``Retry-After`` that is not a finite number of seconds or an
+HTTP date (``nan``, ``1e999``, garbage) is ignored, and any wait it asks for is clamped to
+:data:`MAX_RETRY_AFTER_S`.
+
+Exceptions::
+
+    Exception
+     +-- MalformedReply      a reply body that is not what the API promises (transient)
 """
 
 from __future__ import annotations
 
 import email.utils
+import json
+import math
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "MAX_RETRY_AFTER_S",
     "TRANSIENT_STATUS",
     "Failure",
+    "MalformedReply",
     "classify_builtin",
     "classify_status",
     "describe",
     "headers_of",
     "parse_retry_after",
+    "reading_reply",
 ]
 
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429})
 """HTTP statuses below 500 worth retrying (every 5xx is too)."""
+MAX_RETRY_AFTER_S = 300.0
+"""The longest wait a server's ``Retry-After`` can ask for (a longer one is cut to this)."""
+
+
+class MalformedReply(Exception):
+    """A reply body that is not what the API promises (transient: see the module)."""
+
+
+@contextmanager
+def reading_reply() -> Iterator[None]:
+    """Turn any error raised while reading a response into :class:`MalformedReply`: an
+    adapter reads a body it did not check field by field (``choices[0]``, ``.content``), and
+    whatever that trips on (an empty list, a missing field, a string where an object was
+    promised) is a malformed reply, never an internal error."""
+    try:
+        yield
+    except MalformedReply:
+        raise
+    except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:
+        raise MalformedReply(describe(exc)) from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,26 +88,35 @@ def parse_retry_after(
     headers: Mapping[str, str] | None, *, now: float | None = None
 ) -> float | None:
     """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or HTTP date)."""
-    if not headers:
-        return None
-    millis = headers.get("retry-after-ms")
-    if millis is not None:
-        try:
-            return max(float(millis) / 1000, 0.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
     try:
-        return max(float(value), 0.0)
-    except ValueError:
-        pass
-    try:
+        millis = _seconds(headers.get("retry-after-ms")) if headers else None
+        if millis is not None:
+            return _clamped(millis / 1000)
+        value = headers.get("retry-after") if headers else None
+        if not isinstance(value, str):
+            return None
+        seconds = _seconds(value)
+        if seconds is not None:
+            return _clamped(seconds)
         moment = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+        return _clamped(moment.timestamp() - (time.time() if now is None else now))
+    except (TypeError, ValueError, OverflowError, AttributeError):
         return None
-    return max(moment.timestamp() - (time.time() if now is None else now), 0.0)
+
+
+def _seconds(value: object) -> float | None:
+    """A finite number of seconds from a header value, or None."""
+    if not isinstance(value, str):
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        return None
+    return seconds if math.isfinite(seconds) else None
+
+
+def _clamped(seconds: float) -> float | None:
+    return min(max(seconds, 0.0), MAX_RETRY_AFTER_S) if math.isfinite(seconds) else None
 
 
 def classify_status(status: int, *, headers: Mapping[str, str] | None = None) -> Failure:
@@ -92,13 +139,20 @@ def classify_builtin(exc: BaseException) -> Failure:
         return Failure(True, "timeout")
     if isinstance(exc, ConnectionError):
         return Failure(True, "connection error")
+    if isinstance(exc, MalformedReply):
+        return Failure(True, f"malformed reply ({exc})")
+    if isinstance(exc, (UnicodeDecodeError, json.JSONDecodeError)):
+        return Failure(True, "malformed reply body")
     return Failure(False, type(exc).__name__)
 
 
 def describe(exc: BaseException) -> str:
     """One line about ``exc``: its class and the first line of its message."""
-    text = str(exc).strip().splitlines()
-    first = text[0] if text else ""
+    try:
+        text = str(exc).strip().splitlines()
+    except Exception:  # an exception whose message itself fails to render
+        text = []
+    first = text[0][:300] if text else ""
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
 
 

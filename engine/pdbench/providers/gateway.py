@@ -32,7 +32,7 @@ from pdbench.providers.base import ProviderClient, Usage
 from pdbench.providers.batch_lane import AwaitingBatch, BatchLane, Settled
 from pdbench.providers.cache import CachedReply, cache_key
 from pdbench.providers.calls import CallContext, CallRequest, Reply, Verdict
-from pdbench.providers.failures import Failure, classify_builtin, describe
+from pdbench.providers.failures import Failure, MalformedReply, classify_builtin, describe
 from pdbench.providers.identity import reply_identity
 from pdbench.providers.keys import scrub
 from pdbench.providers.retry import (
@@ -183,7 +183,7 @@ class ProviderGateway:
         try:
             with runtime.slot(provider=self.provider, model=self.model):
                 outcome: tuple[str, int] | RetriesExhausted = call_with_retries(
-                    lambda: request.ask(self.client),
+                    lambda: _text_of(request.ask(self.client)),
                     policy=self.retry,
                     classify=self._classify_error,
                     sleep=runtime.sleep,
@@ -192,11 +192,15 @@ class ProviderGateway:
                 )
         except RetriesExhausted as exc:
             outcome = exc
-        except BaseException as exc:
+        except Exception as exc:  # outside the loop's reach: still recorded, still one line
+            outcome = RetriesExhausted(
+                error=exc, failure=Failure(False, "internal error"), retries=0
+            )
+        except BaseException:
             # Ctrl-C (or SIGTERM, or an exit) lands in the thread that waits on the call when
             # the run plays one call at a time (one match left, max_concurrency 1): the call is
             # in flight and gets no reply, as one abandoned by a worker thread would
-            if runtime.finish_call(token) and not isinstance(exc, Exception):
+            if runtime.finish_call(token):
                 self._write_unanswered(
                     call, status="cancelled", retries=0, error=f"cancelled: {_IN_FLIGHT}"
                 )
@@ -282,6 +286,13 @@ class ProviderGateway:
                 batch_id=batch_id,
             )
         )
+
+
+def _text_of(reply: object) -> str:
+    """The reply a client returned, if it is text (else a transient :class:`MalformedReply`)."""
+    if not isinstance(reply, str):
+        raise MalformedReply(f"the client returned {type(reply).__name__}, not text")
+    return reply
 
 
 class GatewaySettings(Protocol):

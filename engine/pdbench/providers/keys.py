@@ -3,8 +3,8 @@
 ``.env`` is read once, from the working directory, with a tiny parser (``KEY=value`` lines,
 optional ``export``, quotes, ``#`` comments); a variable already set in the environment is
 never overridden. Every key handed out by :func:`api_key` (and every variable named like a
-secret) is blanked out by :func:`scrub` of any text that might reach a file or the terminal
-(exception messages from SDKs sometimes echo what they were sent).
+secret) is blanked out by :func:`scrub` (:mod:`pdbench.redact`) of any text that might reach
+a file or the terminal (exception messages from SDKs sometimes echo what they were sent).
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import os
 import threading
 from pathlib import Path
 
+from pdbench.redact import remember_secret, scrub
+
 __all__ = ["DOTENV", "api_key", "load_dotenv", "parse_dotenv", "scrub"]
 
 DOTENV = Path(".env")
@@ -20,8 +22,6 @@ DOTENV = Path(".env")
 
 _lock = threading.Lock()
 _loaded: set[Path] = set()
-_secrets: set[str] = set()
-_MASK = "***"
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -64,28 +64,5 @@ def api_key(env_var: str) -> str | None:
     load_dotenv()
     value = os.environ.get(env_var) or None
     if value:
-        with _lock:
-            _secrets.add(value)
+        remember_secret(value)
     return value
-
-
-_SECRET_NAMES = ("_API_KEY", "_KEY", "_TOKEN", "_SECRET", "_PASSWORD")
-
-
-def _secret_env_values() -> set[str]:
-    return {
-        value
-        for name, value in os.environ.items()
-        if value and name.upper().endswith(_SECRET_NAMES)
-    }
-
-
-def scrub(text: str) -> str:
-    """``text`` with every key handed out so far, and the value of every environment
-    variable named like a secret (``*_API_KEY``, ``*_TOKEN``, ...), replaced by ``***``."""
-    with _lock:
-        secrets = sorted(_secrets | _secret_env_values(), key=len, reverse=True)
-    for secret in secrets:
-        if len(secret) >= 4:
-            text = text.replace(secret, _MASK)
-    return text

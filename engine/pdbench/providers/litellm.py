@@ -27,11 +27,14 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import litellm
 
 from pdbench.providers.adapter import Adapter, adapter_options
+from pdbench.providers.deadline import deadline_client
 from pdbench.providers.failures import (
     Failure,
+    MalformedReply,
     classify_builtin,
     classify_status,
     headers_of,
+    reading_reply,
 )
 from pdbench.providers.keys import api_key, load_dotenv
 from pdbench.providers.openai_style import (
@@ -42,6 +45,10 @@ from pdbench.providers.openai_style import (
 )
 
 __all__ = ["LiteLLMProvider", "build", "classify_litellm_error"]
+
+# every call ends within its deadline (the request's own timeout), however slowly its body comes
+if litellm.client_session is None:
+    litellm.client_session = deadline_client(600.0)
 
 _TRANSIENT = (
     "Timeout",
@@ -64,6 +71,9 @@ _FATAL = (
 
 def classify_litellm_error(exc: BaseException) -> Failure:
     """Transient or fatal, from LiteLLM's exception classes and status codes."""
+    timeout = getattr(litellm.exceptions, "Timeout", None)
+    if timeout is not None and isinstance(exc, timeout):  # LiteLLM gives it status 408
+        return Failure(True, "timeout")
     status = getattr(exc, "status_code", None)
     if isinstance(status, int) and status >= 400:
         return classify_status(status, headers=headers_of(exc))
@@ -106,13 +116,19 @@ class LiteLLMProvider(Adapter, ReasoningRequests):
             cost = float(litellm.completion_cost(completion_response=response))
         except Exception:
             cost = None
-        choice = response.choices[0]
-        self.last_usage = openai_usage(
-            getattr(response, "usage", None),
-            finish_reason=getattr(choice, "finish_reason", None),
-            cost_usd=cost,
-        )
-        return choice.message.content or ""
+        with reading_reply():
+            if not response.choices:
+                raise MalformedReply("the reply holds no choices")
+            choice = response.choices[0]
+            self.last_usage = openai_usage(
+                getattr(response, "usage", None),
+                finish_reason=getattr(choice, "finish_reason", None),
+                cost_usd=cost,
+            )
+            text = choice.message.content or ""
+            if not isinstance(text, str):
+                raise MalformedReply("the reply's text is not a string")
+        return text
 
     def classify_error(self, exc: BaseException) -> Failure:
         """Transient or fatal (see :func:`classify_litellm_error`)."""

@@ -8,12 +8,13 @@ invalid reply (``CallRecord.attempt``).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from pdbench.providers.failures import Failure
+from pdbench.providers.failures import MAX_RETRY_AFTER_S, Failure, describe
 
 __all__ = [
     "RetriesExhausted",
@@ -71,11 +72,12 @@ def backoff_delay(
 ) -> float:
     """Seconds to wait before retry number ``retry`` (1-based).
 
-    The server's Retry-After wins when it gave one; otherwise "equal jitter": half of
-    ``min(max, base * 2**(retry-1))`` plus a uniform draw of up to the other half.
+    The server's Retry-After wins when it gave a finite one (cut to ``MAX_RETRY_AFTER_S``);
+    otherwise "equal jitter": half of ``min(max, base * 2**(retry-1))`` plus a uniform draw of
+    up to the other half.
     """
-    if retry_after_s is not None:
-        return retry_after_s
+    if retry_after_s is not None and math.isfinite(retry_after_s):
+        return min(max(retry_after_s, 0.0), MAX_RETRY_AFTER_S)
     ceiling = min(policy.backoff_max_s, policy.backoff_base_s * 2 ** (retry - 1))
     return ceiling / 2 + rng.uniform(0, ceiling / 2)
 
@@ -99,7 +101,7 @@ def call_with_retries[T](
         try:
             return call(), retries
         except Exception as exc:
-            failure = classify(exc)
+            failure = _classified(exc, classify)
             if not failure.transient or retries >= policy.max_retries or should_stop():
                 raise RetriesExhausted(error=exc, failure=failure, retries=retries) from exc
             retries += 1
@@ -108,3 +110,11 @@ def call_with_retries[T](
                     retry=retries, policy=policy, rng=rng, retry_after_s=failure.retry_after_s
                 )
             )
+
+
+def _classified(exc: BaseException, classify: Callable[[BaseException], Failure]) -> Failure:
+    """``classify(exc)``; a classifier that itself fails makes the error fatal, with a reason."""
+    try:
+        return classify(exc)
+    except Exception:
+        return Failure(False, f"unclassified error ({describe(exc)})")

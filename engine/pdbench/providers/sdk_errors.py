@@ -7,7 +7,6 @@ so one classifier serves both; it is handed the SDK module so it never imports o
 
 from __future__ import annotations
 
-import json
 from types import ModuleType
 
 from pdbench.providers.failures import Failure, classify_builtin, classify_status, headers_of
@@ -29,6 +28,4 @@ def classify_sdk_error(exc: BaseException, *, sdk: ModuleType) -> Failure:
         if getattr(exc, "code", None) in _FATAL_CODES:
             return Failure(False, f"quota exhausted ({exc.status_code})")
         return classify_status(exc.status_code, headers=headers_of(exc))
-    if isinstance(exc, json.JSONDecodeError):
-        return Failure(True, "malformed reply body")
     return classify_builtin(exc)

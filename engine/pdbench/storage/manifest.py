@@ -18,6 +18,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from pdbench.errors import RunDirError
+from pdbench.redact import redacted
 from pdbench.storage.schema import RunFiles, RunManifest
 
 __all__ = [
@@ -115,10 +116,12 @@ def new_manifest(
 
 
 def write_manifest(run_dir: Path, manifest: RunManifest) -> Path:
-    """Write ``run_manifest.json`` into ``run_dir`` atomically."""
+    """Write ``run_manifest.json`` into ``run_dir`` atomically, every secret in it masked
+    (:func:`pdbench.redact.redacted`: a password in a URL, a key pasted into a config)."""
     path = run_dir / RunFiles.MANIFEST
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(manifest.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    text = json.dumps(redacted(manifest.model_dump(mode="json")), indent=2, ensure_ascii=False)
+    tmp.write_text(text + "\n", encoding="utf-8")
     os.replace(tmp, path)
     return path
 

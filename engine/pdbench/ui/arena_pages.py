@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from pdbench.model_text import show_model_text
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import arena_budgets, charts, run_reader
 from pdbench.ui.arena_audience import audience_section
@@ -286,7 +287,7 @@ def _answers(run_dir: Path, question_id: str) -> None:
     for _, answer in answers.iterrows():
         score = format_value(answer["score"], "points")
         with st.expander(f"{answer['answerer']} · score {score} · {answer['answer_id']}"):
-            st.write(answer["answer_text"])
+            show_model_text(answer["answer_text"])
             st.caption(
                 f"{'valid' if answer['is_valid'] else 'invalid'} answer after "
                 f"{int(answer['n_attempts'])} attempt(s); judged by "
@@ -305,7 +306,7 @@ def _page_questions(run_dir: Path) -> None:
         return
     question = _select_question(listing)
     question_id = str(question["question_id"])
-    st.markdown(f"> {question['question_text']}")
+    show_model_text(question["question_text"])
     st.caption(
         f"category {question['category']} · author {question['author']} · "
         + ("kept" if question["is_kept"] else "dropped by the question filter")

@@ -10,6 +10,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from pdbench.model_text import escaped
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
 from pdbench.ui.effect_chart import effect_intervals
@@ -83,7 +84,7 @@ def trick_note(run_dir: Path, question_id: str) -> None:
     if trick.empty:
         return
     row = trick.iloc[0]
-    note = row["trick_note"] if isinstance(row["trick_note"], str) else "(no note written)"
+    note = escaped(row["trick_note"]) if isinstance(row["trick_note"], str) else "(no note written)"
     st.info(
         f"**Trick question** ({str(row['trick_kind']).replace('_', ' ')}), not told to the "
         f"answerers. Author's note: {note}  \n"

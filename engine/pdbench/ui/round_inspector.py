@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from pdbench.model_text import show_model_text
 from pdbench.ui import run_reader
 from pdbench.ui.run_reader import RoundTalk
 
@@ -48,13 +49,13 @@ def _agent_round(agent: pd.Series, talk: RoundTalk, calls: pd.DataFrame) -> None
         st.info("This run did not store prompts and replies (`store_prompts: false`).")
     if prompts is not None:
         with st.expander("System prompt"):
-            st.text(prompts.get("system", ""))
+            show_model_text(prompts.get("system", ""))
         st.markdown("Round prompt")
-        st.code(prompts.get("round", ""), language=None, wrap_lines=True)
+        show_model_text(prompts.get("round", ""))
     rules = dict(zip(calls["attempt"], calls["parse_rule"], strict=True))
     for attempt, reply in enumerate(replies or [], 1):
         st.markdown(f"Reply, attempt {attempt}")
-        st.code(reply, language=None, wrap_lines=True)
+        show_model_text(reply)
         st.markdown(_reading(rules.get(attempt), agent["intended_action"]))
     if not calls.empty:
         st.dataframe(calls.drop(columns=["agent"]), hide_index=True, width="stretch")
