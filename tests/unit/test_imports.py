@@ -52,10 +52,10 @@ def _write_fontana(folder: Path, games: dict[str, dict[int, tuple[list[int], lis
 
 
 def test_the_registry_names_every_format_with_its_game_and_help():
-    assert list(FORMATS) == ["csv", "jsonl", "fontana", "axelrod"]
+    games = {"csv": "pd", "jsonl": "pd", "fontana": "pd", "axelrod": "pd", "lm-council": "arena"}
+    assert {name: importer.game for name, importer in FORMATS.items()} == games
     for name, importer in FORMATS.items():
         assert importer.name == name
-        assert importer.game == "pd"
         assert importer.help
     assert [n for n, i in FORMATS.items() if i.takes_mapping] == ["csv", "jsonl"]
 
