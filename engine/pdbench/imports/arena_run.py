@@ -100,33 +100,7 @@ def write_pairwise_run(
 ) -> dict[str, int]:
     """Write ``verdicts`` into the (empty) ``run_dir`` as a completed arena run; the counts."""
     started_at = utc_timestamp()
-    seen: Counter[tuple[str, str, str, str, bool]] = Counter()
-    n_verdicts = 0
-    with (run_dir / RunFiles.PAIRWISE_JUDGMENTS).open("w", encoding="utf-8") as lines:
-        for verdict in verdicts:
-            low, high = sorted((verdict.first, verdict.second))
-            key = (verdict.question_id, verdict.judge, low, high, verdict.is_named)
-            order_index = min(seen[key], 1)
-            seen[key] += 1
-            line = PairwiseJudgmentRecord(
-                run_id=run_id,
-                attempts=1,
-                prompt_sha256="not recorded",
-                pair_id=f"{verdict.question_id}:{low}|{high}",
-                question_id=verdict.question_id,
-                judge=verdict.judge,
-                first_player=verdict.first,
-                second_player=verdict.second,
-                first_answer_id=None,
-                second_answer_id=None,
-                order_index=order_index,
-                is_named=verdict.is_named,
-                verdict=verdict.verdict,
-                is_valid=verdict.verdict is not None,
-                raw_reply=verdict.raw_reply,
-            )
-            lines.write(line.model_dump_json() + "\n")
-            n_verdicts += 1
+    n_verdicts = _write_verdicts(run_dir / RunFiles.PAIRWISE_JUDGMENTS, verdicts, run_id=run_id)
     (run_dir / RunFiles.CALLS).touch()
     counts = {"pairwise_judgments": n_verdicts, "calls": 0}
     config = {"game": "arena", "run_id": run_id, "seed": IMPORT_SEED, "players": []}
@@ -153,3 +127,36 @@ def write_pairwise_run(
         ),
     )
     return counts
+
+
+def _write_verdicts(path: Path, verdicts: Iterable[ImportedVerdict], *, run_id: str) -> int:
+    """One ``pairwise_judgments.jsonl`` line per verdict (the second showing of a pair by the
+    same judge, named alike, is its swapped order); the number written."""
+    seen: Counter[tuple[str, str, str, str, bool]] = Counter()
+    n_verdicts = 0
+    with path.open("w", encoding="utf-8") as lines:
+        for verdict in verdicts:
+            low, high = sorted((verdict.first, verdict.second))
+            key = (verdict.question_id, verdict.judge, low, high, verdict.is_named)
+            order_index = min(seen[key], 1)
+            seen[key] += 1
+            line = PairwiseJudgmentRecord(
+                run_id=run_id,
+                attempts=1,
+                prompt_sha256="not recorded",
+                pair_id=f"{verdict.question_id}:{low}|{high}",
+                question_id=verdict.question_id,
+                judge=verdict.judge,
+                first_player=verdict.first,
+                second_player=verdict.second,
+                first_answer_id=None,
+                second_answer_id=None,
+                order_index=order_index,
+                is_named=verdict.is_named,
+                verdict=verdict.verdict,
+                is_valid=verdict.verdict is not None,
+                raw_reply=verdict.raw_reply,
+            )
+            lines.write(line.model_dump_json() + "\n")
+            n_verdicts += 1
+    return n_verdicts
