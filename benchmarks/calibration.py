@@ -37,7 +37,7 @@ import duckdb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import write_config  # noqa: E402
+from _common import write_config
 
 Z_975 = 1.959963984540054
 NOISE = 0.05

@@ -59,9 +59,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     }
     path = folder / "configs" / "large.yaml"
     path.write_text(json.dumps(config), encoding="utf-8")
-    result = CliRunner().invoke(
-        cli.app, ["run", str(path), "--output-dir", str(folder / "run")]
-    )
+    result = CliRunner().invoke(cli.app, ["run", str(path), "--output-dir", str(folder / "run")])
     assert result.exit_code == 0, result.output
     return folder / "run"
 
@@ -69,7 +67,9 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _comparisons(run_dir: Path) -> dict[str, dict]:
     cursor = duckdb.execute("select * from read_parquet(?)", [str(run_dir / PDMart.COMPARISONS)])
     names = [column[0] for column in cursor.description]
-    return {row[names.index("metric")]: dict(zip(names, row, strict=True)) for row in cursor}
+    return {
+        row[names.index("metric")]: dict(zip(names, row, strict=True)) for row in cursor.fetchall()
+    }
 
 
 def _cooperation_differences(run_dir: Path) -> list[float]:
@@ -114,4 +114,3 @@ def test_a_clear_difference_gets_a_tiny_positive_p_and_a_verdict(run_dir: Path) 
     assert row["ci_low"] == pytest.approx(mean - half, abs=2e-9)
     assert row["ci_high"] == pytest.approx(mean + half, abs=2e-9)
     assert row["ci_high"] < 0 and row["ci_note"] is None
-

@@ -9,8 +9,8 @@ written independently of the SQL: if the two disagree, one of them is wrong.
 from __future__ import annotations
 
 import itertools
-import math
 import json
+import math
 import shutil
 from collections import defaultdict
 from dataclasses import dataclass

@@ -11,10 +11,7 @@
 
 {%- set memory_one = pd_memory_one_metrics() %}
 {%- set rates = pd_rate_metrics() %}
-{%- set means = [] %}
-{%- for column in pd_interval_metrics() if column not in memory_one %}
-    {%- do means.append(column) %}
-{%- endfor %}
+{%- set means = pd_interval_metrics() | reject('in', memory_one) | list %}
 
 with
 

@@ -102,6 +102,16 @@ flip_tallies as (
     group by condition_1, condition_2, metric
 ),
 
+-- c: how many of the smallest (and of the largest) subset means lie below the interval
+interval_ranks as (
+    select
+        condition_1,
+        condition_2,
+        metric,
+        n_total // 40 - n_unmoved as n_rejected_per_tail
+    from flip_tallies
+),
+
 ranked_means as (
     select
         condition_1,
@@ -120,23 +130,23 @@ ranked_means as (
 
 flip_intervals as (
     select
-        flip_tallies.condition_1,
-        flip_tallies.condition_2,
-        flip_tallies.metric,
+        interval_ranks.condition_1,
+        interval_ranks.condition_2,
+        interval_ranks.metric,
         max(ranked_means.subset_mean) filter (
-            where ranked_means.rank_from_low = flip_tallies.n_total // 40 - flip_tallies.n_unmoved + 1
+            where ranked_means.rank_from_low = interval_ranks.n_rejected_per_tail + 1
         ) as ci_low,
         max(ranked_means.subset_mean) filter (
-            where ranked_means.rank_from_high = flip_tallies.n_total // 40 - flip_tallies.n_unmoved + 1
+            where ranked_means.rank_from_high = interval_ranks.n_rejected_per_tail + 1
         ) as ci_high
-    from flip_tallies
+    from interval_ranks
     inner join ranked_means
         on
-            flip_tallies.condition_1 = ranked_means.condition_1
-            and flip_tallies.condition_2 = ranked_means.condition_2
-            and flip_tallies.metric = ranked_means.metric
-    where flip_tallies.n_total // 40 - flip_tallies.n_unmoved >= 0
-    group by flip_tallies.condition_1, flip_tallies.condition_2, flip_tallies.metric
+            interval_ranks.condition_1 = ranked_means.condition_1
+            and interval_ranks.condition_2 = ranked_means.condition_2
+            and interval_ranks.metric = ranked_means.metric
+    where interval_ranks.n_rejected_per_tail >= 0
+    group by interval_ranks.condition_1, interval_ranks.condition_2, interval_ranks.metric
 ),
 
 normal_limits as (

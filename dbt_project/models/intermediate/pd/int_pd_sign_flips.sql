@@ -21,11 +21,16 @@ paired_replicates as (
 
 {{ pd_seed_key('run_manifest', 2) }},
 
-test_count as (
-    select
-        count(distinct (condition_1, condition_2))
-        * {{ pd_interval_metrics() | length }} as n_tests
+compared_pairs as (
+    select distinct
+        condition_1,
+        condition_2
     from paired_replicates
+),
+
+test_count as (
+    select count(*) * {{ pd_interval_metrics() | length }} as n_tests
+    from compared_pairs
 ),
 
 sample_sizes as (
