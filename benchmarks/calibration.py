@@ -298,7 +298,7 @@ def pd_null(settings: Settings) -> list[Result]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs per replicate count")
-    parser.add_argument("--copies", type=int, default=12, help="conditions per pairing per run")
+    parser.add_argument("--copies", type=int, default=8, help="conditions per pairing per run")
     parser.add_argument("--replicates", default="5,20", help="comma-separated replicate counts")
     parser.add_argument("--study", choices=sorted(STUDIES), action="append")
     args = parser.parse_args(argv)
