@@ -136,6 +136,7 @@ def _assert_intervals(table: pd.DataFrame, row: dict[str, Any]) -> None:
         assert _same(table["mean"].iloc[position], row[column]), column
         assert _same(table["95% low"].iloc[position], row[f"{column}_ci_low"]), column
         assert _same(table["95% high"].iloc[position], row[f"{column}_ci_high"]), column
+        assert _same(table["note"].iloc[position], row[f"{column}_ci_note"]), column
     # two replicates that differ give an interval that is not a point
     low, high = row["cooperation_rate_a_ci_low"], row["cooperation_rate_a_ci_high"]
     assert low is not None and low <= row["cooperation_rate_a"] <= high
