@@ -72,15 +72,20 @@ def _comparisons(run_dir: Path) -> dict[str, dict]:
     }
 
 
-def _cooperation_differences(run_dir: Path) -> list[float]:
-    """Per replicate: TFT's cooperation rate minus ALLC's (side A, executed actions)."""
+def _cooperation_rates(run_dir: Path) -> dict[tuple[str, int], float]:
+    """Per condition and replicate: side A's cooperation rate (executed actions)."""
     cooperations: dict[tuple[str, int], list[int]] = defaultdict(list)
     with (run_dir / RunFiles.ROUNDS).open(encoding="utf-8") as lines:
         for line in lines:
             record = json.loads(line)
             key = (record["condition"], record["replicate"])
             cooperations[key].append(record["agent_a_action"] == "C")
-    rate = {key: sum(values) / len(values) for key, values in cooperations.items()}
+    return {key: sum(values) / len(values) for key, values in cooperations.items()}
+
+
+def _cooperation_differences(run_dir: Path) -> list[float]:
+    """Per replicate: TFT's cooperation rate minus ALLC's."""
+    rate = _cooperation_rates(run_dir)
     return [rate[("tft_vs_alld", r)] - rate[("allc_vs_alld", r)] for r in range(REPLICATES)]
 
 
@@ -114,3 +119,25 @@ def test_a_clear_difference_gets_a_tiny_positive_p_and_a_verdict(run_dir: Path) 
     assert row["ci_low"] == pytest.approx(mean - half, abs=2e-9)
     assert row["ci_high"] == pytest.approx(mean + half, abs=2e-9)
     assert row["ci_high"] < 0 and row["ci_note"] is None
+
+
+# t(0.975, 2499), by bisection on Student's t distribution function (the regularized
+# incomplete beta function), apart from the SQL's Cornish-Fisher expansion
+T_975_2499 = 1.9609137248724755
+
+
+def test_a_mean_of_thousands_of_replicates_gets_its_t_interval(run_dir: Path) -> None:
+    rates = [rate for (c, _), rate in _cooperation_rates(run_dir).items() if c == "tft_vs_alld"]
+    n = len(rates)
+    mean = sum(rates) / n
+    sd = math.sqrt(sum((rate - mean) ** 2 for rate in rates) / (n - 1))
+    cursor = duckdb.execute(
+        "select cooperation_rate_a_ci_low, cooperation_rate_a_ci_high, cooperation_rate_a_ci_note"
+        " from read_parquet(?) where level = 'condition' and condition = 'tft_vs_alld'",
+        [str(run_dir / PDMart.AGGREGATES)],
+    )
+    ((low, high, note),) = cursor.fetchall()
+    assert n == REPLICATES
+    assert low == pytest.approx(mean - T_975_2499 * sd / math.sqrt(n), abs=2e-9)
+    assert high == pytest.approx(mean + T_975_2499 * sd / math.sqrt(n), abs=2e-9)
+    assert note is None
