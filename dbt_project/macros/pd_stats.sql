@@ -56,24 +56,128 @@
     )
 {%- endmacro %}
 
-{#- The most replicates one bootstrap resample draws, and the most pairs a sign-flip test
-    flips (dbt var pd_bootstrap_max_draws, default 200). A larger sample is resampled m out
-    of n (m = this cap) with the spread rescaled by sqrt(m / n), and tested with the normal
-    limit of the sign-flip distribution, so that the cost stays bootstrap_n x 200 rows per
-    condition or pair however many replicates a run has (docs/metrics.md). -#}
+{#- The memory-one metrics: each replicate's value is a share of C over its visits of one
+    previous round, so the condition gets the pooled share (every visit weighs the same) and a
+    Wilson score interval on the pooled counts (n_c_after_* of n_after_*), not a t interval
+    over replicate means (docs/metrics.md, "Which interval, which p-value"). -#}
+{% macro pd_memory_one_metrics() -%}
+    {%- set metrics = [] -%}
+    {%- for side in ['a', 'b'] -%}
+        {%- for state in ['cc', 'cd', 'dc', 'dd'] -%}
+            {%- do metrics.append('p_c_after_' ~ state ~ '_' ~ side) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {{ return(metrics) }}
+{%- endmacro %}
+
+{#- The metrics that are shares in [0, 1]: their t intervals are clipped to it (with a note). -#}
+{% macro pd_rate_metrics() -%}
+    {{ return([
+        'cooperation_rate', 'cooperation_rate_a', 'cooperation_rate_b',
+        'mutual_cooperation_rate', 'mutual_defection_rate',
+        'retaliation_rate_a', 'retaliation_rate_b',
+        'forgiveness_rate_a', 'forgiveness_rate_b',
+        'cooperation_rate_valid_a', 'cooperation_rate_valid_b',
+        'fallback_move_share_a', 'fallback_move_share_b',
+        'nice_rate_a', 'nice_rate_b',
+    ]) }}
+{%- endmacro %}
+
+{#- The two-sided 95% normal quantile, z(0.975). -#}
+{% macro pd_z_975() -%}
+    1.959963984540054
+{%- endmacro %}
+
+{#- An interval bound as it is written: rounded to 9 decimals (floating-point residue such as
+    -4.4e-10 becomes 0) and -0.0 made 0. -#}
+{% macro pd_bound(expression) -%}
+    (round({{ expression }}, 9) + 0.0)
+{%- endmacro %}
+
+{#- The most replicates a sign-flip test flips (dbt var pd_bootstrap_max_draws, default 200):
+    a pair of more common replicates is tested with the normal limit of the sign-flip
+    distribution, so that the cost stays bounded however many replicates a run has
+    (docs/metrics.md). -#}
 {% macro pd_max_draws() -%}
     {{ return(var('pd_bootstrap_max_draws', 200)) }}
 {%- endmacro %}
 
-{#- Two-sided p-value of a standard normal statistic z >= 0: erfc(z / sqrt(2)) by the
-    Chebyshev fit of Numerical Recipes' erfcc (fractional error below 1.2e-7). -#}
-{% macro pd_normal_two_sided_p(z) -%}
+{#- The most common replicates whose 2^n sign flips are all enumerated (dbt var
+    pd_exact_flip_max, default 12: 4,096 flips); beyond, random flips. -#}
+{% macro pd_exact_flip_max() -%}
+    {{ return(var('pd_exact_flip_max', 12)) }}
+{%- endmacro %}
+
+{#- Random sign flips per test of the run (dbt var pd_sign_flips_per_test, default 400 =
+    20 / 0.05): a test of random flips gets B = max(bootstrap_n, 400 x m) flips, m the
+    number of tests (compared pairs x metrics), so that its smallest p, 1 / (B + 1), times m
+    stays 20 times below 0.05 and never keeps a clear difference from passing
+    Benjamini-Hochberg. At most pd_sign_flips_max (default 20,000) flips: the test joins
+    pairs x B x n rows, so past 50 tests the margin shrinks (the floor after adjustment,
+    m / 20,001, still passes 0.05 up to 1,000 tests). -#}
+{% macro pd_random_flip_count(bootstrap_n, n_tests) -%}
+    least(
+        greatest({{ bootstrap_n }}, {{ var('pd_sign_flips_per_test', 400) }} * {{ n_tests }}),
+        {{ var('pd_sign_flips_max', 20000) }}
+    )::bigint
+{%- endmacro %}
+
+{#- The smallest positive normal double: a p-value whose exact value is smaller is written as
+    this bound (and flagged), never as 0. -#}
+{% macro pd_smallest_p() -%}
+    2.2250738585072014e-308
+{%- endmacro %}
+
+{#- ln of the two-sided p-value of a standard normal statistic z >= 0, ln erfc(z / sqrt(2)),
+    by the Chebyshev fit of Numerical Recipes' erfcc, erfc(x) = t exp(-x^2 + P(t)), taken in
+    log space: its fractional error (below 1.2e-7) holds however far in the tail, and it
+    never underflows. -#}
+{% macro pd_normal_two_sided_ln_p(z) -%}
     {%- set x = "((" ~ z ~ ") / sqrt(2.0))" -%}
     {%- set t = "(1.0 / (1.0 + 0.5 * " ~ x ~ "))" -%}
-    {{ t }} * exp(
-        -{{ x }} * {{ x }} - 1.26551223 + {{ t }} * (1.00002368 + {{ t }} * (0.37409196
+    ln({{ t }})
+    - {{ x }} * {{ x }} - 1.26551223 + {{ t }} * (1.00002368 + {{ t }} * (0.37409196
         + {{ t }} * (0.09678418 + {{ t }} * (-0.18628806 + {{ t }} * (0.27886807
         + {{ t }} * (-1.13520398 + {{ t }} * (1.48851587 + {{ t }} * (-0.82215223
         + {{ t }} * 0.17087277))))))))
-    )
+{%- endmacro %}
+
+{#- The two-sided p-value of a standard normal statistic z >= 0, never 0: exp of the ln above,
+    and pd_smallest_p() where that is smaller (p_value_is_bound says so). -#}
+{% macro pd_normal_two_sided_p(z) -%}
+    least(1.0, greatest(exp({{ pd_normal_two_sided_ln_p(z) }}), {{ pd_smallest_p() }}))
+{%- endmacro %}
+
+{#- Three columns <name>_ci_low, <name>_ci_high, <name>_ci_note: the 95% Wilson score interval
+    of a share of `successes` in `trials` (z = z(0.975)): (k + z^2/2 -+ z sqrt(k (n - k) / n
+    + z^2 / 4)) / (n + z^2), exactly 0 at k = 0 and 1 at k = n; NULL with a note when
+    trials = 0. -#}
+{% macro pd_wilson_interval(successes, trials, name) -%}
+    {%- set z = pd_z_975() -%}
+    {%- set k = successes ~ '::double' -%}
+    {%- set n = trials ~ '::double' -%}
+    {%- set half = z ~ ' * sqrt(' ~ k ~ ' * (' ~ n ~ ' - ' ~ k ~ ') / ' ~ n
+        ~ ' + ' ~ z ~ ' ^ 2 / 4)' -%}
+    case
+        when {{ trials }} > 0 and {{ successes }} = 0 then 0.0
+        when {{ trials }} > 0
+            then {{ pd_bound('(' ~ k ~ ' + ' ~ z ~ ' ^ 2 / 2 - ' ~ half ~ ') / (' ~ n ~ ' + '
+                ~ z ~ ' ^ 2)') }}
+    end as {{ name }}_ci_low,
+    case
+        when {{ trials }} > 0 and {{ successes }} = {{ trials }} then 1.0
+        when {{ trials }} > 0
+            then {{ pd_bound('(' ~ k ~ ' + ' ~ z ~ ' ^ 2 / 2 + ' ~ half ~ ') / (' ~ n ~ ' + '
+                ~ z ~ ' ^ 2)') }}
+    end as {{ name }}_ci_high,
+    case
+        when coalesce({{ trials }}, 0) = 0 then 'the previous round never occurred'
+    end as {{ name }}_ci_note
+{%- endmacro %}
+
+{#- Below this many paired replicates a comparison is flagged `is_few_data`: with fewer, a
+    sign-flip test reaches p <= 0.05 only for differences of one sign in (nearly) every
+    replicate, and a difference that passes is still a rough size (docs/metrics.md). -#}
+{% macro pd_few_data_replicates() -%}
+    {{ return(var('pd_few_data_replicates', 10)) }}
 {%- endmacro %}

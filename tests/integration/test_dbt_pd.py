@@ -258,22 +258,37 @@ def test_condition_rows(run_dir: Path, summary: AggregateSummary) -> None:
 
 def test_condition_intervals(run_dir: Path, summary: AggregateSummary) -> None:
     tft = _aggregate(run_dir, "condition", "tft_vs_alld")
-    # two replicates, 1/6 and 1/4: a resample is both of one (a quarter of the resamples
-    # each) or one of each, so the 2.5% and 97.5% quantiles are the two values themselves
-    assert tft["cooperation_rate_a_ci_low"] == pytest.approx(1 / 6)
-    assert tft["cooperation_rate_a_ci_high"] == pytest.approx(1 / 4)
-    # total payoffs 5 and 3
-    assert (tft["total_payoff_a_ci_low"], tft["total_payoff_a_ci_high"]) == (3, 5)
+    # two replicates, 1/6 and 1/4: mean 5/24, standard error |1/4 - 1/6| / 2 = 1/24,
+    # t(0.975, 1) = 12.706: 5/24 -+ 12.706 / 24 reaches below 0, so the low end is clipped
+    assert tft["cooperation_rate_a_ci_low"] == 0.0
+    assert tft["cooperation_rate_a_ci_high"] == pytest.approx(5 / 24 + 12.706 / 24, abs=1e-9)
+    assert tft["cooperation_rate_a_ci_note"] == "clipped to [0, 1]"
+    # total payoffs 5 and 3: 4 -+ 12.706 x 1, a payoff is never clipped
+    assert tft["total_payoff_a_ci_low"] == pytest.approx(4 - 12.706, abs=1e-9)
+    assert tft["total_payoff_a_ci_high"] == pytest.approx(4 + 12.706, abs=1e-9)
+    assert tft["total_payoff_a_ci_note"] is None
+    # B defected in every round of both replicates: no spread, no zero-width interval
+    assert tft["cooperation_rate_b_ci_low"] is None
+    assert tft["cooperation_rate_b_ci_note"] == "every replicate gave the same value"
+    # memory-one DD of A: 0 cooperations in 4 + 2 visits, pooled: Wilson 0 .. z^2 / (6 + z^2)
+    z2 = 1.959963984540054**2
+    assert tft["p_c_after_dd_a"] == 0
+    assert (tft["p_c_after_dd_a_ci_low"], tft["p_c_after_dd_a_ci_high"]) == (
+        0.0,
+        pytest.approx(z2 / (6 + z2), abs=1e-9),
+    )
     assert tft["bootstrap_n"] == 200
     # one ok replicate: no interval, never a zero-width one
     llm = _aggregate(run_dir, "condition", "llm_vs_tft")
     assert llm["cooperation_rate"] == 0.75
     assert llm["cooperation_rate_ci_low"] is None and llm["cooperation_rate_ci_high"] is None
+    assert llm["cooperation_rate_ci_note"] == "fewer than 2 replicates define it"
     replicate = _aggregate(run_dir, "replicate", "tft_vs_alld", 0)
     assert replicate["cooperation_rate_ci_low"] is None
-    # the summary table: cooperation of both agents 1/12 and 1/8, mean 5/48
+    # the summary table: cooperation of both agents 1/12 and 1/8, mean 5/48, standard error
+    # 1/48: 5/48 -+ 12.706 / 48 = -0.160 .. 0.369, clipped at 0
     lines = {line.split()[0]: line for line in summary.text.splitlines() if line.strip()}
-    assert "0.104 [0.083, 0.125]" in lines["tft_vs_alld"]
+    assert "0.104 [0.000, 0.369]" in lines["tft_vs_alld"]
     assert "0.750  " in lines["llm_vs_tft"] and "[" not in lines["llm_vs_tft"]
 
 
@@ -288,8 +303,11 @@ def test_comparisons_of_a_single_common_replicate(run_dir: Path, summary: Aggreg
         # llm_vs_tft sorts first; replicate 1 of llm_vs_tft aborted, so one pair
         assert (row["condition_1"], row["condition_2"]) == ("llm_vs_tft", "tft_vs_alld")
         assert row["n_pairs"] == 1 and row["ci_low"] is None and row["ci_high"] is None
-        # one difference: both of its two sign flips are as far from 0
+        assert row["ci_note"] == "fewer than 2 paired replicates"
+        # one difference d > 0: the flip that keeps it and the one that negates it (subset
+        # mean d) give p_greater = 1 / 2, p_less = 2 / 2, p = min(1, 2 x 1 / 2) = 1
         assert (row["p_value"], row["n_flips"], row["is_exact_test"]) == (1.0, 2, True)
+        assert (row["verdict"], row["is_few_data"]) == ("inconclusive", True)
     # replicate 0: the LLM cooperated in 3 of 4 rounds, TFT in 1 of 6
     assert rows[1]["mean_difference"] == pytest.approx(3 / 4 - 1 / 6)
     assert (rows[1]["agent_side"], rows[1]["agent_name_1"]) == ("a", "llm_a")

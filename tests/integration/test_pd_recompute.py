@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import shutil
 from collections import defaultdict
 from dataclasses import dataclass
@@ -281,21 +282,59 @@ def test_benjamini_hochberg_over_every_comparison(played: PlayedRun):
         assert abs(row["p_value_bh"] - value) <= 1e-9, row
 
 
-def test_intervals_contain_the_mean_and_need_two_values(played: PlayedRun):
+# Student's t(0.975, df), from a printed table (Fisher and Yates), to 3 decimals
+_T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571}
+_RATES = {"cooperation_rate", "cooperation_rate_a", "cooperation_rate_b"}
+_RATES |= {"retaliation_rate_a", "retaliation_rate_b", "forgiveness_rate_b"}
+_RATES |= {"fallback_move_share_a", "cooperation_rate_valid_a"}
+
+
+def test_condition_intervals_are_t_intervals(played: PlayedRun):
+    """mean -+ t(0.975, n - 1) sd / sqrt(n) over the replicates that define the metric; a
+    share's clipped to [0, 1] with a note; NULL with a note for fewer than two values or no
+    spread; bounds to 9 decimals."""
     expected = recompute(played)
+    checked = 0
     for row in _mart(played, PDMart.AGGREGATES, "level = 'condition'"):
         for metric in _COMPARED:
             low, high = row[f"{metric}_ci_low"], row[f"{metric}_ci_high"]
+            note = row[f"{metric}_ci_note"]
             defined = [
                 values[metric]
                 for (condition, _), values in expected.items()
                 if condition == row["condition"] and values[metric] is not None
             ]
             if len(defined) < 2:
-                assert low is None and high is None, (row["condition"], metric)
-            else:
-                assert low - 1e-12 <= row[metric] <= high + 1e-12, (row["condition"], metric)
-                # a resample mean lies within the values; the SQL rounds to 9 decimals
-                assert min(defined) - 1e-9 <= low and high <= max(defined) + 1e-9
-    for row in _mart(played, PDMart.COMPARISONS, "ci_low is not null"):
-        assert row["ci_low"] - 1e-12 <= row["mean_difference"] <= row["ci_high"] + 1e-12
+                assert (low, high, note) == (None, None, "fewer than 2 replicates define it")
+                continue
+            n = len(defined)
+            mean = sum(defined) / n
+            sd = math.sqrt(sum((v - mean) ** 2 for v in defined) / (n - 1))
+            if sd < 1e-12:
+                assert (low, high, note) == (None, None, "every replicate gave the same value")
+                continue
+            half = _T_975[n - 1] * sd / math.sqrt(n)
+            want_low, want_high = mean - half, mean + half
+            clipped = metric in _RATES and (want_low < 0 or want_high > 1)
+            if metric in _RATES:
+                want_low, want_high = max(0.0, want_low), min(1.0, want_high)
+            assert low == pytest.approx(want_low, abs=1e-9), (row["condition"], metric)
+            assert high == pytest.approx(want_high, abs=1e-9), (row["condition"], metric)
+            assert note == ("clipped to [0, 1]" if clipped else None), (row["condition"], metric)
+            checked += 1
+    assert checked >= 10
+
+
+def test_paired_intervals_agree_with_their_p_values(played: PlayedRun):
+    """Three common replicates: 8 sign flips, so no 95% interval exists (the smallest p is
+    2 / 8); each row says why."""
+    rows = _mart(played, PDMart.COMPARISONS)
+    assert rows
+    for row in rows:
+        assert row["ci_low"] is None and row["ci_high"] is None
+        assert row["ci_note"] in {
+            "too few replicates for a 95% interval of the sign-flip test",
+            "fewer than 2 paired replicates",
+            "every paired difference is the same",
+        }
+        assert row["p_value"] >= 0.25 and row["verdict"] == "inconclusive" and row["is_few_data"]

@@ -137,9 +137,14 @@ def _assert_intervals(table: pd.DataFrame, row: dict[str, Any]) -> None:
         assert _same(table["mean"].iloc[position], row[column]), column
         assert _same(table["95% low"].iloc[position], row[f"{column}_ci_low"]), column
         assert _same(table["95% high"].iloc[position], row[f"{column}_ci_high"]), column
-    # two replicates that differ give an interval that is not a point
+        assert _same(table["note"].iloc[position], row[f"{column}_ci_note"]), column
+    # an interval holds the mean and is never a point: two replicates that agree get none,
+    # and the note says why
     low, high = row["cooperation_rate_a_ci_low"], row["cooperation_rate_a_ci_high"]
-    assert low is not None and low <= row["cooperation_rate_a"] <= high
+    if low is None:
+        assert row["cooperation_rate_a_ci_note"] == "every replicate gave the same value"
+    else:
+        assert low < high and low <= row["cooperation_rate_a"] <= high
 
 
 def _assert_comparisons(table: pd.DataFrame, expected: list[dict[str, Any]]) -> None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import secrets
+import random
 import string
 
 import pytest
 from pdbench.redact import MASK, looks_like_key, redacted, redacted_text
 
-RANDOM = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(40))
+# a fixed draw: test ids must be the same in every pytest-xdist worker
+RANDOM = "".join(
+    random.Random(20261127).choice(string.ascii_letters + string.digits) for _ in range(40)
+)
 
 
 @pytest.mark.parametrize(

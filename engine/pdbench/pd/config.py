@@ -127,10 +127,11 @@ class CollapseConfig(StrictModel):
 
 
 class BootstrapConfig(StrictModel):
-    """The bootstrap over replicates behind every interval (docs/metrics.md)."""
+    """The random sign flips of the paired tests (docs/metrics.md)."""
 
     n: int = Field(default=1000, ge=10, le=100_000)
-    """Bootstrap resamples per condition and per pair of conditions."""
+    """The fewest random sign flips of a paired test of 13 to 200 replicates (more when the
+    run makes many tests)."""
 
 
 class EvolutionConfig(StrictModel):

@@ -1,5 +1,5 @@
 """The intervals and paired comparisons of a PD run (docs/metrics.md, "Is the difference
-real?"): the 95% bootstrap interval next to each condition mean (``aggregates.parquet``) and
+real?"): the 95% interval next to each condition mean (``aggregates.parquet``) and
 the comparisons of conditions (``comparisons.parquet``), every number as the mart holds it."""
 
 from __future__ import annotations
@@ -46,8 +46,11 @@ COMPARISON_COLUMNS = [
     "mean_difference",
     "ci_low",
     "ci_high",
+    "ci_note",
     "p_value",
     "p_value_bh",
+    "verdict",
+    "is_few_data",
 ]
 """The columns of ``comparisons.parquet`` in the comparisons tables."""
 
@@ -62,12 +65,13 @@ def interval_rows(row: pd.Series) -> pd.DataFrame:
             "mean": [row[column] for _, column in INTERVAL_METRICS],
             "95% low": [row[f"{column}_ci_low"] for _, column in INTERVAL_METRICS],
             "95% high": [row[f"{column}_ci_high"] for _, column in INTERVAL_METRICS],
+            "note": [row[f"{column}_ci_note"] for _, column in INTERVAL_METRICS],
         }
     )
 
 
 def intervals(row: pd.Series) -> None:
-    """The condition's means with their 95% bootstrap intervals."""
+    """The condition's means with their 95% intervals."""
     st.subheader("Means and 95% intervals")
     st.dataframe(
         interval_rows(row),
@@ -79,9 +83,9 @@ def intervals(row: pd.Series) -> None:
         },
     )
     st.caption(
-        "Percentile bootstrap over the replicates (resampled with replacement). No interval "
-        "when fewer than two replicates define the metric; with few replicates the interval "
-        "is wide or unstable."
+        "Student's t interval over the replicates (a share's clipped to [0, 1], as its note "
+        "says). No interval, and the note says why, when fewer than two replicates define the "
+        "metric or every replicate gave the same value."
     )
 
 
@@ -101,11 +105,18 @@ def comparisons(run_dir: Path, condition: str | None = None) -> None:
         width="stretch",
         column_config={
             name: st.column_config.NumberColumn(name, format=_NUMBER)
-            for name in ("mean_difference", "ci_low", "ci_high", "p_value", "p_value_bh")
+            for name in ("mean_difference", "ci_low", "ci_high")
+        }
+        | {
+            # a p-value may be as small as 2.2e-308: three significant digits, never 0.000
+            name: st.column_config.NumberColumn(name, format="%.3g")
+            for name in ("p_value", "p_value_bh")
         },
     )
     st.caption(
         "Difference condition_1 minus condition_2, replicate by replicate (the conditions of a "
-        "replicate share its length and seeds); paired bootstrap interval; two-sided "
-        "sign-flip p-value; p_value_bh: Benjamini-Hochberg over every comparison of the run."
+        "replicate share its length and seeds); two-sided sign-flip p-value and the interval "
+        "of the same test (it excludes 0 exactly when p <= 0.05); p_value_bh: "
+        "Benjamini-Hochberg over every comparison of the run; verdict: higher or lower when "
+        "p_value_bh <= 0.05, else inconclusive; is_few_data: fewer than 10 replicates."
     )

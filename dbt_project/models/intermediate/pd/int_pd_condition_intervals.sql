@@ -1,17 +1,17 @@
--- 95% percentile bootstrap intervals of every condition mean: each resample draws the
--- condition's ok replicates with replacement (int_pd_bootstrap_draws), takes the mean of each
--- metric over the drawn replicates where it is defined, and the interval is the 2.5% and
--- 97.5% quantiles of those means (linear interpolation between order statistics). NULL when
--- fewer than two replicates define the metric: one value has no spread to resample. The
--- resamples average the deviations from the condition mean, rounded to 9 decimals
--- (comparable(), macros/compare.sql): a sum is taken in whatever order the rows reach the
--- aggregate, and rounding keeps the quantiles the same on every build (sorting each of the
--- B x n draws instead costs far more); the interval is the mean plus their quantiles, so it
--- holds the mean exactly (a deviation of 0 stays 0). A condition of
--- more than pd_max_draws() replicates is resampled m out of n (m = the cap): its quantiles
--- are moved towards the mean by sqrt(m / n), the spread of a mean of n.
+-- 95% intervals of every condition mean (docs/metrics.md, "Which interval, which p-value").
+-- A mean over replicates (rates, payoffs, rounds): Student's t interval, mean -+ t(0.975,
+-- n - 1) x sd / sqrt(n) over the n replicates that define the metric; a share's interval is
+-- clipped to [0, 1], and its note says so. A memory-one share (P(C | the previous round)):
+-- the Wilson score interval on the pooled counts, c cooperations of v visits over the
+-- condition's replicates. NULL, with the reason in <metric>_ci_note, when fewer than two
+-- replicates define a t interval's metric, when they all gave the same value (a random
+-- quantity never gets a zero-width interval) or when the state was never visited. Bounds are
+-- rounded to 9 decimals (pd_bound): floating-point residue never leaves a bound a hair
+-- outside the range or off the edge.
 
-{%- set metrics = pd_interval_metrics() %}
+{%- set memory_one = pd_memory_one_metrics() %}
+{%- set rates = pd_rate_metrics() %}
+{%- set means = pd_interval_metrics() | reject('in', memory_one) | list %}
 
 with
 
@@ -19,85 +19,86 @@ replicate_metrics as (
     select * from {{ ref('int_pd_replicate_metrics') }}
 ),
 
-draws as (
-    select * from {{ ref('int_pd_bootstrap_draws') }}
-),
-
-defined_counts as (
+condition_moments as (
     select
         condition,
-        {% for column in metrics %}
+        {% for column in means %}
         count({{ column }}) as n_{{ column }},
         avg({{ column }} order by replicate) as mean_{{ column }},
+        stddev_samp({{ column }} order by replicate) as sd_{{ column }},
         {% endfor %}
-        count(*) as n_replicates,
-        sqrt(least(count(*), {{ pd_max_draws() }}) / count(*)) as spread_scale
+        {% for column in memory_one %}
+        sum(n_{{ column[4:] }}) as n_{{ column[4:] }},
+        sum(n_c_{{ column[4:] }}) as n_c_{{ column[4:] }},
+        {% endfor %}
+        count(*) as n_replicates
     from replicate_metrics
     group by condition
 ),
 
-deviations as (
-    select
-        replicate_metrics.condition,
-        replicate_metrics.n_replicates,
-        {% for column in metrics %}
-        replicate_metrics.{{ column }} - defined_counts.mean_{{ column }} as {{ column }},
-        {% endfor %}
-        replicate_metrics.replicate_position
-    from replicate_metrics
-    inner join defined_counts
-        on replicate_metrics.condition = defined_counts.condition
-),
-
-resample_means as (
-    select
-        deviations.condition,
-        draws.resample,
-        {% for column in metrics %}
-        {{ comparable('avg(deviations.' ~ column ~ ')') }} as {{ column }},
-        {% endfor %}
-        count(*) as n_draws
-    from deviations
-    inner join draws
-        on
-            deviations.n_replicates = draws.sample_size
-            and deviations.replicate_position = draws.draw_position
-    group by deviations.condition, draws.resample
-),
-
-quantiles as (
+t_bounds as (
     select
         condition,
-        {% for column in metrics %}
-        quantile_cont({{ column }}, 0.025) as {{ column }}_low,
-        quantile_cont({{ column }}, 0.975) as {{ column }}_high,
+        {% for column in means %}
+        case
+            when n_{{ column }} >= 2 and round(sd_{{ column }}, 12) > 0
+                then
+                    mean_{{ column }} - {{ t_quantile_975('n_' ~ column ~ ' - 1') }}
+                    * sd_{{ column }} / sqrt(n_{{ column }})
+        end as {{ column }}_raw_low,
+        case
+            when n_{{ column }} >= 2 and round(sd_{{ column }}, 12) > 0
+                then
+                    mean_{{ column }} + {{ t_quantile_975('n_' ~ column ~ ' - 1') }}
+                    * sd_{{ column }} / sqrt(n_{{ column }})
+        end as {{ column }}_raw_high,
+        case
+            when n_{{ column }} < 2 then 'fewer than 2 replicates define it'
+            when round(sd_{{ column }}, 12) = 0 then 'every replicate gave the same value'
+        end as {{ column }}_null_reason,
         {% endfor %}
-        count(*) as n_resamples
-    from resample_means
-    group by condition
+        {% for column in memory_one %}
+        n_{{ column[4:] }},
+        n_c_{{ column[4:] }},
+        {% endfor %}
+        n_replicates
+    from condition_moments
 ),
 
 intervals as (
     select
-        defined_counts.condition,
-        {% for column in metrics %}
+        condition,
+        {% for column in means %}
+        {% if column in rates %}
+        -- greatest() and least() skip a NULL argument: clip only a bound that exists
         case
-            when defined_counts.n_{{ column }} >= 2
-                then
-                    defined_counts.mean_{{ column }}
-                    + defined_counts.spread_scale * quantiles.{{ column }}_low
+            when {{ column }}_raw_low is not null
+                then greatest(0.0, {{ pd_bound(column ~ '_raw_low') }})
         end as {{ column }}_ci_low,
         case
-            when defined_counts.n_{{ column }} >= 2
-                then
-                    defined_counts.mean_{{ column }}
-                    + defined_counts.spread_scale * quantiles.{{ column }}_high
+            when {{ column }}_raw_high is not null
+                then least(1.0, {{ pd_bound(column ~ '_raw_high') }})
         end as {{ column }}_ci_high,
+        coalesce(
+            {{ column }}_null_reason,
+            case
+                when
+                    {{ pd_bound(column ~ '_raw_low') }} < 0
+                    or {{ pd_bound(column ~ '_raw_high') }} > 1
+                    then 'clipped to [0, 1]'
+            end
+        ) as {{ column }}_ci_note,
+        {% else %}
+        {{ pd_bound(column ~ '_raw_low') }} as {{ column }}_ci_low,
+        {{ pd_bound(column ~ '_raw_high') }} as {{ column }}_ci_high,
+        {{ column }}_null_reason as {{ column }}_ci_note,
+        {% endif %}
         {% endfor %}
-        quantiles.n_resamples
-    from defined_counts
-    left join quantiles
-        on defined_counts.condition = quantiles.condition
+        {% for column in memory_one %}
+        {{ pd_wilson_interval('n_c_' ~ column[4:], 'n_' ~ column[4:], column) }},
+        {% endfor %}
+        n_replicates
+    from t_bounds
 )
 
 select * from intervals

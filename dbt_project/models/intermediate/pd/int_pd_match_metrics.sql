@@ -91,6 +91,8 @@ match_metrics as (
         {% for state, own_prev, opp_prev in memory_one_states %}
         n_c_after_{{ state }}_{{ own }} / nullif(n_after_{{ state }}_{{ own }}, 0)
             as p_c_after_{{ state }}_{{ own }},
+        n_after_{{ state }}_{{ own }},
+        n_c_after_{{ state }}_{{ own }},
         {% endfor %}
         first_defection_round_{{ own }},
         -- never defects before the opponent has defected in an earlier round: defecting in

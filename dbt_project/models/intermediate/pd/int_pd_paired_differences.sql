@@ -1,13 +1,23 @@
 -- For every compared pair of conditions and every metric defined in at least one common
--- replicate: the mean paired difference (condition_1 minus condition_2), its 95% paired
--- bootstrap interval (the pair's common replicates resampled jointly: one draw takes both
--- conditions' values of a replicate; NULL with fewer than two pairs), and a two-sided
--- sign-flip p-value: the share of sign flips whose mean difference is at least as far from 0
--- as the observed one (exact over all flips; with random flips (1 + count) / (1 + flips)).
--- Resample means are rounded to 9 decimals, as in int_pd_condition_intervals. A pair of more
--- than pd_max_draws() common replicates is resampled m out of n (its quantiles moved towards
--- the mean by sqrt(m / n)) and tested with the normal limit of the sign-flip distribution:
--- z = |sum of d| / sqrt(sum of d^2), p = erfc(z / sqrt(2)).
+-- replicate: the mean paired difference (condition_1 minus condition_2), a two-sided
+-- sign-flip p-value and the 95% interval that inverts the same test, so that the interval
+-- excludes 0 exactly when p <= 0.05 (docs/metrics.md, "Which interval, which p-value").
+--
+-- Flipping the signs of a subset S of the differences d moves their sum below the observed
+-- one exactly when sum over S of (d - delta) >= 0, i.e. when the mean of d over S is at least
+-- delta. So the one-sided p-values of "the mean difference is delta" count subset means:
+-- p_greater(delta) = (u + #{subset means <= delta}) / N and p_less the same with >=, over the
+-- N flips (u: flips that negate no defined difference, and, with random flips, the observed
+-- sample itself counted once more: (1 + count) / (1 + B)). The p-value is
+-- min(1, 2 min(p_greater(0), p_less(0))); the interval is every delta whose two-sided p is
+-- above 0.05: from the (c + 1)-th smallest subset mean to the (c + 1)-th largest, with
+-- c = floor(N / 40) - u (Hartigan's subset means). When c < 0 no delta can be rejected (5
+-- replicates or fewer: p >= 2 / 32): NULL with the reason. Subset means are rounded to 9
+-- decimals, and both the p-value and the interval read the rounded means. A pair of more
+-- than pd_max_draws() common replicates gets the normal limit of the same test:
+-- z = |sum d| / sqrt(sum d^2), p = erfc(z / sqrt(2)) in log space (never 0), and the
+-- interval of every delta with |z(delta)| <= z(0.975): mean -+ z sqrt(SS / (n (n - z^2))),
+-- SS the sum of squared deviations.
 
 {%- set metrics = pd_interval_metrics() %}
 
@@ -17,75 +27,8 @@ paired_replicates as (
     select * from {{ ref('int_pd_paired_replicates') }}
 ),
 
-draws as (
-    select * from {{ ref('int_pd_bootstrap_draws') }}
-),
-
 sign_flips as (
     select * from {{ ref('int_pd_sign_flips') }}
-),
-
-pair_means as (
-    select
-        condition_1,
-        condition_2,
-        {% for column in metrics %}
-        avg({{ column }} order by replicate) as {{ column }},
-        {% endfor %}
-        count(*) as n_common
-    from paired_replicates
-    group by condition_1, condition_2
-),
-
--- the deviations of the differences from their mean, resampled (as int_pd_condition_intervals)
-deviations as (
-    select
-        paired_replicates.condition_1,
-        paired_replicates.condition_2,
-        paired_replicates.n_common,
-        {% for column in metrics %}
-        paired_replicates.{{ column }} - pair_means.{{ column }} as {{ column }},
-        {% endfor %}
-        paired_replicates.pair_position
-    from paired_replicates
-    inner join pair_means
-        on
-            paired_replicates.condition_1 = pair_means.condition_1
-            and paired_replicates.condition_2 = pair_means.condition_2
-),
-
-resample_means as (
-    select
-        deviations.condition_1,
-        deviations.condition_2,
-        draws.resample,
-        {% for column in metrics %}
-        {{ comparable('avg(deviations.' ~ column ~ ')') }} as {{ column }},
-        {% endfor %}
-        count(*) as n_draws
-    from deviations
-    inner join draws
-        on
-            deviations.n_common = draws.sample_size
-            and deviations.pair_position = draws.draw_position
-    group by deviations.condition_1, deviations.condition_2, draws.resample
-),
-
-flipped_means as (
-    select
-        paired_replicates.condition_1,
-        paired_replicates.condition_2,
-        sign_flips.flip,
-        {% for column in metrics %}
-        avg(sign_flips.sign * paired_replicates.{{ column }}) as {{ column }},
-        {% endfor %}
-        bool_and(sign_flips.is_exact) as is_exact
-    from paired_replicates
-    inner join sign_flips
-        on
-            paired_replicates.n_common = sign_flips.sample_size
-            and paired_replicates.pair_position = sign_flips.slot
-    group by paired_replicates.condition_1, paired_replicates.condition_2, sign_flips.flip
 ),
 
 observed as (
@@ -96,7 +39,9 @@ observed as (
         '{{ column }}' as metric,
         count({{ column }}) as n_pairs,
         avg({{ column }} order by replicate) as mean_difference,
+        sum({{ column }} order by replicate) as sum_of_differences,
         sum({{ column }} * {{ column }} order by replicate) as sum_of_squares,
+        var_pop({{ column }} order by replicate) as variance,
         max(n_common) as n_common
     from paired_replicates
     group by condition_1, condition_2
@@ -104,56 +49,122 @@ observed as (
     {% endfor %}
 ),
 
-bootstrap_intervals as (
+-- per flip, the sum and count of the differences it negates (the subset S)
+flipped_subsets as (
+    select
+        paired_replicates.condition_1,
+        paired_replicates.condition_2,
+        sign_flips.flip,
+        {% for column in metrics %}
+        sum(paired_replicates.{{ column }}) filter (where sign_flips.sign = -1)
+            as {{ column }}_sum,
+        count(paired_replicates.{{ column }}) filter (where sign_flips.sign = -1)
+            as {{ column }}_count,
+        {% endfor %}
+        bool_and(sign_flips.is_exact) as is_exact
+    from paired_replicates
+    inner join sign_flips
+        on
+            paired_replicates.n_common = sign_flips.sample_size
+            and paired_replicates.pair_position = sign_flips.slot
+    group by paired_replicates.condition_1, paired_replicates.condition_2, sign_flips.flip
+),
+
+subset_means as (
     {% for column in metrics %}
     select
         condition_1,
         condition_2,
         '{{ column }}' as metric,
-        quantile_cont({{ column }}, 0.025) as ci_low,
-        quantile_cont({{ column }}, 0.975) as ci_high
-    from resample_means
-    group by condition_1, condition_2
-    {% if not loop.last %}union all{% endif %}
-    {% endfor %}
-),
-
-flip_statistics as (
-    {% for column in metrics %}
-    select
-        condition_1,
-        condition_2,
         flip,
         is_exact,
-        '{{ column }}' as metric,
-        {{ column }} as flipped_mean
-    from flipped_means
+        round({{ column }}_sum / nullif({{ column }}_count, 0), 9) as subset_mean
+    from flipped_subsets
     {% if not loop.last %}union all{% endif %}
     {% endfor %}
 ),
 
--- A relative 1e-9 absorbs floating-point noise (a flipped mean is summed in any order), so
--- that a flip giving the observed |mean| (the identity, all signs flipped) counts
-exceedances as (
+flip_tallies as (
     select
-        observed.condition_1,
-        observed.condition_2,
-        observed.metric,
-        bool_and(flip_statistics.is_exact) as is_exact,
+        condition_1,
+        condition_2,
+        metric,
+        bool_and(is_exact) as is_exact,
         count(*) as n_flips,
-        count(*) filter (
-            where
-            abs(flip_statistics.flipped_mean)
-            >= abs(observed.mean_difference)
-            - 1e-9 * greatest(1.0, abs(observed.mean_difference))
-        ) as n_as_extreme
-    from observed
-    inner join flip_statistics
+        -- u: the flips that negate no defined difference, and, with random flips, the
+        -- observed sample counted once more
+        count(*) filter (where subset_mean is null)
+        + case when bool_and(is_exact) then 0 else 1 end as n_unmoved,
+        count(*) + case when bool_and(is_exact) then 0 else 1 end as n_total,
+        count(*) filter (where subset_mean <= 0) as n_at_or_below_0,
+        count(*) filter (where subset_mean >= 0) as n_at_or_above_0
+    from subset_means
+    group by condition_1, condition_2, metric
+),
+
+-- c: how many of the smallest (and of the largest) subset means lie below the interval
+interval_ranks as (
+    select
+        condition_1,
+        condition_2,
+        metric,
+        n_total // 40 - n_unmoved as n_rejected_per_tail
+    from flip_tallies
+),
+
+ranked_means as (
+    select
+        condition_1,
+        condition_2,
+        metric,
+        subset_mean,
+        row_number() over (
+            partition by condition_1, condition_2, metric order by subset_mean
+        ) as rank_from_low,
+        row_number() over (
+            partition by condition_1, condition_2, metric order by subset_mean desc
+        ) as rank_from_high
+    from subset_means
+    where subset_mean is not null
+),
+
+flip_intervals as (
+    select
+        interval_ranks.condition_1,
+        interval_ranks.condition_2,
+        interval_ranks.metric,
+        max(ranked_means.subset_mean) filter (
+            where ranked_means.rank_from_low = interval_ranks.n_rejected_per_tail + 1
+        ) as ci_low,
+        max(ranked_means.subset_mean) filter (
+            where ranked_means.rank_from_high = interval_ranks.n_rejected_per_tail + 1
+        ) as ci_high
+    from interval_ranks
+    inner join ranked_means
         on
-            observed.condition_1 = flip_statistics.condition_1
-            and observed.condition_2 = flip_statistics.condition_2
-            and observed.metric = flip_statistics.metric
-    group by observed.condition_1, observed.condition_2, observed.metric
+            interval_ranks.condition_1 = ranked_means.condition_1
+            and interval_ranks.condition_2 = ranked_means.condition_2
+            and interval_ranks.metric = ranked_means.metric
+    where interval_ranks.n_rejected_per_tail >= 0
+    group by interval_ranks.condition_1, interval_ranks.condition_2, interval_ranks.metric
+),
+
+normal_limits as (
+    select
+        condition_1,
+        condition_2,
+        metric,
+        abs(sum_of_differences) / sqrt(sum_of_squares) as z,
+        {{ pd_normal_two_sided_ln_p('abs(sum_of_differences) / sqrt(sum_of_squares)') }}
+            as ln_p,
+        case
+            when n_pairs > {{ pd_z_975() }} ^ 2
+                then
+                    {{ pd_z_975() }}
+                    * sqrt(variance / (n_pairs - {{ pd_z_975() }} ^ 2))
+        end as half_width
+    from observed
+    where n_common > {{ pd_max_draws() }} and sum_of_squares > 0
 ),
 
 differences as (
@@ -164,42 +175,61 @@ differences as (
         observed.n_pairs,
         observed.mean_difference,
         case
-            when observed.n_pairs >= 2
-                then
-                    observed.mean_difference
-                    + sqrt(least(observed.n_common, {{ pd_max_draws() }}) / observed.n_common)
-                    * bootstrap_intervals.ci_low
+            when observed.n_pairs < 2 or round(observed.variance, 12) = 0 then null
+            when observed.n_common > {{ pd_max_draws() }}
+                then {{ pd_bound('observed.mean_difference - normal_limits.half_width') }}
+            else flip_intervals.ci_low
         end as ci_low,
         case
-            when observed.n_pairs >= 2
-                then
-                    observed.mean_difference
-                    + sqrt(least(observed.n_common, {{ pd_max_draws() }}) / observed.n_common)
-                    * bootstrap_intervals.ci_high
+            when observed.n_pairs < 2 or round(observed.variance, 12) = 0 then null
+            when observed.n_common > {{ pd_max_draws() }}
+                then {{ pd_bound('observed.mean_difference + normal_limits.half_width') }}
+            else flip_intervals.ci_high
         end as ci_high,
         case
-            when exceedances.is_exact then exceedances.n_as_extreme / exceedances.n_flips
-            when exceedances.n_flips is not null
-                then (1 + exceedances.n_as_extreme) / (1 + exceedances.n_flips)
+            when observed.n_pairs < 2 then 'fewer than 2 paired replicates'
+            when round(observed.variance, 12) = 0 then 'every paired difference is the same'
+            when
+                observed.n_common > {{ pd_max_draws() }} and normal_limits.half_width is null
+                or observed.n_common <= {{ pd_max_draws() }} and flip_intervals.ci_low is null
+                then 'too few replicates for a 95% interval of the sign-flip test'
+        end as ci_note,
+        case
+            when flip_tallies.n_flips is not null
+                then least(
+                    1.0,
+                    2 * least(
+                        flip_tallies.n_unmoved + flip_tallies.n_at_or_below_0,
+                        flip_tallies.n_unmoved + flip_tallies.n_at_or_above_0
+                    ) / flip_tallies.n_total
+                )
             when observed.sum_of_squares = 0 then 1.0
-            else least(1.0, {{ pd_normal_two_sided_p(
-                'abs(observed.mean_difference) * observed.n_pairs'
-                ~ ' / sqrt(observed.sum_of_squares)'
-            ) }})
+            else {{ pd_normal_two_sided_p('normal_limits.z') }}
         end as p_value,
-        exceedances.n_flips,
-        coalesce(exceedances.is_exact, false) as is_exact_test
+        coalesce(normal_limits.ln_p < ln({{ pd_smallest_p() }}), false) as p_value_is_bound,
+        flip_tallies.n_flips,
+        coalesce(flip_tallies.is_exact, false) as is_exact_test,
+        case
+            when flip_tallies.is_exact then 'exact sign flips'
+            when flip_tallies.n_flips is not null then 'random sign flips'
+            else 'normal limit of sign flips'
+        end as test_method
     from observed
-    left join bootstrap_intervals
+    left join flip_tallies
         on
-            observed.condition_1 = bootstrap_intervals.condition_1
-            and observed.condition_2 = bootstrap_intervals.condition_2
-            and observed.metric = bootstrap_intervals.metric
-    left join exceedances
+            observed.condition_1 = flip_tallies.condition_1
+            and observed.condition_2 = flip_tallies.condition_2
+            and observed.metric = flip_tallies.metric
+    left join flip_intervals
         on
-            observed.condition_1 = exceedances.condition_1
-            and observed.condition_2 = exceedances.condition_2
-            and observed.metric = exceedances.metric
+            observed.condition_1 = flip_intervals.condition_1
+            and observed.condition_2 = flip_intervals.condition_2
+            and observed.metric = flip_intervals.metric
+    left join normal_limits
+        on
+            observed.condition_1 = normal_limits.condition_1
+            and observed.condition_2 = normal_limits.condition_2
+            and observed.metric = normal_limits.metric
     where observed.n_pairs >= 1
 )
 

@@ -1,5 +1,7 @@
 -- The replicate-level metrics the intervals and the paired comparisons resample: one row per
--- finished (ok) match, its position among its condition's ok replicates and their count.
+-- finished (ok) match, the visits of each memory-one state and the cooperations after them
+-- (n_after_cc_a, n_c_after_cc_a, ...), its position among its condition's ok replicates and
+-- their count.
 
 {%- set metrics = pd_interval_metrics() %}
 
@@ -19,6 +21,10 @@ ok_matches as (
         {%- else %}
         {{ column }},
         {%- endif %}
+        {% endfor %}
+        {% for column in pd_memory_one_metrics() %}
+        n_{{ column[4:] }},
+        n_c_{{ column[4:] }},
         {% endfor %}
         name_a as agent_a_name,
         name_b as agent_b_name,

@@ -1,11 +1,13 @@
 {{ config(materialized='table') }}
 
 -- The sign flips of the paired test, for every number of common replicates n of a compared
--- pair: when 2^n <= bootstrap_n, all 2^n flips (flip f gives pair i the sign -1 when bit i-1
--- of f is set; flip 0 is the observed sample), and the test is exact; otherwise bootstrap_n
--- random flips, pair i of flip f negated when h(seed, f, i) is odd, with h the lowbias32
--- chain of stream 2 (the bootstrap draws use stream 1). Samples larger than pd_max_draws()
--- get no flips: int_pd_paired_differences tests them with the normal limit.
+-- pair: for n <= pd_exact_flip_max() (12), all 2^n flips (flip f gives pair i the sign -1
+-- when bit i-1 of f is set; flip 0 is the observed sample), and the test is exact; otherwise
+-- B random flips, pair i of flip f negated when h(seed, f, i) is odd, with h the lowbias32
+-- chain of stream 2. B = pd_random_flip_count(): max(bootstrap_n, 400 x the run's tests),
+-- so that the smallest p of random flips never keeps a clear difference from passing
+-- Benjamini-Hochberg (macros/pd_stats.sql). Samples larger than pd_max_draws() get no
+-- flips: int_pd_paired_differences tests them with the normal limit.
 
 with
 
@@ -19,15 +21,28 @@ paired_replicates as (
 
 {{ pd_seed_key('run_manifest', 2) }},
 
+compared_pairs as (
+    select distinct
+        condition_1,
+        condition_2
+    from paired_replicates
+),
+
+test_count as (
+    select count(*) * {{ pd_interval_metrics() | length }} as n_tests
+    from compared_pairs
+),
+
 sample_sizes as (
     select distinct
         paired_replicates.n_common as sample_size,
         seed_key.seed_key,
-        seed_key.bootstrap_n,
-        paired_replicates.n_common < 63
-        and 2 ** paired_replicates.n_common <= seed_key.bootstrap_n as is_exact
+        {{ pd_random_flip_count('seed_key.bootstrap_n', 'test_count.n_tests') }}
+            as n_random_flips,
+        paired_replicates.n_common <= {{ pd_exact_flip_max() }} as is_exact
     from paired_replicates
     cross join seed_key
+    cross join test_count
     where paired_replicates.n_common <= {{ pd_max_draws() }}
 ),
 
@@ -39,7 +54,7 @@ flips as (
         unnest(
             case
                 when is_exact then generate_series(0, (2 ** sample_size)::bigint - 1)
-                else generate_series(1, bootstrap_n)
+                else generate_series(1, n_random_flips)
             end
         ) as flip
     from sample_sizes

@@ -85,7 +85,13 @@ condition_means as (
         -- summed in replicate order: a floating-point sum depends on the order of its terms,
         -- and the order rows reach a parallel aggregate varies between builds
         {% for column in metric_columns %}
+        {% if column in pd_memory_one_metrics() %}
+        -- a memory-one share pooled over the condition's visits of the previous round, the
+        -- point its Wilson interval is about (every visit weighs the same)
+        sum(n_c_{{ column[4:] }}) / nullif(sum(n_{{ column[4:] }}), 0) as {{ column }},
+        {% else %}
         avg({{ column }} order by replicate) as {{ column }},
+        {% endif %}
         {% endfor %}
         sum(rounds_played)::bigint as n_rounds,
         avg(rounds_played) as rounds_played,
@@ -171,10 +177,12 @@ with_run_params as (
         both_levels.*,
         run_manifest.collapse_k,
         run_manifest.collapse_threshold,
-        -- the 95% bootstrap intervals of the condition means, after every earlier column
+        -- the 95% intervals of the condition means, after every earlier column, and why one
+        -- is NULL or clipped
         {% for column in pd_interval_metrics() %}
         condition_intervals.{{ column }}_ci_low,
         condition_intervals.{{ column }}_ci_high,
+        condition_intervals.{{ column }}_ci_note,
         {% endfor %}
         run_manifest.bootstrap_n
     from both_levels

@@ -1,8 +1,10 @@
 {{ config(location=mart_location()) }}
 
 -- Paired comparisons of conditions (int_pd_condition_pairs says which): one row per pair of
--- conditions and metric, with the mean paired difference, its bootstrap interval, the
--- sign-flip p-value and the Benjamini-Hochberg adjusted p-value over every row of the run.
+-- conditions and metric, with the mean paired difference, the sign-flip p-value and the
+-- interval that inverts it, the Benjamini-Hochberg adjusted p-value over every row of the run
+-- and a verdict: 'higher' or 'lower' (condition_1 than condition_2) when p_value_bh <= 0.05,
+-- else 'inconclusive'; is_few_data below pd_few_data_replicates() (10) paired replicates.
 
 with
 
@@ -79,8 +81,19 @@ final as (
         adjusted.mean_difference,
         adjusted.ci_low,
         adjusted.ci_high,
+        adjusted.ci_note,
         adjusted.p_value,
+        adjusted.p_value_is_bound,
         adjusted.p_value_bh,
+        -- p_value_bh <= 0.05 implies p_value <= 0.05, so the interval (when there is one)
+        -- then excludes 0 on the same side
+        case
+            when adjusted.p_value_bh <= 0.05 and adjusted.mean_difference > 0 then 'higher'
+            when adjusted.p_value_bh <= 0.05 and adjusted.mean_difference < 0 then 'lower'
+            else 'inconclusive'
+        end as verdict,
+        adjusted.n_pairs < {{ pd_few_data_replicates() }} as is_few_data,
+        adjusted.test_method,
         adjusted.n_flips,
         adjusted.is_exact_test,
         run_manifest.bootstrap_n,
