@@ -21,7 +21,7 @@ from pdbench.errors import AggregationError, RunDirError
 from pdbench.game import Game
 from pdbench.games import game_named
 from pdbench.storage.dbt import DbtRequest, DbtResults, invoke_dbt
-from pdbench.storage.marts_manifest import write_marts_manifest
+from pdbench.storage.marts_manifest import write_build_failure, write_marts_manifest
 from pdbench.storage.run_links import refuse_outside_links
 from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunFiles
@@ -81,7 +81,9 @@ def aggregate_run(
         try:
             results, left_out = _build_what_the_run_holds(run_dir, game, unit_tests=unit_tests)
         except AggregationError as err:
-            raise AggregationError(_with_repair(str(err), run_dir, manifest)) from None
+            message = _with_repair(str(err), run_dir, manifest)
+            write_build_failure(run_dir, message)  # the viewer says the tables are not the run's
+            raise AggregationError(message) from None
         write_marts_manifest(run_dir)  # what they were built from: the viewer checks it
     tables = {
         Path(location).name: count_mart_rows(Path(location))

@@ -74,3 +74,28 @@ def test_the_viewer_shows_the_banner_and_the_command(
     assert not at.exception, [e.message for e in at.exception]
     assert any("older than the run's raw files" in w.value for w in at.warning)
     assert f"pdbench aggregate {run_copy}" in next(c.value for c in at.code)
+
+
+def test_a_failed_build_is_recorded_and_shown_instead_of_the_old_tables(run_copy: Path):
+    """A data test that fails after the play (a payoff written as text) leaves the old
+    tables in place; the viewer says their last build failed, and why, not that they are
+    current."""
+    from pdbench.aggregate import aggregate_run
+    from pdbench.errors import AggregationError
+
+    rounds = run_copy / RunFiles.ROUNDS
+    lines = rounds.read_text().splitlines(keepends=True)
+    first = json.loads(lines[0])
+    first["agent_a_payoff"] = str(first["agent_a_payoff"])
+    rounds.write_text(json.dumps(first) + "\n" + "".join(lines[1:]))
+    with pytest.raises(AggregationError) as failed:
+        aggregate_run(run_copy)
+    run = _viewable(run_copy)
+    assert run.build_failure == str(failed.value).splitlines()[0]
+    assert "agent_a_payoff" in run.build_failure
+    assert (run.stale_message or "").startswith("The last build of this run's tables failed")
+    # a build that then succeeds clears it
+    rounds.write_text("".join(lines))
+    aggregate_run(run_copy)
+    run = _viewable(run_copy)
+    assert run.build_failure is None and run.stale_message is None

@@ -7,6 +7,11 @@ every raw file the build read (each ``*.jsonl`` of the run, of its chunks, and
 the marts no longer say what the raw files hold (``--resume --no-aggregate`` after an
 ``aggregate``, votes cast since), and the viewer says so with the command that rebuilds them.
 Marts built before this file existed have none, and nothing can be said of them.
+
+A build that fails (a data test that does not hold, a raw file that cannot be read) records
+its one-line reason instead (:func:`write_build_failure`, read by :func:`build_failure`): the
+run's own manifest says how the play ended, this file how its metrics did, and the viewer
+shows that the tables it holds are not those of the run.
 """
 
 from __future__ import annotations
@@ -18,7 +23,14 @@ from pathlib import Path
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import SHARDS_DIR
 
-__all__ = ["MARTS_MANIFEST", "raw_file_stamps", "stale_raw_files", "write_marts_manifest"]
+__all__ = [
+    "MARTS_MANIFEST",
+    "build_failure",
+    "raw_file_stamps",
+    "stale_raw_files",
+    "write_build_failure",
+    "write_marts_manifest",
+]
 
 MARTS_MANIFEST = "marts_manifest.json"
 """The file, in the run directory."""
@@ -43,13 +55,36 @@ def raw_file_stamps(run_dir: Path) -> dict[str, list[int]]:
 
 def write_marts_manifest(run_dir: Path) -> Path:
     """Record the raw files the marts of ``run_dir`` were just built from (atomically)."""
+    return _write(run_dir, {"built_from": raw_file_stamps(run_dir)})
+
+
+def write_build_failure(run_dir: Path, reason: str) -> Path:
+    """Record that the last build of the marts of ``run_dir`` failed, and why (one line)."""
+    return _write(run_dir, {"built_from": {}, "failure": reason.splitlines()[0] if reason else ""})
+
+
+def build_failure(run_dir: Path) -> str | None:
+    """The reason the last build of the marts of ``run_dir`` failed; None when it did not
+    (or nothing was recorded)."""
+    recorded = _read(run_dir)
+    failure = recorded.get("failure") if recorded is not None else None
+    return failure if isinstance(failure, str) else None
+
+
+def _write(run_dir: Path, content: dict) -> Path:
     path = run_dir / MARTS_MANIFEST
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(
-        json.dumps({"built_from": raw_file_stamps(run_dir)}, indent=2) + "\n", encoding="utf-8"
-    )
+    tmp.write_text(json.dumps(content, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, path)
     return path
+
+
+def _read(run_dir: Path) -> dict | None:
+    try:
+        recorded = json.loads((run_dir / MARTS_MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return recorded if isinstance(recorded, dict) else None
 
 
 def stale_raw_files(run_dir: Path) -> list[str] | None:

@@ -15,7 +15,7 @@ from typing import Literal
 from pdbench.errors import RunDirError
 from pdbench.games import DEFAULT_GAME, GAMES, game_named
 from pdbench.storage.manifest import read_manifest
-from pdbench.storage.marts_manifest import stale_raw_files
+from pdbench.storage.marts_manifest import build_failure, stale_raw_files
 from pdbench.storage.schema import RunFiles, RunManifest
 from pdbench.storage.shards import record_files
 
@@ -43,6 +43,9 @@ class ViewableRun:
     stale: tuple[str, ...] = ()
     """Raw files that changed since the marts were built (:mod:`pdbench.storage.marts_manifest`):
     the marts are out of date and :attr:`aggregate_command` rebuilds them."""
+    build_failure: str | None = None
+    """Why the last ``pdbench aggregate`` failed, when it did: the tables shown are older than
+    the run (or empty)."""
 
     @property
     def aggregate_command(self) -> str:
@@ -52,6 +55,12 @@ class ViewableRun:
     @property
     def stale_message(self) -> str | None:
         """A line saying the marts are older than the raw files, or None when they are not."""
+        if self.build_failure is not None:
+            return (
+                f"The last build of this run's tables failed ({self.build_failure}): the "
+                "tables shown are older than the run, or missing. Once the cause is fixed, "
+                "rebuild them:"
+            )
         if not self.stale:
             return None
         shown = ", ".join(self.stale[:3]) + (
@@ -128,7 +137,12 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
             _aggregate_command(run_dir),
         )
     stale = stale_raw_files(run_dir) or []
-    return ViewableRun(run_dir=run_dir, manifest=manifest, stale=tuple(stale))
+    return ViewableRun(
+        run_dir=run_dir,
+        manifest=manifest,
+        stale=tuple(stale),
+        build_failure=build_failure(run_dir),
+    )
 
 
 def _aggregate_command(run_dir: Path) -> str:
