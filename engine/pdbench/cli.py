@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
+from pdbench.cli_help import CONTEXT_SETTINGS, FlagCommand, FlagGroup, examples
 from pdbench.cli_options import (
     Address,
     ChunkRounds,
@@ -56,9 +57,16 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=FlagGroup,
+    context_settings=CONTEXT_SETTINGS,
 )
 
 EXIT_INTERRUPTED = 130
+
+
+def _command(name: str, **settings: Any) -> Any:
+    """``app.command`` for ``name``: ``-h``, plain flags, and examples under its help."""
+    return app.command(name, cls=FlagCommand, epilog=examples(name), **settings)
 
 
 def _err(line: str) -> None:
@@ -94,7 +102,7 @@ def _load(config: Path) -> tuple[LoadedConfig, Game]:
     return loaded, GAMES[loaded.config.game]
 
 
-@app.command()
+@_command("validate")
 def validate(
     config: Annotated[Path, typer.Argument(help="The experiment YAML file.")],
 ) -> None:
@@ -108,7 +116,7 @@ def validate(
         typer.echo(line)
 
 
-@app.command()
+@_command("run")
 def run(
     config: Annotated[Path, typer.Argument(help="The experiment YAML file.")],
     replicates: Replicates = None,
@@ -267,7 +275,7 @@ def _aggregate(run_dir: Path, *, unit_tests: bool = False) -> None:
     typer.echo(summary.text)
 
 
-@app.command("import", help=import_help())
+@_command("import", help=import_help())
 def import_(
     format_name: ImportFormat,
     sources: ImportSources,
@@ -290,7 +298,7 @@ def import_(
             _aggregate(summary.run_dir)
 
 
-@app.command()
+@_command("aggregate")
 def aggregate(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by `pdbench run`.")],
     unit_tests: Annotated[
@@ -307,7 +315,7 @@ def aggregate(
         _aggregate(run_dir, unit_tests=unit_tests)
 
 
-@app.command()
+@_command("leaderboard")
 def leaderboard(
     sources: Annotated[
         list[Path],
@@ -343,7 +351,7 @@ def _serve(command: list[str], *, print_command: bool) -> None:
     _exec(command)
 
 
-@app.command()
+@_command("ui")
 def ui(
     run_dir: Annotated[
         Path,
@@ -365,7 +373,7 @@ def ui(
     _serve(command, print_command=print_command)
 
 
-@app.command()
+@_command("audience")
 def audience(
     run_dir: Annotated[
         Path, typer.Argument(help="An arena run directory written by `pdbench run`.")
@@ -384,7 +392,7 @@ def audience(
     _serve(command, print_command=print_command)
 
 
-@app.command()
+@_command("schema")
 def schema(
     record: Annotated[
         str | None, typer.Argument(help="A record, e.g. rounds (without it: list them all).")
