@@ -16,11 +16,13 @@ Payoff tables that are not a Prisoner's Dilemma are allowed, with a warning.
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
 
 import yaml
 from yaml.composer import Composer
@@ -33,6 +35,7 @@ except ImportError:  # pragma: no cover - PyYAML built without libyaml
     CParser = None  # type: ignore[assignment, misc]
 from pydantic import (
     BaseModel,
+    Tag,
     ValidationError,
 )
 
@@ -46,7 +49,7 @@ from pdbench.config.base import (
     note_read,
     recording_reads,
 )
-from pdbench.errors import ConfigError, unknown
+from pdbench.errors import ConfigError, did_you_mean, unknown
 
 """``game:`` value -> the model of that game's experiment file (``arena`` is added at the end
 of this module, once everything the arena config builds on is defined)."""
@@ -275,7 +278,12 @@ def resolve_refs(
     if target in chain:
         raise ConfigError(f"refs form a cycle through {ref}", path=file, field=f"{where}.ref")
     if not Path(target).is_file():
-        raise ConfigError(f"file not found: {ref}", path=file, field=f"{where}.ref")
+        folder = os.path.dirname(file) or "."
+        raise ConfigError(
+            f"file not found: {ref} (resolved against {folder}/, the folder of {file}: {target})",
+            path=file,
+            field=f"{where}.ref",
+        )
     if target not in files:
         files[target] = read_yaml(target)
     content = resolve_refs(
@@ -310,10 +318,12 @@ def _in_overrides(overrides: Any, rest: tuple[str | int, ...]) -> bool:
     return True
 
 
-def _message(error: Mapping[str, Any]) -> str:
+def _message(error: Mapping[str, Any], *, model: type[BaseModel]) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
-        return "unknown key"
+        key = error["loc"][-1]
+        close = difflib.get_close_matches(str(key), sorted(_keys_at(model, error["loc"][:-1])), n=1)
+        return "unknown key" + did_you_mean(close)
     if kind == "missing":
         return "required key is missing"
     message = str(error["msg"])
@@ -327,11 +337,56 @@ def _message(error: Mapping[str, Any]) -> str:
     return message
 
 
-def _config_error(exc: ValidationError, *, file: str, sites: list[RefSite]) -> ConfigError:
+def _keys_at(annotation: Any, loc: tuple[str | int, ...]) -> set[str]:
+    """The keys the model at ``loc`` (a pydantic error's location, tags included) accepts,
+    from ``annotation`` down: every model that may sit there, through lists, mappings,
+    optionals and tagged unions (empty when none can be told)."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        base, *metadata = get_args(annotation)
+        tags = [m.tag for m in metadata if isinstance(m, Tag)]
+        if tags and loc and isinstance(loc[0], str) and loc[0].startswith(TAG_PREFIX):
+            return _keys_at(base, loc[1:]) if loc[0] in tags else set()
+        return _keys_at(base, loc)
+    if origin in (Union, UnionType):
+        return set().union(*(_keys_at(member, loc) for member in get_args(annotation)))
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        fields = annotation.model_fields
+        if not loc:
+            return set(fields) | {f.alias for f in fields.values() if f.alias}
+        part = loc[0]
+        if isinstance(part, str) and part.startswith(TAG_PREFIX):
+            return _keys_at(annotation, loc[1:])
+        named = {f.alias or name: f for name, f in fields.items()} | dict(fields)
+        field_info = named.get(part) if isinstance(part, str) else None
+        return set() if field_info is None else _keys_at(field_info.annotation, loc[1:])
+    args = get_args(annotation)
+    if loc and isinstance(loc[0], int) and origin in (list, tuple, set, frozenset):
+        return set().union(*(_keys_at(a, loc[1:]) for a in args if a is not Ellipsis))
+    if loc and isinstance(loc[0], str) and origin in (dict, Mapping) and len(args) == 2:
+        return _keys_at(args[1], loc[1:])
+    return set()
+
+
+def _first(errors: list[Any]) -> Any:
+    """The error to report: the first, except that a misspelt key (an unknown key beside a
+    missing one in the same mapping) is reported as the unknown key, which names both."""
+    first = errors[0]
+    if first["type"] != "missing":
+        return first
+    parent = first["loc"][:-1]
+    return next(
+        (e for e in errors if e["type"] == "extra_forbidden" and e["loc"][:-1] == parent), first
+    )
+
+
+def _config_error(
+    exc: ValidationError, *, file: str, sites: list[RefSite], model: type[BaseModel]
+) -> ConfigError:
     errors = exc.errors()
-    error = errors[0]
+    error = _first(errors)
     loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and p.startswith(TAG_PREFIX)))
-    message = _message(error)
+    message = _message(error, model=model)
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more)"
     site = max(
@@ -375,7 +430,7 @@ def _load_file(
     try:
         config = model.model_validate(resolved, context=context)
     except ValidationError as exc:
-        raise _config_error(exc, file=file, sites=sites) from None
+        raise _config_error(exc, file=file, sites=sites, model=model) from None
     # one agent file referenced by many conditions would say the same thing many times
     warnings = list(
         dict.fromkeys(f"{file}: {where}: {message}" for where, message in context["warnings"])
