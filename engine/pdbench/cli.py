@@ -1,4 +1,5 @@
-"""The ``pdbench`` command: validate, run, import, aggregate, leaderboard, ui, audience, schema.
+"""The ``pdbench`` command: validate, run, import, aggregate, compare, leaderboard, ui,
+audience, schema.
 
 A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
 one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
@@ -313,6 +314,25 @@ def aggregate(
     with _user_errors():
         read_manifest(run_dir)
         _aggregate(run_dir, unit_tests=unit_tests)
+
+
+@_command("compare")
+def compare(
+    run_dir: Annotated[Path, typer.Argument(help="A PD run directory, aggregated.")],
+    first: Annotated[str, typer.Argument(help="A condition of the run.")],
+    second: Annotated[str, typer.Argument(help="Another condition, compared with the first.")],
+) -> None:
+    """Compare two conditions of a PD run: each metric's paired difference (first minus
+    second) with its 95% interval, p and BH-adjusted p, a verdict, and the fallback moves."""
+    from pdbench.pd.compare import compare_lines
+
+    with _user_errors():
+        manifest = read_manifest(run_dir)
+        if manifest.game != "pd":
+            raise RunDirError(f"{run_dir}: compare reads a PD run; this one is {manifest.game}")
+        lines = compare_lines(run_dir, first, second)
+    for line in lines:
+        typer.echo(line)
 
 
 @_command("leaderboard")

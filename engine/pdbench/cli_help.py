@@ -26,6 +26,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "--mapping configs/import/akata_pd.yaml --output-dir data/runs/akata_excerpt",
     ),
     "aggregate": ("pdbench aggregate data/runs/demo", "pdbench aggregate data/runs/arena-demo"),
+    "compare": ("pdbench compare data/runs/demo cooperative_llm_vs_alld tft_vs_alld",),
     "leaderboard": ("pdbench leaderboard data/runs --output-dir data/leaderboard",),
     "ui": ("pdbench ui data/runs/demo", "pdbench ui data/runs/demo --print-command"),
     "audience": (
