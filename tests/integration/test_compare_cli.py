@@ -109,3 +109,13 @@ def test_a_pair_not_compared_says_so(run_dir: Path):
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"error: {run_dir / 'comparisons.parquet'}: the run did not compare ")
     assert "alpha and gamma" in line
+
+
+def test_a_run_not_aggregated_names_the_command(tmp_path: Path):
+    run_dir = write_run_dir(tmp_path / "raw", [PlannedMatch("alpha", 0, "CC", "DD")])
+    result = _compare(run_dir, "alpha", "beta")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {run_dir / 'aggregates.parquet'}: no such mart "
+        f"(build it: pdbench aggregate {run_dir})\n"
+    )
