@@ -1,4 +1,5 @@
-"""The ``pdbench`` command: validate, run, import, aggregate, leaderboard, ui, audience, schema.
+"""The ``pdbench`` command: validate, run, import, aggregate, compare, leaderboard, ui,
+audience, schema.
 
 A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
 one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
@@ -18,6 +19,8 @@ from typing import Annotated, Any
 
 import typer
 
+from pdbench import cli_run
+from pdbench.cli_help import CONTEXT_SETTINGS, FlagCommand, FlagGroup, examples
 from pdbench.cli_options import (
     Address,
     ChunkRounds,
@@ -38,14 +41,12 @@ from pdbench.cli_options import (
     RunId,
 )
 from pdbench.config.loader import LoadedConfig
-from pdbench.errors import ConfigError, PdbenchError, RunDirError
+from pdbench.errors import PdbenchError, RunDirError
 from pdbench.game import Game, PlayOptions, RunResult
 from pdbench.games import GAMES, load_config
 from pdbench.imports.cli import import_help, run_import
 from pdbench.pages import AUDIENCE_APP, STREAMLIT_APP, audience_command, streamlit_command
-from pdbench.run.executors import Executor, parse_executor
-from pdbench.run.run_dir import finished_run
-from pdbench.storage.manifest import canonical_sha256, read_manifest
+from pdbench.storage.manifest import read_manifest
 from pdbench.storage.schema import RECORDS
 
 __all__ = ["AUDIENCE_APP", "STREAMLIT_APP", "app", "audience_command", "main", "streamlit_command"]
@@ -56,9 +57,16 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=FlagGroup,
+    context_settings=CONTEXT_SETTINGS,
 )
 
 EXIT_INTERRUPTED = 130
+
+
+def _command(name: str, **settings: Any) -> Any:
+    """``app.command`` for ``name``: ``-h``, plain flags, and examples under its help."""
+    return app.command(name, cls=FlagCommand, epilog=examples(name), **settings)
 
 
 def _err(line: str) -> None:
@@ -104,7 +112,7 @@ def _checked(config: Path, *, keys: bool = True) -> tuple[LoadedConfig, Game]:
     return loaded, game
 
 
-@app.command()
+@_command("validate")
 def validate(
     config: Annotated[Path, typer.Argument(help="The experiment YAML file.")],
 ) -> None:
@@ -117,7 +125,7 @@ def validate(
         typer.echo(line)
 
 
-@app.command()
+@_command("run")
 def run(
     config: Annotated[Path, typer.Argument(help="The experiment YAML file.")],
     replicates: Replicates = None,
@@ -136,14 +144,14 @@ def run(
         loaded, game = _checked(config, keys=not dry_run)
         if replicates is not None:
             loaded = game.with_replicates(loaded, replicates)
-        cluster = _executor(game, loaded, executor, chunk_rounds=chunk_rounds)
+        cluster = cli_run.executor(game, loaded, executor, chunk_rounds=chunk_rounds)
         run_dir = game.run_dir(loaded, output_dir)
         if resume and overwrite:
             raise RunDirError("--resume continues a run directory; --overwrite replaces it")
         if dry_run:
-            _print_plan(game, loaded, run_dir=run_dir, overwrite=overwrite, resume=resume)
+            cli_run.print_plan(game, loaded, run_dir=run_dir, overwrite=overwrite, resume=resume)
             return
-        if not (overwrite or resume) and _report_finished(run_dir, loaded.config):
+        if not (overwrite or resume) and cli_run.report_finished(run_dir, loaded.config):
             return
         if not no_aggregate or game.needs_dbt_while_playing(loaded):
             _prepare_dbt()
@@ -159,56 +167,6 @@ def run(
         typer.echo(game.result_line(result))
         if not no_aggregate:
             _aggregate(result.run_dir)
-
-
-def _executor(
-    game: Game, loaded: LoadedConfig, text: str | None, *, chunk_rounds: int | None
-) -> Executor | None:
-    """The executor ``--executor`` names, if the game can play ``loaded`` on it."""
-    executor = parse_executor(text)
-    if executor is not None:
-        game.check_executor(loaded)
-    elif chunk_rounds is not None:
-        raise ConfigError("--chunk-rounds applies only with --executor dask://...")
-    return executor
-
-
-def _print_plan(
-    game: Game, loaded: LoadedConfig, *, run_dir: Path, overwrite: bool, resume: bool
-) -> None:
-    """What ``--dry-run`` prints: what the run would write, what it would do with ``run_dir``
-    as it is now, then the game's plan."""
-    headline, *lines = game.plan_lines(loaded, run_dir=run_dir)
-    typer.echo(headline)
-    typer.echo(_existing(run_dir, loaded.config, overwrite=overwrite, resume=resume))
-    for line in lines:
-        typer.echo(line)
-
-
-def _existing(run_dir: Path, config: Any, *, overwrite: bool, resume: bool) -> str:
-    """What a real run would do with ``run_dir`` as it is now (for ``--dry-run``)."""
-    if not run_dir.exists():
-        return f"{run_dir}: does not exist yet; the run creates it"
-    if resume:
-        return f"{run_dir}: exists; --resume continues it"
-    if overwrite:
-        return f"{run_dir}: exists; --overwrite replaces it"
-    if finished_run(run_dir, config_sha256=canonical_sha256(config.model_dump(mode="json"))):
-        return f"{run_dir}: holds this run, completed; the run would only say so"
-    return f"{run_dir}: exists with another run or config; the run needs --overwrite or --resume"
-
-
-def _report_finished(run_dir: Path, config: Any) -> bool:
-    """Say so and return True when ``run_dir`` holds a completed run of this very config."""
-    manifest = finished_run(run_dir, config_sha256=canonical_sha256(config.model_dump(mode="json")))
-    if manifest is None:
-        return False
-    typer.echo(
-        f"run {manifest.run_id} is already complete in {run_dir} (same config; finished "
-        f"{manifest.finished_at}); nothing to play. Metrics: pdbench aggregate {run_dir}; "
-        "play it again: --overwrite"
-    )
-    return True
 
 
 def _play(game: Game, loaded: LoadedConfig, *, options: PlayOptions, run_dir: Path) -> RunResult:
@@ -275,7 +233,7 @@ def _aggregate(run_dir: Path, *, unit_tests: bool = False) -> None:
     typer.echo(summary.text)
 
 
-@app.command("import", help=import_help())
+@_command("import", help=import_help())
 def import_(
     format_name: ImportFormat,
     sources: ImportSources,
@@ -298,7 +256,7 @@ def import_(
             _aggregate(summary.run_dir)
 
 
-@app.command()
+@_command("aggregate")
 def aggregate(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by `pdbench run`.")],
     unit_tests: Annotated[
@@ -315,7 +273,26 @@ def aggregate(
         _aggregate(run_dir, unit_tests=unit_tests)
 
 
-@app.command()
+@_command("compare")
+def compare(
+    run_dir: Annotated[Path, typer.Argument(help="A PD run directory, aggregated.")],
+    first: Annotated[str, typer.Argument(help="A condition of the run.")],
+    second: Annotated[str, typer.Argument(help="Another condition, compared with the first.")],
+) -> None:
+    """Compare two conditions of a PD run: each metric's paired difference (first minus
+    second) with its 95% interval, p and BH-adjusted p, a verdict, and the fallback moves."""
+    from pdbench.pd.compare import compare_lines
+
+    with _user_errors():
+        manifest = read_manifest(run_dir)
+        if manifest.game != "pd":
+            raise RunDirError(f"{run_dir}: compare reads a PD run; this one is {manifest.game}")
+        lines = compare_lines(run_dir, first, second)
+    for line in lines:
+        typer.echo(line)
+
+
+@_command("leaderboard")
 def leaderboard(
     sources: Annotated[
         list[Path],
@@ -353,7 +330,7 @@ def _serve(command: list[str], *, print_command: bool) -> None:
     _exec(command)
 
 
-@app.command()
+@_command("ui")
 def ui(
     run_dir: Annotated[
         Path,
@@ -375,7 +352,7 @@ def ui(
     _serve(command, print_command=print_command)
 
 
-@app.command()
+@_command("audience")
 def audience(
     run_dir: Annotated[
         Path, typer.Argument(help="An arena run directory written by `pdbench run`.")
@@ -394,7 +371,7 @@ def audience(
     _serve(command, print_command=print_command)
 
 
-@app.command()
+@_command("schema")
 def schema(
     record: Annotated[
         str | None, typer.Argument(help="A record, e.g. rounds (without it: list them all).")

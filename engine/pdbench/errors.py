@@ -26,6 +26,7 @@ __all__ = [
     "PdbenchError",
     "ProviderError",
     "RunDirError",
+    "did_you_mean",
     "unknown",
 ]
 
@@ -85,14 +86,20 @@ MAX_KNOWN_SHOWN = 12
 
 
 def unknown(what: str, value: object, known: Iterable[object]) -> str:
-    """``unknown <what> <value!r> (known: a, b, c)``: how every error about a name that is not
-    one of ``known`` reads. A long list shows the names closest to ``value`` and counts the
-    others."""
+    """``unknown <what> <value!r> (known: a, b, c); did you mean 'b'?``: how every error about
+    a name that is not one of ``known`` reads. A long list shows the names closest to
+    ``value`` and counts the others; "did you mean" comes only when a name is close."""
     names = [str(name) for name in known]
+    guess = did_you_mean(difflib.get_close_matches(str(value), names, n=1))
     if len(names) <= MAX_KNOWN_SHOWN:
-        return f"unknown {what} {value!r} (known: {', '.join(names)})"
+        return f"unknown {what} {value!r} (known: {', '.join(names)}){guess}"
     close = difflib.get_close_matches(str(value), names, n=5, cutoff=0.5)
     shown = close or names[:5]
     label = "closest" if close else "known"
     rest = len(names) - len(shown)
-    return f"unknown {what} {value!r} ({label}: {', '.join(shown)}; {rest} more)"
+    return f"unknown {what} {value!r} ({label}: {', '.join(shown)}; {rest} more){guess}"
+
+
+def did_you_mean(close: list[str]) -> str:
+    """``; did you mean 'x'?`` for the closest of ``close`` (best first), or nothing."""
+    return f"; did you mean {close[0]!r}?" if close else ""

@@ -29,11 +29,19 @@ def decimals(value: float | None, places: int = 3) -> str:
     return "-" if value is None else f"{value:.{places}f}"
 
 
-def mart_rows(path: Path, *, columns: tuple[str, ...], where: str, order_by: str) -> list[Any]:
-    """``columns`` of the Parquet mart at ``path``, filtered and ordered, as tuples."""
+def mart_rows(
+    path: Path,
+    *,
+    columns: tuple[str, ...],
+    where: str,
+    order_by: str,
+    params: dict[str, Any] | None = None,
+) -> list[Any]:
+    """``columns`` of the Parquet mart at ``path``, filtered and ordered, as tuples; ``where``
+    may name ``params`` as ``$name``."""
     sql = f"select {', '.join(columns)} from read_parquet($path) where {where} order by {order_by}"
     with duckdb.connect() as con:
-        return con.execute(sql, {"path": str(path)}).fetchall()
+        return con.execute(sql, {**(params or {}), "path": str(path)}).fetchall()
 
 
 def count_mart_rows(path: Path) -> int:

@@ -241,7 +241,15 @@ def test_favouring_an_unknown_player(project: Path):
     edit(project / ARENA, "favours: borealis", "favours: zephyr")
     assert _error(ARENA) == (
         f"{ARENA}: players[3].mock.favours: unknown player 'zephyr' "
-        "(players: atlas, borealis, cirrus, dynamo, ember, fathom, gale)"
+        "(known: atlas, borealis, cirrus, dynamo, ember, fathom, gale)"
+    )
+
+
+def test_a_misspelt_player_gets_the_closest_name(project: Path):
+    edit(project / ARENA, "favours: borealis", "favours: borealls")
+    assert _error(ARENA) == (
+        f"{ARENA}: players[3].mock.favours: unknown player 'borealls' "
+        "(known: atlas, borealis, cirrus, dynamo, ember, fathom, gale); did you mean 'borealis'?"
     )
 
 

@@ -28,6 +28,7 @@ from pdbench.config.base import (
     read_text_file,
 )
 from pdbench.config.providers import ProviderLayerConfig
+from pdbench.errors import unknown
 from pdbench.rng import derive_seed
 
 __all__ = [
@@ -286,16 +287,11 @@ class ArenaConfig(ProviderLayerConfig):
                 raise ValueError(f"players[{i}].name: player name {name!r} is used twice")
         baseline = self.pairwise.baseline
         if baseline is not None and baseline not in names:
-            raise ValueError(
-                f"pairwise.baseline: unknown player {baseline!r} (players: {', '.join(names)})"
-            )
+            raise ValueError("pairwise.baseline: " + unknown("player", baseline, names))
         for i, player in enumerate(self.players):
             favours = player.mock.favours
             if favours is not None and favours not in names:
-                raise ValueError(
-                    f"players[{i}].mock.favours: unknown player {favours!r} "
-                    f"(players: {', '.join(names)})"
-                )
+                raise ValueError(f"players[{i}].mock.favours: " + unknown("player", favours, names))
             if favours == player.name:
                 raise ValueError(f"players[{i}].mock.favours: a player cannot favour itself")
             signature = (player.mock.signature or "").casefold()

@@ -41,13 +41,11 @@ from pdbench.config.base import (
     MAX_YAML_ALIASES,
     MAX_YAML_DEPTH,
     MAX_YAML_VALUES,
-    PLAIN_KEY,
-    TAG_PREFIX,
     note_read,
     recording_reads,
 )
+from pdbench.config.validation_errors import RefSite, config_error, field_path
 from pdbench.errors import ConfigError, unknown
-from pdbench.redact import redacted_text
 
 """``game:`` value -> the model of that game's experiment file (``arena`` is added at the end
 of this module, once everything the arena config builds on is defined)."""
@@ -55,15 +53,6 @@ of this module, once everything the arena config builds on is defined)."""
 
 # ---------------------------------------------------------------------------------------------
 # loading
-
-
-@dataclass(frozen=True)
-class RefSite:
-    """Where a ref was expanded: the field path, the file it brought in, its overrides."""
-
-    loc: tuple[str | int, ...]
-    file: str
-    overrides: dict
 
 
 @dataclass(frozen=True)
@@ -226,6 +215,34 @@ def deep_merge(base: Mapping, overrides: Mapping) -> dict:
     return merged
 
 
+def _ref_target(node: dict, *, file: str, where: str, chain: tuple[str, ...]) -> tuple[str, dict]:
+    """The file a ``{ref, overrides}`` mapping in ``file`` (at field ``where``) brings in, and
+    its overrides, once the mapping is checked: only those two keys, a path to an existing
+    file relative to the folder of ``file``, no cycle through ``chain``."""
+    extra = sorted(set(node) - {"ref", "overrides"})
+    if extra:
+        raise ConfigError(
+            f"a ref takes only 'ref' and 'overrides', not {extra[0]!r}", path=file, field=where
+        )
+    ref = node["ref"]
+    overrides = node.get("overrides") or {}
+    if not isinstance(ref, str) or not ref:
+        raise ConfigError("ref must be a relative file path", path=file, field=f"{where}.ref")
+    if not isinstance(overrides, dict):
+        raise ConfigError("overrides must be a mapping", path=file, field=f"{where}.overrides")
+    target = _display(Path(os.path.dirname(file)) / ref)
+    if target in chain:
+        raise ConfigError(f"refs form a cycle through {ref}", path=file, field=f"{where}.ref")
+    if not Path(target).is_file():
+        folder = os.path.dirname(file) or "."
+        raise ConfigError(
+            f"file not found: {ref} (resolved against {folder}/, the folder of {file}: {target})",
+            path=file,
+            field=f"{where}.ref",
+        )
+    return target, overrides
+
+
 def resolve_refs(
     node: Any,
     *,
@@ -260,23 +277,7 @@ def resolve_refs(
             )
             for key, value in node.items()
         }
-    where = _field_path(loc)
-    extra = sorted(set(node) - {"ref", "overrides"})
-    if extra:
-        raise ConfigError(
-            f"a ref takes only 'ref' and 'overrides', not {extra[0]!r}", path=file, field=where
-        )
-    ref = node["ref"]
-    overrides = node.get("overrides") or {}
-    if not isinstance(ref, str) or not ref:
-        raise ConfigError("ref must be a relative file path", path=file, field=f"{where}.ref")
-    if not isinstance(overrides, dict):
-        raise ConfigError("overrides must be a mapping", path=file, field=f"{where}.overrides")
-    target = _display(Path(os.path.dirname(file)) / ref)
-    if target in chain:
-        raise ConfigError(f"refs form a cycle through {ref}", path=file, field=f"{where}.ref")
-    if not Path(target).is_file():
-        raise ConfigError(f"file not found: {ref}", path=file, field=f"{where}.ref")
+    target, overrides = _ref_target(node, file=file, where=field_path(loc), chain=chain)
     if target not in files:
         files[target] = read_yaml(target)
     content = resolve_refs(
@@ -284,70 +285,6 @@ def resolve_refs(
     )
     sites.append(RefSite(loc=loc, file=target, overrides=overrides))
     return deep_merge(content, overrides)
-
-
-def _field_path(loc: tuple[str | int, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif isinstance(part, str) and part.startswith(TAG_PREFIX):
-            continue
-        else:
-            name = str(part)
-            if not PLAIN_KEY.fullmatch(name):
-                name = repr(name)
-            out += f".{name}" if out else name
-    return out
-
-
-def _in_overrides(overrides: Any, rest: tuple[str | int, ...]) -> bool:
-    node = overrides
-    for part in rest:
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        else:
-            return False
-    return True
-
-
-def _message(error: Mapping[str, Any]) -> str:
-    kind = error["type"]
-    if kind == "extra_forbidden":
-        return "unknown key"
-    if kind == "missing":
-        return "required key is missing"
-    message = str(error["msg"])
-    if message.startswith("Value error, "):
-        message = message[len("Value error, ") :]
-    value = error.get("input")
-    if kind not in {"value_error", "invalid_tag"} and isinstance(value, str | int | float | bool):
-        message += f" (got {redacted_text(repr(value))})"
-    elif kind == "invalid_tag" and isinstance(value, Mapping) and "type" in value:
-        message += f" (got {value['type']!r})"
-    return message
-
-
-def _config_error(exc: ValidationError, *, file: str, sites: list[RefSite]) -> ConfigError:
-    errors = exc.errors()
-    error = errors[0]
-    loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and p.startswith(TAG_PREFIX)))
-    message = _message(error)
-    if len(errors) > 1:
-        message += f" (and {len(errors) - 1} more)"
-    site = max(
-        (s for s in sites if loc[: len(s.loc)] == s.loc),
-        key=lambda s: len(s.loc),
-        default=None,
-    )
-    if site is not None:
-        rest = loc[len(site.loc) :]
-        if rest and not _in_overrides(site.overrides, rest):
-            referenced = f"referenced from {file}: {_field_path(site.loc)}"
-            return ConfigError(
-                f"{message} ({referenced})", path=site.file, field=_field_path(rest) or None
-            )
-    return ConfigError(message, path=file, field=_field_path(loc) or None)
 
 
 def load_file(
@@ -376,7 +313,7 @@ def _load_file(
     try:
         config = model.model_validate(resolved, context=context)
     except ValidationError as exc:
-        raise _config_error(exc, file=file, sites=sites) from None
+        raise config_error(exc, file=file, sites=sites, model=model) from None
     # one agent file referenced by many conditions would say the same thing many times
     warnings = list(
         dict.fromkeys(f"{file}: {where}: {message}" for where, message in context["warnings"])

@@ -1,0 +1,216 @@
+"""``pdbench compare``: two conditions of a PD run side by side, as ``comparisons.parquet``
+holds them (docs/metrics.md, "Is the difference real?"): each metric's mean in both
+conditions, the paired difference (first minus second) with its 95% interval, the sign-flip
+p and the Benjamini-Hochberg adjusted p, a verdict, and the LLM agents' fallback-move shares
+of both conditions beside them (``aggregates.parquet``). Python only reads and formats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pdbench.errors import RunDirError, unknown
+from pdbench.storage.marts import PDMart
+from pdbench.tables import aligned, mart_rows
+
+__all__ = ["ALPHA", "METRICS", "compare_lines"]
+
+ALPHA = 0.05
+"""A difference is called real when its BH-adjusted p is below this."""
+
+_RATE, _POINTS, _PER_ROUND, _ROUND = "%", "points", "points/round", "round"
+
+METRICS: dict[str, tuple[str, str]] = {
+    "cooperation_rate": ("cooperation, both agents", _RATE),
+    "cooperation_rate_a": ("cooperation of A", _RATE),
+    "cooperation_rate_b": ("cooperation of B", _RATE),
+    "cooperation_rate_valid_a": ("cooperation of A, valid moves only", _RATE),
+    "cooperation_rate_valid_b": ("cooperation of B, valid moves only", _RATE),
+    "mutual_cooperation_rate": ("mutual cooperation", _RATE),
+    "mutual_defection_rate": ("mutual defection", _RATE),
+    "payoff_per_round_a": ("payoff of A per round", _PER_ROUND),
+    "payoff_per_round_b": ("payoff of B per round", _PER_ROUND),
+    "total_payoff_a": ("total payoff of A", _POINTS),
+    "total_payoff_b": ("total payoff of B", _POINTS),
+    "exploitability_payoff_gap_a": ("exploitability gap of A (B minus A)", _POINTS),
+    "exploitability_payoff_gap_b": ("exploitability gap of B (A minus B)", _POINTS),
+    "retaliation_rate_a": ("retaliation of A", _RATE),
+    "retaliation_rate_b": ("retaliation of B", _RATE),
+    "forgiveness_rate_a": ("forgiveness of A", _RATE),
+    "forgiveness_rate_b": ("forgiveness of B", _RATE),
+    "nice_rate_a": ("A never defects first (replicates)", _RATE),
+    "nice_rate_b": ("B never defects first (replicates)", _RATE),
+    "p_c_after_cc_a": ("A cooperates after CC", _RATE),
+    "p_c_after_cd_a": ("A cooperates after CD", _RATE),
+    "p_c_after_dc_a": ("A cooperates after DC", _RATE),
+    "p_c_after_dd_a": ("A cooperates after DD", _RATE),
+    "p_c_after_cc_b": ("B cooperates after CC", _RATE),
+    "p_c_after_cd_b": ("B cooperates after CD", _RATE),
+    "p_c_after_dc_b": ("B cooperates after DC", _RATE),
+    "p_c_after_dd_b": ("B cooperates after DD", _RATE),
+    "first_defection_round_a": ("first defection of A", _ROUND),
+    "first_defection_round_b": ("first defection of B", _ROUND),
+    "time_to_collapse": ("collapse of cooperation", _ROUND),
+    "fallback_move_share_a": ("fallback moves of A", _RATE),
+    "fallback_move_share_b": ("fallback moves of B", _RATE),
+}
+"""Each metric of ``comparisons.parquet``: its human label and unit, in the order shown."""
+
+_COMPARISON_COLUMNS = (
+    "metric", "n_pairs", "mean_difference", "ci_low", "ci_high", "p_value", "p_value_bh",
+)  # fmt: skip
+_MISSING = "—"
+
+
+@dataclass(frozen=True)
+class _Difference:
+    """One row of ``comparisons.parquet``, turned to read first minus second."""
+
+    metric: str
+    n_pairs: int
+    mean: float
+    low: float | None
+    high: float | None
+    p: float
+    p_bh: float
+
+    def flipped(self) -> _Difference:
+        """The same difference read second minus first (p values unchanged)."""
+        low, high = (None, None) if self.low is None else (-self.high, -self.low)  # type: ignore[operator]
+        return _Difference(
+            self.metric, self.n_pairs, -self.mean, low, high, self.p, self.p_bh
+        )  # fmt: skip
+
+    def verdict(self) -> str:
+        if self.n_pairs < 2:
+            return "too few replicates"
+        if self.p_bh >= ALPHA:
+            return "no clear difference"
+        return "real: first higher" if self.mean > 0 else "real: first lower"
+
+
+def compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
+    """What ``pdbench compare run_dir first second`` prints: a heading, the aligned table,
+    the legend. An unknown condition or a pair the run did not compare is a
+    :class:`RunDirError` of one line."""
+    aggregates, comparisons = run_dir / PDMart.AGGREGATES, run_dir / PDMart.COMPARISONS
+    for mart in (aggregates, comparisons):
+        if not mart.is_file():
+            raise RunDirError(f"{mart}: no such mart (build it: pdbench aggregate {run_dir})")
+    known = [row[0] for row in mart_rows(
+        aggregates, columns=("condition",), where="level = 'condition'", order_by="condition"
+    )]  # fmt: skip
+    for name in (first, second):
+        if name not in known:
+            raise RunDirError(f"{aggregates}: condition: {unknown('condition', name, known)}")
+    if first == second:
+        raise RunDirError(f"compare: {first!r} is compared with itself; name two conditions")
+    differences = _differences(comparisons, first, second)
+    if not differences:
+        raise RunDirError(
+            f"{comparisons}: the run did not compare {first} and {second} (name the pair under "
+            "`comparisons:` in the config and play the run again)"
+        )
+    means = _means(aggregates, (first, second), [d.metric for d in differences])
+    n_pairs = max(d.n_pairs for d in differences)
+    return [
+        f"{first} (first) minus {second} (second), paired by replicate: {n_pairs} replicates "
+        f"({run_dir})",
+        *aligned(_table(differences, means, first, second)),
+        f"interval: 95% paired bootstrap; p: two-sided sign-flip test; BH p: Benjamini-Hochberg "
+        f"over every comparison of the run; real: BH p < {ALPHA}; {_MISSING}: not defined "
+        "(fallback moves: policies make none)",
+    ]
+
+
+def _differences(path: Path, first: str, second: str) -> list[_Difference]:
+    """The rows of the pair in ``comparisons.parquet``, as first minus second, in the order of
+    :data:`METRICS`."""
+    rows = mart_rows(
+        path,
+        columns=("condition_1", *_COMPARISON_COLUMNS),
+        where="(condition_1 = $first and condition_2 = $second)"
+        " or (condition_1 = $second and condition_2 = $first)",
+        order_by="metric",
+        params={"first": first, "second": second},
+    )
+    differences = []
+    for condition_1, *values in rows:
+        difference = _Difference(*values)
+        differences.append(difference if condition_1 == first else difference.flipped())
+    order = list(METRICS)
+    return sorted(
+        differences, key=lambda d: order.index(d.metric) if d.metric in order else len(order)
+    )
+
+
+def _means(path: Path, conditions: tuple[str, str], metrics: list[str]) -> dict[str, Any]:
+    """``(condition, column) -> condition mean`` of ``aggregates.parquet`` for ``metrics``
+    and the fallback-move shares."""
+    columns = tuple(dict.fromkeys([*metrics, "fallback_move_share_a", "fallback_move_share_b"]))
+    rows = mart_rows(
+        path,
+        columns=("condition", *columns),
+        where="level = 'condition' and condition in ($first, $second)",
+        order_by="condition",
+        params={"first": conditions[0], "second": conditions[1]},
+    )
+    return {
+        (row[0], column): value
+        for row in rows
+        for column, value in zip(columns, row[1:], strict=True)
+    }
+
+
+def _table(
+    differences: list[_Difference], means: dict[str, Any], first: str, second: str
+) -> list[tuple[str, ...]]:
+    header = (
+        "metric",
+        "unit",
+        f"mean {first}",
+        f"mean {second}",
+        "difference [95% interval]",
+        "replicates",
+        "p",
+        "BH p",
+        "verdict",
+        "fallback moves A; B (first | second)",
+    )
+    table = [header]
+    for d in differences:
+        label, unit = METRICS.get(d.metric, (d.metric.replace("_", " "), ""))
+        fallback = " | ".join(_fallback(means, name) for name in (first, second))
+        table.append((
+            label, unit, _value(means.get((first, d.metric)), unit),
+            _value(means.get((second, d.metric)), unit), _interval(d, unit), str(d.n_pairs),
+            f"{d.p:.3f}", f"{d.p_bh:.3f}", d.verdict(), fallback,
+        ))  # fmt: skip
+    return table
+
+
+def _fallback(means: dict[str, Any], condition: str) -> str:
+    shares = [means.get((condition, f"fallback_move_share_{side}")) for side in "ab"]
+    return "; ".join(_value(share, _RATE) for share in shares)
+
+
+def _value(value: float | None, unit: str) -> str:
+    """A mean in its unit: a rate as a percentage, anything else with two decimals."""
+    if value is None:
+        return _MISSING
+    return f"{100 * value:.1f}%" if unit == _RATE else f"{value:.2f}"
+
+
+def _signed(value: float, unit: str) -> str:
+    """A difference: a rate in percentage points, anything else with two decimals."""
+    return f"{100 * value:+.1f}" if unit == _RATE else f"{value:+.2f}"
+
+
+def _interval(d: _Difference, unit: str) -> str:
+    """``+62.5 pp [+50.0, +75.0]``; the mean alone without an interval."""
+    suffix = " pp" if unit == _RATE else ""
+    mean = _signed(d.mean, unit) + suffix
+    if d.low is None or d.high is None:
+        return f"{mean} [{_MISSING}]"
+    return f"{mean} [{_signed(d.low, unit)}, {_signed(d.high, unit)}]"

@@ -1,0 +1,121 @@
+"""``pdbench compare`` on a small hand-written PD run, aggregated once: the paired
+differences read first minus second (either order), with interval, p, BH p, verdict and the
+fallback moves; an unknown condition or a pair not compared is one line.
+
+The run: B always defects (DDDD). In ``alpha`` A is an LLM agent that cooperates every round,
+its round 2 a fallback move (1 of 4 moves, 25%); in ``beta`` A is a policy playing CCDD in
+replicate 0 and CDDD in replicate 1. ``gamma`` is played but compared with nothing.
+By hand, A's cooperation: alpha 1, 1; beta 0.5, 0.25. Differences alpha - beta: 0.5, 0.75,
+mean 0.625. Every bootstrap mean of two drawn replicates is 0.5, 0.625 or 0.75, so the 95%
+interval is [0.5, 0.75] (200 resamples: each extreme comes up about 50 times, more than the
+5 below the 2.5% quantile). Sign flips of (0.5, 0.75): means 0.625, -0.125, 0.125, -0.625;
+two of four are as far from 0 as 0.625: exact p = 0.5. A's payoff per round: alpha 0 (C
+against D), beta (0+0+1+1)/4 = 0.5 and (0+1+1+1)/4 = 0.75: difference -0.625.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pdbench.aggregate import aggregate_run
+from pdbench.cli import app
+from pdbench.storage.schema import RunFiles
+from typer.testing import CliRunner
+
+from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    run_dir = tmp_path_factory.mktemp("compare") / "run"
+    matches = [
+        PlannedMatch("alpha", 0, "CCCC", "DDDD", kind_a="llm", invalid_rounds_a=(2,)),
+        PlannedMatch("alpha", 1, "CCCC", "DDDD", kind_a="llm", invalid_rounds_a=(2,)),
+        PlannedMatch("beta", 0, "CCDD", "DDDD"),
+        PlannedMatch("beta", 1, "CDDD", "DDDD"),
+        PlannedMatch("gamma", 0, "DDDD", "DDDD"),
+        PlannedMatch("gamma", 1, "DDDD", "DDDD"),
+    ]
+    write_run_dir(run_dir, matches)
+    manifest_path = run_dir / RunFiles.MANIFEST
+    manifest = json.loads(manifest_path.read_text())
+    manifest["config"] = {"comparisons": [["alpha", "beta"]]}
+    manifest_path.write_text(json.dumps(manifest))
+    aggregate_run(run_dir)
+    return run_dir
+
+
+def _compare(run_dir: Path, *names: str):
+    return CliRunner().invoke(app, ["compare", str(run_dir), *names])
+
+
+def _row(output: str, label: str) -> list[str]:
+    """The cells of the table row ``label`` (cells are two or more spaces apart)."""
+    (line,) = [line for line in output.splitlines() if line.startswith(label + "  ")]
+    return [cell.strip() for cell in line[len(label) :].split("  ") if cell.strip()]
+
+
+def test_the_difference_first_minus_second_with_its_interval_and_p(run_dir: Path):
+    result = _compare(run_dir, "alpha", "beta")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0].startswith("alpha (first) minus beta (second)")
+    cells = _row(result.output, "cooperation of A")
+    # unit, mean alpha, mean beta, difference [interval], replicates, p, BH p, verdict, fallback
+    assert cells[:6] == ["%", "100.0%", "37.5%", "+62.5 pp [+50.0, +75.0]", "2", "0.500"]
+    assert float(cells[6]) >= 0.5
+    assert cells[7] == "no clear difference"
+    # A's fallback moves: 25% in alpha (an LLM), none to count for a policy
+    assert cells[8] == "25.0%; — | —; —"
+    payoff = _row(result.output, "payoff of A per round")
+    assert payoff[:2] == ["points/round", "0.00"]
+    # 0.625 shows with two decimals: 0.62 or 0.63, whichever way the float falls
+    assert payoff[2] in {"0.62", "0.63"}
+    assert payoff[3] in {"-0.62 [-0.75, -0.50]", "-0.63 [-0.75, -0.50]"}
+
+
+def test_the_other_order_reads_second_minus_first(run_dir: Path):
+    result = _compare(run_dir, "beta", "alpha")
+    assert result.exit_code == 0, result.output
+    cells = _row(result.output, "cooperation of A")
+    assert cells[:6] == ["%", "37.5%", "100.0%", "-62.5 pp [-75.0, -50.0]", "2", "0.500"]
+    assert cells[8] == "—; — | 25.0%; —"
+
+
+def test_every_row_has_a_human_label_and_a_unit(run_dir: Path):
+    result = _compare(run_dir, "alpha", "beta")
+    table = result.output.splitlines()[2:-1]
+    assert table
+    for line in table:
+        label, unit = [cell for cell in line.split("  ") if cell.strip()][:2]
+        assert "_" not in label, line
+        assert unit.strip() in {"%", "points", "points/round", "round"}, line
+
+
+def test_an_unknown_condition_names_the_closest(run_dir: Path):
+    result = _compare(run_dir, "alpah", "beta")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"error: {run_dir / 'aggregates.parquet'}: condition: unknown condition 'alpah' "
+        "(known: alpha, beta, gamma); did you mean 'alpha'?\n"
+    )
+
+
+def test_a_pair_not_compared_says_so(run_dir: Path):
+    result = _compare(run_dir, "alpha", "gamma")
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"error: {run_dir / 'comparisons.parquet'}: the run did not compare ")
+    assert "alpha and gamma" in line
+
+
+def test_a_run_not_aggregated_names_the_command(tmp_path: Path):
+    run_dir = write_run_dir(tmp_path / "raw", [PlannedMatch("alpha", 0, "CC", "DD")])
+    result = _compare(run_dir, "alpha", "beta")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {run_dir / 'aggregates.parquet'}: no such mart "
+        f"(build it: pdbench aggregate {run_dir})\n"
+    )
