@@ -379,8 +379,9 @@ def schema(
 ) -> None:
     """Print the JSON schema of a record of the run directory, or list the records."""
     if record is None:
+        width = max(len(name) for name in RECORDS)
         for entry in RECORDS.values():
-            typer.echo(f"{entry.name:<17} {entry.file}")
+            typer.echo(f"{entry.name:<{width}}  {entry.file}")
         return
     if record not in RECORDS:
         _err(f"error: unknown record {_one_line(repr(record))} (known: {', '.join(RECORDS)})")

@@ -363,6 +363,7 @@ def test_schema_lists_every_record_with_its_file():
         "audience_votes": RunFiles.AUDIENCE_VOTES,
         "self_assessments": RunFiles.SELF_ASSESSMENTS,
         "embeddings": RunFiles.EMBEDDINGS,
+        "pairwise_judgments": RunFiles.PAIRWISE_JUDGMENTS,
         "manifest": RunFiles.MANIFEST,
     }
 
