@@ -1,5 +1,5 @@
-"""The ``pdbench`` command: validate, run, import, aggregate, compare, leaderboard, ui,
-audience, schema.
+"""The ``pdbench`` command: validate, run, import, aggregate, compare, compare-runs,
+leaderboard, ui, audience, schema.
 
 A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
 one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
@@ -12,18 +12,21 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from pdbench import cli_run
+from pdbench.cli_errors import err as _err
+from pdbench.cli_errors import one_line as _one_line
+from pdbench.cli_errors import user_errors as _user_errors
 from pdbench.cli_help import CONTEXT_SETTINGS, FlagCommand, FlagGroup, examples
 from pdbench.cli_options import (
     Address,
     ChunkRounds,
+    ComparedMetrics,
+    ComparedRuns,
     DryRun,
     ExecutorOption,
     ImportFormat,
@@ -41,7 +44,7 @@ from pdbench.cli_options import (
     RunId,
 )
 from pdbench.config.loader import LoadedConfig
-from pdbench.errors import PdbenchError, RunDirError
+from pdbench.errors import RunDirError
 from pdbench.game import Game, PlayOptions, RunResult
 from pdbench.games import GAMES, load_config
 from pdbench.imports.cli import import_help, run_import
@@ -67,32 +70,6 @@ EXIT_INTERRUPTED = 130
 def _command(name: str, **settings: Any) -> Any:
     """``app.command`` for ``name``: ``-h``, plain flags, and examples under its help."""
     return app.command(name, cls=FlagCommand, epilog=examples(name), **settings)
-
-
-def _err(line: str) -> None:
-    typer.echo(line, err=True)
-
-
-@contextmanager
-def _user_errors() -> Iterator[None]:
-    """Turn pdbench's own errors into one line on stderr and their exit code; an error of the
-    operating system (a path under a file, a read-only folder, a full disk) into one line
-    naming the path, exit code 2."""
-    try:
-        yield
-    except PdbenchError as exc:
-        _err(f"error: {_one_line(str(exc))}")
-        raise typer.Exit(exc.exit_code) from None
-    except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        _err(f"error: {_one_line(where + (exc.strerror or type(exc).__name__))}")
-        raise typer.Exit(2) from None
-
-
-def _one_line(text: str) -> str:
-    """``text`` with every control or line-breaking character escaped (a key or value quoted
-    from a file may hold them): an error is one line, whatever it quotes."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _load(config: Path) -> tuple[LoadedConfig, Game]:
@@ -292,6 +269,18 @@ def compare(
         typer.echo(line)
 
 
+@_command("compare-runs")
+def compare_runs(run_dirs: ComparedRuns, metric: ComparedMetrics = None) -> None:
+    """Several PD runs side by side (e.g. a study's imported games and a new model on its
+    replicate config): each condition's means with 95% intervals, matched by condition."""
+    from pdbench.pd.compare_runs import compare_runs_lines
+
+    with _user_errors():
+        lines = compare_runs_lines(run_dirs, metric or [])
+    for line in lines:
+        typer.echo(line)
+
+
 @_command("leaderboard")
 def leaderboard(
     sources: Annotated[
@@ -315,19 +304,15 @@ def leaderboard(
         typer.echo(line)
 
 
-def _exec(command: list[str]) -> None:
-    """Replace this process by ``command``: stopping the command stops the server."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os.execvp(command[0], command)
-
-
 def _serve(command: list[str], *, print_command: bool) -> None:
-    """Run a page's Streamlit ``command``, or with ``--print-command`` print it."""
+    """Replace this process by a page's Streamlit ``command`` (stopping it stops the server),
+    or with ``--print-command`` print it."""
     if print_command:
         typer.echo(shlex.join(command))
         return
-    _exec(command)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execvp(command[0], command)
 
 
 @_command("ui")

@@ -27,6 +27,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "aggregate": ("pdbench aggregate data/runs/demo", "pdbench aggregate data/runs/arena-demo"),
     "compare": ("pdbench compare data/runs/demo cooperative_llm_vs_alld tft_vs_alld",),
+    "compare-runs": (
+        "pdbench compare-runs data/runs/gpt35t data/runs/fontana_urnd --metric cooperation_rate_a",
+    ),
     "leaderboard": ("pdbench leaderboard data/runs --output-dir data/leaderboard",),
     "ui": ("pdbench ui data/runs/demo", "pdbench ui data/runs/demo --print-command"),
     "audience": (

@@ -7,7 +7,7 @@ from typing import Any
 
 import duckdb
 
-__all__ = ["aligned", "count_mart_rows", "decimals", "mart_rows", "number"]
+__all__ = ["aligned", "count_mart_rows", "decimals", "mart_columns", "mart_rows", "number"]
 
 
 def aligned(table: list[tuple[str, ...]]) -> list[str]:
@@ -42,6 +42,13 @@ def mart_rows(
     sql = f"select {', '.join(columns)} from read_parquet($path) where {where} order by {order_by}"
     with duckdb.connect() as con:
         return con.execute(sql, {**(params or {}), "path": str(path)}).fetchall()
+
+
+def mart_columns(path: Path) -> list[str]:
+    """The column names of the Parquet mart at ``path``, in its order."""
+    with duckdb.connect() as con:
+        cursor = con.execute("select * from read_parquet($path) limit 0", {"path": str(path)})
+        return [column[0] for column in cursor.description]
 
 
 def count_mart_rows(path: Path) -> int:

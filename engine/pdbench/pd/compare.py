@@ -14,46 +14,46 @@ from pdbench.errors import RunDirError, unknown
 from pdbench.storage.marts import PDMart
 from pdbench.tables import aligned, mart_rows
 
-__all__ = ["ALPHA", "METRICS", "compare_lines"]
+__all__ = ["ALPHA", "METRICS", "RATE", "compare_lines", "mean_text"]
 
 ALPHA = 0.05
 """A difference is called real when its BH-adjusted p is below this."""
 
-_RATE, _POINTS, _PER_ROUND, _ROUND = "%", "points", "points/round", "round"
+RATE, _POINTS, _PER_ROUND, _ROUND = "%", "points", "points/round", "round"
 
 METRICS: dict[str, tuple[str, str]] = {
-    "cooperation_rate": ("cooperation, both agents", _RATE),
-    "cooperation_rate_a": ("cooperation of A", _RATE),
-    "cooperation_rate_b": ("cooperation of B", _RATE),
-    "cooperation_rate_valid_a": ("cooperation of A, valid moves only", _RATE),
-    "cooperation_rate_valid_b": ("cooperation of B, valid moves only", _RATE),
-    "mutual_cooperation_rate": ("mutual cooperation", _RATE),
-    "mutual_defection_rate": ("mutual defection", _RATE),
+    "cooperation_rate": ("cooperation, both agents", RATE),
+    "cooperation_rate_a": ("cooperation of A", RATE),
+    "cooperation_rate_b": ("cooperation of B", RATE),
+    "cooperation_rate_valid_a": ("cooperation of A, valid moves only", RATE),
+    "cooperation_rate_valid_b": ("cooperation of B, valid moves only", RATE),
+    "mutual_cooperation_rate": ("mutual cooperation", RATE),
+    "mutual_defection_rate": ("mutual defection", RATE),
     "payoff_per_round_a": ("payoff of A per round", _PER_ROUND),
     "payoff_per_round_b": ("payoff of B per round", _PER_ROUND),
     "total_payoff_a": ("total payoff of A", _POINTS),
     "total_payoff_b": ("total payoff of B", _POINTS),
     "exploitability_payoff_gap_a": ("exploitability gap of A (B minus A)", _POINTS),
     "exploitability_payoff_gap_b": ("exploitability gap of B (A minus B)", _POINTS),
-    "retaliation_rate_a": ("retaliation of A", _RATE),
-    "retaliation_rate_b": ("retaliation of B", _RATE),
-    "forgiveness_rate_a": ("forgiveness of A", _RATE),
-    "forgiveness_rate_b": ("forgiveness of B", _RATE),
-    "nice_rate_a": ("A never defects first (replicates)", _RATE),
-    "nice_rate_b": ("B never defects first (replicates)", _RATE),
-    "p_c_after_cc_a": ("A cooperates after CC", _RATE),
-    "p_c_after_cd_a": ("A cooperates after CD", _RATE),
-    "p_c_after_dc_a": ("A cooperates after DC", _RATE),
-    "p_c_after_dd_a": ("A cooperates after DD", _RATE),
-    "p_c_after_cc_b": ("B cooperates after CC", _RATE),
-    "p_c_after_cd_b": ("B cooperates after CD", _RATE),
-    "p_c_after_dc_b": ("B cooperates after DC", _RATE),
-    "p_c_after_dd_b": ("B cooperates after DD", _RATE),
+    "retaliation_rate_a": ("retaliation of A", RATE),
+    "retaliation_rate_b": ("retaliation of B", RATE),
+    "forgiveness_rate_a": ("forgiveness of A", RATE),
+    "forgiveness_rate_b": ("forgiveness of B", RATE),
+    "nice_rate_a": ("A never defects first (replicates)", RATE),
+    "nice_rate_b": ("B never defects first (replicates)", RATE),
+    "p_c_after_cc_a": ("A cooperates after CC", RATE),
+    "p_c_after_cd_a": ("A cooperates after CD", RATE),
+    "p_c_after_dc_a": ("A cooperates after DC", RATE),
+    "p_c_after_dd_a": ("A cooperates after DD", RATE),
+    "p_c_after_cc_b": ("B cooperates after CC", RATE),
+    "p_c_after_cd_b": ("B cooperates after CD", RATE),
+    "p_c_after_dc_b": ("B cooperates after DC", RATE),
+    "p_c_after_dd_b": ("B cooperates after DD", RATE),
     "first_defection_round_a": ("first defection of A", _ROUND),
     "first_defection_round_b": ("first defection of B", _ROUND),
     "time_to_collapse": ("collapse of cooperation", _ROUND),
-    "fallback_move_share_a": ("fallback moves of A", _RATE),
-    "fallback_move_share_b": ("fallback moves of B", _RATE),
+    "fallback_move_share_a": ("fallback moves of A", RATE),
+    "fallback_move_share_b": ("fallback moves of B", RATE),
 }
 """Each metric of ``comparisons.parquet``: its human label and unit, in the order shown."""
 
@@ -183,8 +183,8 @@ def _table(
         label, unit = METRICS.get(d.metric, (d.metric.replace("_", " "), ""))
         fallback = " | ".join(_fallback(means, name) for name in (first, second))
         table.append((
-            label, unit, _value(means.get((first, d.metric)), unit),
-            _value(means.get((second, d.metric)), unit), _interval(d, unit), str(d.n_pairs),
+            label, unit, mean_text(means.get((first, d.metric)), unit),
+            mean_text(means.get((second, d.metric)), unit), _interval(d, unit), str(d.n_pairs),
             f"{d.p:.3f}", f"{d.p_bh:.3f}", d.verdict(), fallback,
         ))  # fmt: skip
     return table
@@ -192,24 +192,24 @@ def _table(
 
 def _fallback(means: dict[str, Any], condition: str) -> str:
     shares = [means.get((condition, f"fallback_move_share_{side}")) for side in "ab"]
-    return "; ".join(_value(share, _RATE) for share in shares)
+    return "; ".join(mean_text(share, RATE) for share in shares)
 
 
-def _value(value: float | None, unit: str) -> str:
+def mean_text(value: float | None, unit: str) -> str:
     """A mean in its unit: a rate as a percentage, anything else with two decimals."""
     if value is None:
         return _MISSING
-    return f"{100 * value:.1f}%" if unit == _RATE else f"{value:.2f}"
+    return f"{100 * value:.1f}%" if unit == RATE else f"{value:.2f}"
 
 
 def _signed(value: float, unit: str) -> str:
     """A difference: a rate in percentage points, anything else with two decimals."""
-    return f"{100 * value:+.1f}" if unit == _RATE else f"{value:+.2f}"
+    return f"{100 * value:+.1f}" if unit == RATE else f"{value:+.2f}"
 
 
 def _interval(d: _Difference, unit: str) -> str:
     """``+62.5 pp [+50.0, +75.0]``; the mean alone without an interval."""
-    suffix = " pp" if unit == _RATE else ""
+    suffix = " pp" if unit == RATE else ""
     mean = _signed(d.mean, unit) + suffix
     if d.low is None or d.high is None:
         return f"{mean} [{_MISSING}]"

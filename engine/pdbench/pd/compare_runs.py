@@ -1,0 +1,154 @@
+"""``pdbench compare-runs``: several PD runs side by side in one table, e.g. the games of a
+published study (``pdbench import``) and a new model played on its replicate config
+(``configs/replicate/``). A row per run and condition: where it comes from, who played, how
+many replicates, each chosen metric's condition mean with its 95% interval
+(``aggregates.parquet``), and agent A's fallback-move share. Rows of different runs line up
+by their condition's name after agent A's name (``gpt35t_vs_urnd0.3`` and
+``llm_vs_urnd0.3`` are both ``vs_urnd0.3``). Python only reads and formats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pdbench.errors import RunDirError, unknown
+from pdbench.pd.compare import METRICS, mean_text
+from pdbench.storage.manifest import read_manifest
+from pdbench.storage.marts import PDMart
+from pdbench.tables import aligned, mart_columns, mart_rows
+
+__all__ = ["DEFAULT_METRICS", "compare_runs_lines"]
+
+DEFAULT_METRICS = ("cooperation_rate_a",)
+"""What the table shows when no ``--metric`` is named."""
+
+_FALLBACK = "fallback_move_share_a"
+_NOT_RECORDED = "not recorded"
+_MISSING = "—"
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One aggregated PD run: its id, where it comes from, its folder."""
+
+    run_dir: Path
+    run_id: str
+    source: str
+
+    @property
+    def imported(self) -> bool:
+        return self.source != "played"
+
+
+def compare_runs_lines(run_dirs: list[Path], metrics: list[str]) -> list[str]:
+    """What ``pdbench compare-runs`` prints: a heading, the aligned table, the legend. A
+    folder that is not an aggregated PD run, or a metric without intervals, is a
+    :class:`RunDirError` of one line."""
+    runs = [_run(run_dir) for run_dir in run_dirs]
+    chosen = list(dict.fromkeys(metrics or DEFAULT_METRICS))
+    for run in runs:
+        _check_metrics(run, chosen)
+    rows = [
+        (_key(row), position, row)
+        for position, run in enumerate(runs)
+        for row in _rows(run, chosen)
+    ]
+    rows.sort(key=lambda keyed: (keyed[0], keyed[1]))
+    header = (
+        "matched as", "run", "source", "condition", "agents", "replicates",
+        *(_heading(metric) for metric in chosen), f"{METRICS[_FALLBACK][0]} (%)",
+    )  # fmt: skip
+    table = [header, *(row["cells"] for _, _, row in rows)]
+    return [
+        f"{len(runs)} runs, {len(rows)} conditions, rows matched by condition name after "
+        "agent A's name",
+        *aligned(table),
+        "mean over replicates [95% bootstrap interval over replicates]; "
+        f"{_MISSING}: no interval (reason given) or no fallback moves (agent A is a policy); "
+        f"{_NOT_RECORDED}: the imported source does not say",
+    ]
+
+
+def _run(run_dir: Path) -> _Run:
+    """The run at ``run_dir``, if it is a PD run with its marts built."""
+    hint = f"{run_dir}: not an aggregated PD run (build its tables: pdbench aggregate {run_dir})"
+    try:
+        manifest = read_manifest(run_dir)
+    except RunDirError:
+        raise RunDirError(hint) from None
+    if manifest.game != "pd":
+        raise RunDirError(f"{run_dir}: compare-runs reads PD runs; this one is {manifest.game}")
+    for mart in (PDMart.AGGREGATES, PDMart.MATCH_LIST):
+        if not (run_dir / mart).is_file():
+            raise RunDirError(hint)
+    source = manifest.source
+    if manifest.imported is not None:
+        source = f"imported ({manifest.imported.format})"
+    return _Run(run_dir, manifest.run_id, source)
+
+
+def _check_metrics(run: _Run, metrics: list[str]) -> None:
+    """Every metric of ``metrics`` has a label and a condition interval in ``run``."""
+    aggregates = run.run_dir / PDMart.AGGREGATES
+    columns = set(mart_columns(aggregates))
+    known = [m for m in METRICS if f"{m}_ci_low" in columns]
+    for metric in metrics:
+        if metric not in known:
+            raise RunDirError(f"{aggregates}: metric: {unknown('metric', metric, known)}")
+
+
+def _key(row: dict[str, Any]) -> str:
+    """The condition's name after agent A's name and ``_``, or the whole name."""
+    condition, agent_a = row["condition"], row["agent_a"]
+    prefix = f"{agent_a}_"
+    return condition.removeprefix(prefix) if agent_a and condition.startswith(prefix) else condition
+
+
+def _agents(run: _Run) -> dict[str, tuple[str, str]]:
+    """``condition -> (agent A, agent B)`` of ``match_list.parquet``."""
+    rows = mart_rows(
+        run.run_dir / PDMart.MATCH_LIST,
+        columns=("condition", "agent_a_name", "agent_b_name"),
+        where="true",
+        order_by="condition, replicate",
+    )
+    return {condition: (a, b) for condition, a, b in rows}
+
+
+def _rows(run: _Run, metrics: list[str]) -> list[dict[str, Any]]:
+    """One row per condition of ``run``: its name, agent A, and its cells."""
+    agents = _agents(run)
+    triples = [(m, f"{m}_ci_low", f"{m}_ci_high", f"{m}_ci_note") for m in metrics]
+    columns = ("condition", "n_replicates", _FALLBACK, *(c for t in triples for c in t))
+    found = mart_rows(
+        run.run_dir / PDMart.AGGREGATES,
+        columns=columns,
+        where="level = 'condition'",
+        order_by="condition",
+    )
+    rows = []
+    for condition, n_replicates, fallback, *values in found:
+        agent_a, agent_b = agents.get(condition, (None, None))
+        cells = [_interval(metric, *values[4 * i : 4 * i + 4]) for i, metric in enumerate(metrics)]
+        row = {"condition": condition, "agent_a": agent_a}
+        row["cells"] = (
+            _key(row), run.run_id, run.source, condition,
+            f"{agent_a or '?'} vs {agent_b or '?'}", str(n_replicates), *cells,
+            _NOT_RECORDED if run.imported else mean_text(fallback, "%"),
+        )  # fmt: skip
+        rows.append(row)
+    return rows
+
+
+def _heading(metric: str) -> str:
+    label, unit = METRICS[metric]
+    return f"{label} ({unit}) [95% interval]"
+
+
+def _interval(metric: str, mean: Any, low: Any, high: Any, note: Any) -> str:
+    """``62.5% [50.0%, 75.0%]``; without an interval, the mean and the reason."""
+    unit = METRICS[metric][1]
+    if low is None or high is None:
+        return f"{mean_text(mean, unit)} [{_MISSING}: {note or 'no interval'}]"
+    return f"{mean_text(mean, unit)} [{mean_text(low, unit)}, {mean_text(high, unit)}]"
