@@ -86,7 +86,7 @@ def test_a_row_per_run_and_condition_matched_by_alpha(runs: tuple[Path, Path]):
         if alpha in ("0.0", "0.5", "1.0"):
             expected.append((f"vs_urnd{alpha}", "modelx", f"modelx_vs_urnd{alpha}"))
         expected.append((f"vs_urnd{alpha}", "fontana_urnd", f"llm_vs_urnd{alpha}"))
-    assert [tuple(row[:2]) + (row[3],) for row in rows] == expected
+    assert [(row[0], row[1], row[3]) for row in rows] == expected
     by_condition = {row[3]: row for row in rows}
     first = by_condition["modelx_vs_urnd0.0"]
     assert first[2] == "imported (fontana)"
