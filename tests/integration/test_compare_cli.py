@@ -6,10 +6,11 @@ The run: B always defects (DDDD). In ``alpha`` A is an LLM agent that cooperates
 its round 2 a fallback move (1 of 4 moves, 25%); in ``beta`` A is a policy playing CCDD in
 replicate 0 and CDDD in replicate 1. ``gamma`` is played but compared with nothing.
 By hand, A's cooperation: alpha 1, 1; beta 0.5, 0.25. Differences alpha - beta: 0.5, 0.75,
-mean 0.625. Every bootstrap mean of two drawn replicates is 0.5, 0.625 or 0.75, so the 95%
-interval is [0.5, 0.75] (200 resamples: each extreme comes up about 50 times, more than the
-5 below the 2.5% quantile). Sign flips of (0.5, 0.75): means 0.625, -0.125, 0.125, -0.625;
-two of four are as far from 0 as 0.625: exact p = 0.5. A's payoff per round: alpha 0 (C
+mean 0.625. Sign flips of (0.5, 0.75): means 0.625, -0.125, 0.125, -0.625; two of four are
+as far from 0 as 0.625: exact p = 0.5. With two replicates no sign pattern reaches p <= 0.05
+(the smallest p is 2/4), so the test rejects no difference and there is no 95% interval: the
+cell shows the mean alone and a note says why; the verdict is inconclusive, few data (under
+10 replicates). A's payoff per round: alpha 0 (C
 against D), beta (0+0+1+1)/4 = 0.5 and (0+1+1+1)/4 = 0.75: difference -0.625.
 """
 
@@ -63,29 +64,34 @@ def test_the_difference_first_minus_second_with_its_interval_and_p(run_dir: Path
     assert result.output.splitlines()[0].startswith("alpha (first) minus beta (second)")
     cells = _row(result.output, "cooperation of A")
     # unit, mean alpha, mean beta, difference [interval], replicates, p, BH p, verdict, fallback
-    assert cells[:6] == ["%", "100.0%", "37.5%", "+62.5 pp [+50.0, +75.0]", "2", "0.500"]
+    assert cells[:6] == ["%", "100.0%", "37.5%", "+62.5 pp [—]", "2", "0.500"]
     assert float(cells[6]) >= 0.5
-    assert cells[7] == "no clear difference"
+    assert cells[7] == "inconclusive (few data)"
     # A's fallback moves: 25% in alpha (an LLM), none to count for a policy
     assert cells[8] == "25.0%; — | —; —"
     payoff = _row(result.output, "payoff of A per round")
     assert payoff[:2] == ["points/round", "0.00"]
     # 0.625 shows with two decimals: 0.62 or 0.63, whichever way the float falls
     assert payoff[2] in {"0.62", "0.63"}
-    assert payoff[3] in {"-0.62 [-0.75, -0.50]", "-0.63 [-0.75, -0.50]"}
+    assert payoff[3] in {"-0.62 [—]", "-0.63 [—]"}
+    assert (
+        "no interval (—): too few replicates for a 95% interval of the sign-flip test"
+        in result.output.splitlines()
+    )
 
 
 def test_the_other_order_reads_second_minus_first(run_dir: Path):
     result = _compare(run_dir, "beta", "alpha")
     assert result.exit_code == 0, result.output
     cells = _row(result.output, "cooperation of A")
-    assert cells[:6] == ["%", "37.5%", "100.0%", "-62.5 pp [-75.0, -50.0]", "2", "0.500"]
+    assert cells[:6] == ["%", "37.5%", "100.0%", "-62.5 pp [—]", "2", "0.500"]
+    assert cells[7] == "inconclusive (few data)"
     assert cells[8] == "—; — | 25.0%; —"
 
 
 def test_every_row_has_a_human_label_and_a_unit(run_dir: Path):
     result = _compare(run_dir, "alpha", "beta")
-    table = result.output.splitlines()[2:-1]
+    table = [line for line in result.output.splitlines()[2:] if "  " in line]
     assert table
     for line in table:
         label, unit = [cell for cell in line.split("  ") if cell.strip()][:2]

@@ -59,7 +59,9 @@ METRICS: dict[str, tuple[str, str]] = {
 
 _COMPARISON_COLUMNS = (
     "metric", "n_pairs", "mean_difference", "ci_low", "ci_high", "p_value", "p_value_bh",
+    "verdict", "is_few_data", "ci_note",
 )  # fmt: skip
+_FLIPPED_VERDICT = {"higher": "lower", "lower": "higher"}
 _MISSING = "—"
 
 
@@ -74,20 +76,27 @@ class _Difference:
     high: float | None
     p: float
     p_bh: float
+    mart_verdict: str
+    """The mart's: ``higher`` / ``lower`` (condition_1 than condition_2) or ``inconclusive``."""
+    is_few_data: bool
+    ci_note: str | None
+    """Why there is no interval, when there is none."""
 
     def flipped(self) -> _Difference:
         """The same difference read second minus first (p values unchanged)."""
         low, high = (None, None) if self.low is None else (-self.high, -self.low)  # type: ignore[operator]
+        verdict = _FLIPPED_VERDICT.get(self.mart_verdict, self.mart_verdict)
         return _Difference(
-            self.metric, self.n_pairs, -self.mean, low, high, self.p, self.p_bh
+            self.metric, self.n_pairs, -self.mean, low, high, self.p, self.p_bh, verdict,
+            self.is_few_data, self.ci_note,
         )  # fmt: skip
 
     def verdict(self) -> str:
-        if self.n_pairs < 2:
-            return "too few replicates"
-        if self.p_bh >= ALPHA:
-            return "no clear difference"
-        return "real: first higher" if self.mean > 0 else "real: first lower"
+        """The mart's verdict, first against second, with its few-data warning."""
+        text = {"higher": "real: first higher", "lower": "real: first lower"}.get(
+            self.mart_verdict, "inconclusive"
+        )
+        return f"{text} (few data)" if self.is_few_data else text
 
 
 def compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
@@ -118,10 +127,18 @@ def compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
         f"{first} (first) minus {second} (second), paired by replicate: {n_pairs} replicates "
         f"({run_dir})",
         *aligned(_table(differences, means, first, second)),
-        f"interval: 95% paired bootstrap; p: two-sided sign-flip test; BH p: Benjamini-Hochberg "
-        f"over every comparison of the run; real: BH p < {ALPHA}; {_MISSING}: not defined "
-        "(fallback moves: policies make none)",
+        f"interval: 95%, the values the sign-flip test beside it does not reject; p: two-sided "
+        f"sign-flip test; BH p: Benjamini-Hochberg over every comparison of the run; real: BH "
+        f"p <= {ALPHA}; few data: under 10 replicates; {_MISSING}: not defined (fallback moves: "
+        "policies make none)",
+        *_interval_notes(differences),
     ]
+
+
+def _interval_notes(differences: list[_Difference]) -> list[str]:
+    """Why intervals are missing, once per reason."""
+    notes = dict.fromkeys(d.ci_note for d in differences if d.low is None and d.ci_note)
+    return [f"no interval ({_MISSING}): {note}" for note in notes]
 
 
 def _differences(path: Path, first: str, second: str) -> list[_Difference]:
