@@ -17,6 +17,7 @@ def _marts(folder: Path, *, compared: int, pearson: str, few: bool, reason: str)
         con.execute(
             "copy (select 'ada' as player, 1 as rank, 6.0 as score, 5.5 as ci_low, "
             "6.5 as ci_high, 1 as rank_ci_low, 1 as rank_ci_high, 4 as n_answers, "
+            "0 as n_answers_truncated, "
             "'shift' as normalization, 50 as bootstrap_n, true as has_enough_data, "
             f"12 as n_judgments, 3 as min_judgments, 'ranked' as status) to '{board}'"
         )

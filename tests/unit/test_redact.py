@@ -9,9 +9,8 @@ import pytest
 from pdbench.redact import MASK, looks_like_key, redacted, redacted_text
 
 # a fixed draw: test ids must be the same in every pytest-xdist worker
-RANDOM = "".join(
-    random.Random(20261127).choice(string.ascii_letters + string.digits) for _ in range(40)
-)
+_DRAW = random.Random(20261127)
+RANDOM = "".join(_DRAW.choice(string.ascii_letters + string.digits) for _ in range(40))
 
 
 @pytest.mark.parametrize(

@@ -124,7 +124,10 @@ def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
 def _not_recorded(run_dir: Path) -> list[str]:
     """For an imported run, the line saying what its source never recorded."""
     from pdbench.storage.manifest import read_manifest
+    from pdbench.storage.schema import RunFiles
 
+    if not (run_dir / RunFiles.MANIFEST).is_file():  # tables read without their run
+        return []
     manifest = read_manifest(run_dir)
     if manifest.source != "imported" or manifest.imported is None:
         return []
