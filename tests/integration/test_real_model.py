@@ -32,6 +32,7 @@ from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
 from pdbench.pd.moves import extract_action
 from pdbench.providers.calls import prompt_sha256
+from pdbench.replies import INVALID
 from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 
@@ -184,12 +185,18 @@ def test_a_pd_run_on_a_real_model(project: Path, proxy: RecordingProxy) -> None:
     assert all(c["tokens_in"] > 0 and c["tokens_out"] >= 0 for c in calls)
     assert _pd_recorded(run_dir) == proxy.seen()
 
-    # every move is what the lenient rules give on the stored replies
+    # every move is what the lenient rules give on the stored replies (none from a cut one)
     by_call = {(c["match_id"], c["round_index"], c["agent"], c["attempt"]): c for c in calls}
     invalid = 0
     for row in _lines(run_dir / RunFiles.ROUNDS):
         for side, replies in row["raw_responses"].items():
-            readings = [extract_action(r, output_format="lenient") for r in replies]
+            readings = [
+                # a reply cut at the token limit is never read as a move
+                INVALID
+                if by_call[row["match_id"], row["round_index"], side, attempt]["truncated"]
+                else extract_action(reply, output_format="lenient")
+                for attempt, reply in enumerate(replies, 1)
+            ]
             for attempt, reading in enumerate(readings, 1):
                 call = by_call[row["match_id"], row["round_index"], side, attempt]
                 assert call["status"] == ("ok" if reading.valid else "invalid")
