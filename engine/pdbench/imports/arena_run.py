@@ -12,8 +12,6 @@ What the source never recorded (answer ids, attempts, prompts) is null.
 
 from __future__ import annotations
 
-import platform
-import sys
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -23,20 +21,18 @@ from typing import Any
 from pdbench.arena.config import AnomalyConfig, BootstrapConfig, QuestionFilterConfig
 from pdbench.arena.pairwise_config import PairwiseConfig
 from pdbench.clock import utc_timestamp
+from pdbench.imports.manifest import IMPORT_SEED, imported_manifest
 from pdbench.rng import derive_seed
-from pdbench.storage.manifest import canonical_sha256, git_commit, package_versions
 from pdbench.storage.manifest import write_manifest as write_manifest_file
 from pdbench.storage.schema import (
     ImportRecord,
     PairwiseJudgmentRecord,
     RunFiles,
-    RunManifest,
     Verdict,
 )
 
 __all__ = ["IMPORT_SEED", "ImportedVerdict", "imported_scoring", "write_pairwise_run"]
 
-IMPORT_SEED = 0
 """The seed of an imported run: only the bootstrap's resamples are drawn from it."""
 
 
@@ -106,24 +102,14 @@ def write_pairwise_run(
     config = {"game": "arena", "run_id": run_id, "seed": IMPORT_SEED, "players": []}
     write_manifest_file(
         run_dir,
-        RunManifest(
-            run_id=run_id,
-            game="arena",
-            status="completed",
-            seed=IMPORT_SEED,
-            config_path=f"import:{record.format}",
-            config_sha256=canonical_sha256(config),
+        imported_manifest(
+            "arena",
+            run_id,
             config=config,
-            scoring=imported_scoring(pairwise=pairwise),
-            versions=package_versions(),
-            git_commit=git_commit(),
-            python=sys.version.split()[0],
-            platform=platform.platform(),
+            record=record,
             started_at=started_at,
-            finished_at=utc_timestamp(),
             counts=counts,
-            source="imported",
-            imported=record,
+            scoring=imported_scoring(pairwise=pairwise),
         ),
     )
     return counts

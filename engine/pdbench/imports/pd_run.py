@@ -13,17 +13,15 @@ order. What the source never recorded (match seed, validity, attempts, timestamp
 
 from __future__ import annotations
 
-import platform
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pdbench.clock import utc_timestamp
+from pdbench.imports.manifest import IMPORT_SEED, imported_manifest
 from pdbench.pd.config import MetricsConfig, PayoffsConfig, metric_params
 from pdbench.storage.jsonl import dumps_line
-from pdbench.storage.manifest import canonical_sha256, git_commit, package_versions
 from pdbench.storage.manifest import write_manifest as write_manifest_file
 from pdbench.storage.schema import (
     SCHEMA_VERSION,
@@ -37,7 +35,6 @@ from pdbench.storage.schema import (
 
 __all__ = ["IMPORT_SEED", "ImportedMatch", "write_pd_run"]
 
-IMPORT_SEED = 0
 """The seed of an imported run: only the bootstrap's resamples are drawn from it."""
 
 _ROUND_KEYS = line_keys(RoundRecord)
@@ -259,22 +256,12 @@ def _manifest(
     started_at: str,
     counts: dict[str, int],
 ) -> RunManifest:
-    return RunManifest(
-        run_id=run_id,
-        game="pd",
-        status="completed",
-        seed=IMPORT_SEED,
-        config_path=f"import:{record.format}",
-        config_sha256=canonical_sha256(config),
+    return imported_manifest(
+        "pd",
+        run_id,
         config=config,
-        metric_params=metric_params(MetricsConfig(), seed=IMPORT_SEED),
-        versions=package_versions(),
-        git_commit=git_commit(),
-        python=sys.version.split()[0],
-        platform=platform.platform(),
+        record=record,
         started_at=started_at,
-        finished_at=utc_timestamp(),
         counts=counts,
-        source="imported",
-        imported=record,
+        metric_params=metric_params(MetricsConfig(), seed=IMPORT_SEED),
     )
