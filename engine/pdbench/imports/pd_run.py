@@ -178,15 +178,7 @@ def _fixed_fields(match: ImportedMatch, *, run_id: str, replicate: int) -> dict[
     """A round line's fields that hold for the whole match (the others None)."""
     line: dict[str, Any] = dict.fromkeys(_ROUND_KEYS)
     line.update(
-        schema_version=SCHEMA_VERSION,
-        run_id=run_id,
-        match_id=f"{match.condition}/{replicate}",
-        condition=match.condition,
-        replicate=replicate,
-        agent_a_name=match.names[0],
-        agent_b_name=match.names[1],
-        agent_a_kind=match.kinds[0],
-        agent_b_kind=match.kinds[1],
+        **_match_identity(match, run_id=run_id, replicate=replicate),
         agent_a_valid=match.valid[0],
         agent_b_valid=match.valid[1],
         agent_a_attempts=_attempts(match.kinds[0]),
@@ -195,6 +187,21 @@ def _fixed_fields(match: ImportedMatch, *, run_id: str, replicate: int) -> dict[
         fixed_n=len(match.actions_a),
     )
     return line
+
+
+def _match_identity(match: ImportedMatch, *, run_id: str, replicate: int) -> dict[str, Any]:
+    """The fields a match's round lines and its match line share."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "run_id": run_id,
+        "match_id": f"{match.condition}/{replicate}",
+        "condition": match.condition,
+        "replicate": replicate,
+        "agent_a_name": match.names[0],
+        "agent_b_name": match.names[1],
+        "agent_a_kind": match.kinds[0],
+        "agent_b_kind": match.kinds[1],
+    }
 
 
 def _check_first_line(text: str, fixed: dict[str, Any]) -> None:
@@ -214,15 +221,7 @@ def _match_line(match: ImportedMatch, *, run_id: str, replicate: int) -> str:
     n = len(match.actions_a)
     line: dict[str, Any] = dict.fromkeys(_MATCH_KEYS)
     line.update(
-        schema_version=SCHEMA_VERSION,
-        run_id=run_id,
-        match_id=f"{match.condition}/{replicate}",
-        condition=match.condition,
-        replicate=replicate,
-        agent_a_name=match.names[0],
-        agent_b_name=match.names[1],
-        agent_a_kind=match.kinds[0],
-        agent_b_kind=match.kinds[1],
+        **_match_identity(match, run_id=run_id, replicate=replicate),
         horizon_type="fixed",
         planned_rounds=n,
         rounds_played=n,

@@ -89,17 +89,23 @@ def _token(reply: str) -> Extraction[str]:
     return _move(reply, "token")
 
 
-def _json_action(reply: str) -> Extraction[str]:
+def _json_action_text(reply: str) -> str | None:
+    """The action of a reply that is exactly ``{"action": "<text>"}``, unpadded; else None."""
     try:
         value = json.loads(reply.strip())
     except ValueError:
-        return INVALID
+        return None
     if not isinstance(value, dict) or set(value) != {"action"}:
-        return INVALID
+        return None
     action = value["action"]
     if not isinstance(action, str) or action != action.strip():
-        return INVALID
-    return _move(action, "json")
+        return None
+    return action
+
+
+def _json_action(reply: str) -> Extraction[str]:
+    action = _json_action_text(reply)
+    return INVALID if action is None else _move(action, "json")
 
 
 def _fenced_json(reply: str) -> Extraction[str]:
@@ -161,16 +167,8 @@ def _labelled_action(
         return Extraction(action, rule) if action is not None else INVALID
 
     def json_label(text: str) -> Extraction[str]:
-        try:
-            value = json.loads(text.strip())
-        except ValueError:
-            return INVALID
-        if not isinstance(value, dict) or set(value) != {"action"}:
-            return INVALID
-        action = value["action"]
-        if not isinstance(action, str) or action != action.strip():
-            return INVALID
-        return read(action, "json")
+        action = _json_action_text(text)
+        return INVALID if action is None else read(action, "json")
 
     if output_format == "token":
         return read(reply, "token")
