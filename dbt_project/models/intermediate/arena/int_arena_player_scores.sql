@@ -1,3 +1,5 @@
+{{ config(materialized='table') }}
+
 with answers as (
     select * from {{ ref('int_arena_answer_scores') }}
 ),
