@@ -8,9 +8,11 @@ pages below to the site, so none of them is ever written by hand or kept in the 
   the docstring under each field;
 - ``reference/records.md``: every record of a run directory (``pdbench schema``), its file
   and its keys, from the record models;
-- ``reference/marts.md``: every dbt mart and its columns, from the models' YAML.
+- ``reference/marts_pd.md``, ``reference/marts_arena.md``: every dbt mart and its columns,
+  from the models' YAML.
 
-``uv run python docs/gen_reference.py cli`` (or ``config``, ``records``, ``marts``) prints one.
+``uv run python docs/gen_reference.py cli`` (or ``config``, ``records``, ``marts_pd``,
+``marts_arena``) prints one.
 """
 
 from __future__ import annotations
@@ -265,19 +267,21 @@ def mart_file(model: str) -> str:
     return (model[len(prefix) :] if prefix in ("pd_", "arena_") else model) + ".parquet"
 
 
-def marts_page() -> str:
+def marts_page(title: str, folders: tuple[str, ...]) -> str:
+    """The marts of ``folders`` (of ``dbt_project/models/marts/``) and their columns."""
     parts = [
-        "# Marts",
+        f"# {title}",
         "",
-        "Every metric table dbt writes into a run directory (or, for `series`, into the "
+        "Every metric table dbt writes into a run directory (the `series` marts: into the "
         "folder of `pdbench leaderboard`), with its columns, generated from the models' "
         "YAML in `dbt_project/models/marts/`. A mart's file is its model's name without the "
         "game prefix. The definitions behind the numbers: [PD metrics](../metrics.md), "
         "[arena scoring](../arena_scoring.md).",
     ]
-    for folder, models in mart_models().items():
+    models_of = mart_models()
+    for folder in folders:
         parts += ["", f"## {folder}"]
-        for model in models:
+        for model in models_of.get(folder, []):
             parts += [
                 "",
                 f"### {model['name']}",
@@ -295,6 +299,14 @@ def marts_page() -> str:
     return "\n".join(parts) + "\n"
 
 
+MART_PAGES = {
+    "reference/marts_pd.md": ("Marts of a Prisoner's Dilemma run", ("pd",)),
+    "reference/marts_arena.md": ("Marts of an arena run and of a series", ("arena", "series")),
+}
+"""Each page of marts: its title and the folders of ``dbt_project/models/marts/`` it shows
+(one page would pass 40 KB)."""
+
+
 # ---------------------------------------------------------------------------------------------
 # the hook
 
@@ -302,7 +314,8 @@ PAGES: dict[str, Callable[[], str]] = {
     "reference/cli.md": cli_page,
     "reference/config.md": config_page,
     "reference/records.md": records_page,
-    "reference/marts.md": marts_page,
+    **{uri: (lambda title=title, folders=folders: marts_page(title, folders))
+       for uri, (title, folders) in MART_PAGES.items()},
 }
 
 
