@@ -17,7 +17,7 @@ pages below to the site, so none of them is ever written by hand or kept in the 
 
 from __future__ import annotations
 
-import os
+import functools
 import sys
 import types
 import typing
@@ -25,13 +25,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-# Typer reads the width of its help at import time: wide enough for the boxes to keep their
-# lines, narrow enough for a page
-os.environ.setdefault("TERMINAL_WIDTH", "100")
-
-import yaml  # noqa: E402
-from pydantic import BaseModel  # noqa: E402
-from pydantic_core import PydanticUndefined  # noqa: E402
+import yaml
+from pydantic import BaseModel
+from pydantic_core import PydanticUndefined
 
 REPO = Path(__file__).resolve().parents[1]
 MARTS_DIR = REPO / "dbt_project" / "models" / "marts"
@@ -59,10 +55,12 @@ def _help(words: list[str]) -> str:
     from pdbench.cli import app
     from typer.testing import CliRunner
 
-    result = CliRunner().invoke(app, [*words, "-h"], prog_name="pdbench")
+    # the width of the help (rich reads COLUMNS): wide enough for the boxes to keep their
+    # lines, narrow enough for a page
+    result = CliRunner().invoke(app, [*words, "-h"], prog_name="pdbench", env={"COLUMNS": "100"})
     if result.exit_code != 0:
         raise RuntimeError(f"pdbench {' '.join(words)} -h failed: {result.output}")
-    return "\n".join(line.rstrip() for line in result.output.strip("\n").splitlines())
+    return "\n".join(line.rstrip() for line in result.output.splitlines()).strip("\n")
 
 
 def cli_page() -> str:
@@ -223,7 +221,9 @@ def records_page() -> str:
         "| record | file |",
         "| --- | --- |",
     ]
-    parts += [f"| [`{r.name}`](#{r.name.replace('_', '-')}) | `{r.file}` |" for r in RECORDS.values()]
+    parts += [
+        f"| [`{r.name}`](#{r.name.replace('_', '-')}) | `{r.file}` |" for r in RECORDS.values()
+    ]
     for record in RECORDS.values():
         schema = record.model.model_json_schema()
         required = set(schema.get("required", ()))
@@ -249,13 +249,15 @@ def records_page() -> str:
 # the marts
 
 
+@functools.cache
 def mart_models() -> dict[str, list[dict[str, Any]]]:
     """The mart models of each folder (``pd``, ``arena``, ``series``), from their YAML."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     found: dict[str, list[dict[str, Any]]] = {}
     for folder in sorted(p for p in MARTS_DIR.iterdir() if p.is_dir()):
         models = []
         for path in sorted(folder.glob("*.yml")):
-            document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            document = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}
             models += [m for m in document.get("models") or [] if "name" in m]
         found[folder.name] = sorted(models, key=lambda m: m["name"])
     return found
@@ -314,8 +316,10 @@ PAGES: dict[str, Callable[[], str]] = {
     "reference/cli.md": cli_page,
     "reference/config.md": config_page,
     "reference/records.md": records_page,
-    **{uri: (lambda title=title, folders=folders: marts_page(title, folders))
-       for uri, (title, folders) in MART_PAGES.items()},
+    **{
+        uri: (lambda title=title, folders=folders: marts_page(title, folders))
+        for uri, (title, folders) in MART_PAGES.items()
+    },
 }
 
 
