@@ -1,8 +1,11 @@
-"""The README is the manual: every command it shows exists, with the options it shows.
+"""The README and the documentation site are the manual: every command they show exists, with
+the options they show.
 
-Each ``uv run pdbench ...`` line of a shell block is parsed by the real command line
-(unknown commands, options or missing arguments fail here), the files it names exist, the
-configs it names validate, and every script a ``uv run python <file>`` line names is there.
+Each ``uv run pdbench ...`` (or plain ``pdbench ...``) line of a shell block of README.md and
+of every page of docs/ is parsed by the real command line (unknown commands, options or
+missing arguments fail here), the files it names exist, the configs it names validate, and
+every script a ``uv run python <file>`` line names is there. Lines continued with ``\\`` are
+read as one.
 """
 
 from __future__ import annotations
@@ -20,35 +23,43 @@ from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
+PAGES = [README, *sorted((REPO / "docs").glob("*.md"))]
+"""The README and every page of the documentation site."""
+WORKED_EXAMPLE = REPO / "docs" / "uncertainty.md"
 SHELL_BLOCK = re.compile(r"```(?:bash|sh)\n(.*?)```", re.S)
 
 
-def _shell_lines() -> list[str]:
+def _shell_lines(pages: list[Path] = PAGES) -> list[str]:
     lines: list[str] = []
-    for block in SHELL_BLOCK.findall(README.read_text(encoding="utf-8")):
-        for line in block.splitlines():
-            words = line.split("#", 1)[0].strip()
-            if words:
-                lines.append(words)
+    for page in pages:
+        for block in SHELL_BLOCK.findall(page.read_text(encoding="utf-8")):
+            for line in block.replace("\\\n", " ").splitlines():
+                words = line.split("#", 1)[0].strip()
+                if words:
+                    lines.append(words)
     return lines
 
 
-def _pdbench_commands() -> list[list[str]]:
+def _pdbench_commands(pages: list[Path] = PAGES) -> list[list[str]]:
     commands = []
-    for line in _shell_lines():
+    for line in _shell_lines(pages):
         if line.startswith("uv run pdbench "):
             commands.append(shlex.split(line)[3:])
+        elif line.startswith("pdbench "):
+            commands.append(shlex.split(line)[1:])
     return commands
 
 
 COMMANDS = _pdbench_commands()
 
 
-def test_the_readme_shows_the_main_commands() -> None:
-    shown = {" ".join(words) for words in COMMANDS}
-    # the two commands of a fresh machine, and one of each subcommand
+def test_the_readme_shows_the_two_commands() -> None:
+    shown = {" ".join(words) for words in _pdbench_commands([README])}
     assert "run configs/experiment.yaml" in shown
-    assert "uv run pytest -q" in _shell_lines()
+    assert "uv run pytest -q" in _shell_lines([README])
+
+
+def test_the_docs_show_every_command() -> None:
     registered = {c.name or c.callback.__name__ for c in app.registered_commands}
     assert {"validate", "run", "aggregate", "ui", "schema"} <= registered
     assert {words[0] for words in COMMANDS} == registered
@@ -58,7 +69,7 @@ def test_the_readme_shows_the_main_commands() -> None:
 def test_every_pdbench_command_of_the_readme_parses(words: list[str]) -> None:
     group = typer.main.get_command(app)
     command = group.get_command(group.make_context("pdbench", [words[0]]), words[0])
-    assert command is not None, f"README shows an unknown command: pdbench {words[0]}"
+    assert command is not None, f"the docs show an unknown command: pdbench {words[0]}"
     # raises on an unknown option, a missing argument or a bad value
     command.make_context(words[0], list(words[1:]))
 
@@ -70,19 +81,24 @@ def test_every_config_the_readme_names_validates(config: str, monkeypatch) -> No
     assert result.exit_code == 0, result.output
 
 
+def _script(line: str) -> str | None:
+    """The script a ``uv run [--frozen] python <script> ...`` line runs, if any."""
+    if not line.startswith("uv run ") or " -c " in line:
+        return None
+    words = [w for w in shlex.split(line)[2:] if w != "--frozen"]
+    if len(words) < 2 or words[0] != "python" or words[1] in ("-c", "-m"):
+        return None
+    return words[1]
+
+
 def test_every_script_the_readme_runs_exists() -> None:
-    scripts = [
-        shlex.split(line)[3]
-        for line in _shell_lines()
-        if line.startswith("uv run python ")
-        and not line.startswith(("uv run python -c", "uv run python -m"))
-    ]
-    assert scripts, "the README shows no benchmark script"
+    scripts = [s for s in map(_script, _shell_lines()) if s is not None]
+    assert scripts, "the docs show no benchmark script"
     missing = [script for script in scripts if not (REPO / script).is_file()]
     assert missing == []
 
 
-# The worked example of "Is the difference real?": the README's numbers are the demo's.
+# The worked example of docs/uncertainty.md: its numbers are the demo's.
 
 _EXAMPLE_ROW = re.compile(
     r"^\| (?P<replicates>\d+)(?: \(the demo\))? \| (?P<metric>[^|]+?) \| "
@@ -101,7 +117,7 @@ def _decimals(text: str) -> int:
 
 
 def test_the_worked_example_is_what_the_demo_gives(project: Path) -> None:
-    rows = [m.groupdict() for m in _EXAMPLE_ROW.finditer(README.read_text(encoding="utf-8"))]
+    rows = [m.groupdict() for m in _EXAMPLE_ROW.finditer(WORKED_EXAMPLE.read_text("utf-8"))]
     assert {(r["replicates"], r["metric"]) for r in rows} == {
         (n, metric) for n in ("2", "10") for metric in _EXAMPLE_METRICS
     }

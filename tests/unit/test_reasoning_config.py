@@ -242,14 +242,14 @@ def test_params_keep_their_checked_values(project: Path):
     assert openai_agent.request_settings() == {"params": openai_agent.params}
 
 
-def _readme_section() -> str:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    start = readme.index("## Reasoning models and provider parameters")
-    return readme[start : readme.index("\n## ", start + 1)]
+def _docs_page() -> str:
+    """The page of the documentation on reasoning models and provider parameters."""
+    page = Path(__file__).resolve().parents[2] / "docs" / "reasoning_models.md"
+    return page.read_text(encoding="utf-8")
 
 
-def test_the_readme_examples_validate_as_shown(project: Path):
-    section = _readme_section()
+def test_the_docs_examples_validate_as_shown(project: Path):
+    section = _docs_page()
     blocks = re.findall(r"```yaml\n(.*?)```", section, re.S)
     assert len(blocks) == 3
     for block in blocks:
@@ -264,8 +264,8 @@ def test_the_readme_examples_validate_as_shown(project: Path):
     assert f"error: {caught.value}" == shown
 
 
-def test_the_readme_table_is_the_model_table():
-    table = _readme_section().split("```yaml", 1)[0]
+def test_the_docs_table_is_the_model_table():
+    table = _docs_page().split("```yaml", 1)[0]
     shown = {}
     for row in re.findall(r"^\| (`.+)\|$", table, re.M):
         prefixes, _, reasoning, efforts = (cell.strip() for cell in row.split("|"))
