@@ -27,7 +27,7 @@ Usage::
         [--min-effect 0.5] [--show-false-flags]
 
 ``--sizes`` are questions per player (<= 10 plays in dev mode, above in full mode).
-Prints a Markdown table (the one in ``docs/arena_scoring.md``).
+Prints a Markdown table (the one in ``docs/arena_collusion.md``).
 """
 
 from __future__ import annotations

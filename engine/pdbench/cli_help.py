@@ -12,7 +12,7 @@ __all__ = ["CONTEXT_SETTINGS", "EXAMPLES", "FlagCommand", "FlagGroup", "examples
 
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
-# Commands of the README, a few per command: what a person types first.
+# Commands of the docs, a few per command: what a person types first.
 EXAMPLES: dict[str, tuple[str, ...]] = {
     "validate": ("pdbench validate configs/experiment.yaml",),
     "run": (

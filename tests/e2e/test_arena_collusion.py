@@ -3,7 +3,7 @@ through the engine and the dbt build: under the null (nobody favours anybody) fe
 flagged, and planted favours (one-way, a mutual ring, a judge that down-scores a rival) are.
 
 The full study, at more sizes and seeds, is ``benchmarks/bench_collusion.py`` (its figures
-are in ``docs/arena_scoring.md``).
+are in ``docs/arena_collusion.md``).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def test_under_the_null_few_pairs_are_flagged(project: Path):
     # four tournaments with a flag has probability at most 1 - 0.9^4 - 4 x 0.1 x 0.9^3
     # = 0.052; the seeds are fixed, so the outcome is too. The share of flagged pairs is
     # bounded by the FDR itself. The earlier, unstratified test flagged something in 85% of
-    # tournaments of 30 questions per player (docs/arena_scoring.md).
+    # tournaments of 30 questions per player (docs/arena_collusion.md).
     flagged = pairs = tournaments_with_a_flag = 0
     for seed in range(4):
         rows = _play(project, seed=100 + seed, questions=20, favours={})

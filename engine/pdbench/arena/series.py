@@ -5,7 +5,7 @@ is given (a folder of runs stands for every arena run directly inside it), copie
 ``run_manifest.json`` and ``leaderboard.parquet`` into ``<output>/tournaments/<k>-<run_id>/``
 (the series' raw input, so the output stands on its own and rebuilds identically), and runs
 the dbt models tagged ``series`` on the output folder. Every number is computed there
-(docs/arena_scoring.md#across-tournaments); this module only collects files.
+(docs/arena_series.md); this module only collects files.
 """
 
 from __future__ import annotations

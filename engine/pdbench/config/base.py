@@ -1,5 +1,5 @@
 """What every config model is built on: strict models, tagged unions, names, seeds and the
-limits a config may ask for (README: "Guarantees"), and reading a text file a config names."""
+limits a config may ask for (docs/guarantees.md), and reading a text file a config names."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
 """A key or name that needs no quoting in an error (and, for a persona, stays in its folder)."""
 
 # Limits on what a config may ask for: each guards against a typo or a hostile file that would
-# hang or exhaust the machine before anything useful happens. README: "Guarantees".
+# hang or exhaust the machine before anything useful happens. docs/guarantees.md.
 MAX_CONFIG_BYTES = 1 << 20
 """A config or agent file larger than 1 MiB is refused."""
 MAX_YAML_ALIASES = 100

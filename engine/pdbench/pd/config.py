@@ -135,7 +135,7 @@ class BootstrapConfig(StrictModel):
 
 
 class EvolutionConfig(StrictModel):
-    """Evolutionary dynamics of the round robin's payoff matrix (docs/metrics.md)."""
+    """Evolutionary dynamics of the round robin's payoff matrix (docs/evolution.md)."""
 
     generations: int = Field(default=100, ge=0, le=10_000)
     """Generations of the discrete replicator dynamics, from equal shares."""
