@@ -267,14 +267,14 @@ class ArenaConfig(ProviderLayerConfig):
 
     @model_validator(mode="after")
     def _pairing_fits(self, info: ValidationInfo) -> ArenaConfig:
-        if self.judging != "absolute":
-            problem = pairing_problem(
-                self.pairing,
-                answerers=[p.name for p in self.players if p.answers],
-                root=config_root(info),
-            )
-            if problem:
-                raise ValueError(problem)
+        problem = pairing_problem(
+            self.pairing,
+            answerers=[p.name for p in self.players if p.answers],
+            root=config_root(info),
+            judging=self.judging,
+        )
+        if problem:
+            raise ValueError(problem)
         return self
 
     @field_validator("categories")

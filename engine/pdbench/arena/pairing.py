@@ -120,12 +120,24 @@ def showings(
                     )
 
 
-def pairing_problem(pairing: PairingConfig, *, answerers: Sequence[str], root: Path) -> str | None:
-    """Why ``pairing`` does not fit the players (or its template is not usable), or None."""
-    if pairing.scheme == "reference" and pairing.reference not in answerers:
-        return "pairing.reference: " + unknown(
-            "player who answers", str(pairing.reference), answerers
-        )
+def pairing_problem(
+    pairing: PairingConfig, *, answerers: Sequence[str], root: Path, judging: str
+) -> str | None:
+    """Why ``pairing`` does not fit its scheme or the players, or (when the run judges in
+    pairs) its template is not usable; None when it is fine."""
+    reference, budget = pairing.reference, pairing.pairs_per_question
+    if pairing.scheme == "reference" and reference is None:
+        return "pairing.reference: scheme reference needs the reference player's name"
+    if pairing.scheme != "reference" and reference is not None:
+        return "pairing.reference: only scheme reference takes a reference player"
+    if pairing.scheme == "sample" and budget is None:
+        return "pairing.pairs_per_question: scheme sample needs a budget of pairs"
+    if pairing.scheme != "sample" and budget is not None:
+        return "pairing.pairs_per_question: only scheme sample takes a budget"
+    if reference is not None and reference not in answerers:
+        return "pairing.reference: " + unknown("player who answers", reference, answerers)
+    if judging == "absolute":
+        return None
     path = root / pairing.prompt
     if not path.is_file():
         return f"pairing.prompt: prompt file not found: {pairing.prompt}"

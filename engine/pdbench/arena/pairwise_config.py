@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from pdbench.config.base import StrictModel
 
@@ -38,7 +38,8 @@ class PairingConfig(StrictModel):
     Model Council); ``sample``: ``pairs_per_question`` pairs drawn from all of them per
     question (seeded)."""
     reference: str | None = None
-    """``reference`` only: the player whose answer every other answer is compared with."""
+    """``reference`` only: the player (one who answers) whose answer every other answer is
+    compared with."""
     pairs_per_question: int | None = Field(default=None, ge=1)
     """``sample`` only: pairs drawn per question (all of them when there are fewer)."""
     position_swap: bool = False
@@ -53,15 +54,3 @@ class PairingConfig(StrictModel):
     prompt: str = "prompts/arena/pairwise.md"
     """The pairwise judging template, relative to the config's folder: ``{question}``,
     ``{first_answer}``, ``{second_answer}``, ``{output_instruction}``."""
-
-    @model_validator(mode="after")
-    def _scheme_settings(self) -> PairingConfig:
-        if self.scheme == "reference" and self.reference is None:
-            raise ValueError("reference: scheme reference needs the reference player's name")
-        if self.scheme != "reference" and self.reference is not None:
-            raise ValueError("reference: only scheme reference takes a reference player")
-        if self.scheme == "sample" and self.pairs_per_question is None:
-            raise ValueError("pairs_per_question: scheme sample needs a budget of pairs")
-        if self.scheme != "sample" and self.pairs_per_question is not None:
-            raise ValueError("pairs_per_question: only scheme sample takes a budget")
-        return self
