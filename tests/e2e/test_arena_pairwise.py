@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+import pandas as pd
 import pytest
 from pdbench import cli
 from pdbench.storage.schema import PairwiseJudgmentRecord, RunFiles
+from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
 from tests.conftest import CONFIGS
+from tests.servers.local import SAFETY_NET_S
 
 
 @dataclass(frozen=True)
@@ -147,3 +151,50 @@ def test_the_planted_name_bias_is_found(run: PairwiseRun):
         f"where judge = '{judge['name']}' and player = '{judge['favours']}'"
     ).fetchall()
     assert row[0][1] > 0
+
+
+def _app(run: PairwiseRun, monkeypatch: pytest.MonkeyPatch, page: str | None = None) -> AppTest:
+    monkeypatch.setattr(sys, "argv", ["streamlit_app.py", "--run-dir", str(run.run_dir)])
+    at = AppTest.from_file(str(Path(cli.STREAMLIT_APP)), default_timeout=SAFETY_NET_S)
+    at.run()
+    if page is not None:
+        at.radio(key="arena_page").set_value(page)
+        at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def _table_with(at: AppTest, column: str) -> pd.DataFrame:
+    (table,) = [frame.value for frame in at.dataframe if column in frame.value.columns]
+    return table
+
+
+def test_the_viewer_leaderboard_shows_bradley_terry_beside_the_score(
+    run: PairwiseRun, monkeypatch: pytest.MonkeyPatch
+):
+    at = _app(run, monkeypatch)
+    table = _table_with(at, "elo")
+    strengths = duckdb.sql(
+        f"select b.player, b.elo, l.score from '{run.run_dir}/bradley_terry.parquet' b "
+        f"join '{run.run_dir}/leaderboard.parquet' l using (player) order by b.rank"
+    ).fetchall()
+    assert table["player"].tolist() == [player for player, _, _ in strengths]
+    assert table["elo"].tolist() == pytest.approx([elo for _, elo, _ in strengths])
+    assert table["score"].tolist() == pytest.approx([score for _, _, score in strengths])
+    assert any("Spearman's rho 1.00" in caption.value for caption in at.caption)
+
+
+def test_the_pairwise_page_shows_the_ranking_and_the_three_arms(
+    run: PairwiseRun, monkeypatch: pytest.MonkeyPatch
+):
+    at = _app(run, monkeypatch, page="Pairwise")
+    ranking = _table_with(at, "win_rate_vs_baseline")
+    assert ranking["elo_ci_low"].notna().all() and ranking["rank_ci_high"].notna().all()
+    position = _table_with(at, "first_win_rate")
+    assert position["judge"].iloc[0] == "(all judges)"
+    biased = _planted(run, "self_bonus")
+    self_bias = _table_with(at, "self_bias").set_index("judge")
+    mart = _mart(run, "pairwise_self_bias")[biased]
+    # shown in percentage points
+    assert self_bias.loc[biased, "self_bias"] == pytest.approx(100 * mart["self_bias"])
+    assert "name_bias" in _table_with(at, "name_bias").columns
