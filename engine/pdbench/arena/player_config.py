@@ -99,6 +99,7 @@ class PlayerTokensConfig(StrictModel):
     judge: int | None = Field(default=None, ge=1)
     rationale: int | None = Field(default=None, ge=1)
     pairwise: int | None = Field(default=None, ge=1)
+    """One verdict on two answers (``judging: pairwise`` or ``both``)."""
 
 
 class ArenaPlayerConfig(ProviderAccessConfig):
