@@ -15,7 +15,8 @@ from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_v
 
 from pdbench.arena.budgets import expand_budgets
 from pdbench.arena.diversity_config import DiversityConfig
-from pdbench.arena.pairwise_config import PairwiseConfig
+from pdbench.arena.pairing import pairing_problem
+from pdbench.arena.pairwise_config import JudgingMode, PairingConfig, PairwiseConfig
 from pdbench.arena.player_config import ArenaMockConfig, ArenaPlayerConfig, PlayerTokensConfig
 from pdbench.arena.prompts import PHASES, Phase, phase_template_problem
 from pdbench.arena.tricks import TricksConfig
@@ -69,6 +70,8 @@ class PhaseTokensConfig(StrictModel):
     """One rationale after an extreme judgement (``rationales``)."""
     self_assess: int = Field(default=8, ge=1)
     """One predicted score of a player's own answer (``self_assessment``)."""
+    pairwise: int = Field(default=8, ge=1)
+    """One verdict on two answers (``judging: pairwise`` or ``both``)."""
 
 
 class ArenaPromptsConfig(StrictModel):
@@ -226,6 +229,12 @@ class ArenaConfig(ProviderLayerConfig):
     batch_phases: list[Phase] = Field(default_factory=lambda: list(PHASES), min_length=1)
     """The phases in which players with ``batch: true`` send their requests in batches (a
     judgement's rationale goes with ``judge``); in the others they make single calls."""
+    judging: JudgingMode = "absolute"
+    """``absolute``: every answer scored 0..10 alone (phase ``judge``); ``pairwise``: judges
+    give verdicts on two answers to a question instead (phase ``pairwise``,
+    ``pairwise_judgments.jsonl``); ``both``: both, on the same answers."""
+    pairing: PairingConfig = Field(default_factory=PairingConfig)
+    """Which pairs of answers pairwise judges are shown (``judging: pairwise`` or ``both``)."""
     pairwise: PairwiseConfig = Field(default_factory=PairwiseConfig)
     """How pairwise verdicts count in the Bradley-Terry ranking."""
     min_judgments: int = Field(default=3, ge=1)
@@ -255,6 +264,18 @@ class ArenaConfig(ProviderLayerConfig):
             for player in players
         ]
         return {**data, "players": filled}
+
+    @model_validator(mode="after")
+    def _pairing_fits(self, info: ValidationInfo) -> ArenaConfig:
+        problem = pairing_problem(
+            self.pairing,
+            answerers=[p.name for p in self.players if p.answers],
+            root=config_root(info),
+            judging=self.judging,
+        )
+        if problem:
+            raise ValueError(problem)
+        return self
 
     @field_validator("categories")
     @classmethod
@@ -342,7 +363,7 @@ class ArenaConfig(ProviderLayerConfig):
                 self.diversity.model_dump(mode="json") if self.diversity is not None else None
             ),
             "pairwise": self.pairwise.model_dump(mode="json"),
-            "players": [_player_truth(p) for p in self.players],
+            "players": [p.truth() for p in self.players],
         }
 
 
@@ -366,31 +387,3 @@ def _check_roles(players: list[ArenaPlayerConfig], *, dev: bool) -> None:
             "the questions, and each one's questions and answers need a rater and a judge who "
             "is not its author)"
         )
-
-
-def _player_truth(player: ArenaPlayerConfig) -> dict:
-    """A player in the manifest's ``scoring.players``: name, model and, for a mock player,
-    its planted traits, flat (the shape ``docs/arena_scoring.md`` documents)."""
-    truth: dict = {
-        "name": player.name,
-        "provider": player.provider,
-        "model": player.model,
-        "role": player.role,
-    }
-    if player.provider != "mock":
-        return truth
-    mock = player.mock
-    return truth | {
-        "answer_skill": mock.answer_skill,
-        "question_quality": mock.question_quality,
-        "judge_leniency": mock.judge_leniency,
-        "judge_noise": mock.judge_noise,
-        "favours": mock.favours,
-        "favour_bonus": mock.favour_bonus,
-        "invalid_rate": mock.invalid_rate,
-        "self_identifies": mock.self_identifies,
-        "overconfidence": mock.overconfidence,
-        "trick_bite": mock.trick_bite,
-        "trick_robustness": mock.trick_robustness,
-        "repetitive": mock.repetitive,
-    }

@@ -21,6 +21,9 @@ class PhaseContext:
 
     config: ArenaConfig
     templates: ArenaTemplates
+    pairwise_template: str = ""
+    """The pairwise judging template (``pairing.prompt``), read when ``judging`` is not
+    ``absolute``."""
 
     @property
     def players(self) -> list[str]:

@@ -80,6 +80,11 @@ class ArenaGame(Game):
             f"{counts['question_ratings']} ratings, {counts['answers']} answers, "
             f"{counts['judgments']} judgements, "
             + (f"{assessed} self-assessments, " if assessed is not None else "")
+            + (
+                f"{verdicts} pairwise verdicts, "
+                if (verdicts := counts.get("pairwise_judgments"))
+                else ""
+            )
             + (f"{embedded} embeddings, " if (embedded := counts.get("embeddings")) else "")
             + f"{counts['calls']} provider calls"
         )

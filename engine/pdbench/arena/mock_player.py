@@ -25,6 +25,13 @@ judges it reads from the text it is shown. It never learns who wrote anything:
   it the favoured player's signature, not the player). A negative ``favour_bonus`` makes it a
   judge that down-scores that player (a rival).
 
+- **Pairwise verdicts** (``judging: pairwise``): shown answers A and B, it perceives each
+  as its steps plus the same bonuses as a score (``favour_bonus`` for the favoured
+  signature) plus ``self_bonus`` for its own signature, ``name_bonus`` for an answer
+  labelled with the favoured player's name (the name arm) and ``first_bonus`` for A, each
+  with its own noise ~ N(0, judge_noise); leniency cancels. With d = A's minus B's: a tie
+  (``A=B``) when |d| < 1, a strong verdict (``A>>B``, ``B>>A``) when |d| >= 3, else
+  ``A>B`` or ``B>A``.
 - **Tricks** (``tricks``): a question the prompt marks as a trick carries
   ``round(5 * trick_bite)`` *decoys* (fixed misleading sentences such as "Everyone knows the
   usual answer.") and is followed by a ``Note:`` line. An answerer is not told which
@@ -112,6 +119,13 @@ _STEP = re.compile(r"Step (\d+):")
 _TRICK = re.compile(r"question (\d+) must ")
 _TRICK_NOTE = "Note: a good answer spots the trick and says so instead of answering as asked."
 _MAX_DIFFICULTY = 3.0
+_SHOWN = re.compile(
+    r"\[The Start of Assistant ([AB])'s Answer(?:, written by ([^\]\n]*))?\]\n(.*?)\n"
+    r"\[The End of Assistant \1's Answer\]",
+    re.DOTALL,
+)
+_TIE_MARGIN = 1.0
+_STRONG_MARGIN = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +158,15 @@ class ArenaMockSettings:
     """The share of a trick's decoys it sees through as an answerer."""
     repetitive: float = 0.0
     """Share of its questions after the first that paraphrase the first."""
+    favoured_name: str | None = None
+    """The name of the player it favours, recognised only where answers are labelled with
+    their authors (the name arm of pairwise judging)."""
+    first_bonus: float = 0.0
+    """Pairwise: points added to the answer shown first."""
+    self_bonus: float = 0.0
+    """Pairwise: points added to an answer with its own signature."""
+    name_bonus: float = 0.0
+    """Pairwise: points added to an answer labelled with ``favoured_name``."""
 
     def mock_setup(self) -> MockSetup:
         """The mock provider's player and settings (:class:`pdbench.providers.mock.MockSource`)."""
@@ -197,6 +220,8 @@ class ArenaMockPlayer:
         if phase == "rationale":
             steps = len(set(_STEP.findall(prompt)))
             return f"The answer shows {steps} worked steps. That is what the score reflects."
+        if phase == "pairwise":
+            return self._verdict(prompt, rng)
         if phase == "self_assess":
             steps = len(set(_STEP.findall(prompt)))
             return str(self._predict(steps, rng))
@@ -210,6 +235,28 @@ class ArenaMockPlayer:
     def _score(self, perceived: float, rng: Random) -> int:
         noise = rng.gauss(0, self.settings.judge_noise) if self.settings.judge_noise else 0.0
         return _clamp_score(perceived + self.settings.judge_leniency + noise)
+
+    def _verdict(self, prompt: str, rng: Random) -> str:
+        shown = {label: (author, text) for label, author, text in _SHOWN.findall(prompt)}
+        if set(shown) != {"A", "B"}:
+            return "I am not sure what is being asked."
+        settings = self.settings
+        noise = settings.judge_noise
+        perceived = {}
+        for label, (author, text) in sorted(shown.items()):
+            quality = len(set(_STEP.findall(text))) + (settings.first_bonus if label == "A" else 0)
+            if settings.favoured_signature and settings.favoured_signature in text:
+                quality += settings.favour_bonus
+            if settings.signature in text:
+                quality += settings.self_bonus
+            if author and author.split(" (")[0] == settings.favoured_name:
+                quality += settings.name_bonus
+            perceived[label] = quality + (rng.gauss(0, noise) if noise else 0.0)
+        difference = perceived["A"] - perceived["B"]
+        if abs(difference) < _TIE_MARGIN:
+            return "A=B"
+        better, worse = ("A", "B") if difference > 0 else ("B", "A")
+        return f"{better}{'>>' if abs(difference) >= _STRONG_MARGIN else '>'}{worse}"
 
     def _predict(self, steps: int, rng: Random) -> int:
         noise = rng.gauss(0, self.settings.judge_noise) if self.settings.judge_noise else 0.0

@@ -1,12 +1,21 @@
-"""The arena's pairwise settings: how verdicts on two answers are counted and ranked."""
+"""The arena's pairwise settings: which pairs of answers judges are shown
+(``judging: pairwise`` or ``both``, :class:`PairingConfig`) and how the verdicts are counted
+and ranked (:class:`PairwiseConfig`)."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import Field
 
 from pdbench.config.base import StrictModel
 
-__all__ = ["PairwiseConfig"]
+__all__ = ["JUDGING_MODES", "JudgingMode", "PairingConfig", "PairwiseConfig"]
+
+JudgingMode = Literal["absolute", "pairwise", "both"]
+JUDGING_MODES: tuple[JudgingMode, ...] = ("absolute", "pairwise", "both")
+"""``absolute``: every answer scored 0..10 alone (the seed's judging); ``pairwise``: judges
+give verdicts on two answers to one question instead; ``both``: both, on the same answers."""
 
 
 class PairwiseConfig(StrictModel):
@@ -18,3 +27,30 @@ class PairwiseConfig(StrictModel):
     baseline: str | None = None
     """The player anchored at 1000 on the Elo-style scale, against whom every win rate is
     given; null anchors the geometric mean of all strengths."""
+
+
+class PairingConfig(StrictModel):
+    """Which pairs of answers a pairwise judge is shown, and how (:mod:`pdbench.arena.pairing`)."""
+
+    scheme: Literal["all", "reference", "sample"] = "all"
+    """``all``: every pair of answers to a question; ``reference``: every answer against the
+    ``reference`` player's answer to the same question (as Arena-Hard-Auto and the Language
+    Model Council); ``sample``: ``pairs_per_question`` pairs drawn from all of them per
+    question (seeded)."""
+    reference: str | None = None
+    """``reference`` only: the player (one who answers) whose answer every other answer is
+    compared with."""
+    pairs_per_question: int | None = Field(default=None, ge=1)
+    """``sample`` only: pairs drawn per question (all of them when there are fewer)."""
+    position_swap: bool = False
+    """Ask every pair a second time with the answers in the other order (``order_index`` 1):
+    the flip rate of ``pairwise_position.parquet``."""
+    self_judging: bool = False
+    """The self arm: judges also judge pairs holding their own answer (recorded for
+    ``pairwise_self_bias.parquet``, never scored). Off: no judge sees its own answer."""
+    reveal_names: bool = False
+    """The name arm: every pair is asked once more with each answer labelled with its
+    author's name and model (``is_named``; ``pairwise_name_bias.parquet``, never scored)."""
+    prompt: str = "prompts/arena/pairwise.md"
+    """The pairwise judging template, relative to the config's folder: ``{question}``,
+    ``{first_answer}``, ``{second_answer}``, ``{output_instruction}``."""

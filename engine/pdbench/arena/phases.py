@@ -41,6 +41,7 @@ from pdbench.arena.prompts import (
 )
 from pdbench.arena.scores import ScoreFormat, extract_score
 from pdbench.arena.tasks import CallOutcome, CallTask, Reading
+from pdbench.arena.verdicts import extract_verdict
 from pdbench.storage.schema import SCHEMA_VERSION
 
 __all__ = [
@@ -56,11 +57,13 @@ __all__ = [
     "rationale_task",
     "read_answer",
     "read_score",
+    "read_verdict",
     "reader_for",
     "record_base",
 ]
 
 SCORE_PROBLEM = "Your previous reply was not a single integer from 0 to 10."
+VERDICT_PROBLEM = "Your previous reply was not one of A>>B, A>B, A=B, B>A, B>>A."
 EMPTY_ANSWER_PROBLEM = "Your previous reply was empty."
 
 
@@ -73,6 +76,14 @@ def read_score(reply: str, *, score_format: ScoreFormat = "strict") -> Reading:
     found = extract_score(reply, score_format=score_format)
     if found.value is None:
         return Reading(value=None, problem=SCORE_PROBLEM)
+    return Reading(value=found.value, rule=found.rule)
+
+
+def read_verdict(reply: str, *, score_format: ScoreFormat = "strict") -> Reading:
+    """A pairwise verdict (read under ``score_format``), or a re-ask."""
+    found = extract_verdict(reply, score_format=score_format)
+    if found.value is None:
+        return Reading(value=None, problem=VERDICT_PROBLEM)
     return Reading(value=found.value, rule=found.rule)
 
 
@@ -95,6 +106,8 @@ def reader_for(task: CallTask, *, context: PhaseContext) -> Any:
     if task.phase == "answer":
         return read_answer
     score_format = context.config.score_format
+    if task.phase == "pairwise":
+        return lambda reply: read_verdict(reply, score_format=score_format)
     return lambda reply: read_score(reply, score_format=score_format)
 
 

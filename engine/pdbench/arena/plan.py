@@ -11,6 +11,14 @@ kept questions, without re-asks:
   players are both)
 - rationale: at most the judge count with ``rationales`` (one per extreme judgement)
 - self_assess: A * K with ``self_assessment`` (every answer, by its answerer)
+- pairwise: with ``judging: pairwise`` or ``both``, the showings of
+  :mod:`pdbench.arena.pairing` counted over every question id the writers are asked for
+  (ids depend on the seed, writer and position only), with every answerer's answer valid:
+  per question and pair, one per judge who wrote neither answer (or any, with
+  ``self_judging``), times 2 with ``position_swap`` and 2 with ``reveal_names``. With all
+  N participants players, ``all`` gives K * C(N, 2) * (N - 2) blind showings,
+  ``reference`` K * (N - 1) * (N - 2); ``sample`` depends on the pairs drawn and is counted
+  pair by pair. ``judging: pairwise`` plans no judge (nor rationale) calls.
 - embed: ceil((W * Q + A * K) / batch_size) with ``diversity`` (every question and answer,
   ``batch_size`` texts per request of the embedder; not in the token and cost estimate)
 
@@ -37,11 +45,14 @@ every model shows both.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pdbench.arena.config import ArenaConfig
+from pdbench.arena.ids import question_id
+from pdbench.arena.pairing import showings
 from pdbench.arena.player_config import ArenaPlayerConfig
 from pdbench.arena.prompts import (
     ArenaTemplates,
@@ -50,6 +61,7 @@ from pdbench.arena.prompts import (
     render_answer,
     render_generate,
     render_judge,
+    render_pairwise,
     render_rate,
     render_rationale,
     render_self_assess,
@@ -73,7 +85,7 @@ __all__ = [
 class PhaseCalls:
     """The planned calls of one phase."""
 
-    phase: Phase | Literal["rationale", "embed"]
+    phase: Phase | Literal["rationale", "pairwise", "embed"]
     calls: int
     exact: bool
     """False when ``calls`` is only an upper bound (the filter has not run yet)."""
@@ -112,20 +124,40 @@ def plan_calls(config: ArenaConfig) -> list[PhaseCalls]:
     q = config.questions_per_player
     counts = calls_per_phase(**roles, questions_per_player=q, kept=roles["players"] * q)
     known = config.question_filter.kind == "none"
+    absolute = config.judging != "pairwise"
     plan = [
         PhaseCalls(phase=phase, calls=calls, exact=phase in ("generate", "rate") or known)
         for phase, calls in counts.items()
-        if phase != "self_assess"
+        if phase != "self_assess" and (phase != "judge" or absolute)
     ]
-    if config.rationales is not None:
+    if config.rationales is not None and absolute:
         plan.append(PhaseCalls(phase="rationale", calls=counts["judge"], exact=False))
     if config.self_assessment:
         plan.append(PhaseCalls(phase="self_assess", calls=counts["self_assess"], exact=known))
+    if config.judging != "absolute":
+        pairwise = sum(pairwise_calls(config).values())
+        plan.append(PhaseCalls(phase="pairwise", calls=pairwise, exact=known))
     if config.diversity is not None:  # every question, every kept question's answers
         texts = roles["players"] * q + counts["answer"]
         size = config.diversity.embedding.batch_size
         plan.append(PhaseCalls(phase="embed", calls=-(-texts // size), exact=False))
     return plan
+
+
+def pairwise_calls(config: ArenaConfig) -> Counter[str]:
+    """Pairwise calls per judge, before re-asks: the showings of every question the writers
+    are asked for, every answer valid (see the module docstring)."""
+    answerers = [p.name for p in config.players if p.answers]
+    judges = [p.name for p in config.players if p.evaluates]
+    calls: Counter[str] = Counter()
+    for writer in (p.name for p in config.players if p.writes):
+        for position in range(1, config.questions_per_player + 1):
+            item = question_id(seed=config.seed, author=writer, position=position)
+            found = showings(
+                item, answerers, judges=judges, pairing=config.pairing, seed=config.seed
+            )
+            calls.update(showing.judge for showing in found)
+    return calls
 
 
 def phase_prompt_tokens(loaded: LoadedConfig) -> dict[str, int]:
@@ -167,6 +199,12 @@ def phase_prompt_tokens(loaded: LoadedConfig) -> dict[str, int]:
         + question_tokens
         + answer_tokens,
     }
+    if config.judging != "absolute":
+        template = (loaded.root / config.pairing.prompt).read_text(encoding="utf-8")
+        longest = max(names, key=len)
+        authors = (longest, longest) if config.pairing.reveal_names else None
+        shown = render_pairwise(template, question="", first="", second="", authors=authors)
+        tokens["pairwise"] = _tokens(shown) + question_tokens + 2 * answer_tokens
     tokens["rationale"] = tokens["judge"] + _tokens(
         render_rationale("", score=10)
     )  # the judging prompt, then the follow-up
@@ -202,9 +240,9 @@ def estimate_arena(loaded: LoadedConfig) -> CallEstimate:
             continue
         batch_phase = "judge" if phase.phase == "rationale" else phase.phase
         taking_part = [p for p in config.players if _takes_part(p, batch_phase)]
-        n = len(taking_part)
+        shares = _shares(config, phase, n=len(taking_part))
         for index, player in enumerate(taking_part):
-            share = phase.calls // n + (1 if index < phase.calls % n else 0)
+            share = shares[player.name] if phase.phase == "pairwise" else shares[index]
             estimate.add(
                 provider=player.provider,
                 model=player.model,
@@ -220,11 +258,19 @@ def estimate_arena(loaded: LoadedConfig) -> CallEstimate:
     return estimate
 
 
+def _shares(config: ArenaConfig, phase: PhaseCalls, *, n: int) -> Any:
+    """A phase's calls per participant: pairwise calls counted per judge (by name), the
+    others spread evenly over the ``n`` who take part (by position)."""
+    if phase.phase == "pairwise":
+        return pairwise_calls(config)
+    return [phase.calls // n + (1 if index < phase.calls % n else 0) for index in range(n)]
+
+
 def _takes_part(player: ArenaPlayerConfig, phase: str) -> bool:
     """Whether ``player``'s role takes part in ``phase`` (``rationale`` goes with ``judge``)."""
     if phase == "generate":
         return player.writes
-    if phase in ("rate", "judge"):
+    if phase in ("rate", "judge", "pairwise"):
         return player.evaluates
     return player.answers
 
@@ -244,6 +290,7 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
         f"questions per player: {config.questions_per_player}, max retries: {config.max_retries}",
         f"question filter: {filter_text}; normalization: {config.normalization}",
         f"self-assessment: {'on' if config.self_assessment else 'off'}",
+        *_judging_lines(config),
         _tricks_line(config),
         f"diversity: {_diversity_text(config)}",
         f"players ({len(config.players)}):",
@@ -255,6 +302,29 @@ def summary_lines(config: ArenaConfig, *, run_dir: Path) -> list[str]:
         role = "" if player.role == "player" else f" ({player.role} only)"
         lines.append(f"  {player.name}{role}: {detail}")
     return lines
+
+
+def _judging_lines(config: ArenaConfig) -> list[str]:
+    """The judging mode and pairing, when the run judges in pairs (nothing otherwise)."""
+    if config.judging == "absolute":
+        return []
+    pairing = config.pairing
+    scheme = {
+        "all": "every pair of answers to a question",
+        "reference": f"every answer against {pairing.reference}'s",
+        "sample": f"{pairing.pairs_per_question} pairs per question, drawn",
+    }[pairing.scheme]
+    arms = [
+        name
+        for name, on in (
+            ("position swap", pairing.position_swap),
+            ("self arm", pairing.self_judging),
+            ("name arm", pairing.reveal_names),
+        )
+        if on
+    ]
+    mode = "absolute scores and pairwise verdicts" if config.judging == "both" else "pairwise"
+    return [f"judging: {mode}; pairs: {scheme}; {', '.join(arms) or 'blind, one order'}"]
 
 
 def _tricks_line(config: ArenaConfig) -> str:
@@ -280,6 +350,9 @@ def _planted_traits(player: ArenaPlayerConfig, *, tricks: bool) -> list[str]:
         traits += [f"leniency {mock.judge_leniency:+g}", f"noise {mock.judge_noise:g}"]
         if mock.favours:
             traits.append(f"favours {mock.favours}")
+        pairwise = (("first", mock.first_bonus), ("self", mock.self_bonus),
+                    ("name", mock.name_bonus))  # fmt: skip
+        traits += [f"{kind} bonus {bonus:+g}" for kind, bonus in pairwise if bonus]
     if player.answers and mock.overconfidence:
         traits.append(f"overconfidence {mock.overconfidence:+g}")
     if tricks and player.writes:

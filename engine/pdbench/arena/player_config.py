@@ -74,6 +74,16 @@ class ArenaMockConfig(StrictModel):
     """Share of its questions (after the first) that are near paraphrases of its first
     question (``floor((n - 1) * repetitive)`` of them, spread evenly; deterministic): a
     planted repetitive question writer (``diversity``)."""
+    first_bonus: float = Field(default=0.0, ge=-10, le=10)
+    """Pairwise judging: points it adds to the answer shown first (a planted position bias;
+    ``pairwise_position.parquet``)."""
+    self_bonus: float = Field(default=0.0, ge=-10, le=10)
+    """Pairwise judging with ``pairing.self_judging``: points it adds to an answer ending
+    with its own signature (a planted self bias; ``pairwise_self_bias.parquet``)."""
+    name_bonus: float = Field(default=0.0, ge=-10, le=10)
+    """Pairwise judging with ``pairing.reveal_names``: points it adds to an answer labelled
+    with the name of the player it ``favours`` (a planted name bias, on top of the signature
+    it recognises blind; ``pairwise_name_bias.parquet``)."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None
@@ -88,6 +98,8 @@ class PlayerTokensConfig(StrictModel):
     answer: int | None = Field(default=None, ge=1)
     judge: int | None = Field(default=None, ge=1)
     rationale: int | None = Field(default=None, ge=1)
+    pairwise: int | None = Field(default=None, ge=1)
+    """One verdict on two answers (``judging: pairwise`` or ``both``)."""
 
 
 class ArenaPlayerConfig(ProviderAccessConfig):
@@ -133,3 +145,25 @@ class ArenaPlayerConfig(ProviderAccessConfig):
     def answers(self) -> bool:
         """Whether this participant answers (and is judged and ranked)."""
         return self.role in ANSWERERS
+
+    def truth(self) -> dict:
+        """This player in the manifest's ``scoring.players``: name, model and, for a mock
+        player, its planted traits, flat (the shape ``docs/arena_scoring.md`` documents)."""
+        truth: dict = {
+            "name": self.name,
+            "provider": self.provider,
+            "model": self.model,
+            "role": self.role,
+        }
+        if self.provider != "mock":
+            return truth
+        mock = self.mock
+        planted = mock.model_dump(
+            include={"answer_skill", "question_quality", "judge_leniency", "judge_noise",
+                     "favours", "favour_bonus", "invalid_rate", "self_identifies",
+                     "overconfidence", "trick_bite", "trick_robustness", "repetitive"}
+        )  # fmt: skip
+        pairwise = {"first_bonus", "self_bonus", "name_bonus"}
+        # the pairwise traits only when planted, so that other runs keep their manifests
+        planted |= {k: v for k, v in mock.model_dump(include=pairwise).items() if v}
+        return truth | planted

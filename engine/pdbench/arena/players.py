@@ -76,6 +76,10 @@ def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
         trick_robustness=mock.trick_robustness,
         repetitive=mock.repetitive,
         identity=f"I am {player.name}, running on {player.model}.",
+        favoured_name=mock.favours,
+        first_bonus=mock.first_bonus,
+        self_bonus=mock.self_bonus,
+        name_bonus=mock.name_bonus,
     )
 
 

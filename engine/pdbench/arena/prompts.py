@@ -45,6 +45,7 @@ __all__ = [
     "render_answer",
     "render_generate",
     "render_judge",
+    "render_pairwise",
     "render_rate",
     "render_rationale",
     "render_self_assess",
@@ -92,6 +93,13 @@ CATEGORY_GUIDANCE: dict[str, str] = {
 """What a category with a meaning of its own asks for, said in the generation prompt when
 the config lists it (matched without regard to case)."""
 
+PAIRWISE_INSTRUCTION = (
+    "Reply with one verdict and nothing else: A>>B (A is much better), A>B (A is better), "
+    "A=B (a tie), B>A (B is better) or B>>A (B is much better)."
+)
+_ANSWER_START = "[The Start of Assistant {label}'s Answer{author}]"
+_ANSWER_END = "[The End of Assistant {label}'s Answer]"
+
 RATIONALE_INSTRUCTION = (
     "In one or two sentences, say why you gave this score. Reply with the sentences only."
 )
@@ -119,10 +127,12 @@ def generate_instruction(
     )
 
 
-def phase_of_prompt(prompt: str) -> Phase | Literal["rationale"] | None:
+def phase_of_prompt(prompt: str) -> Phase | Literal["rationale", "pairwise"] | None:
     """Which phase rendered ``prompt`` (from its output instruction), or None."""
     if RATIONALE_INSTRUCTION in prompt:
         return "rationale"
+    if PAIRWISE_INSTRUCTION in prompt:
+        return "pairwise"
     if SELF_ASSESS_INSTRUCTION in prompt:
         return "self_assess"
     if JUDGE_INSTRUCTION in prompt:
@@ -222,6 +232,38 @@ def render_self_assess(templates: ArenaTemplates, *, question: str, answer: str)
     return _tidy(
         templates.self_assess.format(
             question=question, answer=answer.strip(), output_instruction=SELF_ASSESS_INSTRUCTION
+        )
+    )
+
+
+def answer_block(label: str, answer: str, *, author: str | None = None) -> str:
+    """An answer as a pairwise judge is shown it, between MT-Bench's and Arena-Hard-Auto's
+    markers (``[The Start of Assistant A's Answer]``); with ``author`` (the name arm), the
+    start marker names it."""
+    shown = answer.strip() or "(no answer)"
+    by = f", written by {author}" if author else ""
+    return "\n".join(
+        [_ANSWER_START.format(label=label, author=by), shown, _ANSWER_END.format(label=label)]
+    )
+
+
+def render_pairwise(
+    template: str,
+    *,
+    question: str,
+    first: str,
+    second: str,
+    authors: tuple[str, str] | None = None,
+) -> str:
+    """The pairwise judging prompt: the question and two answers as A (``first``) and B
+    (``second``), blind, or with ``authors`` (the name arm) labelled with their authors."""
+    first_author, second_author = authors if authors is not None else (None, None)
+    return _tidy(
+        template.format(
+            question=question,
+            first_answer=answer_block("A", first, author=first_author),
+            second_answer=answer_block("B", second, author=second_author),
+            output_instruction=PAIRWISE_INSTRUCTION,
         )
     )
 

@@ -8,9 +8,9 @@ to the manifest's ``phases_done``: that marks it complete. Resuming
 2. keeps the files of the phases in ``phases_done`` and reads their records back;
 3. deletes the file of any later phase and drops the ``calls.jsonl`` lines of every phase not
    done (atomically), so the interrupted phase is replayed from its first call;
-4. lets the runner play the remaining phases (the embedding of ``diversity`` last, kept
-   only when it was done) (the question filter is re-run from the kept
-   files when answering has not finished).
+4. lets the runner play the remaining phases (pairwise judging, then the embedding of
+   ``diversity``, last, each kept only when it was done) (the question filter is re-run
+   from the kept files when answering has not finished).
 
 Replaying a phase costs nothing for calls already paid for: the response cache (on for real
 providers) returns them, marked ``cache_hit``; in batch mode the batches the manifest names
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pdbench.arena.prompts import PHASES, Phase
 from pdbench.run.inputs import RunInputs
@@ -35,12 +36,13 @@ from pdbench.storage.schema import RunFiles, RunManifest
 
 __all__ = ["PHASE_FILES", "ArenaResumeState", "prepare_arena_resume"]
 
-PHASE_FILES: dict[Phase, str] = {
+PHASE_FILES: dict[Phase | Literal["pairwise"], str] = {
     "generate": RunFiles.QUESTIONS,
     "rate": RunFiles.QUESTION_RATINGS,
     "answer": RunFiles.ANSWERS,
     "judge": RunFiles.JUDGMENTS,
     "self_assess": RunFiles.SELF_ASSESSMENTS,
+    "pairwise": RunFiles.PAIRWISE_JUDGMENTS,
 }
 """The record file each phase writes."""
 
@@ -70,6 +72,12 @@ def prepare_arena_resume(
     for phase in PHASES[len(done) :]:
         (run_dir / PHASE_FILES[phase]).unlink(missing_ok=True)
     records = {phase: list(read_jsonl(run_dir / PHASE_FILES[phase])) for phase in done}
+    # pairwise judging (``judging``) is played after self-assessment, before embedding
+    if "pairwise" in manifest.phases_done and "judge" in done:
+        done.append("pairwise")  # type: ignore[arg-type]
+        records["pairwise"] = list(read_jsonl(run_dir / PHASE_FILES["pairwise"]))  # type: ignore[index]
+    else:
+        (run_dir / PHASE_FILES["pairwise"]).unlink(missing_ok=True)
     # embedding (``diversity``) is played after every phase of play
     if "embed" in manifest.phases_done and "judge" in done:
         done.append("embed")  # type: ignore[arg-type]

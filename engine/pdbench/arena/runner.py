@@ -35,6 +35,7 @@ from pdbench.arena.config import ArenaConfig
 from pdbench.arena.context import PhaseContext
 from pdbench.arena.diversity import play_embed
 from pdbench.arena.filter import kept_question_ids
+from pdbench.arena.pairwise_phase import PlannedVerdict, pairwise_records, pairwise_tasks
 from pdbench.arena.phases import (
     answer_records,
     answer_tasks,
@@ -49,6 +50,7 @@ from pdbench.arena.phases import (
     reader_for,
 )
 from pdbench.arena.players import PlayerPool, arena_llm_fields, check_arena_providers
+from pdbench.arena.progress import PhaseProgress, ProgressCallback
 from pdbench.arena.prompts import ArenaTemplates, Phase
 from pdbench.arena.resume import PHASE_FILES, prepare_arena_resume
 from pdbench.arena.self_assess import self_assess_tasks, self_assessment_records
@@ -74,9 +76,6 @@ from pdbench.storage.schema import BatchRef, RunFiles, RunManifest, RunStatus
 
 __all__ = ["arena_runtime", "run_arena"]
 
-ProgressCallback = Callable[[Phase, int, int], None]
-"""``(phase, calls done, calls planned)`` after every task, in the calling thread."""
-
 
 def arena_runtime(
     config: ArenaConfig, *, use_cache: bool = True, sleep: Callable[[float], None] | None = None
@@ -86,45 +85,6 @@ def arena_runtime(
     embeds = config.diversity is not None and config.diversity.embedding.provider != "mock"
     wants_cache = use_cache and (embeds or any(p.uses_cache for p in config.players))
     return build_runtime(config, seed=config.seed, wants_cache=wants_cache, sleep=sleep)
-
-
-class _PhaseProgress:
-    """The finished tasks of a phase: each task's call records are written once every
-    earlier task's are, and progress is reported as tasks finish."""
-
-    def __init__(
-        self,
-        tasks: list[CallTask],
-        *,
-        write: Callable[[dict], None],
-        on_progress: ProgressCallback | None,
-    ) -> None:
-        self.tasks = tasks
-        self.write = write
-        self.on_progress = on_progress
-        self.next = 0
-        self.pending: dict[int, list[dict]] = {}
-        self.finished: dict[int, CallOutcome] = {}
-
-    def done(
-        self, item: tuple[int, CallTask], result: tuple[CallOutcome | None, list[dict]]
-    ) -> None:
-        """A task came back: finished (its records go out in order), or waiting."""
-        (index, task), (outcome, records) = item, result
-        if outcome is None:
-            return
-        self.finished[index] = outcome
-        self.pending[index] = records
-        while self.next in self.pending:
-            for record in self.pending.pop(self.next):
-                self.write(record)
-            self.next += 1
-        if self.on_progress is not None:
-            self.on_progress(task.phase, len(self.finished), len(self.tasks))
-
-    def outcomes(self) -> list[CallOutcome]:
-        """Every task's outcome, in task order."""
-        return [self.finished[index] for index in range(len(self.tasks))]
 
 
 @dataclass
@@ -150,7 +110,7 @@ class _Tournament:
         In batch mode a task whose request went into a batch waits: the tasks still waiting
         are asked again once the batches are in (:meth:`run_batches`), and so on until every
         task is done (a re-ask or a rationale is one more batch)."""
-        phase = _PhaseProgress(tasks, write=self.calls.write, on_progress=self.on_progress)
+        phase = PhaseProgress(tasks, write=self.calls.write, on_progress=self.on_progress)
         waiting = list(enumerate(tasks))
         while waiting:
             waiting = self._ask_round(waiting, phase=phase)
@@ -159,7 +119,7 @@ class _Tournament:
         return phase.outcomes()
 
     def _ask_round(
-        self, items: list[tuple[int, CallTask]], *, phase: _PhaseProgress
+        self, items: list[tuple[int, CallTask]], *, phase: PhaseProgress
     ) -> list[tuple[int, CallTask]]:
         """Ask ``items``; those that wait for a batch, in order."""
         config = self.context.config
@@ -277,10 +237,11 @@ class _Tournament:
             plan=lambda: answer_tasks(kept, context=context),
             to_records=lambda outcomes: answer_records(outcomes, context=context),
         )
+        absolute = context.config.judging != "pairwise"  # else the judging phase is empty
         self.play(
             "judge",
             live=live,
-            plan=lambda: judge_tasks(answers, questions=kept, context=context),
+            plan=lambda: judge_tasks(answers, questions=kept, context=context) if absolute else [],
             to_records=lambda outcomes: judgment_records(outcomes, context=context),
         )
         if context.config.self_assessment:
@@ -290,6 +251,8 @@ class _Tournament:
                 plan=lambda: self_assess_tasks(answers, questions=kept, context=context),
                 to_records=lambda outcomes: self_assessment_records(outcomes, context=context),
             )
+        if context.config.judging != "absolute":
+            self.play_pairwise(live=live, answers=answers, questions=kept)
         diversity = context.config.diversity
         if diversity is not None and "embed" not in self.records:
             self.records["embed"] = play_embed(  # type: ignore[index]
@@ -298,16 +261,35 @@ class _Tournament:
                 cache=self.runtime.cache, prices=self.runtime.prices)  # fmt: skip
             live.update(phases_done=list(self.records), batches=[])
 
+    def play_pairwise(
+        self, *, live: LiveManifest, answers: list[dict], questions: list[dict]
+    ) -> None:
+        """The pairwise judging phase (:mod:`pdbench.arena.pairwise_phase`)."""
+        planned: list[PlannedVerdict] = []
+
+        def plan() -> list[CallTask]:
+            planned[:] = pairwise_tasks(answers, questions=questions, context=self.context)
+            return [verdict.task for verdict in planned]
+
+        self.play(
+            "pairwise",  # type: ignore[arg-type]
+            live=live,
+            plan=plan,
+            to_records=lambda outcomes: pairwise_records(
+                outcomes, planned=planned, context=self.context
+            ),
+        )
+
     def counts(self) -> dict[str, int]:
         """The manifest's counts: lines per file, invalid records, kept questions."""
         counts = {"calls": self.kept_calls + self.calls.count}
         names = {"generate": "questions", "rate": "question_ratings", "answer": "answers",
                  "judge": "judgments", "self_assess": "self_assessments",
-                 "embed": "embeddings"}  # fmt: skip
+                 "pairwise": "pairwise_judgments", "embed": "embeddings"}  # fmt: skip
         for phase, records in self.records.items():
             counts[names[phase]] = len(records)
         invalid = {"rate": "invalid_ratings", "answer": "invalid_answers",
-                   "judge": "invalid_judgments",
+                   "judge": "invalid_judgments", "pairwise": "invalid_pairwise_judgments",
                    "self_assess": "invalid_self_assessments"}  # fmt: skip
         for phase, name in invalid.items():
             if phase in self.records:
@@ -354,7 +336,9 @@ def run_arena(
         )
         runtime.cancel.clear()
         tournament = _Tournament(
-            context=PhaseContext(config=config, templates=templates),
+            context=PhaseContext(
+                config=config, templates=templates, pairwise_template=_pairwise_template(loaded)
+            ),
             pool=PlayerPool(config, runtime=runtime),
             runtime=runtime,
             calls=JsonlWriter(run_dir / RunFiles.CALLS),
@@ -376,6 +360,13 @@ def run_arena(
             tournament.adopt_batches(manifest.batches)
             tournament.play_all(live=live, kept_questions=kept_questions)
         return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
+
+
+def _pairwise_template(loaded: LoadedConfig) -> str:
+    config: ArenaConfig = loaded.config
+    if config.judging == "absolute":
+        return ""
+    return (loaded.root / config.pairing.prompt).read_text(encoding="utf-8")
 
 
 def _start(

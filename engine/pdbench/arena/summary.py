@@ -49,6 +49,8 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         where="player is not null",
         order_by="rank asc nulls last, player asc",
     )
+    if tables.get(ArenaMart.BRADLEY_TERRY) and not any(row[11] for row in rows):
+        return bradley_terry_lines(run_dir, tables)  # judged in pairs only: no score
     table = [("rank", "player", "score", "95% CI", "rank interval", "answers")]
     for row in rows:
         rank, player, score, low, high, rank_low, rank_high, n_answers = row[:8]

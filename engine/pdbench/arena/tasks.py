@@ -34,13 +34,14 @@ SYSTEM_PROMPT = ""
 class CallTask:
     """One thing to ask one player."""
 
-    phase: Phase | Literal["rationale"]
+    phase: Phase | Literal["rationale", "pairwise"]
     player: str
     prompt: str
     max_tokens: int
     item_id: str | None = None
-    """The question (rate, answer) or answer (judge, self_assess) the call is about; None for
-    generate."""
+    """The question (rate, answer), answer (judge, self_assess) or shown pair of answers
+    (pairwise: ``<first answer>><second answer>``, ``/named`` in the name arm) the call is
+    about; None for generate."""
     question_id: str | None = None
     """The question the item belongs to."""
     presentation_index: int | None = None

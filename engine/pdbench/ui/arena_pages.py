@@ -1,6 +1,7 @@
 """The pages of a Humanity's Last Arena run: leaderboard, judges, questions, calibration
 (:mod:`pdbench.ui.arena_calibration`), tricks (:mod:`pdbench.ui.arena_tricks`), diversity
-(:mod:`pdbench.ui.arena_diversity`), provider calls.
+(:mod:`pdbench.ui.arena_diversity`), pairwise verdicts (:mod:`pdbench.ui.arena_pairwise`),
+provider calls.
 
 Raters and judges saw only opaque ids (``q_...``, ``a_...``); this viewer is the one place
 where an answer is shown next to the player who wrote it.
@@ -21,6 +22,7 @@ from pdbench.ui import arena_budgets, charts, run_reader
 from pdbench.ui.arena_audience import audience_section
 from pdbench.ui.arena_calibration import page_calibration
 from pdbench.ui.arena_diversity import page_diversity
+from pdbench.ui.arena_pairwise import bradley_terry_section, page_pairwise
 from pdbench.ui.arena_tricks import page_tricks, trick_note
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import nothing_to_show, points_column
@@ -38,6 +40,7 @@ __all__ = [
 
 PAGES = [
     "Leaderboard",
+    "Pairwise",
     "Judges",
     "Questions",
     "Calibration",
@@ -143,6 +146,7 @@ def _page_leaderboard(run_dir: Path) -> None:
     board = run_reader.mart(run_dir, ArenaMart.LEADERBOARD)
     st.header("Leaderboard")
     if nothing_to_show(board, "No player has a scored answer yet."):
+        bradley_terry_section(run_dir)  # a run judged in pairs only
         return
     if "role" not in board.columns:  # a run recorded before roles: every one a player
         board = board.assign(role="player")
@@ -180,6 +184,7 @@ def _page_leaderboard(run_dir: Path) -> None:
             "raw_score": points_column("raw score (not normalised)"),
         },
     )
+    bradley_terry_section(run_dir)
     audience_section(run_dir)
 
 
@@ -347,6 +352,7 @@ def render(run: ViewableRun) -> None:
     page = st.sidebar.radio("Page", PAGES, key="arena_page")
     handlers: dict[str, Callable[[], None]] = {
         "Leaderboard": lambda: _page_leaderboard(run.run_dir),
+        "Pairwise": lambda: page_pairwise(run.run_dir),
         "Judges": lambda: _page_judges(run.run_dir),
         "Questions": lambda: _page_questions(run.run_dir),
         "Calibration": lambda: page_calibration(run.run_dir),

@@ -113,6 +113,11 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
         ArenaMart.RATING_DETAIL: ("question_id", "question_id, rater"),
         ArenaMart.ANSWER_DETAIL: ("question_id", "question_id, score desc nulls last, answerer"),
         ArenaMart.JUDGMENT_DETAIL: ("question_id", "answer_id, judge"),
+        ArenaMart.BRADLEY_TERRY: ("player", "rank, player"),
+        ArenaMart.SCORE_AGREEMENT: ("n_players", "n_players"),
+        ArenaMart.PAIRWISE_POSITION: ("judge", "is_all_judges desc, judge"),
+        ArenaMart.PAIRWISE_SELF_BIAS: ("judge", "is_all_judges desc, judge"),
+        ArenaMart.PAIRWISE_NAME_BIAS: ("judge", "is_all_judges desc, judge, player"),
     },
 }
 """How the viewer reads each mart it shows, per game (the two games share file names): the

@@ -1,0 +1,210 @@
+"""The pairwise side of an arena run: the Bradley-Terry ranking under the leaderboard, beside
+the absolute score when the run has both (:func:`bradley_terry_section`), and the
+``Pairwise`` page (:func:`page_pairwise`): the ranking with its intervals and the three bias
+arms (position, self, name), from ``bradley_terry.parquet``, ``score_agreement.parquet`` and
+the ``pairwise_*.parquet`` marts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from pdbench.storage.marts import ArenaMart
+from pdbench.ui import run_reader
+from pdbench.ui.page_parts import nothing_to_show, points_column, share_column
+
+__all__ = ["BRADLEY_TERRY_COLUMNS", "bradley_terry_section", "page_pairwise"]
+
+BRADLEY_TERRY_COLUMNS = [
+    "rank",
+    "player",
+    "elo",
+    "elo_ci_low",
+    "elo_ci_high",
+    "rank_ci_low",
+    "rank_ci_high",
+    "win_rate_vs_baseline",
+    "win_rate_ci_low",
+    "win_rate_ci_high",
+    "n_verdicts",
+]
+"""The Bradley-Terry table: columns of ``bradley_terry.parquet``."""
+_ELO = {
+    "elo": "Elo points",
+    "elo_ci_low": "Elo 95% low",
+    "elo_ci_high": "Elo 95% high",
+}
+
+
+def _elo_column(title: str) -> st.column_config.NumberColumn:
+    return st.column_config.NumberColumn(title, format="%.0f")
+
+
+def _percentage_points(title: str) -> st.column_config.NumberColumn:
+    """A difference of two shares (-1..1), in percentage points."""
+    return st.column_config.NumberColumn(title, format="%+.1f pp")
+
+
+def _in_points(rows: pd.DataFrame, *columns: str) -> pd.DataFrame:
+    """``rows`` with each of ``columns`` (a difference of shares) times 100: percentage points."""
+    return rows.assign(**{column: rows[column] * 100 for column in columns})
+
+
+def _anchor(board: pd.DataFrame) -> str:
+    baseline = board["baseline"].dropna()
+    if baseline.empty:
+        return "the geometric mean of the strengths at 1000"
+    return f"{baseline.iloc[0]} at 1000"
+
+
+def bradley_terry_section(run_dir: Path) -> None:
+    """The Bradley-Terry ranking, with the absolute score beside it and the two rankings'
+    agreement when the run has both; nothing when the run has no pairwise verdicts."""
+    board = run_reader.mart(run_dir, ArenaMart.BRADLEY_TERRY)
+    if board.empty:
+        return
+    st.subheader("Bradley-Terry ranking from pairwise verdicts")
+    st.caption(
+        f"Strength on an Elo-style scale ({_anchor(board)}; 100 points more = preferred in "
+        f"64% of verdicts); 95% intervals from {int(board['n_replicates'].max())} bootstrap "
+        "replicates over questions."
+    )
+    scores = run_reader.mart(run_dir, ArenaMart.LEADERBOARD)
+    table = board[["rank", "player", "elo", "elo_ci_low", "elo_ci_high", "n_verdicts"]]
+    config = {
+        **{name: _elo_column(title) for name, title in _ELO.items()},
+        "n_verdicts": st.column_config.NumberColumn("scored verdicts"),
+    }
+    if not scores.empty:
+        absolute = scores[["player", "score", "ci_low", "ci_high"]]
+        table = table.merge(absolute, on="player", how="left")
+        config |= {
+            "score": points_column("absolute score (points, 0-10)"),
+            "ci_low": points_column("score 95% low"),
+            "ci_high": points_column("score 95% high"),
+        }
+    st.dataframe(table, hide_index=True, width="stretch", column_config=config)
+    agreement = run_reader.mart(run_dir, ArenaMart.SCORE_AGREEMENT)
+    if not agreement.empty and int(agreement["n_players"].iloc[0]) >= 2:
+        row = agreement.iloc[0]
+        st.caption(
+            f"Agreement of the absolute and Bradley-Terry rankings over {int(row['n_players'])} "
+            f"players: Spearman's rho {row['spearman']:.2f}, Kendall's tau-b "
+            f"{row['kendall_tau']:.2f} (1 = the same order)."
+        )
+
+
+def page_pairwise(run_dir: Path) -> None:
+    """The Bradley-Terry ranking with every interval, then the bias arms."""
+    st.header("Pairwise verdicts")
+    board = run_reader.mart(run_dir, ArenaMart.BRADLEY_TERRY)
+    if nothing_to_show(board, "This run has no pairwise verdicts (judging: absolute)."):
+        return
+    st.caption(
+        f"Players ranked by Bradley-Terry strength ({_anchor(board)}), fitted to the blind "
+        "verdicts on pairs holding none of the judge's answers; a strong verdict counts "
+        f"{int(board['strong_weight'].iloc[0])} wins, a tie half a win to each side."
+    )
+    st.dataframe(
+        board[BRADLEY_TERRY_COLUMNS],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            **{name: _elo_column(title) for name, title in _ELO.items()},
+            "rank_ci_low": st.column_config.NumberColumn("best rank (95%)"),
+            "rank_ci_high": st.column_config.NumberColumn("worst rank (95%)"),
+            "win_rate_vs_baseline": share_column("fitted win rate vs baseline"),
+            "win_rate_ci_low": share_column("win rate 95% low"),
+            "win_rate_ci_high": share_column("win rate 95% high"),
+            "n_verdicts": st.column_config.NumberColumn("scored verdicts"),
+        },
+    )
+    _position(run_dir)
+    _self_bias(run_dir)
+    _name_bias(run_dir)
+
+
+def _position(run_dir: Path) -> None:
+    st.subheader("Position bias")
+    st.caption(
+        "How often the answer shown first wins (a tie half; 50% = no position bias), and, "
+        "over pairs asked in both orders, how often the preferred answer changed with the "
+        "order. Wilson 95% intervals."
+    )
+    rows = run_reader.mart(run_dir, ArenaMart.PAIRWISE_POSITION)
+    if nothing_to_show(rows, "No verdict on a pair without the judge's own answer."):
+        return
+    st.dataframe(
+        rows.drop(columns=["is_all_judges"]),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "n_verdicts": st.column_config.NumberColumn("verdicts"),
+            "first_win_rate": share_column("first shown wins"),
+            "first_win_rate_ci_low": share_column("95% low"),
+            "first_win_rate_ci_high": share_column("95% high"),
+            "n_swapped_pairs": st.column_config.NumberColumn("pairs asked in both orders"),
+            "n_flips": st.column_config.NumberColumn("flips"),
+            "flip_rate": share_column("flip rate"),
+            "flip_rate_ci_low": share_column("flip 95% low"),
+            "flip_rate_ci_high": share_column("flip 95% high"),
+        },
+    )
+
+
+def _self_bias(run_dir: Path) -> None:
+    st.subheader("Self bias")
+    st.caption(
+        "The share of verdicts a judge's own answer won, minus the share the other judges' "
+        "blind verdicts gave the same author against the same opponents, in percentage "
+        "points (0 = no self bias; Agresti-Caffo 95% interval). Only with the self arm "
+        "(pairing.self_judging)."
+    )
+    rows = run_reader.mart(run_dir, ArenaMart.PAIRWISE_SELF_BIAS)
+    if nothing_to_show(rows, "No judge judged a pair holding its own answer."):
+        return
+    columns = ["self_bias", "self_bias_ci_low", "self_bias_ci_high"]
+    st.dataframe(
+        _in_points(rows.drop(columns=["is_all_judges"]), *columns),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "n_self": st.column_config.NumberColumn("verdicts on own pairs"),
+            "self_win_rate": share_column("own answer wins"),
+            "n_peer": st.column_config.NumberColumn("other judges' verdicts"),
+            "peer_win_rate": share_column("wins from other judges"),
+            "self_bias": _percentage_points("self bias"),
+            "self_bias_ci_low": _percentage_points("95% low"),
+            "self_bias_ci_high": _percentage_points("95% high"),
+        },
+    )
+
+
+def _name_bias(run_dir: Path) -> None:
+    st.subheader("Name bias")
+    st.caption(
+        "The share of verdicts an author won when the judge saw the authors' names, minus "
+        "the share it won from the same judge blind, in percentage points (0 = no name "
+        "bias; Agresti-Caffo 95% interval). Only with the name arm (pairing.reveal_names)."
+    )
+    rows = run_reader.mart(run_dir, ArenaMart.PAIRWISE_NAME_BIAS)
+    if nothing_to_show(rows, "No verdict was given with the authors' names shown."):
+        return
+    columns = ["name_bias", "name_bias_ci_low", "name_bias_ci_high"]
+    st.dataframe(
+        _in_points(rows.drop(columns=["is_all_judges"]), *columns),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "player": "author",
+            "n_named": st.column_config.NumberColumn("verdicts with names"),
+            "named_win_rate": share_column("wins with names"),
+            "n_blind": st.column_config.NumberColumn("blind verdicts"),
+            "blind_win_rate": share_column("wins blind"),
+            "name_bias": _percentage_points("name bias"),
+            "name_bias_ci_low": _percentage_points("95% low"),
+            "name_bias_ci_high": _percentage_points("95% high"),
+        },
+    )
