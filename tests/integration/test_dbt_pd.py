@@ -267,11 +267,17 @@ def test_condition_intervals(run_dir: Path, summary: AggregateSummary) -> None:
     assert tft["total_payoff_a_ci_low"] == pytest.approx(4 - 12.706, abs=1e-9)
     assert tft["total_payoff_a_ci_high"] == pytest.approx(4 + 12.706, abs=1e-9)
     assert tft["total_payoff_a_ci_note"] is None
-    # B defected in every round of both replicates: no spread, no zero-width interval
-    assert tft["cooperation_rate_b_ci_low"] is None
-    assert tft["cooperation_rate_b_ci_note"] == "every replicate gave the same value"
-    # memory-one DD of A: 0 cooperations in 4 + 2 visits, pooled: Wilson 0 .. z^2 / (6 + z^2)
+    # B defected in every round of both replicates (6 and 4 rounds): no spread, so no t
+    # interval, but the binomial floor: the Wilson interval of 0 at the effective trials
+    # 2^2 / (1/6 + 1/4) = 9.6, 0 .. z^2 / (9.6 + z^2); never a zero-width interval
     z2 = 1.959963984540054**2
+    assert tft["cooperation_rate_b_ci_low"] == 0.0
+    assert tft["cooperation_rate_b_ci_high"] == pytest.approx(z2 / (9.6 + z2), abs=1e-9)
+    assert tft["cooperation_rate_b_ci_note"] == (
+        "every replicate gave the same value; "
+        "widened to the binomial floor (Wilson on the pooled trials)"
+    )
+    # memory-one DD of A: 0 cooperations in 4 + 2 visits, pooled: Wilson 0 .. z^2 / (6 + z^2)
     assert tft["p_c_after_dd_a"] == 0
     assert (tft["p_c_after_dd_a_ci_low"], tft["p_c_after_dd_a_ci_high"]) == (
         0.0,
