@@ -86,7 +86,7 @@ def config_lines(loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
 
 def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     """One row per condition of ``aggregates.parquet``: replicates, cooperation with its 95%
-    bootstrap interval (none with one replicate) and the LLM agents' fallback moves beside
+    interval (none with one replicate) and the LLM agents' fallback moves beside
     it, payoffs, collapse; then the warnings of :func:`pdbench.pd.validity.fallback_warnings`."""
     if not tables.get(PDMart.AGGREGATES):
         return []
