@@ -293,9 +293,22 @@ def test_condition_intervals(run_dir: Path, summary: AggregateSummary) -> None:
     assert replicate["cooperation_rate_ci_low"] is None
     # the summary table: cooperation of both agents 1/12 and 1/8, mean 5/48, standard error
     # 1/48: 5/48 -+ 12.706 / 48 = -0.160 .. 0.369, clipped at 0
-    lines = {line.split()[0]: line for line in summary.text.splitlines() if line.strip()}
+    rows = [line for line in summary.text.splitlines() if line.strip() and line[0] != " "]
+    lines = {line.split()[0]: line for line in rows}
     assert "0.104 [0.000, 0.369]" in lines["tft_vs_alld"]
     assert "0.750  " in lines["llm_vs_tft"] and "[" not in lines["llm_vs_tft"]
+    # then the verdicts: the one pair shares replicate 0 only, cooperation 3/4 against 1/12,
+    # a difference of +66.7 points; one pair can reject nothing (p = 1, BH p 1): none of the
+    # 19 rows holds
+    text = summary.text.splitlines()
+    assert (
+        "comparisons (first minus second): 0 of 19 differences hold after Benjamini-Hochberg "
+        "(BH p <= 0.05, over every metric of every compared pair)"
+    ) in text
+    assert (
+        "  llm_vs_tft vs tft_vs_alld: cooperation, both agents +66.7 pp [—], BH p 1.000: "
+        "inconclusive (few data: 1 replicate)"
+    ) in text
 
 
 def test_comparisons_of_a_single_common_replicate(run_dir: Path, summary: AggregateSummary) -> None:

@@ -168,7 +168,7 @@ def comparison_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
     for first, second, mean, low, high, p_bh, verdict, is_few_data, n in shown[:SHOWN_PAIRS]:
         text = _VERDICTS.get(verdict, "inconclusive")
         if is_few_data:
-            text += f" (few data: {n} replicates)"
+            text += f" (few data: {n} replicate{'' if n == 1 else 's'})"
         lines.append(
             f"  {first} vs {second}: {label} {difference_text(mean, low, high, unit)}, "
             f"BH p {_p_text(p_bh)}: {text}"
