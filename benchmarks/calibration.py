@@ -7,8 +7,9 @@ round are a Markov chain over (A's action, B's action), and the horizon's law is
 (geometric, capped). Printed per study: hits / trials, the rate with its 95% Wilson
 interval, and the target.
 
-- pd_means: the 95% t interval of the condition mean cooperation (aggregates.parquet) holds
-  E[replicate cooperation rate] (target >= 0.93).
+- pd_means: the 95% interval of the condition mean cooperation (aggregates.parquet: t, widened
+  to the binomial floor) holds E[replicate cooperation rate] (target >= 0.93); also per
+  pairing and agent, and the mean width of the intervals.
 - pd_memory_one: the 95% Wilson interval of P(C | previous round), pooled (memory_one.parquet,
   condition rows), holds the policy's noisy P(C | that round) (target >= 0.90).
 - pd_null: pairs of conditions that play the same pairing (a true difference of 0): the share
