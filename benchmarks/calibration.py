@@ -7,8 +7,9 @@ round are a Markov chain over (A's action, B's action), and the horizon's law is
 (geometric, capped). Printed per study: hits / trials, the rate with its 95% Wilson
 interval, and the target.
 
-- pd_means: the 95% t interval of the condition mean cooperation (aggregates.parquet) holds
-  E[replicate cooperation rate] (target >= 0.93).
+- pd_means: the 95% interval of the condition mean cooperation (aggregates.parquet: t, widened
+  to the binomial floor) holds E[replicate cooperation rate] (target >= 0.93); also per
+  pairing and agent, and the mean width of the intervals.
 - pd_memory_one: the 95% Wilson interval of P(C | previous round), pooled (memory_one.parquet,
   condition rows), holds the policy's noisy P(C | that round) (target >= 0.90).
 - pd_null: pairs of conditions that play the same pairing (a true difference of 0): the share
@@ -21,6 +22,8 @@ score coverage) is one more function and one more entry.
     uv run python benchmarks/calibration.py                    # every study, moderate size
     uv run python benchmarks/calibration.py --runs 2 --copies 4 --replicates 5
     uv run python benchmarks/calibration.py --study pd_null
+    uv run python benchmarks/calibration.py --dir /tmp/cal            # keep the runs, then
+    uv run python benchmarks/calibration.py --dir /tmp/cal --reuse    # rebuild their marts
 """
 
 from __future__ import annotations
@@ -54,6 +57,8 @@ class Settings:
     copies: int
     replicates: tuple[int, ...]
     workdir: Path
+    reuse: bool = False
+    """Aggregate runs already played in ``workdir`` again instead of playing them."""
 
 
 @dataclass(frozen=True)
@@ -63,13 +68,16 @@ class Result:
     hits: int
     trials: int
     target: str
+    mean_width: float | None = None
+    """The mean width of the defined intervals, when the study measures intervals."""
 
     def line(self) -> str:
         rate = self.hits / self.trials if self.trials else float("nan")
         low, high = wilson(self.hits, self.trials)
+        width = "" if self.mean_width is None else f"  mean width {self.mean_width:.3f}"
         return (
             f"{self.study:<14} {self.label:<40} {self.hits:>5} / {self.trials:<5} "
-            f"{rate:6.3f} [{low:.3f}, {high:.3f}]  target {self.target}"
+            f"{rate:6.3f} [{low:.3f}, {high:.3f}]  target {self.target}{width}"
         )
 
 
@@ -81,6 +89,10 @@ def wilson(hits: int, trials: int) -> tuple[float, float]:
     center = (hits + z2 / 2) / (trials + z2)
     half = Z_975 * math.sqrt(hits * (trials - hits) / trials + z2 / 4) / (trials + z2)
     return center - half, center + half
+
+
+def mean_width(widths: list[float]) -> float | None:
+    return sum(widths) / len(widths) if widths else None
 
 
 # --- the truth: the Markov chain of a memory-one pairing with execution noise ----------------
@@ -167,6 +179,11 @@ def played_runs(settings: Settings, replicates: int) -> list[Path]:
     run_dirs = []
     for run in range(settings.runs):
         folder = settings.workdir / f"r{replicates}_{run}"
+        if settings.reuse and (folder / "run" / "rounds.jsonl").is_file():
+            aggregate_run(folder / "run")
+            run_dirs.append(folder / "run")
+            print(f"  aggregated again {folder / 'run'}", file=sys.stderr)
+            continue
         folder.mkdir(parents=True)
         (folder / "agents").mkdir()
         (folder / "agents" / "policies.yaml").write_text("type: policy\npolicy: TFT\n")
@@ -229,25 +246,33 @@ def study(name: str):
 
 @study("pd_means")
 def pd_means(settings: Settings) -> list[Result]:
+    """Coverage of the condition means' intervals of cooperation, overall and (indented) per
+    pairing and agent: a miss names what it misses."""
     results = []
     for replicates in settings.replicates:
-        hits = trials = undefined = 0
+        tallies: dict[str, list] = {}  # label -> [hits, trials, undefined, widths]
         for run_dir in played_runs(settings, replicates):
             for row in rows(
                 run_dir / "aggregates.parquet", "select * from {path} where level = 'condition'"
             ):
-                truth = true_cooperation(*pairing_of(row["condition"]))
+                pairing = pairing_of(row["condition"])
+                truth = true_cooperation(*pairing)
                 for metric in ("cooperation_rate_a", "cooperation_rate_b", "cooperation_rate"):
                     low, high = row[f"{metric}_ci_low"], row[f"{metric}_ci_high"]
-                    trials += 1
-                    if low is None:
-                        undefined += 1
-                        continue
-                    hits += low <= truth[metric] <= high
-        label = f"t interval, cooperation, {replicates} replicates"
-        if undefined:
-            label += f" ({undefined} NULL)"
-        results.append(Result("pd_means", label, hits, trials, ">= 0.93"))
+                    who = {"cooperation_rate_a": pairing[0], "cooperation_rate_b": pairing[1]}
+                    part = f"  {' vs '.join(pairing)}: {who.get(metric, 'both')}"
+                    for label in (f"cooperation, {replicates} replicates", part):
+                        tally = tallies.setdefault(label, [0, 0, 0, []])
+                        tally[1] += 1
+                        if low is None:
+                            tally[2] += 1
+                        else:
+                            tally[0] += low <= truth[metric] <= high
+                            tally[3].append(high - low)
+        for label, (hits, trials, undefined, widths) in tallies.items():
+            if undefined:
+                label += f" ({undefined} NULL)"
+            results.append(Result("pd_means", label, hits, trials, ">= 0.93", mean_width(widths)))
     return results
 
 
@@ -256,6 +281,7 @@ def pd_memory_one(settings: Settings) -> list[Result]:
     results = []
     for replicates in settings.replicates:
         hits = trials = 0
+        widths = []
         for run_dir in played_runs(settings, replicates):
             for row in rows(
                 run_dir / "memory_one.parquet",
@@ -267,8 +293,9 @@ def pd_memory_one(settings: Settings) -> list[Result]:
                 truth = executed_c(policy, state[0], state[1])
                 trials += 1
                 hits += row["p_cooperate_ci_low"] <= truth <= row["p_cooperate_ci_high"]
+                widths.append(row["p_cooperate_ci_high"] - row["p_cooperate_ci_low"])
         label = f"Wilson, pooled visits, {replicates} replicates"
-        results.append(Result("pd_memory_one", label, hits, trials, ">= 0.90"))
+        results.append(Result("pd_memory_one", label, hits, trials, ">= 0.90", mean_width(widths)))
     return results
 
 
@@ -301,13 +328,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--copies", type=int, default=8, help="conditions per pairing per run")
     parser.add_argument("--replicates", default="5,20", help="comma-separated replicate counts")
     parser.add_argument("--study", choices=sorted(STUDIES), action="append")
+    parser.add_argument(
+        "--dir", type=Path, default=None, help="keep the played runs here (default: a temp dir)"
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="aggregate the runs kept in --dir again instead of playing them (same seeds, "
+        "same rounds: compares two versions of the marts on the same data)",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(
             runs=args.runs,
             copies=args.copies,
             replicates=tuple(int(n) for n in args.replicates.split(",")),
-            workdir=Path(folder),
+            workdir=args.dir or Path(folder),
+            reuse=args.reuse,
         )
         for name in args.study or list(STUDIES):
             for result in STUDIES[name](settings):

@@ -83,6 +83,53 @@
     ]) }}
 {%- endmacro %}
 
+{#- The rates of pd_rate_metrics() that count events over a known number of trials in each
+    replicate: metric -> the replicate's trial count, an expression over int_pd_match_metrics.
+    Their condition interval is the wider of the t interval and the binomial floor, a Wilson
+    interval on the trials pooled over the replicates (int_pd_condition_intervals,
+    docs/metrics.md). Both agents' cooperation counts both agents' moves; retaliation and
+    forgiveness count the rounds after an opponent's defection (the visits of CD and DD);
+    cooperation among valid moves, the valid moves; niceness is one trial per replicate. -#}
+{% macro pd_rate_trials() -%}
+    {%- set trials = {
+        'cooperation_rate': '2 * rounds_played',
+        'mutual_cooperation_rate': 'rounds_played',
+        'mutual_defection_rate': 'rounds_played',
+    } -%}
+    {%- for side in ['a', 'b'] -%}
+        {%- do trials.update({
+            'cooperation_rate_' ~ side: 'rounds_played',
+            'retaliation_rate_' ~ side: 'n_after_cd_' ~ side ~ ' + n_after_dd_' ~ side,
+            'forgiveness_rate_' ~ side: 'n_after_cd_' ~ side ~ ' + n_after_dd_' ~ side,
+            'cooperation_rate_valid_' ~ side:
+                'rounds_played - coalesce(n_fallback_moves_' ~ side ~ ', 0)',
+            'fallback_move_share_' ~ side: 'rounds_played',
+            'nice_rate_' ~ side: '1',
+        }) -%}
+    {%- endfor -%}
+    {{ return(trials) }}
+{%- endmacro %}
+
+{#- One end (`side`: 'low' or 'high') of the 95% Wilson score interval of a share `share` of
+    `trials` trials (a real number: an effective count), (p + z^2 / 2n -+ z sqrt(p (1 - p) / n
+    + z^2 / 4n^2)) / (1 + z^2 / n): exactly 0 at p = 0 and 1 at p = 1, rounded by
+    pd_bound(); NULL when trials is NULL or not positive. -#}
+{% macro pd_wilson_share_bound(share, trials, side) -%}
+    {%- set z = pd_z_975() -%}
+    {%- set p = '(' ~ share ~ ')::double' -%}
+    {%- set n = '(' ~ trials ~ ')::double' -%}
+    {%- set sign = '-' if side == 'low' else '+' -%}
+    {%- set edge = '0.0' if side == 'low' else '1.0' -%}
+    {%- set edge_share = '0' if side == 'low' else '1' -%}
+    case
+        when {{ n }} is null or {{ n }} <= 0 or {{ p }} is null then null
+        when {{ p }} = {{ edge_share }} then {{ edge }}
+        else {{ pd_bound('(' ~ p ~ ' + ' ~ z ~ ' ^ 2 / (2 * ' ~ n ~ ') ' ~ sign ~ ' ' ~ z
+            ~ ' * sqrt(' ~ p ~ ' * (1 - ' ~ p ~ ') / ' ~ n ~ ' + ' ~ z ~ ' ^ 2 / (4 * ' ~ n
+            ~ ' ^ 2))) / (1 + ' ~ z ~ ' ^ 2 / ' ~ n ~ ')') }}
+    end
+{%- endmacro %}
+
 {#- The two-sided 95% normal quantile, z(0.975). -#}
 {% macro pd_z_975() -%}
     1.959963984540054
@@ -143,9 +190,16 @@
 {%- endmacro %}
 
 {#- The two-sided p-value of a standard normal statistic z >= 0, never 0: exp of the ln above,
-    and pd_smallest_p() where that is smaller (p_value_is_bound says so). -#}
+    and pd_smallest_p() where that is smaller (p_value_is_bound says so). NULL when z is NULL:
+    DuckDB's greatest() skips a NULL argument, so unguarded a missing statistic would become
+    the smallest p, a certain difference. -#}
 {% macro pd_normal_two_sided_p(z) -%}
-    least(1.0, greatest(exp({{ pd_normal_two_sided_ln_p(z) }}), {{ pd_smallest_p() }}))
+    case
+        when ({{ z }}) is not null
+            then least(
+                1.0, greatest(exp({{ pd_normal_two_sided_ln_p(z) }}), {{ pd_smallest_p() }})
+            )
+    end
 {%- endmacro %}
 
 {#- Three columns <name>_ci_low, <name>_ci_high, <name>_ci_note: the 95% Wilson score interval

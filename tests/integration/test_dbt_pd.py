@@ -267,11 +267,17 @@ def test_condition_intervals(run_dir: Path, summary: AggregateSummary) -> None:
     assert tft["total_payoff_a_ci_low"] == pytest.approx(4 - 12.706, abs=1e-9)
     assert tft["total_payoff_a_ci_high"] == pytest.approx(4 + 12.706, abs=1e-9)
     assert tft["total_payoff_a_ci_note"] is None
-    # B defected in every round of both replicates: no spread, no zero-width interval
-    assert tft["cooperation_rate_b_ci_low"] is None
-    assert tft["cooperation_rate_b_ci_note"] == "every replicate gave the same value"
-    # memory-one DD of A: 0 cooperations in 4 + 2 visits, pooled: Wilson 0 .. z^2 / (6 + z^2)
+    # B defected in every round of both replicates (6 and 4 rounds): no spread, so no t
+    # interval, but the binomial floor: the Wilson interval of 0 at the effective trials
+    # 2^2 / (1/6 + 1/4) = 9.6, 0 .. z^2 / (9.6 + z^2); never a zero-width interval
     z2 = 1.959963984540054**2
+    assert tft["cooperation_rate_b_ci_low"] == 0.0
+    assert tft["cooperation_rate_b_ci_high"] == pytest.approx(z2 / (9.6 + z2), abs=1e-9)
+    assert tft["cooperation_rate_b_ci_note"] == (
+        "every replicate gave the same value; "
+        "widened to the binomial floor (Wilson on the pooled trials)"
+    )
+    # memory-one DD of A: 0 cooperations in 4 + 2 visits, pooled: Wilson 0 .. z^2 / (6 + z^2)
     assert tft["p_c_after_dd_a"] == 0
     assert (tft["p_c_after_dd_a_ci_low"], tft["p_c_after_dd_a_ci_high"]) == (
         0.0,
@@ -287,9 +293,22 @@ def test_condition_intervals(run_dir: Path, summary: AggregateSummary) -> None:
     assert replicate["cooperation_rate_ci_low"] is None
     # the summary table: cooperation of both agents 1/12 and 1/8, mean 5/48, standard error
     # 1/48: 5/48 -+ 12.706 / 48 = -0.160 .. 0.369, clipped at 0
-    lines = {line.split()[0]: line for line in summary.text.splitlines() if line.strip()}
+    rows = [line for line in summary.text.splitlines() if line.strip() and line[0] != " "]
+    lines = {line.split()[0]: line for line in rows}
     assert "0.104 [0.000, 0.369]" in lines["tft_vs_alld"]
     assert "0.750  " in lines["llm_vs_tft"] and "[" not in lines["llm_vs_tft"]
+    # then the verdicts: the one pair shares replicate 0 only, cooperation 3/4 against 1/12,
+    # a difference of +66.7 points; one pair can reject nothing (p = 1, BH p 1): none of the
+    # 19 rows holds
+    text = summary.text.splitlines()
+    assert (
+        "comparisons (first minus second): 0 of 19 differences hold after Benjamini-Hochberg "
+        "(BH p <= 0.05, over every metric of every compared pair)"
+    ) in text
+    assert (
+        "  llm_vs_tft vs tft_vs_alld: cooperation, both agents +66.7 pp [—], BH p 1.000: "
+        "inconclusive (few data: 1 replicate)"
+    ) in text
 
 
 def test_comparisons_of_a_single_common_replicate(run_dir: Path, summary: AggregateSummary) -> None:

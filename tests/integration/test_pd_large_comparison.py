@@ -61,6 +61,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path.write_text(json.dumps(config), encoding="utf-8")
     result = CliRunner().invoke(cli.app, ["run", str(path), "--output-dir", str(folder / "run")])
     assert result.exit_code == 0, result.output
+    (folder / "output.txt").write_text(result.output, encoding="utf-8")
     return folder / "run"
 
 
@@ -119,6 +120,21 @@ def test_a_clear_difference_gets_a_tiny_positive_p_and_a_verdict(run_dir: Path) 
     assert row["ci_low"] == pytest.approx(mean - half, abs=2e-9)
     assert row["ci_high"] == pytest.approx(mean + half, abs=2e-9)
     assert row["ci_high"] < 0 and row["ci_note"] is None
+
+
+def test_the_run_prints_the_verdict_answer_first(run_dir: Path) -> None:
+    output = (run_dir.parent / "output.txt").read_text(encoding="utf-8").splitlines()
+    rows = _comparisons(run_dir).values()
+    real = sum(row["verdict"] != "inconclusive" for row in rows)
+    assert (
+        f"comparisons (first minus second): {real} of {len(rows)} differences hold after "
+        "Benjamini-Hochberg (BH p <= 0.05, over every metric of every compared pair)"
+    ) in output
+    (line,) = [line for line in output if line.startswith("  tft_vs_alld vs allc_vs_alld: ")]
+    # TFT against ALLD cooperates far less than ALLC: a difference of both agents' cooperation
+    # in percentage points, its interval, and the mart's verdict
+    assert line.startswith("  tft_vs_alld vs allc_vs_alld: cooperation, both agents -")
+    assert line.endswith("], BH p < 0.001: real difference, first lower")
 
 
 # t(0.975, 2499), by bisection on Student's t distribution function (the regularized

@@ -289,40 +289,97 @@ _RATES |= {"retaliation_rate_a", "retaliation_rate_b", "forgiveness_rate_b"}
 _RATES |= {"fallback_move_share_a", "cooperation_rate_valid_a"}
 
 
-def test_condition_intervals_are_t_intervals(played: PlayedRun):
+_FLOOR = "widened to the binomial floor (Wilson on the pooled trials)"
+
+
+def _trials(run: PlayedRun) -> dict[tuple[str, int], dict[str, int]]:
+    """Per condition and replicate: the trials each rate of _RATES counts its events over
+    (both agents' moves, the rounds after an opponent's defection, the valid moves)."""
+    matches: dict[tuple[str, int], list[dict]] = defaultdict(list)
+    for line in read_jsonl(run.run_dir / RunFiles.ROUNDS):
+        matches[(line["condition"], line["replicate"])].append(line)
+    trials = {}
+    for key, lines in matches.items():
+        lines.sort(key=lambda r: r["round_index"])
+        n = len(lines)
+        after = {
+            side: sum(lines[t - 1][f"agent_{other}_action"] == "D" for t in range(1, n))
+            for side, other in (("a", "b"), ("b", "a"))
+        }
+        trials[key] = {
+            "cooperation_rate": 2 * n,
+            "cooperation_rate_a": n,
+            "cooperation_rate_b": n,
+            "retaliation_rate_a": after["a"],
+            "retaliation_rate_b": after["b"],
+            "forgiveness_rate_b": after["b"],
+            "fallback_move_share_a": n,
+            "cooperation_rate_valid_a": sum(bool(r["agent_a_valid"]) for r in lines),
+        }
+    return trials
+
+
+def _wilson(successes: float, trials: float) -> tuple[float, float]:
+    """The 95% Wilson score interval, in its count form (k + z^2/2 -+ z sqrt(k (n - k) / n +
+    z^2 / 4)) / (n + z^2), k possibly fractional."""
+    z = 1.959963984540054
+    half = z * math.sqrt(successes * (trials - successes) / trials + z * z / 4)
+    return (
+        (successes + z * z / 2 - half) / (trials + z * z),
+        (successes + z * z / 2 + half) / (trials + z * z),
+    )
+
+
+def test_condition_intervals_are_t_intervals_with_a_binomial_floor(played: PlayedRun):
     """mean -+ t(0.975, n - 1) sd / sqrt(n) over the replicates that define the metric; a
-    share's clipped to [0, 1] with a note; NULL with a note for fewer than two values or no
-    spread; bounds to 9 decimals."""
-    expected = recompute(played)
-    checked = 0
+    share's clipped to [0, 1] with a note; a rate's widened, end by end, to the Wilson interval
+    of the mean at the effective trials n^2 / sum(1 / trials), with a note; NULL with a note
+    for fewer than two values or no spread and no floor; bounds to 9 decimals."""
+    expected, trials = recompute(played), _trials(played)
+    checked = floored = 0
     for row in _mart(played, PDMart.AGGREGATES, "level = 'condition'"):
         for metric in _COMPARED:
             low, high = row[f"{metric}_ci_low"], row[f"{metric}_ci_high"]
             note = row[f"{metric}_ci_note"]
-            defined = [
-                values[metric]
-                for (condition, _), values in expected.items()
-                if condition == row["condition"] and values[metric] is not None
+            keys = [
+                key
+                for key, values in expected.items()
+                if key[0] == row["condition"] and values[metric] is not None
             ]
+            defined = [expected[key][metric] for key in keys]
             if len(defined) < 2:
                 assert (low, high, note) == (None, None, "fewer than 2 replicates define it")
                 continue
             n = len(defined)
             mean = sum(defined) / n
             sd = math.sqrt(sum((v - mean) ** 2 for v in defined) / (n - 1))
+            notes = []
+            want_low = want_high = None
             if sd < 1e-12:
-                assert (low, high, note) == (None, None, "every replicate gave the same value")
-                continue
-            half = _T_975[n - 1] * sd / math.sqrt(n)
-            want_low, want_high = mean - half, mean + half
-            clipped = metric in _RATES and (want_low < 0 or want_high > 1)
+                notes.append("every replicate gave the same value")
+            else:
+                half = _T_975[n - 1] * sd / math.sqrt(n)
+                want_low, want_high = mean - half, mean + half
+                if metric in _RATES and (want_low < 0 or want_high > 1):
+                    notes.append("clipped to [0, 1]")
+                    want_low, want_high = max(0.0, want_low), min(1.0, want_high)
             if metric in _RATES:
-                want_low, want_high = max(0.0, want_low), min(1.0, want_high)
-            assert low == pytest.approx(want_low, abs=1e-9), (row["condition"], metric)
-            assert high == pytest.approx(want_high, abs=1e-9), (row["condition"], metric)
-            assert note == ("clipped to [0, 1]" if clipped else None), (row["condition"], metric)
+                effective = n * n / sum(1 / trials[key][metric] for key in keys)
+                floor_low, floor_high = _wilson(mean * effective, effective)
+                if want_low is None or floor_low < want_low - 1e-9 or floor_high > want_high + 1e-9:
+                    notes.append(_FLOOR)
+                    floored += 1
+                want_low = floor_low if want_low is None else min(want_low, floor_low)
+                want_high = floor_high if want_high is None else max(want_high, floor_high)
+            where = (row["condition"], metric)
+            if want_low is None:
+                assert (low, high, note) == (None, None, notes[0]), where
+                continue
+            assert low == pytest.approx(want_low, abs=1e-9), where
+            assert high == pytest.approx(want_high, abs=1e-9), where
+            assert note == ("; ".join(notes) or None), where
             checked += 1
-    assert checked >= 10
+    assert checked >= 10 and floored >= 1
 
 
 def test_paired_intervals_agree_with_their_p_values(played: PlayedRun):

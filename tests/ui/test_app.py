@@ -139,8 +139,8 @@ def _assert_intervals(table: pd.DataFrame, row: dict[str, Any]) -> None:
         assert _same(table["95% low"].iloc[position], row[f"{column}_ci_low"]), column
         assert _same(table["95% high"].iloc[position], row[f"{column}_ci_high"]), column
         assert _same(table["note"].iloc[position], row[f"{column}_ci_note"]), column
-    # an interval holds the mean and is never a point: two replicates that agree get none,
-    # and the note says why
+    # an interval holds the mean and is never a point: two replicates that agree get none
+    # but a rate's binomial floor, and the note says why
     low, high = row["cooperation_rate_a_ci_low"], row["cooperation_rate_a_ci_high"]
     if low is None:
         assert row["cooperation_rate_a_ci_note"] == "every replicate gave the same value"

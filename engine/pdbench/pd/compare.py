@@ -14,7 +14,7 @@ from pdbench.errors import RunDirError, unknown
 from pdbench.storage.marts import PDMart
 from pdbench.tables import aligned, mart_rows
 
-__all__ = ["ALPHA", "METRICS", "RATE", "compare_lines", "mean_text"]
+__all__ = ["ALPHA", "METRICS", "RATE", "compare_lines", "difference_text", "mean_text"]
 
 ALPHA = 0.05
 """A difference is called real when its BH-adjusted p is below this."""
@@ -225,9 +225,14 @@ def _signed(value: float, unit: str) -> str:
 
 
 def _interval(d: _Difference, unit: str) -> str:
-    """``+62.5 pp [+50.0, +75.0]``; the mean alone without an interval."""
+    return difference_text(d.mean, d.low, d.high, unit)
+
+
+def difference_text(mean: float, low: float | None, high: float | None, unit: str) -> str:
+    """A paired difference in its unit with its interval: ``+62.5 pp [+50.0, +75.0]`` (a
+    rate, in percentage points), ``+1.20 [+0.40, +2.00]``; ``[—]`` without an interval."""
     suffix = " pp" if unit == RATE else ""
-    mean = _signed(d.mean, unit) + suffix
-    if d.low is None or d.high is None:
-        return f"{mean} [{_MISSING}]"
-    return f"{mean} [{_signed(d.low, unit)}, {_signed(d.high, unit)}]"
+    text = _signed(mean, unit) + suffix
+    if low is None or high is None:
+        return f"{text} [{_MISSING}]"
+    return f"{text} [{_signed(low, unit)}, {_signed(high, unit)}]"

@@ -64,7 +64,8 @@ def compare_runs_lines(run_dirs: list[Path], metrics: list[str]) -> list[str]:
         f"{len(runs)} runs, {len(rows)} conditions, rows matched by condition name after "
         "agent A's name",
         *aligned(table),
-        "mean over replicates [95% bootstrap interval over replicates]; "
+        "mean over replicates [95% interval over replicates: t, a rate's widened to its "
+        "binomial floor]; "
         f"{_MISSING}: no interval (reason given) or no fallback moves (agent A is a policy); "
         f"{_NOT_RECORDED}: the imported source does not say",
     ]

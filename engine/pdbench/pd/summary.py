@@ -1,5 +1,6 @@
 """What the terminal shows of a PD config and of its metrics: the plan (``validate``,
-``--dry-run``) and the condition table ``pdbench aggregate`` prints."""
+``--dry-run``), and the condition table and the comparisons' verdicts ``pdbench run`` and
+``pdbench aggregate`` print."""
 
 from __future__ import annotations
 
@@ -7,11 +8,18 @@ from pathlib import Path
 from typing import Any
 
 from pdbench.config.loader import LoadedConfig
+from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.validity import fallback_counts, fallback_warnings
 from pdbench.storage.marts import PDMart
 from pdbench.tables import aligned, decimals, mart_rows, number
 
-__all__ = ["condition_table", "config_lines"]
+__all__ = ["SHOWN_PAIRS", "comparison_lines", "condition_table", "config_lines"]
+
+SHOWN_PAIRS = 5
+"""The compared pairs the summary shows, the clearest first; the rest are counted."""
+
+_HEADLINE = "cooperation_rate"
+_VERDICTS = {"higher": "real difference, first higher", "lower": "real difference, first lower"}
 
 
 def _agent_summary(agent: Any) -> str:
@@ -78,7 +86,7 @@ def config_lines(loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
 
 def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     """One row per condition of ``aggregates.parquet``: replicates, cooperation with its 95%
-    bootstrap interval (none with one replicate) and the LLM agents' fallback moves beside
+    interval (none with one replicate) and the LLM agents' fallback moves beside
     it, payoffs, collapse; then the warnings of :func:`pdbench.pd.validity.fallback_warnings`."""
     if not tables.get(PDMart.AGGREGATES):
         return []
@@ -118,7 +126,64 @@ def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
             (str(condition), replicates, _with_interval(coop, low, high), fallback,
              decimals(pay_a), decimals(pay_b), collapse_text)
         )  # fmt: skip
-    return aligned(table) + fallback_warnings(run_dir, tables) + _not_recorded(run_dir)
+    return (
+        aligned(table)
+        + fallback_warnings(run_dir, tables)
+        + _not_recorded(run_dir)
+        + comparison_lines(run_dir, tables)
+    )
+
+
+def comparison_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
+    """The verdicts of ``comparisons.parquet``, answer first and as the mart states them
+    (nothing is recomputed here): how many of its differences (pairs x metrics) hold after
+    Benjamini-Hochberg, then, for up to :data:`SHOWN_PAIRS` pairs (smallest BH p first), the
+    paired difference in cooperation of both agents with its 95% interval, its BH p and the
+    mart's verdict, and how many pairs are left to ``pdbench compare``."""
+    if not tables.get(PDMart.COMPARISONS):
+        return []
+    path = run_dir / PDMart.COMPARISONS
+    ((n_rows, n_real, n_pairs),) = mart_rows(
+        path,
+        columns=(
+            "count(*)",
+            "count(*) filter (where verdict != 'inconclusive')",
+            "count(distinct (condition_1, condition_2))",
+        ),
+        where="true",
+        order_by="1",
+    )
+    shown = mart_rows(
+        path,
+        columns=("condition_1", "condition_2", "mean_difference", "ci_low", "ci_high",
+                 "p_value_bh", "verdict", "is_few_data", "n_pairs"),
+        where=f"metric = '{_HEADLINE}'",
+        order_by="p_value_bh, condition_1, condition_2",
+    )  # fmt: skip
+    label, unit = METRICS[_HEADLINE]
+    lines = [
+        f"comparisons (first minus second): {n_real} of {n_rows} differences hold after "
+        f"Benjamini-Hochberg (BH p <= {ALPHA}, over every metric of every compared pair)"
+    ]
+    for first, second, mean, low, high, p_bh, verdict, is_few_data, n in shown[:SHOWN_PAIRS]:
+        text = _VERDICTS.get(verdict, "inconclusive")
+        if is_few_data:
+            text += f" (few data: {n} replicate{'' if n == 1 else 's'})"
+        lines.append(
+            f"  {first} vs {second}: {label} {difference_text(mean, low, high, unit)}, "
+            f"BH p {_p_text(p_bh)}: {text}"
+        )
+    more = n_pairs - min(len(shown), SHOWN_PAIRS)
+    every_metric = f"every metric of a pair: pdbench compare {run_dir} FIRST SECOND"
+    lines.append(f"  and {more} more pair(s); {every_metric}" if more else f"  {every_metric}")
+    return lines
+
+
+def _p_text(p: float | None) -> str:
+    """A p-value to three decimals; below 0.001, ``< 0.001``."""
+    if p is None:
+        return "-"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def _not_recorded(run_dir: Path) -> list[str]:

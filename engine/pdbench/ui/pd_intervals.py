@@ -84,8 +84,10 @@ def intervals(row: pd.Series) -> None:
     )
     st.caption(
         "Student's t interval over the replicates (a share's clipped to [0, 1], as its note "
-        "says). No interval, and the note says why, when fewer than two replicates define the "
-        "metric or every replicate gave the same value."
+        "says); a rate of events is widened, where it is narrower, to its binomial floor (the "
+        "Wilson interval on the trials pooled over the replicates), as its note says. No "
+        "interval, and the note says why, when fewer than two replicates define the metric, or "
+        "every replicate gave the same value of a metric that is no rate."
     )
 
 

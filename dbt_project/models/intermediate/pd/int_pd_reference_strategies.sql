@@ -16,16 +16,21 @@ probe_points as (
 ),
 
 generosity as (
-    -- GTFT's default forgiveness (Nowak and Sigmund): min(1 - (T-R)/(R-S), (R-P)/(T-P))
+    -- GTFT's default forgiveness (Nowak and Sigmund): min(1 - (T-R)/(R-S), (R-P)/(T-P)),
+    -- and 0 when R <= S or T <= P (not a PD: none defined, none given), as the engine plays
+    -- it; a division by 0 there must not leave a NULL term that least() would skip
     select
-        greatest(
-            0.0,
-            least(
-                1.0,
-                1 - (payoff_t - payoff_r) / nullif(payoff_r - payoff_s, 0),
-                (payoff_r - payoff_p) / nullif(payoff_t - payoff_p, 0)
+        case
+            when payoff_r <= payoff_s or payoff_t <= payoff_p then 0.0
+            else greatest(
+                0.0,
+                least(
+                    1.0,
+                    1 - (payoff_t - payoff_r) / (payoff_r - payoff_s),
+                    (payoff_r - payoff_p) / (payoff_t - payoff_p)
+                )
             )
-        ) as generous_prob
+        end as generous_prob
     from run_manifest
 ),
 

@@ -1,6 +1,7 @@
 -- The replicate-level metrics the intervals and the paired comparisons resample: one row per
 -- finished (ok) match, the visits of each memory-one state and the cooperations after them
--- (n_after_cc_a, n_c_after_cc_a, ...), its position among its condition's ok replicates and
+-- (n_after_cc_a, n_c_after_cc_a, ...), the trials of each rate that counts events
+-- (n_trials_<metric>, pd_rate_trials()), its position among its condition's ok replicates and
 -- their count.
 
 {%- set metrics = pd_interval_metrics() %}
@@ -25,6 +26,9 @@ ok_matches as (
         {% for column in pd_memory_one_metrics() %}
         n_{{ column[4:] }},
         n_c_{{ column[4:] }},
+        {% endfor %}
+        {% for column, trials in pd_rate_trials().items() %}
+        {{ trials }} as n_trials_{{ column }},
         {% endfor %}
         name_a as agent_a_name,
         name_b as agent_b_name,

@@ -46,7 +46,12 @@ half_widths as (
     select
         answerer,
         welch_df,
-        {{ t_quantile_975('greatest(floor(welch_df + 1e-9), 1)') }} * gap_se as gap_half
+        -- no Welch df when neither side varies (gap_se = 0): no interval, never a zero-width
+        -- one (greatest() would skip the NULL df and take t(0.975, 1) x 0)
+        case
+            when welch_df is not null
+                then {{ t_quantile_975('greatest(floor(welch_df + 1e-9), 1)') }} * gap_se
+        end as gap_half
     from welch_df
 ),
 
@@ -82,7 +87,7 @@ final as (
         *,
         case
             when n_trick_answers < 2 or n_ordinary_answers < 2 then 'insufficient data'
-            when gap_ci_low is null then null
+            when gap_ci_low is null then 'inconclusive'
             when gap_ci_high < 0 then 'caught by tricks'
             when gap_ci_low > 0 then 'better on tricks'
             when gap_ci_low >= -{{ arena_label_margin() }} then 'robust'

@@ -40,24 +40,28 @@ described as (
 ),
 
 -- Benjamini-Hochberg: rank the p-values (ties by pair and metric), p * m / rank, then the
--- running minimum from the largest rank down, capped at 1
+-- running minimum from the largest rank down, capped at 1. m counts the rows that have a
+-- p-value; a row without one (no test could run) gets no adjusted p, not least()'s 1.0
 p_ranked as (
     select
         *,
         row_number() over (order by p_value, condition_1, condition_2, metric) as p_rank,
-        count(*) over () as n_tests
+        count(p_value) over () as n_tests
     from described
 ),
 
 adjusted as (
     select
         * exclude (p_rank, n_tests),
-        least(
-            1.0,
-            min(p_value * n_tests / p_rank) over (
-                order by p_rank desc rows between unbounded preceding and current row
-            )
-        ) as p_value_bh
+        case
+            when p_value is not null
+                then least(
+                    1.0,
+                    min(p_value * n_tests / p_rank) over (
+                        order by p_rank desc rows between unbounded preceding and current row
+                    )
+                )
+        end as p_value_bh
     from p_ranked
 ),
 
