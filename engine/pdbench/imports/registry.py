@@ -61,6 +61,15 @@ FORMATS: dict[str, Importer] = {
             game="arena",
             run=_lazy("lm_council"),
         ),
+        Importer(
+            name="peerrank",
+            help=(
+                "A PeerRank data folder (phase1_questions_<rev>.json, phase2_answers_<rev>.json, "
+                "phase3_rankings_<rev>.json): absolute scores in three modes, as an arena run."
+            ),
+            game="arena",
+            run=_lazy("peerrank"),
+        ),
     )
 }
 """Format name -> importer, in the order ``pdbench import --help`` lists them."""
