@@ -240,4 +240,4 @@ def _score(entry: Any, path: Path, field: str) -> int | None:
 
 def _short(question: str) -> str:
     """A question, as an error names it: its first 40 characters."""
-    return question if len(question) <= 40 else question[:37] + "..."
+    return question if len(question) <= 40 else question[:37].rstrip() + "..."

@@ -57,7 +57,10 @@ FORMATS: dict[str, Importer] = {
         ),
         Importer(
             name="lm-council",
-            help="The Language Model Council's pairwise verdicts (JSON lines), as an arena run.",
+            help=(
+                "The Language Model Council's pairwise verdicts, rubric ratings and "
+                "completions (JSON lines), as an arena run."
+            ),
             game="arena",
             run=_lazy("lm_council"),
         ),
