@@ -10,6 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
+from pdbench.storage.dbt import DbtRequest, invoke_dbt
 from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[2]
@@ -52,3 +53,14 @@ def test_the_planted_name_and_position_biases_come_back(run_dir: Path):
     assert rows["gamma-70b", "fixed_order"] == pytest.approx([6, -1, -1, -1])
     assert rows["alpha-7b", "named"] == pytest.approx([6, 0, 0, 0])
     assert rows["beta-13b", "fixed_order"] == pytest.approx([6, 0, 0, 0])
+
+
+def test_the_arms_mart_passes_its_unit_test_and_data_tests(run_dir: Path):
+    invoke_dbt(
+        DbtRequest(
+            "build",
+            run_dir=run_dir,
+            select="stg_arena_judgment_arms arena_score_arms",
+            unit_tests=True,
+        )
+    )

@@ -28,7 +28,7 @@ from typing import Any
 from pdbench.imports.arena_scores import ImportedAnswer, ImportedQuestion, ImportedScore
 from pdbench.imports.base import ImportInputError, SourceProblem
 
-__all__ = ["LIKERT", "RubricRatings", "rescaled", "rubric_rating"]
+__all__ = ["LIKERT", "PROMPT_AUTHOR", "RubricRatings", "rescaled", "rubric_rating"]
 
 LIKERT = (1, 5)
 """The Council's prebuilt Likert scale: its lowest and highest point."""
@@ -36,6 +36,8 @@ _COUNCIL_FIELDS = frozenset(
     {"Overall", "temperature", "completion_tokens", "prompt_tokens", "total_tokens", "reps"}
 )
 _NOT_RECORDED = "not recorded"
+PROMPT_AUTHOR = "(prompt set)"
+"""The author of the Council's prompts, none of the models: a player with no answers."""
 
 
 def rescaled(points: list[float]) -> float:
@@ -93,7 +95,7 @@ class RubricRatings:
         )
         return [
             ImportedQuestion(
-                key=prompt, author=_NOT_RECORDED, category="", text=prompt, position=position
+                key=prompt, author=PROMPT_AUTHOR, category="", text=prompt, position=position
             )
             for position, prompt in enumerate(prompts, start=1)
         ]
