@@ -52,7 +52,14 @@ def _write_fontana(folder: Path, games: dict[str, dict[int, tuple[list[int], lis
 
 
 def test_the_registry_names_every_format_with_its_game_and_help():
-    games = {"csv": "pd", "jsonl": "pd", "fontana": "pd", "axelrod": "pd", "lm-council": "arena"}
+    games = {
+        "csv": "pd",
+        "jsonl": "pd",
+        "fontana": "pd",
+        "axelrod": "pd",
+        "lm-council": "arena",
+        "peerrank": "arena",
+    }
     assert {name: importer.game for name, importer in FORMATS.items()} == games
     for name, importer in FORMATS.items():
         assert importer.name == name
@@ -336,7 +343,7 @@ def test_a_format_without_a_mapping_refuses_one(tmp_path: Path):
 def test_an_unknown_format_lists_the_known_ones(tmp_path: Path):
     result = _import("stata", str(tmp_path), "--output-dir", str(tmp_path / "o"))
     assert result.exit_code == 2
-    known = "(known: csv, jsonl, fontana, axelrod, lm-council)"
+    known = "(known: csv, jsonl, fontana, axelrod, lm-council, peerrank)"
     assert f"unknown import format 'stata' {known}" in result.stderr
 
 

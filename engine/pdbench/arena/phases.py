@@ -336,6 +336,7 @@ def judgment_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) 
         record["rationale"] = (
             follow_up.value if follow_up is not None and follow_up.is_valid else None
         )
+        record["arm"] = "plain"  # a tournament shows every answer anonymous, shuffled
         records.append(record)
     return records
 

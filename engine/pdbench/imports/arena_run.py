@@ -31,7 +31,13 @@ from pdbench.storage.schema import (
     Verdict,
 )
 
-__all__ = ["IMPORT_SEED", "ImportedVerdict", "imported_scoring", "write_pairwise_run"]
+__all__ = [
+    "IMPORT_SEED",
+    "ImportedVerdict",
+    "imported_scoring",
+    "write_pairwise_run",
+    "write_verdicts",
+]
 
 """The seed of an imported run: only the bootstrap's resamples are drawn from it."""
 
@@ -96,7 +102,7 @@ def write_pairwise_run(
 ) -> dict[str, int]:
     """Write ``verdicts`` into the (empty) ``run_dir`` as a completed arena run; the counts."""
     started_at = utc_timestamp()
-    n_verdicts = _write_verdicts(run_dir / RunFiles.PAIRWISE_JUDGMENTS, verdicts, run_id=run_id)
+    n_verdicts = write_verdicts(run_dir / RunFiles.PAIRWISE_JUDGMENTS, verdicts, run_id=run_id)
     (run_dir / RunFiles.CALLS).touch()
     counts = {"pairwise_judgments": n_verdicts, "calls": 0}
     config = {"game": "arena", "run_id": run_id, "seed": IMPORT_SEED, "players": []}
@@ -115,7 +121,7 @@ def write_pairwise_run(
     return counts
 
 
-def _write_verdicts(path: Path, verdicts: Iterable[ImportedVerdict], *, run_id: str) -> int:
+def write_verdicts(path: Path, verdicts: Iterable[ImportedVerdict], *, run_id: str) -> int:
     """One ``pairwise_judgments.jsonl`` line per verdict (the second showing of a pair by the
     same judge, named alike, is its swapped order); the number written."""
     seen: Counter[tuple[str, str, str, str, bool]] = Counter()

@@ -14,17 +14,25 @@ judging reply, when the line has it (``judging_response_string``), is kept as th
 The Council judged every answer against one reference model's; that model, the author found
 in every verdict, becomes the Bradley-Terry baseline (1000 on the Elo-style scale).
 Verdicts are blind: no judge was shown the authors' names.
+
+The same command reads the Council's rubric mode (:mod:`pdbench.imports.lm_council_rubric`):
+a line with ``model_being_judged`` is one judge's rubric rating of one answer, imported as
+an absolute score (the mean of the criteria on 0..10), and a line with ``completion_text``
+an answer's text. A judge's rating of its own answer is left out, as the arena's judgements
+are by other players. Files of both modes make one run holding pairwise verdicts and
+absolute scores.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 from pdbench.arena.pairwise_config import PairwiseConfig
 from pdbench.imports.arena_run import ImportedVerdict, reference_player, write_pairwise_run
+from pdbench.imports.arena_scores import ImportedRun, write_score_run
 from pdbench.imports.base import ImportInputError, ImportOptions, ImportSummary, SourceProblem
+from pdbench.imports.lm_council_rubric import RubricRatings, rubric_rating
 from pdbench.imports.staging import source_files, staged_run_dir
 from pdbench.storage.schema import ImportRecord
 
@@ -35,50 +43,104 @@ _REQUIRED = ("judge_model", "first_completion_by", "second_completion_by", "pair
 
 
 def run(sources: list[Path], output_dir: Path, options: ImportOptions) -> ImportSummary:
-    """Import every verdict of every JSON-lines file in ``sources`` into ``output_dir``."""
+    """Import every verdict, rubric rating and completion of every JSON-lines file in
+    ``sources`` into ``output_dir``."""
     files = source_files(sources)
-    verdicts = [verdict for path in sources for verdict in _verdicts(path)]
-    if not verdicts:
-        raise ImportInputError("no verdicts", at=SourceProblem(sources[0]))
+    verdicts: list[ImportedVerdict] = []
+    rubric = RubricRatings(scores=[], completions={})
+    for path in sources:
+        _read(path, verdicts, rubric)
+    n_own = sum(s.judge == s.answerer for s in rubric.scores)
+    rubric.scores = [s for s in rubric.scores if s.judge != s.answerer]
+    if not verdicts and not rubric.scores:
+        raise ImportInputError("no verdicts and no rubric ratings", at=SourceProblem(sources[0]))
     baseline = reference_player(verdicts)
     record = ImportRecord(format="lm-council", sources=files)
+    pairwise = PairwiseConfig(baseline=baseline)
+    run_id = options.run_id or output_dir.name
     with staged_run_dir(output_dir, overwrite=options.overwrite) as staging:
-        counts = write_pairwise_run(
-            staging,
-            verdicts,
-            run_id=options.run_id or output_dir.name,
-            record=record,
-            pairwise=PairwiseConfig(baseline=baseline),
-        )
-    judges = {v.judge for v in verdicts}
-    authors = {v.first for v in verdicts} | {v.second for v in verdicts}
+        if rubric.scores:
+            imported = ImportedRun(
+                questions=rubric.questions(),
+                answers=rubric.answers(),
+                scores=rubric.scores,
+                verdicts=verdicts,
+            )
+            counts = write_score_run(
+                staging, imported, run_id=run_id, record=record, pairwise=pairwise
+            )
+        else:
+            counts = write_pairwise_run(
+                staging, verdicts, run_id=run_id, record=record, pairwise=pairwise
+            )
     return ImportSummary(
         run_dir=output_dir,
         game="arena",
         counts=counts,
-        lines=[
-            f"imported {len(verdicts)} pairwise verdicts of {len(judges)} judges on answers of "
-            f"{len(authors)} models from {len(sources)} file(s) -> {output_dir}"
-            + (f" (baseline: {baseline})" if baseline else "")
-        ],
+        lines=_summary(verdicts, rubric, n_own, n_files=len(sources), output_dir=output_dir),
     )
 
 
-def _verdicts(path: Path) -> Iterator[ImportedVerdict]:
+def _summary(
+    verdicts: list[ImportedVerdict],
+    rubric: RubricRatings,
+    n_own: int,
+    *,
+    n_files: int,
+    output_dir: Path,
+) -> list[str]:
+    parts = []
+    if verdicts:
+        judges = {v.judge for v in verdicts}
+        authors = {v.first for v in verdicts} | {v.second for v in verdicts}
+        baseline = reference_player(verdicts)
+        parts.append(
+            f"{len(verdicts)} pairwise verdicts of {len(judges)} judges on answers of "
+            f"{len(authors)} models" + (f" (baseline: {baseline})" if baseline else "")
+        )
+    if rubric.scores:
+        judges = {s.judge for s in rubric.scores}
+        authors = {s.answerer for s in rubric.scores}
+        parts.append(
+            f"{len(rubric.scores)} rubric scores of {len(judges)} judges on answers of "
+            f"{len(authors)} models ({n_own} of a judge's own answer left out)"
+        )
+    return [f"imported {' and '.join(parts)} from {n_files} file(s) -> {output_dir}"]
+
+
+def _read(path: Path, verdicts: list[ImportedVerdict], rubric: RubricRatings) -> None:
+    """Every line of ``path``, each into the list of its kind."""
     with path.open(encoding="utf-8") as lines:
         for number, text in enumerate(lines, start=1):
             if not text.strip():
                 continue
-            yield _verdict(path, number, text)
+            line = _line(path, number, text)
+            if "model_being_judged" in line:
+                rubric.scores.append(rubric_rating(line, path, number))
+            elif "completion_text" in line:
+                _completion(line, path, number, rubric)
+            else:
+                verdicts.append(_verdict(path, number, line))
 
 
-def _verdict(path: Path, number: int, text: str) -> ImportedVerdict:
+def _line(path: Path, number: int, text: str) -> dict:
     try:
         line = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ImportInputError(f"not JSON: {exc.msg}", at=SourceProblem(path, number)) from None
     if not isinstance(line, dict):
         raise ImportInputError("not a JSON object", at=SourceProblem(path, number))
+    return line
+
+
+def _completion(line: dict, path: Path, number: int, rubric: RubricRatings) -> None:
+    for key in ("user_prompt", "model", "completion_text"):
+        if not isinstance(line.get(key), str):
+            raise ImportInputError("missing or not a text", at=SourceProblem(path, number, key))
+    rubric.completions[line["user_prompt"], line["model"]] = line["completion_text"]
+
+
+def _verdict(path: Path, number: int, line: dict) -> ImportedVerdict:
     for key in _REQUIRED:
         if not isinstance(line.get(key), str) or not line[key].strip():
             raise ImportInputError("missing or not a text", at=SourceProblem(path, number, key))

@@ -57,9 +57,21 @@ FORMATS: dict[str, Importer] = {
         ),
         Importer(
             name="lm-council",
-            help="The Language Model Council's pairwise verdicts (JSON lines), as an arena run.",
+            help=(
+                "The Language Model Council's pairwise verdicts, rubric ratings and "
+                "completions (JSON lines), as an arena run."
+            ),
             game="arena",
             run=_lazy("lm_council"),
+        ),
+        Importer(
+            name="peerrank",
+            help=(
+                "A PeerRank data folder (phase1_questions_<rev>.json, phase2_answers_<rev>.json, "
+                "phase3_rankings_<rev>.json): absolute scores in three modes, as an arena run."
+            ),
+            game="arena",
+            run=_lazy("peerrank"),
         ),
     )
 }

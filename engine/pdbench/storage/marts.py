@@ -69,6 +69,7 @@ class ArenaMart(StrEnum):
     PAIRWISE_SELF_BIAS = "pairwise_self_bias.parquet"
     PAIRWISE_NAME_BIAS = "pairwise_name_bias.parquet"
     SCORE_AGREEMENT = "score_agreement.parquet"
+    SCORE_ARMS = "score_arms.parquet"
 
 
 class SeriesMart(StrEnum):

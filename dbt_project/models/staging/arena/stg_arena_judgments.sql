@@ -20,7 +20,11 @@ renamed as (
         rationale,
         length(rationale) as rationale_length
     from source
-    where answer_id is not null and judge is not null
+    where
+        answer_id is not null
+        and judge is not null
+        -- the name and position arms are measured apart (stg_arena_judgment_arms), never scored
+        and coalesce(arm, 'plain') = 'plain'
 )
 
 select * from renamed

@@ -18,11 +18,16 @@ __all__ = [
     "ArenaRecord",
     "AudienceVoteRecord",
     "EmbeddingRecord",
+    "JudgmentArm",
     "JudgmentRecord",
     "QuestionRatingRecord",
     "QuestionRecord",
     "SelfAssessmentRecord",
 ]
+
+
+JudgmentArm = Literal["plain", "named", "fixed_order"]
+"""How a judged answer was shown (:attr:`JudgmentRecord.arm`)."""
 
 
 class ArenaRecord(Record):
@@ -142,6 +147,11 @@ class JudgmentRecord(ArenaRecord):
     rationale: str | None
     """The judge's one or two sentences of rationale; null when not asked or when no reply
     was usable."""
+    arm: JudgmentArm = "plain"
+    """How the answer was shown: ``plain`` (anonymous, in a shuffled order: the scored
+    judgement), ``named`` (with the authors' model names) or ``fixed_order`` (anonymous, in
+    one fixed order). Only ``plain`` judgements are scored; the others are the name and
+    position arms (``arena_score_arms``). Lines without it are plain."""
 
 
 class AudienceVoteRecord(Record):

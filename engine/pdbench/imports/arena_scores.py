@@ -1,0 +1,208 @@
+"""Writing imported absolute scores as an arena run directory, line for line like a played
+run's.
+
+An importer turns its source into :class:`ImportedQuestion`, :class:`ImportedAnswer` and
+:class:`ImportedScore` objects and hands them to :func:`write_score_run`, which writes
+``questions.jsonl``, ``answers.jsonl`` and ``judgments.jsonl`` through the record contracts
+(:mod:`pdbench.storage.records.arena`), with the ids a played run gives
+(:mod:`pdbench.arena.ids`), and, when the source also holds pairwise verdicts,
+``pairwise_judgments.jsonl`` (:func:`pdbench.imports.arena_run.write_verdicts`). What the
+source never recorded (prompts, attempts beyond the one reply) is ``not recorded`` or 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pdbench.arena import ids
+from pdbench.arena.pairwise_config import PairwiseConfig
+from pdbench.clock import utc_timestamp
+from pdbench.imports.arena_run import ImportedVerdict, imported_scoring, write_verdicts
+from pdbench.imports.manifest import IMPORT_SEED, imported_manifest
+from pdbench.storage.manifest import write_manifest as write_manifest_file
+from pdbench.storage.records.arena import JudgmentArm
+from pdbench.storage.schema import (
+    AnswerRecord,
+    ImportRecord,
+    JudgmentRecord,
+    QuestionRecord,
+    RunFiles,
+)
+
+__all__ = ["ImportedAnswer", "ImportedQuestion", "ImportedRun", "ImportedScore", "write_score_run"]
+
+_NOT_RECORDED = "not recorded"
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedQuestion:
+    """One question read from a source; ``key`` is how the source names it."""
+
+    key: str
+    author: str
+    category: str
+    text: str
+    position: int
+    """1-based position in the author's list."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedAnswer:
+    """One answer read from a source, to the question of source key ``question``."""
+
+    question: str
+    answerer: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedScore:
+    """One absolute judgement (0..10) of ``answerer``'s answer to ``question``."""
+
+    question: str
+    answerer: str
+    judge: str
+    score: int | None
+    """None: the source holds no usable score (recorded as invalid)."""
+    raw_reply: str
+    presentation_index: int = 0
+    arm: JudgmentArm = "plain"
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedRun:
+    """What a source holds of an arena run."""
+
+    questions: Sequence[ImportedQuestion]
+    answers: Sequence[ImportedAnswer]
+    scores: Sequence[ImportedScore]
+    verdicts: Sequence[ImportedVerdict] = ()
+
+
+def write_score_run(
+    run_dir: Path,
+    run: ImportedRun,
+    *,
+    run_id: str,
+    record: ImportRecord,
+    pairwise: PairwiseConfig | None = None,
+) -> dict[str, int]:
+    """Write ``run`` into the (empty) ``run_dir`` as a completed arena run; the counts."""
+    started_at = utc_timestamp()
+    question_ids = {
+        q.key: ids.question_id(seed=IMPORT_SEED, author=q.author, position=q.position)
+        for q in run.questions
+    }
+    counts = {
+        "questions": _write_questions(run_dir, run.questions, question_ids, run_id=run_id),
+        "answers": _write_answers(run_dir, run.answers, question_ids, run_id=run_id),
+        "judgments": _write_scores(run_dir, run.scores, question_ids, run_id=run_id),
+    }
+    if run.verdicts:
+        counts["pairwise_judgments"] = write_verdicts(
+            run_dir / RunFiles.PAIRWISE_JUDGMENTS, run.verdicts, run_id=run_id
+        )
+    (run_dir / RunFiles.CALLS).touch()
+    counts["calls"] = 0
+    config = {"game": "arena", "run_id": run_id, "seed": IMPORT_SEED, "players": []}
+    write_manifest_file(
+        run_dir,
+        imported_manifest(
+            "arena",
+            run_id,
+            config=config,
+            record=record,
+            started_at=started_at,
+            counts=counts,
+            scoring=imported_scoring(pairwise=pairwise or PairwiseConfig()),
+        ),
+    )
+    return counts
+
+
+def _answer_id(question_ids: dict[str, str], question: str, answerer: str) -> str:
+    return ids.answer_id(seed=IMPORT_SEED, question_id=question_ids[question], answerer=answerer)
+
+
+def _write_questions(
+    run_dir: Path,
+    questions: Sequence[ImportedQuestion],
+    question_ids: dict[str, str],
+    *,
+    run_id: str,
+) -> int:
+    with (run_dir / RunFiles.QUESTIONS).open("w", encoding="utf-8") as lines:
+        for question in questions:
+            line = QuestionRecord(
+                run_id=run_id,
+                attempts=1,
+                prompt_sha256=_NOT_RECORDED,
+                question_id=question_ids[question.key],
+                author=question.author,
+                category=question.category,
+                text=question.text,
+                position=question.position,
+                raw_line=question.text,
+                leaked_identities=[],
+                shown_text=question.text,
+                is_void=False,
+            )
+            lines.write(line.model_dump_json() + "\n")
+    return len(questions)
+
+
+def _write_answers(
+    run_dir: Path,
+    answers: Sequence[ImportedAnswer],
+    question_ids: dict[str, str],
+    *,
+    run_id: str,
+) -> int:
+    with (run_dir / RunFiles.ANSWERS).open("w", encoding="utf-8") as lines:
+        for answer in answers:
+            line = AnswerRecord(
+                run_id=run_id,
+                attempts=1,
+                prompt_sha256=_NOT_RECORDED,
+                answer_id=_answer_id(question_ids, answer.question, answer.answerer),
+                question_id=question_ids[answer.question],
+                answerer=answer.answerer,
+                text=answer.text,
+                is_valid=bool(answer.text.strip()),
+                raw_reply=answer.text,
+                leaked_identities=[],
+                shown_text=answer.text,
+                is_void=False,
+            )
+            lines.write(line.model_dump_json() + "\n")
+    return len(answers)
+
+
+def _write_scores(
+    run_dir: Path,
+    scores: Sequence[ImportedScore],
+    question_ids: dict[str, str],
+    *,
+    run_id: str,
+) -> int:
+    with (run_dir / RunFiles.JUDGMENTS).open("w", encoding="utf-8") as lines:
+        for score in scores:
+            line = JudgmentRecord(
+                run_id=run_id,
+                attempts=1,
+                prompt_sha256=_NOT_RECORDED,
+                answer_id=_answer_id(question_ids, score.question, score.answerer),
+                question_id=question_ids[score.question],
+                judge=score.judge,
+                score=score.score,
+                is_valid=score.score is not None,
+                presentation_index=score.presentation_index,
+                raw_reply=score.raw_reply,
+                rationale_asked=False,
+                rationale=None,
+                arm=score.arm,
+            )
+            lines.write(line.model_dump_json() + "\n")
+    return len(scores)

@@ -1,0 +1,66 @@
+"""``pdbench import peerrank`` with its aggregation: the planted fixture's plain scores rank
+the three models, and the name and position arms come back with their planted sizes in
+``score_arms.parquet``."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import duckdb
+import pytest
+from pdbench import cli
+from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from typer.testing import CliRunner
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE = REPO / "tests" / "data" / "peerrank"
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("peerrank") / "demo"
+    result = runner.invoke(cli.app, ["import", "peerrank", str(FIXTURE), "--output-dir", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_the_leaderboard_ranks_the_plain_scores(run_dir: Path):
+    rows = duckdb.sql(
+        f"select player, rank from '{run_dir / 'leaderboard.parquet'}' order by rank"
+    ).fetchall()
+    assert rows == [("alpha-7b", 1), ("beta-13b", 2), ("gamma-70b", 3)]
+    judges = duckdb.sql(f"select judge from '{run_dir / 'judge_stats.parquet'}'").fetchall()
+    assert sorted(judge for (judge,) in judges) == ["alpha-7b", "beta-13b", "gamma-70b"]
+
+
+def test_the_planted_name_and_position_biases_come_back(run_dir: Path):
+    rows = {
+        (judge, arm): rest
+        for judge, arm, *rest in duckdb.sql(
+            "select judge, arm, n_pairs, mean_difference, difference_ci_low, "
+            f"difference_ci_high from '{run_dir / 'score_arms.parquet'}'"
+        ).fetchall()
+    }
+    assert len(rows) == 6
+    # beta-13b gave alpha-7b's 3 answers 2 more when named, gamma-70b's 3 the same:
+    # differences 2, 2, 2, 0, 0, 0: mean 1, sd sqrt(6/5), standard error sqrt(1/5),
+    # t(0.975, 5) = 2.571
+    half = 2.571 * math.sqrt(1 / 5)
+    assert rows["beta-13b", "named"] == pytest.approx([6, 1, 1 - half, 1 + half])
+    # gamma-70b gave every answer 1 less in the fixed order: sd 0
+    assert rows["gamma-70b", "fixed_order"] == pytest.approx([6, -1, -1, -1])
+    assert rows["alpha-7b", "named"] == pytest.approx([6, 0, 0, 0])
+    assert rows["beta-13b", "fixed_order"] == pytest.approx([6, 0, 0, 0])
+
+
+def test_the_arms_mart_passes_its_unit_test_and_data_tests(run_dir: Path):
+    invoke_dbt(
+        DbtRequest(
+            "build",
+            run_dir=run_dir,
+            select="stg_arena_judgment_arms arena_score_arms",
+            unit_tests=True,
+        )
+    )
