@@ -22,7 +22,7 @@ Seeds are derived by name: the mock of player ``p`` is seeded ``(seed, "provider
 p)``; presentation orders ``(seed, "order", phase, p)``; ids from the seed and what they name.
 The manifest is written ``running`` first (with the ``scoring`` the SQL reads) and rewritten
 ``completed``, ``interrupted`` (Ctrl-C) or ``failed`` at the end, with the counts
-(:func:`pdbench.run.run_dir.manifest_lifecycle`). Resume: :mod:`pdbench.arena.resume`.
+(the run frame, :mod:`pdbench.run.frame`). Resume: :mod:`pdbench.arena.resume`.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from pdbench.arena.config import ArenaConfig
 from pdbench.arena.context import PhaseContext
 from pdbench.arena.diversity import play_embed
 from pdbench.arena.filter import kept_question_ids
+from pdbench.arena.phase_progress import PhaseProgress, ProgressCallback
 from pdbench.arena.phases import (
     answer_records,
     answer_tasks,
@@ -58,24 +59,14 @@ from pdbench.game import RunResult
 from pdbench.providers.gateway import AwaitingBatch
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.run.concurrency import run_concurrently
+from pdbench.run.frame import RunSpec, play_run
 from pdbench.run.inputs import run_inputs
-from pdbench.run.run_dir import (
-    LiveManifest,
-    manifest_lifecycle,
-    new_run_manifest,
-    prepare_run_dir,
-    resumed,
-)
+from pdbench.run.run_dir import LiveManifest
 from pdbench.run.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter
-from pdbench.storage.manifest import canonical_sha256
-from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import BatchRef, RunFiles, RunManifest, RunStatus
 
 __all__ = ["arena_runtime", "run_arena"]
-
-ProgressCallback = Callable[[Phase, int, int], None]
-"""``(phase, calls done, calls planned)`` after every task, in the calling thread."""
 
 
 def arena_runtime(
@@ -86,45 +77,6 @@ def arena_runtime(
     embeds = config.diversity is not None and config.diversity.embedding.provider != "mock"
     wants_cache = use_cache and (embeds or any(p.uses_cache for p in config.players))
     return build_runtime(config, seed=config.seed, wants_cache=wants_cache, sleep=sleep)
-
-
-class _PhaseProgress:
-    """The finished tasks of a phase: each task's call records are written once every
-    earlier task's are, and progress is reported as tasks finish."""
-
-    def __init__(
-        self,
-        tasks: list[CallTask],
-        *,
-        write: Callable[[dict], None],
-        on_progress: ProgressCallback | None,
-    ) -> None:
-        self.tasks = tasks
-        self.write = write
-        self.on_progress = on_progress
-        self.next = 0
-        self.pending: dict[int, list[dict]] = {}
-        self.finished: dict[int, CallOutcome] = {}
-
-    def done(
-        self, item: tuple[int, CallTask], result: tuple[CallOutcome | None, list[dict]]
-    ) -> None:
-        """A task came back: finished (its records go out in order), or waiting."""
-        (index, task), (outcome, records) = item, result
-        if outcome is None:
-            return
-        self.finished[index] = outcome
-        self.pending[index] = records
-        while self.next in self.pending:
-            for record in self.pending.pop(self.next):
-                self.write(record)
-            self.next += 1
-        if self.on_progress is not None:
-            self.on_progress(task.phase, len(self.finished), len(self.tasks))
-
-    def outcomes(self) -> list[CallOutcome]:
-        """Every task's outcome, in task order."""
-        return [self.finished[index] for index in range(len(self.tasks))]
 
 
 @dataclass
@@ -150,7 +102,7 @@ class _Tournament:
         In batch mode a task whose request went into a batch waits: the tasks still waiting
         are asked again once the batches are in (:meth:`run_batches`), and so on until every
         task is done (a re-ask or a rationale is one more batch)."""
-        phase = _PhaseProgress(tasks, write=self.calls.write, on_progress=self.on_progress)
+        phase = PhaseProgress(tasks, write=self.calls.write, on_progress=self.on_progress)
         waiting = list(enumerate(tasks))
         while waiting:
             waiting = self._ask_round(waiting, phase=phase)
@@ -159,7 +111,7 @@ class _Tournament:
         return phase.outcomes()
 
     def _ask_round(
-        self, items: list[tuple[int, CallTask]], *, phase: _PhaseProgress
+        self, items: list[tuple[int, CallTask]], *, phase: PhaseProgress
     ) -> list[tuple[int, CallTask]]:
         """Ask ``items``; those that wait for a batch, in order."""
         config = self.context.config
@@ -348,12 +300,17 @@ def run_arena(
     run_dir = config.run_dir(output_dir)
     owns_runtime = runtime is None
     runtime = runtime or arena_runtime(config, use_cache=use_cache)
-    with hold_run_dir(run_dir, create=not resume):
-        manifest, records, kept_calls = _start(
-            loaded, run_dir=run_dir, resume=resume, overwrite=overwrite
-        )
-        runtime.cancel.clear()
-        tournament = _Tournament(
+    spec = RunSpec(
+        game="arena",
+        config=config,
+        config_path=loaded.path,
+        run_dir=run_dir,
+        inputs=run_inputs(loaded.inputs, arena_llm_fields(config)),
+        scoring=config.scoring(),
+    )
+    play = _ArenaPlay(
+        run_dir,
+        lambda records, kept_calls: _Tournament(
             context=PhaseContext(config=config, templates=templates),
             pool=PlayerPool(config, runtime=runtime),
             runtime=runtime,
@@ -363,35 +320,47 @@ def run_arena(
             kept_calls=kept_calls,
             on_progress=on_progress,
             on_line=on_line,
-        )
-
-        def wrap_up(status: RunStatus) -> dict[str, int]:
-            runtime.abandon_in_flight()  # calls a stopped run no longer waits for
-            tournament.calls.close()
-            if owns_runtime and runtime.cache is not None:
-                runtime.cache.close()
-            return tournament.counts()
-
-        with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
-            tournament.adopt_batches(manifest.batches)
-            tournament.play_all(live=live, kept_questions=kept_questions)
-        return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
-
-
-def _start(
-    loaded: LoadedConfig, *, run_dir: Path, resume: bool, overwrite: bool
-) -> tuple[RunManifest, dict[Phase, list[dict]], int]:
-    """The manifest a run starts from, the records of the phases already done and the
-    ``calls.jsonl`` lines kept: the stopped run's with ``resume``, else a fresh run's (the
-    locked ``run_dir`` emptied first, with ``overwrite``)."""
-    config: ArenaConfig = loaded.config
-    config_sha256 = canonical_sha256(config.model_dump(mode="json"))
-    inputs = run_inputs(loaded.inputs, arena_llm_fields(config))
-    if resume:
-        state = prepare_arena_resume(run_dir, config_sha256=config_sha256, inputs=inputs)
-        return resumed(state.manifest), dict(state.records), state.calls
-    prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=config_sha256)
-    manifest = new_run_manifest(
-        config, game="arena", config_path=loaded.path, scoring=config.scoring(), inputs=inputs
+        ),
+        kept_questions=kept_questions,
     )
-    return manifest, {}, 0
+    return play_run(
+        spec, play, resume=resume, overwrite=overwrite, runtime=runtime, owns_runtime=owns_runtime
+    )
+
+
+class _ArenaPlay:
+    """The arena's part of a run (:class:`pdbench.run.frame.GamePlay`): the phases not done
+    yet, played by one tournament."""
+
+    def __init__(
+        self,
+        run_dir: Path,
+        tournament: Callable[[dict[Phase, list[dict]], int], _Tournament],
+        *,
+        kept_questions: Callable[[Path], list[str]],
+    ) -> None:
+        self.run_dir = run_dir
+        self.new_tournament = tournament
+        self.kept_questions = kept_questions
+        self.tournament: _Tournament | None = None
+
+    def start(self, manifest: RunManifest) -> RunManifest:
+        self.tournament = self.new_tournament({}, 0)
+        return manifest
+
+    def resume(self, manifest: RunManifest) -> RunManifest:
+        state = prepare_arena_resume(self.run_dir, manifest)
+        self.tournament = self.new_tournament(dict(state.records), state.calls)
+        return state.manifest
+
+    def play(self, live: LiveManifest) -> None:
+        assert self.tournament is not None
+        self.tournament.adopt_batches(live.manifest.batches)
+        self.tournament.play_all(live=live, kept_questions=self.kept_questions)
+
+    def close(self, status: RunStatus) -> None:
+        if self.tournament is not None:
+            self.tournament.calls.close()
+
+    def counts(self) -> dict[str, int]:
+        return self.tournament.counts() if self.tournament is not None else {"calls": 0}

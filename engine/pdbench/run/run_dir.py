@@ -21,6 +21,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -35,6 +36,7 @@ from pdbench.storage.shards import SHARDS_DIR
 
 __all__ = [
     "LiveManifest",
+    "RunResult",
     "finished_run",
     "is_run_file",
     "manifest_lifecycle",
@@ -201,6 +203,15 @@ def resumed(manifest: RunManifest) -> RunManifest:
             "resumed_at": [*manifest.resumed_at, utc_timestamp()],
         }
     )
+
+
+@dataclass
+class RunResult:
+    """What a finished (or stopped) run wrote."""
+
+    run_dir: Path
+    manifest: RunManifest
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 class LiveManifest:
