@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from pdbench.clock import utc_timestamp
 from pdbench.errors import PdbenchError, RunDirError
+from pdbench.providers.base import sdk_packages
 from pdbench.run.inputs import RunInputs, changed_input
 from pdbench.storage.manifest import new_manifest, read_manifest, write_manifest
 from pdbench.storage.marts_manifest import MARTS_MANIFEST
@@ -147,6 +148,7 @@ def new_run_manifest(
         scoring=scoring,
         inputs=inputs.files if inputs else None,
         endpoints=inputs.endpoints if inputs else None,
+        packages=sdk_packages(),
         started_at=utc_timestamp(),
     )
 
