@@ -20,7 +20,7 @@ mock provider how to answer (:class:`pdbench.providers.mock.MockSource`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TypedDict
 
@@ -29,22 +29,13 @@ from pydantic import BaseModel
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError
 from pdbench.run.executors import Executor
-from pdbench.storage.schema import RunManifest
+from pdbench.run.run_dir import RunResult
 
 __all__ = ["Game", "Marts", "PlayOptions", "ProgressCallback", "RunResult", "RunnerArguments"]
 
 ProgressCallback = Callable[[str, int, int, str], None]
 """``(bar, done, total, detail)``: one progress bar per ``bar`` name (``matches``, or a phase
 of the arena), called in the thread that plays."""
-
-
-@dataclass
-class RunResult:
-    """What a finished (or stopped) run wrote."""
-
-    run_dir: Path
-    manifest: RunManifest
-    counts: dict[str, int] = field(default_factory=dict)
 
 
 class RunnerArguments(TypedDict):

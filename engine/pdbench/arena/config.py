@@ -19,6 +19,16 @@ from pdbench.arena.pairing import pairing_problem
 from pdbench.arena.pairwise_config import JudgingMode, PairingConfig, PairwiseConfig
 from pdbench.arena.player_config import ArenaMockConfig, ArenaPlayerConfig, PlayerTokensConfig
 from pdbench.arena.prompts import PHASES, Phase, phase_template_problem
+from pdbench.arena.scoring_config import (
+    AnomalyConfig,
+    ArenaScoring,
+    BootstrapConfig,
+    QuestionFilterConfig,
+    RationaleConfig,
+    SeededAnomaly,
+    SeededBootstrap,
+    TrickScoring,
+)
 from pdbench.arena.tricks import TricksConfig
 from pdbench.config.base import (
     MAX_NAME_LENGTH,
@@ -107,52 +117,6 @@ class ArenaPromptsConfig(StrictModel):
     def paths(self) -> dict[Phase, str]:
         """Phase -> template path."""
         return {phase: getattr(self, phase) for phase in PHASES}
-
-
-class QuestionFilterConfig(StrictModel):
-    """Which rated questions are answered (the dbt question-quality model decides)."""
-
-    kind: Literal["none", "bottom_fraction", "min_score"] = "none"
-    """``none``: keep all; ``bottom_fraction``: drop that share of the lowest normalised
-    ratings; ``min_score``: keep questions whose normalised rating is >= ``min_score``."""
-    fraction: float = Field(default=0.33, ge=0, lt=1)
-    """``bottom_fraction`` only: the share of questions dropped."""
-    min_score: float = Field(default=4.0, ge=0, le=10)
-    """``min_score`` only: the lowest normalised mean rating kept."""
-
-
-class BootstrapConfig(StrictModel):
-    """The seeded bootstrap over questions behind the leaderboard's intervals."""
-
-    n: int = Field(default=1000, ge=1)
-    """Replicates."""
-
-
-class AnomalyConfig(StrictModel):
-    """The judge x player bias table (collusion and anomaly flags)."""
-
-    permutations: int = Field(default=1000, ge=1)
-    """Permutations behind each p-value."""
-    fdr: float = Field(default=0.1, gt=0, lt=1)
-    """False discovery rate at which a pair is flagged."""
-    min_effect: float = Field(default=0.5, ge=0, le=10)
-    """Smallest bias (points) the flag is for: a pair is tested for a bias larger than this,
-    not for any bias at all."""
-
-
-class RationaleConfig(StrictModel):
-    """Which judgements are extreme enough to be followed by a request for a rationale."""
-
-    low: int | None = Field(default=0, ge=0, le=10)
-    """A judgement at or below this score is followed up (null: no low threshold)."""
-    high: int | None = Field(default=10, ge=0, le=10)
-    """A judgement at or above this score is followed up (null: no high threshold)."""
-
-    def is_extreme(self, score: int) -> bool:
-        """Whether ``score`` calls for a rationale."""
-        return (self.low is not None and score <= self.low) or (
-            self.high is not None and score >= self.high
-        )
 
 
 class ArenaConfig(ProviderLayerConfig):
@@ -340,31 +304,25 @@ class ArenaConfig(ProviderLayerConfig):
         return Path(self.output_dir) if self.output_dir else Path("data/runs") / self.run_id
 
     def scoring(self) -> dict:
-        """The manifest's ``scoring``: what the SQL models read (``stg_arena_scoring``), and
-        the players with their planted traits (read by tests, never by SQL)."""
-        return {
-            "normalization": self.normalization,
-            "question_filter": self.question_filter.model_dump(mode="json"),
-            "bootstrap": {"n": self.bootstrap.n, "seed": derive_seed(self.seed, "bootstrap")},
-            "anomaly": {
-                "permutations": self.anomaly.permutations,
-                "fdr": self.anomaly.fdr,
-                "min_effect": self.anomaly.min_effect,
-                "seed": derive_seed(self.seed, "anomaly"),
-            },
-            "min_judgments": self.min_judgments,
-            "identity_leaks": self.identity_leaks,
-            "rationales": (
-                self.rationales.model_dump(mode="json") if self.rationales is not None else None
+        """The manifest's ``scoring`` (:class:`~pdbench.arena.scoring_config.ArenaScoring`):
+        what the SQL models read (``stg_arena_scoring``), and the players with their planted
+        traits (read by tests, never by SQL)."""
+        return ArenaScoring(
+            normalization=self.normalization,
+            question_filter=self.question_filter,
+            bootstrap=SeededBootstrap(n=self.bootstrap.n, seed=derive_seed(self.seed, "bootstrap")),
+            anomaly=SeededAnomaly(
+                **self.anomaly.model_dump(), seed=derive_seed(self.seed, "anomaly")
             ),
-            "self_assessment": self.self_assessment,
-            "tricks": {"share": self.tricks.share, "fell_below": self.tricks.fell_below},
-            "diversity": (
-                self.diversity.model_dump(mode="json") if self.diversity is not None else None
-            ),
-            "pairwise": self.pairwise.model_dump(mode="json"),
-            "players": [p.truth() for p in self.players],
-        }
+            min_judgments=self.min_judgments,
+            identity_leaks=self.identity_leaks,
+            rationales=self.rationales,
+            self_assessment=self.self_assessment,
+            tricks=TrickScoring(share=self.tricks.share, fell_below=self.tricks.fell_below),
+            diversity=self.diversity,
+            pairwise=self.pairwise,
+            players=[p.truth() for p in self.players],
+        ).model_dump(mode="json")
 
 
 def _check_roles(players: list[ArenaPlayerConfig], *, dev: bool) -> None:

@@ -6,10 +6,9 @@ from __future__ import annotations
 from pydantic import Field, field_validator
 
 from pdbench.config.base import StrictModel, env_var_name
+from pdbench.providers.base import PROVIDERS, providers_with
 
 __all__ = ["DiversityConfig", "EmbeddingConfig"]
-
-_EMBEDDING_PROVIDERS = ("mock", "openai", "litellm")
 
 
 class EmbeddingConfig(StrictModel):
@@ -42,10 +41,12 @@ class EmbeddingConfig(StrictModel):
     @field_validator("provider")
     @classmethod
     def _an_embedding_provider(cls, provider: str) -> str:
-        if provider == "anthropic":
-            raise ValueError("anthropic has no embedding endpoint (use openai, litellm or mock)")
-        if provider not in _EMBEDDING_PROVIDERS:
-            known = ", ".join(_EMBEDDING_PROVIDERS)
+        embedders = providers_with("embedder")
+        if provider in PROVIDERS and provider not in embedders:
+            use = ", ".join(embedders[:-1]) + f" or {embedders[-1]}"
+            raise ValueError(f"{provider} has no embedding endpoint (use {use})")
+        if provider not in embedders:
+            known = ", ".join(embedders)
             raise ValueError(f"unknown embedding provider {provider!r} (one of: {known})")
         return provider
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pdbench.arena.scoring_config import ArenaScoring
 from pdbench.errors import AggregationError
 from pdbench.storage.dbt import DBT_PROJECT_DIR, DbtRequest, invoke_dbt
 from pdbench.storage.jsonl import read_jsonl
@@ -31,9 +32,8 @@ QUESTION_SELECTOR = "tag:arena_questions"
 def kept_question_ids(run_dir: Path | str) -> list[str]:
     """The ids of the questions to answer, sorted, as the scoring models decide them."""
     run_dir = Path(run_dir).resolve()
-    scoring = read_manifest(run_dir).scoring
-    kind = scoring.get("question_filter", {}).get("kind", "none")
-    if kind == "none":
+    scoring = ArenaScoring.model_validate(read_manifest(run_dir).scoring)
+    if scoring.question_filter.kind == "none":
         return sorted(r["question_id"] for r in read_jsonl(run_dir / RunFiles.QUESTIONS))
     invoke_dbt(DbtRequest("run", run_dir=run_dir, select=QUESTION_SELECTOR))
     path = run_dir / ArenaMart.QUESTION_QUALITY

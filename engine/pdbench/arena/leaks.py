@@ -23,6 +23,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pdbench.providers.base import PROVIDERS
+
 __all__ = [
     "SCRUB_TOKEN",
     "SELF_IDENTIFICATION_PHRASES",
@@ -46,7 +48,8 @@ VENDOR_WORDS: dict[str, tuple[str, ...]] = {
     "qwen": ("Alibaba", "Qwen"),
     "grok": ("xAI", "Grok"),
 }
-"""Provider or model-family key -> the words that name that maker or its models."""
+"""Maker or model-family key, found in a player's provider or model -> the words that name
+that maker or its models (a provider's own words are also on its spec)."""
 
 SELF_IDENTIFICATION_PHRASES: tuple[str, ...] = (
     "as an AI developed by",
@@ -73,8 +76,12 @@ class LeakCheck:
 
 
 def _vendor_words(provider: str, model: str) -> list[str]:
+    """The provider's own words (its spec's ``vendor_words``) and those of every maker or
+    model family named in the provider or the model (``litellm`` with ``openai/o3``)."""
+    spec = PROVIDERS.get(provider)
     where = f"{provider} {model}".casefold()
-    return [word for key, words in VENDOR_WORDS.items() if key in where for word in words]
+    found = [word for key, words in VENDOR_WORDS.items() if key in where for word in words]
+    return [*(spec.vendor_words if spec else ()), *found]
 
 
 class LeakRule:

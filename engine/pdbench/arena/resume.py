@@ -4,7 +4,8 @@ A phase's record file is written whole when all its calls are done, then the pha
 to the manifest's ``phases_done``: that marks it complete. Resuming
 
 1. checks that the config is the one the run started with
-   (:func:`pdbench.run.run_dir.resumable_manifest`, shared with the PD);
+   (:func:`pdbench.run.run_dir.resumable_manifest`, called by the run frame
+   :mod:`pdbench.run.frame` for every game);
 2. keeps the files of the phases in ``phases_done`` and reads their records back;
 3. deletes the file of any later phase and drops the ``calls.jsonl`` lines of every phase not
    done (atomically), so the interrupted phase is replayed from its first call;
@@ -29,8 +30,6 @@ from pathlib import Path
 from typing import Literal
 
 from pdbench.arena.prompts import PHASES, Phase
-from pdbench.run.inputs import RunInputs
-from pdbench.run.run_dir import resumable_manifest
 from pdbench.storage.jsonl import read_jsonl, rewrite_jsonl
 from pdbench.storage.schema import RunFiles, RunManifest
 
@@ -58,12 +57,9 @@ class ArenaResumeState:
     """``calls.jsonl`` lines kept (those of finished phases)."""
 
 
-def prepare_arena_resume(
-    run_dir: Path, *, config_sha256: str, inputs: RunInputs | None = None
-) -> ArenaResumeState:
-    """Check that ``run_dir`` can be resumed with this config (and, given them, these
-    ``inputs``: files read, endpoints) and drop unfinished phases."""
-    manifest = resumable_manifest(run_dir, config_sha256=config_sha256, inputs=inputs)
+def prepare_arena_resume(run_dir: Path, manifest: RunManifest) -> ArenaResumeState:
+    """Drop the unfinished phases of the stopped tournament in ``run_dir``, whose manifest
+    is ``manifest`` (the run frame has checked that this config may continue it)."""
     done: list[Phase] = []
     for phase in PHASES:  # only a prefix of the play order can be finished
         if phase not in manifest.phases_done:

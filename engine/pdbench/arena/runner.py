@@ -22,7 +22,7 @@ Seeds are derived by name: the mock of player ``p`` is seeded ``(seed, "provider
 p)``; presentation orders ``(seed, "order", phase, p)``; ids from the seed and what they name.
 The manifest is written ``running`` first (with the ``scoring`` the SQL reads) and rewritten
 ``completed``, ``interrupted`` (Ctrl-C) or ``failed`` at the end, with the counts
-(:func:`pdbench.run.run_dir.manifest_lifecycle`). Resume: :mod:`pdbench.arena.resume`.
+(the run frame, :mod:`pdbench.run.frame`). Resume: :mod:`pdbench.arena.resume`.
 """
 
 from __future__ import annotations
@@ -60,18 +60,11 @@ from pdbench.game import RunResult
 from pdbench.providers.gateway import AwaitingBatch
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.run.concurrency import run_concurrently
+from pdbench.run.frame import RunSpec, play_run
 from pdbench.run.inputs import run_inputs
-from pdbench.run.run_dir import (
-    LiveManifest,
-    manifest_lifecycle,
-    new_run_manifest,
-    prepare_run_dir,
-    resumed,
-)
+from pdbench.run.run_dir import LiveManifest
 from pdbench.run.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter
-from pdbench.storage.manifest import canonical_sha256
-from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import BatchRef, RunFiles, RunManifest, RunStatus
 
 __all__ = ["arena_runtime", "run_arena"]
@@ -330,12 +323,17 @@ def run_arena(
     run_dir = config.run_dir(output_dir)
     owns_runtime = runtime is None
     runtime = runtime or arena_runtime(config, use_cache=use_cache)
-    with hold_run_dir(run_dir, create=not resume):
-        manifest, records, kept_calls = _start(
-            loaded, run_dir=run_dir, resume=resume, overwrite=overwrite
-        )
-        runtime.cancel.clear()
-        tournament = _Tournament(
+    spec = RunSpec(
+        game="arena",
+        config=config,
+        config_path=loaded.path,
+        run_dir=run_dir,
+        inputs=run_inputs(loaded.inputs, arena_llm_fields(config)),
+        scoring=config.scoring(),
+    )
+    play = _ArenaPlay(
+        run_dir,
+        lambda records, kept_calls: _Tournament(
             context=PhaseContext(
                 config=config, templates=templates, pairwise_template=_pairwise_template(loaded)
             ),
@@ -347,19 +345,50 @@ def run_arena(
             kept_calls=kept_calls,
             on_progress=on_progress,
             on_line=on_line,
-        )
+        ),
+        kept_questions=kept_questions,
+    )
+    return play_run(
+        spec, play, resume=resume, overwrite=overwrite, runtime=runtime, owns_runtime=owns_runtime
+    )
 
-        def wrap_up(status: RunStatus) -> dict[str, int]:
-            runtime.abandon_in_flight()  # calls a stopped run no longer waits for
-            tournament.calls.close()
-            if owns_runtime and runtime.cache is not None:
-                runtime.cache.close()
-            return tournament.counts()
 
-        with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
-            tournament.adopt_batches(manifest.batches)
-            tournament.play_all(live=live, kept_questions=kept_questions)
-        return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
+class _ArenaPlay:
+    """The arena's part of a run (:class:`pdbench.run.frame.GamePlay`): the phases not done
+    yet, played by one tournament."""
+
+    def __init__(
+        self,
+        run_dir: Path,
+        tournament: Callable[[dict[Phase, list[dict]], int], _Tournament],
+        *,
+        kept_questions: Callable[[Path], list[str]],
+    ) -> None:
+        self.run_dir = run_dir
+        self.new_tournament = tournament
+        self.kept_questions = kept_questions
+        self.tournament: _Tournament | None = None
+
+    def start(self, manifest: RunManifest) -> RunManifest:
+        self.tournament = self.new_tournament({}, 0)
+        return manifest
+
+    def resume(self, manifest: RunManifest) -> RunManifest:
+        state = prepare_arena_resume(self.run_dir, manifest)
+        self.tournament = self.new_tournament(dict(state.records), state.calls)
+        return state.manifest
+
+    def play(self, live: LiveManifest) -> None:
+        assert self.tournament is not None
+        self.tournament.adopt_batches(live.manifest.batches)
+        self.tournament.play_all(live=live, kept_questions=self.kept_questions)
+
+    def close(self, status: RunStatus) -> None:
+        if self.tournament is not None:
+            self.tournament.calls.close()
+
+    def counts(self) -> dict[str, int]:
+        return self.tournament.counts() if self.tournament is not None else {"calls": 0}
 
 
 def _pairwise_template(loaded: LoadedConfig) -> str:
@@ -367,22 +396,3 @@ def _pairwise_template(loaded: LoadedConfig) -> str:
     if config.judging == "absolute":
         return ""
     return (loaded.root / config.pairing.prompt).read_text(encoding="utf-8")
-
-
-def _start(
-    loaded: LoadedConfig, *, run_dir: Path, resume: bool, overwrite: bool
-) -> tuple[RunManifest, dict[Phase, list[dict]], int]:
-    """The manifest a run starts from, the records of the phases already done and the
-    ``calls.jsonl`` lines kept: the stopped run's with ``resume``, else a fresh run's (the
-    locked ``run_dir`` emptied first, with ``overwrite``)."""
-    config: ArenaConfig = loaded.config
-    config_sha256 = canonical_sha256(config.model_dump(mode="json"))
-    inputs = run_inputs(loaded.inputs, arena_llm_fields(config))
-    if resume:
-        state = prepare_arena_resume(run_dir, config_sha256=config_sha256, inputs=inputs)
-        return resumed(state.manifest), dict(state.records), state.calls
-    prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=config_sha256)
-    manifest = new_run_manifest(
-        config, game="arena", config_path=loaded.path, scoring=config.scoring(), inputs=inputs
-    )
-    return manifest, {}, 0

@@ -15,7 +15,7 @@ from pydantic import (
 
 from pdbench.config.base import StrictModel, env_var_name
 from pdbench.errors import unknown
-from pdbench.providers.base import PROVIDERS
+from pdbench.providers.base import PROVIDERS, providers_with
 from pdbench.providers.batch_lane import BatchPolling
 from pdbench.providers.params import checked_params
 from pdbench.providers.reasoning import DEFAULT_REASONING_BUDGET, model_family
@@ -46,14 +46,19 @@ class ThinkingConfig(StrictModel):
     ``max_tokens`` = this budget + the visible reply's ``max_tokens``."""
 
 
-_REASONING_PROVIDERS = ("openai", "litellm")
-_BATCH_PROVIDERS = ("openai", "anthropic", "mock")
 _THINKING_TOP_P = 0.95
+
+
+def _names(capability: str) -> str:
+    """The providers with ``capability``, for a refusal: ``openai and litellm``."""
+    names = providers_with(capability)
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
 
 
 def _is_reasoning(provider: str, model: str, override: bool | None) -> bool:
     """Whether calls of ``provider``/``model`` go out as to a reasoning model."""
-    if provider not in _REASONING_PROVIDERS:
+    spec = PROVIDERS.get(provider)
+    if spec is None or not spec.reasoning:
         return False
     if override is not None:
         return override
@@ -128,9 +133,9 @@ class ProviderAccessConfig(StrictModel):
     @classmethod
     def _a_batch_provider(cls, batch: bool, info: ValidationInfo) -> bool:
         provider = info.data.get("provider")
-        if batch and provider not in _BATCH_PROVIDERS:
+        if batch and provider not in providers_with("batch"):
             raise ValueError(
-                f"applies to providers {', '.join(_BATCH_PROVIDERS)} only, not {provider}"
+                f"applies to providers {', '.join(providers_with('batch'))} only, not {provider}"
             )
         return batch
 
@@ -138,9 +143,9 @@ class ProviderAccessConfig(StrictModel):
     @classmethod
     def _a_reasoning_provider(cls, reasoning: bool | None, info: ValidationInfo) -> bool | None:
         provider = info.data.get("provider")
-        if reasoning is not None and provider not in _REASONING_PROVIDERS:
+        if reasoning is not None and provider not in providers_with("reasoning"):
             raise ValueError(
-                f"applies to providers {' and '.join(_REASONING_PROVIDERS)} only, not {provider}"
+                f"applies to providers {_names('reasoning')} only, not {provider}"
                 " (Anthropic's reasoning is thinking: {budget_tokens: N})"
             )
         return reasoning
@@ -152,10 +157,8 @@ class ProviderAccessConfig(StrictModel):
             return value
         provider, model = info.data.get("provider", ""), info.data["model"]
         override = info.data.get("reasoning")
-        if provider not in _REASONING_PROVIDERS:
-            raise ValueError(
-                f"applies to providers {' and '.join(_REASONING_PROVIDERS)} only, not {provider}"
-            )
+        if provider not in providers_with("reasoning"):
+            raise ValueError(f"applies to providers {_names('reasoning')} only, not {provider}")
         if not _is_reasoning(provider, model, override):
             if override is False:
                 raise ValueError("applies to reasoning models only, and reasoning is false")
@@ -175,8 +178,8 @@ class ProviderAccessConfig(StrictModel):
         cls, thinking: ThinkingConfig | None, info: ValidationInfo
     ) -> ThinkingConfig | None:
         provider = info.data.get("provider")
-        if thinking is not None and provider != "anthropic":
-            raise ValueError(f"applies to provider anthropic only, not {provider}")
+        if thinking is not None and provider not in providers_with("thinking"):
+            raise ValueError(f"applies to provider {_names('thinking')} only, not {provider}")
         return thinking
 
     @field_validator("params")

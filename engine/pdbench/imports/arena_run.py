@@ -18,8 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pdbench.arena.config import AnomalyConfig, BootstrapConfig, QuestionFilterConfig
 from pdbench.arena.pairwise_config import PairwiseConfig
+from pdbench.arena.scoring_config import (
+    AnomalyConfig,
+    ArenaScoring,
+    BootstrapConfig,
+    QuestionFilterConfig,
+    SeededAnomaly,
+    SeededBootstrap,
+    TrickScoring,
+)
 from pdbench.clock import utc_timestamp
 from pdbench.imports.manifest import IMPORT_SEED, imported_manifest
 from pdbench.rng import derive_seed
@@ -62,25 +70,21 @@ class ImportedVerdict:
 def imported_scoring(*, pairwise: PairwiseConfig) -> dict[str, Any]:
     """The manifest's ``scoring`` of an imported arena run: the arena's defaults."""
     anomaly = AnomalyConfig()
-    return {
-        "normalization": "shift",
-        "question_filter": QuestionFilterConfig().model_dump(mode="json"),
-        "bootstrap": {"n": BootstrapConfig().n, "seed": derive_seed(IMPORT_SEED, "bootstrap")},
-        "anomaly": {
-            "permutations": anomaly.permutations,
-            "fdr": anomaly.fdr,
-            "min_effect": anomaly.min_effect,
-            "seed": derive_seed(IMPORT_SEED, "anomaly"),
-        },
-        "min_judgments": 3,
-        "identity_leaks": "flag",
-        "rationales": None,
-        "self_assessment": False,
-        "tricks": {"share": 0.0, "fell_below": 3.0},
-        "diversity": None,
-        "pairwise": pairwise.model_dump(mode="json"),
-        "players": [],
-    }
+    return ArenaScoring(
+        normalization="shift",
+        question_filter=QuestionFilterConfig(),
+        bootstrap=SeededBootstrap(
+            n=BootstrapConfig().n, seed=derive_seed(IMPORT_SEED, "bootstrap")
+        ),
+        anomaly=SeededAnomaly(**anomaly.model_dump(), seed=derive_seed(IMPORT_SEED, "anomaly")),
+        min_judgments=3,
+        identity_leaks="flag",
+        rationales=None,
+        self_assessment=False,
+        tricks=TrickScoring(share=0.0, fell_below=3.0),
+        diversity=None,
+        pairwise=pairwise,
+    ).model_dump(mode="json")
 
 
 def reference_player(verdicts: list[ImportedVerdict]) -> str | None:

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from pdbench.clock import utc_timestamp
+from pdbench.providers.base import sdk_packages
 from pdbench.storage.manifest import canonical_sha256, git_commit, package_versions
 from pdbench.storage.records.manifest import ImportRecord, RunManifest
 
@@ -39,7 +40,7 @@ def imported_manifest(
         config_path=f"import:{record.format}",
         config_sha256=canonical_sha256(config),
         config=config,
-        versions=package_versions(),
+        versions=package_versions(sdk_packages()),
         git_commit=git_commit(),
         python=sys.version.split()[0],
         platform=platform.platform(),

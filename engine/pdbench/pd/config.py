@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    BaseModel,
+    ConfigDict,
     Field,
     ValidationInfo,
     field_validator,
@@ -354,17 +356,38 @@ class ExperimentConfig(ProviderLayerConfig):
         return metric_params(self.metrics, seed=self.seed)
 
 
+class MetricParams(BaseModel):
+    """The manifest's ``metric_params``: what the PD's SQL reads (``stg_pd_run_manifest``)."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    collapse_k: int
+    """Rounds in the window of the cooperation-collapse test."""
+    collapse_threshold: float
+    """Cooperation rate at or below which a window has collapsed."""
+    bootstrap_n: int
+    """Bootstrap replicates behind the intervals."""
+    bootstrap_seed: int
+    """The bootstrap's seed, derived from the run's seed by name."""
+    ecosystem_generations: int
+    """Generations of the ecological simulation."""
+    moran_population: int
+    """Population of the Moran process."""
+    moran_repetitions: int
+    """Repetitions of the Moran process."""
+
+
 def metric_params(metrics: MetricsConfig, *, seed: int) -> dict[str, int | float]:
-    """The manifest's ``metric_params`` of ``metrics`` in a run of ``seed`` (played or
-    imported)."""
+    """The manifest's ``metric_params`` (:class:`MetricParams`) of ``metrics`` in a run of
+    ``seed`` (played or imported)."""
     collapse = metrics.collapse
     evolution = metrics.evolution
-    return {
-        "collapse_k": collapse.k,
-        "collapse_threshold": collapse.threshold,
-        "bootstrap_n": metrics.bootstrap.n,
-        "bootstrap_seed": derive_seed(seed, "bootstrap"),
-        "ecosystem_generations": evolution.generations,
-        "moran_population": evolution.population,
-        "moran_repetitions": evolution.repetitions,
-    }
+    return MetricParams(
+        collapse_k=collapse.k,
+        collapse_threshold=collapse.threshold,
+        bootstrap_n=metrics.bootstrap.n,
+        bootstrap_seed=derive_seed(seed, "bootstrap"),
+        ecosystem_generations=evolution.generations,
+        moran_population=evolution.population,
+        moran_repetitions=evolution.repetitions,
+    ).model_dump(mode="json")

@@ -42,7 +42,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pdbench.clock import utc_timestamp
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError
 from pdbench.game import RunResult
@@ -55,11 +54,10 @@ from pdbench.pd.sharded_run import is_sharded, run_sharded
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.run.concurrency import run_concurrently
 from pdbench.run.executors import Executor, LocalExecutor
+from pdbench.run.frame import RunSpec, play_run
 from pdbench.run.provider_checks import check_llm_providers
-from pdbench.run.run_dir import manifest_lifecycle, prepare_run_dir, resumed
+from pdbench.run.run_dir import LiveManifest
 from pdbench.run.runtime import build_runtime
-from pdbench.storage.manifest import canonical_sha256, new_manifest
-from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunManifest, RunStatus
 
 __all__ = [
@@ -69,6 +67,9 @@ __all__ = [
     "llm_agents",
     "run_experiment",
 ]
+
+_NO_LINES = {"rounds": 0, "matches": 0, "aborted_matches": 0, "calls": 0}
+"""The counts of a run that has written nothing yet."""
 
 
 def llm_agents(config: ExperimentConfig) -> list[tuple[int, str, Any]]:
@@ -182,69 +183,72 @@ def _play_in_one_process(
     on_match_done: Callable[[MatchPlan, dict[str, Any]], None] | None,
 ) -> RunResult:
     """Play ``plans`` in this process (on ``max_concurrency`` threads when LLM agents play)
-    into one file per record."""
-    with hold_run_dir(run_dir, create=not resume):
-        manifest, todo, kept = _start(
-            loaded, config, run_dir, plans=plans, resume=resume, overwrite=overwrite
-        )
-        runtime.cancel.clear()
-        files = MatchFiles(run_dir, kept=kept)
-        workers = config.max_concurrency if llm_agents(config) else 1
-
-        def wrap_up(status: RunStatus) -> dict[str, int]:
-            runtime.abandon_in_flight()  # calls a stopped run no longer waits for
-            files.close()
-            if owns_runtime and runtime.cache is not None:
-                runtime.cache.close()
-            return files.counts()
-
-        with manifest_lifecycle(run_dir, manifest, on_end=wrap_up) as live:
-            run_concurrently(
-                todo,
-                match_player(loaded, config, runtime=runtime, files=files),
-                max_concurrency=workers,
-                on_done=on_match_done,
-                cancel=runtime.cancel,
-            )
-            in_order = workers > 1 or resume
-            files.finish(
-                order={plan.match_id: i for i, plan in enumerate(plans)} if in_order else None
-            )
-        return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
-
-
-def _start(
-    loaded: LoadedConfig,
-    config: ExperimentConfig,
-    run_dir: Path,
-    *,
-    plans: list[MatchPlan],
-    resume: bool,
-    overwrite: bool,
-) -> tuple[RunManifest, list[MatchPlan], dict[str, int]]:
-    """Prepare ``run_dir`` for a new run, or pick up the one to resume: the manifest to run
-    with, the matches to play, and the counts of the lines kept."""
-    snapshot = config.model_dump(mode="json")
-    if resume:
-        state = prepare_resume(
-            run_dir,
-            config_sha256=canonical_sha256(snapshot),
-            inputs=pd_run_inputs(loaded, config),
-            plan_order=[plan.match_id for plan in plans],
-        )
-        todo = [plan for plan in plans if plan.match_id not in state.finished]
-        return resumed(state.manifest), todo, state.counts
-    prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=canonical_sha256(snapshot))
-    inputs = pd_run_inputs(loaded, config)
-    manifest = new_manifest(
-        run_id=config.run_id,
+    into one file per record, within the run frame."""
+    spec = RunSpec(
         game="pd",
-        seed=config.seed,
+        config=config,
         config_path=loaded.path,
-        config=snapshot,
+        run_dir=run_dir,
+        inputs=pd_run_inputs(loaded, config),
         metric_params=config.metric_params(),
-        inputs=inputs.files,
-        endpoints=inputs.endpoints,
-        started_at=utc_timestamp(),
     )
-    return manifest, plans, {"rounds": 0, "matches": 0, "aborted_matches": 0, "calls": 0}
+    play = _LocalPlay(
+        loaded, config, run_dir, plans=plans, runtime=runtime, on_match_done=on_match_done
+    )
+    return play_run(
+        spec, play, resume=resume, overwrite=overwrite, runtime=runtime, owns_runtime=owns_runtime
+    )
+
+
+class _LocalPlay:
+    """The PD's part of a run in one process (:class:`pdbench.run.frame.GamePlay`): the
+    matches left to play, played into the three match files."""
+
+    def __init__(
+        self,
+        loaded: LoadedConfig,
+        config: ExperimentConfig,
+        run_dir: Path,
+        *,
+        plans: list[MatchPlan],
+        runtime: ProviderRuntime,
+        on_match_done: Callable[[MatchPlan, dict[str, Any]], None] | None,
+    ) -> None:
+        self.loaded, self.config, self.run_dir, self.plans = loaded, config, run_dir, plans
+        self.runtime, self.on_match_done = runtime, on_match_done
+        self.todo = plans
+        self.resuming = False
+        self.files: MatchFiles | None = None
+
+    def start(self, manifest: RunManifest) -> RunManifest:
+        self.files = MatchFiles(self.run_dir, kept=dict(_NO_LINES))
+        return manifest
+
+    def resume(self, manifest: RunManifest) -> RunManifest:
+        state = prepare_resume(self.run_dir, plan_order=[p.match_id for p in self.plans])
+        self.todo = [plan for plan in self.plans if plan.match_id not in state.finished]
+        self.resuming = True
+        self.files = MatchFiles(self.run_dir, kept=state.counts)
+        return manifest
+
+    def play(self, live: LiveManifest) -> None:
+        assert self.files is not None
+        workers = self.config.max_concurrency if llm_agents(self.config) else 1
+        run_concurrently(
+            self.todo,
+            match_player(self.loaded, self.config, runtime=self.runtime, files=self.files),
+            max_concurrency=workers,
+            on_done=self.on_match_done,
+            cancel=self.runtime.cancel,
+        )
+        in_order = workers > 1 or self.resuming
+        self.files.finish(
+            order={plan.match_id: i for i, plan in enumerate(self.plans)} if in_order else None
+        )
+
+    def close(self, status: RunStatus) -> None:
+        if self.files is not None:
+            self.files.close()
+
+    def counts(self) -> dict[str, int]:
+        return self.files.counts() if self.files is not None else dict(_NO_LINES)

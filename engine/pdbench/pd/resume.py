@@ -5,7 +5,8 @@
 
 1. the manifest must be there and its ``config_sha256`` must equal the sha256 of the config
    as loaded now (with the same ``--replicates``); otherwise resume refuses
-   (:func:`pdbench.run.run_dir.resumable_manifest`, shared with the arena);
+   (:func:`pdbench.run.run_dir.resumable_manifest`, called by the run frame
+   :mod:`pdbench.run.frame` for every game);
 2. a match is *finished* when ``matches.jsonl`` has its line (the line is written after all
    of the match's rounds and calls) and ``rounds.jsonl`` holds exactly its ``rounds_played``
    rounds (:func:`pdbench.pd.match_files.match_round_counts`); every other match,
@@ -25,9 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.pd.match_files import match_round_counts, rewrite_in_plan_order
-from pdbench.run.inputs import RunInputs
-from pdbench.run.run_dir import resumable_manifest
-from pdbench.storage.schema import RunManifest
 
 __all__ = ["ResumeState", "prepare_resume"]
 
@@ -36,24 +34,16 @@ __all__ = ["ResumeState", "prepare_resume"]
 class ResumeState:
     """What a resumed run starts from."""
 
-    manifest: RunManifest
     finished: frozenset[str]
     """Match ids with a ``matches.jsonl`` line and all their rounds: kept, not replayed."""
     counts: dict[str, int]
     """Lines kept per file (``rounds``, ``matches``, ``aborted_matches``, ``calls``)."""
 
 
-def prepare_resume(
-    run_dir: Path,
-    *,
-    config_sha256: str,
-    plan_order: list[str],
-    inputs: RunInputs | None = None,
-) -> ResumeState:
-    """Check that ``run_dir`` can be resumed with this config (and, given them, these
-    ``inputs``: files read, endpoints) and drop unfinished matches."""
-    manifest = resumable_manifest(run_dir, config_sha256=config_sha256, inputs=inputs)
+def prepare_resume(run_dir: Path, *, plan_order: list[str]) -> ResumeState:
+    """Drop the unfinished matches of the stopped run in ``run_dir`` (the run frame has
+    checked that this config may continue it)."""
     order = {match_id: i for i, match_id in enumerate(plan_order)}
     finished = match_round_counts(run_dir).complete & order.keys()
     counts, _ = rewrite_in_plan_order(run_dir, order=order, keep=finished)
-    return ResumeState(manifest=manifest, finished=finished, counts=counts)
+    return ResumeState(finished=finished, counts=counts)

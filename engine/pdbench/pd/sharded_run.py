@@ -35,16 +35,9 @@ from pdbench.pd.chunks import (
 from pdbench.pd.inputs import pd_run_inputs
 from pdbench.pd.plan import MatchPlan
 from pdbench.run.executors import Executor
-from pdbench.run.run_dir import (
-    LiveManifest,
-    manifest_lifecycle,
-    new_run_manifest,
-    prepare_run_dir,
-    resumable_manifest,
-    resumed,
-)
-from pdbench.storage.manifest import canonical_sha256, read_manifest
-from pdbench.storage.run_lock import hold_run_dir
+from pdbench.run.frame import RunSpec, play_run
+from pdbench.run.run_dir import LiveManifest
+from pdbench.storage.manifest import read_manifest
 from pdbench.storage.schema import RunFiles, RunManifest, RunStatus, ShardRecord
 from pdbench.storage.shards import remove_unfinished_shards, shard_dir
 
@@ -72,75 +65,102 @@ def run_sharded(
     chunk_rounds: int | None,
     on_match_done: Callable[[MatchPlan, dict[str, Any]], None] | None = None,
 ) -> RunResult:
-    """Play ``plans`` chunk by chunk on ``executor`` into ``run_dir`` (see module)."""
+    """Play ``plans`` chunk by chunk on ``executor`` into ``run_dir`` (see module), within
+    the run frame."""
     run_dir = run_dir.resolve()
-    with executor, hold_run_dir(run_dir, create=not resume):
-        manifest = _start(loaded, plans=plans, run_dir=run_dir, resume=resume, overwrite=overwrite)
-        if not resume:
-            if chunk_rounds is None:
-                chunk_rounds = chunk_rounds_for(plans, slots=executor.slots())
-            manifest = manifest.model_copy(
-                update={"shards": plan_chunks(plans, chunk_rounds=chunk_rounds)}
+    config = loaded.config
+    spec = RunSpec(
+        game="pd",
+        config=config,
+        config_path=loaded.path,
+        run_dir=run_dir,
+        inputs=pd_run_inputs(loaded, config),
+        metric_params=config.metric_params(),
+    )
+    play = _ShardedPlay(
+        loaded,
+        run_dir,
+        plans=plans,
+        executor=executor,
+        chunk_rounds=chunk_rounds,
+        on_match_done=on_match_done,
+    )
+    with executor:
+        return play_run(spec, play, resume=resume, overwrite=overwrite)
+
+
+class _ShardedPlay:
+    """The PD's part of a run in chunks (:class:`pdbench.run.frame.GamePlay`): the chunks
+    listed in the manifest, the uncommitted ones played on the executor."""
+
+    def __init__(
+        self,
+        loaded: LoadedConfig,
+        run_dir: Path,
+        *,
+        plans: list[MatchPlan],
+        executor: Executor,
+        chunk_rounds: int | None,
+        on_match_done: Callable[[MatchPlan, dict[str, Any]], None] | None,
+    ) -> None:
+        self.loaded, self.run_dir, self.plans = loaded, run_dir, plans
+        self.executor, self.chunk_rounds, self.on_match_done = executor, chunk_rounds, on_match_done
+        self.book = _ShardBook([])
+
+    def start(self, manifest: RunManifest) -> RunManifest:
+        chunk_rounds = self.chunk_rounds
+        if chunk_rounds is None:
+            chunk_rounds = chunk_rounds_for(self.plans, slots=self.executor.slots())
+        shards = plan_chunks(self.plans, chunk_rounds=chunk_rounds)
+        return self._checked(manifest.model_copy(update={"shards": shards}))
+
+    def resume(self, manifest: RunManifest) -> RunManifest:
+        if not manifest.shards:
+            raise RunDirError(
+                f"{self.run_dir}: this run was played in one process (one file per record); "
+                "resume it without --executor"
             )
-        shards = _checked(run_dir, manifest.shards, plans=plans)
+        if sum(shard.matches for shard in manifest.shards) != len(self.plans):
+            raise RunDirError(f"{self.run_dir}: the manifest's chunks do not cover the plan")
+        remove_unfinished_shards(self.run_dir)
+        return self._checked(manifest)
+
+    def _checked(self, manifest: RunManifest) -> RunManifest:
+        shards = _checked(self.run_dir, manifest.shards, plans=self.plans)
+        self.book = _ShardBook(shards)
+        return manifest.model_copy(update={"shards": shards})
+
+    def play(self, live: LiveManifest) -> None:
+        book, plans = self.book, self.plans
+        book.live = live
         jobs = [
             ChunkJob(
-                loaded=loaded,
-                run_dir=run_dir,
+                loaded=self.loaded,
+                run_dir=self.run_dir,
                 shard=shard,
                 plans=tuple(plans[shard.first_match : shard.first_match + shard.matches]),
             )
-            for shard in shards
+            for shard in book.shards
             if not shard.committed
         ]
 
-        book = _ShardBook(shards)
-        with manifest_lifecycle(
-            run_dir, manifest.model_copy(update={"shards": shards}), on_end=book.wrap_up
-        ) as live:
-            book.live = live
+        def on_done(job: ChunkJob, report: ChunkReport) -> None:
+            book.committed(job.shard, report)
+            if self.on_match_done is not None:
+                for plan in job.plans:
+                    self.on_match_done(plan, {"match_id": plan.match_id})
 
-            def on_done(job: ChunkJob, report: ChunkReport) -> None:
-                book.committed(job.shard, report)
-                if on_match_done is not None:
-                    for plan in job.plans:
-                        on_match_done(plan, {"match_id": plan.match_id})
+        self.executor.run(play_chunk, jobs, on_done=on_done)
+        missing = [shard.part for shard in book.shards if not shard.committed]
+        if missing:
+            raise IntegrityError(f"{self.run_dir}: chunks {missing} were never committed")
+        remove_unfinished_shards(self.run_dir)
 
-            executor.run(play_chunk, jobs, on_done=on_done)
-            missing = [shard.part for shard in book.shards if not shard.committed]
-            if missing:
-                raise IntegrityError(f"{run_dir}: chunks {missing} were never committed")
-            remove_unfinished_shards(run_dir)
-        return RunResult(run_dir=run_dir, manifest=live.manifest, counts=live.manifest.counts)
+    def close(self, status: RunStatus) -> None:
+        self.book.close()
 
-
-def _start(
-    loaded: LoadedConfig, *, plans: list[MatchPlan], run_dir: Path, resume: bool, overwrite: bool
-) -> RunManifest:
-    """The manifest to run with: a new one, or the stopped run's, running again."""
-    config = loaded.config
-    sha256 = canonical_sha256(config.model_dump(mode="json"))
-    if not resume:
-        prepare_run_dir(run_dir, overwrite=overwrite, config_sha256=sha256)
-        return new_run_manifest(
-            config,
-            game="pd",
-            config_path=loaded.path,
-            metric_params=config.metric_params(),
-            inputs=pd_run_inputs(loaded, config),
-        )
-    manifest = resumable_manifest(
-        run_dir, config_sha256=sha256, inputs=pd_run_inputs(loaded, config)
-    )
-    if not manifest.shards:
-        raise RunDirError(
-            f"{run_dir}: this run was played in one process (one file per record); "
-            "resume it without --executor"
-        )
-    if sum(shard.matches for shard in manifest.shards) != len(plans):
-        raise RunDirError(f"{run_dir}: the manifest's chunks do not cover the plan")
-    remove_unfinished_shards(run_dir)
-    return resumed(manifest)
+    def counts(self) -> dict[str, int]:
+        return _counts(self.book.shards)
 
 
 def _checked(
@@ -179,10 +199,10 @@ class _ShardBook:
             self.live.update(shards=self.shards, counts=_counts(self.shards))
             self._written = time.monotonic()
 
-    def wrap_up(self, status: RunStatus) -> dict[str, int]:
+    def close(self) -> None:
+        """Write the chunks as they ended into the manifest."""
         if self.live is not None:
             self.live.update(shards=self.shards)
-        return _counts(self.shards)
 
 
 def _counts(shards: list[ShardRecord]) -> dict[str, int]:

@@ -24,12 +24,10 @@ import anthropic
 from pdbench.errors import ConfigError
 from pdbench.providers.adapter import SDKAdapter, adapter_options
 from pdbench.providers.anthropic_batch import AnthropicBatches
-from pdbench.providers.base import Usage
+from pdbench.providers.base import Usage, key_env, key_problem
 from pdbench.providers.keys import api_key
 
-__all__ = ["DEFAULT_KEY_ENV", "STOP_REASONS", "AnthropicProvider", "build", "key_problem"]
-
-DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
+__all__ = ["STOP_REASONS", "AnthropicProvider", "build"]
 
 STOP_REASONS = {
     "end_turn": "stop",
@@ -94,23 +92,13 @@ class AnthropicProvider(SDKAdapter, AnthropicBatches):  # type: ignore[misc]
         )
 
 
-def key_problem(settings: Any) -> str | None:
-    """Why no key can be found for ``settings``, or None."""
-    env_var = settings.api_key_env or DEFAULT_KEY_ENV
-    if api_key(env_var):
-        return None
-    return (
-        f"provider 'anthropic' needs the environment variable {env_var} (set it, or put it in .env)"
-    )
-
-
 def build(*, settings: Any, seed: int) -> AnthropicProvider:
     """The registry's factory, from an LLM agent's config."""
-    problem = key_problem(settings)
+    problem = key_problem("anthropic", settings=settings)
     if problem:
         raise ConfigError(problem)
     return AnthropicProvider(
         **adapter_options(settings),
-        api_key=api_key(settings.api_key_env or DEFAULT_KEY_ENV) or "",
+        api_key=api_key(key_env("anthropic", settings) or "") or "",
         thinking_budget=settings.thinking.budget_tokens if settings.thinking else None,
     )

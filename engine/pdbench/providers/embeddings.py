@@ -15,13 +15,15 @@ and says what the request used. Three kinds:
   one vector per token: they are averaged into one (mean pooling, :func:`pooled`).
 - ``litellm``: ``litellm.embedding``.
 
-Anthropic has no embedding endpoint; the config refuses it. Transport failures are retried
+Which provider embeds how is its spec's ``embedder`` (:data:`pdbench.providers.base.PROVIDERS`);
+Anthropic has none, and the config refuses it. Transport failures are retried
 like every other call (:func:`pdbench.providers.retry.call_with_retries`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import math
 import random
 import time
@@ -29,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pdbench.providers.base import PROVIDERS, key_env
 from pdbench.providers.failures import Failure
 from pdbench.providers.keys import api_key
 from pdbench.providers.retry import RetryPolicy, call_with_retries
@@ -39,7 +42,10 @@ __all__ = [
     "EmbeddingSettings",
     "MockEmbedder",
     "build_embedder",
+    "litellm_embedder",
+    "mock_embedder",
     "ngram_vector",
+    "openai_embedder",
     "pooled",
 ]
 
@@ -145,12 +151,18 @@ class _RemoteEmbedder:
         )
 
 
-def _openai(settings: EmbeddingSettings, policy: RetryPolicy) -> _RemoteEmbedder:
+def mock_embedder(settings: EmbeddingSettings) -> Embedder:
+    """The mock's embedder: hashed character 3-grams of ``settings.dim`` dimensions."""
+    return MockEmbedder(model=settings.model, dim=settings.dim)
+
+
+def openai_embedder(settings: EmbeddingSettings) -> Embedder:
+    """OpenAI's (or any OpenAI-compatible server's) ``/v1/embeddings``."""
     import openai
 
     from pdbench.providers.sdk_errors import classify_sdk_error
 
-    key = api_key(settings.api_key_env or "OPENAI_API_KEY")
+    key = api_key(key_env("openai", settings) or "")
     if key is None and settings.base_url:
         key = "no-key-needed"  # a local server needs none
     client = openai.OpenAI(
@@ -168,11 +180,12 @@ def _openai(settings: EmbeddingSettings, policy: RetryPolicy) -> _RemoteEmbedder
         model=settings.model,
         request=request,
         classify=lambda exc: classify_sdk_error(exc, sdk=openai),
-        policy=policy,
+        policy=RetryPolicy(max_retries=settings.max_retries),
     )
 
 
-def _litellm(settings: EmbeddingSettings, policy: RetryPolicy) -> _RemoteEmbedder:
+def litellm_embedder(settings: EmbeddingSettings) -> Embedder:
+    """``litellm.embedding``, for any model LiteLLM routes."""
     import litellm
 
     from pdbench.providers.litellm import classify_litellm_error
@@ -194,17 +207,17 @@ def _litellm(settings: EmbeddingSettings, policy: RetryPolicy) -> _RemoteEmbedde
         model=settings.model,
         request=request,
         classify=classify_litellm_error,
-        policy=policy,
+        policy=RetryPolicy(max_retries=settings.max_retries),
     )
 
 
 def build_embedder(settings: EmbeddingSettings) -> Embedder:
-    """The embedder ``settings`` name (``mock``, ``openai`` or ``litellm``)."""
-    if settings.provider == "mock":
-        return MockEmbedder(model=settings.model, dim=settings.dim)
-    policy = RetryPolicy(max_retries=settings.max_retries)
-    if settings.provider == "openai":
-        return _openai(settings, policy)
-    if settings.provider == "litellm":
-        return _litellm(settings, policy)
-    raise ValueError(f"no embedding endpoint for provider {settings.provider!r}")
+    """The embedder of the provider ``settings`` name (its spec's ``embedder``)."""
+    spec = PROVIDERS.get(settings.provider)
+    if spec is None or spec.embedder is None:
+        raise ValueError(f"no embedding endpoint for provider {settings.provider!r}")
+    module_name, _, function_name = spec.embedder.partition(":")
+    build: Callable[[EmbeddingSettings], Embedder] = getattr(
+        importlib.import_module(module_name), function_name
+    )
+    return build(settings)

@@ -26,7 +26,7 @@ import openai
 
 from pdbench.errors import ConfigError
 from pdbench.providers.adapter import SDKAdapter, adapter_options
-from pdbench.providers.base import Usage
+from pdbench.providers.base import Usage, key_env, key_problem
 from pdbench.providers.keys import api_key
 from pdbench.providers.openai_batch import OpenAIBatches
 from pdbench.providers.openai_style import (
@@ -36,9 +36,8 @@ from pdbench.providers.openai_style import (
     reasoning_options,
 )
 
-__all__ = ["DEFAULT_KEY_ENV", "OpenAIProvider", "build", "key_problem"]
+__all__ = ["OpenAIProvider", "build"]
 
-DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 _LOCAL_PLACEHOLDER_KEY = "no-key-needed"
 
 
@@ -73,21 +72,13 @@ class OpenAIProvider(SDKAdapter, ReasoningRequests, OpenAIBatches):  # type: ign
         return choice.message.content or "", usage
 
 
-def key_problem(settings: Any) -> str | None:
-    """Why no key can be found for ``settings``, or None."""
-    env_var = settings.api_key_env or DEFAULT_KEY_ENV
-    if api_key(env_var) or settings.base_url:
-        return None
-    return f"provider 'openai' needs the environment variable {env_var} (set it, or put it in .env)"
-
-
 def build(*, settings: Any, seed: int) -> OpenAIProvider:
     """The registry's factory, from an LLM agent's config."""
-    problem = key_problem(settings)
+    problem = key_problem("openai", settings=settings)
     if problem:
         raise ConfigError(problem)
     return OpenAIProvider(
         **adapter_options(settings),
         **reasoning_options(settings),
-        api_key=api_key(settings.api_key_env or DEFAULT_KEY_ENV) or _LOCAL_PLACEHOLDER_KEY,
+        api_key=api_key(key_env("openai", settings) or "") or _LOCAL_PLACEHOLDER_KEY,
     )

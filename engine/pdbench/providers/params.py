@@ -1,6 +1,7 @@
 """The ``params:`` of an LLM config: request parameters passed through to the provider's SDK.
 
-Each provider takes a small, known set (:data:`PROVIDER_PARAMS`), each with a checked type:
+Each provider takes a small, known set (its spec's ``params``,
+:data:`pdbench.providers.base.PROVIDERS`), each with a checked type:
 
 - ``openai``: ``seed``, ``top_p``, ``stop``, ``frequency_penalty``, ``presence_penalty`` and
   ``extra_body`` (a mapping merged into the request body, for a server's own options);
@@ -16,42 +17,23 @@ that sets them; so is any other key. Every refusal is one line.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from functools import cache
+from typing import Any
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
-__all__ = ["PROVIDER_PARAMS", "SET_BY_PDBENCH", "checked_params"]
+from pdbench.providers.base import PROVIDERS
 
-_Probability = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
-_Penalty = Annotated[float, Field(ge=-2, le=2, allow_inf_nan=False)]
-_Stop = str | Annotated[list[str], Field(min_length=1, max_length=4)]
-_StopSequences = Annotated[list[str], Field(min_length=1)]
+__all__ = ["SET_BY_PDBENCH", "checked_params", "param_types"]
 
-_OPENAI: dict[str, Any] = {
-    "seed": int,
-    "top_p": _Probability,
-    "stop": _Stop,
-    "frequency_penalty": _Penalty,
-    "presence_penalty": _Penalty,
-    "extra_body": dict[str, Any],
-}
-_ANTHROPIC: dict[str, Any] = {
-    "top_p": _Probability,
-    "top_k": Annotated[int, Field(ge=1)],
-    "stop_sequences": _StopSequences,
-}
-_LITELLM: dict[str, Any] = {key: _OPENAI[key] for key in _OPENAI if key != "extra_body"}
 
-PROVIDER_PARAMS: dict[str, dict[str, TypeAdapter]] = {
-    provider: {key: TypeAdapter(kind) for key, kind in table.items()}
-    for provider, table in (
-        ("openai", _OPENAI),
-        ("anthropic", _ANTHROPIC),
-        ("litellm", _LITELLM),
-        ("mock", {}),
-    )
-}
-"""Provider -> the params it takes, each with the type its value must have."""
+@cache
+def param_types(provider: str) -> dict[str, TypeAdapter]:
+    """The params ``provider`` takes, each with the type its value must have (none for a
+    provider pdbench does not know)."""
+    spec = PROVIDERS.get(provider)
+    return {key: TypeAdapter(kind) for key, kind in (spec.params if spec else {}).items()}
+
 
 SET_BY_PDBENCH: dict[str, str] = {
     "model": "use model",
@@ -72,7 +54,7 @@ SET_BY_PDBENCH: dict[str, str] = {
 def checked_params(provider: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """``params`` with their values checked for ``provider``; a ``ValueError`` with one line
     says why they cannot go to it."""
-    allowed = PROVIDER_PARAMS.get(provider, {})
+    allowed = param_types(provider)
     checked: dict[str, Any] = {}
     for key, value in params.items():
         if key in SET_BY_PDBENCH:

@@ -21,11 +21,13 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from pdbench.clock import utc_timestamp
 from pdbench.errors import PdbenchError, RunDirError
+from pdbench.providers.base import sdk_packages
 from pdbench.run.inputs import RunInputs, changed_input
 from pdbench.storage.manifest import new_manifest, read_manifest, write_manifest
 from pdbench.storage.marts_manifest import MARTS_MANIFEST
@@ -35,6 +37,7 @@ from pdbench.storage.shards import SHARDS_DIR
 
 __all__ = [
     "LiveManifest",
+    "RunResult",
     "finished_run",
     "is_run_file",
     "manifest_lifecycle",
@@ -145,6 +148,7 @@ def new_run_manifest(
         scoring=scoring,
         inputs=inputs.files if inputs else None,
         endpoints=inputs.endpoints if inputs else None,
+        packages=sdk_packages(),
         started_at=utc_timestamp(),
     )
 
@@ -201,6 +205,15 @@ def resumed(manifest: RunManifest) -> RunManifest:
             "resumed_at": [*manifest.resumed_at, utc_timestamp()],
         }
     )
+
+
+@dataclass
+class RunResult:
+    """What a finished (or stopped) run wrote."""
+
+    run_dir: Path
+    manifest: RunManifest
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 class LiveManifest:

@@ -40,11 +40,9 @@ VERSIONED_PACKAGES = (
     "pyarrow",
     "dbt-core",
     "dbt-duckdb",
-    "openai",
-    "anthropic",
-    "litellm",
 )
-"""Packages whose installed version the manifest records (when installed)."""
+"""Packages whose installed version every manifest records (when installed); a run adds its
+providers' SDKs (:func:`pdbench.providers.base.sdk_packages`)."""
 
 
 def canonical_sha256(value: object) -> str:
@@ -53,10 +51,10 @@ def canonical_sha256(value: object) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def package_versions() -> dict[str, str]:
-    """Installed versions of ``VERSIONED_PACKAGES`` (missing ones left out)."""
+def package_versions(extra: tuple[str, ...] = ()) -> dict[str, str]:
+    """Installed versions of ``VERSIONED_PACKAGES`` and ``extra`` (missing ones left out)."""
     versions = {}
-    for name in VERSIONED_PACKAGES:
+    for name in (*VERSIONED_PACKAGES, *extra):
         try:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -93,8 +91,10 @@ def new_manifest(
     scoring: dict | None = None,
     inputs: dict[str, str] | None = None,
     endpoints: dict[str, list] | None = None,
+    packages: tuple[str, ...] = (),
 ) -> RunManifest:
-    """The manifest of a run that is starting."""
+    """The manifest of a run that is starting; ``packages``: versioned besides
+    :data:`VERSIONED_PACKAGES`."""
     return RunManifest(
         run_id=run_id,
         game=game,
@@ -107,7 +107,7 @@ def new_manifest(
         endpoints=endpoints or {},
         metric_params=metric_params,
         scoring=scoring or {},
-        versions=package_versions(),
+        versions=package_versions(packages),
         git_commit=git_commit(),
         python=sys.version.split()[0],
         platform=platform.platform(),

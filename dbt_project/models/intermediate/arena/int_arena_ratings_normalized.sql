@@ -13,7 +13,7 @@ scoring as (
 ),
 
 normalization_method as (
-    select question_normalization as chosen_method from scoring
+    select normalization as chosen_method from scoring
 ),
 
 ratings_as_scores as (

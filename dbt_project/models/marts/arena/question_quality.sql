@@ -22,7 +22,7 @@ final as (
         question_quality.is_kept,
         question_quality.quality_weight,
         question_quality.question_filter_kind,
-        scoring.question_normalization as normalization
+        scoring.normalization
     from question_quality
     cross join scoring
 )

@@ -13,10 +13,6 @@ scoring_settings as (
         run_id,
         seed as run_seed,
         scoring ->> '$.normalization' as normalization,
-        coalesce(
-            scoring ->> '$.question_normalization',
-            scoring ->> '$.normalization'
-        ) as question_normalization,
         scoring ->> '$.question_filter.kind' as question_filter_kind,
         (scoring ->> '$.question_filter.fraction')::double as question_filter_fraction,
         (scoring ->> '$.question_filter.min_score')::double as question_filter_min_score,
