@@ -39,8 +39,7 @@ def _masked(value: Any, mask: re.Pattern[str]) -> Any:
         if "built_from" in value:  # marts_manifest.json: [size, mtime_ns] per raw file
             value = {**value, "built_from": {k: v[0] for k, v in value["built_from"].items()}}
         return {
-            key: MASKED if mask.search(key) else _masked(item, mask)
-            for key, item in value.items()
+            key: MASKED if mask.search(key) else _masked(item, mask) for key, item in value.items()
         }
     if isinstance(value, list):
         return [_masked(item, mask) for item in value]

@@ -10,7 +10,7 @@
 #   name:        the column (per_agent: name_a and name_b; states: name_<state>_<side>,
 #                the states of one side first)
 #   per_agent:   one value per agent side (A and B), or one for the match
-#   label:       what a person reads; a side's column reads "<label> of A"
+#   label:       what a person reads; a side's column reads "A's <label>"
 #   unit:        what the number counts
 #   format:      percent | number | count | round
 #   decimals:    for format number
@@ -100,7 +100,7 @@ metrics:
   - name: payoff_per_round
     per_agent: true
     label: payoff per round
-    unit: points per round
+    unit: points/round
     format: number
     decimals: 3
     is_rate: false
@@ -133,7 +133,7 @@ metrics:
       out); NULL when it made no valid move, equal to the cooperation rate for a policy.
   - name: fallback_move_share
     per_agent: true
-    label: moves that were fallbacks
+    label: share of moves that were fallbacks
     unit: share of moves
     format: percent
     is_rate: true
@@ -183,7 +183,7 @@ metrics:
       of both agents together <= threshold; NULL when it never collapses.
   - name: fallback_move_share
     per_agent: false
-    label: moves that were fallbacks, both agents
+    label: share of moves that were fallbacks, both agents
     unit: share of moves
     format: percent
     is_rate: true
@@ -193,7 +193,7 @@ metrics:
     definition: both agents' fallback moves over all moves of the match; NULL when neither is an LLM.
   - name: invalid_attempt_share
     per_agent: true
-    label: attempts with an invalid reply
+    label: share of attempts with an invalid reply
     unit: share of attempts
     format: percent
     is_rate: true
@@ -227,7 +227,7 @@ metrics:
       a policy and for rounds that did not record it.
   - name: is_nice
     per_agent: true
-    label: nice
+    label: nice in every replicate
     unit: yes or no
     format: flag
     is_rate: false
@@ -240,7 +240,7 @@ metrics:
       level, nice in every replicate.
   - name: nice_rate
     per_agent: true
-    label: nice (share of replicates)
+    label: niceness (share of replicates)
     unit: share of replicates
     format: percent
     is_rate: true
