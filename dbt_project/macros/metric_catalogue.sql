@@ -38,7 +38,7 @@
 
 {#- The select items of agent_metrics.parquet for one side ('a' or 'b'), in the catalogue's
     `agent_columns` order: a metric of each agent under its name without the side
-    (`forgiveness_rate_a as forgiveness_rate`), a column of the match as it is. -#}
+    (`<metric>_a as <metric>`), a column of the match as it is. -#}
 {% macro pd_agent_metric_selects(side) -%}
     {%- set catalogue = fromyaml(pd_metric_catalogue_yaml()) -%}
     {%- set per_agent = {} -%}
@@ -57,4 +57,20 @@
         {%- endif -%}
     {%- endfor -%}
     {{ return(selects) }}
+{%- endmacro %}
+
+{#- The catalogue's rates (shares in [0, 1]) as columns of aggregates.parquet (`how` =
+    'sided': `<metric>_a`, `<metric>_b`) or of agent_metrics.parquet ('agent': a metric of
+    each agent without its side). -#}
+{% macro pd_rate_columns(how) -%}
+    {%- if how == 'sided' -%}
+        {{ return(pd_metrics_where('is_rate', [true])) }}
+    {%- endif -%}
+    {%- set columns = [] -%}
+    {%- for entry in pd_metric_catalogue() if entry['per_agent'] and entry['is_rate'] -%}
+        {%- for state in entry.get('states', [none]) -%}
+            {%- do columns.append(entry['name'] ~ ('_' ~ state if state else '')) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {{ return(columns) }}
 {%- endmacro %}
