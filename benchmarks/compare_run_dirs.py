@@ -9,7 +9,8 @@ a file differs or exists on one side only. Masked by default: keys and columns w
 ends in ``_at``, ``_ms``, ``_s`` or ``_seconds``, or holds ``latency``, ``elapsed``,
 ``duration``, ``timestamp``; the manifest's host facts (``git_commit``, ``packages``,
 ``python``, ``platform``, ``hostname``) and paths (``output_dir``, ``run_dir``); the raw
-files' modification times in ``marts_manifest.json`` (their sizes are compared); the lock file.
+files' sizes and modification times in ``marts_manifest.json`` (the sizes move with the
+digits of a latency; the files themselves are compared); the lock file.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def _masked(value: Any, mask: re.Pattern[str]) -> Any:
     """``value`` (parsed JSON) with every key ``mask`` matches replaced by a marker."""
     if isinstance(value, dict):
         if "built_from" in value:  # marts_manifest.json: [size, mtime_ns] per raw file
-            value = {**value, "built_from": {k: v[0] for k, v in value["built_from"].items()}}
+            value = {**value, "built_from": sorted(value["built_from"])}
         return {
             key: MASKED if mask.search(key) else _masked(item, mask) for key, item in value.items()
         }
