@@ -3,6 +3,11 @@ JSONL line by line with the fields that measure time masked, Parquet marts by sc
 (in file order) with the same columns masked, anything else byte for byte.
 
     uv run python benchmarks/compare_run_dirs.py BEFORE_DIR AFTER_DIR [--mask REGEX ...]
+        [--rel-tol 1e-12]
+
+``--rel-tol`` forgives float differences in the last bits, for marts whose sums run in
+parallel in no fixed order (the arena's bootstrap intervals differ in the 15th digit between
+two builds of the same run by the same code).
 
 Prints one line per file (``same bytes``, ``same content``, or what differs) and exits 1 when
 a file differs or exists on one side only. Masked by default: keys and columns whose name
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -64,13 +70,27 @@ def _parquet_rows(path: Path, mask: re.Pattern[str]) -> tuple[list[str], list[An
     return schema, rows
 
 
+REL_TOL = 0.0
+"""Relative tolerance for floats (``--rel-tol``); 0: equal to the last bit."""
+
+
+def _same(old: Any, new: Any) -> bool:
+    if REL_TOL and isinstance(old, float) and isinstance(new, float):
+        return math.isclose(old, new, rel_tol=REL_TOL) or (math.isnan(old) and math.isnan(new))
+    if isinstance(old, dict) and isinstance(new, dict):
+        return old.keys() == new.keys() and all(_same(old[k], new[k]) for k in old)
+    if isinstance(old, list) and isinstance(new, list):
+        return len(old) == len(new) and all(_same(a, b) for a, b in zip(old, new, strict=True))
+    return old == new
+
+
 def _first_difference(before: list[Any], after: list[Any]) -> str:
     if len(before) != len(after):
         return f"{len(before)} rows before, {len(after)} after"
     for index, (old, new) in enumerate(zip(before, after, strict=True)):
-        if old != new:
+        if not _same(old, new):
             if isinstance(old, dict) and isinstance(new, dict):
-                keys = [key for key in {**old, **new} if old.get(key) != new.get(key)]
+                keys = [key for key in {**old, **new} if not _same(old.get(key), new.get(key))]
                 return f"row {index}: {', '.join(keys[:5])} differ"
             return f"row {index} differs"
     return "same"
@@ -116,7 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("before", type=Path)
     parser.add_argument("after", type=Path)
     parser.add_argument("--mask", action="append", default=[], help="extra key regex to mask")
+    parser.add_argument(
+        "--rel-tol", type=float, default=0.0, help="relative tolerance for floats (default 0)"
+    )
     args = parser.parse_args(argv)
+    global REL_TOL
+    REL_TOL = args.rel_tol
     mask = re.compile("|".join(f"(?:{pattern})" for pattern in (*DEFAULT_MASK, *args.mask)))
     verdicts = compare_dirs(args.before, args.after, mask)
     width = max(len(name) for name, _ in verdicts)
