@@ -17,8 +17,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-from pdbench.metric_catalogue import MetricCatalogue
-from pdbench.pd.metrics import pd_metrics
+from pdbench.metric_catalogue import MetricCatalogue, all_catalogues
 
 __all__ = ["MISSING", "ColumnLabel", "LabelCatalogue", "format_cell", "label", "label_catalogue"]
 
@@ -84,7 +83,12 @@ def _metric_labels(
 def label_catalogue() -> LabelCatalogue:
     """The labels of ``column_labels.yml`` and of every game's metric catalogue."""
     raw = yaml.safe_load(LABELS_FILE.read_text(encoding="utf-8"))
-    metric_columns, agent_columns = _metric_labels(pd_metrics())
+    metric_columns: dict[str, ColumnLabel] = {}
+    agent_columns: dict[str, ColumnLabel] = {}
+    for catalogue in all_catalogues():
+        sided, agent = _metric_labels(catalogue)
+        metric_columns.update(sided)
+        agent_columns.update(agent)
     return LabelCatalogue.model_validate(
         {
             "columns": {**raw["columns"], **metric_columns},

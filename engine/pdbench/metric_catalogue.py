@@ -16,7 +16,13 @@ from pydantic import BaseModel, ConfigDict
 
 from pdbench.storage.dbt import DBT_PROJECT_DIR
 
-__all__ = ["Metric", "MetricCatalogue", "load_catalogue", "load_game_catalogue"]
+__all__ = [
+    "Metric",
+    "MetricCatalogue",
+    "all_catalogues",
+    "load_catalogue",
+    "load_game_catalogue",
+]
 
 SIDES = ("a", "b")
 Format = Literal["percent", "number", "count", "round", "flag", "seconds", "usd"]
@@ -122,3 +128,11 @@ def load_catalogue(path: Path) -> MetricCatalogue:
 def load_game_catalogue(file_name: str) -> MetricCatalogue:
     """The catalogue of a game in ``dbt_project/macros/<file_name>``."""
     return load_catalogue(DBT_PROJECT_DIR / "macros" / file_name)
+
+
+def all_catalogues() -> list[MetricCatalogue]:
+    """Every game's catalogue (``dbt_project/macros/*_metric_catalogue.sql``), by file name."""
+    return [
+        load_catalogue(path)
+        for path in sorted((DBT_PROJECT_DIR / "macros").glob("*_metric_catalogue.sql"))
+    ]
