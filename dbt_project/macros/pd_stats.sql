@@ -1,29 +1,32 @@
 {#- Macros of the PD's intervals and tests (docs/metrics.md, "Is the difference real?"). -#}
 
-{#- The replicate-level metrics that get a bootstrap interval in aggregates.parquet and a
-    paired comparison in comparisons.parquet: every mean of the condition rows but the
-    rounds (the same in every condition of a replicate, by design). -#}
+{#- The replicate-level metrics that get an interval in aggregates.parquet and a paired
+    comparison in comparisons.parquet: every metric of the catalogue (macros/
+    pd_metric_catalogue.sql) with an interval, in its order. -#}
 {% macro pd_interval_metrics() -%}
-    {{ return(pd_condition_mean_metrics() + ['nice_rate_a', 'nice_rate_b']) }}
+    {{ return(pd_metrics_where('interval', ['t', 'wilson'])) }}
 {%- endmacro %}
 
-{#- The replicate-level metrics whose condition means aggregates.parquet carries. -#}
+{#- The replicate-level metrics whose condition means (or pooled shares) aggregates.parquet
+    carries with an interval. -#}
 {% macro pd_condition_mean_metrics() -%}
-    {{ return([
-        'cooperation_rate', 'cooperation_rate_a', 'cooperation_rate_b',
-        'mutual_cooperation_rate', 'mutual_defection_rate',
-        'retaliation_rate_a', 'retaliation_rate_b',
-        'forgiveness_rate_a', 'forgiveness_rate_b',
-        'total_payoff_a', 'total_payoff_b',
-        'payoff_per_round_a', 'payoff_per_round_b',
-        'exploitability_payoff_gap_a', 'exploitability_payoff_gap_b',
-        'cooperation_rate_valid_a', 'cooperation_rate_valid_b',
-        'fallback_move_share_a', 'fallback_move_share_b',
-        'p_c_after_cc_a', 'p_c_after_cd_a', 'p_c_after_dc_a', 'p_c_after_dd_a',
-        'p_c_after_cc_b', 'p_c_after_cd_b', 'p_c_after_dc_b', 'p_c_after_dd_b',
-        'first_defection_round_a', 'first_defection_round_b',
-        'time_to_collapse',
-    ]) }}
+    {{ return(
+        pd_metrics_where('condition', ['mean', 'pooled'])
+        | select('in', pd_interval_metrics()) | list
+    ) }}
+{%- endmacro %}
+
+{#- The condition means without an interval (how far the moves came from valid replies), and
+    the counts summed over the replicates. -#}
+{% macro pd_condition_mean_metrics_without_interval() -%}
+    {{ return(
+        pd_metrics_where('condition', ['mean'])
+        | reject('in', pd_interval_metrics()) | list
+    ) }}
+{%- endmacro %}
+
+{% macro pd_condition_sum_metrics() -%}
+    {{ return(pd_metrics_where('condition', ['sum'])) }}
 {%- endmacro %}
 
 {#- CTEs `seed_halves`, `seed_low_mixed` and `seed_key` (one row: bootstrap_n, seed_key): the
@@ -61,26 +64,13 @@
     Wilson score interval on the pooled counts (n_c_after_* of n_after_*), not a t interval
     over replicate means (docs/metrics.md, "Which interval, which p-value"). -#}
 {% macro pd_memory_one_metrics() -%}
-    {%- set metrics = [] -%}
-    {%- for side in ['a', 'b'] -%}
-        {%- for state in ['cc', 'cd', 'dc', 'dd'] -%}
-            {%- do metrics.append('p_c_after_' ~ state ~ '_' ~ side) -%}
-        {%- endfor -%}
-    {%- endfor -%}
-    {{ return(metrics) }}
+    {{ return(pd_metrics_where('interval', ['wilson'])) }}
 {%- endmacro %}
 
-{#- The metrics that are shares in [0, 1]: their t intervals are clipped to it (with a note). -#}
+{#- The metrics that are shares in [0, 1] with a t interval: their intervals are clipped to it
+    (with a note). -#}
 {% macro pd_rate_metrics() -%}
-    {{ return([
-        'cooperation_rate', 'cooperation_rate_a', 'cooperation_rate_b',
-        'mutual_cooperation_rate', 'mutual_defection_rate',
-        'retaliation_rate_a', 'retaliation_rate_b',
-        'forgiveness_rate_a', 'forgiveness_rate_b',
-        'cooperation_rate_valid_a', 'cooperation_rate_valid_b',
-        'fallback_move_share_a', 'fallback_move_share_b',
-        'nice_rate_a', 'nice_rate_b',
-    ]) }}
+    {{ return(pd_metrics_where('is_rate', [true]) | select('in', pd_metrics_where('interval', ['t'])) | list) }}
 {%- endmacro %}
 
 {#- The rates of pd_rate_metrics() that count events over a known number of trials in each

@@ -62,14 +62,14 @@ def test_the_difference_first_minus_second_with_its_interval_and_p(run_dir: Path
     result = _compare(run_dir, "alpha", "beta")
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0].startswith("alpha (first) minus beta (second)")
-    cells = _row(result.output, "cooperation of A")
+    cells = _row(result.output, "A's cooperation")
     # unit, mean alpha, mean beta, difference [interval], replicates, p, BH p, verdict, fallback
     assert cells[:6] == ["%", "100.0%", "37.5%", "+62.5 pp [—]", "2", "0.500"]
     assert float(cells[6]) >= 0.5
     assert cells[7] == "inconclusive (few data)"
     # A's fallback moves: 25% in alpha (an LLM), none to count for a policy
     assert cells[8] == "25.0%; — | —; —"
-    payoff = _row(result.output, "payoff of A per round")
+    payoff = _row(result.output, "A's payoff per round")
     assert payoff[:2] == ["points/round", "0.00"]
     # 0.625 shows with two decimals: 0.62 or 0.63, whichever way the float falls
     assert payoff[2] in {"0.62", "0.63"}
@@ -83,7 +83,7 @@ def test_the_difference_first_minus_second_with_its_interval_and_p(run_dir: Path
 def test_the_other_order_reads_second_minus_first(run_dir: Path):
     result = _compare(run_dir, "beta", "alpha")
     assert result.exit_code == 0, result.output
-    cells = _row(result.output, "cooperation of A")
+    cells = _row(result.output, "A's cooperation")
     assert cells[:6] == ["%", "37.5%", "100.0%", "-62.5 pp [—]", "2", "0.500"]
     assert cells[7] == "inconclusive (few data)"
     assert cells[8] == "—; — | 25.0%; —"

@@ -79,7 +79,7 @@ def test_a_row_per_run_and_condition_matched_by_alpha(runs: tuple[Path, Path]):
     header, rows = _table(str(imported), str(played))
     assert header == [
         "matched as", "run", "source", "condition", "agents", "replicates",
-        "cooperation of A (%) [95% interval]", "fallback moves of A (%)",
+        "A's cooperation (%) [95% interval]", "A's share of moves that were fallbacks (%)",
     ]  # fmt: skip
     expected = []
     for alpha in ALPHAS:

@@ -185,7 +185,7 @@ def test_the_summary_prints_collapse_rounds_and_what_the_fraction_counts(played:
     for (condition, _), values in recompute(played).items():
         by_condition[condition].append(values["time_to_collapse"])
     lines = played.summary.text.splitlines()
-    assert any("collapse (mean round; replicates collapsed)" in line for line in lines)
+    assert any("collapse at round (replicates collapsed)" in line for line in lines)
     for condition, collapses in by_condition.items():
         rounds = [c for c in collapses if c is not None]
         fraction = f"({len(rounds)}/{len(collapses)} replicates)"

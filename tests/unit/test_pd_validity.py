@@ -86,7 +86,7 @@ def test_a_comparison_whose_fallback_shares_differ_by_more_than_a_tenth_is_warne
 def test_the_condition_table_shows_fallback_moves_beside_cooperation(tmp_path: Path):
     lines = condition_table(tmp_path, _marts(tmp_path, []))
     header, *rows = lines[: 1 + len(CONDITIONS)]
-    assert "fallback moves a; b (LLM agents)" in header
+    assert "A's fallback moves; B's (LLM agents)" in header
     by_condition = {row.split()[0]: row for row in rows}
     assert "36/36 (100%); 36/36 (100%)" in by_condition["smollm2_vs_smollm2"]
     assert "4/36 (11%); -" in by_condition["t10_vs_tft"]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pdbench.errors import RunDirError, unknown
+from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.marts import PDMart
 from pdbench.tables import aligned, mart_rows
 
@@ -19,43 +20,15 @@ __all__ = ["ALPHA", "METRICS", "RATE", "compare_lines", "difference_text", "mean
 ALPHA = 0.05
 """A difference is called real when its BH-adjusted p is below this."""
 
-RATE, _POINTS, _PER_ROUND, _ROUND = "%", "points", "points/round", "round"
+RATE = "%"
 
 METRICS: dict[str, tuple[str, str]] = {
-    "cooperation_rate": ("cooperation, both agents", RATE),
-    "cooperation_rate_a": ("cooperation of A", RATE),
-    "cooperation_rate_b": ("cooperation of B", RATE),
-    "cooperation_rate_valid_a": ("cooperation of A, valid moves only", RATE),
-    "cooperation_rate_valid_b": ("cooperation of B, valid moves only", RATE),
-    "mutual_cooperation_rate": ("mutual cooperation", RATE),
-    "mutual_defection_rate": ("mutual defection", RATE),
-    "payoff_per_round_a": ("payoff of A per round", _PER_ROUND),
-    "payoff_per_round_b": ("payoff of B per round", _PER_ROUND),
-    "total_payoff_a": ("total payoff of A", _POINTS),
-    "total_payoff_b": ("total payoff of B", _POINTS),
-    "exploitability_payoff_gap_a": ("exploitability gap of A (B minus A)", _POINTS),
-    "exploitability_payoff_gap_b": ("exploitability gap of B (A minus B)", _POINTS),
-    "retaliation_rate_a": ("retaliation of A", RATE),
-    "retaliation_rate_b": ("retaliation of B", RATE),
-    "forgiveness_rate_a": ("forgiveness of A", RATE),
-    "forgiveness_rate_b": ("forgiveness of B", RATE),
-    "nice_rate_a": ("A never defects first (replicates)", RATE),
-    "nice_rate_b": ("B never defects first (replicates)", RATE),
-    "p_c_after_cc_a": ("A cooperates after CC", RATE),
-    "p_c_after_cd_a": ("A cooperates after CD", RATE),
-    "p_c_after_dc_a": ("A cooperates after DC", RATE),
-    "p_c_after_dd_a": ("A cooperates after DD", RATE),
-    "p_c_after_cc_b": ("B cooperates after CC", RATE),
-    "p_c_after_cd_b": ("B cooperates after CD", RATE),
-    "p_c_after_dc_b": ("B cooperates after DC", RATE),
-    "p_c_after_dd_b": ("B cooperates after DD", RATE),
-    "first_defection_round_a": ("first defection of A", _ROUND),
-    "first_defection_round_b": ("first defection of B", _ROUND),
-    "time_to_collapse": ("collapse of cooperation", _ROUND),
-    "fallback_move_share_a": ("fallback moves of A", RATE),
-    "fallback_move_share_b": ("fallback moves of B", RATE),
+    column: (label, RATE if metric.format == "percent" else metric.unit)
+    for metric in pd_metrics().where(interval=("t", "wilson"))
+    for column, label in metric.labelled_columns()
 }
-"""Each metric of ``comparisons.parquet``: its human label and unit, in the order shown."""
+"""Each metric of ``comparisons.parquet``: its human label and unit, in the order shown (the
+metric catalogue's)."""
 
 _COMPARISON_COLUMNS = (
     "metric", "n_pairs", "mean_difference", "ci_low", "ci_high", "p_value", "p_value_bh",

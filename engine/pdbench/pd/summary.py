@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pdbench.column_labels import label
 from pdbench.config.loader import LoadedConfig
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.validity import fallback_counts, fallback_warnings
@@ -107,9 +108,15 @@ def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         where="level = 'condition'",
         order_by="condition",
     )
-    header = ("condition", "replicates", "cooperation [95% interval]",
-              "fallback moves a; b (LLM agents)", "payoff/round a", "payoff/round b",
-              "collapse (mean round; replicates collapsed)")  # fmt: skip
+    header = (
+        label("condition"),
+        label("n_replicates"),
+        f"{label('cooperation_rate')} [95% interval]",
+        f"{label('n_fallback_moves_a')}; B's (LLM agents)",
+        label("payoff_per_round_a"),
+        label("payoff_per_round_b"),
+        f"{label('time_to_collapse')} (replicates collapsed)",
+    )
     fallbacks = fallback_counts(run_dir)
     table = [header]
     for condition, n_ok, n_aborted, coop, low, high, pay_a, pay_b, collapse, n_collapsed in rows:

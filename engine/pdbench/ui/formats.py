@@ -7,7 +7,9 @@ from typing import Literal
 
 import pandas as pd
 
-__all__ = ["MISSING", "ValueKind", "format_value", "with_agent_labels"]
+from pdbench.metric_catalogue import Metric
+
+__all__ = ["MISSING", "ValueKind", "format_value", "number_format", "with_agent_labels"]
 
 ValueKind = Literal["rate", "points", "round", "count", "mean_count", "flag"]
 MISSING = "n/a"
@@ -41,3 +43,15 @@ def with_agent_labels(rows: pd.DataFrame) -> pd.DataFrame:
     the seat and the name, ``A · tft``, as every page writes an agent."""
     seat = rows["side"].str.removeprefix("agent_").str.upper()
     return rows.assign(agent=seat + " · " + rows["agent_name"].astype(str))
+
+
+def number_format(metric: Metric) -> str:
+    """The Streamlit number format of a metric, as its catalogue entry says: a share in
+    percent, a number with its decimals, a mean round with one decimal, a count whole."""
+    return {
+        "percent": "percent",
+        "number": f"%.{metric.decimals}f",
+        "round": "%.1f",
+        "seconds": "%.2f s",
+        "usd": "$%.4f",
+    }.get(metric.format, "%d")

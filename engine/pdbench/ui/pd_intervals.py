@@ -9,33 +9,22 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from pdbench.column_labels import label
+from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.marts import PDMart
 from pdbench.ui import run_reader
+from pdbench.ui.page_parts import labelled_columns
 
 __all__ = ["COMPARISON_COLUMNS", "INTERVAL_METRICS", "comparisons", "interval_rows", "intervals"]
 
 INTERVAL_METRICS: list[tuple[str, str]] = [
-    ("cooperation (both)", "cooperation_rate"),
-    ("cooperation A", "cooperation_rate_a"),
-    ("cooperation B", "cooperation_rate_b"),
-    ("mutual cooperation", "mutual_cooperation_rate"),
-    ("mutual defection", "mutual_defection_rate"),
-    ("payoff / round A", "payoff_per_round_a"),
-    ("payoff / round B", "payoff_per_round_b"),
-    ("retaliation A", "retaliation_rate_a"),
-    ("retaliation B", "retaliation_rate_b"),
-    ("forgiveness A", "forgiveness_rate_a"),
-    ("forgiveness B", "forgiveness_rate_b"),
-    ("exploitability gap A", "exploitability_payoff_gap_a"),
-    ("exploitability gap B", "exploitability_payoff_gap_b"),
-    ("cooperation A, valid moves only", "cooperation_rate_valid_a"),
-    ("cooperation B, valid moves only", "cooperation_rate_valid_b"),
-    ("fallback moves A", "fallback_move_share_a"),
-    ("fallback moves B", "fallback_move_share_b"),
-    ("collapse at round", "time_to_collapse"),
+    (label, column)
+    for metric in pd_metrics().where(interval=("t",))
+    for column, label in metric.labelled_columns()
 ]
-"""The means the condition page shows with their intervals: title, ``aggregates.parquet``
-column (its interval: ``<column>_ci_low``, ``<column>_ci_high``)."""
+"""The means the condition page shows with their t intervals (the memory-one shares have their
+own chart), from the metric catalogue: title, ``aggregates.parquet`` column (its interval:
+``<column>_ci_low``, ``<column>_ci_high``)."""
 
 COMPARISON_COLUMNS = [
     "condition_1",
@@ -105,20 +94,17 @@ def comparisons(run_dir: Path, condition: str | None = None) -> None:
         rows[COMPARISON_COLUMNS],
         hide_index=True,
         width="stretch",
-        column_config={
-            name: st.column_config.NumberColumn(name, format=_NUMBER)
-            for name in ("mean_difference", "ci_low", "ci_high")
-        }
+        column_config=labelled_columns(COMPARISON_COLUMNS)
         | {
             # a p-value may be as small as 2.2e-308: three significant digits, never 0.000
-            name: st.column_config.NumberColumn(name, format="%.3g")
+            name: st.column_config.NumberColumn(label(name), format="%.3g")
             for name in ("p_value", "p_value_bh")
         },
     )
     st.caption(
-        "Difference condition_1 minus condition_2, replicate by replicate (the conditions of a "
+        "Difference first condition minus second, replicate by replicate (the conditions of a "
         "replicate share its length and seeds); two-sided sign-flip p-value and the interval "
-        "of the same test (it excludes 0 exactly when p <= 0.05); p_value_bh: "
-        "Benjamini-Hochberg over every comparison of the run; verdict: higher or lower when "
-        "p_value_bh <= 0.05, else inconclusive; is_few_data: fewer than 10 replicates."
+        "of the same test (it excludes 0 exactly when p <= 0.05); p, Benjamini-Hochberg: "
+        "over every comparison of the run; verdict: higher or lower when that p <= 0.05, "
+        "else inconclusive; few data: fewer than 10 replicates."
     )

@@ -11,11 +11,12 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunManifest
 from pdbench.ui import charts, pd_evolution, pd_intervals, pd_strategies, run_reader
-from pdbench.ui.formats import format_value, with_agent_labels
-from pdbench.ui.page_parts import Tile, nothing_to_show, tiles
+from pdbench.ui.formats import format_value, number_format, with_agent_labels
+from pdbench.ui.page_parts import Tile, labelled_columns, nothing_to_show, tiles
 from pdbench.ui.round_inspector import round_inspector
 from pdbench.ui.run_check import ViewableRun
 
@@ -30,6 +31,14 @@ __all__ = [
     "TIMELINE_WINDOW",
     "render",
 ]
+
+
+def _agent_metric(name: str) -> list[tuple[str, str]]:
+    """The columns of one agent's metric ``name`` shown in the per-agent table, labelled."""
+    metrics = [m for m in pd_metrics().metrics if m.per_agent and m.name == name]
+    shown = [m for m in metrics if m.format not in ("flag", "count") and not m.states]
+    return [column for metric in shown for column in metric.agent_columns()]
+
 
 HEADLINE_TILES: list[Tile] = [
     Tile("Cooperation", "cooperation_rate", "Share of C over both agents' actions.", "rate"),
@@ -58,20 +67,13 @@ CONDITION_TILES: list[Tile] = [
 """Extra tiles of the condition page."""
 
 AGENT_COLUMNS: list[tuple[str, str, str]] = [
-    ("cooperation", "cooperation_rate", "percent"),
-    ("cooperation, valid moves only", "cooperation_rate_valid", "percent"),
-    ("moves that were fallbacks", "fallback_move_share", "percent"),
-    ("payoff / round", "payoff_per_round", "%.3f"),
-    ("total payoff", "total_payoff", "%.1f"),
-    ("retaliation", "retaliation_rate", "percent"),
-    ("forgiveness", "forgiveness_rate", "percent"),
-    ("exploitability gap", "exploitability_payoff_gap", "%.1f"),
-    ("attempts with an invalid reply", "invalid_attempt_share", "percent"),
-    ("first defection", "first_defection_round", "%.1f"),
-    ("nice (share of replicates)", "nice_rate", "percent"),
+    (label, column, number_format(pd_metrics().metric_of(column)))
+    for name in pd_metrics().agent_columns
+    for column, label in _agent_metric(name)
 ]
 """The per-agent table: title, ``agent_metrics.parquet`` column (``aggregates.parquet``'s
-without its ``_a``/``_b`` suffix), number format."""
+without its ``_a``/``_b`` suffix), number format; from the metric catalogue, every metric of
+one agent but the counts, the flag and the memory-one profile (drawn as a heatmap)."""
 
 CONDITION_TABLE = [
     "condition",
@@ -80,22 +82,7 @@ CONDITION_TABLE = [
     "n_replicates",
     "n_aborted",
     "rounds_played",
-    "cooperation_rate",
-    "mutual_cooperation_rate",
-    "mutual_defection_rate",
-    "payoff_per_round_a",
-    "payoff_per_round_b",
-    "retaliation_rate_a",
-    "retaliation_rate_b",
-    "forgiveness_rate_a",
-    "forgiveness_rate_b",
-    "exploitability_payoff_gap_a",
-    "exploitability_payoff_gap_b",
-    "cooperation_rate_valid_a",
-    "cooperation_rate_valid_b",
-    "fallback_move_share_a",
-    "fallback_move_share_b",
-    "time_to_collapse",
+    *(column for _, column in pd_intervals.INTERVAL_METRICS),
     "n_collapsed",
 ]
 """The columns of ``aggregates.parquet`` in the table of every condition."""
@@ -270,15 +257,7 @@ def _page_conditions(run_dir: Path, rows: pd.DataFrame) -> None:
                 width="stretch",
             )
     st.subheader("Metrics by condition")
-    config = {
-        name: st.column_config.ProgressColumn(name, format="percent", min_value=0, max_value=1)
-        for name in CONDITION_TABLE
-        if name.endswith("_rate") or "_rate_" in name
-    } | {
-        name: st.column_config.NumberColumn(name, format="%.3f")
-        for name in CONDITION_TABLE
-        if name.startswith(("payoff", "exploitability"))
-    }
+    config = labelled_columns(CONDITION_TABLE)
     st.dataframe(rows[CONDITION_TABLE], hide_index=True, column_config=config, width="stretch")
     pd_intervals.comparisons(run_dir)
 

@@ -4,12 +4,8 @@
 {#- How far the moves came from valid replies: means over replicates without an interval, and
     the counts behind them (NULL for a policy, and for truncation in files that did not record
     it). -#}
-{%- set validity_columns = [
-    'fallback_move_share', 'invalid_attempt_share_a', 'invalid_attempt_share_b',
-] -%}
-{%- set validity_counts = [
-    'n_fallback_moves_a', 'n_fallback_moves_b', 'n_truncated_rounds_a', 'n_truncated_rounds_b',
-] -%}
+{%- set validity_columns = pd_condition_mean_metrics_without_interval() -%}
+{%- set validity_counts = pd_condition_sum_metrics() -%}
 
 with
 

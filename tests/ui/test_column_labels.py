@@ -1,0 +1,49 @@
+"""Every column of every mart a demo run builds has a human label (the label catalogue,
+pdbench.column_labels) or is on its list of columns never shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow.parquet as pq
+from pdbench.column_labels import label_catalogue
+from pdbench.pd.metrics import pd_metrics
+from pdbench.storage.marts import ArenaMart, PDMart
+
+
+def _unlabelled(run_dir: Path, marts: list[str]) -> tuple[int, dict[str, list[str]]]:
+    catalogue = label_catalogue()
+    checked, missing = 0, {}
+    for mart in marts:
+        path = run_dir / mart
+        if not path.is_file():
+            continue
+        checked += 1
+        columns = [
+            column
+            for column in pq.read_schema(path).names
+            if catalogue.get(column) is None and column not in catalogue.never_shown
+        ]
+        if columns:
+            missing[mart] = columns
+    return checked, missing
+
+
+def test_every_pd_mart_column_is_labelled(pd_run: Path, pd_round_robin_run: Path):
+    checked, missing = _unlabelled(pd_run, list(PDMart))
+    assert checked >= 12 and missing == {}
+    checked, missing = _unlabelled(pd_round_robin_run, list(PDMart))
+    assert checked >= 14 and missing == {}
+
+
+def test_every_arena_mart_column_is_labelled(arena_run: Path):
+    checked, missing = _unlabelled(arena_run, list(ArenaMart))
+    assert checked >= 15 and missing == {}
+
+
+def test_the_catalogue_metrics_are_the_interval_columns_of_aggregates(pd_run: Path):
+    columns = pq.read_schema(pd_run / PDMart.AGGREGATES).names
+    with_interval = [c.removesuffix("_ci_low") for c in columns if c.endswith("_ci_low")]
+    catalogued = [c for m in pd_metrics().where(interval=("t", "wilson")) for c in m.columns()]
+    assert with_interval == catalogued
+    assert {c for m in pd_metrics().metrics for c in m.columns()} <= set(columns)
