@@ -153,10 +153,21 @@ def write_arena(
 # process takes a whole file (`--dist loadfile`), so one of them started last would keep a
 # core busy long after the other has finished. Files not named follow, most tests first.
 LONGEST_FIRST = (
+    "tests/integration/test_arena_batches.py",
+    "tests/integration/test_dbt_pd.py",
+    "tests/e2e/test_arena_deeper.py",
+    "tests/e2e/test_resume_and_secrets.py",
+    "tests/integration/test_strategy_identification.py",
+    "tests/integration/test_dbt_arena.py",
+    "tests/e2e/test_arena_cli.py",
+    "tests/integration/test_axelrod_evolution.py",
+    "tests/e2e/test_arena_diversity.py",
     "tests/e2e/test_arena_collusion.py",
     "tests/integration/test_real_model.py",
-    "tests/integration/test_pd_large_comparison.py",
+    "tests/ui/test_app.py",
+    "tests/e2e/test_arena_roles.py",
     "tests/unit/test_config_fuzz.py",
+    "tests/integration/test_pd_large_comparison.py",
 )
 
 
