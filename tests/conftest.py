@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import duckdb
@@ -146,3 +147,39 @@ def write_arena(
     path.write_text(yaml.safe_dump(arena, sort_keys=False), encoding="utf-8")
     cwd = Path.cwd()
     return path.relative_to(cwd) if path.is_relative_to(cwd) else path
+
+
+# The files whose tests take longest (measured with `--durations`), handed out first: a
+# process takes a whole file (`--dist loadfile`), so one of them started last would keep a
+# core busy long after the other has finished. Files not named follow, most tests first.
+LONGEST_FIRST = (
+    "tests/integration/test_arena_batches.py",
+    "tests/integration/test_dbt_pd.py",
+    "tests/e2e/test_arena_deeper.py",
+    "tests/e2e/test_resume_and_secrets.py",
+    "tests/integration/test_strategy_identification.py",
+    "tests/integration/test_dbt_arena.py",
+    "tests/e2e/test_arena_cli.py",
+    "tests/integration/test_axelrod_evolution.py",
+    "tests/e2e/test_arena_diversity.py",
+    "tests/e2e/test_arena_collusion.py",
+    "tests/integration/test_real_model.py",
+    "tests/ui/test_app.py",
+    "tests/e2e/test_arena_roles.py",
+    "tests/unit/test_config_fuzz.py",
+    "tests/integration/test_pd_large_comparison.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Order the files as :data:`LONGEST_FIRST` says (the order in which pytest-xdist hands
+    them out, as `--no-loadscope-reorder` keeps it); a file's tests keep their order."""
+    files = [item.nodeid.split("::")[0] for item in items]
+    size = Counter(files)
+    first = {name: i for i, name in reversed(list(enumerate(files)))}
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    order = sorted(
+        range(len(items)),
+        key=lambda i: (rank.get(files[i], len(rank)), -size[files[i]], first[files[i]], i),
+    )
+    items[:] = [items[i] for i in order]

@@ -1,6 +1,12 @@
 """The collusion flag (``judge_player_bias``) as an alarm, on small simulated tournaments
-through the engine and the dbt build: under the null (nobody favours anybody) few pairs are
-flagged, and planted favours (one-way, a mutual ring, a judge that down-scores a rival) are.
+through the engine and the dbt models of the flag: under the null (nobody favours anybody) few
+pairs are flagged, and planted favours (one-way, a mutual ring, a judge that down-scores a
+rival) are.
+
+Each tournament builds the flag's mart and the models it reads (``+judge_player_bias``) with
+their data tests, not the arena's other marts: the same SQL as ``pdbench aggregate`` runs for
+this mart, at a tenth of the models. The whole build is tested on played tournaments by
+``test_arena_cli.py`` and the other end-to-end tests.
 
 The full study, at more sizes and seeds, is ``benchmarks/bench_collusion.py`` (its figures
 are in ``docs/arena_collusion.md``).
@@ -12,9 +18,9 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from pdbench.aggregate import aggregate_run
 from pdbench.arena.runner import run_arena
 from pdbench.games import load_config
+from pdbench.storage.dbt import DbtRequest, invoke_dbt
 
 from tests.conftest import write_arena
 
@@ -54,7 +60,15 @@ def _play(folder: Path, *, seed: int, questions: int, favours: dict[str, tuple[s
     )
     run_dir = folder / f"run_{seed}"
     run_arena(load_config(path), output_dir=run_dir, use_cache=False)
-    aggregate_run(run_dir)
+    invoke_dbt(
+        DbtRequest(
+            "build",
+            run_dir=run_dir,
+            select="+judge_player_bias",
+            # a test of how votes refer to answers: audience votes are not of this mart
+            exclude="stg_arena_audience_votes",
+        )
+    )
     return duckdb.sql(
         f"select judge, player, is_flagged, relative_deviation, anomaly_rank, flag_kind "
         f"from '{run_dir}/judge_player_bias.parquet' where judge is not null"

@@ -16,13 +16,16 @@ from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
 from tests.servers.local import SAFETY_NET_S
 
 MATCHES = [PlannedMatch("tft_vs_alld", 0, "CDDD", "DDDD")]
+AGGREGATES = "+pd_aggregates"
+"""The aggregates mart and the models it reads: what the worker builds here (its parse is of
+the whole project, whatever is built)."""
 
 
 def _build(run_dir: Path) -> list[str]:
     """``dbt build`` of the PD models in a new worker process; the files it wrote."""
     process = DbtProcess()
     try:
-        return process.invoke(DbtRequest("build", run_dir=run_dir, select="tag:pd")).locations
+        return process.invoke(DbtRequest("build", run_dir=run_dir, select=AGGREGATES)).locations
     finally:
         process.close()
 
@@ -70,7 +73,7 @@ def test_a_worker_that_dies_is_reported_in_one_line(tmp_path: Path) -> None:
         AggregationError, match=r"the dbt process ended unexpectedly \(exit code -9"
     ):
         process.invoke(
-            DbtRequest("build", run_dir=write_run_dir(tmp_path / "run", MATCHES), select="tag:pd")
+            DbtRequest("build", run_dir=write_run_dir(tmp_path / "run", MATCHES), select=AGGREGATES)
         )
     process.close()
 
@@ -86,9 +89,9 @@ def test_the_worker_runs_one_request_after_another(tmp_path: Path) -> None:
         with pytest.raises(
             AggregationError, match="accepted_values_int_pd_round_features_action_b"
         ):
-            process.invoke(DbtRequest("build", run_dir=bad, select="tag:pd"))
+            process.invoke(DbtRequest("build", run_dir=bad, select=AGGREGATES))
         results = process.invoke(
-            DbtRequest("build", run_dir=good, select="tag:pd", unit_tests=True)
+            DbtRequest("build", run_dir=good, select=AGGREGATES, unit_tests=True)
         )
         assert results.n_unit_tests_passed > 0
         assert process.is_alive
@@ -110,7 +113,7 @@ def test_a_worker_that_was_used_ends_by_itself(tmp_path: Path) -> None:
     process = DbtProcess()
     try:
         run_dir = write_run_dir(tmp_path / "run", MATCHES)
-        results = process.invoke(DbtRequest("run", run_dir=run_dir, select="tag:pd"))
+        results = process.invoke(DbtRequest("run", run_dir=run_dir, select=AGGREGATES))
     finally:
         process.close()
     assert process.exit_code == 0

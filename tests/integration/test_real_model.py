@@ -253,7 +253,8 @@ def test_an_arena_on_a_real_model(project: Path, proxy: RecordingProxy) -> None:
         project / "configs",
         players=players,
         openai_model=MODEL,
-        max_tokens={"generate": 200, "rate": 8, "answer": 60, "judge": 8},
+        # answers cut at 30 tokens are kept (flagged truncated) and judged all the same
+        max_tokens={"generate": 200, "rate": 8, "answer": 30, "judge": 8},
         max_retries=1,
         score_format="lenient",
         max_concurrency=1,
