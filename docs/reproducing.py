@@ -53,7 +53,7 @@ def _f(value: float | None) -> str:
 def fontana(run_dir: Path, folder: Path, models: list[str]) -> None:
     print("### Cooperation of the model (share of rounds it cooperated), per alpha\n")
     print("| model | alpha | published model_coop | ours | same to 1e-12 | published 95% interval "
-          "| our 95% bootstrap interval |")  # fmt: skip
+          "| our 95% interval (t, binomial floor) |")  # fmt: skip
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for model in models:
         theirs, ours = _published(folder, model, "coop_probability"), _ours(run_dir, model)

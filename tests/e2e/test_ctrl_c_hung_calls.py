@@ -1,5 +1,5 @@
-"""Ctrl-C while every call hangs in the network: pdbench ends in seconds, not after the
-transport timeout, says so in one line, marks the run interrupted and records the calls in
+"""Ctrl-C while every call hangs in the network: pdbench ends without waiting for the
+calls (the server holds them until pdbench has exited), says so in one line, marks the run interrupted and records the calls in
 flight as cancelled; --resume finishes it."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -19,19 +20,18 @@ from tests.integration.test_real_providers import KEY_ENV, SENTINEL
 from tests.servers.local import SAFETY_NET_S
 from tests.servers.wire import Step, wire_server
 
-HANG_S = 40.0
-"""How long the server sits on each request: longer than the whole test may take."""
 
 
 def test_ctrl_c_with_eight_hung_calls_ends_at_once(project: Path) -> None:
+    release = threading.Event()
     with wire_server("openai") as server:
-        server.then(*[Step(reply="C", delay_s=HANG_S) for _ in range(8)])
+        server.then(*[Step(reply="C", hold=release) for _ in range(8)])
         agent = {
             "provider": "openai",
             "model": "gpt-test",
             "base_url": server.base_url,
             "api_key_env": KEY_ENV,
-            "transport": {"timeout_s": 60, "max_retries": 0},
+            "transport": {"timeout_s": 10 * SAFETY_NET_S, "max_retries": 0},
         }
         config = write_experiment(
             project / "configs",
@@ -60,12 +60,13 @@ def test_ctrl_c_with_eight_hung_calls_ends_at_once(project: Path) -> None:
         while server.hits < 8 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert server.hits == 8, "the calls never started"
-        interrupted = time.monotonic()
         process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=HANG_S)
-        waited = time.monotonic() - interrupted
+        try:
+            # the calls stay in flight until pdbench has exited: waiting for them never ends
+            _, stderr = process.communicate(timeout=SAFETY_NET_S)
+        finally:
+            release.set()
         assert process.returncode == 130, stderr
-        assert waited < HANG_S / 4, f"Ctrl-C took {waited:.1f} s: it waited for the hung calls"
         assert stderr.strip().splitlines() == ["interrupted: out is marked interrupted"]
         manifest = json.loads((project / "out" / RunFiles.MANIFEST).read_text())
         assert manifest["status"] == "interrupted"

@@ -39,8 +39,8 @@ def test_the_planted_name_and_position_biases_come_back(run_dir: Path):
     rows = {
         (judge, arm): rest
         for judge, arm, *rest in duckdb.sql(
-            "select judge, arm, n_pairs, mean_difference, difference_ci_low, "
-            f"difference_ci_high from '{run_dir / 'score_arms.parquet'}'"
+            "select judge, arm, n_scored_pairs, arm_score_difference, arm_score_difference_ci_low, "
+            f"arm_score_difference_ci_high from '{run_dir / 'score_arms.parquet'}'"
         ).fetchall()
     }
     assert len(rows) == 6

@@ -31,9 +31,9 @@ per_judge as (
     select
         judge,
         arm,
-        count(*) as n_pairs,
-        avg(score_difference) as mean_difference,
-        stddev_samp(score_difference) as difference_stddev
+        count(*) as n_scored_pairs,
+        avg(score_difference) as arm_score_difference,
+        stddev_samp(score_difference) as arm_score_difference_stddev
     from paired
     group by judge, arm
 ),
@@ -41,7 +41,8 @@ per_judge as (
 intervals as (
     select
         *,
-        {{ t_quantile_975('n_pairs - 1') }} * difference_stddev / sqrt(n_pairs) as half_width
+        {{ t_quantile_975('n_scored_pairs - 1') }}
+        * arm_score_difference_stddev / sqrt(n_scored_pairs) as half_width
     from per_judge
 ),
 
@@ -53,10 +54,10 @@ final as (
             when 'named' then 'name bias (named minus anonymous)'
             when 'fixed_order' then 'position bias (fixed minus shuffled order)'
         end as arm_label,
-        n_pairs,
-        mean_difference,
-        mean_difference - half_width as difference_ci_low,
-        mean_difference + half_width as difference_ci_high
+        n_scored_pairs,
+        arm_score_difference,
+        arm_score_difference - half_width as arm_score_difference_ci_low,
+        arm_score_difference + half_width as arm_score_difference_ci_high
     from intervals
 )
 
