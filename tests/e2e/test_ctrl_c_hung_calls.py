@@ -1,6 +1,6 @@
 """Ctrl-C while every call hangs in the network: pdbench ends without waiting for the
-calls (the server holds them until pdbench has exited), says so in one line, marks the run interrupted and records the calls in
-flight as cancelled; --resume finishes it."""
+calls (the server holds them until pdbench has exited), says so in one line, marks the run
+interrupted and records the calls in flight as cancelled; --resume finishes it."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from tests.e2e.test_resume_and_secrets import PDBENCH, pdbench, with_ctrl_c
 from tests.integration.test_real_providers import KEY_ENV, SENTINEL
 from tests.servers.local import SAFETY_NET_S
 from tests.servers.wire import Step, wire_server
-
 
 
 def test_ctrl_c_with_eight_hung_calls_ends_at_once(project: Path) -> None:
