@@ -152,6 +152,21 @@
     Benjamini-Hochberg. At most pd_sign_flips_max (default 20,000) flips: the test joins
     pairs x B x n rows, so past 50 tests the margin shrinks (the floor after adjustment,
     m / 20,001, still passes 0.05 up to 1,000 tests). -#}
+{#- Whether a compared pair is tested with the normal limit of the sign-flip distribution
+    rather than with flips: past pd_max_draws() common replicates, and past
+    pd_exact_flip_max() when the run holds more tests than random flips can serve (more than
+    0.05 x pd_sign_flips_max, 1,000 by default). There the smallest random p, 1 / (B + 1),
+    times the number of tests exceeds 0.05, so no isolated difference could pass
+    Benjamini-Hochberg however clear, while the flips would cost pairs x B x n rows (a run
+    of 33 conditions of 100 replicates: 528 pairs x 20,000 x 100). -#}
+{% macro pd_uses_normal_limit(n_common, n_tests) -%}
+    (
+        {{ n_common }} > {{ pd_max_draws() }}
+        or {{ n_common }} > {{ pd_exact_flip_max() }}
+        and {{ n_tests }} > 0.05 * {{ var('pd_sign_flips_max', 20000) }}
+    )
+{%- endmacro %}
+
 {% macro pd_random_flip_count(bootstrap_n, n_tests) -%}
     least(
         greatest({{ bootstrap_n }}, {{ var('pd_sign_flips_per_test', 400) }} * {{ n_tests }}),

@@ -17,7 +17,8 @@
 -- than pd_max_draws() common replicates gets the normal limit of the same test:
 -- z = |sum d| / sqrt(sum d^2), p = erfc(z / sqrt(2)) in log space (never 0), and the
 -- interval of every delta with |z(delta)| <= z(0.975): mean -+ z sqrt(SS / (n (n - z^2))),
--- SS the sum of squared deviations.
+-- SS the sum of squared deviations. So does a pair of more than pd_exact_flip_max() common
+-- replicates in a run of more tests than random flips can serve (pd_uses_normal_limit).
 
 {%- set metrics = pd_interval_metrics() %}
 
@@ -31,7 +32,7 @@ sign_flips as (
     select * from {{ ref('int_pd_sign_flips') }}
 ),
 
-observed as (
+per_metric as (
     {% for column in metrics %}
     select
         condition_1,
@@ -47,6 +48,27 @@ observed as (
     group by condition_1, condition_2
     {% if not loop.last %}union all{% endif %}
     {% endfor %}
+),
+
+compared_pairs as (
+    select distinct
+        condition_1,
+        condition_2
+    from paired_replicates
+),
+
+test_count as (
+    select count(*) * {{ metrics | length }} as n_tests
+    from compared_pairs
+),
+
+observed as (
+    select
+        per_metric.*,
+        {{ pd_uses_normal_limit('per_metric.n_common', 'test_count.n_tests') }}
+            as is_normal_limit
+    from per_metric
+    cross join test_count
 ),
 
 -- per flip, the sum and count of the differences it negates (the subset S)
@@ -164,7 +186,7 @@ normal_limits as (
                     * sqrt(variance / (n_pairs - {{ pd_z_975() }} ^ 2))
         end as half_width
     from observed
-    where n_common > {{ pd_max_draws() }} and sum_of_squares > 0
+    where is_normal_limit and sum_of_squares > 0
 ),
 
 differences as (
@@ -176,13 +198,13 @@ differences as (
         observed.mean_difference,
         case
             when observed.n_pairs < 2 or round(observed.variance, 12) = 0 then null
-            when observed.n_common > {{ pd_max_draws() }}
+            when observed.is_normal_limit
                 then {{ pd_bound('observed.mean_difference - normal_limits.half_width') }}
             else flip_intervals.ci_low
         end as ci_low,
         case
             when observed.n_pairs < 2 or round(observed.variance, 12) = 0 then null
-            when observed.n_common > {{ pd_max_draws() }}
+            when observed.is_normal_limit
                 then {{ pd_bound('observed.mean_difference + normal_limits.half_width') }}
             else flip_intervals.ci_high
         end as ci_high,
@@ -190,8 +212,8 @@ differences as (
             when observed.n_pairs < 2 then 'fewer than 2 paired replicates'
             when round(observed.variance, 12) = 0 then 'every paired difference is the same'
             when
-                observed.n_common > {{ pd_max_draws() }} and normal_limits.half_width is null
-                or observed.n_common <= {{ pd_max_draws() }} and flip_intervals.ci_low is null
+                observed.is_normal_limit and normal_limits.half_width is null
+                or not observed.is_normal_limit and flip_intervals.ci_low is null
                 then 'too few replicates for a 95% interval of the sign-flip test'
         end as ci_note,
         case

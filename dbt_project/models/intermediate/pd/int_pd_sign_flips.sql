@@ -43,7 +43,7 @@ sample_sizes as (
     from paired_replicates
     cross join seed_key
     cross join test_count
-    where paired_replicates.n_common <= {{ pd_max_draws() }}
+    where not {{ pd_uses_normal_limit('paired_replicates.n_common', 'test_count.n_tests') }}
 ),
 
 flips as (
