@@ -62,7 +62,7 @@
 {#- The memory-one metrics: each replicate's value is a share of C over its visits of one
     previous round, so the condition gets the pooled share (every visit weighs the same) and a
     Wilson score interval on the pooled counts (n_c_after_* of n_after_*), not a t interval
-    over replicate means (docs/metrics.md, "Which interval, which p-value"). -#}
+    over replicate means (docs/pd_intervals.md, "Which interval, which p-value"). -#}
 {% macro pd_memory_one_metrics() -%}
     {{ return(pd_metrics_where('interval', ['wilson'])) }}
 {%- endmacro %}

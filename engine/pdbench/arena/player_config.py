@@ -94,10 +94,15 @@ class PlayerTokensConfig(StrictModel):
     """A player's own token limits; a phase left out takes the arena's."""
 
     generate: int | None = Field(default=None, ge=1)
+    """Writing the player's questions."""
     rate: int | None = Field(default=None, ge=1)
+    """Rating another player's question."""
     answer: int | None = Field(default=None, ge=1)
+    """Answering a kept question."""
     judge: int | None = Field(default=None, ge=1)
+    """Scoring another player's answer."""
     rationale: int | None = Field(default=None, ge=1)
+    """The reason asked for an extreme score."""
     pairwise: int | None = Field(default=None, ge=1)
     """One verdict on two answers (``judging: pairwise`` or ``both``)."""
 

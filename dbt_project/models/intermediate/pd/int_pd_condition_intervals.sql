@@ -1,4 +1,4 @@
--- 95% intervals of every condition mean (docs/metrics.md, "Which interval, which p-value").
+-- 95% intervals of every condition mean (docs/pd_intervals.md, "Which interval, which p-value").
 -- A mean over replicates (rates, payoffs, rounds): Student's t interval, mean -+ t(0.975,
 -- n - 1) x sd / sqrt(n) over the n replicates that define the metric; a share's interval is
 -- clipped to [0, 1], and its note says so. A rate of events over counted trials

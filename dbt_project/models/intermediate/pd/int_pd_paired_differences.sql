@@ -1,7 +1,7 @@
 -- For every compared pair of conditions and every metric defined in at least one common
 -- replicate: the mean paired difference (condition_1 minus condition_2), a two-sided
 -- sign-flip p-value and the 95% interval that inverts the same test, so that the interval
--- excludes 0 exactly when p <= 0.05 (docs/metrics.md, "Which interval, which p-value").
+-- excludes 0 exactly when p <= 0.05 (docs/pd_intervals.md, "Which interval, which p-value").
 --
 -- Flipping the signs of a subset S of the differences d moves their sum below the observed
 -- one exactly when sum over S of (d - delta) >= 0, i.e. when the mean of d over S is at least
