@@ -13,7 +13,7 @@ from pdbench.arena.resume import prepare_arena_resume
 from pdbench.arena.runner import run_arena
 from pdbench.games import load_config
 from pdbench.storage.jsonl import read_jsonl
-from pdbench.storage.manifest import canonical_sha256
+from pdbench.storage.manifest import read_manifest
 from pdbench.storage.schema import PairwiseJudgmentRecord, RunFiles
 
 from tests.conftest import write_arena
@@ -86,21 +86,19 @@ def test_a_resumed_run_keeps_a_finished_pairwise_phase_and_drops_an_unfinished_o
     project: Path,
 ):
     path = write_arena(project / "configs", players=3, judging="pairwise")
-    loaded = load_config(path)
     run_dir = _play(path, "resumed")
     verdicts = _rows(run_dir, RunFiles.PAIRWISE_JUDGMENTS)
-    sha = canonical_sha256(loaded.config.model_dump(mode="json"))
     manifest_path = run_dir / RunFiles.MANIFEST
     manifest = json.loads(manifest_path.read_text())
     assert manifest["phases_done"][-1] == "pairwise"
     manifest_path.write_text(json.dumps(manifest | {"status": "interrupted"}))
-    state = prepare_arena_resume(run_dir, config_sha256=sha)
+    state = prepare_arena_resume(run_dir, read_manifest(run_dir))
     assert list(state.records) == ["generate", "rate", "answer", "judge", "pairwise"]
     assert state.records["pairwise"] == verdicts  # type: ignore[index]
     # the pairwise phase not marked done: its file and calls go, and it is played again
     unfinished = {"status": "interrupted", "phases_done": manifest["phases_done"][:-1]}
     manifest_path.write_text(json.dumps(manifest | unfinished))
-    state = prepare_arena_resume(run_dir, config_sha256=sha)
+    state = prepare_arena_resume(run_dir, read_manifest(run_dir))
     assert "pairwise" not in state.records
     assert not (run_dir / RunFiles.PAIRWISE_JUDGMENTS).exists()
     assert all(c["phase"] != "pairwise" for c in _rows(run_dir, RunFiles.CALLS))
