@@ -5,10 +5,12 @@ on the run's one :class:`pdbench.providers.runtime.ProviderRuntime` (cache, pric
 limits, back-off clock, cancel), exactly as a PD agent's calls do.
 
 Calls of one phase run on several threads. A provider client keeps per-call state (its
-``last_usage``), so :class:`PlayerPool` gives every thread its own client per player; the
+``last_usage``), so :class:`PlayerPool` lends each task a client of its player that no other
+task holds, and takes it back when the task is done: a tournament builds at most
+``max_concurrency`` clients per player, whose connections stay open from phase to phase. The
 mock is a pure function of its seed and the prompt, and a real client is only a connection,
-so which thread asks changes nothing. Every task gets its own gateway, whose ``calls.jsonl``
-records go to the task (the runner writes them in task order).
+so which task borrows which client changes nothing. Every task gets its own gateway, whose
+``calls.jsonl`` records go to the task (the runner writes them in task order).
 
 A player with ``batch: true`` has a batch lane (:mod:`pdbench.providers.batch_lane`) on a
 provider client of its own: its gateways queue requests there, and the runner submits and
@@ -18,7 +20,8 @@ collects them between rounds of the phase.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from pdbench.arena.config import ArenaConfig, ArenaPlayerConfig
@@ -92,7 +95,8 @@ class PlayerPool:
         self._players: dict[str, tuple[int, ArenaPlayerConfig]] = {
             p.name: (i, p) for i, p in enumerate(config.players)
         }
-        self._local = threading.local()
+        self._idle: dict[str, list[ProviderClient]] = {p.name: [] for p in config.players}
+        self._lock = threading.Lock()
         self.lanes: dict[str, BatchLane] = {
             p.name: self._lane(p) for p in config.players if p.batch
         }
@@ -118,25 +122,35 @@ class PlayerPool:
             seed=derive_seed(self.config.seed, "provider", "arena", name),
         )
 
-    def _provider(self, name: str) -> ProviderClient:
-        clients: dict[str, ProviderClient] = self._local.__dict__.setdefault("clients", {})
-        client = clients.get(name)
+    @contextmanager
+    def _provider(self, name: str) -> Iterator[ProviderClient]:
+        """A provider of player ``name`` that no one else holds until the block ends."""
+        with self._lock:
+            idle = self._idle[name]
+            client = idle.pop() if idle else None
         if client is None:
-            client = clients[name] = self._build(name)
-        return client
+            client = self._build(name)
+        try:
+            yield client
+        finally:
+            with self._lock:
+                self._idle[name].append(client)
 
+    @contextmanager
     def client(
         self, name: str, *, record: Callable[[dict], None], phase: str | None = None
-    ) -> PlayerClient:
-        """Player ``name`` for one task of ``phase``: this thread's provider behind a fresh
-        gateway whose call records go to ``record`` (and its batch lane, in a batch phase)."""
+    ) -> Iterator[PlayerClient]:
+        """Player ``name`` for one task of ``phase``, for the block: a provider lent to the
+        task behind a fresh gateway whose call records go to ``record`` (and its batch lane,
+        in a batch phase)."""
         _, player = self._players[name]
-        gateway = gateway_for(
-            player,
-            client=self._provider(name),
-            run_id=self.config.run_id,
-            record=record,
-            runtime=self.runtime,
-            batch=self.lanes.get(name) if phase in self.config.batch_phases else None,
-        )
-        return PlayerClient(gateway=gateway, temperature=player.temperature)
+        with self._provider(name) as provider:
+            gateway = gateway_for(
+                player,
+                client=provider,
+                run_id=self.config.run_id,
+                record=record,
+                runtime=self.runtime,
+                batch=self.lanes.get(name) if phase in self.config.batch_phases else None,
+            )
+            yield PlayerClient(gateway=gateway, temperature=player.temperature)

@@ -120,18 +120,21 @@ class _Tournament:
         def one(item: tuple[int, CallTask]) -> tuple[CallOutcome | None, list[dict]]:
             _, task = item
             records: list[dict] = []
-            client = self.pool.client(task.player, record=records.append, phase=task.phase)
             read = reader_for(task, context=self.context)
+            lent = self.pool.client(task.player, record=records.append, phase=task.phase)
             try:
-                outcome = ask(task, client=client, read=read, max_retries=config.max_retries)
-                follow = (
-                    rationale_task(outcome, context=self.context) if task.phase == "judge" else None
-                )
-                if follow is not None:
-                    answer = ask(
-                        follow, client=client, read=read_answer, max_retries=config.max_retries
+                with lent as client:
+                    outcome = ask(task, client=client, read=read, max_retries=config.max_retries)
+                    follow = (
+                        rationale_task(outcome, context=self.context)
+                        if task.phase == "judge"
+                        else None
                     )
-                    outcome = replace(outcome, follow_up=answer)
+                    if follow is not None:
+                        answer = ask(
+                            follow, client=client, read=read_answer, max_retries=config.max_retries
+                        )
+                        outcome = replace(outcome, follow_up=answer)
             except AwaitingBatch:
                 return None, []
             return outcome, records
