@@ -23,7 +23,7 @@ from types import ModuleType
 from typing import Any, ClassVar, NoReturn, TypedDict
 
 from pdbench.providers.base import Usage
-from pdbench.providers.deadline import deadline_client
+from pdbench.providers.deadline import deadline_client, tls_context
 from pdbench.providers.failures import Failure, MalformedReply, reading_reply
 from pdbench.providers.identity import describe, endpoint_variables, public_url
 from pdbench.providers.sdk_errors import classify_sdk_error
@@ -120,7 +120,11 @@ class SDKAdapter(Adapter):
         ]
         # a batch's results file may take longer than one call to download: per-read timeouts
         self._batch_client = self.client_class(
-            api_key=api_key, base_url=self.servers[0], timeout=self.timeout_s, max_retries=0
+            api_key=api_key,
+            base_url=self.servers[0],
+            timeout=self.timeout_s,
+            max_retries=0,
+            http_client=self.sdk.DefaultHttpxClient(verify=tls_context(self.sdk)),
         )
 
     def endpoints(self) -> list[Any]:
