@@ -153,7 +153,6 @@ def write_arena(
 # process takes a whole file (`--dist loadfile`), so one of them started last would keep a
 # core busy long after the other has finished. Files not named follow, most tests first.
 LONGEST_FIRST = (
-    "tests/integration/test_arena_batches.py",
     "tests/integration/test_dbt_pd.py",
     "tests/e2e/test_arena_deeper.py",
     "tests/e2e/test_resume_and_secrets.py",
