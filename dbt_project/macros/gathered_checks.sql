@@ -9,7 +9,7 @@
     selected, that is upstream of the calling test (its refs name the last marts) and, with
     `content_tag`, that carries that tag, counts each
     one's failing rows, and fails with the first failing check, ordered from staging to marts,
-    named as dbt names its test node: "<test name> (<model>): N rows fail its check".
+    named as dbt names its test node: "<test name> (<model>): N failing rows".
     Tests of severity warn are not gathered (they never fail a build): they run, with every
     other test as its own node, under `pdbench aggregate --unit-tests`. -#}
 {% macro gathered_checks(content_tag=none) -%}
@@ -38,7 +38,7 @@ checks as (
     union all
     select
         {{ loop.index }} as ordinal,
-        '{{ node.name }} ({{ attached.name }}): ' || count(*) || ' rows fail its check' as problem
+        '{{ node.name }} ({{ attached.name }}): ' || count(*) || ' failing rows' as problem
     from ({{ gathered_check_sql(node, attached) }}) as failing
     having count(*) > 0
     {%- endfor %}
