@@ -23,9 +23,10 @@ def manifest(tmp_path_factory: pytest.TempPathFactory) -> dict:
     target = tmp_path_factory.mktemp("dbt_target")
     dbt = str(Path(sys.executable).with_name("dbt"))
     project = str(DBT_PROJECT_DIR)
+    arguments = [dbt, "parse", "--project-dir", project, "--profiles-dir", project, "--quiet"]
+    arguments += ["--target-path", str(target), "--log-path", str(target / "logs")]
     done = subprocess.run(
-        [dbt, "parse", "--project-dir", project, "--profiles-dir", project, "--quiet",
-         "--target-path", str(target), "--log-path", str(target / "logs")],  # fmt: skip
+        arguments,
         capture_output=True,
         text=True,
         env={**os.environ, "PDBENCH_RUN_DIR": str(target)},
