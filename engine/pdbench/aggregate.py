@@ -142,6 +142,7 @@ def _build_what_the_run_holds(
             exclude=" ".join(f"tag:{tag}" for tag in absent) or None,
             threads=game.marts.dbt_threads,
             unit_tests=unit_tests,
+            gathered_checks=not unit_tests,
         )
     )
     written = {Path(location).name for location in results.locations}

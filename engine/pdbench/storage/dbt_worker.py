@@ -55,8 +55,8 @@ _WATCH_INTERVAL_S = 0.2
 _FAILED_STATUSES = {"error", "fail", "runtime error"}
 RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
 GATHERED_TAG = "tag:gathered"
-"""The data tests a build runs gathered, one node per game (``dbt_project.yml``), not one by
-one (unless it runs the unit tests too)."""
+"""The data tests a build runs gathered, one node per game and content tag
+(``dbt_project.yml``), when asked for (:attr:`pdbench.storage.dbt.DbtRequest.gathered_checks`)."""
 """A folder to write each invocation's ``run_results.json`` into (unset: none written)."""
 
 
@@ -169,8 +169,8 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
     exclude = (request.get("exclude") or "").split()
     if command == "build" and not request.get("unit_tests"):
         args += ["--exclude-resource-type", "unit_test"]
-        # the YAML data tests run gathered (dbt_project/macros/gathered_checks.sql)
-        exclude.append(GATHERED_TAG)
+    if command == "build" and request.get("gathered_checks"):
+        exclude.append(GATHERED_TAG)  # they run in dbt_project/tests/assert_*_checks_hold.sql
     if exclude:
         args += ["--exclude", *exclude]
     if request.get("threads") is not None:
