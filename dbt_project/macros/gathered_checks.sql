@@ -61,13 +61,16 @@ where {{ fail_with('problem') }}
 {% macro gathered_upstream(nodes) -%}
     {%- set seen = [] -%}
     {%- set queue = nodes | list -%}
-    {%- for _ in range(1000) if queue -%}
+    {%- for _ in range(20000) if queue -%}
         {%- set current = queue.pop() -%}
         {%- if current not in seen and current in graph.nodes -%}
             {%- do seen.append(current) -%}
             {%- do queue.extend(graph.nodes[current].depends_on.nodes) -%}
         {%- endif -%}
     {%- endfor -%}
+    {%- if queue -%}
+        {{ exceptions.raise_compiler_error('gathered_upstream: the models upstream of ' ~ nodes ~ ' were not all walked') }}
+    {%- endif -%}
     {{ return(seen) }}
 {%- endmacro %}
 
