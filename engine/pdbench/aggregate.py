@@ -4,7 +4,9 @@ Python only runs dbt here; every metric is a SQL model in ``dbt_project/``. dbt 
 worker process (:mod:`pdbench.storage.dbt`) on an in-memory DuckDB, reads the run's JSONL
 files and writes its marts as Parquet files into the same run directory
 (``aggregates.parquet``, ...). The build runs the dbt data tests on the run's tables too, so
-a successful aggregation is also a passing ``dbt test`` of this run. The unit tests, which
+a successful aggregation is also a passing ``dbt test`` of this run; those declared in the
+models' YAML run gathered into one test node per game and content tag
+(``dbt_project/macros/gathered_checks.sql``), as dbt's cost is per node. The unit tests, which
 check the SQL on hand-made rows whatever the run, are left to ``pdbench aggregate
 --unit-tests`` and to the test suite.
 """
@@ -140,6 +142,7 @@ def _build_what_the_run_holds(
             exclude=" ".join(f"tag:{tag}" for tag in absent) or None,
             threads=game.marts.dbt_threads,
             unit_tests=unit_tests,
+            gathered_checks=not unit_tests,
         )
     )
     written = {Path(location).name for location in results.locations}

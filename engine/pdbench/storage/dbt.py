@@ -68,6 +68,10 @@ class DbtRequest:
     """Models built side by side (None: the profile's)."""
     unit_tests: bool = False
     """Also run the unit tests (``build`` only)."""
+    gathered_checks: bool = False
+    """Run the data tests of the models' YAML gathered, one test node per game and content
+    tag (``dbt_project/macros/gathered_checks.sql``), instead of one node each (``build`` of
+    a game's whole tag only: the gathering tests read the game's last models)."""
 
     def to_json(self) -> str:
         """The request as the worker reads it: one JSON line; the run directory absolute,

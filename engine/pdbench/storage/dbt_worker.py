@@ -54,6 +54,9 @@ _PR_SET_PDEATHSIG = 1
 _WATCH_INTERVAL_S = 0.2
 _FAILED_STATUSES = {"error", "fail", "runtime error"}
 RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
+GATHERED_TAG = "tag:gathered"
+"""The data tests a build runs gathered, one node per game and content tag
+(``dbt_project.yml``), when asked for (:attr:`pdbench.storage.dbt.DbtRequest.gathered_checks`)."""
 """A folder to write each invocation's ``run_results.json`` into (unset: none written)."""
 
 
@@ -163,12 +166,15 @@ def _arguments(command: str, work_dir: Path) -> list[str]:
 def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]:
     command, run_dir, select = request["command"], Path(request["run_dir"]), request["select"]
     args = [*_arguments(command, work_dir), "--select", select]
-    if request.get("exclude"):
-        args += ["--exclude", *request["exclude"].split()]
-    if request.get("threads") is not None:
-        args += ["--threads", str(request["threads"])]
+    exclude = (request.get("exclude") or "").split()
     if command == "build" and not request.get("unit_tests"):
         args += ["--exclude-resource-type", "unit_test"]
+    if command == "build" and request.get("gathered_checks"):
+        exclude.append(GATHERED_TAG)  # they run in dbt_project/tests/assert_*_checks_hold.sql
+    if exclude:
+        args += ["--exclude", *exclude]
+    if request.get("threads") is not None:
+        args += ["--threads", str(request["threads"])]
     os.environ["PDBENCH_RUN_DIR"] = str(run_dir)
     os.environ["PDBENCH_DUCKDB_TEMP_DIR"] = str(work_dir / "duckdb")
     outcome = runner.invoke(args)

@@ -1,0 +1,33 @@
+-- Every data test declared in the YAML of the arena models (tagged `gathered` in
+-- dbt_project.yml), run as one query after the game's last marts (macros/gathered_checks.sql);
+-- the first failing check fails the build, named as its own test node would be.
+-- The refs below are the arena models nothing else reads: every arena model is upstream of them.
+{{ config(tags=['arena']) }}
+-- depends_on: {{ ref('answer_scores') }}
+-- depends_on: {{ ref('arena_answer_detail') }}
+-- depends_on: {{ ref('arena_audience_answer_scores') }}
+-- depends_on: {{ ref('arena_audience_scores') }}
+-- depends_on: {{ ref('arena_budget_curves') }}
+-- depends_on: {{ ref('arena_calibration') }}
+-- depends_on: {{ ref('arena_calls_summary') }}
+-- depends_on: {{ ref('arena_diversity') }}
+-- depends_on: {{ ref('arena_identity_leaks') }}
+-- depends_on: {{ ref('arena_judge_rationales') }}
+-- depends_on: {{ ref('arena_judgment_detail') }}
+-- depends_on: {{ ref('arena_near_duplicates') }}
+-- depends_on: {{ ref('arena_pairwise_name_bias') }}
+-- depends_on: {{ ref('arena_pairwise_position') }}
+-- depends_on: {{ ref('arena_pairwise_self_bias') }}
+-- depends_on: {{ ref('arena_parse_rules') }}
+-- depends_on: {{ ref('arena_question_stats') }}
+-- depends_on: {{ ref('arena_rating_detail') }}
+-- depends_on: {{ ref('arena_robustness') }}
+-- depends_on: {{ ref('arena_score_agreement') }}
+-- depends_on: {{ ref('arena_score_arms') }}
+-- depends_on: {{ ref('arena_self_assessment_detail') }}
+-- depends_on: {{ ref('arena_trick_authors') }}
+-- depends_on: {{ ref('judge_player_bias') }}
+-- depends_on: {{ ref('judge_stats') }}
+-- depends_on: {{ ref('question_quality') }}
+
+{{ gathered_checks() }}
