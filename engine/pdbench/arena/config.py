@@ -273,6 +273,7 @@ class ArenaConfig(ProviderLayerConfig):
         baseline = self.pairwise.baseline
         if baseline is not None and baseline not in names:
             raise ValueError("pairwise.baseline: " + unknown("player", baseline, names))
+        _check_strengths(self.players)
         for i, player in enumerate(self.players):
             favours = player.mock.favours
             if favours is not None and favours not in names:
@@ -323,6 +324,27 @@ class ArenaConfig(ProviderLayerConfig):
             pairwise=self.pairwise,
             players=[p.truth() for p in self.players],
         ).model_dump(mode="json")
+
+
+def _check_strengths(players: list[ArenaPlayerConfig]) -> None:
+    """The Bradley-Terry mock needs a strength for every answerer, and its preferences need
+    the strengths."""
+    answerers = [(i, p) for i, p in enumerate(players) if p.answers]
+    missing = [i for i, p in answerers if p.mock.strength is None]
+    if missing and len(missing) < len(answerers):
+        raise ValueError(
+            f"players[{missing[0]}].mock.strength: missing; when one answerer plants a "
+            "strength, every answerer must"
+        )
+    if not missing:
+        return
+    for i, player in enumerate(players):
+        for trait in ("first_preference", "self_preference", "name_preference"):
+            if getattr(player.mock, trait):
+                raise ValueError(
+                    f"players[{i}].mock.{trait}: takes effect only when every answerer "
+                    "plants a strength"
+                )
 
 
 def _check_roles(players: list[ArenaPlayerConfig], *, dev: bool) -> None:
