@@ -189,4 +189,6 @@ class ArenaPlayerConfig(ProviderAccessConfig):
                     "first_preference", "self_preference", "name_preference"}  # fmt: skip
         # the pairwise traits only when planted, so that other runs keep their manifests
         planted |= {k: v for k, v in mock.model_dump(include=pairwise).items() if v}
+        if mock.strength is not None:
+            planted["strength"] = mock.strength
         return truth | planted
