@@ -42,6 +42,9 @@ from pdbench.config.providers import ProviderLayerConfig
 from pdbench.errors import unknown
 from pdbench.rng import derive_seed
 
+BatchPhase = Literal["generate", "rate", "answer", "judge", "self_assess", "pairwise"]
+"""A phase whose requests a ``batch: true`` player can send in batches."""
+
 __all__ = [
     "DEV_QUESTIONS",
     "AnomalyConfig",
@@ -190,9 +193,12 @@ class ArenaConfig(ProviderLayerConfig):
     (:mod:`pdbench.arena.leaks`): ``flag``, recorded only; ``scrub``, the words replaced by
     a neutral token in what others are shown; ``void``, not rated, answered or judged and
     excluded from scoring."""
-    batch_phases: list[Phase] = Field(default_factory=lambda: list(PHASES), min_length=1)
+    batch_phases: list[BatchPhase] = Field(
+        default_factory=lambda: [*PHASES, "pairwise"], min_length=1
+    )
     """The phases in which players with ``batch: true`` send their requests in batches (a
-    judgement's rationale goes with ``judge``); in the others they make single calls."""
+    judgement's rationale goes with ``judge``; ``pairwise``, the verdicts on two answers);
+    in the others they make single calls."""
     judging: JudgingMode = "absolute"
     """``absolute``: every answer scored 0..10 alone (phase ``judge``); ``pairwise``: judges
     give verdicts on two answers to a question instead (phase ``pairwise``,
