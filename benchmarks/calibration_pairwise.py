@@ -206,6 +206,33 @@ def report(hits: dict, checks: dict, truth: dict, args: argparse.Namespace) -> N
     print("\nnominal: 95.0%")
 
 
+def numpy_elo_coverage(*, questions: int, seeds: int, bootstrap: int) -> float:
+    """The same check of the Elo intervals without the engine or dbt: per seed, blind
+    verdicts drawn for every pair on ``questions`` questions (3 judges x 2 orders, no
+    preferences), ``bootstrap`` resamples of the questions refitted by Newton's method
+    (:func:`bt_truth`'s), percentile intervals; the share that holds the planted Elo."""
+    rng = np.random.default_rng(0)
+    players = sorted(PLAYERS)
+    planted = np.array([PLAYERS[p]["strength"] for p in players], dtype=float)
+    planted += 1000 - planted.mean()
+    pairs = list(combinations(range(len(players)), 2))
+    p_win = np.array([elo_win_probability(planted[a], planted[b]) for a, b in pairs])
+    held = checked = 0
+    for _ in range(seeds):
+        wins = rng.binomial(6, p_win, size=(questions, len(pairs))).astype(float)
+        fits = []
+        for _ in range(bootstrap):
+            drawn = wins[rng.integers(0, questions, questions)].sum(axis=0)
+            kinds = [("", players[a], players[b], False, w / (6 * questions), w / (6 * questions))
+                     for (a, b), w in zip(pairs, drawn, strict=True)]  # fmt: skip
+            fit = bt_truth(kinds)
+            fits.append([fit[p] for p in players])
+        low, high = np.quantile(fits, 0.025, axis=0), np.quantile(fits, 0.975, axis=0)
+        held += int(((low <= planted) & (planted <= high)).sum())
+        checked += len(players)
+    return held / checked
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tournaments", type=int, default=30, help="K")
@@ -215,8 +242,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--first-preference", type=float, default=0.4, help="borealis's (0: Elo truth = planted)"
     )
+    parser.add_argument(
+        "--numpy", action="store_true", help="only the Elo check, without engine or dbt"
+    )
     args = parser.parse_args(argv)
     PLAYERS["borealis"]["first_preference"] = args.first_preference
+    if args.numpy:
+        questions = args.questions * len(PLAYERS)
+        rate = numpy_elo_coverage(
+            questions=questions, seeds=args.tournaments, bootstrap=args.bootstrap
+        )
+        print(f"{questions} questions, {args.tournaments} seeds: Elo coverage {rate:.1%}")
+        return 0
     truth = truths()
     hits: dict = defaultdict(int)
     checks: dict = defaultdict(int)
