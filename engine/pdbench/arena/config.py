@@ -42,6 +42,9 @@ from pdbench.config.providers import ProviderLayerConfig
 from pdbench.errors import unknown
 from pdbench.rng import derive_seed
 
+BatchPhase = Literal["generate", "rate", "answer", "judge", "self_assess", "pairwise"]
+"""A phase whose requests a ``batch: true`` player can send in batches."""
+
 __all__ = [
     "DEV_QUESTIONS",
     "AnomalyConfig",
@@ -190,9 +193,12 @@ class ArenaConfig(ProviderLayerConfig):
     (:mod:`pdbench.arena.leaks`): ``flag``, recorded only; ``scrub``, the words replaced by
     a neutral token in what others are shown; ``void``, not rated, answered or judged and
     excluded from scoring."""
-    batch_phases: list[Phase] = Field(default_factory=lambda: list(PHASES), min_length=1)
+    batch_phases: list[BatchPhase] = Field(
+        default_factory=lambda: [*PHASES, "pairwise"], min_length=1
+    )
     """The phases in which players with ``batch: true`` send their requests in batches (a
-    judgement's rationale goes with ``judge``); in the others they make single calls."""
+    judgement's rationale goes with ``judge``; ``pairwise``, the verdicts on two answers);
+    in the others they make single calls."""
     judging: JudgingMode = "absolute"
     """``absolute``: every answer scored 0..10 alone (phase ``judge``); ``pairwise``: judges
     give verdicts on two answers to a question instead (phase ``pairwise``,
@@ -273,6 +279,7 @@ class ArenaConfig(ProviderLayerConfig):
         baseline = self.pairwise.baseline
         if baseline is not None and baseline not in names:
             raise ValueError("pairwise.baseline: " + unknown("player", baseline, names))
+        _check_strengths(self.players)
         for i, player in enumerate(self.players):
             favours = player.mock.favours
             if favours is not None and favours not in names:
@@ -323,6 +330,27 @@ class ArenaConfig(ProviderLayerConfig):
             pairwise=self.pairwise,
             players=[p.truth() for p in self.players],
         ).model_dump(mode="json")
+
+
+def _check_strengths(players: list[ArenaPlayerConfig]) -> None:
+    """The Bradley-Terry mock needs a strength for every answerer, and its preferences need
+    the strengths."""
+    answerers = [(i, p) for i, p in enumerate(players) if p.answers]
+    missing = [i for i, p in answerers if p.mock.strength is None]
+    if missing and len(missing) < len(answerers):
+        raise ValueError(
+            f"players[{missing[0]}].mock.strength: missing; when one answerer plants a "
+            "strength, every answerer must"
+        )
+    if not missing:
+        return
+    for i, player in enumerate(players):
+        for trait in ("first_preference", "self_preference", "name_preference"):
+            if getattr(player.mock, trait):
+                raise ValueError(
+                    f"players[{i}].mock.{trait}: takes effect only when every answerer "
+                    "plants a strength"
+                )
 
 
 def _check_roles(players: list[ArenaPlayerConfig], *, dev: bool) -> None:

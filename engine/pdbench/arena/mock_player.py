@@ -32,6 +32,9 @@ judges it reads from the text it is shown. It never learns who wrote anything:
   with its own noise ~ N(0, judge_noise); leniency cancels. With d = A's minus B's: a tie
   (``A=B``) when |d| < 1, a strong verdict (``A>>B``, ``B>>A``) when |d| >= 3, else
   ``A>B`` or ``B>A``.
+- **Bradley-Terry verdicts**: when every answerer plants a ``strength`` (Elo scale), the
+  runner hands each judge the table of signatures and strengths and its verdicts are drawn
+  from closed-form probabilities instead (:mod:`pdbench.arena.mock_verdicts`).
 - **Tricks** (``tricks``): a question the prompt marks as a trick carries
   ``round(5 * trick_bite)`` *decoys* (fixed misleading sentences such as "Everyone knows the
   usual answer.") and is followed by a ``Note:`` line. An answerer is not told which
@@ -52,6 +55,7 @@ import re
 from dataclasses import dataclass
 from random import Random
 
+from pdbench.arena.mock_verdicts import bradley_terry_verdict
 from pdbench.arena.prompts import phase_of_prompt
 from pdbench.providers.mock import MockSetup
 
@@ -167,6 +171,16 @@ class ArenaMockSettings:
     """Pairwise: points added to an answer with its own signature."""
     name_bonus: float = 0.0
     """Pairwise: points added to an answer labelled with ``favoured_name``."""
+    strengths: tuple[tuple[str, float], ...] = ()
+    """The Bradley-Terry mock: ``(signature, Elo strength)`` of every answerer; empty, the
+    verdicts count worked steps."""
+    first_preference: float = 0.0
+    """The Bradley-Terry mock: probability of preferring the answer shown first."""
+    self_preference: float = 0.0
+    """The Bradley-Terry mock: probability of preferring its own answer."""
+    name_preference: float = 0.0
+    """The Bradley-Terry mock: probability of preferring an answer labelled
+    ``favoured_name``."""
 
     def mock_setup(self) -> MockSetup:
         """The mock provider's player and settings (:class:`pdbench.providers.mock.MockSource`)."""
@@ -240,6 +254,17 @@ class ArenaMockPlayer:
         shown = {label: (author, text) for label, author, text in _SHOWN.findall(prompt)}
         if set(shown) != {"A", "B"}:
             return "I am not sure what is being asked."
+        if self.settings.strengths:
+            return bradley_terry_verdict(
+                shown=shown,
+                strengths=dict(self.settings.strengths),
+                signature=self.settings.signature,
+                favoured_name=self.settings.favoured_name,
+                first_preference=self.settings.first_preference,
+                self_preference=self.settings.self_preference,
+                name_preference=self.settings.name_preference,
+                rng=rng,
+            )
         settings = self.settings
         noise = settings.judge_noise
         perceived = {}

@@ -61,6 +61,11 @@ def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
     player = config.players[index]
     mock = player.mock
     favoured = signatures[names.index(mock.favours)] if mock.favours else None
+    strengths = tuple(
+        (signatures[i], p.mock.strength)
+        for i, p in enumerate(config.players)
+        if p.mock.strength is not None
+    )
     return ArenaMockSettings(
         answer_skill=mock.answer_skill,
         question_quality=mock.question_quality,
@@ -83,6 +88,10 @@ def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
         first_bonus=mock.first_bonus,
         self_bonus=mock.self_bonus,
         name_bonus=mock.name_bonus,
+        strengths=strengths,
+        first_preference=mock.first_preference,
+        self_preference=mock.self_preference,
+        name_preference=mock.name_preference,
     )
 
 

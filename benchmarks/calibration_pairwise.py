@@ -1,0 +1,284 @@
+"""Calibration study of the pairwise marts' intervals: coverage of planted truths over seeds.
+
+Not a test. Plays K seeded tournaments of the Bradley-Terry mock
+(:mod:`pdbench.arena.mock_verdicts`: planted Elo strengths, a judge preferring the first
+answer, one preferring its own, one preferring a player by name) through the real engine
+(``tests/integration/bt_mock_runs.py``: all pairs, both orders, the self and name arms),
+builds the pairwise marts with dbt and checks, per tournament, whether each 95% interval holds
+its truth:
+
+- ``elo``: ``bradley_terry.elo_ci_low/high`` per player;
+- ``first-position rate`` and ``flip rate``: ``pairwise_position`` per judge;
+- ``self bias``: ``pairwise_self_bias`` per judge;
+- ``name bias``: ``pairwise_name_bias`` per judge and player.
+
+The truths are computed here, independently of the SQL, by enumerating every showing the
+tournament asks (pair, judge, order, blind or named) with its probability of preferring the
+first answer (the mock's four draws in closed form) and averaging as each mart counts. The
+Elo truth is the Bradley-Terry fit (Newton's method, numpy) to the expected shares of the
+scored verdicts: the planted strengths themselves when no judge prefers a position, moved
+a few points by the first-preferring judge otherwise (printed).
+
+Printed: per arm, intervals checked, coverage with a 95% Wilson interval against the nominal
+95% (checks within a tournament are counted as independent; they are not quite), and the
+same for the planted rows only (the biased judge or favoured player).
+
+Usage::
+
+    uv run --frozen python benchmarks/calibration_pairwise.py --tournaments 30 [--questions 4]
+        [--bootstrap 200] [--first-seed 7000] [--first-preference 0.4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from pdbench.arena.mock_verdicts import elo_win_probability  # noqa: E402
+
+from benchmarks.calibration_arena import wilson  # noqa: E402
+from tests.integration.bt_mock_runs import play_bt_tournament, read_marts  # noqa: E402
+
+PLAYERS: dict[str, dict] = {
+    "atlas": {"strength": 1250, "favours": "ember", "name_preference": 0.5},
+    "borealis": {"strength": 1100, "first_preference": 0.4},
+    "cirrus": {"strength": 1000, "self_preference": 0.5},
+    "dynamo": {"strength": 950},
+    "ember": {"strength": 700},
+}
+PLANTED_ROWS = {"first-position rate": {"borealis"}, "flip rate": {"borealis"},
+                "self bias": {"cirrus"}, "name bias": {("atlas", "ember")}}  # fmt: skip
+"""The rows where a bias is planted (every row has a truth; most truths are 0 or 0.5)."""
+ELO_PER_LN = 400 / math.log(10)
+
+
+def p_first(judge: str, first: str, second: str, *, named: bool) -> float:
+    """The mock's probability that ``judge`` prefers ``first`` (its four draws)."""
+    traits = PLAYERS[judge]
+    rest = elo_win_probability(PLAYERS[first]["strength"], PLAYERS[second]["strength"])
+    f = traits.get("first_preference", 0.0)
+    rest = f + (1 - f) * rest
+    favoured = traits.get("favours")
+    if named and favoured in (first, second):
+        n = traits.get("name_preference", 0.0)
+        rest = n * (first == favoured) + (1 - n) * rest
+    if judge in (first, second):
+        s = traits.get("self_preference", 0.0)
+        rest = s * (first == judge) + (1 - s) * rest
+    return rest
+
+
+def showings() -> list[tuple[str, str, str, bool, float, float]]:
+    """(judge, a, b, named, P(a wins shown first), P(a wins shown second)) of every showing
+    kind; each occurs equally often (once per question)."""
+    rows = []
+    for a, b in combinations(sorted(PLAYERS), 2):
+        for judge in PLAYERS:
+            for named in (False, True):
+                first = p_first(judge, a, b, named=named)
+                second = 1 - p_first(judge, b, a, named=named)
+                rows.append((judge, a, b, named, first, second))
+    return rows
+
+
+def bt_truth(kinds: list) -> dict[str, float]:
+    """Elo of the Bradley-Terry fit to the expected shares of the scored verdicts."""
+    players = sorted(PLAYERS)
+    index = {p: i for i, p in enumerate(players)}
+    share: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for judge, a, b, named, first, second in kinds:
+        if not named and judge not in (a, b):
+            share[(a, b)] += [first, second]
+    theta = np.zeros(len(players))
+    for _ in range(100):
+        gradient = np.zeros(len(players))
+        hessian = np.zeros((len(players), len(players)))
+        for (a, b), wins in share.items():
+            i, j = index[a], index[b]
+            p = 1 / (1 + math.exp(theta[j] - theta[i]))
+            residual, curvature = sum(wins) - len(wins) * p, len(wins) * p * (1 - p)
+            gradient[[i, j]] += [residual, -residual]
+            hessian[i, i] += curvature
+            hessian[j, j] += curvature
+            hessian[i, j] -= curvature
+            hessian[j, i] -= curvature
+        theta = theta + np.linalg.lstsq(hessian, gradient, rcond=None)[0]
+        theta -= theta.mean()
+    return {p: 1000 + ELO_PER_LN * theta[index[p]] for p in players}
+
+
+def truths() -> dict[str, dict]:
+    """Arm -> row key -> truth, in each mart's unit (shares, not percent)."""
+    kinds = showings()
+    first_rate, flips = defaultdict(list), defaultdict(list)
+    own, peer = defaultdict(list), defaultdict(list)
+    named, blind = defaultdict(list), defaultdict(list)
+    for judge, a, b, is_named, first, second in kinds:
+        if judge in (a, b):
+            if not is_named:
+                other = b if judge == a else a
+                own[judge] += [first, second] if judge == a else [1 - first, 1 - second]
+                own[(judge, "opponents")].append(other)
+            continue
+        # a shown first: P(first wins) = first; b shown first: P(first wins) = 1 - second
+        first_rate[judge] += [first, 1 - second]
+        flips[judge].append(first * (1 - second) + (1 - first) * second)
+        for player, wins in ((a, [first, second]), (b, [1 - first, 1 - second])):
+            (named if is_named else blind)[(judge, player)] += wins
+            if not is_named:
+                peer[player] += wins
+    mean = lambda values: sum(values) / len(values)  # noqa: E731
+    self_bias = {}
+    for judge in PLAYERS:
+        opponents = set(own[(judge, "opponents")])
+        peers = [
+            w
+            for judge_k, a, b, is_named, first, second in kinds
+            if not is_named and judge_k not in (a, b) and judge in (a, b)
+            and ({a, b} - {judge}) <= opponents
+            for w in ([first, second] if a == judge else [1 - first, 1 - second])
+        ]  # fmt: skip
+        self_bias[judge] = mean(own[judge]) - mean(peers)
+    return {
+        "elo": bt_truth(kinds),
+        "first-position rate": {j: mean(v) for j, v in first_rate.items()},
+        "flip rate": {j: mean(v) for j, v in flips.items()},
+        "self bias": self_bias,
+        "name bias": {k: mean(named[k]) - mean(blind[k]) for k in named},
+    }
+
+
+def observed(marts: dict[str, list[dict]]) -> dict[str, dict]:
+    """Arm -> row key -> (low, high) of one tournament."""
+    rows = {
+        "elo": {r["player"]: (r["elo_ci_low"], r["elo_ci_high"]) for r in marts["bradley_terry"]},
+        "first-position rate": {}, "flip rate": {}, "self bias": {}, "name bias": {},
+    }  # fmt: skip
+    for r in marts["pairwise_position"]:
+        if not r["is_all_judges"]:
+            rows["first-position rate"][r["judge"]] = (r["first_win_rate_ci_low"],
+                                                       r["first_win_rate_ci_high"])  # fmt: skip
+            rows["flip rate"][r["judge"]] = (r["flip_rate_ci_low"], r["flip_rate_ci_high"])
+    for r in marts["pairwise_self_bias"]:
+        if not r["is_all_judges"]:
+            rows["self bias"][r["judge"]] = (r["self_bias_ci_low"], r["self_bias_ci_high"])
+    for r in marts["pairwise_name_bias"]:
+        if not r["is_all_judges"]:
+            key = (r["judge"], r["player"])
+            rows["name bias"][key] = (r["name_bias_ci_low"], r["name_bias_ci_high"])
+    return rows
+
+
+def report(hits: dict, checks: dict, truth: dict, args: argparse.Namespace) -> None:
+    planted = {p: traits["strength"] for p, traits in PLAYERS.items()}
+    centre = sum(planted.values()) / len(planted)
+    print(
+        f"{args.tournaments} tournaments of {len(PLAYERS)} mock players, "
+        f"{args.questions} questions each, bootstrap n {args.bootstrap}, "
+        f"seeds from {args.first_seed}, borealis's first preference {args.first_preference}\n"
+    )
+    print("Elo truth (fit to expected shares) against planted strength - mean + 1000:")
+    for player, elo in truth["elo"].items():
+        print(f"  {player}: {elo:.1f} against {planted[player] - centre + 1000:.1f}")
+    print("\n| arm | rows | intervals | coverage [95% Wilson] | planted rows: intervals "
+          "| coverage [95% Wilson] |\n| --- | ---: | ---: | ---: | ---: | ---: |")  # fmt: skip
+    for arm in truth:
+        cells = [arm, str(len(truth[arm]))]
+        for scope in ("all", "planted"):
+            n, k = checks[(arm, scope)], hits[(arm, scope)]
+            if n == 0:
+                cells += ["-", "-"]
+                continue
+            low, high = wilson(k, n)
+            cells += [str(n), f"{k / n:.1%} [{low:.1%}, {high:.1%}]"]
+        print("| " + " | ".join(cells) + " |")
+    print("\nnominal: 95.0%")
+
+
+def numpy_elo_coverage(*, questions: int, seeds: int, bootstrap: int) -> float:
+    """The same check of the Elo intervals without the engine or dbt: per seed, blind
+    verdicts drawn for every pair on ``questions`` questions (3 judges x 2 orders, no
+    preferences), ``bootstrap`` resamples of the questions refitted by Newton's method
+    (:func:`bt_truth`'s), percentile intervals; the share that holds the planted Elo."""
+    rng = np.random.default_rng(0)
+    players = sorted(PLAYERS)
+    planted = np.array([PLAYERS[p]["strength"] for p in players], dtype=float)
+    planted += 1000 - planted.mean()
+    pairs = list(combinations(range(len(players)), 2))
+    p_win = np.array([elo_win_probability(planted[a], planted[b]) for a, b in pairs])
+    held = checked = 0
+    for _ in range(seeds):
+        wins = rng.binomial(6, p_win, size=(questions, len(pairs))).astype(float)
+        fits = []
+        for _ in range(bootstrap):
+            drawn = wins[rng.integers(0, questions, questions)].sum(axis=0)
+            kinds = [("", players[a], players[b], False, w / (6 * questions), w / (6 * questions))
+                     for (a, b), w in zip(pairs, drawn, strict=True)]  # fmt: skip
+            fit = bt_truth(kinds)
+            fits.append([fit[p] for p in players])
+        low, high = np.quantile(fits, 0.025, axis=0), np.quantile(fits, 0.975, axis=0)
+        held += int(((low <= planted) & (planted <= high)).sum())
+        checked += len(players)
+    return held / checked
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tournaments", type=int, default=30, help="K")
+    parser.add_argument("--questions", type=int, default=4, help="questions per player")
+    parser.add_argument("--bootstrap", type=int, default=200, help="bootstrap replicates")
+    parser.add_argument("--first-seed", type=int, default=7000)
+    parser.add_argument(
+        "--first-preference", type=float, default=0.4, help="borealis's (0: Elo truth = planted)"
+    )
+    parser.add_argument(
+        "--numpy", action="store_true", help="only the Elo check, without engine or dbt"
+    )
+    args = parser.parse_args(argv)
+    PLAYERS["borealis"]["first_preference"] = args.first_preference
+    if args.numpy:
+        questions = args.questions * len(PLAYERS)
+        rate = numpy_elo_coverage(
+            questions=questions, seeds=args.tournaments, bootstrap=args.bootstrap
+        )
+        print(f"{questions} questions, {args.tournaments} seeds: Elo coverage {rate:.1%}")
+        return 0
+    truth = truths()
+    hits: dict = defaultdict(int)
+    checks: dict = defaultdict(int)
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="calibration_pairwise_") as tmp:
+        for k in range(args.tournaments):
+            run_dir = play_bt_tournament(
+                Path(tmp) / f"t{k}",
+                PLAYERS,
+                seed=args.first_seed + k,
+                questions=args.questions,
+                bootstrap=args.bootstrap,
+            )
+            for arm, rows in observed(read_marts(run_dir)).items():
+                for key, (low, high) in rows.items():
+                    inside = low is not None and low <= truth[arm][key] <= high
+                    scopes = ["all"] + (["planted"] if key in PLANTED_ROWS.get(arm, ()) else [])
+                    for scope in scopes:
+                        hits[(arm, scope)] += inside
+                        checks[(arm, scope)] += 1
+            elapsed = time.perf_counter() - start
+            print(f"{k + 1} tournaments, {elapsed:.0f} s", file=sys.stderr, flush=True)
+    report(hits, checks, truth, args)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

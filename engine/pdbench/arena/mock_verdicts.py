@@ -1,0 +1,80 @@
+"""The mock judge's Bradley-Terry verdicts: pairwise verdicts with planted, closed-form truths.
+
+When every answerer of a tournament plants a ``strength`` (Elo scale), each mock judge is
+handed the table of the answerers' signatures and strengths (it recognises an answer's author
+by the sign-off the answer ends with, never by a name) and answers a pairwise prompt by four
+seeded draws, in this order:
+
+1. ``self_preference`` s: on a pair holding its own answer, with probability s it prefers
+   its own answer;
+2. ``name_preference`` n: shown the authors' names (the name arm), on a pair holding the
+   player it favours, with probability n it prefers that player's answer;
+3. ``first_preference`` f: with probability f it prefers the answer shown first;
+4. otherwise it prefers the answer of strength s_a to one of s_b with probability
+   1 / (1 + 10^((s_b - s_a) / 400)), Bradley-Terry on the Elo scale.
+
+Verdicts are ``A>B`` or ``B>A`` (no ties, no strong verdicts), so every mart's truth is a
+closed-form number. Over both orders of a pair (a, b), with p = P(a beats b) as in 4:
+
+- a judge prefers the first-shown answer at the rate 0.5 + f / 2;
+- it changes its preferred answer with the order (a flip) with probability
+  (f + (1 - f) p) (f + (1 - f) (1 - p)) + (1 - f)^2 p (1 - p);
+- its own answer a wins s + (1 - s) (f / 2 + (1 - f) p) of its verdicts, and
+  f' / 2 + (1 - f') p of a peer's (first preference f'): with no first preference anywhere,
+  a self bias of s (1 - p);
+- named, the favoured player a wins n + (1 - n) (f / 2 + (1 - f) p) of its verdicts against
+  f / 2 + (1 - f) p blind: a name bias of n (1 - f / 2 - (1 - f) p);
+- with no judge preferring a position, a player's Bradley-Terry Elo is its planted strength
+  minus the field's mean strength plus 1000.
+
+Each mart averages these over the pairs it counts (``docs/pairwise_judging.md``, "Planted
+truth").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from random import Random
+
+__all__ = ["bradley_terry_verdict", "elo_win_probability"]
+
+
+def elo_win_probability(strength: float, other: float) -> float:
+    """The probability that an answer of Elo ``strength`` is preferred to one of ``other``."""
+    return 1 / (1 + 10 ** ((other - strength) / 400))
+
+
+def _author(text: str, strengths: Mapping[str, float]) -> str | None:
+    """The signature ``text`` carries (the longest, should one hold another)."""
+    carried = [signature for signature in strengths if signature in text]
+    return max(carried, key=len) if carried else None
+
+
+def bradley_terry_verdict(
+    *,
+    shown: Mapping[str, tuple[str, str]],
+    strengths: Mapping[str, float],
+    signature: str,
+    favoured_name: str | None,
+    first_preference: float,
+    self_preference: float,
+    name_preference: float,
+    rng: Random,
+) -> str:
+    """``A>B`` or ``B>A`` for the answers ``shown`` (label -> (author label, text)), drawn as
+    the module says."""
+    first, second = (_author(shown[label][1], strengths) for label in ("A", "B"))
+    if first is None or second is None:
+        return "I cannot tell whose answers these are."
+    named = [shown[label][0].split(" (")[0] for label in ("A", "B")]
+    first_wins: bool | None = None
+    if signature in (first, second) and rng.random() < self_preference:
+        first_wins = first == signature
+    elif favoured_name in named and rng.random() < name_preference:
+        first_wins = named[0] == favoured_name
+    elif rng.random() < first_preference:
+        first_wins = True
+    else:
+        p_first = elo_win_probability(strengths[first], strengths[second])
+        first_wins = rng.random() < p_first
+    return "A>B" if first_wins else "B>A"
