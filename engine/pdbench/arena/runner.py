@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from pdbench.arena.config import ArenaConfig
@@ -248,10 +249,11 @@ class _Tournament:
             self.play_pairwise(live=live, answers=answers, questions=kept)
         diversity = context.config.diversity
         if diversity is not None and "embed" not in self.records:
+            embedded = partial(self.on_progress, "embed") if self.on_progress else None
             self.records["embed"] = play_embed(  # type: ignore[index]
                 questions, answers, config=diversity, run_id=context.config.run_id,
-                write_call=self.calls.write, run_dir=self.run_dir,
-                cache=self.runtime.cache, prices=self.runtime.prices)  # fmt: skip
+                write_call=self.calls.write, run_dir=self.run_dir, cache=self.runtime.cache,
+                prices=self.runtime.prices, on_request=embedded)  # fmt: skip
             live.update(phases_done=list(self.records), batches=[])
 
     def play_pairwise(
@@ -284,9 +286,9 @@ class _Tournament:
         invalid = {"rate": "invalid_ratings", "answer": "invalid_answers",
                    "judge": "invalid_judgments", "pairwise": "invalid_pairwise_judgments",
                    "self_assess": "invalid_self_assessments"}  # fmt: skip
-        for phase, name in invalid.items():
-            if phase in self.records:
-                counts[name] = sum(not r["is_valid"] for r in self.records[phase])
+        for kind, name in invalid.items():
+            if kind in self.records:
+                counts[name] = sum(not r["is_valid"] for r in self.records[kind])
         if "answer" in self.records:
             counts["kept_questions"] = len({a["question_id"] for a in self.records["answer"]})
         return counts
