@@ -22,16 +22,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
+from rich import progress as bars
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from pdbench.storage.records.files import RunFiles
 
@@ -133,16 +125,16 @@ class RunProgress:
         self._last_event = self.started
         self._last_tally = -_TALLY_EVERY_S
         self._stages: dict[str, _Stage] = {}
-        self._bars: dict[str, TaskID] = {}
-        self._progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[usage]}"),
-            TextColumn("{task.fields[detail]}"),
+        self._bars: dict[str, bars.TaskID] = {}
+        self._progress = bars.Progress(
+            bars.TextColumn("[bold]{task.description}"),
+            bars.BarColumn(),
+            bars.MofNCompleteColumn(),
+            bars.TimeElapsedColumn(),
+            bars.TextColumn("ETA"),
+            bars.TimeRemainingColumn(),
+            bars.TextColumn("{task.fields[usage]}"),
+            bars.TextColumn("{task.fields[detail]}"),
             console=self.console,
             transient=True,
             disable=not self.console.is_terminal,

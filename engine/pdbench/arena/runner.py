@@ -62,7 +62,6 @@ from pdbench.providers.gateway import AwaitingBatch
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.run.concurrency import run_concurrently
 from pdbench.run.frame import RunSpec, play_run
-from pdbench.run.inputs import run_inputs
 from pdbench.run.run_dir import LiveManifest
 from pdbench.run.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter
@@ -325,12 +324,12 @@ def run_arena(
     run_dir = config.run_dir(output_dir)
     owns_runtime = runtime is None
     runtime = runtime or arena_runtime(config, use_cache=use_cache)
-    spec = RunSpec(
-        game="arena",
-        config=config,
-        config_path=loaded.path,
+    spec = RunSpec.of(
+        "arena",
+        loaded,
+        config,
         run_dir=run_dir,
-        inputs=run_inputs(loaded.inputs, arena_llm_fields(config)),
+        llms=arena_llm_fields(config),
         scoring=config.scoring(),
     )
     play = _ArenaPlay(
