@@ -285,9 +285,10 @@ class _Tournament:
         invalid = {"rate": "invalid_ratings", "answer": "invalid_answers",
                    "judge": "invalid_judgments", "pairwise": "invalid_pairwise_judgments",
                    "self_assess": "invalid_self_assessments"}  # fmt: skip
+        by_kind: dict[str, list[dict]] = {kind: lines for kind, lines in self.records.items()}
         for kind, name in invalid.items():
-            if kind in self.records:
-                counts[name] = sum(not r["is_valid"] for r in self.records[kind])
+            if kind in by_kind:
+                counts[name] = sum(not r["is_valid"] for r in by_kind[kind])
         if "answer" in self.records:
             counts["kept_questions"] = len({a["question_id"] for a in self.records["answer"]})
         return counts
