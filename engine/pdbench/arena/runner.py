@@ -325,14 +325,8 @@ def run_arena(
     run_dir = config.run_dir(output_dir)
     owns_runtime = runtime is None
     runtime = runtime or arena_runtime(config, use_cache=use_cache)
-    spec = RunSpec.of(
-        "arena",
-        loaded,
-        config,
-        run_dir=run_dir,
-        llms=arena_llm_fields(config),
-        scoring=config.scoring(),
-    )
+    llms, scoring = arena_llm_fields(config), config.scoring()
+    spec = RunSpec.of("arena", loaded, config, run_dir=run_dir, llms=llms, scoring=scoring)
     play = _ArenaPlay(
         run_dir,
         lambda records, kept_calls: _Tournament(

@@ -26,11 +26,5 @@ def llm_fields(config: ExperimentConfig) -> list[tuple[str, Any]]:
 def pd_run_spec(loaded: LoadedConfig, config: ExperimentConfig, run_dir: Path) -> RunSpec:
     """What the run frame (:mod:`pdbench.run.frame`) starts or resumes a PD run of
     ``config`` into ``run_dir`` from: its files and endpoints, its metric parameters."""
-    return RunSpec.of(
-        "pd",
-        loaded,
-        config,
-        run_dir=run_dir,
-        llms=llm_fields(config),
-        metric_params=config.metric_params(),
-    )
+    llms, params = llm_fields(config), config.metric_params()
+    return RunSpec.of("pd", loaded, config, run_dir=run_dir, llms=llms, metric_params=params)
