@@ -166,7 +166,9 @@ class RunProgress:
             self._draw(bar, done, total, detail)
         elif finished or done - stage.printed >= stage.every:
             stage.printed = done
-            self.console.print(self.line(bar, done, total, now=now), highlight=False)
+            self.console.print(
+                self.line(bar, done, total, now=now), highlight=False, soft_wrap=True
+            )
 
     def _draw(self, bar: str, done: int, total: int, detail: str) -> None:
         if bar not in self._bars:

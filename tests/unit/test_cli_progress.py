@@ -11,7 +11,7 @@ from rich.console import Console
 
 def _console() -> tuple[Console, io.StringIO]:
     out = io.StringIO()
-    return Console(file=out, force_terminal=False, width=200), out
+    return Console(file=out, force_terminal=False, width=40), out  # lines are never wrapped
 
 
 class _Clock:
