@@ -147,19 +147,13 @@ def run(
 
 
 def _play(game: Game, loaded: LoadedConfig, *, options: PlayOptions, run_dir: Path) -> RunResult:
-    """``game.play`` with a progress bar per stage (matches, or each phase) on stderr."""
+    """``game.play`` with its progress on stderr (:mod:`pdbench.cli_progress`): a bar per
+    stage on a terminal, a line every few matches or calls elsewhere."""
     from dataclasses import replace
 
-    from rich.progress import TextColumn
+    from pdbench.cli_progress import RunProgress
 
-    with _progress(TextColumn("{task.fields[detail]}")) as progress:
-        bars: dict[str, Any] = {}
-
-        def on_progress(bar: str, done: int, total: int, detail: str) -> None:
-            if bar not in bars:
-                bars[bar] = progress.add_task(bar, total=total, detail="")
-            progress.update(bars[bar], completed=done, detail=detail)
-
+    with RunProgress(run_dir) as on_progress:
         try:
             return game.play(
                 loaded, options=replace(options, on_progress=on_progress, on_line=_err)
@@ -167,24 +161,6 @@ def _play(game: Game, loaded: LoadedConfig, *, options: PlayOptions, run_dir: Pa
         except KeyboardInterrupt:
             _err(f"interrupted: {run_dir} is marked interrupted")
             raise typer.Exit(EXIT_INTERRUPTED) from None
-
-
-def _progress(*columns: Any) -> Any:
-    """Progress bars on stderr (description, bar, done/total, then ``columns``), shown only
-    on a terminal and removed when done."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    console = Console(stderr=True)
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        *columns,
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-    )
 
 
 def _prepare_dbt() -> None:

@@ -161,4 +161,5 @@ class Game:
     def run_dir(self, loaded: LoadedConfig, output_dir: Path | None) -> Path:
         """The run directory: ``output_dir`` when given, else the config's."""
         config: Any = loaded.config
-        return config.run_dir(output_dir)
+        run_dir: Path = config.run_dir(output_dir)
+        return run_dir

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ import duckdb
 __all__ = ["aligned", "count_mart_rows", "decimals", "mart_columns", "mart_rows", "number"]
 
 
-def aligned(table: list[tuple[str, ...]]) -> list[str]:
+def aligned(table: Sequence[tuple[str, ...]]) -> list[str]:
     """The rows of ``table`` (header first) with every column padded to its widest cell."""
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     return [
@@ -54,10 +55,12 @@ def mart_columns(path: Path) -> list[str]:
 def count_mart_rows(path: Path) -> int:
     """Rows of a mart, not counting the all-NULL row dbt-duckdb writes for an empty model."""
     with duckdb.connect() as con:
-        total, all_null = con.execute(
+        counted = con.execute(
             "select"
             " (select count(*) from read_parquet($path)),"
             " (select count(*) from read_parquet($path) where columns(*) is null)",
             {"path": str(path)},
         ).fetchone()
+    assert counted is not None  # a select of two scalars returns one row
+    total, all_null = counted
     return int(total) - int(all_null)

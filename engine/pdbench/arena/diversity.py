@@ -67,16 +67,19 @@ def play_embed(
     embedder: Embedder | None = None,
     cache: ResponseCache | None = None,
     prices: PriceTable | None = None,
+    on_request: Callable[[int, int], None] | None = None,
 ) -> list[dict]:
     """The ``embeddings.jsonl`` records of every text, written into ``run_dir`` once all are
     in, each request's call line written to ``write_call``; a real model's requests are
-    looked up in and stored into ``cache`` and priced from ``prices``."""
+    looked up in and stored into ``cache`` and priced from ``prices``. ``on_request(done,
+    planned)`` follows every request (the progress of the embedding phase)."""
     embedder = embedder or build_embedder(config.embedding)
     if embedder.provider == "mock":
         cache = None  # free and deterministic: nothing to keep
     items = embedding_texts(questions, answers)
     size = config.embedding.batch_size
     records = []
+    planned = -(-len(items) // size)
     for k, start in enumerate(range(0, len(items), size), start=1):
         batch = items[start : start + size]
         texts = [item["text"] for item in batch]
@@ -103,18 +106,27 @@ def play_embed(
             write_call(
                 line(ended=(elapsed, result.transport_retries), tokens=result.tokens_in, cost=cost)
             )
-        for item, vector in zip(batch, result.vectors, strict=True):
-            records.append(
-                {"schema_version": SCHEMA_VERSION, "run_id": run_id, "kind": item["kind"],
-                 "item_id": item["item_id"], "question_id": item["question_id"],
-                 "player": item["player"], "provider": embedder.provider,
-                 "embedding_model": embedder.model, "dim": len(vector),
-                 "vector": [float(x) for x in vector]}
-            )  # fmt: skip
+        records += _records(batch, result.vectors, embedder=embedder, run_id=run_id)
+        if on_request is not None:
+            on_request(k, planned)
     with JsonlWriter(run_dir / RunFiles.EMBEDDINGS) as writer:
         for record in records:
             writer.write(record, flush=False)
     return records
+
+
+def _records(
+    batch: list[dict], vectors: list[list[float]], *, embedder: Embedder, run_id: str
+) -> list[dict]:
+    """The ``embeddings.jsonl`` records of one request's texts."""
+    return [
+        {"schema_version": SCHEMA_VERSION, "run_id": run_id, "kind": item["kind"],
+         "item_id": item["item_id"], "question_id": item["question_id"],
+         "player": item["player"], "provider": embedder.provider,
+         "embedding_model": embedder.model, "dim": len(vector),
+         "vector": [float(x) for x in vector]}
+        for item, vector in zip(batch, vectors, strict=True)
+    ]  # fmt: skip
 
 
 def _cache_key(embedder: Embedder, config: DiversityConfig, texts: list[str]) -> str:

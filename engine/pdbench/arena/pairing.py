@@ -78,7 +78,7 @@ def question_pairs(
     compared (see the module docstring)."""
     if pairing.scheme == "reference":
         reference = pairing.reference
-        if reference not in authors:
+        if reference is None or reference not in authors:
             return []
         return [(reference, author) for author in authors if author != reference]
     every = list(combinations(authors, 2))

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pdbench.arena.prompts import Phase
 from pdbench.arena.tasks import CallOutcome, CallTask
 
 __all__ = ["PhaseProgress", "ProgressCallback"]
 
-ProgressCallback = Callable[[Phase, int, int], None]
+ProgressCallback = Callable[[str, int, int], None]
 """``(phase, calls done, calls planned)`` after every task, in the calling thread."""
 
 

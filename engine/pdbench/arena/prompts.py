@@ -165,7 +165,10 @@ class ArenaTemplates:
     @classmethod
     def from_files(cls, *, root: Path, paths: dict[Phase, str]) -> ArenaTemplates:
         """Read the five files (``paths`` relative to ``root``)."""
-        return cls(**{phase: (root / paths[phase]).read_text(encoding="utf-8") for phase in PHASES})
+        texts: dict[str, str] = {
+            phase: (root / paths[phase]).read_text(encoding="utf-8") for phase in PHASES
+        }
+        return cls(**texts)
 
 
 def _tidy(text: str) -> str:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from pdbench.arena.config import ArenaConfig
@@ -61,7 +62,6 @@ from pdbench.providers.gateway import AwaitingBatch
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.run.concurrency import run_concurrently
 from pdbench.run.frame import RunSpec, play_run
-from pdbench.run.inputs import run_inputs
 from pdbench.run.run_dir import LiveManifest
 from pdbench.run.runtime import build_runtime
 from pdbench.storage.jsonl import JsonlWriter
@@ -251,10 +251,11 @@ class _Tournament:
             self.play_pairwise(live=live, answers=answers, questions=kept)
         diversity = context.config.diversity
         if diversity is not None and "embed" not in self.records:
+            embedded = partial(self.on_progress, "embed") if self.on_progress else None
             self.records["embed"] = play_embed(  # type: ignore[index]
                 questions, answers, config=diversity, run_id=context.config.run_id,
-                write_call=self.calls.write, run_dir=self.run_dir,
-                cache=self.runtime.cache, prices=self.runtime.prices)  # fmt: skip
+                write_call=self.calls.write, run_dir=self.run_dir, cache=self.runtime.cache,
+                prices=self.runtime.prices, on_request=embedded)  # fmt: skip
             live.update(phases_done=list(self.records), batches=[])
 
     def play_pairwise(
@@ -287,9 +288,10 @@ class _Tournament:
         invalid = {"rate": "invalid_ratings", "answer": "invalid_answers",
                    "judge": "invalid_judgments", "pairwise": "invalid_pairwise_judgments",
                    "self_assess": "invalid_self_assessments"}  # fmt: skip
-        for phase, name in invalid.items():
-            if phase in self.records:
-                counts[name] = sum(not r["is_valid"] for r in self.records[phase])
+        by_kind: dict[str, list[dict]] = {kind: lines for kind, lines in self.records.items()}
+        for kind, name in invalid.items():
+            if kind in by_kind:
+                counts[name] = sum(not r["is_valid"] for r in by_kind[kind])
         if "answer" in self.records:
             counts["kept_questions"] = len({a["question_id"] for a in self.records["answer"]})
         return counts
@@ -326,14 +328,8 @@ def run_arena(
     run_dir = config.run_dir(output_dir)
     owns_runtime = runtime is None
     runtime = runtime or arena_runtime(config, use_cache=use_cache)
-    spec = RunSpec(
-        game="arena",
-        config=config,
-        config_path=loaded.path,
-        run_dir=run_dir,
-        inputs=run_inputs(loaded.inputs, arena_llm_fields(config)),
-        scoring=config.scoring(),
-    )
+    llms, scoring = arena_llm_fields(config), config.scoring()
+    spec = RunSpec.of("arena", loaded, config, run_dir=run_dir, llms=llms, scoring=scoring)
     play = _ArenaPlay(
         run_dir,
         lambda records, kept_calls: _Tournament(

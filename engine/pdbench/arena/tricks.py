@@ -16,7 +16,7 @@ judges see the kind and the note as a rubric (:func:`rate_rubric`, :func:`judge_
 from __future__ import annotations
 
 from random import Random
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field, field_validator
 
@@ -58,7 +58,7 @@ class TricksConfig(StrictModel):
     """The share of each player's questions that are tricks (``round(share *
     questions_per_player)`` of them); 0 turns tricks off."""
     kinds: list[TrickKind] = Field(
-        default_factory=lambda: ["false_premise", "unanswerable", "ambiguous", "misleading"],
+        default_factory=lambda: list(get_args(TrickKind)),
         min_length=1,
     )
     """The kinds a trick slot is drawn from."""

@@ -184,7 +184,9 @@ class ProviderAccessConfig(StrictModel):
 
     @field_validator("params")
     @classmethod
-    def _params_the_provider_takes(cls, params: dict[str, Any], info: ValidationInfo) -> dict:
+    def _params_the_provider_takes(
+        cls, params: dict[str, Any], info: ValidationInfo
+    ) -> dict[str, Any]:
         checked = checked_params(info.data.get("provider", "mock"), params)
         if info.data.get("thinking") is not None:
             if "top_k" in checked:

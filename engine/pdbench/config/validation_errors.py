@@ -29,7 +29,7 @@ class RefSite:
 
     loc: tuple[str | int, ...]
     file: str
-    overrides: dict
+    overrides: dict[str, Any]
 
 
 def field_path(loc: tuple[str | int, ...]) -> str:

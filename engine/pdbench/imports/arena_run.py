@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from pdbench.arena.pairwise_config import PairwiseConfig
 from pdbench.arena.scoring_config import (
     AnomalyConfig,
@@ -42,8 +44,10 @@ from pdbench.storage.schema import (
 __all__ = [
     "IMPORT_SEED",
     "ImportedVerdict",
+    "finish_imported_run",
     "imported_scoring",
     "write_pairwise_run",
+    "write_records",
     "write_verdicts",
 ]
 
@@ -107,8 +111,29 @@ def write_pairwise_run(
     """Write ``verdicts`` into the (empty) ``run_dir`` as a completed arena run; the counts."""
     started_at = utc_timestamp()
     n_verdicts = write_verdicts(run_dir / RunFiles.PAIRWISE_JUDGMENTS, verdicts, run_id=run_id)
+    return finish_imported_run(
+        run_dir,
+        {"pairwise_judgments": n_verdicts},
+        run_id=run_id,
+        record=record,
+        started_at=started_at,
+        pairwise=pairwise,
+    )
+
+
+def finish_imported_run(
+    run_dir: Path,
+    counts: dict[str, int],
+    *,
+    run_id: str,
+    record: ImportRecord,
+    started_at: str,
+    pairwise: PairwiseConfig,
+) -> dict[str, int]:
+    """Close an imported arena run whose records are written: an empty ``calls.jsonl`` (no
+    provider call was recorded) and the manifest; the counts, ``calls`` (0) added."""
     (run_dir / RunFiles.CALLS).touch()
-    counts = {"pairwise_judgments": n_verdicts, "calls": 0}
+    counts = {**counts, "calls": 0}
     config = {"game": "arena", "run_id": run_id, "seed": IMPORT_SEED, "players": []}
     write_manifest_file(
         run_dir,
@@ -125,34 +150,42 @@ def write_pairwise_run(
     return counts
 
 
+def write_records(path: Path, records: Iterable[BaseModel]) -> int:
+    """One JSON line per record into ``path`` (replaced); the number written."""
+    written = 0
+    with path.open("w", encoding="utf-8") as lines:
+        for line in records:
+            lines.write(line.model_dump_json() + "\n")
+            written += 1
+    return written
+
+
 def write_verdicts(path: Path, verdicts: Iterable[ImportedVerdict], *, run_id: str) -> int:
     """One ``pairwise_judgments.jsonl`` line per verdict (the second showing of a pair by the
     same judge, named alike, is its swapped order); the number written."""
     seen: Counter[tuple[str, str, str, str, bool]] = Counter()
-    n_verdicts = 0
-    with path.open("w", encoding="utf-8") as lines:
-        for verdict in verdicts:
-            low, high = sorted((verdict.first, verdict.second))
-            key = (verdict.question_id, verdict.judge, low, high, verdict.is_named)
-            order_index = min(seen[key], 1)
-            seen[key] += 1
-            line = PairwiseJudgmentRecord(
-                run_id=run_id,
-                attempts=1,
-                prompt_sha256="not recorded",
-                pair_id=f"{verdict.question_id}:{low}|{high}",
-                question_id=verdict.question_id,
-                judge=verdict.judge,
-                first_player=verdict.first,
-                second_player=verdict.second,
-                first_answer_id=None,
-                second_answer_id=None,
-                order_index=order_index,
-                is_named=verdict.is_named,
-                verdict=verdict.verdict,
-                is_valid=verdict.verdict is not None,
-                raw_reply=verdict.raw_reply,
-            )
-            lines.write(line.model_dump_json() + "\n")
-            n_verdicts += 1
-    return n_verdicts
+
+    def record(verdict: ImportedVerdict) -> PairwiseJudgmentRecord:
+        low, high = sorted((verdict.first, verdict.second))
+        key = (verdict.question_id, verdict.judge, low, high, verdict.is_named)
+        order_index = min(seen[key], 1)
+        seen[key] += 1
+        return PairwiseJudgmentRecord(
+            run_id=run_id,
+            attempts=1,
+            prompt_sha256="not recorded",
+            pair_id=f"{verdict.question_id}:{low}|{high}",
+            question_id=verdict.question_id,
+            judge=verdict.judge,
+            first_player=verdict.first,
+            second_player=verdict.second,
+            first_answer_id=None,
+            second_answer_id=None,
+            order_index=order_index,
+            is_named=verdict.is_named,
+            verdict=verdict.verdict,
+            is_valid=verdict.verdict is not None,
+            raw_reply=verdict.raw_reply,
+        )
+
+    return write_records(path, (record(verdict) for verdict in verdicts))

@@ -15,13 +15,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pdbench.arena import ids
 from pdbench.arena.pairwise_config import PairwiseConfig
 from pdbench.clock import utc_timestamp
-from pdbench.imports.arena_run import ImportedVerdict, imported_scoring, write_verdicts
-from pdbench.imports.manifest import IMPORT_SEED, imported_manifest
-from pdbench.storage.manifest import write_manifest as write_manifest_file
+from pdbench.imports.arena_run import (
+    ImportedVerdict,
+    finish_imported_run,
+    write_records,
+    write_verdicts,
+)
+from pdbench.imports.manifest import IMPORT_SEED
 from pdbench.storage.records.arena import JudgmentArm
 from pdbench.storage.schema import (
     AnswerRecord,
@@ -104,22 +109,14 @@ def write_score_run(
         counts["pairwise_judgments"] = write_verdicts(
             run_dir / RunFiles.PAIRWISE_JUDGMENTS, run.verdicts, run_id=run_id
         )
-    (run_dir / RunFiles.CALLS).touch()
-    counts["calls"] = 0
-    config = {"game": "arena", "run_id": run_id, "seed": IMPORT_SEED, "players": []}
-    write_manifest_file(
+    return finish_imported_run(
         run_dir,
-        imported_manifest(
-            "arena",
-            run_id,
-            config=config,
-            record=record,
-            started_at=started_at,
-            counts=counts,
-            scoring=imported_scoring(pairwise=pairwise or PairwiseConfig()),
-        ),
+        counts,
+        run_id=run_id,
+        record=record,
+        started_at=started_at,
+        pairwise=pairwise or PairwiseConfig(),
     )
-    return counts
 
 
 def _answer_id(question_ids: dict[str, str], question: str, answerer: str) -> str:
@@ -133,12 +130,12 @@ def _write_questions(
     *,
     run_id: str,
 ) -> int:
-    with (run_dir / RunFiles.QUESTIONS).open("w", encoding="utf-8") as lines:
-        for question in questions:
-            line = QuestionRecord(
-                run_id=run_id,
-                attempts=1,
-                prompt_sha256=_NOT_RECORDED,
+    unrecorded = _unrecorded(run_id)
+    return write_records(
+        run_dir / RunFiles.QUESTIONS,
+        (
+            QuestionRecord(
+                **unrecorded,
                 question_id=question_ids[question.key],
                 author=question.author,
                 category=question.category,
@@ -149,8 +146,9 @@ def _write_questions(
                 shown_text=question.text,
                 is_void=False,
             )
-            lines.write(line.model_dump_json() + "\n")
-    return len(questions)
+            for question in questions
+        ),
+    )
 
 
 def _write_answers(
@@ -160,12 +158,12 @@ def _write_answers(
     *,
     run_id: str,
 ) -> int:
-    with (run_dir / RunFiles.ANSWERS).open("w", encoding="utf-8") as lines:
-        for answer in answers:
-            line = AnswerRecord(
-                run_id=run_id,
-                attempts=1,
-                prompt_sha256=_NOT_RECORDED,
+    unrecorded = _unrecorded(run_id)
+    return write_records(
+        run_dir / RunFiles.ANSWERS,
+        (
+            AnswerRecord(
+                **unrecorded,
                 answer_id=_answer_id(question_ids, answer.question, answer.answerer),
                 question_id=question_ids[answer.question],
                 answerer=answer.answerer,
@@ -176,8 +174,9 @@ def _write_answers(
                 shown_text=answer.text,
                 is_void=False,
             )
-            lines.write(line.model_dump_json() + "\n")
-    return len(answers)
+            for answer in answers
+        ),
+    )
 
 
 def _write_scores(
@@ -187,12 +186,12 @@ def _write_scores(
     *,
     run_id: str,
 ) -> int:
-    with (run_dir / RunFiles.JUDGMENTS).open("w", encoding="utf-8") as lines:
-        for score in scores:
-            line = JudgmentRecord(
-                run_id=run_id,
-                attempts=1,
-                prompt_sha256=_NOT_RECORDED,
+    unrecorded = _unrecorded(run_id)
+    return write_records(
+        run_dir / RunFiles.JUDGMENTS,
+        (
+            JudgmentRecord(
+                **unrecorded,
                 answer_id=_answer_id(question_ids, score.question, score.answerer),
                 question_id=question_ids[score.question],
                 judge=score.judge,
@@ -204,5 +203,11 @@ def _write_scores(
                 rationale=None,
                 arm=score.arm,
             )
-            lines.write(line.model_dump_json() + "\n")
-    return len(scores)
+            for score in scores
+        ),
+    )
+
+
+def _unrecorded(run_id: str) -> dict[str, Any]:
+    """The fields of a record the source never recorded: one attempt, no prompt."""
+    return {"run_id": run_id, "attempts": 1, "prompt_sha256": _NOT_RECORDED}

@@ -98,7 +98,12 @@ def _csv_rows(path: Path, mapping: TableMapping) -> Iterator[tuple[int, Row]]:
                     f"{len(row)} fields, the header has {len(header)}",
                     at=SourceProblem(path, reader.line_num),
                 )
-            yield reader.line_num, lambda column, row=row: row[positions[column]]
+            yield reader.line_num, _row_reader(row, positions)
+
+
+def _row_reader(row: list[str], positions: dict[str, int]) -> Row:
+    """The cell of ``row`` under a header column."""
+    return lambda column: row[positions[column]]
 
 
 def _jsonl_rows(path: Path, mapping: TableMapping) -> Iterator[tuple[int, Row]]:

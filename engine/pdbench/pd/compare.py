@@ -135,7 +135,9 @@ def _differences(path: Path, first: str, second: str) -> list[_Difference]:
     )
 
 
-def _means(path: Path, conditions: tuple[str, str], metrics: list[str]) -> dict[str, Any]:
+def _means(
+    path: Path, conditions: tuple[str, str], metrics: list[str]
+) -> dict[tuple[str, str], Any]:
     """``(condition, column) -> condition mean`` of ``aggregates.parquet`` for ``metrics``
     and the fallback-move shares."""
     columns = tuple(dict.fromkeys([*metrics, "fallback_move_share_a", "fallback_move_share_b"]))
@@ -154,7 +156,7 @@ def _means(path: Path, conditions: tuple[str, str], metrics: list[str]) -> dict[
 
 
 def _table(
-    differences: list[_Difference], means: dict[str, Any], first: str, second: str
+    differences: list[_Difference], means: dict[tuple[str, str], Any], first: str, second: str
 ) -> list[tuple[str, ...]]:
     header = (
         "metric",
@@ -168,7 +170,7 @@ def _table(
         "verdict",
         "fallback moves A; B (first | second)",
     )
-    table = [header]
+    table: list[tuple[str, ...]] = [header]
     for d in differences:
         label, unit = METRICS.get(d.metric, (d.metric.replace("_", " "), ""))
         fallback = " | ".join(_fallback(means, name) for name in (first, second))
@@ -180,7 +182,7 @@ def _table(
     return table
 
 
-def _fallback(means: dict[str, Any], condition: str) -> str:
+def _fallback(means: dict[tuple[str, str], Any], condition: str) -> str:
     shares = [means.get((condition, f"fallback_move_share_{side}")) for side in "ab"]
     return "; ".join(mean_text(share, RATE) for share in shares)
 

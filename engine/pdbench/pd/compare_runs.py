@@ -83,7 +83,7 @@ def _run(run_dir: Path) -> _Run:
     for mart in (PDMart.AGGREGATES, PDMart.MATCH_LIST):
         if not (run_dir / mart).is_file():
             raise RunDirError(hint)
-    source = manifest.source
+    source: str = manifest.source
     if manifest.imported is not None:
         source = f"imported ({manifest.imported.format})"
     return _Run(run_dir, manifest.run_id, source)

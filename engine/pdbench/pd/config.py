@@ -7,7 +7,7 @@ Payoff tables that are not a Prisoner's Dilemma are allowed, with a warning.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -116,7 +116,10 @@ class GeometricHorizonConfig(StrictModel):
         return f"geometric, stop_prob {self.stop_prob:g}, at most {self.max_rounds} rounds"
 
 
-HorizonConfig = tagged_union(FixedHorizonConfig, GeometricHorizonConfig)
+if TYPE_CHECKING:
+    type HorizonConfig = FixedHorizonConfig | GeometricHorizonConfig
+else:
+    HorizonConfig = tagged_union(FixedHorizonConfig, GeometricHorizonConfig)
 
 
 class CollapseConfig(StrictModel):

@@ -46,7 +46,7 @@ from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError
 from pdbench.game import RunResult
 from pdbench.pd.config import ExperimentConfig
-from pdbench.pd.inputs import llm_fields, pd_run_inputs
+from pdbench.pd.inputs import llm_fields, pd_run_spec
 from pdbench.pd.match_player import MatchFiles, match_player
 from pdbench.pd.plan import SIDES, MatchPlan, plan_matches
 from pdbench.pd.resume import prepare_resume
@@ -54,7 +54,7 @@ from pdbench.pd.sharded_run import is_sharded, run_sharded
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.run.concurrency import run_concurrently
 from pdbench.run.executors import Executor, LocalExecutor
-from pdbench.run.frame import RunSpec, play_run
+from pdbench.run.frame import play_run
 from pdbench.run.provider_checks import check_llm_providers
 from pdbench.run.run_dir import LiveManifest
 from pdbench.run.runtime import build_runtime
@@ -184,14 +184,7 @@ def _play_in_one_process(
 ) -> RunResult:
     """Play ``plans`` in this process (on ``max_concurrency`` threads when LLM agents play)
     into one file per record, within the run frame."""
-    spec = RunSpec(
-        game="pd",
-        config=config,
-        config_path=loaded.path,
-        run_dir=run_dir,
-        inputs=pd_run_inputs(loaded, config),
-        metric_params=config.metric_params(),
-    )
+    spec = pd_run_spec(loaded, config, run_dir)
     play = _LocalPlay(
         loaded, config, run_dir, plans=plans, runtime=runtime, on_match_done=on_match_done
     )

@@ -74,13 +74,12 @@ class PDGame(Game):
             if on_progress is not None:
                 on_progress("matches", done, total, plan.match_id)
 
-        chunks = {} if options.chunk_rounds is None else {"chunk_rounds": options.chunk_rounds}
         return run_experiment(
             loaded,
             **options.runner_arguments(),
             on_match_done=on_match_done,
             executor=options.executor,
-            **chunks,
+            chunk_rounds=options.chunk_rounds,
         )
 
     def counts_text(self, counts: dict[str, int]) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from pdbench.clock import utc_timestamp
-from pdbench.pd.actions import Observation, Turn
+from pdbench.pd.actions import Action, Observation, Turn
 from pdbench.pd.agents.base import POLICY_DECISION, Agent, MatchAborted
 from pdbench.pd.noise import noisy
 from pdbench.pd.payoff import PayoffMatrix
@@ -67,8 +67,10 @@ def play_match(
         plan, run_id=run_id, names=names, kinds=(agent_a.kind, agent_b.kind), horizon=horizon
     )
     table = matrix.table()
-    noise = tuple(
-        noisy(noise=plan.noise, seed=seed) if plan.noise else None for seed in plan.noise_seeds
+    seed_a, seed_b = plan.noise_seeds
+    noise: tuple[Noise, Noise] = (
+        noisy(noise=plan.noise, seed=seed_a) if plan.noise else None,
+        noisy(noise=plan.noise, seed=seed_b) if plan.noise else None,
     )
     played, status, abort_reason = 0, "ok", None
     try:
@@ -131,8 +133,9 @@ def _llm_rounds(
     for round_index in range(1, plan.planned_rounds + 1):
         obs_a.round_index = obs_b.round_index = round_index
         intended_a, intended_b = agent_a.act(obs_a), agent_b.act(obs_b)
-        action_a = noise_a(intended_a) if noise_a else intended_a
-        action_b = noise_b(intended_b) if noise_b else intended_b
+        # the noise flips plain strings (the policies' hot loop); an LLM round keeps Actions
+        action_a = Action(noise_a(intended_a)) if noise_a else intended_a
+        action_b = Action(noise_b(intended_b)) if noise_b else intended_b
         decision_a = agent_a.last_decision if llm_a else decision_a
         decision_b = agent_b.last_decision if llm_b else decision_b
         payoff_a, payoff_b = payoffs[action_a, action_b]

@@ -63,7 +63,7 @@ def rewrite_in_plan_order(
             path.touch()
         kept: list[tuple[int, int, dict]] = []
         for position, record in enumerate(read_jsonl(path)):
-            match_id = record.get("match_id")
+            match_id = record.get("match_id", "")
             if keep is not None and match_id not in keep:
                 continue
             kept.append((order.get(match_id, last), position, record))

@@ -32,10 +32,10 @@ from pdbench.pd.chunks import (
     plan_chunks,
     play_chunk,
 )
-from pdbench.pd.inputs import pd_run_inputs
+from pdbench.pd.inputs import pd_run_spec
 from pdbench.pd.plan import MatchPlan
 from pdbench.run.executors import Executor
-from pdbench.run.frame import RunSpec, play_run
+from pdbench.run.frame import play_run
 from pdbench.run.run_dir import LiveManifest
 from pdbench.storage.manifest import read_manifest
 from pdbench.storage.schema import RunFiles, RunManifest, RunStatus, ShardRecord
@@ -69,14 +69,7 @@ def run_sharded(
     the run frame."""
     run_dir = run_dir.resolve()
     config = loaded.config
-    spec = RunSpec(
-        game="pd",
-        config=config,
-        config_path=loaded.path,
-        run_dir=run_dir,
-        inputs=pd_run_inputs(loaded, config),
-        metric_params=config.metric_params(),
-    )
+    spec = pd_run_spec(loaded, config, run_dir)
     play = _ShardedPlay(
         loaded,
         run_dir,

@@ -17,7 +17,8 @@ carries it, else nothing is (no estimate). ``params`` (``top_p``, ``top_k``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 import anthropic
 
@@ -45,7 +46,7 @@ class AnthropicProvider(SDKAdapter, AnthropicBatches):  # type: ignore[misc]
     """Messages API: the system prompt and one user message in, the text blocks out; the
     same requests in batches (:mod:`pdbench.providers.anthropic_batch`)."""
 
-    sdk = anthropic
+    sdk: ClassVar[ModuleType] = anthropic
     client_class = anthropic.Anthropic
     thinking_budget: int | None = None
     """Extended thinking's budget in tokens (None: no thinking)."""

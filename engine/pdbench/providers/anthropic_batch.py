@@ -32,13 +32,7 @@ class AnthropicBatches:
 
     def batch_line(self, item: BatchItem) -> dict[str, Any]:
         """One request of the batch: the single call's arguments as ``params``."""
-        call = item.request
-        arguments = self.request(
-            system=call.system,
-            prompt=call.prompt,
-            temperature=call.temperature,
-            max_tokens=call.max_tokens,
-        )
+        arguments = item.arguments(self.request)
         body = arguments.pop("extra_body", {})
         return {"custom_id": item.custom_id, "params": {**arguments, **body}}
 

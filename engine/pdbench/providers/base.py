@@ -222,7 +222,7 @@ def key_problem(name: str, *, settings: Any) -> str | None:
     spec = PROVIDERS.get(name)
     if spec is None or spec.key_env is None or provider_problem(name) is not None:
         return None
-    env_var = key_env(name, settings)
+    env_var = key_env(name, settings) or spec.key_env
     if api_key(env_var) or (spec.key_optional_with_base_url and settings.base_url):
         return None
     return f"provider {name!r} needs the environment variable {env_var} (set it, or put it in .env)"

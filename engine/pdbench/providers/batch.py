@@ -20,7 +20,7 @@ gateway, which records them as it records single calls.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -45,6 +45,16 @@ class BatchItem:
 
     custom_id: str
     request: CallRequest
+
+    def arguments(self, request: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+        """The SDK arguments an adapter's ``request`` builds for this single call."""
+        call = self.request
+        return request(
+            system=call.system,
+            prompt=call.prompt,
+            temperature=call.temperature,
+            max_tokens=call.max_tokens,
+        )
 
 
 @dataclass(frozen=True, slots=True)

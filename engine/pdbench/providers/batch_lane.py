@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 
 from pdbench.errors import ProviderError
 from pdbench.providers.base import Usage
@@ -137,7 +138,7 @@ class BatchLane:
             self._queued.clear()
         ids = []
         for chunk in split_items(items, client=self.client):
-            batch_id = self._api(lambda chunk=chunk: self.client.submit_batch(chunk))
+            batch_id = self._api(partial(self.client.submit_batch, chunk))
             self._submitted_at[batch_id] = time.perf_counter()
             self._keys[batch_id] = [item.custom_id for item in chunk]
             on_submitted(batch_id)
@@ -149,7 +150,7 @@ class BatchLane:
         for batch_id in batch_ids:
             self._submitted_at.setdefault(batch_id, time.perf_counter())
             self._wait(batch_id)
-            outcomes = self._api(lambda batch_id=batch_id: self.client.batch_results(batch_id))
+            outcomes = self._api(partial(self.client.batch_results, batch_id))
             latency_ms = (time.perf_counter() - self._submitted_at[batch_id]) * 1000
             missing = BatchFailure("missing", "not in the batch's results")
             for key in self._keys.get(batch_id, ()):

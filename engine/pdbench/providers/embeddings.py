@@ -63,10 +63,13 @@ class EmbedResult:
 
 
 class Embedder(Protocol):
-    """Anything that embeds a batch of texts."""
+    """Anything that embeds a batch of texts (its provider and model read-only)."""
 
-    provider: str
-    model: str
+    @property
+    def provider(self) -> str: ...
+
+    @property
+    def model(self) -> str: ...
 
     def embed(self, texts: Sequence[str]) -> EmbedResult: ...
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 from pdbench.errors import ProviderError
 from pdbench.providers.base import ProviderClient, Usage
@@ -225,7 +225,7 @@ class ProviderGateway:
         failure = classify(exc) if classify is not None else None
         return failure if failure is not None else classify_builtin(exc)
 
-    def _fail(self, exc: RetriesExhausted, *, call: _Attempt) -> None:
+    def _fail(self, exc: RetriesExhausted, *, call: _Attempt) -> NoReturn:
         """Record a call that failed for good and raise its one-line ``ProviderError``."""
         detail = scrub(f"{exc.failure.reason}: {describe(exc.error)}")
         self._write_unanswered(call, status="error", retries=exc.retries, error=detail[:500])

@@ -20,7 +20,8 @@ includes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 import openai
 
@@ -46,7 +47,7 @@ class OpenAIProvider(SDKAdapter, ReasoningRequests, OpenAIBatches):  # type: ign
     """Chat completions: one system and one user message in, the first choice's text out;
     the same requests in batches (:mod:`pdbench.providers.openai_batch`)."""
 
-    sdk = openai
+    sdk: ClassVar[ModuleType] = openai
     client_class = openai.OpenAI
 
     def request(

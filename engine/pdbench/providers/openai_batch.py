@@ -39,13 +39,7 @@ class OpenAIBatches:
 
     def batch_line(self, item: BatchItem) -> dict[str, Any]:
         """The JSONL line of one request."""
-        call = item.request
-        body = self.request(
-            system=call.system,
-            prompt=call.prompt,
-            temperature=call.temperature,
-            max_tokens=call.max_tokens,
-        )
+        body = item.arguments(self.request)
         return {"custom_id": item.custom_id, "method": "POST", "url": ENDPOINT, "body": body}
 
     def submit_batch(self, items: Sequence[BatchItem]) -> str:

@@ -124,7 +124,8 @@ class DaskExecutor:
 
     def slots(self) -> int:
         """The threads of the workers connected now (at least 1)."""
-        return max(1, sum(self._connected().nthreads().values()))
+        threads: dict[str, int] = self._connected().nthreads()
+        return max(1, sum(threads.values()))
 
     def _connected(self) -> Any:
         if self._client is None:

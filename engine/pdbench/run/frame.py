@@ -19,12 +19,15 @@ status.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from pdbench.config.loader import LoadedConfig
+from pdbench.config.providers import ProviderAccessConfig
 from pdbench.providers.runtime import ProviderRuntime
-from pdbench.run.inputs import RunInputs
+from pdbench.run.inputs import RunInputs, run_inputs
 from pdbench.run.run_dir import (
     LiveManifest,
     RunConfig,
@@ -64,6 +67,30 @@ class RunSpec:
     def config_sha256(self) -> str:
         """The sha256 of the config's canonical snapshot."""
         return canonical_sha256(self.config.model_dump(mode="json"))
+
+    @classmethod
+    def of(
+        cls,
+        game: str,
+        loaded: LoadedConfig,
+        config: RunConfig,
+        *,
+        run_dir: Path,
+        llms: Iterable[tuple[str, ProviderAccessConfig]],
+        metric_params: dict[str, Any] | None = None,
+        scoring: dict[str, Any] | None = None,
+    ) -> RunSpec:
+        """The run of ``config`` (read through ``loaded``) into ``run_dir``, its LLMs
+        ``(config field, settings)``, whose files and servers are its inputs."""
+        return cls(
+            game=game,
+            config=config,
+            config_path=loaded.path,
+            run_dir=run_dir,
+            inputs=run_inputs(loaded.inputs, llms),
+            metric_params=metric_params,
+            scoring=scoring,
+        )
 
 
 class GamePlay(Protocol):

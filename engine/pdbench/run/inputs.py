@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pdbench.config.providers import ProviderAccessConfig
 from pdbench.errors import PdbenchError
@@ -26,14 +27,14 @@ class RunInputs:
     """Files read (path -> sha256) and endpoints (LLM config field -> servers) of a run."""
 
     files: dict[str, str] = field(default_factory=dict)
-    endpoints: dict[str, list] = field(default_factory=dict)
+    endpoints: dict[str, list[Any]] = field(default_factory=dict)
 
 
-def llm_endpoints(llms: Iterable[tuple[str, ProviderAccessConfig]]) -> dict[str, list]:
+def llm_endpoints(llms: Iterable[tuple[str, ProviderAccessConfig]]) -> dict[str, list[Any]]:
     """Config field -> the servers each LLM of a real provider reaches, as its adapter
     resolved them (:meth:`pdbench.providers.adapter.Adapter.endpoints`); the mock reaches
     none. An adapter that cannot be built here is left out: the run fails on it anyway."""
-    endpoints: dict[str, list] = {}
+    endpoints: dict[str, list[Any]] = {}
     for where, settings in llms:
         if settings.provider == "mock":
             continue
@@ -76,7 +77,7 @@ def changed_input(recorded: RunInputs, now: RunInputs) -> str | None:
     return None
 
 
-def _servers(servers: list | None) -> str:
+def _servers(servers: list[Any] | None) -> str:
     if not servers:
         return "no server"
     return ", ".join(str(s) for s in servers)

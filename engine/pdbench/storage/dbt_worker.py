@@ -117,6 +117,7 @@ def _end(work_dirs: list[Path], code: int) -> None:
 
 def _serve(work_dir: Path, requests: TextIO, answers: TextIO) -> None:
     from dbt.cli.main import dbtRunner
+    from dbt.contracts.graph.manifest import Manifest
 
     target_dir = work_dir / "target"
     stamp = _restore_saved_parse(target_dir)
@@ -126,7 +127,7 @@ def _serve(work_dir: Path, requests: TextIO, answers: TextIO) -> None:
         parsed = dbtRunner().invoke(_arguments("parse", work_dir))
         stamp = _save_parse(target_dir, stamp)
         # a project dbt cannot parse is reported with the first request
-        manifest = parsed.result if parsed.success else None
+        manifest = parsed.result if parsed.success and isinstance(parsed.result, Manifest) else None
     for line in requests:
         if not line.strip():
             continue

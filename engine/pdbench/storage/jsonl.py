@@ -141,7 +141,8 @@ def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
 
 def _parse(raw: bytes, *, path: Path, line_number: int) -> dict[str, Any]:
     try:
-        return json.loads(raw)
+        record: dict[str, Any] = json.loads(raw)
+        return record
     except ValueError:
         raise RunDirError(f"{path}: line {line_number}: not a JSON record") from None
 

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -85,12 +86,12 @@ def new_manifest(
     game: str,
     seed: int,
     config_path: str,
-    config: dict,
-    metric_params: dict,
+    config: dict[str, Any],
+    metric_params: dict[str, Any],
     started_at: str,
-    scoring: dict | None = None,
+    scoring: dict[str, Any] | None = None,
     inputs: dict[str, str] | None = None,
-    endpoints: dict[str, list] | None = None,
+    endpoints: dict[str, list[Any]] | None = None,
     packages: tuple[str, ...] = (),
 ) -> RunManifest:
     """The manifest of a run that is starting; ``packages``: versioned besides

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import SHARDS_DIR
@@ -71,7 +72,7 @@ def build_failure(run_dir: Path) -> str | None:
     return failure if isinstance(failure, str) else None
 
 
-def _write(run_dir: Path, content: dict) -> Path:
+def _write(run_dir: Path, content: dict[str, Any]) -> Path:
     path = run_dir / MARTS_MANIFEST
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(content, indent=2) + "\n", encoding="utf-8")
@@ -79,7 +80,7 @@ def _write(run_dir: Path, content: dict) -> Path:
     return path
 
 
-def _read(run_dir: Path) -> dict | None:
+def _read(run_dir: Path) -> dict[str, Any] | None:
     try:
         recorded = json.loads((run_dir / MARTS_MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):

@@ -56,7 +56,7 @@ def _library() -> Any:
 
 
 @cache
-def _by_class_name() -> dict[str, type]:
+def _by_class_name() -> dict[str, Any]:
     axl = _library()
     found = {cls.__name__: cls for cls in axl.all_strategies}
     for name, value in vars(axl).items():
@@ -65,7 +65,7 @@ def _by_class_name() -> dict[str, type]:
     return found
 
 
-def axelrod_strategy(policy: str) -> type:
+def axelrod_strategy(policy: str) -> Any:
     """The strategy class that ``axelrod:<ClassName>`` names; ValueError (one line) if there
     is none, listing close matches, or if the strategy inspects its opponent."""
     name = policy.removeprefix(AXELROD_PREFIX)

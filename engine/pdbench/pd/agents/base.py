@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from pdbench.pd.actions import Action, Observation
 
@@ -39,10 +39,21 @@ class MatchAborted(Exception):
 class Agent(Protocol):
     """Anything that can play: ``reset`` before a match, ``act`` once per round."""
 
-    name: str
-    kind: ClassVar[Literal["policy", "llm"]]
-    history_needed: int | None
-    """How many past rounds ``act`` reads (None: all of them)."""
+    @property
+    def name(self) -> str:
+        """The agent's name in the run's files."""
+        ...
+
+    @property
+    def kind(self) -> Literal["policy", "llm"]:
+        """``policy`` or ``llm`` (a class attribute of every agent)."""
+        ...
+
+    @property
+    def history_needed(self) -> int | None:
+        """How many past rounds ``act`` reads (None: all of them)."""
+        ...
+
     last_decision: Decision
 
     def reset(self, seed: int | None = None) -> None:

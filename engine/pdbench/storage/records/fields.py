@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
 
 __all__ = [
     "INT32_MAX",
@@ -52,7 +53,7 @@ Score = Annotated[int, Field(ge=0, le=10)]
 TokenCount = Annotated[int, Field(ge=0)]
 """Tokens of one call (no upper bound: a long context runs past any small integer)."""
 
-_STORED_PROMPT = {"x-written-when": "store_prompts"}
+_STORED_PROMPT: JsonDict = {"x-written-when": "store_prompts"}
 
 
 def stored_prompt() -> Any:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -71,7 +71,7 @@ class ImportRecord(BaseModel):
     """The import format (``csv``, ``fontana``, ``axelrod``, ...)."""
     sources: list[SourceFile]
     """Every file read, in the order read."""
-    mapping: dict | None = None
+    mapping: dict[Any, Any] | None = None
     """The mapping of the source's columns and labels, as used (formats that take one)."""
 
 
@@ -98,19 +98,19 @@ class RunManifest(BaseModel):
     """The config file the run was started from."""
     config_sha256: str
     """sha256 of the canonical JSON of the resolved config snapshot."""
-    config: dict
+    config: dict[Any, Any]
     """The resolved config (refs expanded, overrides applied); never holds a secret."""
     inputs: dict[str, str] = Field(default_factory=dict)
     """Every file read to load the config (the config, its refs, its prompt and persona
     files): path -> sha256 of its bytes. ``--resume`` refuses a run whose files changed."""
-    endpoints: dict[str, list] = Field(default_factory=dict)
+    endpoints: dict[str, list[Any]] = Field(default_factory=dict)
     """Config field of every LLM of a real provider -> the servers its calls go to, as
     resolved when the run started (``base_url``, else ``OPENAI_BASE_URL`` and the like from
     the environment or ``.env``, else the vendor's), without user, password or query."""
-    metric_params: dict = Field(default_factory=dict)
+    metric_params: dict[Any, Any] = Field(default_factory=dict)
     """PD: ``{"collapse_k": 10, "collapse_threshold": 0.2, "bootstrap_n": 1000,
     "bootstrap_seed": ...}``."""
-    scoring: dict = Field(default_factory=dict)
+    scoring: dict[Any, Any] = Field(default_factory=dict)
     """Arena: normalisation method, question filter, bootstrap settings, players' planted
     traits."""
     versions: dict[str, str] = Field(default_factory=dict)
