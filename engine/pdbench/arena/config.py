@@ -9,7 +9,7 @@ writes 3 to 10 questions.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
@@ -194,7 +194,7 @@ class ArenaConfig(ProviderLayerConfig):
     a neutral token in what others are shown; ``void``, not rated, answered or judged and
     excluded from scoring."""
     batch_phases: list[BatchPhase] = Field(
-        default_factory=lambda: [*PHASES, "pairwise"], min_length=1
+        default_factory=lambda: list(get_args(BatchPhase)), min_length=1
     )
     """The phases in which players with ``batch: true`` send their requests in batches (a
     judgement's rationale goes with ``judge``; ``pairwise``, the verdicts on two answers);
