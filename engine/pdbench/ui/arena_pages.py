@@ -18,7 +18,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from pdbench.model_text import show_model_text
 from pdbench.storage.marts import ArenaMart
-from pdbench.ui import arena_budgets, charts, run_reader
+from pdbench.ui import arena_budgets, arena_charts, run_reader
 from pdbench.ui.arena_audience import audience_section
 from pdbench.ui.arena_calibration import page_calibration
 from pdbench.ui.arena_diversity import page_diversity
@@ -163,7 +163,7 @@ def _page_leaderboard(run_dir: Path) -> None:
     if len(ranked) > 1:
         _podium(runner_up, 2, ranked.iloc[1])
     _insufficient_data_note(board[~board.index.isin(ranked.index)])
-    st.altair_chart(charts.leaderboard_intervals(board), width="stretch")
+    st.altair_chart(arena_charts.leaderboard_intervals(board), width="stretch")
     st.dataframe(
         board[LEADERBOARD_COLUMNS],
         hide_index=True,
@@ -200,7 +200,7 @@ def _bias(run_dir: Path) -> None:
         "inflates the player; blue: deflates. ⚑ and a black border: flagged by the "
         "permutation test (Benjamini-Hochberg q ≤ the run's FDR)."
     )
-    st.altair_chart(charts.bias_heatmap(bias), width="stretch")
+    st.altair_chart(arena_charts.bias_heatmap(bias), width="stretch")
     flagged = bias[bias["is_flagged"].fillna(False)]
     if not flagged.empty:
         st.markdown("**Flagged pairs**, most anomalous first")
@@ -335,7 +335,7 @@ def _page_calls(run_dir: Path) -> None:
     calls = run_reader.mart(run_dir, ArenaMart.CALLS_SUMMARY)
     if nothing_to_show(calls, "No provider calls were recorded."):
         return
-    st.altair_chart(charts.calls_by_phase(calls), width="stretch")
+    st.altair_chart(arena_charts.calls_by_phase(calls), width="stretch")
     st.dataframe(
         calls,
         hide_index=True,
