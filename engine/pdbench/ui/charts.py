@@ -10,6 +10,7 @@ import pandas as pd
 
 from pdbench.ui.palette import (
     ACTION_COLORS,
+    PALETTE,
     SIDE_COLORS,
     name_scale,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "memory_one_heatmap",
     "payoff_heatmap",
     "population_shares",
+    "replicates_playing",
     "standings_spread",
 ]
 
@@ -129,11 +131,11 @@ def cumulative_payoff(rounds: pd.DataFrame) -> alt.Chart:
     )
 
 
-def cooperation_over_time(rows: pd.DataFrame, agents: pd.DataFrame) -> alt.VConcatChart:
+def cooperation_over_time(rows: pd.DataFrame, agents: pd.DataFrame) -> alt.LayerChart:
     """Condition-level cooperation by round: both agents together (black line, ``rows`` of
     cooperation_over_time) and each agent's own rate (dashed, ``agents``:
     agent_cooperation_over_time with labels); the rounds fewer than :data:`FEW_REPLICATES`
-    replicates reached are shaded, and under the chart, the replicates still playing."""
+    replicates reached are shaded (:func:`replicates_playing` draws how many)."""
     base = alt.Chart(rows).encode(x=alt.X("round_index:Q", title="round", axis=_ROUND_AXIS))
     few = (
         base.transform_filter(f"datum.n_replicates < {FEW_REPLICATES}")
@@ -164,15 +166,25 @@ def cooperation_over_time(rows: pd.DataFrame, agents: pd.DataFrame) -> alt.VConc
             tooltip=[alt.Tooltip("agent:N"), alt.Tooltip("cooperation_rate:Q", format=".1%")],
         )
     )
-    rates = alt.layer(few, per_agent, both).properties(height=240)
-    playing = base.mark_area(color="#56B4E9", interpolate="step-after").encode(
-        y=alt.Y("n_replicates:Q", title="replicates playing", axis=alt.Axis(format="d")),
-        tooltip=[
-            alt.Tooltip("round_index:Q", title="round"),
-            alt.Tooltip("n_replicates:Q", title="replicates playing"),
-        ],
+    return alt.layer(few, per_agent, both).properties(autosize=_FIT_WIDTH, height=240)
+
+
+def replicates_playing(rows: pd.DataFrame) -> alt.Chart:
+    """The replicates still playing at each round (``n_replicates`` of the condition rows of
+    cooperation_over_time): under a random horizon they end one by one."""
+    return (
+        alt.Chart(rows)
+        .mark_area(color=PALETTE[4], interpolate="step-after")
+        .encode(
+            x=alt.X("round_index:Q", title="round", axis=_ROUND_AXIS),
+            y=alt.Y("n_replicates:Q", title="replicates playing", axis=alt.Axis(format="d")),
+            tooltip=[
+                alt.Tooltip("round_index:Q", title="round"),
+                alt.Tooltip("n_replicates:Q", title="replicates playing"),
+            ],
+        )
+        .properties(autosize=_FIT_WIDTH, height=90)
     )
-    return alt.vconcat(rates, playing.properties(height=80)).properties(autosize=_FIT_WIDTH)
 
 
 FEW_REPLICATES = 5
