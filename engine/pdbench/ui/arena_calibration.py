@@ -12,7 +12,7 @@ import streamlit as st
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
 from pdbench.ui.effect_chart import effect_intervals
-from pdbench.ui.page_parts import nothing_to_show, points_column
+from pdbench.ui.page_parts import nothing_to_show, points_column, show_table
 from pdbench.ui.verdicts import few_data_column, few_data_warning
 
 __all__ = [
@@ -111,7 +111,7 @@ def page_calibration(run_dir: Path) -> None:
     pairs = run_reader.mart(run_dir, ArenaMart.SELF_ASSESSMENT_DETAIL)
     if not pairs.empty:
         st.altair_chart(predicted_vs_actual(pairs), width="stretch")
-    st.dataframe(
+    show_table(
         rows[CALIBRATION_COLUMNS],
         hide_index=True,
         width="stretch",

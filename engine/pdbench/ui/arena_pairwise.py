@@ -13,7 +13,7 @@ import streamlit as st
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
-from pdbench.ui.page_parts import nothing_to_show, points_column, share_column
+from pdbench.ui.page_parts import nothing_to_show, points_column, share_column, show_table
 
 __all__ = ["BRADLEY_TERRY_COLUMNS", "bradley_terry_section", "page_pairwise"]
 
@@ -85,7 +85,7 @@ def bradley_terry_section(run_dir: Path) -> None:
             "ci_low": points_column("score 95% low"),
             "ci_high": points_column("score 95% high"),
         }
-    st.dataframe(table, hide_index=True, width="stretch", column_config=config)
+    show_table(table, hide_index=True, width="stretch", column_config=config)
     agreement = run_reader.mart(run_dir, ArenaMart.SCORE_AGREEMENT)
     if not agreement.empty and int(agreement["n_players"].iloc[0]) >= 2:
         row = agreement.iloc[0]
@@ -107,7 +107,7 @@ def page_pairwise(run_dir: Path) -> None:
         "verdicts on pairs holding none of the judge's answers; a strong verdict counts "
         f"{int(board['strong_weight'].iloc[0])} wins, a tie half a win to each side."
     )
-    st.dataframe(
+    show_table(
         board[BRADLEY_TERRY_COLUMNS],
         hide_index=True,
         width="stretch",
@@ -136,7 +136,7 @@ def _position(run_dir: Path) -> None:
     rows = run_reader.mart(run_dir, ArenaMart.PAIRWISE_POSITION)
     if nothing_to_show(rows, "No verdict on a pair without the judge's own answer."):
         return
-    st.dataframe(
+    show_table(
         rows.drop(columns=["is_all_judges"]),
         hide_index=True,
         width="stretch",
@@ -166,7 +166,7 @@ def _self_bias(run_dir: Path) -> None:
     if nothing_to_show(rows, "No judge judged a pair holding its own answer."):
         return
     columns = ["self_bias", "self_bias_ci_low", "self_bias_ci_high"]
-    st.dataframe(
+    show_table(
         _in_points(rows.drop(columns=["is_all_judges"]), *columns),
         hide_index=True,
         width="stretch",
@@ -193,7 +193,7 @@ def _name_bias(run_dir: Path) -> None:
     if nothing_to_show(rows, "No verdict was given with the authors' names shown."):
         return
     columns = ["name_bias", "name_bias_ci_low", "name_bias_ci_high"]
-    st.dataframe(
+    show_table(
         _in_points(rows.drop(columns=["is_all_judges"]), *columns),
         hide_index=True,
         width="stretch",

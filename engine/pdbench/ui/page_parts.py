@@ -4,6 +4,7 @@ label catalogue, :mod:`pdbench.column_labels`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -26,6 +27,19 @@ __all__ = [
 
 ID_COLUMNS = ("match_id", "call_id", "answer_id", "run_id", "schema_version")
 """Identifiers a person rarely reads: last in every table (``schema_version`` never shown)."""
+KEY_COLUMNS = (
+    "rank",
+    "overall_rank",
+    "condition",
+    "agent",
+    "player",
+    "judge",
+    "answerer",
+    "author",
+    "mutant",
+)
+"""The columns that say what a row is: kept in view when a table scrolls sideways, unless a
+page pins others."""
 STYLED_ROWS = 5000
 """Tables up to this many rows are written cell by cell as the label catalogue says (``—``
 for a missing value); longer ones keep Streamlit's number formats."""
@@ -99,6 +113,8 @@ def _cell(column: str, per_agent: bool, fmt: str | None = None) -> Any:
     def written(value: object) -> str:
         if value is None or (not isinstance(value, list | tuple | dict) and pd.isna(value)):  # type: ignore[arg-type]
             return MISSING
+        if fmt == "flag":
+            return "yes" if bool(value) else "no"
         if fmt is not None:
             return fmt.format(value)
         if column in NAMED_VALUES:
@@ -119,23 +135,62 @@ def table_view(
     return rows[ordered], ordered
 
 
+_PRINTF = re.compile(r"^(.*?)%([+0-9.]*)([dfge])(.*)$")
+
+
+def _python_format(printf: str | None) -> str | None:
+    """A Streamlit number format (``"%.2f"``, ``"$%.4f"``, ``"percent"``) as a Python one."""
+    if printf == "percent":
+        return "{:.1%}"
+    found = _PRINTF.match(printf or "")
+    if found is None:
+        return None
+    before, spec, kind, after = found.groups()
+    if kind == "d":
+        spec, kind = f"{spec}.0", "f"
+    return f"{before}{{:{spec}{kind}}}{after}"
+
+
+def _from_config(config: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+    """The headers and cell formats a page gave as Streamlit column configs."""
+    titles: dict[str, str] = {}
+    formats: dict[str, str] = {}
+    for column, given in config.items():
+        if isinstance(given, str):
+            titles[column] = given
+            continue
+        if given.get("label"):
+            titles[column] = given["label"]
+        kind = given.get("type_config", {})
+        if kind.get("type") == "checkbox":
+            formats[column] = "flag"
+        elif (fmt := _python_format(kind.get("format"))) is not None:
+            formats[column] = fmt
+    return titles, formats
+
+
 def show_table(
     rows: pd.DataFrame,
     columns: Sequence[str] | None = None,
     *,
-    pinned: Sequence[str] = (),
+    pinned: Sequence[str] | None = None,
     per_agent: bool = False,
     titles: dict[str, str] | None = None,
     formats: dict[str, str] | None = None,
+    column_config: dict[str, Any] | None = None,
     **options: Any,
 ) -> None:
     """``rows`` as a table a person reads: every header the column's label, every cell in its
-    format with ``—`` for a missing value, the ``pinned`` key columns kept in view when the
-    table scrolls sideways, identifiers last (:func:`table_view`). ``titles`` overrides a
-    header, ``formats`` a cell's format (``"{:.3g}"``); ``options`` go to ``st.dataframe``.
-    The data keep their names and values."""
+    format with ``—`` for a missing value, the ``pinned`` key columns (default
+    :data:`KEY_COLUMNS`) kept in view when the table scrolls sideways, identifiers last
+    (:func:`table_view`). ``titles`` overrides a header and ``formats`` a cell's format
+    (``"{:.3g}"``; ``"flag"``: yes/no), as Streamlit ``column_config`` entries do;
+    ``options`` go to ``st.dataframe``. The data keep their names and values."""
     shown, names = table_view(rows, columns)
-    titles = titles or {}
+    pinned = KEY_COLUMNS if pinned is None else pinned
+    given_titles, given_formats = _from_config(column_config or {})
+    titles = given_titles | (titles or {})
+    fmts = given_formats | (formats or {})
     config: dict[str, Any] = {
         column: st.column_config.Column(
             titles.get(column) or label(column, per_agent=per_agent),
@@ -145,7 +200,6 @@ def show_table(
     }
     data: Any = shown
     if len(shown) <= STYLED_ROWS:
-        fmts = formats or {}
         data = shown.style.format({c: _cell(c, per_agent, fmts.get(c)) for c in names})
     options.setdefault("hide_index", True)
     options.setdefault("width", "stretch")
