@@ -22,7 +22,7 @@ from pdbench.ui import arena_budgets, arena_charts, run_reader
 from pdbench.ui.arena_audience import audience_section
 from pdbench.ui.arena_calibration import page_calibration
 from pdbench.ui.arena_diversity import page_diversity
-from pdbench.ui.arena_pairwise import bradley_terry_section, page_pairwise
+from pdbench.ui.arena_pairwise import bradley_terry_section, page_pairwise, score_arms_section
 from pdbench.ui.arena_tricks import page_tricks, trick_note
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import nothing_to_show, show_table
@@ -186,6 +186,7 @@ def _bias(run_dir: Path) -> None:
 def _page_judges(run_dir: Path) -> None:
     st.header("Judges")
     _bias(run_dir)
+    score_arms_section(run_dir)
     st.subheader("Judge statistics")
     stats = run_reader.mart(run_dir, ArenaMart.JUDGE_STATS)
     st.caption(

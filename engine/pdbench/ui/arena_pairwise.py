@@ -8,14 +8,32 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
+from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, points_column, share_column, show_table
 
-__all__ = ["BRADLEY_TERRY_COLUMNS", "bradley_terry_section", "page_pairwise"]
+__all__ = [
+    "BRADLEY_TERRY_COLUMNS",
+    "SCORE_ARM_COLUMNS",
+    "bradley_terry_section",
+    "page_pairwise",
+    "score_arms_section",
+]
+
+SCORE_ARM_COLUMNS = [
+    "judge",
+    "arm_label",
+    "arm_score_difference",
+    "arm_score_difference_ci_low",
+    "arm_score_difference_ci_high",
+    "n_scored_pairs",
+]
+"""The score arms table: columns of ``score_arms.parquet``."""
 
 BRADLEY_TERRY_COLUMNS = [
     "rank",
@@ -101,6 +119,7 @@ def page_pairwise(run_dir: Path) -> None:
     st.header("Pairwise verdicts")
     board = run_reader.mart(run_dir, ArenaMart.BRADLEY_TERRY)
     if nothing_to_show(board, "This run has no pairwise verdicts (judging: absolute)."):
+        score_arms_section(run_dir)
         return
     st.caption(
         f"Players ranked by Bradley-Terry strength ({_anchor(board)}), fitted to the blind "
@@ -208,3 +227,33 @@ def _name_bias(run_dir: Path) -> None:
             "name_bias_ci_high": _percentage_points("95% high"),
         },
     )
+
+
+def score_arms_section(run_dir: Path) -> None:
+    """The name and position arms of absolute scores (``score_arms.parquet``): per judge and
+    arm, the mean of the arm's score minus the plain score of the same answer, with its 95%
+    interval; nothing when the run scored no answer in an arm."""
+    arms = run_reader.mart(run_dir, ArenaMart.SCORE_ARMS)
+    if arms.empty:
+        return
+    st.subheader("Name and position arms of the scores")
+    st.caption(
+        "Each judge scored the same answers plainly (anonymous, shuffled) and in an arm: with "
+        "the authors' model names shown (name bias) or in one fixed order (position bias). "
+        "The point is the mean of arm minus plain score over those answers (points of 0-10), "
+        "the bar its 95% t interval; an interval clear of 0 is a bias."
+    )
+    drawn = arms.assign(row=arms["judge"].astype(str) + " · " + arms["arm_label"].astype(str))
+    st.altair_chart(
+        effect_intervals(
+            drawn,
+            label="row",
+            effect=("arm_score_difference", "arm minus plain"),
+            interval=("arm_score_difference_ci_low", "arm_score_difference_ci_high"),
+            axis_title="arm minus plain score of the same answer (points), 95% interval",
+            extra_tooltip=[alt.Tooltip("n_scored_pairs:Q", title="answers in both")],
+            drawn_with="arm_score_difference",
+        ),
+        width="stretch",
+    )
+    show_table(arms, SCORE_ARM_COLUMNS, pinned=("judge", "arm_label"))

@@ -119,6 +119,7 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
         ArenaMart.PAIRWISE_POSITION: ("judge", "is_all_judges desc, judge"),
         ArenaMart.PAIRWISE_SELF_BIAS: ("judge", "is_all_judges desc, judge"),
         ArenaMart.PAIRWISE_NAME_BIAS: ("judge", "is_all_judges desc, judge, player"),
+        ArenaMart.SCORE_ARMS: ("judge", "judge, arm"),
     },
 }
 """How the viewer reads each mart it shows, per game (the two games share file names): the
