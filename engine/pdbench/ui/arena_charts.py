@@ -13,6 +13,9 @@ __all__ = ["bias_heatmap", "calls_by_phase", "leaderboard_intervals"]
 _FIT_WIDTH = alt.AutoSizeParams(type="fit-x", contains="padding")
 
 
+_SCORE_TITLE = "score (normalised judgements, 0-10; every judge's mean = 5)"
+
+
 def leaderboard_intervals(board: pd.DataFrame) -> alt.LayerChart:
     """Each player's score (point) and its 95% bootstrap interval (bar), best on top."""
     order = board["player"].tolist()
@@ -30,7 +33,7 @@ def leaderboard_intervals(board: pd.DataFrame) -> alt.LayerChart:
     bars = base.mark_rule(strokeWidth=3, color=INTERVAL_COLOR).encode(
         x=alt.X(
             "ci_low:Q",
-            title="score (normalised judgements, 0-10; every judge's mean = 5)",
+            title=_SCORE_TITLE,
             scale=alt.Scale(zero=False),
             axis=alt.Axis(tickCount=8),
         ),
@@ -38,10 +41,10 @@ def leaderboard_intervals(board: pd.DataFrame) -> alt.LayerChart:
         tooltip=tooltip,
     )
     points = base.mark_point(filled=True, size=110, color=POINT_COLOR).encode(
-        x="score:Q", tooltip=tooltip
+        x=alt.X("score:Q", title=_SCORE_TITLE), tooltip=tooltip
     )
     labels = base.mark_text(align="left", dx=8, dy=-10, fontSize=11).encode(
-        x="score:Q", text=alt.Text("score:Q", format=".2f")
+        x=alt.X("score:Q", title=_SCORE_TITLE), text=alt.Text("score:Q", format=".2f")
     )
     return alt.layer(bars, points, labels).properties(
         autosize=_FIT_WIDTH, height=max(120, 36 * len(order))

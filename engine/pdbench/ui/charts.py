@@ -103,7 +103,7 @@ def actions_timeline(rounds: pd.DataFrame) -> alt.LayerChart:
     marks = [
         base.transform_filter(test)
         .mark_point(filled=True, **style)
-        .encode(x="round_index:Q", y=_agent_rows_axis(labels, centre=True))
+        .encode(x=alt.X("round_index:Q", title="round"), y=_agent_rows_axis(labels, centre=True))
         for test, style in (
             ("datum.is_valid == false", {"shape": "cross", "color": "black", "size": 60}),
             ("datum.flipped", {"shape": "circle", "color": "white", "size": 26, "opacity": 0.95}),
@@ -141,7 +141,7 @@ def cooperation_over_time(rows: pd.DataFrame, agents: pd.DataFrame) -> alt.Layer
         base.transform_filter(f"datum.n_replicates < {FEW_REPLICATES}")
         .transform_calculate(start="datum.round_index - 0.5", end="datum.round_index + 0.5")
         .mark_rect(color="#dddddd", opacity=0.6)
-        .encode(x="start:Q", x2="end:Q")
+        .encode(x=alt.X("start:Q", title="round"), x2="end:Q")
     )
     both = base.mark_line(color="black", strokeWidth=2.4).encode(
         y=alt.Y(
@@ -160,8 +160,8 @@ def cooperation_over_time(rows: pd.DataFrame, agents: pd.DataFrame) -> alt.Layer
         alt.Chart(agents)
         .mark_line(strokeDash=[4, 3], strokeWidth=1.6)
         .encode(
-            x="round_index:Q",
-            y="cooperation_rate:Q",
+            x=alt.X("round_index:Q", title="round"),
+            y=alt.Y("cooperation_rate:Q", title="cooperation rate"),
             color=alt.Color("agent:N", scale=_agent_colors(agents), legend=_AGENT_LEGEND),
             tooltip=[alt.Tooltip("agent:N"), alt.Tooltip("cooperation_rate:Q", format=".1%")],
         )
@@ -263,6 +263,9 @@ def condition_bars(bars: pd.DataFrame, *, title: str, percent: bool) -> alt.Laye
     )
 
 
+_SPREAD_TITLE = "score per round (points): a point per match, a tick the mean"
+
+
 def standings_spread(scores: pd.DataFrame, order: list[str]) -> alt.LayerChart:
     """Each agent's score per round in every match it played (a point per match, self-play
     left out, rows of tournament_match_scores) and its mean (the standings' number, a tick),
@@ -272,7 +275,7 @@ def standings_spread(scores: pd.DataFrame, order: list[str]) -> alt.LayerChart:
         color=alt.Color("agent:N", scale=name_scale(order), legend=None),
     )
     matches = base.mark_circle(size=36, opacity=0.55).encode(
-        x=alt.X("score_per_round:Q", title="score per round, one point per match (points)"),
+        x=alt.X("score_per_round:Q", title=_SPREAD_TITLE),
         yOffset=alt.YOffset("jitter:Q", scale=alt.Scale(domain=[-1, 1])),
         tooltip=[
             alt.Tooltip("agent:N", title="agent"),
@@ -286,7 +289,7 @@ def standings_spread(scores: pd.DataFrame, order: list[str]) -> alt.LayerChart:
         .mark_tick(color="black", thickness=3, size=26)
         .encode(
             y=alt.Y("agent:N", sort=order, title=None),
-            x=alt.X("mean(score_per_round):Q", title="score per round (points)"),
+            x=alt.X("mean(score_per_round):Q", title=_SPREAD_TITLE),
         )
     )
     return alt.layer(matches.transform_calculate(jitter="random() * 1.6 - 0.8"), means).properties(

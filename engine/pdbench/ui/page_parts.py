@@ -203,4 +203,5 @@ def show_table(
         data = shown.style.format({c: _cell(c, per_agent, fmts.get(c)) for c in names})
     options.setdefault("hide_index", True)
     options.setdefault("width", "stretch")
+    options.setdefault("placeholder", MISSING)
     st.dataframe(data, column_config=config, **options)

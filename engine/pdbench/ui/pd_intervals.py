@@ -183,7 +183,7 @@ def difference(run_dir: Path, conditions: list[str]) -> None:
             label="metric_label",
             effect=("mean_difference", "difference"),
             interval=("ci_low", "ci_high"),
-            axis_title=f"{one} minus {two} (paired by replicate), 95% interval",
+            axis_title="first condition minus second (paired by replicate), 95% interval",
             extra_tooltip=[
                 alt.Tooltip("p_value:Q", title="p", format=".3g"),
                 alt.Tooltip("p_value_bh:Q", title="p, BH", format=".3g"),
