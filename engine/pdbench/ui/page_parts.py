@@ -125,11 +125,12 @@ def _cell(column: str, per_agent: bool, fmt: str | None = None) -> Any:
 
 
 def table_view(
-    rows: pd.DataFrame, columns: Sequence[str] | None = None
+    rows: pd.DataFrame, columns: Sequence[str] | None = None, *, titled: Sequence[str] = ()
 ) -> tuple[pd.DataFrame, list[str]]:
     """``rows`` with only ``columns`` (default: all), identifiers last and ``schema_version``
-    and the catalogue's never-shown columns left out; and the kept column names."""
-    hidden = {"schema_version", *label_catalogue().never_shown}
+    and the catalogue's never-shown columns left out unless ``titled`` by the page; and the
+    kept column names."""
+    hidden = {"schema_version", *label_catalogue().never_shown} - set(titled)
     wanted = [c for c in (columns or list(rows.columns)) if c not in hidden]
     ordered = [c for c in wanted if c not in ID_COLUMNS] + [c for c in wanted if c in ID_COLUMNS]
     return rows[ordered], ordered
@@ -186,10 +187,10 @@ def show_table(
     (:func:`table_view`). ``titles`` overrides a header and ``formats`` a cell's format
     (``"{:.3g}"``; ``"flag"``: yes/no), as Streamlit ``column_config`` entries do;
     ``options`` go to ``st.dataframe``. The data keep their names and values."""
-    shown, names = table_view(rows, columns)
-    pinned = KEY_COLUMNS if pinned is None else pinned
     given_titles, given_formats = _from_config(column_config or {})
     titles = given_titles | (titles or {})
+    shown, names = table_view(rows, columns, titled=list(titles))
+    pinned = KEY_COLUMNS if pinned is None else pinned
     fmts = given_formats | (formats or {})
     config: dict[str, Any] = {
         column: st.column_config.Column(

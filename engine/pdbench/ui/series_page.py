@@ -73,7 +73,17 @@ def page(series_dir: Path) -> None:
         "rank_ci_low", "rank_ci_high", "trend", "trend_ci_low", "trend_ci_high", "score_sd",
         "residual_sd",
     ]  # fmt: skip
-    show_table(players, shown, pinned=("overall_rank", "player"))
+    show_table(
+        players,
+        shown,
+        pinned=("overall_rank", "player"),
+        titles={
+            "mean_score": "mean adjusted score (points)",
+            "ci_low": "mean, 95% low",
+            "ci_high": "mean, 95% high",
+            "score_sd": "spread around the mean (sd, points)",
+        },
+    )
     st.subheader("Progression")
     adjusted = st.toggle(
         "Adjust for each tournament's offset",
