@@ -33,6 +33,11 @@ def _wait_for_page(page, header: str) -> None:
         timeout=SAFETY_NET_S * 1000,
     )
     page.wait_for_load_state("networkidle")
+    page.wait_for_function(  # every table has drawn its header row
+        """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')].every(
+            (table) => table.querySelector('[role="columnheader"]'))""",
+        timeout=SAFETY_NET_S * 1000,
+    )
 
 
 def _shown_words(page) -> tuple[list[str], list[str]]:

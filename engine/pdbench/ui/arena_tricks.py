@@ -149,4 +149,5 @@ def page_tricks(run_dir: Path) -> None:
         hide_index=True,
         width="stretch",
         column_config={"mean_score": points_column("mean score")},
+        titles={"question_id": "question"},
     )
