@@ -34,8 +34,9 @@ def _wait_for_page(page, header: str) -> None:
     )
     page.wait_for_load_state("networkidle")
     page.wait_for_function(  # every table has drawn its header row
-        """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')].every(
-            (table) => table.querySelector('[role="columnheader"]'))""",
+        """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
+            .filter((table) => table.getClientRects().length > 0)  // not in a closed expander
+            .every((table) => table.querySelector('[role="columnheader"]'))""",
         timeout=SAFETY_NET_S * 1000,
     )
 
