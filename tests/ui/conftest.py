@@ -3,11 +3,13 @@ real dbt models, for the viewer's tests (which only read them)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 from pdbench import cli
+from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
 from tests.conftest import CONFIGS, write_arena, write_experiment
@@ -95,3 +97,32 @@ def arena_roles_run(ui_configs: Path) -> Path:
     )
     # apart from the runs the sidebar test lists
     return _play(config, ui_configs.parent / "runs_roles" / "viewer-arena-roles")
+
+
+@pytest.fixture(scope="session")
+def peerrank_run(ui_configs: Path) -> Path:
+    """The PeerRank fixture imported: absolute scores with the name and position arms."""
+    run_dir = ui_configs.parent / "imported" / "peerrank"
+    fixture = Path(__file__).resolve().parents[1] / "data" / "peerrank"
+    result = CliRunner().invoke(
+        cli.app, ["import", "peerrank", str(fixture), "--output-dir", str(run_dir)]
+    )
+    assert result.exit_code == 0, result.output
+    return run_dir
+
+
+@pytest.fixture(scope="session")
+def series_run(arena_run: Path, ui_configs: Path) -> Path:
+    """A series of three tournaments: copies of the arena run, each its own run_id and start."""
+    runs = ui_configs.parent / "series_runs"
+    for index in range(3):
+        copy = runs / f"season-{index}"
+        shutil.copytree(arena_run, copy)
+        manifest = json.loads((copy / RunFiles.MANIFEST).read_text())
+        manifest["run_id"] = f"season-{index}"
+        manifest["started_at"] = f"2026-0{index + 1}-01T00:00:00Z"
+        (copy / RunFiles.MANIFEST).write_text(json.dumps(manifest))
+    output = ui_configs.parent / "series"
+    result = CliRunner().invoke(cli.app, ["leaderboard", str(runs), "--output-dir", str(output)])
+    assert result.exit_code == 0, result.output
+    return output

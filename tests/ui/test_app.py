@@ -83,7 +83,7 @@ def _assert_agent_table(table: pd.DataFrame, row: dict[str, Any]) -> None:
     for title, column, _ in pd_pages.AGENT_COLUMNS:
         for position, side in enumerate(("a", "b")):
             expected = row[f"{column}_{side}"]
-            assert _same(table[title].iloc[position], expected), (title, side)
+            assert _same(table[column].iloc[position], expected), (title, side)
 
 
 # PD ---------------------------------------------------------------------------------------
@@ -148,9 +148,13 @@ def _assert_intervals(table: pd.DataFrame, row: dict[str, Any]) -> None:
         assert low < high and low <= row["cooperation_rate_a"] <= high
 
 
-def _assert_comparisons(table: pd.DataFrame, expected: list[dict[str, Any]]) -> None:
+def _assert_comparisons(
+    table: pd.DataFrame,
+    expected: list[dict[str, Any]],
+    columns: list[str] = pd_intervals.COMPARISON_COLUMNS,
+) -> None:
     assert len(table) == len(expected) > 0
-    for column in pd_intervals.COMPARISON_COLUMNS:
+    for column in columns:
         for position, row in enumerate(expected):
             assert _same(table[column].iloc[position], row[column]), column
 
@@ -174,10 +178,48 @@ def test_all_conditions_table_is_the_condition_rows(pd_run: Path, monkeypatch: p
         for second in table["condition"]
         if first < second
     }
-    _assert_comparisons(at.dataframe[1].value, compared)
+    # the two conditions picked (the first two by default) side by side, then every comparison
+    first, second = table["condition"].iloc[0], table["condition"].iloc[1]
+    picked = [r for r in compared if (r["condition_1"], r["condition_2"]) == (first, second)]
+    _assert_comparisons(at.dataframe[1].value, picked, pd_intervals.DIFFERENCE_COLUMNS)
+    _assert_comparisons(at.dataframe[2].value, compared)
 
 
-def test_tournament_page_ranks_the_standings(pd_run: Path, monkeypatch: pytest.MonkeyPatch):
+def test_the_comparisons_filter_keeps_what_holds_after_bh_and_the_conditions_chosen(
+    pd_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    comparisons = str(pd_run / PDMart.COMPARISONS)
+    at = _app(monkeypatch, "--run-dir", str(pd_run))
+    _set(at, at.radio(key="pd_page"), "All conditions")
+    _set(at, at.toggle(key="comparisons_all_bh"), True)
+    held = _rows(
+        f"select * from '{comparisons}' where p_value_bh <= 0.05 "
+        "order by condition_1, condition_2, metric"
+    )
+    table = at.dataframe[2].value
+    assert len(table) == len(held)
+    assert (table["p_value_bh"] <= 0.05).all()
+    _set(at, at.toggle(key="comparisons_all_bh"), False)
+    _set(at, at.multiselect(key="comparisons_all_conditions"), ["llm_vs_llm"])
+    kept = _rows(
+        f"select * from '{comparisons}' where 'llm_vs_llm' in (condition_1, condition_2) "
+        "order by condition_1, condition_2, metric"
+    )
+    _assert_comparisons(at.dataframe[2].value, kept)
+    assert len(kept) < len(_rows(f"select * from '{comparisons}'"))
+
+
+def test_a_run_that_is_no_round_robin_is_not_ranked(pd_run: Path, monkeypatch: pytest.MonkeyPatch):
+    at = _app(monkeypatch, "--run-dir", str(pd_run))
+    _set(at, at.radio(key="pd_page"), "Tournament")
+    assert "overall_rank" not in at.dataframe[0].value.columns
+    assert "Not a round robin" in _shown_text(at)
+
+
+def test_tournament_page_ranks_the_standings(
+    pd_round_robin_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    pd_run = pd_round_robin_run
     standings = _rows(
         f"select * from '{pd_run / PDMart.TOURNAMENT_STANDINGS}' "
         "where agent is not null order by overall_rank, agent"

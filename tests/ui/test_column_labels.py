@@ -8,7 +8,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 from pdbench.column_labels import label_catalogue
 from pdbench.pd.metrics import pd_metrics
-from pdbench.storage.marts import ArenaMart, PDMart
+from pdbench.storage.marts import ArenaMart, PDMart, SeriesMart
 
 
 def _unlabelled(run_dir: Path, marts: list[str]) -> tuple[int, dict[str, list[str]]]:
@@ -47,3 +47,13 @@ def test_the_catalogue_metrics_are_the_interval_columns_of_aggregates(pd_run: Pa
     catalogued = [c for m in pd_metrics().where(interval=("t", "wilson")) for c in m.columns()]
     assert with_interval == catalogued
     assert {c for m in pd_metrics().metrics for c in m.columns()} <= set(columns)
+
+
+def test_every_series_mart_column_is_labelled(series_run: Path):
+    checked, missing = _unlabelled(series_run, list(SeriesMart))
+    assert checked == 2 and missing == {}
+
+
+def test_every_score_arms_column_is_labelled(peerrank_run: Path):
+    checked, missing = _unlabelled(peerrank_run, [ArenaMart.SCORE_ARMS])
+    assert checked == 1 and missing == {}

@@ -11,7 +11,7 @@ import streamlit as st
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
 from pdbench.ui.formats import format_value
-from pdbench.ui.page_parts import points_column
+from pdbench.ui.page_parts import points_column, show_table
 from pdbench.ui.verdicts import few_data_column, few_data_warning
 
 __all__ = ["AUDIENCE_COLUMNS", "agreement_text", "audience_section"]
@@ -48,7 +48,7 @@ def audience_section(run_dir: Path) -> None:
         f"answers, cut to 0..10 where they reach past it. {agreement_text(first)}"
     )
     few_data_warning(scores, name="player", what="voted answers")
-    st.dataframe(
+    show_table(
         scores[AUDIENCE_COLUMNS],
         hide_index=True,
         width="stretch",

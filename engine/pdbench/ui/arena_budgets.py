@@ -12,7 +12,7 @@ import streamlit as st
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
-from pdbench.ui.page_parts import nothing_to_show
+from pdbench.ui.page_parts import nothing_to_show, show_table
 
 __all__ = ["budget_chart", "page"]
 
@@ -56,4 +56,4 @@ def page(run_dir: Path) -> None:
         "player", "family_name", "budget", "score", "rank", "answer_tokens", "answer_cost_usd",
         "tokens_total", "cost_usd", "is_token_frontier", "score_gain_per_1k_tokens",
     ]  # fmt: skip
-    st.dataframe(curves[shown], hide_index=True, width="stretch")
+    show_table(curves[shown], hide_index=True, width="stretch")

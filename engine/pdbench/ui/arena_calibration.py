@@ -12,7 +12,8 @@ import streamlit as st
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
 from pdbench.ui.effect_chart import effect_intervals
-from pdbench.ui.page_parts import nothing_to_show, points_column
+from pdbench.ui.page_parts import nothing_to_show, points_column, show_table
+from pdbench.ui.palette import name_scale
 from pdbench.ui.verdicts import few_data_column, few_data_warning
 
 __all__ = [
@@ -61,6 +62,10 @@ def signed_error_intervals(rows: pd.DataFrame) -> alt.LayerChart:
     )
 
 
+_ACTUAL = "actual score (mean of the judgements)"
+_PREDICTED = "predicted score"
+
+
 def predicted_vs_actual(pairs: pd.DataFrame) -> alt.LayerChart:
     """One point per answer counted (predicted against actual score), a colour per player,
     and the diagonal of perfect calibration: above it, the player expected more."""
@@ -76,16 +81,16 @@ def predicted_vs_actual(pairs: pd.DataFrame) -> alt.LayerChart:
         alt.Chart(shown)
         .mark_circle(size=60, opacity=0.6)
         .encode(
-            x=alt.X("actual_score:Q", title="actual score (mean of the judgements)", scale=scale),
-            y=alt.Y("predicted_score:Q", title="predicted score", scale=scale),
-            color=alt.Color("player:N"),
+            x=alt.X("actual_score:Q", title=_ACTUAL, scale=scale),
+            y=alt.Y("predicted_score:Q", title=_PREDICTED, scale=scale),
+            color=alt.Color("player:N", title="player", scale=name_scale(shown["player"].dropna())),
             tooltip=tooltip,
         )
     )
     diagonal = (
         alt.Chart(pd.DataFrame({"x": [0.0, 10.0], "y": [0.0, 10.0]}))
         .mark_line(strokeDash=[4, 4], color="grey")
-        .encode(x="x:Q", y="y:Q")
+        .encode(x=alt.X("x:Q", title=_ACTUAL), y=alt.Y("y:Q", title=_PREDICTED))
     )
     return alt.layer(diagonal, points).properties(height=360)
 
@@ -111,7 +116,7 @@ def page_calibration(run_dir: Path) -> None:
     pairs = run_reader.mart(run_dir, ArenaMart.SELF_ASSESSMENT_DETAIL)
     if not pairs.empty:
         st.altair_chart(predicted_vs_actual(pairs), width="stretch")
-    st.dataframe(
+    show_table(
         rows[CALIBRATION_COLUMNS],
         hide_index=True,
         width="stretch",

@@ -10,7 +10,7 @@ import streamlit as st
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
-from pdbench.ui.page_parts import nothing_to_show
+from pdbench.ui.page_parts import nothing_to_show, show_table
 
 __all__ = ["DIVERSITY_COLUMNS", "NEAR_DUPLICATE_COLUMNS", "page_diversity"]
 
@@ -63,7 +63,7 @@ def page_diversity(run_dir: Path) -> None:
         "score + weight × the standardised diversity score, shown next to the plain score "
         f"and rank, which it never replaces. Near duplicates: cosine ≥ {near:g}."
     )
-    st.dataframe(
+    show_table(
         rows[DIVERSITY_COLUMNS],
         hide_index=True,
         width="stretch",
@@ -83,7 +83,7 @@ def page_diversity(run_dir: Path) -> None:
     st.subheader("Near-duplicate questions")
     if nothing_to_show(pairs, f"No pair of questions at cosine similarity ≥ {near:g}."):
         return
-    st.dataframe(
+    show_table(
         pairs[NEAR_DUPLICATE_COLUMNS],
         hide_index=True,
         width="stretch",

@@ -18,14 +18,14 @@ from streamlit.delta_generator import DeltaGenerator
 
 from pdbench.model_text import show_model_text
 from pdbench.storage.marts import ArenaMart
-from pdbench.ui import arena_budgets, charts, run_reader
+from pdbench.ui import arena_budgets, arena_charts, run_reader
 from pdbench.ui.arena_audience import audience_section
 from pdbench.ui.arena_calibration import page_calibration
 from pdbench.ui.arena_diversity import page_diversity
-from pdbench.ui.arena_pairwise import bradley_terry_section, page_pairwise
+from pdbench.ui.arena_pairwise import bradley_terry_section, page_pairwise, score_arms_section
 from pdbench.ui.arena_tricks import page_tricks, trick_note
 from pdbench.ui.formats import format_value
-from pdbench.ui.page_parts import nothing_to_show, points_column
+from pdbench.ui.page_parts import nothing_to_show, show_table
 from pdbench.ui.run_check import ViewableRun
 
 __all__ = [
@@ -102,11 +102,6 @@ JUDGMENT_COLUMNS = [
 """The judgements of an answer: columns of ``judgment_detail.parquet``."""
 
 
-def _percent(*names: str) -> dict[str, st.column_config.NumberColumn]:
-    """Column configs that write each of ``names`` (a rate) in percent."""
-    return {name: st.column_config.NumberColumn(name, format="percent") for name in names}
-
-
 def _podium(
     column: DeltaGenerator, place: int, player: pd.Series, *, help_text: str | None = None
 ) -> None:
@@ -163,27 +158,8 @@ def _page_leaderboard(run_dir: Path) -> None:
     if len(ranked) > 1:
         _podium(runner_up, 2, ranked.iloc[1])
     _insufficient_data_note(board[~board.index.isin(ranked.index)])
-    st.altair_chart(charts.leaderboard_intervals(board), width="stretch")
-    st.dataframe(
-        board[LEADERBOARD_COLUMNS],
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "score": points_column("score"),
-            "ci_low": points_column("95% low"),
-            "ci_high": points_column("95% high"),
-            "rank_ci_low": st.column_config.NumberColumn("best rank (95%)"),
-            "rank_ci_high": st.column_config.NumberColumn("worst rank (95%)"),
-            "n_answers": st.column_config.NumberColumn("answers"),
-            "n_judgments": st.column_config.NumberColumn("valid judgements"),
-            "min_judgments": st.column_config.NumberColumn("judgements needed"),
-            "n_answers_invalid": st.column_config.NumberColumn("invalid answers"),
-            "n_answers_unjudged": st.column_config.NumberColumn("unjudged answers"),
-            "score_others_questions": points_column("score on others' questions"),
-            "weighted_score": points_column("quality-weighted score"),
-            "raw_score": points_column("raw score (not normalised)"),
-        },
-    )
+    st.altair_chart(arena_charts.leaderboard_intervals(board), width="stretch")
+    show_table(board, LEADERBOARD_COLUMNS, pinned=("rank", "player"))
     bradley_terry_section(run_dir)
     audience_section(run_dir)
 
@@ -200,28 +176,24 @@ def _bias(run_dir: Path) -> None:
         "inflates the player; blue: deflates. ⚑ and a black border: flagged by the "
         "permutation test (Benjamini-Hochberg q ≤ the run's FDR)."
     )
-    st.altair_chart(charts.bias_heatmap(bias), width="stretch")
+    st.altair_chart(arena_charts.bias_heatmap(bias), width="stretch")
     flagged = bias[bias["is_flagged"].fillna(False)]
     if not flagged.empty:
         st.markdown("**Flagged pairs**, most anomalous first")
-        st.dataframe(flagged[FLAGGED_COLUMNS], hide_index=True, width="stretch")
+        show_table(flagged, FLAGGED_COLUMNS, pinned=("judge", "player"))
 
 
 def _page_judges(run_dir: Path) -> None:
     st.header("Judges")
     _bias(run_dir)
+    score_arms_section(run_dir)
     st.subheader("Judge statistics")
     stats = run_reader.mart(run_dir, ArenaMart.JUDGE_STATS)
     st.caption(
         "Leniency: the judge's mean raw score; spread: its standard deviation; consensus "
         "correlation: agreement with the mean of the other judges on the same answers."
     )
-    st.dataframe(
-        stats,
-        hide_index=True,
-        width="stretch",
-        column_config=_percent("invalid_rate", "retry_rate"),
-    )
+    show_table(stats, pinned=("judge",))
     alpha = stats[["krippendorff_alpha_raw", "krippendorff_alpha_normalized"]].dropna()
     notes = stats["krippendorff_alpha_note"].dropna() if "krippendorff_alpha_note" in stats else []
     if len(notes):
@@ -246,23 +218,13 @@ def _extremes_and_leaks(run_dir: Path) -> None:
     """Per judge, extreme scores and their rationales; per player, identity leaks."""
     st.subheader("Extreme scores and rationales")
     st.caption("Scores at or beyond the rationale thresholds, and the judges' rationales.")
-    st.dataframe(
-        run_reader.mart(run_dir, ArenaMart.JUDGE_RATIONALES),
-        hide_index=True,
-        width="stretch",
-        column_config=_percent("low_rate", "high_rate", "extreme_rate"),
-    )
+    show_table(run_reader.mart(run_dir, ArenaMart.JUDGE_RATIONALES), pinned=("judge",))
     st.subheader("Identity leaks")
     st.caption(
         "Questions and answers that named a player, a model or a maker, and what the run did "
         "with them (flag, scrub or void)."
     )
-    st.dataframe(
-        run_reader.mart(run_dir, ArenaMart.IDENTITY_LEAKS),
-        hide_index=True,
-        width="stretch",
-        column_config=_percent("question_leak_rate", "answer_leak_rate", "leak_rate"),
-    )
+    show_table(run_reader.mart(run_dir, ArenaMart.IDENTITY_LEAKS), pinned=("player",))
 
 
 def _question_label(row: pd.Series) -> str:
@@ -301,7 +263,7 @@ def _answers(run_dir: Path, question_id: str) -> None:
                 f"{format_value(answer['raw_score'], 'points')}"
             )
             its_judgments = judgments[judgments["answer_id"] == answer["answer_id"]]
-            st.dataframe(its_judgments[JUDGMENT_COLUMNS], hide_index=True, width="stretch")
+            show_table(its_judgments, JUDGMENT_COLUMNS, pinned=("judge",))
 
 
 def _page_questions(run_dir: Path) -> None:
@@ -321,10 +283,9 @@ def _page_questions(run_dir: Path) -> None:
     ratings, answers = st.columns([1, 2])
     with ratings:
         st.subheader("Ratings")
-        st.dataframe(
-            run_reader.of_question(run_dir, ArenaMart.RATING_DETAIL, question_id)[RATING_COLUMNS],
-            hide_index=True,
-            width="stretch",
+        show_table(
+            run_reader.of_question(run_dir, ArenaMart.RATING_DETAIL, question_id),
+            RATING_COLUMNS,
         )
     with answers:
         _answers(run_dir, question_id)
@@ -335,16 +296,8 @@ def _page_calls(run_dir: Path) -> None:
     calls = run_reader.mart(run_dir, ArenaMart.CALLS_SUMMARY)
     if nothing_to_show(calls, "No provider calls were recorded."):
         return
-    st.altair_chart(charts.calls_by_phase(calls), width="stretch")
-    st.dataframe(
-        calls,
-        hide_index=True,
-        width="stretch",
-        column_config={
-            **_percent("invalid_rate", "error_rate"),
-            "cost_usd": st.column_config.NumberColumn("cost_usd", format="$%.4f"),
-        },
-    )
+    st.altair_chart(arena_charts.calls_by_phase(calls), width="stretch")
+    show_table(calls, pinned=("player", "phase"))
 
 
 def render(run: ViewableRun) -> None:

@@ -8,14 +8,32 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
-from pdbench.ui.page_parts import nothing_to_show, points_column, share_column
+from pdbench.ui.effect_chart import effect_intervals
+from pdbench.ui.page_parts import nothing_to_show, points_column, share_column, show_table
 
-__all__ = ["BRADLEY_TERRY_COLUMNS", "bradley_terry_section", "page_pairwise"]
+__all__ = [
+    "BRADLEY_TERRY_COLUMNS",
+    "SCORE_ARM_COLUMNS",
+    "bradley_terry_section",
+    "page_pairwise",
+    "score_arms_section",
+]
+
+SCORE_ARM_COLUMNS = [
+    "judge",
+    "arm_label",
+    "arm_score_difference",
+    "arm_score_difference_ci_low",
+    "arm_score_difference_ci_high",
+    "n_scored_pairs",
+]
+"""The score arms table: columns of ``score_arms.parquet``."""
 
 BRADLEY_TERRY_COLUMNS = [
     "rank",
@@ -85,7 +103,7 @@ def bradley_terry_section(run_dir: Path) -> None:
             "ci_low": points_column("score 95% low"),
             "ci_high": points_column("score 95% high"),
         }
-    st.dataframe(table, hide_index=True, width="stretch", column_config=config)
+    show_table(table, hide_index=True, width="stretch", column_config=config)
     agreement = run_reader.mart(run_dir, ArenaMart.SCORE_AGREEMENT)
     if not agreement.empty and int(agreement["n_players"].iloc[0]) >= 2:
         row = agreement.iloc[0]
@@ -101,13 +119,14 @@ def page_pairwise(run_dir: Path) -> None:
     st.header("Pairwise verdicts")
     board = run_reader.mart(run_dir, ArenaMart.BRADLEY_TERRY)
     if nothing_to_show(board, "This run has no pairwise verdicts (judging: absolute)."):
+        score_arms_section(run_dir)
         return
     st.caption(
         f"Players ranked by Bradley-Terry strength ({_anchor(board)}), fitted to the blind "
         "verdicts on pairs holding none of the judge's answers; a strong verdict counts "
         f"{int(board['strong_weight'].iloc[0])} wins, a tie half a win to each side."
     )
-    st.dataframe(
+    show_table(
         board[BRADLEY_TERRY_COLUMNS],
         hide_index=True,
         width="stretch",
@@ -136,7 +155,7 @@ def _position(run_dir: Path) -> None:
     rows = run_reader.mart(run_dir, ArenaMart.PAIRWISE_POSITION)
     if nothing_to_show(rows, "No verdict on a pair without the judge's own answer."):
         return
-    st.dataframe(
+    show_table(
         rows.drop(columns=["is_all_judges"]),
         hide_index=True,
         width="stretch",
@@ -166,7 +185,7 @@ def _self_bias(run_dir: Path) -> None:
     if nothing_to_show(rows, "No judge judged a pair holding its own answer."):
         return
     columns = ["self_bias", "self_bias_ci_low", "self_bias_ci_high"]
-    st.dataframe(
+    show_table(
         _in_points(rows.drop(columns=["is_all_judges"]), *columns),
         hide_index=True,
         width="stretch",
@@ -193,7 +212,7 @@ def _name_bias(run_dir: Path) -> None:
     if nothing_to_show(rows, "No verdict was given with the authors' names shown."):
         return
     columns = ["name_bias", "name_bias_ci_low", "name_bias_ci_high"]
-    st.dataframe(
+    show_table(
         _in_points(rows.drop(columns=["is_all_judges"]), *columns),
         hide_index=True,
         width="stretch",
@@ -208,3 +227,33 @@ def _name_bias(run_dir: Path) -> None:
             "name_bias_ci_high": _percentage_points("95% high"),
         },
     )
+
+
+def score_arms_section(run_dir: Path) -> None:
+    """The name and position arms of absolute scores (``score_arms.parquet``): per judge and
+    arm, the mean of the arm's score minus the plain score of the same answer, with its 95%
+    interval; nothing when the run scored no answer in an arm."""
+    arms = run_reader.mart(run_dir, ArenaMart.SCORE_ARMS)
+    if arms.empty:
+        return
+    st.subheader("Name and position arms of the scores")
+    st.caption(
+        "Each judge scored the same answers plainly (anonymous, shuffled) and in an arm: with "
+        "the authors' model names shown (name bias) or in one fixed order (position bias). "
+        "The point is the mean of arm minus plain score over those answers (points of 0-10), "
+        "the bar its 95% t interval; an interval clear of 0 is a bias."
+    )
+    drawn = arms.assign(row=arms["judge"].astype(str) + " · " + arms["arm_label"].astype(str))
+    st.altair_chart(
+        effect_intervals(
+            drawn,
+            label="row",
+            effect=("arm_score_difference", "arm minus plain"),
+            interval=("arm_score_difference_ci_low", "arm_score_difference_ci_high"),
+            axis_title="arm minus plain score of the same answer (points), 95% interval",
+            extra_tooltip=[alt.Tooltip("n_scored_pairs:Q", title="answers in both")],
+            drawn_with="arm_score_difference",
+        ),
+        width="stretch",
+    )
+    show_table(arms, SCORE_ARM_COLUMNS, pinned=("judge", "arm_label"))

@@ -14,7 +14,7 @@ from pdbench.model_text import escaped
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
 from pdbench.ui.effect_chart import effect_intervals
-from pdbench.ui.page_parts import nothing_to_show, points_column, share_column
+from pdbench.ui.page_parts import nothing_to_show, points_column, share_column, show_table
 from pdbench.ui.verdicts import few_data_column, few_data_warning
 
 __all__ = [
@@ -117,7 +117,7 @@ def page_tricks(run_dir: Path) -> None:
     )
     few_data_warning(rows, name="answerer", what="answers on tricks or on ordinary questions")
     st.altair_chart(gap_intervals(rows), width="stretch")
-    st.dataframe(
+    show_table(
         rows[ROBUSTNESS_COLUMNS],
         hide_index=True,
         width="stretch",
@@ -133,7 +133,7 @@ def page_tricks(run_dir: Path) -> None:
     )
     st.subheader("Whose tricks bite")
     authors = run_reader.mart(run_dir, ArenaMart.TRICK_AUTHORS)
-    st.dataframe(
+    show_table(
         authors[AUTHOR_COLUMNS],
         hide_index=True,
         width="stretch",
@@ -144,9 +144,10 @@ def page_tricks(run_dir: Path) -> None:
         "A trick nobody fell for may be too easy; one everybody failed may be unfair or "
         "unanswerable as written; a discriminating one separates the answerers."
     )
-    st.dataframe(
+    show_table(
         outcomes[OUTCOME_COLUMNS],
         hide_index=True,
         width="stretch",
         column_config={"mean_score": points_column("mean score")},
+        titles={"question_id": "question"},
     )

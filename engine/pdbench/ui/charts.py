@@ -8,24 +8,26 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from pdbench.ui.palette import (
+    ACTION_COLORS,
+    PALETTE,
+    SIDE_COLORS,
+    name_scale,
+)
+
 __all__ = [
     "ACTION_COLORS",
+    "FEW_REPLICATES",
     "actions_timeline",
-    "bias_heatmap",
-    "calls_by_phase",
     "condition_bars",
     "cooperation_over_time",
     "cumulative_payoff",
-    "leaderboard_intervals",
     "memory_one_heatmap",
     "payoff_heatmap",
     "population_shares",
+    "replicates_playing",
+    "standings_spread",
 ]
-
-ACTION_COLORS = {"C": "#a8d5ba", "D": "#d62728"}
-"""Cooperation in a quiet green, defection in a loud red: defections show at a glance."""
-SIDE_COLORS = ["#4e79a7", "#f28e2b"]
-"""Agent A blue, agent B orange, in every chart."""
 
 
 _FIT_WIDTH = alt.AutoSizeParams(type="fit-x", contains="padding")
@@ -101,7 +103,7 @@ def actions_timeline(rounds: pd.DataFrame) -> alt.LayerChart:
     marks = [
         base.transform_filter(test)
         .mark_point(filled=True, **style)
-        .encode(x="round_index:Q", y=_agent_rows_axis(labels, centre=True))
+        .encode(x=alt.X("round_index:Q", title="round"), y=_agent_rows_axis(labels, centre=True))
         for test, style in (
             ("datum.is_valid == false", {"shape": "cross", "color": "black", "size": 60}),
             ("datum.flipped", {"shape": "circle", "color": "white", "size": 26, "opacity": 0.95}),
@@ -131,24 +133,26 @@ def cumulative_payoff(rounds: pd.DataFrame) -> alt.Chart:
 
 def cooperation_over_time(rows: pd.DataFrame, agents: pd.DataFrame) -> alt.LayerChart:
     """Condition-level cooperation by round: both agents together (black line, ``rows`` of
-    cooperation_over_time) with a band of one standard deviation across replicates, and
-    each agent's own rate (dashed, ``agents``: agent_cooperation_over_time with labels)."""
+    cooperation_over_time) and each agent's own rate (dashed, ``agents``:
+    agent_cooperation_over_time with labels); the rounds fewer than :data:`FEW_REPLICATES`
+    replicates reached are shaded (:func:`replicates_playing` draws how many)."""
     base = alt.Chart(rows).encode(x=alt.X("round_index:Q", title="round", axis=_ROUND_AXIS))
-    area = base.mark_area(opacity=0.18, color="#555555").encode(
+    few = (
+        base.transform_filter(f"datum.n_replicates < {FEW_REPLICATES}")
+        .transform_calculate(start="datum.round_index - 0.5", end="datum.round_index + 0.5")
+        .mark_rect(color="#dddddd", opacity=0.6)
+        .encode(x=alt.X("start:Q", title="round"), x2="end:Q")
+    )
+    both = base.mark_line(color="black", strokeWidth=2.4).encode(
         y=alt.Y(
-            "cooperation_band_low:Q",
+            "cooperation_rate:Q",
             title="cooperation rate",
             scale=alt.Scale(domain=[0, 1]),
             axis=alt.Axis(format="%"),
         ),
-        y2="cooperation_band_high:Q",
-    )
-    both = base.mark_line(color="black", strokeWidth=2.4).encode(
-        y="cooperation_rate:Q",
         tooltip=[
             alt.Tooltip("round_index:Q", title="round"),
             alt.Tooltip("cooperation_rate:Q", title="both agents", format=".1%"),
-            alt.Tooltip("cooperation_rate_sd:Q", title="sd across replicates", format=".3f"),
             alt.Tooltip("n_replicates:Q", title="replicates reaching this round"),
         ],
     )
@@ -156,13 +160,36 @@ def cooperation_over_time(rows: pd.DataFrame, agents: pd.DataFrame) -> alt.Layer
         alt.Chart(agents)
         .mark_line(strokeDash=[4, 3], strokeWidth=1.6)
         .encode(
-            x="round_index:Q",
-            y="cooperation_rate:Q",
+            x=alt.X("round_index:Q", title="round"),
+            y=alt.Y("cooperation_rate:Q", title="cooperation rate"),
             color=alt.Color("agent:N", scale=_agent_colors(agents), legend=_AGENT_LEGEND),
             tooltip=[alt.Tooltip("agent:N"), alt.Tooltip("cooperation_rate:Q", format=".1%")],
         )
     )
-    return alt.layer(area, per_agent, both).properties(autosize=_FIT_WIDTH, height=260)
+    return alt.layer(few, per_agent, both).properties(autosize=_FIT_WIDTH, height=240)
+
+
+def replicates_playing(rows: pd.DataFrame) -> alt.Chart:
+    """The replicates still playing at each round (``n_replicates`` of the condition rows of
+    cooperation_over_time): under a random horizon they end one by one."""
+    return (
+        alt.Chart(rows)
+        .mark_area(color=PALETTE[4], interpolate="step-after")
+        .encode(
+            x=alt.X("round_index:Q", title="round", axis=_ROUND_AXIS),
+            y=alt.Y("n_replicates:Q", title="replicates playing", axis=alt.Axis(format="d")),
+            tooltip=[
+                alt.Tooltip("round_index:Q", title="round"),
+                alt.Tooltip("n_replicates:Q", title="replicates playing"),
+            ],
+        )
+        .properties(autosize=_FIT_WIDTH, height=90)
+    )
+
+
+FEW_REPLICATES = 5
+"""Rounds fewer replicates reached than this are shaded: their rate is a handful of 0/1
+moves."""
 
 
 def memory_one_heatmap(profile: pd.DataFrame) -> alt.LayerChart:
@@ -184,7 +211,9 @@ def memory_one_heatmap(profile: pd.DataFrame) -> alt.LayerChart:
         color=alt.Color(
             "p_cooperate:Q",
             title="P(C)",
-            scale=alt.Scale(domain=[0, 0.5, 1], range=[ACTION_COLORS["D"], "#f7f7f7", "#2e8b57"]),
+            scale=alt.Scale(
+                domain=[0, 0.5, 1], range=[ACTION_COLORS["D"], "#f7f7f7", ACTION_COLORS["C"]]
+            ),
             legend=None,
         ),
         tooltip=["agent:N", "previous_round:N", alt.Tooltip("p_cooperate:Q", format=".1%")],
@@ -195,32 +224,76 @@ def memory_one_heatmap(profile: pd.DataFrame) -> alt.LayerChart:
     )
 
 
-def condition_bars(agents: pd.DataFrame, *, column: str, title: str, percent: bool) -> alt.Chart:
-    """Grouped horizontal bars of one column of agent_metrics' condition rows: one group per
-    condition, one bar per agent side."""
-    return (
-        alt.Chart(agents)
-        .mark_bar()
-        .encode(
-            y=alt.Y("condition:N", title=None, axis=alt.Axis(labelLimit=260)),
-            yOffset=alt.YOffset("side:N"),
-            x=alt.X(f"{column}:Q", title=title, axis=alt.Axis(format="%" if percent else "~g")),
-            color=alt.Color(
-                "side:N",
-                scale=alt.Scale(domain=["agent_a", "agent_b"], range=SIDE_COLORS),
-                legend=alt.Legend(
-                    orient="top",
-                    title=None,
-                    labelExpr="datum.label == 'agent_a' ? 'agent A' : 'agent B'",
-                ),
+def condition_bars(bars: pd.DataFrame, *, title: str, percent: bool) -> alt.LayerChart:
+    """Grouped horizontal bars of one metric per condition and agent side, each with its 95%
+    interval (``bars``: condition, side, agent, value, ci_low, ci_high, as aggregates holds
+    them per side); a bar without an interval has none drawn."""
+    number = ".1%" if percent else ".3f"
+    base = alt.Chart(bars).encode(
+        y=alt.Y("condition:N", title=None, axis=alt.Axis(labelLimit=260)),
+        yOffset=alt.YOffset("side:N"),
+    )
+    tooltip = [
+        alt.Tooltip("condition:N", title="condition"),
+        alt.Tooltip("agent:N", title="agent"),
+        alt.Tooltip("value:Q", format=number, title=title),
+        alt.Tooltip("ci_low:Q", format=number, title="95% low"),
+        alt.Tooltip("ci_high:Q", format=number, title="95% high"),
+    ]
+    drawn = base.mark_bar().encode(
+        x=alt.X("value:Q", title=title, axis=alt.Axis(format="%" if percent else "~g")),
+        color=alt.Color(
+            "side:N",
+            scale=alt.Scale(domain=["agent_a", "agent_b"], range=SIDE_COLORS),
+            legend=alt.Legend(
+                orient="top",
+                title=None,
+                labelExpr="datum.label == 'agent_a' ? 'agent A' : 'agent B'",
             ),
-            tooltip=[
-                "condition:N",
-                "agent:N",
-                alt.Tooltip(f"{column}:Q", format=".1%" if percent else ".3f", title=title),
-            ],
+        ),
+        tooltip=tooltip,
+    )
+    whiskers = (
+        base.transform_filter("isValid(datum.ci_low)")
+        .mark_errorbar(ticks=True, color="black")
+        .encode(x=alt.X("ci_low:Q", title=title), x2="ci_high:Q", tooltip=tooltip)
+    )
+    return alt.layer(drawn, whiskers).properties(
+        autosize=_FIT_WIDTH, height=max(120, 40 * bars["condition"].nunique())
+    )
+
+
+_SPREAD_TITLE = "score per round (points): a point per match, a tick the mean"
+
+
+def standings_spread(scores: pd.DataFrame, order: list[str]) -> alt.LayerChart:
+    """Each agent's score per round in every match it played (a point per match, self-play
+    left out, rows of tournament_match_scores) and its mean (the standings' number, a tick),
+    agents in the order of the standings."""
+    base = alt.Chart(scores).encode(
+        y=alt.Y("agent:N", sort=order, title=None, axis=alt.Axis(labelLimit=220)),
+        color=alt.Color("agent:N", scale=name_scale(order), legend=None),
+    )
+    matches = base.mark_circle(size=36, opacity=0.55).encode(
+        x=alt.X("score_per_round:Q", title=_SPREAD_TITLE),
+        yOffset=alt.YOffset("jitter:Q", scale=alt.Scale(domain=[-1, 1])),
+        tooltip=[
+            alt.Tooltip("agent:N", title="agent"),
+            alt.Tooltip("opponent:N", title="opponent"),
+            alt.Tooltip("replicate:Q", title="replicate"),
+            alt.Tooltip("score_per_round:Q", title="score per round", format=".3f"),
+        ],
+    )
+    means = (
+        alt.Chart(scores)
+        .mark_tick(color="black", thickness=3, size=26)
+        .encode(
+            y=alt.Y("agent:N", sort=order, title=None),
+            x=alt.X("mean(score_per_round):Q", title=_SPREAD_TITLE),
         )
-        .properties(autosize=_FIT_WIDTH, height=max(120, 40 * agents["condition"].nunique()))
+    )
+    return alt.layer(matches.transform_calculate(jitter="random() * 1.6 - 0.8"), means).properties(
+        autosize=_FIT_WIDTH, height=max(120, 36 * len(order))
     )
 
 
@@ -276,7 +349,9 @@ def population_shares(ecosystem: pd.DataFrame) -> alt.Chart:
                 axis=alt.Axis(format="%"),
                 scale=alt.Scale(domain=[0, 1]),
             ),
-            color=alt.Color("agent:N", title="agent", legend=_AGENT_LEGEND),
+            color=alt.Color(
+                "agent:N", title="agent", scale=name_scale(ecosystem["agent"]), legend=_AGENT_LEGEND
+            ),
             tooltip=[
                 alt.Tooltip("generation:Q", title="generation"),
                 "agent:N",
@@ -284,105 +359,4 @@ def population_shares(ecosystem: pd.DataFrame) -> alt.Chart:
             ],
         )
         .properties(autosize=_FIT_WIDTH, height=300)
-    )
-
-
-def leaderboard_intervals(board: pd.DataFrame) -> alt.LayerChart:
-    """Each player's score (point) and its 95% bootstrap interval (bar), best on top."""
-    order = board["player"].tolist()
-    base = alt.Chart(board).encode(
-        y=alt.Y("player:N", sort=order, title=None, axis=alt.Axis(labelLimit=220)),
-    )
-    tooltip = [
-        alt.Tooltip("rank:Q"),
-        alt.Tooltip("player:N"),
-        alt.Tooltip("score:Q", format=".2f"),
-        alt.Tooltip("ci_low:Q", title="95% low", format=".2f"),
-        alt.Tooltip("ci_high:Q", title="95% high", format=".2f"),
-        alt.Tooltip("n_answers:Q", title="answers"),
-    ]
-    bars = base.mark_rule(strokeWidth=3, color="#4e79a7").encode(
-        x=alt.X(
-            "ci_low:Q",
-            title="score (normalised judgements, 0-10; every judge's mean = 5)",
-            scale=alt.Scale(zero=False),
-            axis=alt.Axis(tickCount=8),
-        ),
-        x2="ci_high:Q",
-        tooltip=tooltip,
-    )
-    points = base.mark_point(filled=True, size=110, color="#1f3b5c").encode(
-        x="score:Q", tooltip=tooltip
-    )
-    labels = base.mark_text(align="left", dx=8, dy=-10, fontSize=11).encode(
-        x="score:Q", text=alt.Text("score:Q", format=".2f")
-    )
-    return alt.layer(bars, points, labels).properties(
-        autosize=_FIT_WIDTH, height=max(120, 36 * len(order))
-    )
-
-
-def bias_heatmap(bias: pd.DataFrame) -> alt.LayerChart:
-    """How far each judge (row) scores each player's answers (column) from the other judges,
-    relative to the judge's own overall deviation; flagged pairs are outlined and marked."""
-    judges = sorted(bias["judge"].unique())
-    players = sorted(bias["player"].unique())
-    limit = float(bias["relative_deviation"].abs().max() or 1.0)
-    base = alt.Chart(bias).encode(
-        x=alt.X(
-            "player:N", sort=players, title="player (whose answers)", axis=alt.Axis(labelAngle=0)
-        ),
-        y=alt.Y("judge:N", sort=judges, title="judge"),
-    )
-    tooltip = [
-        "judge:N",
-        "player:N",
-        alt.Tooltip("flag_kind:N", title="flag"),
-        alt.Tooltip("relative_deviation:Q", title="relative deviation", format="+.2f"),
-        alt.Tooltip("mean_deviation:Q", title="mean deviation", format="+.2f"),
-        alt.Tooltip("p_value:Q", title="p", format=".3f"),
-        alt.Tooltip("q_value:Q", title="q (BH)", format=".3f"),
-        alt.Tooltip("n_answers:Q", title="answers"),
-    ]
-    cells = base.mark_rect().encode(
-        color=alt.Color(
-            "relative_deviation:Q",
-            title="relative deviation",
-            scale=alt.Scale(scheme="redblue", reverse=True, domain=[-limit, limit]),
-        ),
-        stroke=alt.condition("datum.is_flagged", alt.value("black"), alt.value(None)),
-        strokeWidth=alt.condition("datum.is_flagged", alt.value(3), alt.value(0)),
-        tooltip=tooltip,
-    )
-    text = (
-        base.mark_text(fontSize=12)
-        .encode(
-            text="label:N",
-        )
-        .transform_calculate(
-            label="format(datum.relative_deviation, '+.2f') + (datum.is_flagged ? ' ⚑' : '')"
-        )
-    )
-    return alt.layer(cells, text).properties(autosize=_FIT_WIDTH, height=max(160, 44 * len(judges)))
-
-
-def calls_by_phase(calls: pd.DataFrame) -> alt.Chart:
-    """Provider calls per player, stacked by phase."""
-    return (
-        alt.Chart(calls)
-        .mark_bar()
-        .encode(
-            y=alt.Y("player:N", title=None),
-            x=alt.X("n_calls:Q", title="provider calls"),
-            color=alt.Color("phase:N", legend=alt.Legend(orient="top")),
-            tooltip=[
-                "player:N",
-                "phase:N",
-                "n_calls:Q",
-                "n_invalid:Q",
-                "n_error:Q",
-                alt.Tooltip("mean_latency_ms:Q", format=".1f"),
-            ],
-        )
-        .properties(autosize=_FIT_WIDTH, height=max(140, 36 * calls["player"].nunique()))
     )

@@ -38,7 +38,11 @@ def effect_intervals(
         x=alt.X(f"{low}:Q", title=axis_title), x2=f"{high}:Q", tooltip=tooltip
     )
     points = base.mark_point(filled=True, size=110, color="#1f3b5c").encode(
-        x=f"{column}:Q", tooltip=tooltip
+        x=alt.X(f"{column}:Q", title=axis_title), tooltip=tooltip
     )
-    zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(strokeDash=[4, 4]).encode(x="x:Q")
+    zero = (
+        alt.Chart(pd.DataFrame({"x": [0.0]}))
+        .mark_rule(strokeDash=[4, 4])
+        .encode(x=alt.X("x:Q", title=axis_title))
+    )
     return alt.layer(bars, points, zero).properties(height=max(120, 36 * len(shown)))

@@ -4,12 +4,14 @@ label catalogue, :mod:`pdbench.column_labels`)."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import re
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import pandas as pd
 import streamlit as st
 
-from pdbench.column_labels import label_catalogue
+from pdbench.column_labels import MISSING, format_cell, label, label_catalogue
 from pdbench.ui.formats import ValueKind, format_value
 
 __all__ = [
@@ -18,8 +20,29 @@ __all__ = [
     "nothing_to_show",
     "points_column",
     "share_column",
+    "show_table",
+    "table_view",
     "tiles",
 ]
+
+ID_COLUMNS = ("match_id", "call_id", "answer_id", "run_id", "schema_version")
+"""Identifiers a person rarely reads: last in every table (``schema_version`` never shown)."""
+KEY_COLUMNS = (
+    "rank",
+    "overall_rank",
+    "condition",
+    "agent",
+    "player",
+    "judge",
+    "answerer",
+    "author",
+    "mutant",
+)
+"""The columns that say what a row is: kept in view when a table scrolls sideways, unless a
+page pins others."""
+STYLED_ROWS = 5000
+"""Tables up to this many rows are written cell by cell as the label catalogue says (``—``
+for a missing value); longer ones keep Streamlit's number formats."""
 
 
 class Tile(NamedTuple):
@@ -80,3 +103,106 @@ def labelled_columns(columns: list[str], *, per_agent: bool = False) -> dict[str
             fmt = _NUMBER_FORMATS.get(found.format, f"%.{found.decimals}f")
             config[column] = st.column_config.NumberColumn(found.label, format=fmt)
     return config
+
+
+NAMED_VALUES = ("metric",)
+"""Columns whose values are column names (a comparison's metric): written as their labels."""
+
+
+def _cell(column: str, per_agent: bool, fmt: str | None = None) -> Any:
+    def written(value: object) -> str:
+        if value is None or (not isinstance(value, list | tuple | dict) and pd.isna(value)):  # type: ignore[arg-type]
+            return MISSING
+        if fmt == "flag":
+            return "yes" if bool(value) else "no"
+        if fmt is not None:
+            return fmt.format(value)
+        if column in NAMED_VALUES:
+            return label(str(value))
+        return format_cell(column, value, per_agent=per_agent)
+
+    return written
+
+
+def table_view(
+    rows: pd.DataFrame, columns: Sequence[str] | None = None, *, titled: Sequence[str] = ()
+) -> tuple[pd.DataFrame, list[str]]:
+    """``rows`` with only ``columns`` (default: all), identifiers last and ``schema_version``
+    and the catalogue's never-shown columns left out unless ``titled`` by the page; and the
+    kept column names."""
+    hidden = {"schema_version", *label_catalogue().never_shown} - set(titled)
+    wanted = [c for c in (columns or list(rows.columns)) if c not in hidden]
+    ordered = [c for c in wanted if c not in ID_COLUMNS] + [c for c in wanted if c in ID_COLUMNS]
+    return rows[ordered], ordered
+
+
+_PRINTF = re.compile(r"^(.*?)%([+0-9.]*)([dfge])(.*)$")
+
+
+def _python_format(printf: str | None) -> str | None:
+    """A Streamlit number format (``"%.2f"``, ``"$%.4f"``, ``"percent"``) as a Python one."""
+    if printf == "percent":
+        return "{:.1%}"
+    found = _PRINTF.match(printf or "")
+    if found is None:
+        return None
+    before, spec, kind, after = found.groups()
+    if kind == "d":
+        spec, kind = f"{spec}.0", "f"
+    return f"{before}{{:{spec}{kind}}}{after}"
+
+
+def _from_config(config: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+    """The headers and cell formats a page gave as Streamlit column configs."""
+    titles: dict[str, str] = {}
+    formats: dict[str, str] = {}
+    for column, given in config.items():
+        if isinstance(given, str):
+            titles[column] = given
+            continue
+        if given.get("label"):
+            titles[column] = given["label"]
+        kind = given.get("type_config", {})
+        if kind.get("type") == "checkbox":
+            formats[column] = "flag"
+        elif (fmt := _python_format(kind.get("format"))) is not None:
+            formats[column] = fmt
+    return titles, formats
+
+
+def show_table(
+    rows: pd.DataFrame,
+    columns: Sequence[str] | None = None,
+    *,
+    pinned: Sequence[str] | None = None,
+    per_agent: bool = False,
+    titles: dict[str, str] | None = None,
+    formats: dict[str, str] | None = None,
+    column_config: dict[str, Any] | None = None,
+    **options: Any,
+) -> None:
+    """``rows`` as a table a person reads: every header the column's label, every cell in its
+    format with ``—`` for a missing value, the ``pinned`` key columns (default
+    :data:`KEY_COLUMNS`) kept in view when the table scrolls sideways, identifiers last
+    (:func:`table_view`). ``titles`` overrides a header and ``formats`` a cell's format
+    (``"{:.3g}"``; ``"flag"``: yes/no), as Streamlit ``column_config`` entries do;
+    ``options`` go to ``st.dataframe``. The data keep their names and values."""
+    given_titles, given_formats = _from_config(column_config or {})
+    titles = given_titles | (titles or {})
+    shown, names = table_view(rows, columns, titled=list(titles))
+    pinned = KEY_COLUMNS if pinned is None else pinned
+    fmts = given_formats | (formats or {})
+    config: dict[str, Any] = {
+        column: st.column_config.Column(
+            titles.get(column) or label(column, per_agent=per_agent),
+            pinned=True if column in pinned else None,
+        )
+        for column in names
+    }
+    data: Any = shown
+    if len(shown) <= STYLED_ROWS:
+        data = shown.style.format({c: _cell(c, per_agent, fmts.get(c)) for c in names})
+    options.setdefault("hide_index", True)
+    options.setdefault("width", "stretch")
+    options.setdefault("placeholder", MISSING)
+    st.dataframe(data, column_config=config, **options)

@@ -10,7 +10,7 @@ import streamlit as st
 
 from pdbench.storage.marts import PDMart
 from pdbench.ui import charts, run_reader
-from pdbench.ui.page_parts import nothing_to_show
+from pdbench.ui.page_parts import nothing_to_show, show_table
 
 __all__ = ["page"]
 
@@ -44,7 +44,7 @@ def page(run_dir: Path) -> None:
         "seeded runs of the same process that the mutant took over."
     )
     shown = ["mutant", "resident", "fixation_probability", "is_favoured"]
-    st.dataframe(
+    show_table(
         fixation[[*shown, "simulated_fixation_rate", "n_simulations"]],
         hide_index=True,
         width="stretch",

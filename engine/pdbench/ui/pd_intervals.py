@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -13,9 +14,21 @@ from pdbench.column_labels import label
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.marts import PDMart
 from pdbench.ui import run_reader
-from pdbench.ui.page_parts import labelled_columns
+from pdbench.ui.effect_chart import effect_intervals
+from pdbench.ui.page_parts import nothing_to_show, show_table
 
-__all__ = ["COMPARISON_COLUMNS", "INTERVAL_METRICS", "comparisons", "interval_rows", "intervals"]
+__all__ = [
+    "BH_LEVEL",
+    "COMPARISON_COLUMNS",
+    "INTERVAL_METRICS",
+    "comparisons",
+    "difference",
+    "interval_rows",
+    "intervals",
+]
+
+BH_LEVEL = 0.05
+"""The p after Benjamini-Hochberg at or under which a difference holds."""
 
 INTERVAL_METRICS: list[tuple[str, str]] = [
     (label, column)
@@ -42,8 +55,18 @@ COMPARISON_COLUMNS = [
     "is_few_data",
 ]
 """The columns of ``comparisons.parquet`` in the comparisons tables."""
-
-_NUMBER = "%.3f"
+DIFFERENCE_COLUMNS = [
+    "metric",
+    "mean_difference",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_value_bh",
+    "verdict",
+    "n_pairs",
+    "ci_note",
+]
+"""The columns of ``comparisons.parquet`` under the difference of two conditions."""
 
 
 def interval_rows(row: pd.Series) -> pd.DataFrame:
@@ -62,14 +85,10 @@ def interval_rows(row: pd.Series) -> pd.DataFrame:
 def intervals(row: pd.Series) -> None:
     """The condition's means with their 95% intervals."""
     st.subheader("Means and 95% intervals")
-    st.dataframe(
+    show_table(
         interval_rows(row),
-        hide_index=True,
-        width="stretch",
-        column_config={
-            name: st.column_config.NumberColumn(name, format=_NUMBER)
-            for name in ("mean", "95% low", "95% high")
-        },
+        pinned=("metric",),
+        formats=dict.fromkeys(("mean", "95% low", "95% high"), "{:.3f}"),
     )
     st.caption(
         "Student's t interval over the replicates (a share's clipped to [0, 1], as its note "
@@ -80,8 +99,40 @@ def intervals(row: pd.Series) -> None:
     )
 
 
+def _filtered(rows: pd.DataFrame, key: str) -> pd.DataFrame:
+    """``rows`` of ``comparisons.parquet`` as the filters above the table keep them: only the
+    differences that hold after Benjamini-Hochberg, only some metrics, only some conditions."""
+    left, middle, right = st.columns(3)
+    significant = left.toggle(
+        "Only differences that hold after Benjamini-Hochberg (p, BH ≤ 0.05)",
+        key=f"{key}_bh",
+    )
+    metrics = middle.multiselect(
+        "Metrics",
+        sorted(rows["metric"].unique()),
+        format_func=label,
+        key=f"{key}_metrics",
+        placeholder="every metric",
+    )
+    conditions = right.multiselect(
+        "Conditions",
+        sorted({*rows["condition_1"], *rows["condition_2"]}),
+        key=f"{key}_conditions",
+        placeholder="every condition",
+    )
+    kept = rows
+    if significant:
+        kept = kept[kept["p_value_bh"].le(BH_LEVEL)]
+    if metrics:
+        kept = kept[kept["metric"].isin(metrics)]
+    if conditions:
+        kept = kept[kept["condition_1"].isin(conditions) | kept["condition_2"].isin(conditions)]
+    return kept
+
+
 def comparisons(run_dir: Path, condition: str | None = None) -> None:
-    """The paired comparisons of ``condition`` with the others (None: every comparison)."""
+    """The paired comparisons of ``condition`` with the others (None: every comparison), with
+    filters."""
     where, params = (
         ("true", ()) if condition is None else ("? in (condition_1, condition_2)", (condition,))
     )
@@ -90,16 +141,14 @@ def comparisons(run_dir: Path, condition: str | None = None) -> None:
     if rows.empty:
         st.info("No pair of conditions is compared (comparisons.parquet has no row for it).")
         return
-    st.dataframe(
-        rows[COMPARISON_COLUMNS],
-        hide_index=True,
-        width="stretch",
-        column_config=labelled_columns(COMPARISON_COLUMNS)
-        | {
-            # a p-value may be as small as 2.2e-308: three significant digits, never 0.000
-            name: st.column_config.NumberColumn(label(name), format="%.3g")
-            for name in ("p_value", "p_value_bh")
-        },
+    shown = _filtered(rows, f"comparisons_{condition or 'all'}")
+    st.caption(f"{len(shown)} of {len(rows)} comparisons.")
+    show_table(
+        shown,
+        COMPARISON_COLUMNS,
+        pinned=("condition_1", "condition_2", "metric"),
+        # a p-value may be as small as 2.2e-308: three significant digits, never 0.000
+        formats={"p_value": "{:.3g}", "p_value_bh": "{:.3g}"},
     )
     st.caption(
         "Difference first condition minus second, replicate by replicate (the conditions of a "
@@ -107,4 +156,52 @@ def comparisons(run_dir: Path, condition: str | None = None) -> None:
         "of the same test (it excludes 0 exactly when p <= 0.05); p, Benjamini-Hochberg: "
         "over every comparison of the run; verdict: higher or lower when that p <= 0.05, "
         "else inconclusive; few data: fewer than 10 replicates."
+    )
+
+
+def difference(run_dir: Path, conditions: list[str]) -> None:
+    """Two conditions picked on the page: every metric's paired difference with its 95%
+    interval, p and p after Benjamini-Hochberg, as ``comparisons.parquet`` holds them."""
+    st.subheader("Two conditions side by side")
+    if len(conditions) < 2:
+        st.info("One condition only: there is nothing to compare it with.")
+        return
+    left, right = st.columns(2)
+    first = left.selectbox("First condition", conditions, index=0, key="difference_first")
+    others = [c for c in conditions if c != first]
+    second = right.selectbox("Second condition", others, index=0, key="difference_second")
+    one, two = sorted((first, second))
+    rows = run_reader.mart(
+        run_dir, PDMart.COMPARISONS, "condition_1 = ? and condition_2 = ?", one, two
+    )
+    if nothing_to_show(rows, f"`{one}` and `{two}` are not compared in comparisons.parquet."):
+        return
+    drawn = rows.assign(metric_label=rows["metric"].map(label))
+    st.altair_chart(
+        effect_intervals(
+            drawn,
+            label="metric_label",
+            effect=("mean_difference", "difference"),
+            interval=("ci_low", "ci_high"),
+            axis_title="first condition minus second (paired by replicate), 95% interval",
+            extra_tooltip=[
+                alt.Tooltip("p_value:Q", title="p", format=".3g"),
+                alt.Tooltip("p_value_bh:Q", title="p, BH", format=".3g"),
+                alt.Tooltip("verdict:N", title="verdict"),
+                alt.Tooltip("n_pairs:Q", title="paired replicates"),
+            ],
+            drawn_with="mean_difference",
+        ),
+        width="stretch",
+    )
+    st.caption(
+        f"Each metric of `{one}` minus `{two}`: the point the mean paired difference, the bar "
+        "its 95% interval (none when the note says why). The table gives p and p after "
+        "Benjamini-Hochberg over every comparison of the run."
+    )
+    show_table(
+        rows,
+        DIFFERENCE_COLUMNS,
+        pinned=("metric",),
+        formats={"p_value": "{:.3g}", "p_value_bh": "{:.3g}"},
     )

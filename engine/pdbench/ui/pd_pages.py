@@ -11,12 +11,20 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from pdbench.column_labels import format_cell
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunManifest
-from pdbench.ui import charts, pd_evolution, pd_intervals, pd_strategies, run_reader
-from pdbench.ui.formats import format_value, number_format, with_agent_labels
-from pdbench.ui.page_parts import Tile, labelled_columns, nothing_to_show, tiles
+from pdbench.ui import (
+    charts,
+    pd_evolution,
+    pd_intervals,
+    pd_strategies,
+    pd_tournament,
+    run_reader,
+)
+from pdbench.ui.formats import number_format, with_agent_labels
+from pdbench.ui.page_parts import Tile, nothing_to_show, show_table, tiles
 from pdbench.ui.round_inspector import round_inspector
 from pdbench.ui.run_check import ViewableRun
 
@@ -116,15 +124,12 @@ def _headline(row: pd.Series) -> None:
 def _agent_table(agents: pd.DataFrame) -> None:
     """The two agents' rows of ``agent_metrics.parquet``, one line each."""
     titles = {column: title for title, column, _ in AGENT_COLUMNS}
-    table = with_agent_labels(agents)[["agent", "agent_kind", *titles]]
-    st.dataframe(
-        table.rename(columns={"agent_kind": "kind", **titles}),
-        hide_index=True,
-        column_config={
-            title: st.column_config.NumberColumn(title, format=fmt)
-            for title, _, fmt in AGENT_COLUMNS
-        },
-        width="stretch",
+    show_table(
+        with_agent_labels(agents),
+        ["agent", "agent_kind", *titles],
+        pinned=("agent",),
+        per_agent=True,
+        titles=titles,
     )
 
 
@@ -240,67 +245,50 @@ def _page_condition(run_dir: Path, conditions: list[str], rows: pd.DataFrame) ->
     if nothing_to_show(both, "No finished match in this condition."):
         return
     st.altair_chart(charts.cooperation_over_time(both, with_agent_labels(each)), width="stretch")
+    st.altair_chart(charts.replicates_playing(both), width="stretch")
     st.caption(
         "Black: cooperation of both agents, mean over the replicates that reached the round; "
-        "grey band: ± one standard deviation across replicates; dashed: each agent."
+        f"dashed: each agent; shaded: rounds fewer than {charts.FEW_REPLICATES} replicates "
+        "reached, where a rate is a handful of moves. Below: the replicates still playing "
+        "each round (a random horizon ends them one by one)."
+    )
+
+
+def _side_bars(rows: pd.DataFrame, column: str) -> pd.DataFrame:
+    """One row per condition and agent side: the metric ``column`` of that side and its 95%
+    interval, as ``aggregates.parquet`` holds them (``<column>_a``, ``<column>_a_ci_low``)."""
+    return pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "condition": rows["condition"],
+                    "side": f"agent_{side}",
+                    "agent": f"{side.upper()} · " + rows[f"agent_{side}_name"].astype(str),
+                    "value": rows[f"{column}_{side}"],
+                    "ci_low": rows[f"{column}_{side}_ci_low"],
+                    "ci_high": rows[f"{column}_{side}_ci_high"],
+                }
+            )
+            for side in "ab"
+        ],
+        ignore_index=True,
     )
 
 
 def _page_conditions(run_dir: Path, rows: pd.DataFrame) -> None:
     st.header("All conditions")
-    agents = with_agent_labels(run_reader.condition_rows(run_dir, PDMart.AGENT_METRICS))
     for column, (heading, name, title, percent) in zip(st.columns(2), CONDITION_BARS, strict=True):
         with column:
             st.subheader(heading)
             st.altair_chart(
-                charts.condition_bars(agents, column=name, title=title, percent=percent),
+                charts.condition_bars(_side_bars(rows, name), title=title, percent=percent),
                 width="stretch",
             )
+    st.caption("Each bar is the mean over the replicates; the black whiskers its 95% interval.")
     st.subheader("Metrics by condition")
-    config = labelled_columns(CONDITION_TABLE)
-    st.dataframe(rows[CONDITION_TABLE], hide_index=True, column_config=config, width="stretch")
+    show_table(rows, CONDITION_TABLE, pinned=("condition",))
+    pd_intervals.difference(run_dir, rows["condition"].tolist())
     pd_intervals.comparisons(run_dir)
-
-
-def _page_tournament(run_dir: Path) -> None:
-    st.header("Tournament")
-    table = run_reader.mart(run_dir, PDMart.TOURNAMENT_STANDINGS)
-    if nothing_to_show(table, "No finished match between different agents."):
-        return
-    st.subheader("Standings")
-    st.caption(
-        "Mean score per round over all an agent's matches except self-play (each match weighs "
-        "the same), wins, median rank across replicates."
-    )
-    shown = ["overall_rank", "agent", "mean_score_per_round", "n_wins", "median_rank"]
-    st.dataframe(
-        height=35 * (len(table) + 1) + 3,
-        data=table[[*shown, "cooperation_rate", "n_matches"]],
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "overall_rank": st.column_config.NumberColumn("rank"),
-            "mean_score_per_round": st.column_config.NumberColumn("score / round", format="%.3f"),
-            "n_wins": st.column_config.NumberColumn("wins", format="%d"),
-            "median_rank": st.column_config.NumberColumn("median rank", format="%.1f"),
-            "cooperation_rate": st.column_config.ProgressColumn(
-                "cooperation", format="percent", min_value=0, max_value=1
-            ),
-            "n_matches": st.column_config.NumberColumn("matches"),
-        },
-    )
-    st.subheader("Payoff matrix")
-    st.caption("Mean score per round of the row agent against the column opponent.")
-    matrix = run_reader.mart(run_dir, PDMart.TOURNAMENT_PAYOFF_MATRIX)
-    st.altair_chart(charts.payoff_heatmap(matrix, table["agent"].tolist()), width="content")
-    noise = run_reader.mart(run_dir, PDMart.TOURNAMENT_NOISE_RESPONSES)
-    if not noise.empty:
-        st.subheader("Responses to noise")
-        st.caption(
-            "After a flip of its own action or of its opponent's, how often the agent meant "
-            "to cooperate in the next round."
-        )
-        st.dataframe(noise, hide_index=True, width="stretch")
 
 
 CALL_TILES: list[Tile] = [
@@ -331,11 +319,11 @@ def _page_calls(run_dir: Path, manifest: RunManifest) -> None:
     run_row = calls[calls["level"] == "run"]
     if not run_row.empty:
         tiles(run_row.iloc[0], CALL_TILES)
-        st.metric("Cost (USD)", format_value(run_row.iloc[0]["cost_usd"], "points"))
+        st.metric("Cost", format_cell("cost_usd", run_row.iloc[0]["cost_usd"]))
     agents = calls[calls["level"] == "agent"].drop(columns=["level"])
     if nothing_to_show(agents, "No provider calls: every agent of this run is a policy."):
         return
-    st.dataframe(agents, hide_index=True, width="stretch")
+    show_table(agents, pinned=("condition", "agent"))
 
 
 def render(run: ViewableRun) -> None:
@@ -352,7 +340,7 @@ def render(run: ViewableRun) -> None:
         "Match": lambda: _page_match(run_dir, conditions),
         "Condition": lambda: _page_condition(run_dir, conditions, rows),
         "All conditions": lambda: _page_conditions(run_dir, rows),
-        "Tournament": lambda: _page_tournament(run_dir),
+        "Tournament": lambda: pd_tournament.page(run_dir, run.manifest),
         "Strategies": lambda: pd_strategies.page(run_dir),
         "Evolution": lambda: pd_evolution.page(run_dir),
         "Provider calls": lambda: _page_calls(run_dir, run.manifest),

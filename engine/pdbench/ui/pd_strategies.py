@@ -11,7 +11,7 @@ import streamlit as st
 
 from pdbench.storage.marts import PDMart
 from pdbench.ui import run_reader
-from pdbench.ui.page_parts import nothing_to_show
+from pdbench.ui.page_parts import nothing_to_show, show_table
 
 __all__ = ["fingerprint_heatmap", "page"]
 
@@ -88,18 +88,18 @@ def _strategy_fit(run_dir: Path) -> None:
         "strategies that play identically in what was met share it."
     )
     agents = _closest(fit[fit["level"] == "agent"])
-    st.dataframe(
+    show_table(
         agents[list(_FIT_COLUMNS)], hide_index=True, width="stretch", column_config=_FIT_COLUMNS
     )
     with st.expander("By condition and side"):
         per_condition = _closest(fit[fit["level"] == "condition"])
         shown = ["condition", "side", *_FIT_COLUMNS]
-        st.dataframe(
+        show_table(
             per_condition[shown], hide_index=True, width="stretch", column_config=_FIT_COLUMNS
         )
     agent = st.selectbox("All strategies for", agents["agent_name"].tolist(), key="fit_agent")
     rows = fit[(fit["level"] == "agent") & (fit["agent_name"] == agent)]
-    st.dataframe(
+    show_table(
         rows[["fit_rank", "reference", "reference_kind", "distance", "posterior"]],
         hide_index=True,
         width="stretch",

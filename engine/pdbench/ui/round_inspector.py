@@ -12,6 +12,7 @@ import streamlit as st
 
 from pdbench.model_text import show_model_text
 from pdbench.ui import run_reader
+from pdbench.ui.page_parts import show_table
 from pdbench.ui.run_reader import RoundTalk
 
 __all__ = ["round_inspector"]
@@ -58,7 +59,7 @@ def _agent_round(agent: pd.Series, talk: RoundTalk, calls: pd.DataFrame) -> None
         show_model_text(reply)
         st.markdown(_reading(rules.get(attempt), agent["intended_action"]))
     if not calls.empty:
-        st.dataframe(calls.drop(columns=["agent"]), hide_index=True, width="stretch")
+        show_table(calls, [c for c in calls.columns if c != "agent"], pinned=("attempt",))
 
 
 def _reading(rule: object, action: object) -> str:

@@ -76,6 +76,7 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
         PDMart.MATCH_LIST: ("match_id", "condition, replicate"),
         PDMart.CALLS_SUMMARY: ("level", "level = 'agent', condition, agent"),
         PDMart.TOURNAMENT_STANDINGS: ("agent", "overall_rank, agent"),
+        PDMart.TOURNAMENT_MATCH_SCORES: ("agent", "agent, condition, replicate, side"),
         PDMart.TOURNAMENT_PAYOFF_MATRIX: ("agent", "agent, opponent"),
         PDMart.TOURNAMENT_NOISE_RESPONSES: ("agent", "agent, flipped_side, flipped_to"),
         PDMart.FINGERPRINTS: ("agent_name", "agent_name, probe_x, probe_y, condition"),
@@ -118,6 +119,7 @@ MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
         ArenaMart.PAIRWISE_POSITION: ("judge", "is_all_judges desc, judge"),
         ArenaMart.PAIRWISE_SELF_BIAS: ("judge", "is_all_judges desc, judge"),
         ArenaMart.PAIRWISE_NAME_BIAS: ("judge", "is_all_judges desc, judge, player"),
+        ArenaMart.SCORE_ARMS: ("judge", "judge, arm"),
     },
 }
 """How the viewer reads each mart it shows, per game (the two games share file names): the

@@ -11,6 +11,8 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.storage.marts import SeriesMart
+from pdbench.ui.page_parts import show_table
+from pdbench.ui.palette import name_scale
 
 __all__ = ["page", "progression_chart"]
 
@@ -28,20 +30,25 @@ def progression_chart(progression: pd.DataFrame, *, adjusted: bool) -> alt.Layer
     score, low, high = f"{prefix}score", f"{prefix}ci_low", f"{prefix}ci_high"
     base = alt.Chart(progression).encode(
         x=alt.X("tournament_index:O", title="tournament"),
-        color=alt.Color("player:N", title="player"),
+        color=alt.Color(
+            "player:N", title="player", scale=name_scale(progression["player"].dropna())
+        ),
     )
+    title = "adjusted score (points, 0-10)" if adjusted else "score (points, 0-10)"
     lines = base.mark_line(point=True).encode(
-        y=alt.Y(f"{score}:Q", title="adjusted score" if adjusted else "score"),
+        y=alt.Y(f"{score}:Q", title=title),
         tooltip=[
-            "player:N",
-            "model:N",
-            "run_id:N",
-            alt.Tooltip(f"{score}:Q", format=".2f"),
+            alt.Tooltip("player:N", title="player"),
+            alt.Tooltip("model:N", title="model"),
+            alt.Tooltip("run_id:N", title="tournament run"),
+            alt.Tooltip(f"{score}:Q", title=title, format=".2f"),
+            alt.Tooltip(f"{low}:Q", title="95% low", format=".2f"),
+            alt.Tooltip(f"{high}:Q", title="95% high", format=".2f"),
             alt.Tooltip("offset_score:Q", title="tournament offset", format="+.2f"),
-            "rank_in_tournament:Q",
+            alt.Tooltip("rank_in_tournament:Q", title="rank in the tournament"),
         ],
     )
-    bars = base.mark_errorbar().encode(y=alt.Y(f"{low}:Q"), y2=f"{high}:Q")
+    bars = base.mark_errorbar(ticks=True).encode(y=alt.Y(f"{low}:Q", title=title), y2=f"{high}:Q")
     return alt.layer(bars, lines)
 
 
@@ -66,7 +73,17 @@ def page(series_dir: Path) -> None:
         "rank_ci_low", "rank_ci_high", "trend", "trend_ci_low", "trend_ci_high", "score_sd",
         "residual_sd",
     ]  # fmt: skip
-    st.dataframe(players[shown], hide_index=True, width="stretch")
+    show_table(
+        players,
+        shown,
+        pinned=("overall_rank", "player"),
+        titles={
+            "mean_score": "mean adjusted score (points)",
+            "ci_low": "mean, 95% low",
+            "ci_high": "mean, 95% high",
+            "score_sd": "spread around the mean (sd, points)",
+        },
+    )
     st.subheader("Progression")
     adjusted = st.toggle(
         "Adjust for each tournament's offset",
@@ -79,4 +96,4 @@ def page(series_dir: Path) -> None:
     offsets = progression.drop_duplicates("tournament_index")[
         ["tournament_index", "run_id", "offset_score", "n_anchors"]
     ]
-    st.dataframe(offsets, hide_index=True, width="stretch")
+    show_table(offsets, pinned=("tournament_index",))

@@ -1,0 +1,75 @@
+"""The Tournament page of a PD run: the standings with every match's score beside the mean,
+the payoff matrix and the responses to noise. Only a round robin (every agent meets every
+other) ranks its agents: elsewhere the agents met different opponents, and the page says so
+instead of ranking them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from pdbench.storage.marts import PDMart
+from pdbench.storage.schema import RunManifest
+from pdbench.ui import charts, run_reader
+from pdbench.ui.page_parts import nothing_to_show, show_table
+
+__all__ = ["STANDINGS_COLUMNS", "is_round_robin", "page"]
+
+STANDINGS_COLUMNS = [
+    "overall_rank",
+    "agent",
+    "mean_score_per_round",
+    "n_wins",
+    "median_rank",
+    "cooperation_rate",
+    "n_matches",
+]
+"""The columns of ``tournament_standings.parquet`` in the standings table (a run that is no
+round robin: without the ranks)."""
+
+
+def is_round_robin(manifest: RunManifest) -> bool:
+    """Whether the run's conditions are a round robin (its config's ``round_robin``)."""
+    return bool(manifest.config.get("round_robin"))
+
+
+def page(run_dir: Path, manifest: RunManifest) -> None:
+    """The Tournament page of the PD run in ``run_dir``."""
+    st.header("Tournament")
+    table = run_reader.mart(run_dir, PDMart.TOURNAMENT_STANDINGS)
+    if nothing_to_show(table, "No finished match between different agents."):
+        return
+    ranked = is_round_robin(manifest)
+    st.subheader("Standings" if ranked else "Scores by agent")
+    if ranked:
+        st.caption(
+            "Mean score per round over all an agent's matches except self-play (each match "
+            "weighs the same), wins, median rank across replicates."
+        )
+    else:
+        st.info(
+            "Not a round robin: the agents met different opponents, so their scores are not "
+            "ranked against each other. Give the config a `round_robin` section to rank them."
+        )
+    columns = STANDINGS_COLUMNS if ranked else STANDINGS_COLUMNS[1:3] + STANDINGS_COLUMNS[5:]
+    show_table(table, columns, pinned=("overall_rank", "agent"), height=35 * (len(table) + 1) + 3)
+    scores = run_reader.mart(run_dir, PDMart.TOURNAMENT_MATCH_SCORES, "not is_self_play")
+    if not scores.empty:
+        st.altair_chart(charts.standings_spread(scores, table["agent"].tolist()), width="stretch")
+        st.caption(
+            "A point per match (self-play left out): the spread of an agent's score per round "
+            "across its matches and replicates; the black tick its mean, the number above."
+        )
+    st.subheader("Payoff matrix")
+    st.caption("Mean score per round of the row agent against the column opponent.")
+    matrix = run_reader.mart(run_dir, PDMart.TOURNAMENT_PAYOFF_MATRIX)
+    st.altair_chart(charts.payoff_heatmap(matrix, table["agent"].tolist()), width="content")
+    noise = run_reader.mart(run_dir, PDMart.TOURNAMENT_NOISE_RESPONSES)
+    if not noise.empty:
+        st.subheader("Responses to noise")
+        st.caption(
+            "After a flip of its own action or of its opponent's, how often the agent meant "
+            "to cooperate in the next round."
+        )
+        show_table(noise, pinned=("agent",))
