@@ -112,6 +112,9 @@ class Game:
     marts: ClassVar[Marts]
     viewer: ClassVar[str]
     """``"module:function"``: ``function(run)`` draws the game's pages of the viewer."""
+    overview: ClassVar[str] = ""
+    """``"module:function"``: ``function(run_dir, manifest)`` returns the sentences of the
+    run's overview (:mod:`pdbench.overview`); empty: the game has none."""
     example_config: ClassVar[str]
     """The config the README runs for this game (named in the viewer's hints)."""
 

@@ -26,6 +26,7 @@ class PDGame(Game):
     title = "Iterated Prisoner's Dilemma"
     config_model = ExperimentConfig
     viewer = "pdbench.ui.pd_pages:render"
+    overview = "pdbench.pd.overview:pd_findings"
     example_config = "configs/experiment.yaml"
     marts = Marts(
         dbt_tag="pd",
