@@ -1,5 +1,5 @@
 """The ``pdbench`` command: validate, run, import, aggregate, compare, compare-runs,
-leaderboard, ui, audience, schema.
+leaderboard, report, ui, audience, schema.
 
 A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
 one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
@@ -302,6 +302,30 @@ def leaderboard(
         _err(f"skipped {_one_line(line)}")
     for line in summary_lines(series):
         typer.echo(line)
+
+
+@_command("report")
+def report(
+    run_dir: Annotated[
+        Path,
+        typer.Argument(help="A run directory, aggregated, or the folder of `pdbench leaderboard`."),
+    ],
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="The HTML file to write (default: <run folder's name>-report.html here).",
+        ),
+    ] = None,
+) -> None:
+    """Write one self-contained HTML file: the overview and the key charts (inline SVG, no
+    request to any host), to attach to a paper, an email or a CI job."""
+    from pdbench.report import write_report
+
+    with _user_errors():
+        written = write_report(run_dir, output)
+    typer.echo(f"wrote {written}")
 
 
 def _serve(command: list[str], *, print_command: bool) -> None:

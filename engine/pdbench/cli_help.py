@@ -31,6 +31,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "pdbench compare-runs data/runs/gpt35t data/runs/fontana_urnd --metric cooperation_rate_a",
     ),
     "leaderboard": ("pdbench leaderboard data/runs --output-dir data/leaderboard",),
+    "report": (
+        "pdbench report data/runs/demo",
+        "pdbench report data/runs/arena-demo --output arena-demo.html",
+        "pdbench report data/leaderboard",
+    ),
     "ui": ("pdbench ui data/runs/demo", "pdbench ui data/runs/demo --print-command"),
     "audience": (
         "pdbench audience data/runs/arena-demo",

@@ -29,6 +29,7 @@ __all__ = [
     "Finding",
     "Overview",
     "RunListing",
+    "bracket_text",
     "folder_overview",
     "interval_text",
     "read_rows",
@@ -81,6 +82,15 @@ def interval_text(
     if low is None or high is None or shown == MISSING:
         return f"{shown} (no interval: {note})" if note else f"{shown} (no interval)"
     return f"{shown} (95% interval {format_cell(column, low)} to {format_cell(column, high)})"
+
+
+def bracket_text(column: str, value: Any, low: Any, high: Any, *, unit: str = "") -> str:
+    """The short form for a chart's side: ``50.0% [37.5%, 62.5%]``; ``[—]`` without an
+    interval."""
+    shown = value_text(column, value, unit)
+    if low is None or high is None:
+        return f"{shown} [{MISSING}]"
+    return f"{shown} [{format_cell(column, low)}, {format_cell(column, high)}]"
 
 
 def read_rows(path: Path, columns: tuple[str, ...], *, where: str, order_by: str) -> list[dict]:
