@@ -50,7 +50,7 @@ from pdbench.games import GAMES, load_config
 from pdbench.imports.cli import import_help, run_import
 from pdbench.pages import AUDIENCE_APP, STREAMLIT_APP, audience_command, streamlit_command
 from pdbench.storage.manifest import read_manifest
-from pdbench.storage.schema import RECORDS
+from pdbench.storage.schema import RECORDS, RunFiles
 
 __all__ = ["AUDIENCE_APP", "STREAMLIT_APP", "app", "audience_command", "main", "streamlit_command"]
 
@@ -344,7 +344,8 @@ def ui(
     run_dir: Annotated[
         Path,
         typer.Argument(
-            help="A run directory written by `pdbench run`, or the folder of `pdbench leaderboard`."
+            help="A run directory written by `pdbench run`, the folder of `pdbench leaderboard`, "
+            "or a folder of runs (its run list first)."
         ),
     ],
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port of the viewer.")] = 8501,
@@ -355,7 +356,8 @@ def ui(
     from pdbench.arena.series import SERIES_MANIFEST
 
     with _user_errors():
-        if not (run_dir / SERIES_MANIFEST).is_file():
+        runs_folder = any(run_dir.glob(f"*/{RunFiles.MANIFEST}"))
+        if not (run_dir / SERIES_MANIFEST).is_file() and not runs_folder:
             read_manifest(run_dir)
     command = streamlit_command(run_dir, port=port, address=address)
     _serve(command, print_command=print_command)

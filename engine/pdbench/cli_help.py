@@ -36,7 +36,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "pdbench report data/runs/arena-demo --output arena-demo.html",
         "pdbench report data/leaderboard",
     ),
-    "ui": ("pdbench ui data/runs/demo", "pdbench ui data/runs/demo --print-command"),
+    "ui": (
+        "pdbench ui data/runs/demo",
+        "pdbench ui data/runs",
+        "pdbench ui data/runs/demo --print-command",
+    ),
     "audience": (
         "pdbench audience data/runs/arena-demo",
         "pdbench audience data/runs/arena-demo --address 0.0.0.0 --port 8600",

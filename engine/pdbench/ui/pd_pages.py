@@ -14,7 +14,14 @@ import streamlit as st
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunManifest
-from pdbench.ui import charts, pd_evolution, pd_intervals, pd_strategies, run_reader
+from pdbench.ui import (
+    charts,
+    overview_page,
+    pd_evolution,
+    pd_intervals,
+    pd_strategies,
+    run_reader,
+)
 from pdbench.ui.formats import format_value, number_format, with_agent_labels
 from pdbench.ui.page_parts import Tile, labelled_columns, nothing_to_show, tiles
 from pdbench.ui.round_inspector import round_inspector
@@ -95,6 +102,7 @@ CONDITION_BARS: list[tuple[str, str, str, bool]] = [
 in percent."""
 
 PAGES = [
+    "Overview",
     "Match",
     "Condition",
     "All conditions",
@@ -349,6 +357,7 @@ def render(run: ViewableRun) -> None:
     conditions = rows["condition"].tolist()
     page = st.sidebar.radio("Page", PAGES, key="pd_page")
     handlers: dict[str, Callable[[], None]] = {
+        "Overview": lambda: overview_page.page(run_dir, page_key="pd_page"),
         "Match": lambda: _page_match(run_dir, conditions),
         "Condition": lambda: _page_condition(run_dir, conditions, rows),
         "All conditions": lambda: _page_conditions(run_dir, rows),
