@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import shlex
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
 from pathlib import Path
@@ -18,19 +17,10 @@ import duckdb
 
 from pdbench.errors import RunDirError
 from pdbench.overview import Overview, run_overview
+from pdbench.report_svg import Section
 from pdbench.storage.schema import RunFiles
 
-__all__ = ["Section", "default_output", "render_report", "write_report"]
-
-
-@dataclass(frozen=True)
-class Section:
-    """A part of the report under the overview: a heading, a caption, an SVG chart or a
-    table (already HTML)."""
-
-    heading: str
-    caption: str
-    body: str
+__all__ = ["default_output", "render_report", "write_report"]
 
 
 _STYLE = """
@@ -43,15 +33,6 @@ th, td { border-bottom: 1px solid #ddd; padding: 0.25em 0.6em; text-align: left;
 th { background: #f3f3f3; } .caption { color: #444; font-size: 0.9em; }
 svg { max-width: 100%; height: auto; }
 """
-
-
-def table_html(header: list[str], rows: list[list[str]]) -> str:
-    """An HTML table, every cell escaped."""
-    head = "".join(f"<th>{escape(cell)}</th>" for cell in header)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _check(run_dir: Path) -> str:

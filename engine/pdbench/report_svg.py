@@ -1,6 +1,7 @@
-"""The charts of ``pdbench report`` as inline SVG, written here in Python: no script, no font
-or style sheet from any host. One chart serves every game: a forest plot, one row per item,
-a dot at its value and a line across its 95% interval."""
+"""The parts of ``pdbench report``: its sections, its tables, and its charts as inline SVG,
+written here in Python: no script, no font or style sheet from any host. One chart serves
+every game: a forest plot, one row per item, a dot at its value and a line across its 95%
+interval."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 
-__all__ = ["ForestRow", "forest_plot"]
+__all__ = ["ForestRow", "Section", "forest_plot", "table_html"]
 
 ROW_HEIGHT = 22
 LABEL_WIDTH = 250
@@ -132,3 +133,22 @@ def _row(row: ForestRow, y: float, place: Callable[[float], float]) -> str:
         f'<text x="{LABEL_WIDTH + PLOT_WIDTH + 8}" y="{y + 4:.1f}">{escape(row.text)}</text>'
     )
     return "".join(parts)
+
+
+@dataclass(frozen=True)
+class Section:
+    """A part of the report under the overview: a heading, a caption, an SVG chart or a
+    table (already HTML)."""
+
+    heading: str
+    caption: str
+    body: str
+
+
+def table_html(header: list[str], rows: list[list[str]]) -> str:
+    """An HTML table, every cell escaped."""
+    head = "".join(f"<th>{escape(cell)}</th>" for cell in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from pdbench.column_labels import format_cell, label
-from pdbench.overview import bracket_text, read_rows
-from pdbench.report import Section, table_html
-from pdbench.report_svg import ForestRow, forest_plot
+from pdbench.findings import bracket_text, read_rows
+from pdbench.report_svg import ForestRow, Section, forest_plot, table_html
 from pdbench.storage.marts import ArenaMart, SeriesMart
 
 __all__ = ["arena_sections", "series_sections"]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pdbench.column_labels import MISSING, label
-from pdbench.overview import Finding, interval_text, read_rows, value_text
+from pdbench.findings import Finding, interval_text, read_rows, value_text
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.marts import PDMart
@@ -73,7 +73,8 @@ def _extremes(rows: list[dict], column: str, *, topic: str, what: str, page: str
     ordered = sorted(values, key=lambda entry: (-entry["value"], entry["condition"]))
     top, bottom = ordered[0], ordered[-1]
     ties = sum(1 for entry in values if entry["value"] == top["value"]) - 1
-    tie_text = f" ({ties} other seat{'s' if ties != 1 else ''} share this value)" if ties else ""
+    share = "seat shares" if ties == 1 else "seats share"
+    tie_text = f" ({ties} other {share} this value)" if ties else ""
     text = f"Highest {what}: {_agent_text(top)}{tie_text}."
     if len(values) > 1:
         text += f" Lowest: {_agent_text(bottom)}."

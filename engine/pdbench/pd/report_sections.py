@@ -7,10 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdbench.column_labels import format_cell, label
-from pdbench.overview import bracket_text, read_rows
+from pdbench.findings import bracket_text, read_rows
 from pdbench.pd.compare import METRICS, difference_text
-from pdbench.report import Section, table_html
-from pdbench.report_svg import ForestRow, forest_plot
+from pdbench.report_svg import ForestRow, Section, forest_plot, table_html
 from pdbench.storage.marts import PDMart
 
 __all__ = ["SHOWN_COMPARISONS", "pd_sections"]

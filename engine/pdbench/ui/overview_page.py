@@ -11,7 +11,8 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from pdbench.overview import Finding, folder_overview, run_overview
+from pdbench.findings import Finding
+from pdbench.overview import folder_overview, run_overview
 
 __all__ = ["findings_list", "page", "run_list"]
 
@@ -27,11 +28,12 @@ def findings_list(findings: tuple[Finding, ...], *, page_key: str | None) -> Non
         st.info("No finding yet: the marts hold no rows.")
         return
     for index, finding in enumerate(findings):
-        text, button = st.columns([6, 1], vertical_alignment="center")
+        text, button = st.columns([5, 2], vertical_alignment="center")
         text.markdown(f"- {_escaped(finding.text)}")
         if page_key is not None:
             button.button(
                 f"{finding.page} →",
+                width="stretch",
                 key=f"overview_{index}",
                 on_click=_open,
                 args=(page_key, finding.page),
