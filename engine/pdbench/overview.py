@@ -23,7 +23,7 @@ from pdbench.errors import RunDirError
 from pdbench.findings import Finding
 from pdbench.storage.schema import RunFiles
 
-__all__ = ["Overview", "RunListing", "folder_overview", "run_overview"]
+__all__ = ["Overview", "RunListing", "folder_overview", "manifest_of", "run_overview"]
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,9 @@ class Overview:
     """One line for a list of runs: the first finding, or why there is none."""
 
 
-def _manifest(run_dir: Path) -> dict:
+def manifest_of(run_dir: Path) -> dict:
+    """The manifest of ``run_dir`` as JSON, unchecked: the overview needs only its game, run
+    id, status and config; a one-line :class:`RunDirError` when it cannot be read."""
     path = run_dir / RunFiles.MANIFEST
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
@@ -62,7 +64,7 @@ def run_overview(run_dir: Path) -> Overview:
         from pdbench.arena.overview import series_findings
 
         return _overview(run_dir, run_dir.name, "series", series_findings(run_dir))
-    manifest = _manifest(run_dir)
+    manifest = manifest_of(run_dir)
     game = game_named(manifest.get("game"), where=str(run_dir / RunFiles.MANIFEST))
     findings: list[Finding] = []
     if game.overview:
@@ -98,7 +100,7 @@ def folder_overview(folder: Path) -> list[RunListing]:
     listing = []
     for run_dir in runs:
         try:
-            manifest = _manifest(run_dir)
+            manifest = manifest_of(run_dir)
             overview = run_overview(run_dir)
             headline = overview.headline
         except (RunDirError, duckdb.Error, OSError, ValueError) as err:  # listed, with why

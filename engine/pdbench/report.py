@@ -15,8 +15,9 @@ from pathlib import Path
 
 import duckdb
 
+from pdbench.column_labels import MISSING
 from pdbench.errors import RunDirError
-from pdbench.overview import Overview, run_overview
+from pdbench.overview import Overview, manifest_of, run_overview
 from pdbench.report_svg import Section
 from pdbench.storage.schema import RunFiles
 
@@ -40,7 +41,6 @@ def _check(run_dir: Path) -> str:
     when it is no run, or its marts are not built."""
     from pdbench.arena.series import SERIES_MANIFEST
     from pdbench.games import game_named
-    from pdbench.storage.manifest import read_manifest
 
     aggregate = shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)])
     if not run_dir.is_dir():
@@ -52,8 +52,8 @@ def _check(run_dir: Path) -> str:
             f"{run_dir}: not a run directory (no {RunFiles.MANIFEST}) nor a series "
             f"(no {SERIES_MANIFEST})"
         )
-    manifest = read_manifest(run_dir)
-    game = game_named(manifest.game, where=str(run_dir / RunFiles.MANIFEST))
+    manifest = manifest_of(run_dir)
+    game = game_named(manifest.get("game"), where=str(run_dir / RunFiles.MANIFEST))
     missing = [name for name in game.marts.viewer_marts if not (run_dir / name).is_file()]
     if missing:
         raise RunDirError(
@@ -80,12 +80,12 @@ def _meta(run_dir: Path, game: str) -> str:
     if game == "series":
         return f"series of arena tournaments · {run_dir}"
     from pdbench.games import GAMES
-    from pdbench.storage.manifest import read_manifest
 
-    manifest = read_manifest(run_dir)
+    manifest = manifest_of(run_dir)
     return (
-        f"{GAMES[game].title} · status {manifest.status} · seed {manifest.seed} · "
-        f"started {manifest.started_at} · {run_dir}"
+        f"{GAMES[game].title} · status {manifest.get('status', MISSING)} · seed "
+        f"{manifest.get('seed', MISSING)} · started {manifest.get('started_at', MISSING)} · "
+        f"{run_dir}"
     )
 
 

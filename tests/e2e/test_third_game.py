@@ -55,6 +55,10 @@ def test_a_registered_game_is_validated_played_aggregated_and_shown(
     run_dir = Path("data/runs/coins")
     assert "run coins completed: 50 flips" in played.stdout
     assert "tables (0 empty)" in played.stdout
+    assert not [line for line in played.stdout.splitlines() if line.endswith(" rows")]
+    assert played.stdout.rstrip().splitlines()[-1] == (
+        "every page: pdbench ui data/runs/coins; one HTML file: pdbench report data/runs/coins"
+    ) or played.stdout.rstrip().endswith("pdbench report " + str(Path("data/runs/coins").resolve()))
 
     flips = [json.loads(line) for line in (run_dir / "flips.jsonl").read_text().splitlines()]
     assert len(flips) == 50

@@ -139,9 +139,9 @@ def _standings(run_dir: Path) -> Section | None:
 
 def pd_sections(run_dir: Path) -> list[Section]:
     """The PD's sections of the report, in order."""
-    from pdbench.storage.manifest import read_manifest
+    from pdbench.overview import manifest_of
 
     sections = [_cooperation(run_dir), _comparisons(run_dir), _condition_table(run_dir)]
-    if read_manifest(run_dir).config.get("round_robin") is not None:
+    if (manifest_of(run_dir).get("config") or {}).get("round_robin") is not None:
         sections.append(_standings(run_dir))
     return [section for section in sections if section is not None]
