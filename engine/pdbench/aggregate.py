@@ -14,6 +14,7 @@ check the SQL on hand-made rows whatever the run, are left to ``pdbench aggregat
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,9 +186,16 @@ def _has_content(path: Path) -> bool:
 
 
 def _summary_text(run_dir: Path, game: Game, tables: dict[str, int]) -> str:
-    lines = [f"aggregated {run_dir}"]
-    lines += [f"  {name}: {rows} rows" for name, rows in tables.items()]
+    """The answer first (:func:`pdbench.overview.run_overview`), then the game's table, then
+    where to read more: the viewer and the report."""
+    from pdbench.overview import run_overview
+
+    empty = sum(1 for rows in tables.values() if not rows)
+    lines = [f"aggregated {run_dir}: {len(tables)} tables ({empty} empty)"]
+    lines += [finding.text for finding in run_overview(run_dir).findings]
     table = game.marts.summary(run_dir, tables) if game.marts.summary else []
     if table:
         lines += ["", *table]
+    where = shlex.quote(str(run_dir))
+    lines += ["", f"every page: pdbench ui {where}; one HTML file: pdbench report {where}"]
     return "\n".join(lines)

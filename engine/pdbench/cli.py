@@ -1,5 +1,5 @@
 """The ``pdbench`` command: validate, run, import, aggregate, compare, compare-runs,
-leaderboard, ui, audience, schema.
+leaderboard, report, ui, audience, schema.
 
 A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
 one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
@@ -50,7 +50,7 @@ from pdbench.games import GAMES, load_config
 from pdbench.imports.cli import import_help, run_import
 from pdbench.pages import AUDIENCE_APP, STREAMLIT_APP, audience_command, streamlit_command
 from pdbench.storage.manifest import read_manifest
-from pdbench.storage.schema import RECORDS
+from pdbench.storage.schema import RECORDS, RunFiles
 
 __all__ = ["AUDIENCE_APP", "STREAMLIT_APP", "app", "audience_command", "main", "streamlit_command"]
 
@@ -280,6 +280,30 @@ def leaderboard(
         typer.echo(line)
 
 
+@_command("report")
+def report(
+    run_dir: Annotated[
+        Path,
+        typer.Argument(help="A run directory, aggregated, or the folder of `pdbench leaderboard`."),
+    ],
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="The HTML file to write (default: <run folder's name>-report.html here).",
+        ),
+    ] = None,
+) -> None:
+    """Write one self-contained HTML file: the overview and the key charts (inline SVG, no
+    request to any host), to attach to a paper, an email or a CI job."""
+    from pdbench.report import write_report
+
+    with _user_errors():
+        written = write_report(run_dir, output)
+    typer.echo(f"wrote {written}")
+
+
 def _serve(command: list[str], *, print_command: bool) -> None:
     """Replace this process by a page's Streamlit ``command`` (stopping it stops the server),
     or with ``--print-command`` print it."""
@@ -296,7 +320,8 @@ def ui(
     run_dir: Annotated[
         Path,
         typer.Argument(
-            help="A run directory written by `pdbench run`, or the folder of `pdbench leaderboard`."
+            help="A run directory written by `pdbench run`, the folder of `pdbench leaderboard`, "
+            "or a folder of runs (its run list first)."
         ),
     ],
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port of the viewer.")] = 8501,
@@ -307,7 +332,8 @@ def ui(
     from pdbench.arena.series import SERIES_MANIFEST
 
     with _user_errors():
-        if not (run_dir / SERIES_MANIFEST).is_file():
+        runs_folder = any(run_dir.glob(f"*/{RunFiles.MANIFEST}"))
+        if not (run_dir / SERIES_MANIFEST).is_file() and not runs_folder:
             read_manifest(run_dir)
     command = streamlit_command(run_dir, port=port, address=address)
     _serve(command, print_command=print_command)

@@ -31,7 +31,16 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "pdbench compare-runs data/runs/gpt35t data/runs/fontana_urnd --metric cooperation_rate_a",
     ),
     "leaderboard": ("pdbench leaderboard data/runs --output-dir data/leaderboard",),
-    "ui": ("pdbench ui data/runs/demo", "pdbench ui data/runs/demo --print-command"),
+    "report": (
+        "pdbench report data/runs/demo",
+        "pdbench report data/runs/arena-demo --output arena-demo.html",
+        "pdbench report data/leaderboard",
+    ),
+    "ui": (
+        "pdbench ui data/runs/demo",
+        "pdbench ui data/runs",
+        "pdbench ui data/runs/demo --print-command",
+    ),
     "audience": (
         "pdbench audience data/runs/arena-demo",
         "pdbench audience data/runs/arena-demo --address 0.0.0.0 --port 8600",

@@ -112,6 +112,12 @@ class Game:
     marts: ClassVar[Marts]
     viewer: ClassVar[str]
     """``"module:function"``: ``function(run)`` draws the game's pages of the viewer."""
+    overview: ClassVar[str] = ""
+    """``"module:function"``: ``function(run_dir, manifest)`` returns the sentences of the
+    run's overview (:mod:`pdbench.overview`); empty: the game has none."""
+    report_sections: ClassVar[str] = ""
+    """``"module:function"``: ``function(run_dir)`` returns the charts and tables of the
+    game in ``pdbench report`` (:mod:`pdbench.report`); empty: the overview alone."""
     example_config: ClassVar[str]
     """The config the README runs for this game (named in the viewer's hints)."""
 

@@ -54,7 +54,12 @@ def test_a_registered_game_is_validated_played_aggregated_and_shown(
     assert played.exit_code == 0, played.stderr
     run_dir = Path("data/runs/coins")
     assert "run coins completed: 50 flips" in played.stdout
-    assert "coin_scores.parquet: 2 rows" in played.stdout
+    assert "tables (0 empty)" in played.stdout
+    assert not [line for line in played.stdout.splitlines() if line.endswith(" rows")]
+    where = Path("data/runs/coins").resolve()
+    assert played.stdout.rstrip().splitlines()[-1] == (
+        f"every page: pdbench ui {where}; one HTML file: pdbench report {where}"
+    )
 
     flips = [json.loads(line) for line in (run_dir / "flips.jsonl").read_text().splitlines()]
     assert len(flips) == 50

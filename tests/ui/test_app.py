@@ -98,7 +98,8 @@ def test_match_page_shows_the_replicate_metrics_of_every_match(
     )
     assert len(replicates) == 6
     at = _app(monkeypatch, "--run-dir", str(pd_run))
-    assert at.radio(key="pd_page").value == "Match"
+    assert at.radio(key="pd_page").value == "Overview"
+    _set(at, at.radio(key="pd_page"), "Match")
     for row in replicates:
         _set(at, at.selectbox(key="condition"), row["condition"])
         _set(at, at.selectbox(key="replicate"), row["replicate"])
@@ -350,6 +351,7 @@ def test_round_inspector_shows_every_attempt_of_a_retried_round(
     ]
     record = next(r for r in retried if r["agent_a_attempts"] > 1 or r["agent_b_attempts"] > 1)
     at = _app(monkeypatch, "--run-dir", str(pd_run))
+    _set(at, at.radio(key="pd_page"), "Match")
     _set(at, at.selectbox(key="condition"), record["condition"])
     _set(at, at.selectbox(key="replicate"), record["replicate"])
     _set(at, at.number_input(key="round"), record["round_index"])
@@ -389,7 +391,8 @@ def test_leaderboard_is_the_leaderboard_mart(arena_run: Path, monkeypatch: pytes
     )
     assert len(board) == 3
     at = _app(monkeypatch, "--run-dir", str(arena_run))
-    assert at.radio(key="arena_page").value == "Leaderboard"
+    assert at.radio(key="arena_page").value == "Overview"
+    _set(at, at.radio(key="arena_page"), "Leaderboard")
     table = at.dataframe[0].value
     assert table["player"].tolist() == [row["player"] for row in board]
     for column in ("rank", "score", "ci_low", "ci_high", "rank_ci_low", "rank_ci_high"):
@@ -406,6 +409,7 @@ def test_the_leaderboard_shows_each_participants_role(
         "p0": "player", "ref": "judge", "p1": "player", "ans": "answerer"
     }  # fmt: skip
     at = _app(monkeypatch, "--run-dir", str(arena_roles_run))
+    _set(at, at.radio(key="arena_page"), "Leaderboard")
     table = at.dataframe[0].value
     roles = dict(zip(table["player"], table["role"], strict=True))
     assert roles == {row["player"]: row["role"] for row in board}
@@ -423,6 +427,7 @@ def test_the_leaderboard_shows_the_audience_scores_once_people_voted(
     arena_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     at = _app(monkeypatch, "--run-dir", str(arena_run))
+    _set(at, at.radio(key="arena_page"), "Leaderboard")
     assert len(at.dataframe) == 1
     assert any("Nobody has scored" in caption.value for caption in at.caption)
 
@@ -441,6 +446,7 @@ def test_the_leaderboard_shows_the_audience_scores_once_people_voted(
         )
     rows = _rows(f"select * from '{path}' order by audience_rank, player")
     at = _app(monkeypatch, "--run-dir", str(run))
+    _set(at, at.radio(key="arena_page"), "Leaderboard")
     table = at.dataframe[1].value
     assert table["player"].tolist() == [row["player"] for row in rows]
     assert table["model_rank"].tolist() == sorted(table["model_rank"].tolist(), reverse=True)
@@ -474,6 +480,7 @@ def test_a_player_with_insufficient_data_is_named_and_not_on_the_podium(
     unranked = board[-1]
     assert unranked["status"] == "insufficient data"
     at = _app(monkeypatch, "--run-dir", str(run))
+    _set(at, at.radio(key="arena_page"), "Leaderboard")
     warnings = " ".join(w.value for w in at.warning)
     assert f"{unranked['player']} (1 of {unranked['min_judgments']} judgements)" in warnings
     assert f"Rank 1 · {board[0]['player']}" in _metrics(at)

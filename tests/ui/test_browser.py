@@ -50,6 +50,8 @@ def test_the_viewer_renders_in_chromium(pd_run: Path):
         try:
             page = browser.new_page(viewport={"width": 1440, "height": 1500})
             page.goto(url)
+            page.wait_for_selector('h2:has-text("Overview")', timeout=SAFETY_NET_S * 1000)
+            page.get_by_test_id("stSidebar").get_by_text("Match", exact=True).click()
             _wait_until_rendered(page, charts=3)
             page.get_by_test_id("stSelectbox").filter(has_text="Condition").click()
             page.get_by_role("option", name=CONDITION, exact=True).click()

@@ -24,6 +24,8 @@ class ArenaGame(Game):
     title = "Humanity's Last Arena"
     config_model = ArenaConfig
     viewer = "pdbench.ui.arena_pages:render"
+    overview = "pdbench.arena.overview:arena_findings"
+    report_sections = "pdbench.arena.report_sections:arena_sections"
     example_config = "configs/arena.yaml"
     marts = Marts(
         dbt_tag="arena",

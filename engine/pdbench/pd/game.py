@@ -26,6 +26,8 @@ class PDGame(Game):
     title = "Iterated Prisoner's Dilemma"
     config_model = ExperimentConfig
     viewer = "pdbench.ui.pd_pages:render"
+    overview = "pdbench.pd.overview:pd_findings"
+    report_sections = "pdbench.pd.report_sections:pd_sections"
     example_config = "configs/experiment.yaml"
     marts = Marts(
         dbt_tag="pd",

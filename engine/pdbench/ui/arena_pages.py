@@ -18,7 +18,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from pdbench.model_text import show_model_text
 from pdbench.storage.marts import ArenaMart
-from pdbench.ui import arena_budgets, arena_charts, run_reader
+from pdbench.ui import arena_budgets, arena_charts, overview_page, run_reader
 from pdbench.ui.arena_audience import audience_section
 from pdbench.ui.arena_calibration import page_calibration
 from pdbench.ui.arena_diversity import page_diversity
@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 PAGES = [
+    "Overview",
     "Leaderboard",
     "Pairwise",
     "Judges",
@@ -304,6 +305,7 @@ def render(run: ViewableRun) -> None:
     """Draw the page chosen in the sidebar for the arena run ``run``."""
     page = st.sidebar.radio("Page", PAGES, key="arena_page")
     handlers: dict[str, Callable[[], None]] = {
+        "Overview": lambda: overview_page.page(run.run_dir, page_key="arena_page"),
         "Leaderboard": lambda: _page_leaderboard(run.run_dir),
         "Pairwise": lambda: page_pairwise(run.run_dir),
         "Judges": lambda: _page_judges(run.run_dir),

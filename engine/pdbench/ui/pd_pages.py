@@ -17,6 +17,7 @@ from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunManifest
 from pdbench.ui import (
     charts,
+    overview_page,
     pd_evolution,
     pd_intervals,
     pd_strategies,
@@ -103,6 +104,7 @@ CONDITION_BARS: list[tuple[str, str, str, bool]] = [
 in percent."""
 
 PAGES = [
+    "Overview",
     "Match",
     "Condition",
     "All conditions",
@@ -337,6 +339,7 @@ def render(run: ViewableRun) -> None:
     conditions = rows["condition"].tolist()
     page = st.sidebar.radio("Page", PAGES, key="pd_page")
     handlers: dict[str, Callable[[], None]] = {
+        "Overview": lambda: overview_page.page(run_dir, page_key="pd_page"),
         "Match": lambda: _page_match(run_dir, conditions),
         "Condition": lambda: _page_condition(run_dir, conditions, rows),
         "All conditions": lambda: _page_conditions(run_dir, rows),

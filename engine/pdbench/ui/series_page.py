@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.storage.marts import SeriesMart
+from pdbench.ui import overview_page
 from pdbench.ui.page_parts import show_table
 from pdbench.ui.palette import name_scale
 
@@ -62,6 +63,7 @@ def page(series_dir: Path) -> None:
     if players.empty:
         st.info("No player was scored on enough judgements in these tournaments.")
         return
+    overview_page.page(series_dir, page_key=None)
     st.subheader("Combined ranking")
     st.caption(
         "Mean adjusted score over the tournaments a player was scored in, with a 95% t "

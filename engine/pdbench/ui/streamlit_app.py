@@ -19,7 +19,8 @@ import streamlit as st
 
 from pdbench.arena.series import SERIES_MANIFEST
 from pdbench.games import GAMES
-from pdbench.ui import series_page
+from pdbench.storage.schema import RunFiles
+from pdbench.ui import overview_page, series_page
 from pdbench.ui.run_check import RunProblem, ViewableRun, check_run, find_runs
 
 __all__ = ["main", "parse_args"]
@@ -40,7 +41,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def _choose_run(given: Path | None, runs_root: Path) -> Path | None:
+def _choose_run(given: Path | None, runs_root: Path, *, folder: bool = False) -> Path | None:
+    """The run chosen in the sidebar: ``given``, then every run under ``runs_root``; with
+    ``folder``, ``given`` is a folder of runs, offered first as its run list."""
     options: list[Path] = [] if given is None else [given]
     seen = {path.resolve() for path in options}
     for path in find_runs(runs_root):
@@ -53,10 +56,20 @@ def _choose_run(given: Path | None, runs_root: Path) -> Path | None:
         "Run",
         [str(path) for path in options],
         key="run",
-        format_func=lambda path: Path(path).name or path,
+        format_func=lambda path: (
+            (f"all runs in {Path(path).name}" if folder and path == str(given) else Path(path).name)
+            or path
+        ),
         help=f"The run given on the command line, then every run under {runs_root}.",
     )
     return Path(choice)
+
+
+def _is_runs_folder(path: Path | None) -> bool:
+    """Whether ``path`` is a folder of runs (neither a run nor a series itself)."""
+    if path is None or not path.is_dir() or (path / SERIES_MANIFEST).is_file():
+        return False
+    return not (path / RunFiles.MANIFEST).is_file() and bool(find_runs(path))
 
 
 def _show_problem(problem: RunProblem) -> None:
@@ -70,7 +83,14 @@ def main(argv: list[str] | None = None) -> None:
     st.set_page_config(page_title="pdbench viewer", page_icon="🎲", layout="wide")
     args = parse_args(sys.argv[1:] if argv is None else argv)
     st.sidebar.title("pdbench viewer")
-    run_dir = _choose_run(args.run_dir, args.runs_root)
+    if _is_runs_folder(args.run_dir):
+        folder = args.run_dir
+        run_dir = _choose_run(folder, folder, folder=True)
+        if run_dir == folder:
+            overview_page.run_list(folder)
+            return
+    else:
+        run_dir = _choose_run(args.run_dir, args.runs_root)
     if run_dir is None:
         st.title("pdbench viewer")
         st.info("No run to show. Play the demo, then open it:")

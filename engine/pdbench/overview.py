@@ -1,0 +1,118 @@
+"""The answer first: what a run (or a series of arena tournaments, or a folder of runs) found,
+as a few typed sentences with numbers, units and 95% intervals.
+
+Every number is a value of a mart as dbt wrote it (nothing is computed here: the overview
+reads and phrases); names, units and formats come from the label catalogue
+(:mod:`pdbench.column_labels`) and the metric catalogues. A missing value is written ``—``.
+The viewer's Overview page, ``pdbench report`` and the summaries of ``pdbench run`` and
+``pdbench aggregate`` all say what :func:`run_overview` says. Each game phrases its own marts
+(its ``overview``, ``"module:function"``, :mod:`pdbench.games`) with the words of
+:mod:`pdbench.findings`; this module gathers them, for a run, a series and a folder of runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from pdbench.errors import RunDirError
+from pdbench.findings import Finding
+from pdbench.storage.schema import RunFiles
+
+__all__ = ["Overview", "RunListing", "folder_overview", "manifest_of", "run_overview"]
+
+
+@dataclass(frozen=True)
+class Overview:
+    """What a run or a series found, answer first."""
+
+    run_dir: Path
+    title: str
+    """The run id (the folder's name for a series)."""
+    game: str
+    """The game (``pd``, ``arena``), or ``series``."""
+    findings: tuple[Finding, ...]
+    headline: str
+    """One line for a list of runs: the first finding, or why there is none."""
+
+
+def manifest_of(run_dir: Path) -> dict:
+    """The manifest of ``run_dir`` as JSON, unchecked: the overview needs only its game, run
+    id, status and config; a one-line :class:`RunDirError` when it cannot be read."""
+    path = run_dir / RunFiles.MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise RunDirError(f"{path}: cannot read the manifest ({err})") from None
+    if not isinstance(manifest, dict):
+        raise RunDirError(f"{path}: not a manifest (expected a JSON object)")
+    return manifest
+
+
+def run_overview(run_dir: Path) -> Overview:
+    """The overview of the run in ``run_dir``, or of the series when ``run_dir`` is the folder
+    of ``pdbench leaderboard``. A missing mart leaves its sentences out."""
+    from pdbench.arena.series import SERIES_MANIFEST
+    from pdbench.games import game_named
+
+    run_dir = Path(run_dir)
+    if (run_dir / SERIES_MANIFEST).is_file():
+        from pdbench.arena.overview import series_findings
+
+        return _overview(run_dir, run_dir.name, "series", series_findings(run_dir))
+    manifest = manifest_of(run_dir)
+    game = game_named(manifest.get("game"), where=str(run_dir / RunFiles.MANIFEST))
+    findings: list[Finding] = []
+    if game.overview:
+        module_name, _, function_name = game.overview.partition(":")
+        findings = getattr(importlib.import_module(module_name), function_name)(run_dir, manifest)
+    return _overview(run_dir, str(manifest.get("run_id") or run_dir.name), game.name, findings)
+
+
+def _overview(run_dir: Path, title: str, game: str, findings: list[Finding]) -> Overview:
+    headline = findings[0].text if findings else "no finding yet: the marts hold no rows"
+    return Overview(run_dir, title, game, tuple(findings), headline)
+
+
+@dataclass(frozen=True)
+class RunListing:
+    """One run of a folder, as the run list shows it."""
+
+    run_dir: Path
+    run_id: str
+    game: str
+    status: str
+    headline: str
+    """The overview's first sentence, or what keeps the run from having one."""
+
+
+def folder_overview(folder: Path) -> list[RunListing]:
+    """Every run directly under ``folder`` (newest first), with its headline: the run list."""
+    runs = sorted(
+        (path.parent for path in folder.glob(f"*/{RunFiles.MANIFEST}")),
+        key=lambda path: path.stat().st_mtime,
+        reverse=True,
+    )
+    listing = []
+    for run_dir in runs:
+        try:
+            manifest = manifest_of(run_dir)
+            overview = run_overview(run_dir)
+            headline = overview.headline
+        except (RunDirError, duckdb.Error, OSError, ValueError) as err:  # listed, with why
+            headline = f"not readable: {str(err).splitlines()[0] if str(err) else err}"
+            manifest = {}
+        listing.append(
+            RunListing(
+                run_dir=run_dir,
+                run_id=str(manifest.get("run_id") or run_dir.name),
+                game=str(manifest.get("game") or "?"),
+                status=str(manifest.get("status") or "?"),
+                headline=headline,
+            )
+        )
+    return listing

@@ -1,0 +1,151 @@
+"""``pdbench report <run_dir|series_dir>``: one self-contained HTML file to attach to a paper,
+an email or a CI job. It holds the overview (:mod:`pdbench.overview`) and the key charts of
+the game, drawn as inline SVG (:mod:`pdbench.report_svg`), and every number inline: no
+script, style sheet, font or image is fetched from any host, so it opens offline in any
+browser. Like the viewer it only reads the marts.
+"""
+
+from __future__ import annotations
+
+import importlib
+import shlex
+from datetime import UTC, datetime
+from html import escape
+from pathlib import Path
+
+import duckdb
+
+from pdbench.column_labels import MISSING
+from pdbench.errors import RunDirError
+from pdbench.overview import Overview, manifest_of, run_overview
+from pdbench.report_svg import Section
+from pdbench.storage.schema import RunFiles
+
+__all__ = ["default_output", "render_report", "write_report"]
+
+
+_STYLE = """
+body { font-family: sans-serif; max-width: 960px; margin: 2em auto; color: #1a1a1a;
+       line-height: 1.45; padding: 0 1em; }
+h1 { margin-bottom: 0.1em; } .meta { color: #555; font-size: 0.9em; }
+li { margin-bottom: 0.5em; } .page { color: #555; font-size: 0.85em; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1.5em; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.25em 0.6em; text-align: left; }
+th { background: #f3f3f3; } .caption { color: #444; font-size: 0.9em; }
+svg { max-width: 100%; height: auto; }
+"""
+
+
+def _check(run_dir: Path) -> str:
+    """The game of ``run_dir`` (``series`` for a series); a one-line :class:`RunDirError`
+    when it is no run, or its marts are not built."""
+    from pdbench.arena.series import SERIES_MANIFEST
+    from pdbench.games import game_named
+
+    aggregate = shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)])
+    if not run_dir.is_dir():
+        raise RunDirError(f"{run_dir}: no such directory")
+    if (run_dir / SERIES_MANIFEST).is_file():
+        return "series"
+    if not (run_dir / RunFiles.MANIFEST).is_file():
+        raise RunDirError(
+            f"{run_dir}: not a run directory (no {RunFiles.MANIFEST}) nor a series "
+            f"(no {SERIES_MANIFEST})"
+        )
+    manifest = manifest_of(run_dir)
+    game = game_named(manifest.get("game"), where=str(run_dir / RunFiles.MANIFEST))
+    missing = [name for name in game.marts.viewer_marts if not (run_dir / name).is_file()]
+    if missing:
+        raise RunDirError(
+            f"{run_dir}: the metrics are not built (no {missing[0]}); build them: {aggregate}"
+        )
+    return game.name
+
+
+def _sections(run_dir: Path, game: str) -> list[Section]:
+    if game == "series":
+        from pdbench.arena.report_sections import series_sections
+
+        return series_sections(run_dir)
+    from pdbench.games import GAMES
+
+    path = GAMES[game].report_sections
+    if not path:
+        return []
+    module_name, _, function_name = path.partition(":")
+    return getattr(importlib.import_module(module_name), function_name)(run_dir)
+
+
+def _meta(run_dir: Path, game: str) -> str:
+    if game == "series":
+        return f"series of arena tournaments · {run_dir}"
+    from pdbench.games import GAMES
+
+    manifest = manifest_of(run_dir)
+    return (
+        f"{GAMES[game].title} · status {manifest.get('status', MISSING)} · seed "
+        f"{manifest.get('seed', MISSING)} · started {manifest.get('started_at', MISSING)} · "
+        f"{run_dir}"
+    )
+
+
+def _overview_html(overview: Overview) -> str:
+    if not overview.findings:
+        return "<p>No finding: the marts hold no rows.</p>"
+    items = "".join(
+        f"<li>{escape(finding.text)} <span class='page'>(viewer page: "
+        f"{escape(finding.page)})</span></li>"
+        for finding in overview.findings
+    )
+    return f"<ul>{items}</ul>"
+
+
+def render_report(run_dir: Path) -> str:
+    """The report of ``run_dir`` (a run or a series) as one HTML document."""
+    run_dir = Path(run_dir)
+    game = _check(run_dir)
+    overview = run_overview(run_dir)
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>pdbench report · {escape(overview.title)}</title>",
+        f"<style>{_STYLE}</style></head><body>",
+        f"<h1>{escape(overview.title)}</h1>",
+        f"<p class='meta'>{escape(_meta(run_dir, game))}</p>",
+        "<h2>Overview</h2>",
+        _overview_html(overview),
+    ]
+    for section in _sections(run_dir, game):
+        parts += [
+            f"<h2>{escape(section.heading)}</h2>",
+            f"<p class='caption'>{escape(section.caption)}</p>",
+            section.body,
+        ]
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    view = shlex.join(["pdbench", "ui", str(run_dir)])
+    parts.append(
+        f"<p class='meta'>Written by pdbench report on {stamp} from the run's marts; every "
+        f"page of the run: <code>{escape(view)}</code>.</p></body></html>"
+    )
+    return "".join(parts)
+
+
+def default_output(run_dir: Path) -> Path:
+    """Where the report goes without ``--output``: ``<name>-report.html`` here."""
+    return Path(f"{Path(run_dir).resolve().name}-report.html")
+
+
+def write_report(run_dir: Path, output: Path | None) -> Path:
+    """Write the report of ``run_dir`` to ``output`` (or :func:`default_output`); the path."""
+    target = output if output is not None else default_output(run_dir)
+    try:
+        text = render_report(run_dir)
+    except duckdb.Error as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        aggregate = shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)])
+        raise RunDirError(
+            f"{run_dir}: a mart cannot be read ({first}); rebuild: {aggregate}"
+        ) from None
+    if target.parent and not target.parent.is_dir():
+        raise RunDirError(f"{target}: its folder {target.parent} does not exist")
+    target.write_text(text, encoding="utf-8")
+    return target

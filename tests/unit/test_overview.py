@@ -1,0 +1,203 @@
+"""The overview's sentences (:mod:`pdbench.overview`) on small marts written here by hand: each
+sentence names the right agent, condition or player and the mart's numbers with their
+intervals, in the label catalogue's formats; inconclusive parts say why."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from pdbench.overview import folder_overview, run_overview
+from pdbench.storage.marts import ArenaMart, PDMart
+
+
+def _write(path: Path, select: str) -> None:
+    with duckdb.connect() as con:
+        con.execute(f"copy ({select}) to '{path}' (format parquet)")
+
+
+def _manifest(run_dir: Path, game: str, *, round_robin: bool = False) -> None:
+    run_dir.mkdir(parents=True, exist_ok=True)
+    config = {"round_robin": {"agents": ["TFT", "ALLD"]} if round_robin else None}
+    manifest = {"run_id": run_dir.name, "game": game, "status": "completed", "config": config}
+    (run_dir / "run_manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def _side(metric: str, side: str, value, low, high, note) -> str:
+    def sql(v):
+        return "null" if v is None else (f"'{v}'" if isinstance(v, str) else repr(v))
+
+    return (
+        f"{sql(value)}::double as {metric}_{side}, {sql(low)}::double as {metric}_{side}_ci_low, "
+        f"{sql(high)}::double as {metric}_{side}_ci_high, "
+        f"{sql(note)}::varchar as {metric}_{side}_ci_note"
+    )
+
+
+def _condition(name: str, a: str, b: str, n: int, coop: tuple, pay: tuple, aborted: int = 0):
+    """One condition row: cooperation and payoff of A and B, each (value, low, high, note)."""
+    return (
+        f"select 'condition' as level, '{name}' as condition, '{a}' as agent_a_name, "
+        f"'{b}' as agent_b_name, {n}::bigint as n_replicates, {aborted}::bigint as n_aborted, "
+        + ", ".join(
+            _side(metric, side, *values)
+            for metric, pair in (("cooperation_rate", coop), ("payoff_per_round", pay))
+            for side, values in zip("ab", pair, strict=True)
+        )
+    )
+
+
+@pytest.fixture
+def pd_run(tmp_path: Path) -> Path:
+    """Two conditions: TFT (A) cooperates 75% [60%, 90%] against ALLD, which scores most,
+    1.5 points/round [1.2, 1.8]; one condition with a single replicate and an aborted match."""
+    run_dir = tmp_path / "pd-small"
+    _manifest(run_dir, "pd")
+    rows = [
+        _condition(
+            "tft_vs_alld", "TFT", "ALLD", 3,
+            ((0.75, 0.6, 0.9, None), (0.0, 0.0, 0.1, "clipped to [0, 1]")),
+            ((0.5, 0.4, 0.6, None), (1.5, 1.2, 1.8, None)),
+        ),
+        _condition(
+            "grim_vs_wsls", "GRIM", "WSLS", 1,
+            ((0.5, None, None, "fewer than 2 replicates"), (0.25, None, None, "fewer than 2")),
+            ((1.0, None, None, "fewer than 2"), (1.25, None, None, "fewer than 2")),
+            aborted=2,
+        ),
+    ]  # fmt: skip
+    _write(run_dir / PDMart.AGGREGATES, " union all ".join(rows))
+    comparisons = [
+        # condition_1, condition_2, metric, n, difference, low, high, note, p_bh, verdict, few
+        ("tft_vs_alld", "grim_vs_wsls", "cooperation_rate", 12, 0.25, 0.1, 0.4, None, 0.004,
+         "higher", False),
+        ("tft_vs_alld", "grim_vs_wsls", "payoff_per_round_b", 12, -0.5, -0.9, -0.1, None, 0.03,
+         "lower", False),
+        ("tft_vs_alld", "grim_vs_wsls", "mutual_cooperation_rate", 4, 0.1, None, None,
+         "too few replicates", 0.4, "inconclusive", True),
+    ]  # fmt: skip
+    _write(
+        run_dir / PDMart.COMPARISONS,
+        " union all ".join(
+            f"select '{c1}' as condition_1, '{c2}' as condition_2, '{m}' as metric, "
+            f"{n}::bigint as n_pairs, {d}::double as mean_difference, "
+            f"{'null' if lo is None else lo}::double as ci_low, "
+            f"{'null' if hi is None else hi}::double as ci_high, "
+            f"{'null' if note is None else repr(note)}::varchar as ci_note, "
+            f"{p}::double as p_value_bh, '{v}' as verdict, {few} as is_few_data"
+            for c1, c2, m, n, d, lo, hi, note, p, v, few in comparisons
+        ),
+    )
+    return run_dir
+
+
+def test_the_pd_overview_names_who_cooperates_and_scores_most(pd_run: Path):
+    findings = {f.topic: f.text for f in run_overview(pd_run).findings}
+    assert findings["cooperation"] == (
+        "Highest cooperation: A · TFT in tft_vs_alld, 75.0% (95% interval 60.0% to 90.0%), "
+        "3 replicates. Lowest: B · ALLD in tft_vs_alld, 0.0% (95% interval 0.0% to 10.0%), "
+        "3 replicates."
+    )
+    assert findings["score"] == (
+        "Highest payoff: B · ALLD in tft_vs_alld, 1.500 points/round (95% interval 1.200 "
+        "to 1.800), 3 replicates. Lowest: A · TFT in tft_vs_alld, 0.500 points/round (95% "
+        "interval 0.400 to 0.600), 3 replicates."
+    )
+
+
+def test_the_pd_overview_says_which_differences_hold_and_why_the_rest_do_not(pd_run: Path):
+    findings = {f.topic: f for f in run_overview(pd_run).findings}
+    differences = findings["differences"]
+    assert differences.page == "All conditions"
+    # 2 of 3 rows are real: the two with BH p <= 0.05, smallest first
+    assert differences.text.startswith(
+        "2 of 3 differences (metrics of 1 compared pairs of conditions) hold after "
+        "Benjamini-Hochberg (BH p ≤ 0.05): cooperation, both agents is higher in tft_vs_alld "
+        "than in grim_vs_wsls (+25.0 pp [+10.0, +40.0] 95% interval, first minus second; "
+        "BH p 0.004; 12 pairs); B's payoff per round is lower in tft_vs_alld than in "
+        "grim_vs_wsls (-0.50 [-0.90, -0.10]"
+    )
+    inconclusive = findings["inconclusive"].text
+    assert inconclusive.startswith(
+        "1 of 3 differences are inconclusive: BH p > 0.05, 1 rest on fewer than 10 paired "
+        "replicates, 1 have no interval (too few replicates)"
+    )
+    assert "1 condition(s) have fewer than 2 replicates, so no interval: grim_vs_wsls" in (
+        inconclusive
+    )
+    assert "2 aborted match(es) are left out of every metric" in inconclusive
+
+
+def test_standings_are_named_only_for_a_round_robin(pd_run: Path):
+    _write(
+        pd_run / PDMart.TOURNAMENT_STANDINGS,
+        "select * from (values (1::bigint, 'TFT', 2.5::double, 3::bigint, 1.0::double, "
+        "4::bigint), (2, 'ALLD', 2.0, 1, 2.0, 4)) t(overall_rank, agent, mean_score_per_round, "
+        "n_wins, median_rank, n_matches)",
+    )
+    assert "standings" not in {f.topic for f in run_overview(pd_run).findings}
+    _manifest(pd_run, "pd", round_robin=True)
+    (standings,) = [f for f in run_overview(pd_run).findings if f.topic == "standings"]
+    assert standings.page == "Tournament"
+    assert standings.text.startswith(
+        "Round robin of 2 agents: 1. TFT, 2.500 points/round over 4 matches (3 wins, median "
+        "rank 1.000); 2. ALLD, 2.000 points/round over 4 matches (1 wins, median rank 2.000). "
+        "The standings carry no interval"
+    )
+
+
+@pytest.fixture
+def arena_run(tmp_path: Path) -> Path:
+    """Three ranked players (the 2nd and 3rd share ranks 2-3), a referee, one flagged pair."""
+    run_dir = tmp_path / "arena-small"
+    _manifest(run_dir, "arena")
+    _write(
+        run_dir / ArenaMart.LEADERBOARD,
+        "select * from (values "
+        "(1::bigint, 'atlas', 'player', 8.0::double, 7.5::double, 8.5::double, 1::bigint, "
+        "1::bigint, true, 30::bigint, 3::bigint), "
+        "(2, 'borealis', 'player', 6.0, 5.0, 7.0, 2, 3, true, 30, 3), "
+        "(3, 'cirrus', 'player', 5.5, 4.5, 6.5, 2, 3, true, 30, 3), "
+        "(null, 'ref', 'judge', null, null, null, null, null, false, 0, 3)) "
+        "t(rank, player, role, score, ci_low, ci_high, rank_ci_low, rank_ci_high, "
+        "has_enough_data, n_judgments, min_judgments)",
+    )
+    _write(
+        run_dir / ArenaMart.JUDGE_PLAYER_BIAS,
+        "select * from (values ('ref', 'cirrus', 'favouritism', 1.25::double, 0.01::double, "
+        "9::bigint, true, 1::bigint), ('atlas', 'cirrus', null, 0.1, 0.9, 9, false, 2)) "
+        "t(judge, player, flag_kind, relative_deviation, q_value, n_answers, is_flagged, "
+        "anomaly_rank)",
+    )
+    return run_dir
+
+
+def test_the_arena_overview_gives_the_top_its_intervals_and_the_open_ranks(arena_run: Path):
+    findings = {f.topic: f.text for f in run_overview(arena_run).findings}
+    assert findings["leaderboard"] == (
+        "Leaderboard of 3 ranked players (mean normalised score of their answers, 0 to 10): "
+        "1. atlas, 8.000 points (95% interval 7.500 to 8.500), rank 1 at 95%; 2. borealis, "
+        "6.000 points (95% interval 5.000 to 7.000), rank 2 to 3 at 95%; 3. cirrus, 5.500 "
+        "points (95% interval 4.500 to 6.500), rank 2 to 3 at 95%."
+    )
+    assert findings["inconclusive"] == (
+        "Ranks not settled at 95%: borealis (rank 2 to 3 at 95%), cirrus (rank 2 to 3 at 95%) "
+        "(their score intervals overlap a neighbour's)."
+    )
+    assert findings["judges"] == (
+        "1 flagged judge x player pair(s): ref on cirrus (favouritism, 1.250 points from the "
+        "other judges on 9 answers, q 0.010)."
+    )
+    assert "agreement" not in findings  # no pairwise verdicts in this run
+
+
+def test_a_missing_value_is_a_dash_and_a_folder_lists_its_runs(pd_run: Path, arena_run: Path):
+    listing = {run.run_id: run for run in folder_overview(pd_run.parent)}
+    assert set(listing) == {"pd-small", "arena-small"}
+    assert listing["arena-small"].headline.startswith("Leaderboard of 3 ranked players")
+    assert listing["pd-small"].headline.startswith("Highest cooperation: A · TFT")
+    (pd_run / PDMart.AGGREGATES).write_bytes(b"PAR1 damaged PAR1")
+    listing = {run.run_id: run for run in folder_overview(pd_run.parent)}
+    assert listing["pd-small"].headline.startswith("not readable: ")

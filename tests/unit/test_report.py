@@ -1,0 +1,88 @@
+"""``pdbench report`` without a browser: a folder that is no run, or a run without its marts,
+is one line and exit 2; the forest plot puts each value and interval where the axis says;
+the report of hand-made marts holds the overview and no reference to any host."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pdbench import cli
+from pdbench.overview import run_overview
+from pdbench.report_svg import LABEL_WIDTH, PLOT_WIDTH, ForestRow, forest_plot
+from typer.testing import CliRunner
+
+from tests.unit.test_overview import arena_run, pd_run  # noqa: F401  (fixtures)
+
+
+def _report(*args: str):
+    return CliRunner().invoke(cli.app, ["report", *args])
+
+
+def test_a_folder_that_is_no_run_is_one_line_and_exit_2(tmp_path: Path):
+    result = _report(str(tmp_path))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {tmp_path}: not a run directory (no run_manifest.json) nor a series "
+        "(no series_manifest.json)\n"
+    )
+    missing = _report(str(tmp_path / "nowhere"))
+    assert (missing.exit_code, missing.stderr) == (
+        2,
+        f"error: {tmp_path / 'nowhere'}: no such directory\n",
+    )
+
+
+def test_a_run_without_its_marts_names_the_aggregate_command(pd_run: Path):  # noqa: F811
+    # the hand-made run has two marts of the many a PD run holds
+    result = _report(str(pd_run), "--output", str(pd_run.parent / "r.html"))
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+    assert f"build them: uv run pdbench aggregate {pd_run}" in result.stderr
+    assert not (pd_run.parent / "r.html").exists()
+
+
+def test_the_forest_plot_puts_values_where_the_axis_says():
+    svg = forest_plot(
+        [ForestRow("x", 0.5, 0.25, 0.75, "half"), ForestRow("y", 0.1, None, None, "tenth", False)],
+        title="t",
+        axis="a",
+        percent=True,
+        bounds=(0.0, 1.0),
+    )
+    circles = [float(x) for x in re.findall(r'<circle cx="([\d.]+)"', svg)]
+    assert circles == [LABEL_WIDTH + 0.5 * PLOT_WIDTH, LABEL_WIDTH + 0.1 * PLOT_WIDTH]
+    (line,) = re.findall(
+        r'<line x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)" y2="[\d.]+" stroke="#0072b2"', svg
+    )
+    assert [float(v) for v in line] == [
+        LABEL_WIDTH + 0.25 * PLOT_WIDTH,
+        LABEL_WIDTH + 0.75 * PLOT_WIDTH,
+    ]
+    assert [t for t in re.findall(r">(\d+%)</text>", svg)] == [
+        "0%",
+        "20%",
+        "40%",
+        "60%",
+        "80%",
+        "100%",
+    ]
+
+
+def test_the_report_holds_the_overview_and_names_no_host(arena_run: Path, tmp_path: Path):  # noqa: F811
+    from pdbench.empty_marts import write_empty_marts
+    from pdbench.games import GAMES
+
+    game = GAMES["arena"]  # the marts the hand-made run lacks: their columns, no row
+    write_empty_marts(
+        arena_run, game, [n for n in game.marts.viewer_marts if not (arena_run / n).exists()]
+    )
+    html = tmp_path / "arena.html"
+    result = _report(str(arena_run), "-o", str(html))
+    assert result.exit_code == 0, result.output
+    text = html.read_text(encoding="utf-8")
+    for finding in run_overview(arena_run).findings:
+        assert finding.text.replace("'", "&#x27;") in text
+    assert "<script" not in text
+    assert re.findall(r"(?:src|href)=", text) == []
+    assert re.findall(r"https?://", text) == ["http://"]  # the SVG namespace, never fetched
