@@ -7,12 +7,12 @@ from typing import Literal
 
 import pandas as pd
 
+from pdbench.column_labels import MISSING
 from pdbench.metric_catalogue import Metric
 
-__all__ = ["MISSING", "ValueKind", "format_value", "number_format", "with_agent_labels"]
+__all__ = ["ValueKind", "format_value", "number_format", "with_agent_labels"]
 
 ValueKind = Literal["rate", "points", "round", "count", "mean_count", "flag"]
-MISSING = "n/a"
 
 
 def _missing(value: object) -> bool:
@@ -22,8 +22,8 @@ def _missing(value: object) -> bool:
 def format_value(value: object, kind: ValueKind) -> str:
     """``value`` as shown: rates in percent (one decimal), points with two decimals, rounds
     and mean counts whole when they are whole (a replicate's) and with one decimal otherwise
-    (a mean over replicates), counts whole; ``n/a`` for NULL (a round that never came is
-    ``never``)."""
+    (a mean over replicates), counts whole; ``—`` for NULL, as every table shows it (a round
+    that never came is ``never``)."""
     if _missing(value):
         return "never" if kind == "round" else MISSING
     if kind == "rate":
