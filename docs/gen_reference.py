@@ -4,15 +4,15 @@ mkdocs loads this file as a hook (``hooks:`` in ``mkdocs.yml``); its ``on_files`
 pages below to the site, so none of them is ever written by hand or kept in the repository:
 
 - ``reference/cli.md``: ``pdbench <command> -h`` of every command, as Typer prints it;
-- ``reference/config.md``: every field of each game's config, from the pydantic models and
-  the docstring under each field;
+- ``reference/config_pd.md``, ``reference/config_arena.md``: every field of each game's
+  config, from the pydantic models and the docstring under each field;
 - ``reference/records.md``: every record of a run directory (``pdbench schema``), its file
   and its keys, from the record models;
 - ``reference/marts_pd.md``, ``reference/marts_arena.md``: every dbt mart and its columns,
   from the models' YAML.
 
-``uv run python docs/gen_reference.py cli`` (or ``config``, ``records``, ``marts_pd``,
-``marts_arena``) prints one.
+``uv run python docs/gen_reference.py cli`` (or ``config_pd``, ``config_arena``, ``records``,
+``marts_pd``, ``marts_arena``) prints one.
 """
 
 from __future__ import annotations
@@ -166,26 +166,33 @@ def _model_section(model: type[BaseModel], level: str) -> list[str]:
     return [*lines, ""]
 
 
-def config_page() -> str:
+def config_page(game_name: str) -> str:
+    """Every key of game ``game_name``'s experiment file (one page per game: both on one
+    page would pass 40 KB)."""
     from pdbench.games import GAMES
 
+    game = GAMES[game_name]
     parts = [
-        "# Config files",
+        f"# Config files: {game.title}",
         "",
-        "Every key of an experiment file, per game (`game:` names it), generated from the "
+        f"Every key of an experiment file with `game: {game_name}`, generated from the "
         "pydantic models that validate it and the docstring under each field. Unknown keys "
         "are errors everywhere. How to write one: [PD configs](../pd_configs.md), "
         "[arena tournaments](../arena.md).",
         "",
+        f"## Game `{game_name}`: {game.config_model.__name__}",
+        "",
     ]
-    shown: set[type[BaseModel]] = set()
-    for name, game in GAMES.items():
-        parts += [f"## Game `{name}`: {game.config_model.__name__}", ""]
-        for model in config_models(game.config_model):
-            if model not in shown:  # a model both games use is shown under the first
-                shown.add(model)
-                parts += _model_section(model, "###")
+    for model in config_models(game.config_model):
+        parts += _model_section(model, "###")
     return "\n".join(parts)
+
+
+def config_pages() -> dict[str, Callable[[], str]]:
+    """The config reference's pages, one per game, by URI."""
+    from pdbench.games import GAMES
+
+    return {f"reference/config_{name}.md": functools.partial(config_page, name) for name in GAMES}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -314,7 +321,7 @@ MART_PAGES = {
 
 PAGES: dict[str, Callable[[], str]] = {
     "reference/cli.md": cli_page,
-    "reference/config.md": config_page,
+    **config_pages(),
     "reference/records.md": records_page,
     **{
         uri: (lambda title=title, folders=folders: marts_page(title, folders))

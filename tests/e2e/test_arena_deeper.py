@@ -91,7 +91,8 @@ def test_aggregate_prints_insufficient_data_instead_of_an_interval(run: Run):
     (n_judgments,) = _rows(
         run, "select n_judgments from '{run}/leaderboard.parquet' where player = 'solid'"
     )[0]
-    line = next(line for line in run.stdout.splitlines() if " solid " in f" {line} ")
+    # the leaderboard's row of solid (the overview above it names players in sentences)
+    line = next(line for line in run.stdout.splitlines() if line.split()[1:2] == ["solid"])
     assert line.split()[0] == "-"
     assert f"insufficient data ({n_judgments} of {MIN_JUDGMENTS} judgements)" in line
 

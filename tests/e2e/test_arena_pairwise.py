@@ -172,7 +172,7 @@ def _table_with(at: AppTest, column: str) -> pd.DataFrame:
 def test_the_viewer_leaderboard_shows_bradley_terry_beside_the_score(
     run: PairwiseRun, monkeypatch: pytest.MonkeyPatch
 ):
-    at = _app(run, monkeypatch)
+    at = _app(run, monkeypatch, page="Leaderboard")  # the viewer opens on the Overview
     table = _table_with(at, "elo")
     strengths = duckdb.sql(
         f"select b.player, b.elo, l.score from '{run.run_dir}/bradley_terry.parquet' b "
