@@ -159,12 +159,16 @@ class RunProgress:
             stage = self._stages[bar] = _Stage(started=self._last_event, every=self.every(total))
         self._last_event = now
         finished = done >= total
-        if finished or now - self._last_tally >= _TALLY_EVERY_S:
+        printing = not self.console.is_terminal and (
+            finished or done - stage.printed >= stage.every
+        )
+        # a printed line reads the calls so far, however soon after the last read
+        if finished or printing or now - self._last_tally >= _TALLY_EVERY_S:
             self.tally.refresh()
             self._last_tally = now
         if self.console.is_terminal:
             self._draw(bar, done, total, detail)
-        elif finished or done - stage.printed >= stage.every:
+        elif printing:
             stage.printed = done
             self.console.print(
                 self.line(bar, done, total, now=now), highlight=False, soft_wrap=True
