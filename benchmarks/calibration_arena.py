@@ -2,7 +2,7 @@
 
 Not a test. Plays K seeded tournaments of the same planted mock players through the real
 engine (``pdbench.games.load_config``, ``pdbench.arena.runner.run_arena``) into a temporary
-folder, builds the leaderboard with dbt (``+leaderboard``, no data tests) and checks, per
+folder, builds the leaderboard with dbt (``+arena_leaderboard``, no data tests) and checks, per
 tournament and player, whether the 95% score interval covers the truth.
 
 The truth is the player's expected score in a tournament of this field: every player's
@@ -95,7 +95,7 @@ def play_one(folder: Path, *, seed: int, args: argparse.Namespace) -> dict[str, 
     path = arena_file(folder, seed=seed, args=args)
     run_dir = folder / "runs" / path.stem
     run_arena(load_config(path), output_dir=run_dir, use_cache=False)
-    invoke_dbt(DbtRequest("run", run_dir=run_dir, select="+leaderboard"))
+    invoke_dbt(DbtRequest("run", run_dir=run_dir, select="+arena_leaderboard"))
     rows = duckdb.sql(
         f"select player, score, ci_low, ci_high from '{run_dir}/leaderboard.parquet' "
         "where player is not null and ci_low is not null"

@@ -3,7 +3,7 @@
 -- the first failing check fails the build, named as its own test node would be.
 -- The refs below are the arena models nothing else reads: every arena model is upstream of them.
 {{ config(tags=['arena']) }}
--- depends_on: {{ ref('answer_scores') }}
+-- depends_on: {{ ref('arena_answer_scores') }}
 -- depends_on: {{ ref('arena_answer_detail') }}
 -- depends_on: {{ ref('arena_audience_answer_scores') }}
 -- depends_on: {{ ref('arena_audience_scores') }}
@@ -26,8 +26,8 @@
 -- depends_on: {{ ref('arena_score_arms') }}
 -- depends_on: {{ ref('arena_self_assessment_detail') }}
 -- depends_on: {{ ref('arena_trick_authors') }}
--- depends_on: {{ ref('judge_player_bias') }}
--- depends_on: {{ ref('judge_stats') }}
--- depends_on: {{ ref('question_quality') }}
+-- depends_on: {{ ref('arena_judge_player_bias') }}
+-- depends_on: {{ ref('arena_judge_stats') }}
+-- depends_on: {{ ref('arena_question_quality') }}
 
 {{ gathered_checks() }}

@@ -3,7 +3,7 @@ through the engine and the dbt models of the flag: under the null (nobody favour
 pairs are flagged, and planted favours (one-way, a mutual ring, a judge that down-scores a
 rival) are.
 
-Each tournament builds the flag's mart and the models it reads (``+judge_player_bias``) with
+Each tournament builds the flag's mart and the models it reads (``+arena_judge_player_bias``) with
 their data tests, not the arena's other marts: the same SQL as ``pdbench aggregate`` runs for
 this mart, at a tenth of the models. The whole build is tested on played tournaments by
 ``test_arena_cli.py`` and the other end-to-end tests.
@@ -64,7 +64,7 @@ def _play(folder: Path, *, seed: int, questions: int, favours: dict[str, tuple[s
         DbtRequest(
             "build",
             run_dir=run_dir,
-            select="+judge_player_bias",
+            select="+arena_judge_player_bias",
             # a test of how votes refer to answers: audience votes are not of this mart
             exclude="stg_arena_audience_votes",
         )

@@ -12,7 +12,7 @@ agreement as (
 ),
 
 leaderboard as (
-    select * from {{ ref('leaderboard') }}
+    select * from {{ ref('arena_leaderboard') }}
 ),
 
 players as (

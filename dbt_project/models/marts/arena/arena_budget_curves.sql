@@ -12,7 +12,7 @@ players as (
 ),
 
 leaderboard as (
-    select * from {{ ref('leaderboard') }}
+    select * from {{ ref('arena_leaderboard') }}
     where player is not null
 ),
 

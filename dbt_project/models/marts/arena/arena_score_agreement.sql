@@ -7,7 +7,7 @@
 -- are rounded to 1e-12, so that equal rankings give exactly 1.
 
 with scores as (
-    select * from {{ ref('leaderboard') }}
+    select * from {{ ref('arena_leaderboard') }}
 ),
 
 strengths as (
