@@ -18,6 +18,9 @@
 #   interval:    t (Student's t over replicates) | wilson (pooled counts) | none
 #   condition:   how a condition row gets it from the replicates: mean (over replicates),
 #                pooled (over visits), sum, or own (computed by its own SQL)
+#   trials:      for a rate that counts events over a known number of trials in each
+#                replicate, that number: an expression over int_pd_match_metrics, `<side>`
+#                standing for a or b (its condition interval gets a binomial floor)
 #   description: one line, for tooltips
 #   definition:  the definition, for docs/metrics.md
 # {% macro pd_metric_catalogue_yaml() %}
@@ -30,6 +33,7 @@ metrics:
     is_rate: true
     interval: t
     condition: mean
+    trials: 2 * rounds_played
     description: Share of C over both agents' actions.
     definition: share of C over both agents' actions.
   - name: cooperation_rate
@@ -40,6 +44,7 @@ metrics:
     is_rate: true
     interval: t
     condition: mean
+    trials: rounds_played
     description: Share of rounds in which the agent played C.
     definition: share of rounds in which the agent played C.
   - name: mutual_cooperation_rate
@@ -50,6 +55,7 @@ metrics:
     is_rate: true
     interval: t
     condition: mean
+    trials: rounds_played
     description: Share of rounds with (C, C).
     definition: share of rounds with (C, C).
   - name: mutual_defection_rate
@@ -60,6 +66,7 @@ metrics:
     is_rate: true
     interval: t
     condition: mean
+    trials: rounds_played
     description: Share of rounds with (D, D).
     definition: share of rounds with (D, D).
   - name: retaliation_rate
@@ -70,6 +77,7 @@ metrics:
     is_rate: true
     interval: t
     condition: mean
+    trials: n_after_cd_<side> + n_after_dd_<side>
     description: After the opponent defected, the share of rounds in which the agent defects.
     definition: >-
       over rounds t >= 2 in which the opponent played D at t-1, the share in which the agent
@@ -82,6 +90,7 @@ metrics:
     is_rate: true
     interval: t
     condition: mean
+    trials: n_after_cd_<side> + n_after_dd_<side>
     description: After the opponent defected, the share of rounds in which the agent cooperates.
     definition: >-
       the rounds of the retaliation rate, share in which the agent plays C (the two add up to
@@ -127,6 +136,7 @@ metrics:
     is_rate: true
     interval: t
     condition: mean
+    trials: rounds_played - coalesce(n_fallback_moves_<side>, 0)
     description: Share of C among the agent's moves that came from a valid reply.
     definition: >-
       the share of C among the agent's moves that came from a valid reply (fallback moves left
@@ -139,6 +149,7 @@ metrics:
     is_rate: true
     interval: t
     condition: mean
+    trials: rounds_played
     description: Share of an LLM agent's moves that were the fallback after invalid replies.
     definition: >-
       for an LLM agent, the share of its moves that were the configured fallback action after
@@ -246,6 +257,7 @@ metrics:
     is_rate: true
     interval: t
     condition: own
+    trials: '1'
     description: Share of replicates in which the agent was nice.
     definition: the share of replicates in which the agent was nice.
 

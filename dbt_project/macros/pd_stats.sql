@@ -74,28 +74,25 @@
 {%- endmacro %}
 
 {#- The rates of pd_rate_metrics() that count events over a known number of trials in each
-    replicate: metric -> the replicate's trial count, an expression over int_pd_match_metrics.
+    replicate: column -> the replicate's trial count, the catalogue's `trials` expression over
+    int_pd_match_metrics (macros/pd_metric_catalogue.sql).
     Their condition interval is the wider of the t interval and the binomial floor, a Wilson
     interval on the trials pooled over the replicates (int_pd_condition_intervals,
     docs/metrics.md). Both agents' cooperation counts both agents' moves; retaliation and
     forgiveness count the rounds after an opponent's defection (the visits of CD and DD);
     cooperation among valid moves, the valid moves; niceness is one trial per replicate. -#}
 {% macro pd_rate_trials() -%}
-    {%- set trials = {
-        'cooperation_rate': '2 * rounds_played',
-        'mutual_cooperation_rate': 'rounds_played',
-        'mutual_defection_rate': 'rounds_played',
-    } -%}
+    {%- set catalogue = pd_metric_catalogue() -%}
+    {%- set trials = {} -%}
+    {%- for entry in catalogue if 'trials' in entry and not entry['per_agent'] -%}
+        {%- do trials.update({entry['name']: entry['trials'] | string}) -%}
+    {%- endfor -%}
     {%- for side in ['a', 'b'] -%}
-        {%- do trials.update({
-            'cooperation_rate_' ~ side: 'rounds_played',
-            'retaliation_rate_' ~ side: 'n_after_cd_' ~ side ~ ' + n_after_dd_' ~ side,
-            'forgiveness_rate_' ~ side: 'n_after_cd_' ~ side ~ ' + n_after_dd_' ~ side,
-            'cooperation_rate_valid_' ~ side:
-                'rounds_played - coalesce(n_fallback_moves_' ~ side ~ ', 0)',
-            'fallback_move_share_' ~ side: 'rounds_played',
-            'nice_rate_' ~ side: '1',
-        }) -%}
+        {%- for entry in catalogue if 'trials' in entry and entry['per_agent'] -%}
+            {%- do trials.update({
+                entry['name'] ~ '_' ~ side: (entry['trials'] | string).replace('<side>', side)
+            }) -%}
+        {%- endfor -%}
     {%- endfor -%}
     {{ return(trials) }}
 {%- endmacro %}

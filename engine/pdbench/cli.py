@@ -216,7 +216,11 @@ def aggregate(
         bool,
         typer.Option(
             "--unit-tests",
-            help="Also run the dbt unit tests: the SQL checked on hand-made rows.",
+            help=(
+                "Also run the dbt unit tests (the SQL checked on hand-made rows), and each data "
+                "test as its own node instead of one gathered check per game (slower; names "
+                "every failing check, not only the first)."
+            ),
         ),
     ] = False,
 ) -> None:

@@ -53,6 +53,9 @@ class Metric(BaseModel):
     """How a condition row gets it from its replicates."""
     description: str
     definition: str
+    trials: str | None = None
+    """For a rate counting events over a known number of trials per replicate, that number:
+    an SQL expression over ``int_pd_match_metrics``, ``<side>`` standing for the side."""
 
     def columns(self) -> list[str]:
         """The columns of ``aggregates.parquet`` this metric fills, in their order."""

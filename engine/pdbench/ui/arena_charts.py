@@ -109,7 +109,7 @@ def calls_by_phase(calls: pd.DataFrame) -> alt.Chart:
                 "phase:N",
                 "n_calls:Q",
                 "n_invalid:Q",
-                "n_error:Q",
+                "n_errors:Q",
                 alt.Tooltip("mean_latency_ms:Q", format=".1f"),
             ],
         )

@@ -1,23 +1,5 @@
 {{ config(location=mart_location()) }}
 
-{%- set call_measures -%}
-        count(*) as n_calls,
-        count(*) filter (where call_status = 'ok') as n_ok,
-        count(*) filter (where call_status = 'invalid') as n_invalid,
-        count(*) filter (where call_status = 'error') as n_errors,
-        count(*) filter (where call_status = 'cancelled') as n_cancelled,
-        count(*) filter (where is_cache_hit) as n_cache_hits,
-        coalesce(sum(n_transport_retries), 0)::bigint as n_transport_retries,
-        sum(tokens_in)::bigint as tokens_in,
-        sum(tokens_out)::bigint as tokens_out,
-        sum(tokens_reasoning)::bigint as tokens_reasoning,
-        sum(cost_usd) as cost_usd,
-        count(*) filter (where is_truncated) as n_truncated,
-        avg(latency_ms) as mean_latency_ms,
-        count(*) filter (where call_status = 'invalid') / nullif(count(*), 0) as invalid_attempt_share,
-        count(*) filter (where call_status = 'error') / nullif(count(*), 0) as error_rate
-{%- endset %}
-
 with
 
 calls as (
@@ -33,7 +15,7 @@ agent_rows as (
         agent,
         provider,
         model,
-        {{ call_measures }}
+        {{ call_measures() }}
     from calls
     group by game, condition, agent, provider, model
 ),
@@ -48,7 +30,7 @@ run_rows as (
         null as agent,
         null as provider,
         null as model,
-        {{ call_measures }}
+        {{ call_measures() }}
     from calls
 ),
 

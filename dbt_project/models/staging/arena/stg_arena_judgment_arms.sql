@@ -8,9 +8,18 @@ renamed as (
         answer_id,
         question_id,
         judge,
-        coalesce(arm, 'plain') as arm,
+        attempts as n_attempts,
+        presentation_index,
+        prompt_sha256,
+        raw_reply,
+        run_id,
+        schema_version,
         coalesce(is_valid and score is not null, false) as is_valid,
-        case when is_valid then score end as score
+        case when is_valid then score end as score,
+        coalesce(rationale_asked, false) as rationale_asked,
+        rationale,
+        length(rationale) as rationale_length,
+        coalesce(arm, 'plain') as arm
     from source
     where answer_id is not null and judge is not null
 )

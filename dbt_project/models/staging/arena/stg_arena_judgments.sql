@@ -1,30 +1,13 @@
-with source as (
-    select *
-    from {{ read_run_source('arena', 'judgments') }}
+-- the plain judgements, the ones scored: the name and position arms are measured apart
+-- (stg_arena_judgment_arms, arena_score_arms), never scored
+with judgment_arms as (
+    select * from {{ ref('stg_arena_judgment_arms') }}
 ),
 
-renamed as (
-    select
-        answer_id,
-        question_id,
-        judge,
-        attempts as n_attempts,
-        presentation_index,
-        prompt_sha256,
-        raw_reply,
-        run_id,
-        schema_version,
-        coalesce(is_valid and score is not null, false) as is_valid,
-        case when is_valid then score end as score,
-        coalesce(rationale_asked, false) as rationale_asked,
-        rationale,
-        length(rationale) as rationale_length
-    from source
-    where
-        answer_id is not null
-        and judge is not null
-        -- the name and position arms are measured apart (stg_arena_judgment_arms), never scored
-        and coalesce(arm, 'plain') = 'plain'
+plain as (
+    select * exclude (arm)
+    from judgment_arms
+    where arm = 'plain'
 )
 
-select * from renamed
+select * from plain
