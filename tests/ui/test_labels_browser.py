@@ -266,10 +266,10 @@ def _every_page(browser: Any, run_dir: Path, pages: list[str]) -> tuple[int, int
 @pytest.mark.parametrize(
     ("which", "pages", "least"),
     [
-        ("pd_run", pd_pages.PAGES, (150, 20, 20)),
-        ("pd_round_robin_run", pd_pages.PAGES, (100, 10, 15)),
-        ("arena_run", arena_pages.PAGES, (150, 6, 20)),
-        ("series_run", [], (10, 0, 2)),
+        ("pd_run", pd_pages.PAGES, (150, 20, 15)),
+        ("pd_round_robin_run", pd_pages.PAGES, (80, 15, 15)),
+        ("arena_run", arena_pages.PAGES, (170, 6, 12)),
+        ("series_run", [], (15, 0, 3)),
     ],
 )
 def test_every_page_reads_as_labelled_in_chromium(
