@@ -154,6 +154,7 @@ def write_arena(
 # core busy long after the other has finished. Files not named follow, most tests first.
 LONGEST_FIRST = (
     "tests/integration/test_dbt_pd.py",
+    "tests/ui/test_labels_browser.py",
     "tests/e2e/test_arena_deeper.py",
     "tests/e2e/test_resume_and_secrets.py",
     "tests/integration/test_strategy_identification.py",
