@@ -7,7 +7,13 @@ answer, one preferring its own, one preferring a player by name) through the rea
 builds the pairwise marts with dbt and checks, per tournament, whether each 95% interval holds
 its truth:
 
-- ``elo``: ``bradley_terry.elo_ci_low/high`` per player;
+- ``elo``: ``bradley_terry.elo_ci_low/high`` per player (the stretched reflected interval);
+- ``elo: percentile``: the plain percentile interval of the same replicates, read back from
+  the mart (q2.5 = elo - (elo_ci_high - elo) / interval_expansion, q97.5 likewise): the
+  interval the mart gave before, on the same tournaments;
+- ``win rate vs mean``: ``bradley_terry.win_rate_ci_low/high`` (no baseline: against a
+  player of the field's geometric-mean strength), truth 1 / (1 + 10^((1000 - Elo) / 400));
+- ``rank``: ``bradley_terry.rank_ci_low/high``, truth the rank of the Elo truth;
 - ``first-position rate`` and ``flip rate``: ``pairwise_position`` per judge;
 - ``self bias``: ``pairwise_self_bias`` per judge;
 - ``name bias``: ``pairwise_name_bias`` per judge and player.
@@ -150,8 +156,13 @@ def truths() -> dict[str, dict]:
             for w in ([first, second] if a == judge else [1 - first, 1 - second])
         ]  # fmt: skip
         self_bias[judge] = mean(own[judge]) - mean(peers)
+    elo = bt_truth(kinds)
+    order = sorted(elo, key=elo.get, reverse=True)
     return {
-        "elo": bt_truth(kinds),
+        "elo": elo,
+        "elo: percentile": elo,
+        "win rate vs mean": {p: 1 / (1 + 10 ** ((1000 - e) / 400)) for p, e in elo.items()},
+        "rank": {p: order.index(p) + 1 for p in elo},
         "first-position rate": {j: mean(v) for j, v in first_rate.items()},
         "flip rate": {j: mean(v) for j, v in flips.items()},
         "self bias": self_bias,
@@ -159,10 +170,25 @@ def truths() -> dict[str, dict]:
     }
 
 
+def percentile(row: dict) -> tuple[float | None, float | None]:
+    """The 2.5% and 97.5% bootstrap quantiles of a player's Elo, read back from the
+    stretched reflected interval [e - f (q97.5 - e), e + f (e - q2.5)]."""
+    elo, low, high, stretch = (row[c] for c in ("elo", "elo_ci_low", "elo_ci_high",
+                                                "interval_expansion"))  # fmt: skip
+    if low is None:
+        return None, None
+    return elo - (high - elo) / stretch, elo + (elo - low) / stretch
+
+
 def observed(marts: dict[str, list[dict]]) -> dict[str, dict]:
     """Arm -> row key -> (low, high) of one tournament."""
+    board = marts["bradley_terry"]
     rows = {
-        "elo": {r["player"]: (r["elo_ci_low"], r["elo_ci_high"]) for r in marts["bradley_terry"]},
+        "elo": {r["player"]: (r["elo_ci_low"], r["elo_ci_high"]) for r in board},
+        "elo: percentile": {r["player"]: percentile(r) for r in board},
+        "win rate vs mean": {r["player"]: (r["win_rate_ci_low"], r["win_rate_ci_high"])
+                             for r in board},
+        "rank": {r["player"]: (r["rank_ci_low"], r["rank_ci_high"]) for r in board},
         "first-position rate": {}, "flip rate": {}, "self bias": {}, "name bias": {},
     }  # fmt: skip
     for r in marts["pairwise_position"]:
@@ -180,7 +206,7 @@ def observed(marts: dict[str, list[dict]]) -> dict[str, dict]:
     return rows
 
 
-def report(hits: dict, checks: dict, truth: dict, args: argparse.Namespace) -> None:
+def report(hits: dict, checks: dict, widths: dict, truth: dict, args: argparse.Namespace) -> None:
     planted = {p: traits["strength"] for p, traits in PLAYERS.items()}
     centre = sum(planted.values()) / len(planted)
     print(
@@ -191,10 +217,12 @@ def report(hits: dict, checks: dict, truth: dict, args: argparse.Namespace) -> N
     print("Elo truth (fit to expected shares) against planted strength - mean + 1000:")
     for player, elo in truth["elo"].items():
         print(f"  {player}: {elo:.1f} against {planted[player] - centre + 1000:.1f}")
-    print("\n| arm | rows | intervals | coverage [95% Wilson] | planted rows: intervals "
-          "| coverage [95% Wilson] |\n| --- | ---: | ---: | ---: | ---: | ---: |")  # fmt: skip
+    print("\n| arm | rows | mean width | intervals | coverage [95% Wilson] | planted rows: "
+          "intervals | coverage [95% Wilson] |\n| --- | ---: | ---: | ---: | ---: | ---: "
+          "| ---: |")  # fmt: skip
     for arm in truth:
-        cells = [arm, str(len(truth[arm]))]
+        width = widths[arm] / checks[(arm, "all")] if checks[(arm, "all")] else math.nan
+        cells = [arm, str(len(truth[arm])), f"{width:.3g}"]
         for scope in ("all", "planted"):
             n, k = checks[(arm, scope)], hits[(arm, scope)]
             if n == 0:
@@ -257,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     truth = truths()
     hits: dict = defaultdict(int)
     checks: dict = defaultdict(int)
+    widths: dict = defaultdict(float)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="calibration_pairwise_") as tmp:
         for k in range(args.tournaments):
@@ -270,13 +299,14 @@ def main(argv: list[str] | None = None) -> int:
             for arm, rows in observed(read_marts(run_dir)).items():
                 for key, (low, high) in rows.items():
                     inside = low is not None and low <= truth[arm][key] <= high
+                    widths[arm] += 0.0 if low is None else high - low
                     scopes = ["all"] + (["planted"] if key in PLANTED_ROWS.get(arm, ()) else [])
                     for scope in scopes:
                         hits[(arm, scope)] += inside
                         checks[(arm, scope)] += 1
             elapsed = time.perf_counter() - start
             print(f"{k + 1} tournaments, {elapsed:.0f} s", file=sys.stderr, flush=True)
-    report(hits, checks, truth, args)
+    report(hits, checks, widths, truth, args)
     return 0
 
 
