@@ -54,6 +54,7 @@ sys.path.insert(0, str(REPO))
 from pdbench.arena.mock_verdicts import elo_win_probability  # noqa: E402
 
 from benchmarks.calibration_arena import wilson  # noqa: E402
+from benchmarks.calibration_bt_intervals import expansion  # noqa: E402
 from tests.integration.bt_mock_runs import play_bt_tournament, read_marts  # noqa: E402
 
 PLAYERS: dict[str, dict] = {
@@ -234,31 +235,36 @@ def report(hits: dict, checks: dict, widths: dict, truth: dict, args: argparse.N
     print("\nnominal: 95.0%")
 
 
-def numpy_elo_coverage(*, questions: int, seeds: int, bootstrap: int) -> float:
+def numpy_elo_coverage(*, questions: int, seeds: int, bootstrap: int) -> dict[str, float]:
     """The same check of the Elo intervals without the engine or dbt: per seed, blind
     verdicts drawn for every pair on ``questions`` questions (3 judges x 2 orders, no
     preferences), ``bootstrap`` resamples of the questions refitted by Newton's method
-    (:func:`bt_truth`'s), percentile intervals; the share that holds the planted Elo."""
+    (:func:`bt_truth`'s); the share of intervals that hold the planted Elo, for the plain
+    percentile interval and for the marts' stretched reflected one."""
     rng = np.random.default_rng(0)
     players = sorted(PLAYERS)
     planted = np.array([PLAYERS[p]["strength"] for p in players], dtype=float)
     planted += 1000 - planted.mean()
     pairs = list(combinations(range(len(players)), 2))
     p_win = np.array([elo_win_probability(planted[a], planted[b]) for a, b in pairs])
-    held = checked = 0
+    stretch = expansion(questions)
+    held = {"percentile": 0, "stretched reflected (the marts')": 0}
     for _ in range(seeds):
         wins = rng.binomial(6, p_win, size=(questions, len(pairs))).astype(float)
         fits = []
-        for _ in range(bootstrap):
-            drawn = wins[rng.integers(0, questions, questions)].sum(axis=0)
+        for replicate in range(bootstrap + 1):
+            drawn = wins[rng.integers(0, questions, questions)] if replicate else wins
             kinds = [("", players[a], players[b], False, w / (6 * questions), w / (6 * questions))
-                     for (a, b), w in zip(pairs, drawn, strict=True)]  # fmt: skip
+                     for (a, b), w in zip(pairs, drawn.sum(axis=0), strict=True)]  # fmt: skip
             fit = bt_truth(kinds)
             fits.append([fit[p] for p in players])
+        estimate, fits = np.array(fits[0]), np.array(fits[1:])
         low, high = np.quantile(fits, 0.025, axis=0), np.quantile(fits, 0.975, axis=0)
-        held += int(((low <= planted) & (planted <= high)).sum())
-        checked += len(players)
-    return held / checked
+        reflected = (estimate - stretch * (high - estimate), estimate + stretch * (estimate - low))
+        for method, (lo, hi) in (("percentile", (low, high)),
+                                 ("stretched reflected (the marts')", reflected)):  # fmt: skip
+            held[method] += int(((lo <= planted) & (planted <= hi)).sum())
+    return {method: hits / (seeds * len(players)) for method, hits in held.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -277,10 +283,11 @@ def main(argv: list[str] | None = None) -> int:
     PLAYERS["borealis"]["first_preference"] = args.first_preference
     if args.numpy:
         questions = args.questions * len(PLAYERS)
-        rate = numpy_elo_coverage(
+        rates = numpy_elo_coverage(
             questions=questions, seeds=args.tournaments, bootstrap=args.bootstrap
         )
-        print(f"{questions} questions, {args.tournaments} seeds: Elo coverage {rate:.1%}")
+        for method, rate in rates.items():
+            print(f"{questions} questions, {args.tournaments} seeds, {method}: {rate:.1%}")
         return 0
     truth = truths()
     hits: dict = defaultdict(int)
