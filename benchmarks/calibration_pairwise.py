@@ -29,10 +29,17 @@ Printed: per arm, intervals checked, coverage with a 95% Wilson interval against
 95% (checks within a tournament are counted as independent; they are not quite), and the
 same for the planted rows only (the biased judge or favoured player).
 
+With ``--tie-share t --strong-share g`` every judge also answers ``A=B`` on a share t of the
+verdicts its strengths decide and strongly on a share g of the others
+(:mod:`pdbench.arena.mock_verdicts`); the truths count a tie half a win and a strong
+verdict 3 verdicts in the Elo, a tie half in the arms, and a flip as the marts do (the two
+first-position scores of a pair not adding up to 1).
+
 Usage::
 
     uv run --frozen python benchmarks/calibration_pairwise.py --tournaments 30 [--questions 4]
         [--bootstrap 200] [--first-seed 7000] [--first-preference 0.4]
+        [--tie-share 0.2 --strong-share 0.3]
 """
 
 from __future__ import annotations
@@ -68,22 +75,58 @@ PLANTED_ROWS = {"first-position rate": {"borealis"}, "flip rate": {"borealis"},
                 "self bias": {"cirrus"}, "name bias": {("atlas", "ember")}}  # fmt: skip
 """The rows where a bias is planted (every row has a truth; most truths are 0 or 0.5)."""
 ELO_PER_LN = 400 / math.log(10)
+STRONG_WEIGHT = 3
+"""How the marts count a strong verdict (``pairwise.strong_weight``, its default)."""
+
+
+def outcomes(judge: str, first: str, second: str, *, named: bool) -> tuple[float, ...]:
+    """The mock's probabilities (its four draws) that ``judge`` answers, on ``first`` shown
+    before ``second``: first strongly preferred, first preferred, a tie, second preferred,
+    second strongly preferred."""
+    traits = PLAYERS[judge]
+    p = elo_win_probability(PLAYERS[first]["strength"], PLAYERS[second]["strength"])
+    t, g = traits.get("tie_share", 0.0), traits.get("strong_share", 0.0)
+    dist = [(1 - t) * g * p, (1 - t) * (1 - g) * p, t, (1 - t) * (1 - g) * (1 - p),
+            (1 - t) * g * (1 - p)]  # fmt: skip
+    favoured = traits.get("favours")
+    decided = [(traits.get("first_preference", 0.0), True)]
+    if named and favoured in (first, second):
+        decided.append((traits.get("name_preference", 0.0), first == favoured))
+    if judge in (first, second):
+        decided.append((traits.get("self_preference", 0.0), first == judge))
+    for share, first_wins in decided:
+        dist = [(1 - share) * x for x in dist]
+        dist[1 if first_wins else 3] += share
+    return tuple(dist)
 
 
 def p_first(judge: str, first: str, second: str, *, named: bool) -> float:
-    """The mock's probability that ``judge`` prefers ``first`` (its four draws)."""
-    traits = PLAYERS[judge]
-    rest = elo_win_probability(PLAYERS[first]["strength"], PLAYERS[second]["strength"])
-    f = traits.get("first_preference", 0.0)
-    rest = f + (1 - f) * rest
-    favoured = traits.get("favours")
-    if named and favoured in (first, second):
-        n = traits.get("name_preference", 0.0)
-        rest = n * (first == favoured) + (1 - n) * rest
-    if judge in (first, second):
-        s = traits.get("self_preference", 0.0)
-        rest = s * (first == judge) + (1 - s) * rest
-    return rest
+    """The expected score of ``first`` (a tie half), as the bias arms count it."""
+    strong, plain, tie, _, _ = outcomes(judge, first, second, named=named)
+    return strong + plain + tie / 2
+
+
+def flip_probability(judge: str, a: str, b: str, *, named: bool) -> float:
+    """The chance that the two first-position scores of a pair do not add up to 1."""
+    one, two = outcomes(judge, a, b, named=named), outcomes(judge, b, a, named=named)
+    wins_1, wins_2 = one[0] + one[1], two[0] + two[1]
+    losses_1, losses_2 = one[3] + one[4], two[3] + two[4]
+    return 1 - wins_1 * losses_2 - losses_1 * wins_2 - one[2] * two[2]
+
+
+def expected_record(kinds: list) -> dict[tuple[str, str], list[float]]:
+    """(a, b) -> [a's expected weighted wins, expected weighted verdicts] over the scored
+    showings (a tie half a win, a strong verdict STRONG_WEIGHT verdicts)."""
+    record: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for judge, a, b, named, _, _ in kinds:
+        if named or judge in (a, b):
+            continue
+        for first, second in ((a, b), (b, a)):
+            sf, f, t, sl, ss = outcomes(judge, first, second, named=False)
+            a_strong, a_plain = (sf, f) if first == a else (ss, sl)
+            record[(a, b)][0] += STRONG_WEIGHT * a_strong + a_plain + t / 2
+            record[(a, b)][1] += STRONG_WEIGHT * (sf + ss) + f + t + sl
+    return record
 
 
 def showings() -> list[tuple[str, str, str, bool, float, float]]:
@@ -99,22 +142,19 @@ def showings() -> list[tuple[str, str, str, bool, float, float]]:
     return rows
 
 
-def bt_truth(kinds: list) -> dict[str, float]:
-    """Elo of the Bradley-Terry fit to the expected shares of the scored verdicts."""
+def bt_truth(record: dict[tuple[str, str], list[float]]) -> dict[str, float]:
+    """Elo of the Bradley-Terry fit (Newton's method) to ``record``: (a, b) -> [a's weighted
+    wins, weighted verdicts]."""
     players = sorted(PLAYERS)
     index = {p: i for i, p in enumerate(players)}
-    share: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for judge, a, b, named, first, second in kinds:
-        if not named and judge not in (a, b):
-            share[(a, b)] += [first, second]
     theta = np.zeros(len(players))
     for _ in range(100):
         gradient = np.zeros(len(players))
         hessian = np.zeros((len(players), len(players)))
-        for (a, b), wins in share.items():
+        for (a, b), (wins, games) in record.items():
             i, j = index[a], index[b]
             p = 1 / (1 + math.exp(theta[j] - theta[i]))
-            residual, curvature = sum(wins) - len(wins) * p, len(wins) * p * (1 - p)
+            residual, curvature = wins - games * p, games * p * (1 - p)
             gradient[[i, j]] += [residual, -residual]
             hessian[i, i] += curvature
             hessian[j, j] += curvature
@@ -140,7 +180,7 @@ def truths() -> dict[str, dict]:
             continue
         # a shown first: P(first wins) = first; b shown first: P(first wins) = 1 - second
         first_rate[judge] += [first, 1 - second]
-        flips[judge].append(first * (1 - second) + (1 - first) * second)
+        flips[judge].append(flip_probability(judge, a, b, named=is_named))
         for player, wins in ((a, [first, second]), (b, [1 - first, 1 - second])):
             (named if is_named else blind)[(judge, player)] += wins
             if not is_named:
@@ -157,7 +197,7 @@ def truths() -> dict[str, dict]:
             for w in ([first, second] if a == judge else [1 - first, 1 - second])
         ]  # fmt: skip
         self_bias[judge] = mean(own[judge]) - mean(peers)
-    elo = bt_truth(kinds)
+    elo = bt_truth(expected_record(kinds))
     order = sorted(elo, key=elo.get, reverse=True)
     return {
         "elo": elo,
@@ -213,7 +253,8 @@ def report(hits: dict, checks: dict, widths: dict, truth: dict, args: argparse.N
     print(
         f"{args.tournaments} tournaments of {len(PLAYERS)} mock players, "
         f"{args.questions} questions each, bootstrap n {args.bootstrap}, "
-        f"seeds from {args.first_seed}, borealis's first preference {args.first_preference}\n"
+        f"seeds from {args.first_seed}, borealis's first preference {args.first_preference}, "
+        f"every judge's tie share {args.tie_share} and strong share {args.strong_share}\n"
     )
     print("Elo truth (fit to expected shares) against planted strength - mean + 1000:")
     for player, elo in truth["elo"].items():
@@ -254,9 +295,9 @@ def numpy_elo_coverage(*, questions: int, seeds: int, bootstrap: int) -> dict[st
         fits = []
         for replicate in range(bootstrap + 1):
             drawn = wins[rng.integers(0, questions, questions)] if replicate else wins
-            kinds = [("", players[a], players[b], False, w / (6 * questions), w / (6 * questions))
-                     for (a, b), w in zip(pairs, drawn.sum(axis=0), strict=True)]  # fmt: skip
-            fit = bt_truth(kinds)
+            record = {(players[a], players[b]): [w, 6 * questions]
+                      for (a, b), w in zip(pairs, drawn.sum(axis=0), strict=True)}  # fmt: skip
+            fit = bt_truth(record)
             fits.append([fit[p] for p in players])
         estimate, fits = np.array(fits[0]), np.array(fits[1:])
         low, high = np.quantile(fits, 0.025, axis=0), np.quantile(fits, 0.975, axis=0)
@@ -279,8 +320,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--numpy", action="store_true", help="only the Elo check, without engine or dbt"
     )
+    parser.add_argument("--tie-share", type=float, default=0.0, help="every judge's")
+    parser.add_argument("--strong-share", type=float, default=0.0, help="every judge's")
     args = parser.parse_args(argv)
     PLAYERS["borealis"]["first_preference"] = args.first_preference
+    for traits in PLAYERS.values():
+        for trait, share in (("tie_share", args.tie_share), ("strong_share", args.strong_share)):
+            if share:
+                traits[trait] = share
     if args.numpy:
         questions = args.questions * len(PLAYERS)
         rates = numpy_elo_coverage(

@@ -102,6 +102,12 @@ class ArenaMockConfig(StrictModel):
     """The Bradley-Terry mock with ``pairing.reveal_names``: the probability that it prefers
     the answer labelled with the name of the player it ``favours``, whatever the other
     (blind, it does not recognise that player)."""
+    tie_share: float = Field(default=0.0, ge=0, le=1)
+    """The Bradley-Terry mock: the probability that a verdict the strengths decide (no
+    preference acted) is a tie, ``A=B``, whatever the strengths."""
+    strong_share: float = Field(default=0.0, ge=0, le=1)
+    """The Bradley-Terry mock: the probability that a verdict the strengths decide, not a
+    tie, is strong (``A>>B``, ``B>>A``; counted ``pairwise.strong_weight`` times)."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None
@@ -187,7 +193,8 @@ class ArenaPlayerConfig(ProviderAccessConfig):
                      "overconfidence", "trick_bite", "trick_robustness", "repetitive"}
         )  # fmt: skip
         pairwise = {"first_bonus", "self_bonus", "name_bonus", "strength",
-                    "first_preference", "self_preference", "name_preference"}  # fmt: skip
+                    "first_preference", "self_preference", "name_preference",
+                    "tie_share", "strong_share"}  # fmt: skip
         # the pairwise traits only when planted, so that other runs keep their manifests
         planted |= {k: v for k, v in mock.model_dump(include=pairwise).items() if v}
         if mock.strength is not None:
