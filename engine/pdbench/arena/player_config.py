@@ -88,9 +88,10 @@ class ArenaMockConfig(StrictModel):
     """Pairwise judging, the Bradley-Terry mock: this player's planted strength on the Elo
     scale. When every answerer plants one, every mock judge draws its blind verdicts from the
     model instead of counting worked steps: it prefers an answer of strength s to one of s'
-    with probability 1 / (1 + 10^((s' - s) / 400)), never a tie (``docs/pairwise_judging.md``,
-    "Planted truth"); ``first_bonus``, ``self_bonus``, ``name_bonus`` and ``favour_bonus``
-    then do not act on verdicts (``favour_bonus`` still acts on absolute scores)."""
+    with probability 1 / (1 + 10^((s' - s) / 400)), a tie only at ``tie_share``
+    (``docs/pairwise_judging.md``, "Planted truth"); ``first_bonus``, ``self_bonus``,
+    ``name_bonus`` and ``favour_bonus`` then do not act on verdicts (``favour_bonus`` still
+    acts on absolute scores)."""
     first_preference: float = Field(default=0.0, ge=0, le=1)
     """The Bradley-Terry mock: the probability that it prefers the answer shown first,
     whatever the answers (its first-position win rate is ``0.5 + first_preference / 2`` over
