@@ -7,7 +7,13 @@ answer, one preferring its own, one preferring a player by name) through the rea
 builds the pairwise marts with dbt and checks, per tournament, whether each 95% interval holds
 its truth:
 
-- ``elo``: ``bradley_terry.elo_ci_low/high`` per player;
+- ``elo``: ``bradley_terry.elo_ci_low/high`` per player (the stretched reflected interval);
+- ``elo: percentile``: the plain percentile interval of the same replicates, read back from
+  the mart (q2.5 = elo - (elo_ci_high - elo) / interval_expansion, q97.5 likewise): the
+  interval the mart gave before, on the same tournaments;
+- ``win rate vs mean``: ``bradley_terry.win_rate_ci_low/high`` (no baseline: against a
+  player of the field's geometric-mean strength), truth 1 / (1 + 10^((1000 - Elo) / 400));
+- ``rank``: ``bradley_terry.rank_ci_low/high``, truth the rank of the Elo truth;
 - ``first-position rate`` and ``flip rate``: ``pairwise_position`` per judge;
 - ``self bias``: ``pairwise_self_bias`` per judge;
 - ``name bias``: ``pairwise_name_bias`` per judge and player.
@@ -23,10 +29,17 @@ Printed: per arm, intervals checked, coverage with a 95% Wilson interval against
 95% (checks within a tournament are counted as independent; they are not quite), and the
 same for the planted rows only (the biased judge or favoured player).
 
+With ``--tie-share t --strong-share g`` every judge also answers ``A=B`` on a share t of the
+verdicts its strengths decide and strongly on a share g of the others
+(:mod:`pdbench.arena.mock_verdicts`); the truths count a tie half a win and a strong
+verdict 3 verdicts in the Elo, a tie half in the arms, and a flip as the marts do (the two
+first-position scores of a pair not adding up to 1).
+
 Usage::
 
     uv run --frozen python benchmarks/calibration_pairwise.py --tournaments 30 [--questions 4]
         [--bootstrap 200] [--first-seed 7000] [--first-preference 0.4]
+        [--tie-share 0.2 --strong-share 0.3]
 """
 
 from __future__ import annotations
@@ -48,6 +61,7 @@ sys.path.insert(0, str(REPO))
 from pdbench.arena.mock_verdicts import elo_win_probability  # noqa: E402
 
 from benchmarks.calibration_arena import wilson  # noqa: E402
+from benchmarks.calibration_bt_intervals import expansion  # noqa: E402
 from tests.integration.bt_mock_runs import play_bt_tournament, read_marts  # noqa: E402
 
 PLAYERS: dict[str, dict] = {
@@ -61,22 +75,58 @@ PLANTED_ROWS = {"first-position rate": {"borealis"}, "flip rate": {"borealis"},
                 "self bias": {"cirrus"}, "name bias": {("atlas", "ember")}}  # fmt: skip
 """The rows where a bias is planted (every row has a truth; most truths are 0 or 0.5)."""
 ELO_PER_LN = 400 / math.log(10)
+STRONG_WEIGHT = 3
+"""How the marts count a strong verdict (``pairwise.strong_weight``, its default)."""
+
+
+def outcomes(judge: str, first: str, second: str, *, named: bool) -> tuple[float, ...]:
+    """The mock's probabilities (its four draws) that ``judge`` answers, on ``first`` shown
+    before ``second``: first strongly preferred, first preferred, a tie, second preferred,
+    second strongly preferred."""
+    traits = PLAYERS[judge]
+    p = elo_win_probability(PLAYERS[first]["strength"], PLAYERS[second]["strength"])
+    t, g = traits.get("tie_share", 0.0), traits.get("strong_share", 0.0)
+    dist = [(1 - t) * g * p, (1 - t) * (1 - g) * p, t, (1 - t) * (1 - g) * (1 - p),
+            (1 - t) * g * (1 - p)]  # fmt: skip
+    favoured = traits.get("favours")
+    decided = [(traits.get("first_preference", 0.0), True)]
+    if named and favoured in (first, second):
+        decided.append((traits.get("name_preference", 0.0), first == favoured))
+    if judge in (first, second):
+        decided.append((traits.get("self_preference", 0.0), first == judge))
+    for share, first_wins in decided:
+        dist = [(1 - share) * x for x in dist]
+        dist[1 if first_wins else 3] += share
+    return tuple(dist)
 
 
 def p_first(judge: str, first: str, second: str, *, named: bool) -> float:
-    """The mock's probability that ``judge`` prefers ``first`` (its four draws)."""
-    traits = PLAYERS[judge]
-    rest = elo_win_probability(PLAYERS[first]["strength"], PLAYERS[second]["strength"])
-    f = traits.get("first_preference", 0.0)
-    rest = f + (1 - f) * rest
-    favoured = traits.get("favours")
-    if named and favoured in (first, second):
-        n = traits.get("name_preference", 0.0)
-        rest = n * (first == favoured) + (1 - n) * rest
-    if judge in (first, second):
-        s = traits.get("self_preference", 0.0)
-        rest = s * (first == judge) + (1 - s) * rest
-    return rest
+    """The expected score of ``first`` (a tie half), as the bias arms count it."""
+    strong, plain, tie, _, _ = outcomes(judge, first, second, named=named)
+    return strong + plain + tie / 2
+
+
+def flip_probability(judge: str, a: str, b: str, *, named: bool) -> float:
+    """The chance that the two first-position scores of a pair do not add up to 1."""
+    one, two = outcomes(judge, a, b, named=named), outcomes(judge, b, a, named=named)
+    wins_1, wins_2 = one[0] + one[1], two[0] + two[1]
+    losses_1, losses_2 = one[3] + one[4], two[3] + two[4]
+    return 1 - wins_1 * losses_2 - losses_1 * wins_2 - one[2] * two[2]
+
+
+def expected_record(kinds: list) -> dict[tuple[str, str], list[float]]:
+    """(a, b) -> [a's expected weighted wins, expected weighted verdicts] over the scored
+    showings (a tie half a win, a strong verdict STRONG_WEIGHT verdicts)."""
+    record: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for judge, a, b, named, _, _ in kinds:
+        if named or judge in (a, b):
+            continue
+        for first, second in ((a, b), (b, a)):
+            sf, f, t, sl, ss = outcomes(judge, first, second, named=False)
+            a_strong, a_plain = (sf, f) if first == a else (ss, sl)
+            record[(a, b)][0] += STRONG_WEIGHT * a_strong + a_plain + t / 2
+            record[(a, b)][1] += STRONG_WEIGHT * (sf + ss) + f + t + sl
+    return record
 
 
 def showings() -> list[tuple[str, str, str, bool, float, float]]:
@@ -92,22 +142,19 @@ def showings() -> list[tuple[str, str, str, bool, float, float]]:
     return rows
 
 
-def bt_truth(kinds: list) -> dict[str, float]:
-    """Elo of the Bradley-Terry fit to the expected shares of the scored verdicts."""
+def bt_truth(record: dict[tuple[str, str], list[float]]) -> dict[str, float]:
+    """Elo of the Bradley-Terry fit (Newton's method) to ``record``: (a, b) -> [a's weighted
+    wins, weighted verdicts]."""
     players = sorted(PLAYERS)
     index = {p: i for i, p in enumerate(players)}
-    share: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for judge, a, b, named, first, second in kinds:
-        if not named and judge not in (a, b):
-            share[(a, b)] += [first, second]
     theta = np.zeros(len(players))
     for _ in range(100):
         gradient = np.zeros(len(players))
         hessian = np.zeros((len(players), len(players)))
-        for (a, b), wins in share.items():
+        for (a, b), (wins, games) in record.items():
             i, j = index[a], index[b]
             p = 1 / (1 + math.exp(theta[j] - theta[i]))
-            residual, curvature = sum(wins) - len(wins) * p, len(wins) * p * (1 - p)
+            residual, curvature = wins - games * p, games * p * (1 - p)
             gradient[[i, j]] += [residual, -residual]
             hessian[i, i] += curvature
             hessian[j, j] += curvature
@@ -133,7 +180,7 @@ def truths() -> dict[str, dict]:
             continue
         # a shown first: P(first wins) = first; b shown first: P(first wins) = 1 - second
         first_rate[judge] += [first, 1 - second]
-        flips[judge].append(first * (1 - second) + (1 - first) * second)
+        flips[judge].append(flip_probability(judge, a, b, named=is_named))
         for player, wins in ((a, [first, second]), (b, [1 - first, 1 - second])):
             (named if is_named else blind)[(judge, player)] += wins
             if not is_named:
@@ -150,8 +197,13 @@ def truths() -> dict[str, dict]:
             for w in ([first, second] if a == judge else [1 - first, 1 - second])
         ]  # fmt: skip
         self_bias[judge] = mean(own[judge]) - mean(peers)
+    elo = bt_truth(expected_record(kinds))
+    order = sorted(elo, key=elo.get, reverse=True)
     return {
-        "elo": bt_truth(kinds),
+        "elo": elo,
+        "elo: percentile": elo,
+        "win rate vs mean": {p: 1 / (1 + 10 ** ((1000 - e) / 400)) for p, e in elo.items()},
+        "rank": {p: order.index(p) + 1 for p in elo},
         "first-position rate": {j: mean(v) for j, v in first_rate.items()},
         "flip rate": {j: mean(v) for j, v in flips.items()},
         "self bias": self_bias,
@@ -159,10 +211,25 @@ def truths() -> dict[str, dict]:
     }
 
 
+def percentile(row: dict) -> tuple[float | None, float | None]:
+    """The 2.5% and 97.5% bootstrap quantiles of a player's Elo, read back from the
+    stretched reflected interval [e - f (q97.5 - e), e + f (e - q2.5)]."""
+    elo, low, high, stretch = (row[c] for c in ("elo", "elo_ci_low", "elo_ci_high",
+                                                "interval_expansion"))  # fmt: skip
+    if low is None:
+        return None, None
+    return elo - (high - elo) / stretch, elo + (elo - low) / stretch
+
+
 def observed(marts: dict[str, list[dict]]) -> dict[str, dict]:
     """Arm -> row key -> (low, high) of one tournament."""
+    board = marts["bradley_terry"]
     rows = {
-        "elo": {r["player"]: (r["elo_ci_low"], r["elo_ci_high"]) for r in marts["bradley_terry"]},
+        "elo": {r["player"]: (r["elo_ci_low"], r["elo_ci_high"]) for r in board},
+        "elo: percentile": {r["player"]: percentile(r) for r in board},
+        "win rate vs mean": {r["player"]: (r["win_rate_ci_low"], r["win_rate_ci_high"])
+                             for r in board},
+        "rank": {r["player"]: (r["rank_ci_low"], r["rank_ci_high"]) for r in board},
         "first-position rate": {}, "flip rate": {}, "self bias": {}, "name bias": {},
     }  # fmt: skip
     for r in marts["pairwise_position"]:
@@ -180,21 +247,24 @@ def observed(marts: dict[str, list[dict]]) -> dict[str, dict]:
     return rows
 
 
-def report(hits: dict, checks: dict, truth: dict, args: argparse.Namespace) -> None:
+def report(hits: dict, checks: dict, widths: dict, truth: dict, args: argparse.Namespace) -> None:
     planted = {p: traits["strength"] for p, traits in PLAYERS.items()}
     centre = sum(planted.values()) / len(planted)
     print(
         f"{args.tournaments} tournaments of {len(PLAYERS)} mock players, "
         f"{args.questions} questions each, bootstrap n {args.bootstrap}, "
-        f"seeds from {args.first_seed}, borealis's first preference {args.first_preference}\n"
+        f"seeds from {args.first_seed}, borealis's first preference {args.first_preference}, "
+        f"every judge's tie share {args.tie_share} and strong share {args.strong_share}\n"
     )
     print("Elo truth (fit to expected shares) against planted strength - mean + 1000:")
     for player, elo in truth["elo"].items():
         print(f"  {player}: {elo:.1f} against {planted[player] - centre + 1000:.1f}")
-    print("\n| arm | rows | intervals | coverage [95% Wilson] | planted rows: intervals "
-          "| coverage [95% Wilson] |\n| --- | ---: | ---: | ---: | ---: | ---: |")  # fmt: skip
+    print("\n| arm | rows | mean width | intervals | coverage [95% Wilson] | planted rows: "
+          "intervals | coverage [95% Wilson] |\n| --- | ---: | ---: | ---: | ---: | ---: "
+          "| ---: |")  # fmt: skip
     for arm in truth:
-        cells = [arm, str(len(truth[arm]))]
+        width = widths[arm] / checks[(arm, "all")] if checks[(arm, "all")] else math.nan
+        cells = [arm, str(len(truth[arm])), f"{width:.3g}"]
         for scope in ("all", "planted"):
             n, k = checks[(arm, scope)], hits[(arm, scope)]
             if n == 0:
@@ -206,31 +276,36 @@ def report(hits: dict, checks: dict, truth: dict, args: argparse.Namespace) -> N
     print("\nnominal: 95.0%")
 
 
-def numpy_elo_coverage(*, questions: int, seeds: int, bootstrap: int) -> float:
+def numpy_elo_coverage(*, questions: int, seeds: int, bootstrap: int) -> dict[str, float]:
     """The same check of the Elo intervals without the engine or dbt: per seed, blind
     verdicts drawn for every pair on ``questions`` questions (3 judges x 2 orders, no
     preferences), ``bootstrap`` resamples of the questions refitted by Newton's method
-    (:func:`bt_truth`'s), percentile intervals; the share that holds the planted Elo."""
+    (:func:`bt_truth`'s); the share of intervals that hold the planted Elo, for the plain
+    percentile interval and for the marts' stretched reflected one."""
     rng = np.random.default_rng(0)
     players = sorted(PLAYERS)
     planted = np.array([PLAYERS[p]["strength"] for p in players], dtype=float)
     planted += 1000 - planted.mean()
     pairs = list(combinations(range(len(players)), 2))
     p_win = np.array([elo_win_probability(planted[a], planted[b]) for a, b in pairs])
-    held = checked = 0
+    stretch = expansion(questions)
+    held = {"percentile": 0, "stretched reflected (the marts')": 0}
     for _ in range(seeds):
         wins = rng.binomial(6, p_win, size=(questions, len(pairs))).astype(float)
         fits = []
-        for _ in range(bootstrap):
-            drawn = wins[rng.integers(0, questions, questions)].sum(axis=0)
-            kinds = [("", players[a], players[b], False, w / (6 * questions), w / (6 * questions))
-                     for (a, b), w in zip(pairs, drawn, strict=True)]  # fmt: skip
-            fit = bt_truth(kinds)
+        for replicate in range(bootstrap + 1):
+            drawn = wins[rng.integers(0, questions, questions)] if replicate else wins
+            record = {(players[a], players[b]): [w, 6 * questions]
+                      for (a, b), w in zip(pairs, drawn.sum(axis=0), strict=True)}  # fmt: skip
+            fit = bt_truth(record)
             fits.append([fit[p] for p in players])
+        estimate, fits = np.array(fits[0]), np.array(fits[1:])
         low, high = np.quantile(fits, 0.025, axis=0), np.quantile(fits, 0.975, axis=0)
-        held += int(((low <= planted) & (planted <= high)).sum())
-        checked += len(players)
-    return held / checked
+        reflected = (estimate - stretch * (high - estimate), estimate + stretch * (estimate - low))
+        for method, (lo, hi) in (("percentile", (low, high)),
+                                 ("stretched reflected (the marts')", reflected)):  # fmt: skip
+            held[method] += int(((lo <= planted) & (planted <= hi)).sum())
+    return {method: hits / (seeds * len(players)) for method, hits in held.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -245,18 +320,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--numpy", action="store_true", help="only the Elo check, without engine or dbt"
     )
+    parser.add_argument("--tie-share", type=float, default=0.0, help="every judge's")
+    parser.add_argument("--strong-share", type=float, default=0.0, help="every judge's")
     args = parser.parse_args(argv)
     PLAYERS["borealis"]["first_preference"] = args.first_preference
+    for traits in PLAYERS.values():
+        for trait, share in (("tie_share", args.tie_share), ("strong_share", args.strong_share)):
+            if share:
+                traits[trait] = share
     if args.numpy:
         questions = args.questions * len(PLAYERS)
-        rate = numpy_elo_coverage(
+        rates = numpy_elo_coverage(
             questions=questions, seeds=args.tournaments, bootstrap=args.bootstrap
         )
-        print(f"{questions} questions, {args.tournaments} seeds: Elo coverage {rate:.1%}")
+        for method, rate in rates.items():
+            print(f"{questions} questions, {args.tournaments} seeds, {method}: {rate:.1%}")
         return 0
     truth = truths()
     hits: dict = defaultdict(int)
     checks: dict = defaultdict(int)
+    widths: dict = defaultdict(float)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="calibration_pairwise_") as tmp:
         for k in range(args.tournaments):
@@ -270,13 +353,14 @@ def main(argv: list[str] | None = None) -> int:
             for arm, rows in observed(read_marts(run_dir)).items():
                 for key, (low, high) in rows.items():
                     inside = low is not None and low <= truth[arm][key] <= high
+                    widths[arm] += 0.0 if low is None else high - low
                     scopes = ["all"] + (["planted"] if key in PLANTED_ROWS.get(arm, ()) else [])
                     for scope in scopes:
                         hits[(arm, scope)] += inside
                         checks[(arm, scope)] += 1
             elapsed = time.perf_counter() - start
             print(f"{k + 1} tournaments, {elapsed:.0f} s", file=sys.stderr, flush=True)
-    report(hits, checks, truth, args)
+    report(hits, checks, widths, truth, args)
     return 0
 
 

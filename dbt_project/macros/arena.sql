@@ -228,6 +228,21 @@
     )
 {%- endmacro %}
 
+{#- How far a bootstrap interval over `n` resampled units (questions) stretches each arm:
+    sqrt(n / (n - 1)) * t(0.975, n - 1) / z(0.975). The bootstrap of a mean spreads
+    sqrt((n - 1) / n) times too little, and the normal quantile ignores that the spread is
+    estimated (Hesterberg's expansion). Rounded to 1e-9, so that it reads the same
+    everywhere; NULL under 2 units (no spread to estimate). -#}
+{% macro arena_interval_arm_factor(n) -%}
+    case
+        when ({{ n }}) >= 2
+            then round(
+                sqrt(({{ n }}) / (({{ n }}) - 1)) * {{ t_quantile_975('(' ~ n ~ ') - 1') }} / 1.959964,
+                9
+            )
+    end
+{%- endmacro %}
+
 {#- One end (`side`: 'low' or 'high') of the 95% Wilson score interval of a share of
     `successes` out of `trials`; NULL when there are no trials. -#}
 {% macro arena_wilson(successes, trials, side) -%}

@@ -57,3 +57,16 @@ def test_the_planted_order_comes_back_with_intervals_around_the_planted_strength
         assert row["elo_ci_low"] <= planted_elo <= row["elo_ci_high"], row
         assert row["rank_ci_low"] <= row["rank"] <= row["rank_ci_high"]
         assert row["n_replicates"] == 200
+
+
+def test_the_elo_interval_is_stretched_for_the_40_questions(planted_run):
+    _, rows = planted_run
+    # sqrt(40 / 39) * t(0.975, 39) / 1.959964 = 1.012739 * 2.022691 / 1.959964 = 1.045151
+    for row in rows:
+        assert row["n_questions"] == 40
+        assert row["interval_expansion"] == pytest.approx(1.045151, abs=1e-6)
+        # the win-rate interval is the Elo interval's image (no baseline: 1000 is the mean)
+        for end in ("low", "high"):
+            elo_end = row[f"elo_ci_{end}"]
+            win_end = 1 / (1 + 10 ** ((1000 - elo_end) / 400))
+            assert row[f"win_rate_ci_{end}"] == pytest.approx(win_end, abs=1e-12)

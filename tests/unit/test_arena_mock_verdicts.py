@@ -77,6 +77,59 @@ def test_a_self_preference_does_not_act_on_pairs_without_the_judge():
     assert _share_first(shown, self_preference=1.0) == pytest.approx(0.759747, abs=0.03)
 
 
+def _verdicts(shown, draws: int = 4000, **traits) -> dict[str, float]:
+    """The share of each verdict over ``draws`` seeded verdicts."""
+    judge = NEUTRAL | traits
+    replies = [
+        bradley_terry_verdict(shown=shown, strengths=STRENGTHS, rng=Random(k), **judge)
+        for k in range(draws)
+    ]
+    return {reply: replies.count(reply) / draws for reply in set(replies)}
+
+
+def test_a_tie_share_turns_that_share_of_the_strength_draws_into_ties():
+    shown = _shown("Hope this helps.", "Short and sweet.")
+    shares = _verdicts(shown, tie_share=0.3)
+    assert set(shares) == {"A>B", "A=B", "B>A"}
+    # ties at 0.3; the rest split by the strengths: 0.7 * 0.759747 = 0.531823
+    assert shares["A=B"] == pytest.approx(0.3, abs=0.03)
+    assert shares["A>B"] == pytest.approx(0.531823, abs=0.03)
+    assert _verdicts(shown, draws=200, tie_share=1.0) == {"A=B": 1.0}
+
+
+def test_a_strong_share_makes_that_share_of_the_decided_verdicts_strong():
+    shown = _shown("Hope this helps.", "Short and sweet.")
+    shares = _verdicts(shown, strong_share=0.5, tie_share=0.2)
+    # A>>B: 0.8 * 0.759747 * 0.5 = 0.303899; B>>A: 0.8 * 0.240253 * 0.5 = 0.096101
+    assert shares["A>>B"] == pytest.approx(0.303899, abs=0.03)
+    assert shares["A>B"] == pytest.approx(0.303899, abs=0.03)
+    assert shares["B>>A"] == pytest.approx(0.096101, abs=0.02)
+    assert shares["A=B"] == pytest.approx(0.2, abs=0.03)
+    strong = _verdicts(shown, draws=200, strong_share=1.0)
+    assert set(strong) == {"A>>B", "B>>A"}
+
+
+def test_a_preference_acts_before_ties_and_strong_verdicts():
+    shown = _shown("Short and sweet.", "Hope this helps.")
+    assert _verdicts(shown, draws=200, first_preference=1.0, tie_share=1.0) == {"A>B": 1.0}
+    assert _verdicts(shown, draws=200, first_preference=1.0, strong_share=1.0) == {"A>B": 1.0}
+
+
+def test_without_ties_or_strong_verdicts_the_draws_are_unchanged():
+    # a share of 0 spends no draw: the first draw is the first preference's, the second the
+    # strengths', as before ties and strong verdicts existed
+    shown = _shown("Hope this helps.", "Short and sweet.")
+    for k in range(200):
+        stream = Random(k)
+        stream.random()
+        expected = "A>B" if stream.random() < 0.759747 else "B>A"
+        reply = bradley_terry_verdict(
+            shown=shown, strengths=STRENGTHS, rng=Random(k), tie_share=0.0, strong_share=0.0,
+            **NEUTRAL,
+        )  # fmt: skip
+        assert reply == expected, k
+
+
 def test_an_answer_without_a_planted_signature_gets_no_verdict():
     reply = bradley_terry_verdict(
         shown=_shown("Unknown sign-off.", "Over and out."), strengths=STRENGTHS, rng=Random(1),
@@ -104,6 +157,7 @@ def test_the_runner_hands_every_judge_the_signatures_and_strengths(project: Path
         ("Happy to expand on any step.", 1000),
     )
     assert settings.first_preference == 0.3
+    assert (settings.tie_share, settings.strong_share) == (0.0, 0.0)
     assert mock_settings(config, 0).strengths == settings.strengths
 
 
@@ -120,6 +174,8 @@ def test_without_strengths_the_judge_counts_steps_as_before(project: Path):
          "players[1].mock.strength: missing; when one answerer plants a strength"),
         (({}, {"self_preference": 0.4}, {}),
          "players[1].mock.self_preference: takes effect only when every answerer plants"),
+        (({}, {}, {"tie_share": 0.2}),
+         "players[2].mock.tie_share: takes effect only when every answerer plants"),
     ],
 )  # fmt: skip
 def test_strengths_planted_half_way_are_one_line(project: Path, mocks, message):

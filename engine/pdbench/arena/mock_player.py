@@ -181,6 +181,11 @@ class ArenaMockSettings:
     name_preference: float = 0.0
     """The Bradley-Terry mock: probability of preferring an answer labelled
     ``favoured_name``."""
+    tie_share: float = 0.0
+    """The Bradley-Terry mock: probability that a verdict the strengths decide is ``A=B``."""
+    strong_share: float = 0.0
+    """The Bradley-Terry mock: probability that a decisive verdict the strengths decide is
+    strong."""
 
     def mock_setup(self) -> MockSetup:
         """The mock provider's player and settings (:class:`pdbench.providers.mock.MockSource`)."""
@@ -263,6 +268,8 @@ class ArenaMockPlayer:
                 first_preference=self.settings.first_preference,
                 self_preference=self.settings.self_preference,
                 name_preference=self.settings.name_preference,
+                tie_share=self.settings.tie_share,
+                strong_share=self.settings.strong_share,
                 rng=rng,
             )
         settings = self.settings

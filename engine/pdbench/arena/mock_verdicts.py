@@ -10,11 +10,14 @@ seeded draws, in this order:
 2. ``name_preference`` n: shown the authors' names (the name arm), on a pair holding the
    player it favours, with probability n it prefers that player's answer;
 3. ``first_preference`` f: with probability f it prefers the answer shown first;
-4. otherwise it prefers the answer of strength s_a to one of s_b with probability
-   1 / (1 + 10^((s_b - s_a) / 400)), Bradley-Terry on the Elo scale.
+4. otherwise, with probability ``tie_share`` t it answers ``A=B``, else it prefers the
+   answer of strength s_a to one of s_b with probability 1 / (1 + 10^((s_b - s_a) / 400)),
+   Bradley-Terry on the Elo scale, and says so strongly (``A>>B``, ``B>>A``) with probability
+   ``strong_share`` g.
 
-Verdicts are ``A>B`` or ``B>A`` (no ties, no strong verdicts), so every mart's truth is a
-closed-form number. Over both orders of a pair (a, b), with p = P(a beats b) as in 4:
+Draws 1 to 3 give ``A>B`` or ``B>A``; with t = g = 0 (the default) so does 4, and no draw is
+spent on ties or strength, so every mart's truth is a closed-form number. Over both orders
+of a pair (a, b), with p = P(a beats b) as in 4 and no ties:
 
 - a judge prefers the first-shown answer at the rate 0.5 + f / 2;
 - it changes its preferred answer with the order (a flip) with probability
@@ -26,6 +29,13 @@ closed-form number. Over both orders of a pair (a, b), with p = P(a beats b) as 
   f / 2 + (1 - f) p blind: a name bias of n (1 - f / 2 - (1 - f) p);
 - with no judge preferring a position, a player's Bradley-Terry Elo is its planted strength
   minus the field's mean strength plus 1000.
+
+With ties and strong verdicts (a tie half a win to each side, a strong verdict counting w =
+``strong_weight`` verdicts, as the marts count), a pair's expected weighted share of wins for
+a from a judge without preferences is ((1 - t) (1 + (w - 1) g) p + t / 2) / ((1 - t) (1 +
+(w - 1) g) + t): ties pull it towards 1/2, strong verdicts push it back; the Elo truth is the
+Bradley-Terry fit to those shares. A tie scores half in the bias arms, which count a strong
+verdict as a plain one, so the first-position rate stays 0.5 + f / 2.
 
 Each mart averages these over the pairs it counts (``docs/pairwise_judging.md``, "Planted
 truth").
@@ -60,9 +70,11 @@ def bradley_terry_verdict(
     self_preference: float,
     name_preference: float,
     rng: Random,
+    tie_share: float = 0.0,
+    strong_share: float = 0.0,
 ) -> str:
-    """``A>B`` or ``B>A`` for the answers ``shown`` (label -> (author label, text)), drawn as
-    the module says."""
+    """The verdict on the answers ``shown`` (label -> (author label, text)), drawn as the
+    module says."""
     first, second = (_author(shown[label][1], strengths) for label in ("A", "B"))
     if first is None or second is None:
         return "I cannot tell whose answers these are."
@@ -74,7 +86,11 @@ def bradley_terry_verdict(
         first_wins = named[0] == favoured_name
     elif rng.random() < first_preference:
         first_wins = True
+    elif tie_share and rng.random() < tie_share:
+        return "A=B"
     else:
         p_first = elo_win_probability(strengths[first], strengths[second])
         first_wins = rng.random() < p_first
+        if strong_share and rng.random() < strong_share:
+            return "A>>B" if first_wins else "B>>A"
     return "A>B" if first_wins else "B>A"

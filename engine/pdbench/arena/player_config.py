@@ -88,9 +88,10 @@ class ArenaMockConfig(StrictModel):
     """Pairwise judging, the Bradley-Terry mock: this player's planted strength on the Elo
     scale. When every answerer plants one, every mock judge draws its blind verdicts from the
     model instead of counting worked steps: it prefers an answer of strength s to one of s'
-    with probability 1 / (1 + 10^((s' - s) / 400)), never a tie (``docs/pairwise_judging.md``,
-    "Planted truth"); ``first_bonus``, ``self_bonus``, ``name_bonus`` and ``favour_bonus``
-    then do not act on verdicts (``favour_bonus`` still acts on absolute scores)."""
+    with probability 1 / (1 + 10^((s' - s) / 400)), a tie only at ``tie_share``
+    (``docs/pairwise_judging.md``, "Planted truth"); ``first_bonus``, ``self_bonus``,
+    ``name_bonus`` and ``favour_bonus`` then do not act on verdicts (``favour_bonus`` still
+    acts on absolute scores)."""
     first_preference: float = Field(default=0.0, ge=0, le=1)
     """The Bradley-Terry mock: the probability that it prefers the answer shown first,
     whatever the answers (its first-position win rate is ``0.5 + first_preference / 2`` over
@@ -102,6 +103,12 @@ class ArenaMockConfig(StrictModel):
     """The Bradley-Terry mock with ``pairing.reveal_names``: the probability that it prefers
     the answer labelled with the name of the player it ``favours``, whatever the other
     (blind, it does not recognise that player)."""
+    tie_share: float = Field(default=0.0, ge=0, le=1)
+    """The Bradley-Terry mock: the probability that a verdict the strengths decide (no
+    preference acted) is a tie, ``A=B``, whatever the strengths."""
+    strong_share: float = Field(default=0.0, ge=0, le=1)
+    """The Bradley-Terry mock: the probability that a verdict the strengths decide, not a
+    tie, is strong (``A>>B``, ``B>>A``; counted ``pairwise.strong_weight`` times)."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None
@@ -187,7 +194,8 @@ class ArenaPlayerConfig(ProviderAccessConfig):
                      "overconfidence", "trick_bite", "trick_robustness", "repetitive"}
         )  # fmt: skip
         pairwise = {"first_bonus", "self_bonus", "name_bonus", "strength",
-                    "first_preference", "self_preference", "name_preference"}  # fmt: skip
+                    "first_preference", "self_preference", "name_preference",
+                    "tie_share", "strong_share"}  # fmt: skip
         # the pairwise traits only when planted, so that other runs keep their manifests
         planted |= {k: v for k, v in mock.model_dump(include=pairwise).items() if v}
         if mock.strength is not None:

@@ -92,6 +92,8 @@ def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
         first_preference=mock.first_preference,
         self_preference=mock.self_preference,
         name_preference=mock.name_preference,
+        tie_share=mock.tie_share,
+        strong_share=mock.strong_share,
     )
 
 

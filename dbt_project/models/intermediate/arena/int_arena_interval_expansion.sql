@@ -16,13 +16,7 @@ kept_count as (
 expansion as (
     select
         n_kept,
-        case
-            when n_kept >= 2
-                then round(
-                    sqrt(n_kept / (n_kept - 1)) * {{ t_quantile_975('n_kept - 1') }} / 1.959964,
-                    9
-                )
-        end as arm_factor
+        {{ arena_interval_arm_factor('n_kept') }} as arm_factor
     from kept_count
 )
 
