@@ -8,11 +8,11 @@ pages below to the site, so none of them is ever written by hand or kept in the 
   config, from the pydantic models and the docstring under each field;
 - ``reference/records.md``: every record of a run directory (``pdbench schema``), its file
   and its keys, from the record models;
-- ``reference/marts_pd.md``, ``reference/marts_arena.md``: every dbt mart and its columns,
-  from the models' YAML.
+- ``reference/marts_pd.md``, ``reference/marts_arena.md``, ``reference/marts_pairwise.md``:
+  every dbt mart and its columns, from the models' YAML.
 
 ``uv run python docs/gen_reference.py cli`` (or ``config_pd``, ``config_arena``, ``records``,
-``marts_pd``, ``marts_arena``) prints one.
+``marts_pd``, ``marts_arena``, ``marts_pairwise``) prints one.
 """
 
 from __future__ import annotations
@@ -258,16 +258,18 @@ def records_page() -> str:
 
 @functools.cache
 def mart_models() -> dict[str, list[dict[str, Any]]]:
-    """The mart models of each folder (``pd``, ``arena``, ``series``), from their YAML."""
+    """The mart models of each folder (``pd``, ``arena``, ``series``), from their YAML; the
+    pairwise judging marts (``*pairwise*.yml``) of the arena as a folder of their own,
+    ``arena_pairwise``."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     found: dict[str, list[dict[str, Any]]] = {}
     for folder in sorted(p for p in MARTS_DIR.iterdir() if p.is_dir()):
-        models = []
         for path in sorted(folder.glob("*.yml")):
+            group = f"{folder.name}_pairwise" if "pairwise" in path.name else folder.name
             document = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}
-            models += [m for m in document.get("models") or [] if "name" in m]
-        found[folder.name] = sorted(models, key=lambda m: m["name"])
-    return found
+            found.setdefault(group, [])
+            found[group] += [m for m in document.get("models") or [] if "name" in m]
+    return {group: sorted(models, key=lambda m: m["name"]) for group, models in found.items()}
 
 
 def mart_file(model: str) -> str:
@@ -289,7 +291,7 @@ def marts_page(title: str, folders: tuple[str, ...]) -> str:
     ]
     models_of = mart_models()
     for folder in folders:
-        parts += ["", f"## {folder}"]
+        parts += ["", f"## {folder.replace('_', ' ')}"]
         for model in models_of.get(folder, []):
             parts += [
                 "",
@@ -310,7 +312,11 @@ def marts_page(title: str, folders: tuple[str, ...]) -> str:
 
 MART_PAGES = {
     "reference/marts_pd.md": ("Marts of a Prisoner's Dilemma run", ("pd",)),
-    "reference/marts_arena.md": ("Marts of an arena run and of a series", ("arena", "series")),
+    "reference/marts_arena.md": ("Marts of an arena run", ("arena",)),
+    "reference/marts_pairwise.md": (
+        "Marts of pairwise judging and of a series",
+        ("arena_pairwise", "series"),
+    ),
 }
 """Each page of marts: its title and the folders of ``dbt_project/models/marts/`` it shows
 (one page would pass 40 KB)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,24 +41,32 @@ def chromium() -> str:
 @contextmanager
 def pdbench_page(command: str, run_dir: Path) -> Iterator[str]:
     """``pdbench <command> <run_dir>`` (``ui`` or ``audience``) serving on 127.0.0.1: its URL,
-    once Streamlit answers; the server is stopped on the way out."""
+    once Streamlit answers; the server is stopped on the way out. The server's output goes to
+    a file (a pipe nobody reads would block it once full), whose end a failure to start
+    shows."""
     port = free_port()
     pdbench = Path(sys.executable).parent / "pdbench"
-    server = subprocess.Popen(
-        [str(pdbench), command, str(run_dir), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_http(
-            f"{url}/_stcore/health", server, timeout=SAFETY_NET_S, what=f"pdbench {command}"
+    with tempfile.TemporaryFile() as log:
+        server = subprocess.Popen(
+            [str(pdbench), command, str(run_dir), "--port", str(port)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
-        yield url
-    finally:
-        server.terminate()
+        url = f"http://127.0.0.1:{port}"
         try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+            try:
+                wait_for_http(
+                    f"{url}/_stcore/health", server, timeout=SAFETY_NET_S, what=f"pdbench {command}"
+                )
+            except AssertionError as failure:
+                log.seek(0)
+                output = log.read()[-4000:].decode(errors="replace")
+                raise AssertionError(f"{failure}; its output ends:\n{output}") from None
+            yield url
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
