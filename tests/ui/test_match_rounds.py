@@ -100,9 +100,7 @@ def test_the_copy_holds_every_round_sorted_by_match_and_round(pd_run: Path):
     keys = list(zip(table["match_id"].to_pylist(), table["round_index"].to_pylist(), strict=True))
     assert keys == sorted((r["match_id"], r["round_index"]) for r in records)
     # no prompt, reply, seed or timestamp is copied: only what the match page draws
-    assert not {"prompts", "raw_responses", "match_seed", "timestamp_utc"} & set(
-        table.column_names
-    )
+    assert not {"prompts", "raw_responses", "match_seed", "timestamp_utc"} & set(table.column_names)
 
 
 def test_every_match_reads_as_its_records_say_from_the_copy_and_from_the_jsonl(
