@@ -296,6 +296,8 @@ def standings_spread(scores: pd.DataFrame, standings: pd.DataFrame) -> alt.Layer
         )
     )
     low, high = "mean_score_per_round_ci_low", "mean_score_per_round_ci_high"
+    if low not in standings.columns:  # built by an older pdbench: no interval to draw
+        standings = standings.assign(**{low: None, high: None})
     with_interval = standings.dropna(subset=[low, high])[["agent", low, high]]
     intervals = (
         alt.Chart(with_interval)

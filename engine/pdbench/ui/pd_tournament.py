@@ -58,7 +58,12 @@ def page(run_dir: Path, manifest: RunManifest) -> None:
             "Not a round robin: the agents met different opponents, so their scores are not "
             "ranked against each other. Give the config a `round_robin` section to rank them."
         )
-    columns = STANDINGS_COLUMNS if ranked else [c for c in STANDINGS_COLUMNS if "rank" not in c]
+    # a mart built by an older pdbench lacks the interval columns: shown without them
+    columns = [
+        column
+        for column in STANDINGS_COLUMNS
+        if column in table.columns and (ranked or "rank" not in column)
+    ]
     show_table(table, columns, pinned=("overall_rank", "agent"), height=35 * (len(table) + 1) + 3)
     scores = run_reader.mart(run_dir, PDMart.TOURNAMENT_MATCH_SCORES, "not is_self_play")
     if not scores.empty:
