@@ -288,7 +288,10 @@ def leaderboard(
 def report(
     run_dir: Annotated[
         Path,
-        typer.Argument(help="A run directory, aggregated, or the folder of `pdbench leaderboard`."),
+        typer.Argument(
+            help="A run directory, aggregated; the folder of `pdbench leaderboard`; or a "
+            "folder of runs (the run list with each run's headline)."
+        ),
     ],
     output: Annotated[
         Path | None,

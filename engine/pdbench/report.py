@@ -1,7 +1,9 @@
-"""``pdbench report <run_dir|series_dir>``: one self-contained HTML file to attach to a paper,
-an email or a CI job. It holds the overview (:mod:`pdbench.overview`) and the key charts of
-the game, drawn as inline SVG (:mod:`pdbench.report_svg`), and every number inline: no
-script, style sheet, font or image is fetched from any host, so it opens offline in any
+"""``pdbench report <run_dir|series_dir|folder of runs>``: one self-contained HTML file to
+attach to a paper, an email or a CI job. For a run or a series it holds the overview
+(:mod:`pdbench.overview`) and the key charts of the game, drawn as inline SVG
+(:mod:`pdbench.report_svg`); for a folder of runs, the run list with each run's headline (as
+``pdbench ui <folder>`` lists them). Every number is inline: no script, style sheet, font or
+image is fetched from any host and nothing links outside the file, so it opens offline in any
 browser. Like the viewer it only reads the marts.
 """
 
@@ -17,11 +19,11 @@ import duckdb
 
 from pdbench.column_labels import MISSING
 from pdbench.errors import RunDirError
-from pdbench.overview import Overview, manifest_of, run_overview
+from pdbench.overview import Overview, folder_overview, manifest_of, run_overview
 from pdbench.report_svg import Section
 from pdbench.storage.schema import RunFiles
 
-__all__ = ["default_output", "render_report", "write_report"]
+__all__ = ["default_output", "render_report", "render_run_list", "write_report"]
 
 
 _STYLE = """
@@ -48,9 +50,11 @@ def _check(run_dir: Path) -> str:
     if (run_dir / SERIES_MANIFEST).is_file():
         return "series"
     if not (run_dir / RunFiles.MANIFEST).is_file():
+        if _holds_runs(run_dir):
+            return "folder"
         raise RunDirError(
-            f"{run_dir}: not a run directory (no {RunFiles.MANIFEST}) nor a series "
-            f"(no {SERIES_MANIFEST})"
+            f"{run_dir}: not a run directory (no {RunFiles.MANIFEST}), a series "
+            f"(no {SERIES_MANIFEST}) nor a folder of runs (no */{RunFiles.MANIFEST})"
         )
     manifest = manifest_of(run_dir)
     game = game_named(manifest.get("game"), where=str(run_dir / RunFiles.MANIFEST))
@@ -100,15 +104,62 @@ def _overview_html(overview: Overview) -> str:
     return f"<ul>{items}</ul>"
 
 
+def _holds_runs(folder: Path) -> bool:
+    return any(folder.glob(f"*/{RunFiles.MANIFEST}"))
+
+
+def _page(title: str, body: list[str]) -> str:
+    return "".join(
+        [
+            "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+            f"<title>pdbench report · {escape(title)}</title>",
+            f"<style>{_STYLE}</style></head><body>",
+            *body,
+            "</body></html>",
+        ]
+    )
+
+
+def _written_on() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def render_run_list(folder: Path) -> str:
+    """The runs directly under ``folder``, newest first, each with its game, status and
+    headline (the first sentence of its overview, or why it has none), as one HTML
+    document; the command that writes each run's own report beside it."""
+    folder = Path(folder)
+    listing = folder_overview(folder)
+    rows = "".join(
+        f"<tr><td>{escape(run.run_id)}</td><td>{escape(run.game)}</td>"
+        f"<td>{escape(run.status)}</td><td>{escape(run.headline)}</td>"
+        f"<td><code>{escape(shlex.join(['pdbench', 'report', str(run.run_dir)]))}</code></td></tr>"
+        for run in listing
+    )
+    return _page(
+        f"runs in {folder.name}",
+        [
+            f"<h1>Runs in {escape(str(folder))}</h1>",
+            f"<p class='meta'>{len(listing)} runs, newest first; each with the first sentence "
+            "of its overview.</p>",
+            "<table><thead><tr><th>run</th><th>game</th><th>status</th><th>headline</th>"
+            f"<th>its own report</th></tr></thead><tbody>{rows}</tbody></table>",
+            f"<p class='meta'>Written by pdbench report on {_written_on()} from the runs' "
+            f"marts; every run in the viewer: "
+            f"<code>{escape(shlex.join(['pdbench', 'ui', str(folder)]))}</code>.</p>",
+        ],
+    )
+
+
 def render_report(run_dir: Path) -> str:
-    """The report of ``run_dir`` (a run or a series) as one HTML document."""
+    """The report of ``run_dir`` (a run, a series or a folder of runs) as one HTML
+    document."""
     run_dir = Path(run_dir)
     game = _check(run_dir)
+    if game == "folder":
+        return render_run_list(run_dir)
     overview = run_overview(run_dir)
     parts = [
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>pdbench report · {escape(overview.title)}</title>",
-        f"<style>{_STYLE}</style></head><body>",
         f"<h1>{escape(overview.title)}</h1>",
         f"<p class='meta'>{escape(_meta(run_dir, game))}</p>",
         "<h2>Overview</h2>",
@@ -120,13 +171,12 @@ def render_report(run_dir: Path) -> str:
             f"<p class='caption'>{escape(section.caption)}</p>",
             section.body,
         ]
-    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     view = shlex.join(["pdbench", "ui", str(run_dir)])
     parts.append(
-        f"<p class='meta'>Written by pdbench report on {stamp} from the run's marts; every "
-        f"page of the run: <code>{escape(view)}</code>.</p></body></html>"
+        f"<p class='meta'>Written by pdbench report on {_written_on()} from the run's marts; "
+        f"every page of the run: <code>{escape(view)}</code>.</p>"
     )
-    return "".join(parts)
+    return _page(overview.title, parts)
 
 
 def default_output(run_dir: Path) -> Path:

@@ -90,6 +90,8 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
         "agent_cooperation_over_time.parquet": 20,
         # every match record, the aborted one too
         "match_list.parquet": 4,
+        # every round of every match, the aborted one's too: 6 + 4 + 4 + 1
+        "rounds.parquet": 15,
         "calls_summary.parquet": 2,
         # the LLM agent's attempts: valid (no rule recorded by the fixture) and invalid
         "parse_rules.parquet": 2,

@@ -30,6 +30,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.servers.local import SAFETY_NET_S
 from tests.ui.conftest import APP
+from tests.ui.test_labels_shown import _specs
 
 
 def _rows(sql: str, *params: Any) -> list[dict[str, Any]]:
@@ -230,9 +231,21 @@ def test_tournament_page_ranks_the_standings(
     table = at.dataframe[0].value
     assert table["agent"].tolist() == [row["agent"] for row in standings]
     for position, row in enumerate(standings):
-        assert _same(table["mean_score_per_round"].iloc[position], row["mean_score_per_round"])
+        for column in (
+            "mean_score_per_round",
+            "mean_score_per_round_ci_low",
+            "mean_score_per_round_ci_high",
+            "mean_score_per_round_ci_note",
+            "n_replicates",
+        ):
+            assert _same(table[column].iloc[position], row[column]), column
         assert table["overall_rank"].iloc[position] == row["overall_rank"]
     assert table["overall_rank"].is_monotonic_increasing
+    # the interval is drawn beside each agent's matches, where the mart has one
+    spread = _specs(at)[0]
+    (rule,) = [layer for layer in spread["layer"] if layer["mark"]["type"] == "rule"]
+    assert rule["encoding"]["x"]["field"] == "mean_score_per_round_ci_low"
+    assert rule["encoding"]["x2"]["field"] == "mean_score_per_round_ci_high"
 
 
 def test_strategies_page_names_each_agents_closest_strategy(

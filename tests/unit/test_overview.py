@@ -130,21 +130,25 @@ def test_the_pd_overview_says_which_differences_hold_and_why_the_rest_do_not(pd_
     assert "2 aborted match(es) are left out of every metric" in inconclusive
 
 
-def test_standings_are_named_only_for_a_round_robin(pd_run: Path):
+def test_standings_are_named_only_for_a_round_robin_with_their_intervals(pd_run: Path):
     _write(
         pd_run / PDMart.TOURNAMENT_STANDINGS,
-        "select * from (values (1::bigint, 'TFT', 2.5::double, 3::bigint, 1.0::double, "
-        "4::bigint), (2, 'ALLD', 2.0, 1, 2.0, 4)) t(overall_rank, agent, mean_score_per_round, "
-        "n_wins, median_rank, n_matches)",
+        "select * from (values (1::bigint, 'TFT', 2.5::double, 2.25::double, 2.75::double, "
+        "null::varchar, 3::bigint, 3::bigint, 1.0::double, 4::bigint), (2, 'ALLD', 2.0, null, "
+        "null, 'every replicate gave the same value', 3, 1, 2.0, 4)) t(overall_rank, agent, "
+        "mean_score_per_round, mean_score_per_round_ci_low, mean_score_per_round_ci_high, "
+        "mean_score_per_round_ci_note, n_replicates, n_wins, median_rank, n_matches)",
     )
     assert "standings" not in {f.topic for f in run_overview(pd_run).findings}
     _manifest(pd_run, "pd", round_robin=True)
     (standings,) = [f for f in run_overview(pd_run).findings if f.topic == "standings"]
     assert standings.page == "Tournament"
-    assert standings.text.startswith(
-        "Round robin of 2 agents: 1. TFT, 2.500 points/round over 4 matches (3 wins, median "
-        "rank 1.000); 2. ALLD, 2.000 points/round over 4 matches (1 wins, median rank 2.000). "
-        "The standings carry no interval"
+    assert standings.text == (
+        "Round robin of 2 agents: 1. TFT, 2.500 points/round (95% interval 2.250 to 2.750) "
+        "over 4 matches in 3 replicates (3 wins, median rank 1.000); 2. ALLD, 2.000 "
+        "points/round (no interval: every replicate gave the same value) over 4 matches in 3 "
+        "replicates (1 wins, median rank 2.000). Each interval is Student's t over the "
+        "replicates' mean scores; the paired comparisons say which gaps are real."
     )
 
 

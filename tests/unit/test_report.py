@@ -5,8 +5,11 @@ the report of hand-made marts holds the overview and no reference to any host.""
 from __future__ import annotations
 
 import re
+import socket
+from html import unescape
 from pathlib import Path
 
+import pytest
 from pdbench import cli
 from pdbench.overview import run_overview
 from pdbench.report_svg import LABEL_WIDTH, PLOT_WIDTH, ForestRow, forest_plot
@@ -23,8 +26,8 @@ def test_a_folder_that_is_no_run_is_one_line_and_exit_2(tmp_path: Path):
     result = _report(str(tmp_path))
     assert result.exit_code == 2
     assert result.stderr == (
-        f"error: {tmp_path}: not a run directory (no run_manifest.json) nor a series "
-        "(no series_manifest.json)\n"
+        f"error: {tmp_path}: not a run directory (no run_manifest.json), a series "
+        "(no series_manifest.json) nor a folder of runs (no */run_manifest.json)\n"
     )
     missing = _report(str(tmp_path / "nowhere"))
     assert (missing.exit_code, missing.stderr) == (
@@ -86,3 +89,33 @@ def test_the_report_holds_the_overview_and_names_no_host(arena_run: Path, tmp_pa
     assert "<script" not in text
     assert re.findall(r"(?:src|href)=", text) == []
     assert re.findall(r"https?://", text) == ["http://"]  # the SVG namespace, never fetched
+
+
+def test_a_folder_of_runs_is_one_offline_page_listing_each_run_with_its_headline(
+    pd_run: Path,  # noqa: F811
+    arena_run: Path,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+):
+    folder = pd_run.parent
+    assert arena_run.parent == folder
+    (folder / "notes").mkdir()  # a folder that is no run is not listed
+    opened: list[object] = []
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: opened.append(a))
+    monkeypatch.setattr(socket.socket, "connect", lambda *a, **k: opened.append(a))
+    html = tmp_path / "runs.html"
+    result = _report(str(folder), "-o", str(html))
+    assert result.exit_code == 0, result.output
+    assert opened == []
+    text = html.read_text(encoding="utf-8")
+    rows = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>[^<]*</td><td>([^<]*)</td>", text)
+    expected = {
+        "pd-small": ("pd", run_overview(pd_run).findings[0].text),
+        "arena-small": ("arena", run_overview(arena_run).findings[0].text),
+    }
+    assert {run: (game, unescape(headline)) for run, game, headline in rows} == expected
+    # nothing fetched and nothing linked: no script, no src or href, no host
+    assert "<script" not in text
+    assert re.findall(r"(?:src|href)=", text) == []
+    assert re.findall(r"https?://", text) == []
+    assert f"pdbench report {pd_run}" in text

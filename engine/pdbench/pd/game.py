@@ -38,7 +38,8 @@ class PDGame(Game):
         # queries over millions of rounds side by side only compete for memory and spill
         # (measured on a 10M-round run: 42 s instead of 67 s of dbt build)
         dbt_threads=1,
-        viewer_marts=tuple(PDMart),
+        # rounds.parquet is optional: without it the viewer reads rounds.jsonl
+        viewer_marts=tuple(mart for mart in PDMart if mart is not PDMart.ROUNDS),
         summary=condition_table,
         absent_content=absent_content,
     )

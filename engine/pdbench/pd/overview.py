@@ -173,10 +173,22 @@ def _is_round_robin(manifest: dict) -> bool:
 
 
 def _standings(run_dir: Path) -> list[Finding]:
-    """The round robin's first places (the standings carry no interval)."""
+    """The round robin's first places, each mean score with its 95% interval over
+    replicates."""
     rows = read_rows(
         run_dir / PDMart.TOURNAMENT_STANDINGS,
-        ("overall_rank", "agent", "mean_score_per_round", "n_wins", "median_rank", "n_matches"),
+        (
+            "overall_rank",
+            "agent",
+            "mean_score_per_round",
+            "mean_score_per_round_ci_low",
+            "mean_score_per_round_ci_high",
+            "mean_score_per_round_ci_note",
+            "n_replicates",
+            "n_wins",
+            "median_rank",
+            "n_matches",
+        ),
         where="agent is not null",
         order_by="overall_rank, agent",
     )
@@ -184,16 +196,23 @@ def _standings(run_dir: Path) -> list[Finding]:
         return []
     places = "; ".join(
         f"{row['overall_rank']}. {row['agent']}, "
-        f"{value_text('mean_score_per_round', row['mean_score_per_round'], 'points/round')} over "
-        f"{row['n_matches']} matches ({row['n_wins']} wins, median rank "
-        f"{value_text('median_rank', row['median_rank'])})"
+        + interval_text(
+            "mean_score_per_round",
+            row["mean_score_per_round"],
+            row["mean_score_per_round_ci_low"],
+            row["mean_score_per_round_ci_high"],
+            unit="points/round",
+            note=row["mean_score_per_round_ci_note"],
+        )
+        + f" over {row['n_matches']} matches in {row['n_replicates']} replicates "
+        f"({row['n_wins']} wins, median rank {value_text('median_rank', row['median_rank'])})"
         for row in rows[:SHOWN_STANDINGS]
     )
     return [
         Finding(
             "standings",
-            f"Round robin of {len(rows)} agents: {places}. The standings carry no interval; "
-            "the paired comparisons say which gaps are real.",
+            f"Round robin of {len(rows)} agents: {places}. Each interval is Student's t over "
+            "the replicates' mean scores; the paired comparisons say which gaps are real.",
             "Tournament",
         )
     ]

@@ -116,8 +116,9 @@ def _condition_table(run_dir: Path) -> Section:
 
 
 def _standings(run_dir: Path) -> Section | None:
-    columns = ("overall_rank", "agent", "mean_score_per_round", "n_wins", "median_rank",
-               "cooperation_rate", "n_matches")  # fmt: skip
+    columns = ("overall_rank", "agent", "mean_score_per_round", "mean_score_per_round_ci_low",
+               "mean_score_per_round_ci_high", "mean_score_per_round_ci_note", "n_wins",
+               "median_rank", "cooperation_rate", "n_matches", "n_replicates")  # fmt: skip
     rows = read_rows(
         run_dir / PDMart.TOURNAMENT_STANDINGS,
         columns,
@@ -128,8 +129,9 @@ def _standings(run_dir: Path) -> Section | None:
         return None
     return Section(
         "Round-robin standings",
-        "Mean score per round over an agent's matches except self-play; wins; median rank "
-        "across replicates. The standings carry no interval.",
+        "Mean score per round over an agent's matches except self-play, with its 95% "
+        "interval (Student's t over the replicates' mean scores: each replicate replays the "
+        "whole round robin); wins; median rank across replicates.",
         table_html(
             [label(column) for column in columns],
             [[format_cell(column, row[column]) for column in columns] for row in rows],

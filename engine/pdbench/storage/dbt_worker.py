@@ -53,6 +53,9 @@ DEATH_SIGNAL_ENV = "PDBENCH_DBT_DEATH_SIGNAL"
 _PR_SET_PDEATHSIG = 1
 _WATCH_INTERVAL_S = 0.2
 _FAILED_STATUSES = {"error", "fail", "runtime error"}
+_PARQUET_MATERIALIZATIONS = ("external", "parquet_copy")
+"""Materializations that write a Parquet file at the model's ``location``
+(``parquet_copy``: ``dbt_project/macros/parquet_copy.sql``)."""
 RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
 GATHERED_TAG = "tag:gathered"
 """The data tests a build runs gathered, one node per game and content tag
@@ -203,7 +206,7 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
             str(run_dir / Path(str(result.node.config.get("location"))).name)
             for result in node_results
             if result.node.resource_type == "model"
-            and result.node.config.get("materialized") == "external"
+            and result.node.config.get("materialized") in _PARQUET_MATERIALIZATIONS
         ],
         "models": [
             result.node.name for result in node_results if result.node.resource_type == "model"

@@ -36,6 +36,10 @@ class PDMart(StrEnum):
     TOURNAMENT_ECOSYSTEM = "tournament_ecosystem.parquet"
     TOURNAMENT_FIXATION = "tournament_fixation.parquet"
     TOURNAMENT_MORAN_SIMULATIONS = "tournament_moran_simulations.parquet"
+    ROUNDS = "rounds.parquet"
+    """The rounds of every match as the viewer draws them, sorted by match (``pd_rounds``):
+    a copy of part of ``rounds.jsonl`` that the viewer reads one match of at a time. A run
+    aggregated before it existed has none, and the viewer reads ``rounds.jsonl`` instead."""
 
 
 class ArenaMart(StrEnum):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from pdbench.column_labels import label
 from pdbench.ui.palette import (
     ACTION_COLORS,
     PALETTE,
@@ -266,10 +267,12 @@ def condition_bars(bars: pd.DataFrame, *, title: str, percent: bool) -> alt.Laye
 _SPREAD_TITLE = "score per round (points): a point per match, a tick the mean"
 
 
-def standings_spread(scores: pd.DataFrame, order: list[str]) -> alt.LayerChart:
+def standings_spread(scores: pd.DataFrame, standings: pd.DataFrame) -> alt.LayerChart:
     """Each agent's score per round in every match it played (a point per match, self-play
-    left out, rows of tournament_match_scores) and its mean (the standings' number, a tick),
-    agents in the order of the standings."""
+    left out, rows of tournament_match_scores), its mean (the standings' number, a tick) and
+    the 95% interval of that mean (the standings' ``mean_score_per_round_ci_low`` to
+    ``_ci_high``, a bar), agents in the order of the standings."""
+    order = standings["agent"].tolist()
     base = alt.Chart(scores).encode(
         y=alt.Y("agent:N", sort=order, title=None, axis=alt.Axis(labelLimit=220)),
         color=alt.Color("agent:N", scale=name_scale(order), legend=None),
@@ -292,9 +295,27 @@ def standings_spread(scores: pd.DataFrame, order: list[str]) -> alt.LayerChart:
             x=alt.X("mean(score_per_round):Q", title=_SPREAD_TITLE),
         )
     )
-    return alt.layer(matches.transform_calculate(jitter="random() * 1.6 - 0.8"), means).properties(
-        autosize=_FIT_WIDTH, height=max(120, 36 * len(order))
+    low, high = "mean_score_per_round_ci_low", "mean_score_per_round_ci_high"
+    if low not in standings.columns:  # built by an older pdbench: no interval to draw
+        standings = standings.assign(**{low: None, high: None})
+    with_interval = standings.dropna(subset=[low, high])[["agent", low, high]]
+    intervals = (
+        alt.Chart(with_interval)
+        .mark_rule(color="black", strokeWidth=2)
+        .encode(
+            y=alt.Y("agent:N", sort=order, title=None),
+            x=alt.X(f"{low}:Q", title=_SPREAD_TITLE),
+            x2=alt.X2(f"{high}:Q"),
+            tooltip=[
+                alt.Tooltip("agent:N", title="agent"),
+                alt.Tooltip(f"{low}:Q", title=label(low), format=".3f"),
+                alt.Tooltip(f"{high}:Q", title=label(high), format=".3f"),
+            ],
+        )
     )
+    return alt.layer(
+        matches.transform_calculate(jitter="random() * 1.6 - 0.8"), means, intervals
+    ).properties(autosize=_FIT_WIDTH, height=max(120, 36 * len(order)))
 
 
 def payoff_heatmap(matrix: pd.DataFrame, order: list[str]) -> alt.LayerChart:

@@ -207,6 +207,8 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
             f"This match is {match['match_status']}{reason}; it is excluded from every metric."
         )
     rounds = with_agent_labels(run_reader.match_rounds(run_dir, str(match["match_id"])))
+    if (note := run_reader.rounds_source(run_dir).note) is not None:
+        st.info(note)
     if nothing_to_show(rounds, "No rounds were recorded for this match."):
         return
     if not scored.empty:

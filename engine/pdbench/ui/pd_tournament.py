@@ -20,10 +20,14 @@ STANDINGS_COLUMNS = [
     "overall_rank",
     "agent",
     "mean_score_per_round",
+    "mean_score_per_round_ci_low",
+    "mean_score_per_round_ci_high",
     "n_wins",
     "median_rank",
     "cooperation_rate",
     "n_matches",
+    "n_replicates",
+    "mean_score_per_round_ci_note",
 ]
 """The columns of ``tournament_standings.parquet`` in the standings table (a run that is no
 round robin: without the ranks)."""
@@ -45,21 +49,30 @@ def page(run_dir: Path, manifest: RunManifest) -> None:
     if ranked:
         st.caption(
             "Mean score per round over all an agent's matches except self-play (each match "
-            "weighs the same), wins, median rank across replicates."
+            "weighs the same) with its 95% interval: Student's t over the agent's mean score "
+            "in each replicate (a replicate replays the whole round robin with its own seeds; "
+            "its matches differ by opponent on purpose). Wins, median rank across replicates."
         )
     else:
         st.info(
             "Not a round robin: the agents met different opponents, so their scores are not "
             "ranked against each other. Give the config a `round_robin` section to rank them."
         )
-    columns = STANDINGS_COLUMNS if ranked else STANDINGS_COLUMNS[1:3] + STANDINGS_COLUMNS[5:]
+    # a mart built by an older pdbench lacks the interval columns: shown without them
+    columns = [
+        column
+        for column in STANDINGS_COLUMNS
+        if column in table.columns and (ranked or "rank" not in column)
+    ]
     show_table(table, columns, pinned=("overall_rank", "agent"), height=35 * (len(table) + 1) + 3)
     scores = run_reader.mart(run_dir, PDMart.TOURNAMENT_MATCH_SCORES, "not is_self_play")
     if not scores.empty:
-        st.altair_chart(charts.standings_spread(scores, table["agent"].tolist()), width="stretch")
+        st.altair_chart(charts.standings_spread(scores, table), width="stretch")
         st.caption(
             "A point per match (self-play left out): the spread of an agent's score per round "
-            "across its matches and replicates; the black tick its mean, the number above."
+            "across its matches and replicates; the black tick its mean, the number above, "
+            "and the black bar its 95% interval over replicates (none where the table says "
+            "why)."
         )
     st.subheader("Payoff matrix")
     st.caption("Mean score per round of the row agent against the column opponent.")

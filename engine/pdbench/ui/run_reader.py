@@ -7,13 +7,16 @@ parameters and the path, mtime and size of every file it reads, so a rebuilt mar
 again and an unchanged one is not.
 
 The raw rounds of a PD run can be large (a million rounds is several hundred megabytes of
-JSONL): the match queries read only the columns they need and only the rows of one match,
-and never hand the whole file to pandas.
+JSONL): the rounds of one match are read from ``rounds.parquet``, a copy sorted by match that
+dbt writes (a row-group skip), and from the JSONL only when that copy is missing or stale;
+the queries read only the columns they need and only the rows of one match, and never hand
+the whole file to pandas.
 """
 
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,12 +27,14 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.storage.marts import ArenaMart, PDMart
+from pdbench.storage.marts_manifest import stale_raw_files
 from pdbench.storage.schema import CallRecord, RoundRecord, RunFiles, duckdb_columns
 from pdbench.storage.shards import record_files
 
 __all__ = [
     "MART_ROWS",
     "RoundTalk",
+    "RoundsSource",
     "agent_rows",
     "condition_rows",
     "cooperation_over_time",
@@ -40,6 +45,7 @@ __all__ = [
     "replicate_aggregates",
     "round_calls",
     "round_talk",
+    "rounds_source",
 ]
 
 
@@ -183,21 +189,62 @@ _SIDE_FIELDS = {
 names in :func:`match_rounds`."""
 
 
+@dataclass(frozen=True)
+class RoundsSource:
+    """Where the rounds of a match are read from: ``rounds.parquet`` (the mart ``pd_rounds``,
+    sorted by match, so one match is a few row groups) or, when that is missing or older
+    than the raw rounds, ``rounds.jsonl`` itself (every line scanned), with a note saying
+    why and the command that writes the mart."""
+
+    files: list[Path]
+    from_mart: bool
+    note: str | None = None
+
+
+def rounds_source(run_dir: Path) -> RoundsSource:
+    """The files :func:`match_rounds` reads for ``run_dir``, and why, when not the mart."""
+    mart_path = run_dir / PDMart.ROUNDS
+    stale = stale_raw_files(run_dir) or []
+    changed = [name for name in stale if Path(name).name == RunFiles.ROUNDS]
+    if mart_path.is_file() and not changed:
+        return RoundsSource([mart_path], from_mart=True)
+    why = (
+        f"{PDMart.ROUNDS} is older than {changed[0]}"
+        if mart_path.is_file()
+        else f"this run has no {PDMart.ROUNDS} (aggregated by an older pdbench, or not yet)"
+    )
+    command = shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)])
+    return RoundsSource(
+        _raw_files(run_dir, RunFiles.ROUNDS),
+        from_mart=False,
+        note=(
+            f"The rounds are read from {RunFiles.ROUNDS}, line by line, since {why}: on a "
+            f"large run that takes seconds per match. `{command}` writes the sorted copy."
+        ),
+    )
+
+
 def match_rounds(run_dir: Path, match_id: str) -> pd.DataFrame:
     """The rounds of one match, one row per round and agent side (``agent_a``,
     ``agent_b``): ``agent_name``, ``agent_kind``, intended and executed action, payoff,
-    cumulative payoff, ``is_valid`` and ``attempts``; by round, then side. Prompts and
-    replies are left out (see :func:`round_talk`)."""
-    files = _raw_files(run_dir, RunFiles.ROUNDS)
+    cumulative payoff, ``is_valid`` and ``attempts``; by round, then side. Read from
+    ``rounds.parquet`` when it is up to date, else from ``rounds.jsonl``
+    (:func:`rounds_source`). Prompts and replies are left out (see :func:`round_talk`)."""
+    source = rounds_source(run_dir)
     columns = ["match_id", "round_index", *(f"agent_{s}_{f}" for f in _SIDE_FIELDS for s in "ab")]
+    if source.from_mart:
+        names = ", ".join(columns)
+        table = f"(select {names} from read_parquet('{_quote(source.files[0])}'))"
+    else:
+        table = _raw_source(source.files, columns)
     per_side = ", ".join(
         f"unnest([agent_a_{name}, agent_b_{name}]) as {alias}"
         for name, alias in _SIDE_FIELDS.items()
     )
     return _read(
         f"select round_index, unnest(['agent_a', 'agent_b']) as side, {per_side} "
-        f"from {_raw_source(files, columns)} where match_id = ? order by round_index, side",
-        files,
+        f"from {table} where match_id = ? order by round_index, side",
+        source.files,
         match_id,
     )
 

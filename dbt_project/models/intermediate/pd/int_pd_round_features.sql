@@ -57,6 +57,8 @@ windowed as (
         *,
         lag(action_a) over match_rounds as prev_action_a,
         lag(action_b) over match_rounds as prev_action_b,
+        sum(payoff_a) over match_rounds as cum_payoff_a,
+        sum(payoff_b) over match_rounds as cum_payoff_b,
         count(*) over match_all_rounds as n_rounds_in_match,
         sum(n_cooperators) over collapse_window as window_n_cooperators,
         count(*) over collapse_window as window_n_rounds
@@ -97,6 +99,8 @@ features as (
         prev_action_b,
         payoff_a,
         payoff_b,
+        cum_payoff_a,
+        cum_payoff_b,
         is_valid_a,
         is_valid_b,
         n_attempts_a,

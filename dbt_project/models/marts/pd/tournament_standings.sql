@@ -34,6 +34,35 @@ median_ranks as (
     group by agent
 ),
 
+-- the interval's unit is the replicate, not the match: an agent's matches in one replicate
+-- differ by opponent on purpose (a fixed effect of the field, not noise), while the
+-- replicates replay the whole round robin with independent seeds
+replicate_spread as (
+    select
+        agent,
+        count(*) as n_replicates,
+        stddev_samp(score_per_round order by replicate) as replicate_score_sd
+    from per_replicate
+    group by agent
+),
+
+half_widths as (
+    select
+        agent,
+        n_replicates,
+        case
+            when n_replicates >= 2 and round(replicate_score_sd, 12) > 0
+                then
+                    {{ t_quantile_975('n_replicates - 1') }}
+                    * replicate_score_sd / sqrt(n_replicates)
+        end as half_width,
+        case
+            when n_replicates < 2 then 'fewer than 2 replicates define it'
+            when round(replicate_score_sd, 12) = 0 then 'every replicate gave the same value'
+        end as ci_note
+    from replicate_spread
+),
+
 totals as (
     select
         agent,
@@ -50,7 +79,15 @@ standings as (
     select
         totals.agent,
         totals.n_matches,
+        half_widths.n_replicates,
         totals.mean_score_per_round,
+        -- Student's t over the replicates' means, around the mean over matches (the same
+        -- number when every replicate played all its matches)
+        {{ pd_bound('totals.mean_score_per_round - half_widths.half_width') }}
+            as mean_score_per_round_ci_low,
+        {{ pd_bound('totals.mean_score_per_round + half_widths.half_width') }}
+            as mean_score_per_round_ci_high,
+        half_widths.ci_note as mean_score_per_round_ci_note,
         totals.n_wins,
         median_ranks.median_rank,
         totals.cooperation_rate,
@@ -58,6 +95,8 @@ standings as (
     from totals
     inner join median_ranks
         on totals.agent = median_ranks.agent
+    inner join half_widths
+        on totals.agent = half_widths.agent
 )
 
 select * from standings
