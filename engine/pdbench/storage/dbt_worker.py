@@ -24,7 +24,10 @@ folder; dbt itself checks that it still matches the project and parses again whe
 
 With ``PDBENCH_DBT_RUN_RESULTS`` set to a folder (``benchmarks/profile_aggregate.py`` sets it),
 each invocation also writes dbt's ``run_results.json`` there, as ``run_results-<n>.json``: the
-time of every model and test. dbt's own JSON files are off otherwise (``--no-write-json``).
+time of every model and test; and ``stages-<n>.json``: the wall-clock times (seconds since the
+epoch) at which this process started, had imported dbt, had parsed the project ahead of any
+request (absent when a request was already waiting), received the request and answered it.
+dbt's own JSON files are off otherwise (``--no-write-json``).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 import traceback
 from pathlib import Path
 from typing import Any, TextIO
@@ -54,13 +58,17 @@ _PR_SET_PDEATHSIG = 1
 _WATCH_INTERVAL_S = 0.2
 _FAILED_STATUSES = {"error", "fail", "runtime error"}
 RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
+"""A folder to write each invocation's ``run_results.json`` and ``stages.json`` into (unset:
+none written)."""
 GATHERED_TAG = "tag:gathered"
 """The data tests a build runs gathered, one node per game and content tag
 (``dbt_project.yml``), when asked for (:attr:`pdbench.storage.dbt.DbtRequest.gathered_checks`)."""
-"""A folder to write each invocation's ``run_results.json`` into (unset: none written)."""
+_stages: dict[str, float] = {}
+"""When this process reached each stage (seconds since the epoch; see the module)."""
 
 
 def main() -> None:
+    _stages["worker_started"] = time.time()
     work_dirs: list[Path] = []
     # pdbench stops a worker it no longer needs (it failed or was interrupted) with SIGTERM:
     # end at once, quietly, wherever dbt is
@@ -119,6 +127,7 @@ def _serve(work_dir: Path, requests: TextIO, answers: TextIO) -> None:
     from dbt.cli.main import dbtRunner
     from dbt.contracts.graph.manifest import Manifest
 
+    _stages["dbt_imported"] = time.time()
     target_dir = work_dir / "target"
     stamp = _restore_saved_parse(target_dir)
     manifest = None
@@ -128,14 +137,18 @@ def _serve(work_dir: Path, requests: TextIO, answers: TextIO) -> None:
         stamp = _save_parse(target_dir, stamp)
         # a project dbt cannot parse is reported with the first request
         manifest = parsed.result if parsed.success and isinstance(parsed.result, Manifest) else None
+        _stages["parsed_ahead"] = time.time()
     for line in requests:
         if not line.strip():
             continue
+        _stages["request_received"] = time.time()
         try:
             answer = _run(dbtRunner(manifest=manifest), work_dir, json.loads(line))
         except Exception as err:  # answered, so pdbench can say what went wrong in one line
             answer = {"error": f"{type(err).__name__}: {err}"}
         stamp = _save_parse(target_dir, stamp)
+        _stages["answered"] = time.time()
+        _keep_stages()
         answers.write(json.dumps(answer) + "\n")
         answers.flush()
 
@@ -222,6 +235,18 @@ def _keep_run_results(result: Any) -> None:
     target = Path(folder)
     target.mkdir(parents=True, exist_ok=True)
     result.write(str(target / f"run_results-{len(list(target.glob('run_results-*.json')))}.json"))
+
+
+def _keep_stages() -> None:
+    """Write when this process reached each stage, for the invocation just answered, into
+    ``$PDBENCH_DBT_RUN_RESULTS`` as ``stages-<n>.json``, when that is set."""
+    folder = os.environ.get(RUN_RESULTS_ENV)
+    if not folder:
+        return
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    path = target / f"stages-{len(list(target.glob('stages-*.json')))}.json"
+    path.write_text(json.dumps(_stages), encoding="utf-8")
 
 
 def _first_line(message: object) -> str:
