@@ -141,6 +141,7 @@ def _build_what_the_run_holds(
             select=f"tag:{game.marts.dbt_tag}",
             exclude=" ".join(f"tag:{tag}" for tag in absent) or None,
             threads=game.marts.dbt_threads,
+            one_duckdb_thread_when_small=game.marts.one_duckdb_thread_when_small,
             unit_tests=unit_tests,
             gathered_checks=not unit_tests,
         )

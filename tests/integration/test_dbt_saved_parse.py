@@ -23,11 +23,17 @@ AGGREGATES = "+pd_aggregates"
 the whole project, whatever is built)."""
 
 
-def _build(run_dir: Path) -> list[str]:
+def _build(run_dir: Path, *, one_duckdb_thread_when_small: bool = False) -> list[str]:
     """``dbt build`` of the PD models in a new worker process; the files it wrote."""
     process = DbtProcess()
+    request = DbtRequest(
+        "build",
+        run_dir=run_dir,
+        select=AGGREGATES,
+        one_duckdb_thread_when_small=one_duckdb_thread_when_small,
+    )
     try:
-        return process.invoke(DbtRequest("build", run_dir=run_dir, select=AGGREGATES)).locations
+        return process.invoke(request).locations
     finally:
         process.close()
 
@@ -157,11 +163,15 @@ def test_a_small_run_is_built_with_one_duckdb_thread_and_its_stages_are_timed(
     monkeypatch.setenv(RUN_RESULTS_ENV, str(results_dir))
     run_dir = write_run_dir(tmp_path / "run", MATCHES)
 
-    written = _build(run_dir)
+    written = _build(run_dir, one_duckdb_thread_when_small=True)
+    # a request that does not ask for it keeps DuckDB's default
+    _build(run_dir)
 
     assert str(run_dir / "aggregates.parquet") in written
     stages = json.loads((results_dir / "stages-0.json").read_text(encoding="utf-8"))
     assert stages["duckdb_threads"] == 1
+    second = json.loads((results_dir / "stages-1.json").read_text(encoding="utf-8"))
+    assert second["duckdb_threads"] == 0
     order = ["worker_started", "dbt_imported", "request_received", "answered"]
     assert [stages[name] for name in order] == sorted(stages[name] for name in order)
     assert (results_dir / "run_results-0.json").is_file()

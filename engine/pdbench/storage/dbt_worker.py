@@ -11,8 +11,8 @@ original standard output to themselves. dbt reads the run directory from
 ``PDBENCH_RUN_DIR`` (``dbt_project/macros/run_dir.sql``) and spills to
 ``PDBENCH_DUCKDB_TEMP_DIR`` (``dbt_project/macros/duckdb_settings.sql``); both are set per
 request, and so is ``PDBENCH_DUCKDB_THREADS``: one DuckDB thread for a run whose raw files
-are small (:data:`ONE_THREAD_BYTES`), DuckDB's default otherwise. The target, log and
-spill folders are this process's own, removed when it ends.
+are small (:data:`ONE_THREAD_BYTES`) when the request allows it, DuckDB's default otherwise.
+The target, log and spill folders are this process's own, removed when it ends.
 
 The worker dies with pdbench, however pdbench ends (``kill -9`` included): it would otherwise
 keep writing marts into a run directory whose lock is free. On Linux the kernel sends it
@@ -69,8 +69,9 @@ ONE_THREAD_BYTES = 16 * 2**20
 """Raw files (the run's ``*.jsonl``) below this size are built with one DuckDB thread: on
 the demo (0.5 MB) that took 0.5 to 1.4 CPU-seconds off a build of about 7, and more wall
 time on a busy machine, where a second thread only waits for the first; a 210,000-round run
-(about 130 MB) keeps one thread per core. Identical marts either way (a small run's rows fit
-in one of DuckDB's row groups, which one thread reads)."""
+(about 130 MB) keeps one thread per core. Asked for by the PD only
+(:attr:`pdbench.game.Marts.one_duckdb_thread_when_small`): its marts are the same either way,
+whereas two arena marts whose order leaves ties come out in another row order."""
 _stages: dict[str, float] = {}
 """When this process reached each stage (seconds since the epoch; see the module)."""
 
@@ -199,7 +200,7 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
         args += ["--threads", str(request["threads"])]
     os.environ["PDBENCH_RUN_DIR"] = str(run_dir)
     os.environ["PDBENCH_DUCKDB_TEMP_DIR"] = str(work_dir / "duckdb")
-    threads = duckdb_threads(run_dir)
+    threads = duckdb_threads(run_dir) if request.get("one_duckdb_thread_when_small") else None
     if threads is None:
         os.environ.pop("PDBENCH_DUCKDB_THREADS", None)
     else:
