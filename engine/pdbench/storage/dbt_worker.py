@@ -60,8 +60,8 @@ _PR_SET_PDEATHSIG = 1
 _WATCH_INTERVAL_S = 0.2
 _FAILED_STATUSES = {"error", "fail", "runtime error"}
 RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
-"""A folder to write each invocation's ``run_results.json`` and ``stages.json`` into (unset:
-none written)."""
+"""A folder to write each invocation's ``run_results-<n>.json`` and ``stages-<n>.json`` into
+(unset: none written)."""
 GATHERED_TAG = "tag:gathered"
 """The data tests a build runs gathered, one node per game and content tag
 (``dbt_project.yml``), when asked for (:attr:`pdbench.storage.dbt.DbtRequest.gathered_checks`)."""
