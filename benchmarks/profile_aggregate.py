@@ -7,7 +7,11 @@ Not a test. For each run measured, in fresh processes as a user would start them
   dbt worker writes dbt's ``run_results.json``; its node timings are printed, models and
   tests apart, slowest first, each with its seconds and its share of the aggregate's wall
   time; what no node accounts for (starting Python and dbt, parsing, hooks) is printed as
-  "outside the nodes".
+  "outside the nodes", and split into stages by the times the dbt worker writes beside dbt's
+  results (``stages-<n>.json``): pdbench's start-up until the worker runs, importing dbt,
+  dbt's set-up for the build (reading the saved parse, selecting; or the parse ahead, when
+  the worker had time for it), the build itself (dbt's elapsed: nodes and hooks), and what
+  pdbench does after dbt answered (empty marts, counts, the summary, the process's end).
 
 Runs: the demo (``configs/experiment.yaml``), the policy round robin
 (``configs/round_robin.yaml`` with ``--replicates``, default 50: 21 pairings, about 200 rounds
@@ -105,13 +109,48 @@ def print_nodes(title: str, nodes: list[Node], *, wall: float, top: int) -> floa
     return total
 
 
+def read_stages(folder: Path) -> list[dict[str, float]]:
+    """The stage times of every invocation the worker answered (``stages-<n>.json``)."""
+    paths = sorted(folder.glob("stages-*.json"), key=lambda p: int(p.stem.split("-")[1]))
+    return [json.loads(path.read_text(encoding="utf-8")) for path in paths]
+
+
+def print_stages(
+    stages: list[dict[str, float]], *, started: float, ended: float, dbt_elapsed: float
+) -> None:
+    """Print the wall seconds of each stage of one aggregate (see the module)."""
+    if not stages:
+        return
+    first, last = stages[0], stages[-1]
+    imported = first.get("dbt_imported", first["worker_started"])
+    ready = first.get("parsed_ahead", imported)
+    rows = [
+        ("pdbench start-up until the dbt worker runs", first["worker_started"] - started),
+        ("importing dbt", imported - first["worker_started"]),
+        ("parsing ahead of the request", ready - imported),
+        ("waiting for the request", max(0.0, first["request_received"] - ready)),
+        (
+            "dbt set-up of the build (saved parse, selection), outside its elapsed",
+            sum(s["answered"] - s["request_received"] for s in stages) - dbt_elapsed,
+        ),
+        ("dbt's elapsed (nodes, hooks)", dbt_elapsed),
+        ("after dbt answered (empty marts, counts, summary, exit)", ended - last["answered"]),
+    ]
+    print(f"  stages ({len(stages)} dbt invocation(s)):")
+    for title, seconds in rows:
+        print(f"    {seconds:7.2f} s  {title}")
+
+
 def profile(label: str, run_dir: Path, *, play: float | None, top: int) -> None:
     """Aggregate ``run_dir`` once and print where the time went."""
     with tempfile.TemporaryDirectory(prefix="pdbench-profile-") as results_dir:
         env = dict(os.environ, **{RUN_RESULTS_ENV: results_dir})
         load = load_average()
+        started = time.time()
         wall = pdbench("aggregate", str(run_dir), env=env)
+        ended = time.time()
         nodes, dbt_elapsed = read_nodes(Path(results_dir))
+        stages = read_stages(Path(results_dir))
     rounds = sum(1 for _ in (run_dir / "rounds.jsonl").open("rb"))
     print(
         f"\n{label}: {rounds:,} rounds in {run_dir}  (load average {load}, cpus={os.cpu_count()})"
@@ -133,6 +172,7 @@ def profile(label: str, run_dir: Path, *, play: float | None, top: int) -> None:
     outside = wall - in_nodes
     share = f"{outside / wall:.0%}"
     print(f"  outside the nodes (start-up, parse, hooks, reading back): {outside:.2f} s ({share})")
+    print_stages(stages, started=started, ended=ended, dbt_elapsed=dbt_elapsed)
 
 
 def main() -> None:

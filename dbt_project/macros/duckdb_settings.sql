@@ -5,6 +5,19 @@
     set temp_directory = '{{ env_var("PDBENCH_DUCKDB_TEMP_DIR", "/tmp/pdbench-duckdb") }}'
 {%- endmacro %}
 
+{#- DuckDB's threads for this build: pdbench's dbt worker asks for one on a small run
+    (PDBENCH_DUCKDB_THREADS), where a second thread only adds its synchronisation to queries
+    of a few thousand rows; otherwise DuckDB's default (one per core). Reset either way, as a
+    worker builds one run after another. -#}
+{% macro set_duckdb_threads() -%}
+    {%- set threads = env_var("PDBENCH_DUCKDB_THREADS", "") -%}
+    {%- if threads -%}
+        set threads = {{ threads | int }}
+    {%- else -%}
+        reset threads
+    {%- endif -%}
+{%- endmacro %}
+
 {#- A build selects the models of the run's own game only (the manifest's `game`, matched
     against the models' tags: every model carries the tag of each game it serves): a plain
     `dbt build` on a PD run would otherwise write the arena's marts, empty, into it. Refuses

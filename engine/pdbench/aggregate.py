@@ -29,7 +29,7 @@ from pdbench.storage.run_links import refuse_outside_links
 from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import record_files
-from pdbench.tables import count_mart_rows
+from pdbench.tables import count_marts_rows
 
 __all__ = ["AggregateSummary", "aggregate_run"]
 
@@ -88,10 +88,9 @@ def aggregate_run(
             write_build_failure(run_dir, message)  # the viewer says the tables are not the run's
             raise AggregationError(message) from None
         write_marts_manifest(run_dir)  # what they were built from: the viewer checks it
-    tables = {
-        Path(location).name: count_mart_rows(Path(location))
-        for location in sorted([*results.locations, *(str(run_dir / n) for n in left_out)])
-    }
+    tables = count_marts_rows(
+        [Path(p) for p in sorted([*results.locations, *(str(run_dir / n) for n in left_out)])]
+    )
     if on_start is not None:
         for line in results.cut:
             on_start(f"warning: {line}")
@@ -142,6 +141,7 @@ def _build_what_the_run_holds(
             select=f"tag:{game.marts.dbt_tag}",
             exclude=" ".join(f"tag:{tag}" for tag in absent) or None,
             threads=game.marts.dbt_threads,
+            one_duckdb_thread_when_small=game.marts.one_duckdb_thread_when_small,
             unit_tests=unit_tests,
             gathered_checks=not unit_tests,
         )

@@ -88,6 +88,11 @@ class Marts:
     """Of which those that must hold at least one record."""
     dbt_threads: int = 1
     """Models dbt builds side by side."""
+    one_duckdb_thread_when_small: bool = False
+    """Build a run whose raw files are small with one DuckDB thread
+    (:data:`pdbench.storage.dbt_worker.ONE_THREAD_BYTES`): less CPU, and the same marts only
+    where no mart's row order depends on DuckDB's threads (the PD's; some arena marts leave
+    ties in their order, which one thread breaks differently)."""
     viewer_marts: tuple[str, ...] = ()
     """The mart files an aggregated run holds (:mod:`pdbench.storage.marts`), which the
     viewer reads; a run without one of them (aggregated by an older pdbench, or not at all)

@@ -3,6 +3,7 @@ whatever the run directory."""
 
 from __future__ import annotations
 
+import json
 import signal
 import threading
 import time
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from pdbench.errors import AggregationError
 from pdbench.storage.dbt import DbtProcess, DbtRequest, saved_parse_path
+from pdbench.storage.dbt_worker import ONE_THREAD_BYTES, RUN_RESULTS_ENV, duckdb_threads
 
 from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
 from tests.servers.local import SAFETY_NET_S
@@ -21,11 +23,17 @@ AGGREGATES = "+pd_aggregates"
 the whole project, whatever is built)."""
 
 
-def _build(run_dir: Path) -> list[str]:
+def _build(run_dir: Path, *, one_duckdb_thread_when_small: bool = False) -> list[str]:
     """``dbt build`` of the PD models in a new worker process; the files it wrote."""
     process = DbtProcess()
+    request = DbtRequest(
+        "build",
+        run_dir=run_dir,
+        select=AGGREGATES,
+        one_duckdb_thread_when_small=one_duckdb_thread_when_small,
+    )
     try:
-        return process.invoke(DbtRequest("build", run_dir=run_dir, select=AGGREGATES)).locations
+        return process.invoke(request).locations
     finally:
         process.close()
 
@@ -146,3 +154,36 @@ def test_a_worker_stopped_while_it_works_ends_and_the_caller_hears_of_it(tmp_pat
     caller.join(timeout=SAFETY_NET_S)
     assert process.exit_code in (143, -signal.SIGTERM)
     assert len(errors) == 1 and "ended unexpectedly" in str(errors[0])
+
+
+def test_a_small_run_is_built_with_one_duckdb_thread_and_its_stages_are_timed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    results_dir = tmp_path / "results"
+    monkeypatch.setenv(RUN_RESULTS_ENV, str(results_dir))
+    run_dir = write_run_dir(tmp_path / "run", MATCHES)
+
+    written = _build(run_dir, one_duckdb_thread_when_small=True)
+    # a request that does not ask for it keeps DuckDB's default
+    _build(run_dir)
+
+    assert str(run_dir / "aggregates.parquet") in written
+    stages = json.loads((results_dir / "stages-0.json").read_text(encoding="utf-8"))
+    assert stages["duckdb_threads"] == 1
+    second = json.loads((results_dir / "stages-1.json").read_text(encoding="utf-8"))
+    assert second["duckdb_threads"] == 0
+    order = ["worker_started", "dbt_imported", "request_received", "answered"]
+    assert [stages[name] for name in order] == sorted(stages[name] for name in order)
+    assert (results_dir / "run_results-0.json").is_file()
+
+
+def test_a_run_with_large_raw_files_keeps_duckdbs_threads(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    chunk = run_dir / "shards" / "part-0"
+    chunk.mkdir(parents=True)
+    (run_dir / "rounds.jsonl").write_text("{}\n", encoding="utf-8")
+    assert duckdb_threads(run_dir) == 1
+    # a chunk's file counts as the run's own do (a sparse file: no disk used)
+    with (chunk / "rounds.jsonl").open("wb") as handle:
+        handle.truncate(ONE_THREAD_BYTES)
+    assert duckdb_threads(run_dir) is None

@@ -21,7 +21,7 @@ from pdbench.storage.dbt import DbtRequest, invoke_dbt
 from pdbench.storage.manifest import read_manifest
 from pdbench.storage.marts import ArenaMart, SeriesMart
 from pdbench.storage.schema import RunFiles
-from pdbench.tables import aligned, count_mart_rows, decimals, mart_rows
+from pdbench.tables import aligned, count_marts_rows, decimals, mart_rows
 
 __all__ = [
     "SERIES_MANIFEST",
@@ -123,7 +123,7 @@ def build_series(sources: list[Path], output_dir: Path) -> Series:
     results = invoke_dbt(
         DbtRequest("build", run_dir=output_dir, select="tag:series", gathered_checks=True)
     )
-    tables = {Path(p).name: count_mart_rows(Path(p)) for p in sorted(results.locations)}
+    tables = count_marts_rows([Path(p) for p in sorted(results.locations)])
     return Series(output_dir=output_dir, tournaments=tournaments, skipped=skipped, tables=tables)
 
 

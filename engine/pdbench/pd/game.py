@@ -38,6 +38,7 @@ class PDGame(Game):
         # queries over millions of rounds side by side only compete for memory and spill
         # (measured on a 10M-round run: 42 s instead of 67 s of dbt build)
         dbt_threads=1,
+        one_duckdb_thread_when_small=True,
         # rounds.parquet is optional: without it the viewer reads rounds.jsonl
         viewer_marts=tuple(mart for mart in PDMart if mart is not PDMart.ROUNDS),
         summary=condition_table,

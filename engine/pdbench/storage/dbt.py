@@ -68,6 +68,9 @@ class DbtRequest:
     """Models built side by side (None: the profile's)."""
     unit_tests: bool = False
     """Also run the unit tests (``build`` only)."""
+    one_duckdb_thread_when_small: bool = False
+    """One DuckDB thread if the run's raw files are small
+    (:func:`pdbench.storage.dbt_worker.duckdb_threads`); DuckDB's default otherwise."""
     gathered_checks: bool = False
     """Run the data tests of the models' YAML gathered, one test node per game and content
     tag (``dbt_project/macros/gathered_checks.sql``), instead of one node each (``build`` of

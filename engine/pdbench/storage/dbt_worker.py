@@ -10,7 +10,9 @@ dbt's own output (failing tests and the like) goes to standard error; the answer
 original standard output to themselves. dbt reads the run directory from
 ``PDBENCH_RUN_DIR`` (``dbt_project/macros/run_dir.sql``) and spills to
 ``PDBENCH_DUCKDB_TEMP_DIR`` (``dbt_project/macros/duckdb_settings.sql``); both are set per
-request. The target, log and spill folders are this process's own, removed when it ends.
+request, and so is ``PDBENCH_DUCKDB_THREADS``: one DuckDB thread for a run whose raw files
+are small (:data:`ONE_THREAD_BYTES`) when the request allows it, DuckDB's default otherwise.
+The target, log and spill folders are this process's own, removed when it ends.
 
 The worker dies with pdbench, however pdbench ends (``kill -9`` included): it would otherwise
 keep writing marts into a run directory whose lock is free. On Linux the kernel sends it
@@ -24,7 +26,10 @@ folder; dbt itself checks that it still matches the project and parses again whe
 
 With ``PDBENCH_DBT_RUN_RESULTS`` set to a folder (``benchmarks/profile_aggregate.py`` sets it),
 each invocation also writes dbt's ``run_results.json`` there, as ``run_results-<n>.json``: the
-time of every model and test. dbt's own JSON files are off otherwise (``--no-write-json``).
+time of every model and test; and ``stages-<n>.json``: the wall-clock times (seconds since the
+epoch) at which this process started, had imported dbt, had parsed the project ahead of any
+request (absent when a request was already waiting), received the request and answered it.
+dbt's own JSON files are off otherwise (``--no-write-json``).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 import traceback
 from pathlib import Path
 from typing import Any, TextIO
@@ -57,13 +63,24 @@ _PARQUET_MATERIALIZATIONS = ("external", "parquet_copy")
 """Materializations that write a Parquet file at the model's ``location``
 (``parquet_copy``: ``dbt_project/macros/parquet_copy.sql``)."""
 RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
+"""A folder to write each invocation's ``run_results-<n>.json`` and ``stages-<n>.json`` into
+(unset: none written)."""
 GATHERED_TAG = "tag:gathered"
 """The data tests a build runs gathered, one node per game and content tag
 (``dbt_project.yml``), when asked for (:attr:`pdbench.storage.dbt.DbtRequest.gathered_checks`)."""
-"""A folder to write each invocation's ``run_results.json`` into (unset: none written)."""
+ONE_THREAD_BYTES = 16 * 2**20
+"""Raw files (the run's ``*.jsonl``) below this size are built with one DuckDB thread: on
+the demo (0.5 MB) that took 0.5 to 1.4 CPU-seconds off a build of about 7, and more wall
+time on a busy machine, where a second thread only waits for the first; a 210,000-round run
+(about 130 MB) keeps one thread per core. Asked for by the PD only
+(:attr:`pdbench.game.Marts.one_duckdb_thread_when_small`): its marts are the same either way,
+whereas two arena marts whose order leaves ties come out in another row order."""
+_stages: dict[str, float] = {}
+"""When this process reached each stage (seconds since the epoch; see the module)."""
 
 
 def main() -> None:
+    _stages["worker_started"] = time.time()
     work_dirs: list[Path] = []
     # pdbench stops a worker it no longer needs (it failed or was interrupted) with SIGTERM:
     # end at once, quietly, wherever dbt is
@@ -122,6 +139,7 @@ def _serve(work_dir: Path, requests: TextIO, answers: TextIO) -> None:
     from dbt.cli.main import dbtRunner
     from dbt.contracts.graph.manifest import Manifest
 
+    _stages["dbt_imported"] = time.time()
     target_dir = work_dir / "target"
     stamp = _restore_saved_parse(target_dir)
     manifest = None
@@ -131,14 +149,18 @@ def _serve(work_dir: Path, requests: TextIO, answers: TextIO) -> None:
         stamp = _save_parse(target_dir, stamp)
         # a project dbt cannot parse is reported with the first request
         manifest = parsed.result if parsed.success and isinstance(parsed.result, Manifest) else None
+        _stages["parsed_ahead"] = time.time()
     for line in requests:
         if not line.strip():
             continue
+        _stages["request_received"] = time.time()
         try:
             answer = _run(dbtRunner(manifest=manifest), work_dir, json.loads(line))
         except Exception as err:  # answered, so pdbench can say what went wrong in one line
             answer = {"error": f"{type(err).__name__}: {err}"}
         stamp = _save_parse(target_dir, stamp)
+        _stages["answered"] = time.time()
+        _keep_stages()
         answers.write(json.dumps(answer) + "\n")
         answers.flush()
 
@@ -181,6 +203,12 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
         args += ["--threads", str(request["threads"])]
     os.environ["PDBENCH_RUN_DIR"] = str(run_dir)
     os.environ["PDBENCH_DUCKDB_TEMP_DIR"] = str(work_dir / "duckdb")
+    threads = duckdb_threads(run_dir) if request.get("one_duckdb_thread_when_small") else None
+    if threads is None:
+        os.environ.pop("PDBENCH_DUCKDB_THREADS", None)
+    else:
+        os.environ["PDBENCH_DUCKDB_THREADS"] = str(threads)
+    _stages["duckdb_threads"] = float(threads or 0)
     outcome = runner.invoke(args)
     _keep_run_results(outcome.result)
     if outcome.exception is not None:
@@ -216,6 +244,18 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
     }
 
 
+def duckdb_threads(run_dir: Path) -> int | None:
+    """The DuckDB threads to build ``run_dir`` with: 1 when its raw files (``*.jsonl``, its
+    chunks' too) hold fewer than :data:`ONE_THREAD_BYTES`; None (DuckDB's default) otherwise."""
+    size = 0
+    for path in run_dir.rglob("*.jsonl"):
+        with contextlib.suppress(OSError):
+            size += path.stat().st_size
+        if size >= ONE_THREAD_BYTES:
+            return None
+    return 1
+
+
 def _keep_run_results(result: Any) -> None:
     """Write dbt's ``run_results.json`` of this invocation into ``$PDBENCH_DBT_RUN_RESULTS``,
     numbered in the order of the invocations, when that is set."""
@@ -225,6 +265,18 @@ def _keep_run_results(result: Any) -> None:
     target = Path(folder)
     target.mkdir(parents=True, exist_ok=True)
     result.write(str(target / f"run_results-{len(list(target.glob('run_results-*.json')))}.json"))
+
+
+def _keep_stages() -> None:
+    """Write when this process reached each stage, for the invocation just answered, into
+    ``$PDBENCH_DBT_RUN_RESULTS`` as ``stages-<n>.json``, when that is set."""
+    folder = os.environ.get(RUN_RESULTS_ENV)
+    if not folder:
+        return
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    path = target / f"stages-{len(list(target.glob('stages-*.json')))}.json"
+    path.write_text(json.dumps(_stages), encoding="utf-8")
 
 
 def _first_line(message: object) -> str:
