@@ -11,6 +11,7 @@ from pathlib import Path
 import altair as alt
 import pandas as pd
 import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
@@ -56,11 +57,11 @@ _ELO = {
 }
 
 
-def _elo_column(title: str) -> st.column_config.NumberColumn:
+def _elo_column(title: str) -> ColumnConfig:
     return st.column_config.NumberColumn(title, format="%.0f")
 
 
-def _percentage_points(title: str) -> st.column_config.NumberColumn:
+def _percentage_points(title: str) -> ColumnConfig:
     """A difference of two shares (-1..1), in percentage points."""
     return st.column_config.NumberColumn(title, format="%+.1f pp")
 
