@@ -103,7 +103,7 @@ def test_the_runner_hands_every_judge_the_signatures_and_strengths(project: Path
         ("That settles it.", 900),
         ("Happy to expand on any step.", 1000),
     )
-    assert settings.first_preference == 0.3
+    assert settings.traits.first_preference == 0.3
     assert mock_settings(config, 0).strengths == settings.strengths
 
 
