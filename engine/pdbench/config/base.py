@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Discriminator,
@@ -103,6 +104,11 @@ def env_var_name(name: str | None) -> str | None:
             "OPENAI_API_KEY), never the key itself: put the key in the environment or .env"
         )
     return name
+
+
+ApiKeyEnv = Annotated[str | None, AfterValidator(env_var_name)]
+"""An ``api_key_env`` field: the NAME of the environment variable that holds a key, checked
+by :func:`env_var_name`."""
 
 
 def config_root(info: ValidationInfo) -> Path:

@@ -13,7 +13,7 @@ from pydantic import (
     model_validator,
 )
 
-from pdbench.config.base import StrictModel, env_var_name
+from pdbench.config.base import ApiKeyEnv, StrictModel
 from pdbench.errors import unknown
 from pdbench.providers.base import PROVIDERS, providers_with
 from pdbench.providers.batch_lane import BatchPolling
@@ -80,7 +80,7 @@ class ProviderAccessConfig(StrictModel):
     """Server URL of an OpenAI-compatible API (vLLM, Ollama, llama.cpp, OpenRouter) or a proxy
     (None: the vendor's default). A list is a pool of servers of the same model: each call
     (and each retry) goes to the next one in turn."""
-    api_key_env: str | None = None
+    api_key_env: ApiKeyEnv = None
     """NAME of the environment variable holding the key (None: the provider's default,
     OPENAI_API_KEY or ANTHROPIC_API_KEY). Never the key itself."""
     transport: TransportConfig = Field(default_factory=TransportConfig)
@@ -116,11 +116,6 @@ class ProviderAccessConfig(StrictModel):
             if len(set(value)) != len(value):
                 raise ValueError("a pool of servers names each URL once")
         return value
-
-    @field_validator("api_key_env")
-    @classmethod
-    def _an_env_var_name(cls, name: str | None) -> str | None:
-        return env_var_name(name)
 
     @field_validator("provider")
     @classmethod

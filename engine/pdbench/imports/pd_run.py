@@ -21,6 +21,7 @@ from typing import Any
 from pdbench.clock import utc_timestamp
 from pdbench.imports.manifest import IMPORT_SEED, imported_manifest
 from pdbench.pd.config import MetricsConfig, PayoffsConfig, metric_params
+from pdbench.pd.round_lines import MATCH_KEYS, OUTCOME_KEYS, ROUND_KEYS
 from pdbench.storage.jsonl import dumps_line
 from pdbench.storage.manifest import write_manifest as write_manifest_file
 from pdbench.storage.schema import (
@@ -30,15 +31,11 @@ from pdbench.storage.schema import (
     RoundRecord,
     RunFiles,
     RunManifest,
-    line_keys,
 )
 
 __all__ = ["IMPORT_SEED", "ImportedMatch", "write_pd_run"]
 
 """The seed of an imported run: only the bootstrap's resamples are drawn from it."""
-
-_ROUND_KEYS = line_keys(RoundRecord)
-_MATCH_KEYS = line_keys(MatchRecord)
 
 
 @dataclass(slots=True)
@@ -118,20 +115,11 @@ def _condition_config(match: ImportedMatch) -> dict[str, Any]:
     }
 
 
-_OUTCOME_KEYS = (
-    "agent_a_intended_action",
-    "agent_b_intended_action",
-    "agent_a_action",
-    "agent_b_action",
-    "agent_a_payoff",
-    "agent_b_payoff",
-    "agent_a_cum_payoff",
-    "agent_b_cum_payoff",
-)
+_OUTCOME_KEYS = (*OUTCOME_KEYS, "agent_a_cum_payoff", "agent_b_cum_payoff")
 """The keys that change per round besides ``round_index``; they follow each other."""
-_ROUND_AT = _ROUND_KEYS.index("round_index")
-_OUTCOME_AT = _ROUND_KEYS.index(_OUTCOME_KEYS[0])
-if _ROUND_KEYS[_OUTCOME_AT : _OUTCOME_AT + len(_OUTCOME_KEYS)] != _OUTCOME_KEYS:
+_ROUND_AT = ROUND_KEYS.index("round_index")
+_OUTCOME_AT = ROUND_KEYS.index(_OUTCOME_KEYS[0])
+if ROUND_KEYS[_OUTCOME_AT : _OUTCOME_AT + len(_OUTCOME_KEYS)] != _OUTCOME_KEYS:
     raise ValueError("a round line's outcome keys no longer follow each other")
 
 
@@ -151,9 +139,9 @@ def _round_lines(
     serialised once; the first line is validated against the contract and must equal what
     the JSONL encoder writes for it, so every line has the contract's keys and encoding."""
     line = _fixed_fields(match, run_id=run_id, replicate=replicate)
-    head = "{" + _json_fields(line, _ROUND_KEYS[:_ROUND_AT]) + ',"round_index":'
-    middle = "," + _json_fields(line, _ROUND_KEYS[_ROUND_AT + 1 : _OUTCOME_AT]) + ","
-    tail = "," + _json_fields(line, _ROUND_KEYS[_OUTCOME_AT + len(_OUTCOME_KEYS) :]) + "}\n"
+    head = "{" + _json_fields(line, ROUND_KEYS[:_ROUND_AT]) + ',"round_index":'
+    middle = "," + _json_fields(line, ROUND_KEYS[_ROUND_AT + 1 : _OUTCOME_AT]) + ","
+    tail = "," + _json_fields(line, ROUND_KEYS[_OUTCOME_AT + len(_OUTCOME_KEYS) :]) + "}\n"
     given = match.payoffs_a is not None and match.payoffs_b is not None
     total_a = total_b = 0.0
     parts = []
@@ -176,7 +164,7 @@ def _round_lines(
 
 def _fixed_fields(match: ImportedMatch, *, run_id: str, replicate: int) -> dict[str, Any]:
     """A round line's fields that hold for the whole match (the others None)."""
-    line: dict[str, Any] = dict.fromkeys(_ROUND_KEYS)
+    line: dict[str, Any] = dict.fromkeys(ROUND_KEYS)
     line.update(
         **_match_identity(match, run_id=run_id, replicate=replicate),
         agent_a_valid=match.valid[0],
@@ -219,7 +207,7 @@ def _attempts(kind: str) -> int | None:
 
 def _match_line(match: ImportedMatch, *, run_id: str, replicate: int) -> str:
     n = len(match.actions_a)
-    line: dict[str, Any] = dict.fromkeys(_MATCH_KEYS)
+    line: dict[str, Any] = dict.fromkeys(MATCH_KEYS)
     line.update(
         **_match_identity(match, run_id=run_id, replicate=replicate),
         horizon_type="fixed",

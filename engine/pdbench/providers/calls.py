@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -57,7 +58,12 @@ class CallRequest:
 
     def ask(self, client: ProviderClient) -> str:
         """``client``'s reply to this request."""
-        return client.complete(
+        return self.pass_to(client.complete)
+
+    def pass_to[T](self, take: Callable[..., T]) -> T:
+        """What ``take`` (a client's ``complete``, an adapter's request builder) makes of this
+        request's system prompt, prompt, temperature and token limit, passed by keyword."""
+        return take(
             system=self.system,
             prompt=self.prompt,
             temperature=self.temperature,
