@@ -7,11 +7,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
-from pdbench.config.base import StrictModel
+from pdbench.config.base import StrictModel, one_of
 from pdbench.config.providers import ProviderAccessConfig
-from pdbench.errors import unknown
 
 __all__ = [
     "ROLES",
@@ -201,7 +200,7 @@ class ArenaPlayerConfig(ProviderAccessConfig):
     name: str = Field(pattern=_PLAYER_PATTERN)
     """Unique player name (letters, digits, ``_ -``, starting with a letter). Never shown to
     other players."""
-    role: str = "player"
+    role: Annotated[str, one_of("role", ROLES)] = "player"
     """``player`` (writes, rates, answers, judges), ``judge`` (rates and judges only: a
     referee that is not ranked) or ``answerer`` (answers only: ranked, never writes, rates or
     judges)."""
@@ -213,13 +212,6 @@ class ArenaPlayerConfig(ProviderAccessConfig):
     """The player entry a ``budgets`` variant comes from (set by the expansion)."""
     budget: str | None = None
     """The variant's label (set by the expansion, :mod:`pdbench.arena.budgets`)."""
-
-    @field_validator("role")
-    @classmethod
-    def _known_role(cls, role: str) -> str:
-        if role not in ROLES:
-            raise ValueError(unknown("role", role, ROLES))
-        return role
 
     @property
     def writes(self) -> bool:

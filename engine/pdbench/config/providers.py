@@ -4,7 +4,7 @@ provider layer (concurrency, limits, cache)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     Field,
@@ -13,8 +13,7 @@ from pydantic import (
     model_validator,
 )
 
-from pdbench.config.base import ApiKeyEnv, StrictModel
-from pdbench.errors import unknown
+from pdbench.config.base import ApiKeyEnv, StrictModel, one_of
 from pdbench.providers.base import PROVIDERS, providers_with
 from pdbench.providers.batch_lane import BatchPolling
 from pdbench.providers.params import checked_params
@@ -70,7 +69,7 @@ class ProviderAccessConfig(StrictModel):
     """How an LLM (a PD agent or an arena player) is reached: provider, model, endpoint, key,
     transport and cache. The provider adapters read these fields."""
 
-    provider: str = "mock"
+    provider: Annotated[str, one_of("provider", PROVIDERS)] = "mock"
     """Provider name: mock, openai, anthropic, litellm."""
     model: str
     """Model identifier passed to the provider."""
@@ -116,13 +115,6 @@ class ProviderAccessConfig(StrictModel):
             if len(set(value)) != len(value):
                 raise ValueError("a pool of servers names each URL once")
         return value
-
-    @field_validator("provider")
-    @classmethod
-    def _known_provider(cls, provider: str) -> str:
-        if provider not in PROVIDERS:
-            raise ValueError(unknown("provider", provider, PROVIDERS))
-        return provider
 
     @field_validator("batch")
     @classmethod

@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pdbench.imports.base import ImportInputError, ImportOptions, ImportSummary, SourceProblem
-from pdbench.imports.pd_run import ImportedMatch, write_pd_run
-from pdbench.imports.staging import check_output_dir, source_files, staged_run_dir
+from pdbench.imports.pd_run import ImportedMatch, import_pd_run
+from pdbench.imports.staging import check_output_dir, source_files
 from pdbench.pd.config import PayoffsConfig
 from pdbench.storage.schema import ImportRecord
 
@@ -43,22 +43,16 @@ def run(sources: list[Path], output_dir: Path, options: ImportOptions) -> Import
     """Import every interaction of the interactions files ``sources``."""
     check_output_dir(output_dir, overwrite=options.overwrite)
     record = ImportRecord(format="axelrod", sources=source_files(sources))
-    with staged_run_dir(output_dir, overwrite=options.overwrite) as staging:
-        counts = write_pd_run(
-            staging,
-            (match for path in sources for match in _matches(path)),
-            run_id=options.run_id or output_dir.name,
-            payoffs=PayoffsConfig(),
-            record=record,
-        )
-    return ImportSummary(
-        run_dir=output_dir,
-        game="pd",
-        counts=counts,
-        lines=[
+    return import_pd_run(
+        (match for path in sources for match in _matches(path)),
+        output_dir,
+        options,
+        record=record,
+        payoffs=PayoffsConfig(),
+        said=lambda counts: (
             f"imported {counts['matches']} interactions ({counts['rounds']} turns) from "
             f"{len(sources)} Axelrod interactions file(s) -> {output_dir}"
-        ],
+        ),
     )
 
 

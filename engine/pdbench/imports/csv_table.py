@@ -20,8 +20,8 @@ from typing import Any
 
 from pdbench.imports.base import ImportInputError, ImportOptions, ImportSummary, SourceProblem
 from pdbench.imports.mapping import TableMapping, load_mapping
-from pdbench.imports.pd_run import ImportedMatch, write_pd_run
-from pdbench.imports.staging import check_output_dir, source_files, staged_run_dir
+from pdbench.imports.pd_run import ImportedMatch, import_pd_run
+from pdbench.imports.staging import check_output_dir, source_files
 from pdbench.storage.schema import ImportRecord
 
 __all__ = ["run_csv", "run_jsonl"]
@@ -54,22 +54,16 @@ def _run(
         format=name, sources=files, mapping=mapping.model_dump(mode="json", exclude_none=True)
     )
     matches = (match for path in sources for match in _matches(path, rows(path, mapping), mapping))
-    with staged_run_dir(output_dir, overwrite=options.overwrite) as staging:
-        counts = write_pd_run(
-            staging,
-            matches,
-            run_id=options.run_id or output_dir.name,
-            payoffs=mapping.payoffs,
-            record=record,
-        )
-    return ImportSummary(
-        run_dir=output_dir,
-        game="pd",
-        counts=counts,
-        lines=[
+    return import_pd_run(
+        matches,
+        output_dir,
+        options,
+        record=record,
+        payoffs=mapping.payoffs,
+        said=lambda counts: (
             f"imported {counts['matches']} matches ({counts['rounds']} rounds) from "
             f"{len(sources)} {name} file(s) -> {output_dir}"
-        ],
+        ),
     )
 
 

@@ -13,13 +13,15 @@ order. What the source never recorded (match seed, validity, attempts, timestamp
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pdbench.clock import utc_timestamp
+from pdbench.imports.base import ImportOptions, ImportSummary
 from pdbench.imports.manifest import IMPORT_SEED, imported_manifest
+from pdbench.imports.staging import staged_run_dir
 from pdbench.pd.config import MetricsConfig, PayoffsConfig, metric_params
 from pdbench.pd.round_lines import MATCH_KEYS, OUTCOME_KEYS, ROUND_KEYS
 from pdbench.storage.jsonl import dumps_line
@@ -30,12 +32,9 @@ from pdbench.storage.schema import (
     MatchRecord,
     RoundRecord,
     RunFiles,
-    RunManifest,
 )
 
-__all__ = ["IMPORT_SEED", "ImportedMatch", "write_pd_run"]
-
-"""The seed of an imported run: only the bootstrap's resamples are drawn from it."""
+__all__ = ["IMPORT_SEED", "ImportedMatch", "import_pd_run", "write_pd_run"]
 
 
 @dataclass(slots=True)
@@ -62,6 +61,28 @@ class _Totals:
     rounds: int = 0
     matches: int = 0
     longest: int = 0
+
+
+def import_pd_run(
+    matches: Iterable[ImportedMatch],
+    output_dir: Path,
+    options: ImportOptions,
+    *,
+    record: ImportRecord,
+    payoffs: PayoffsConfig,
+    said: Callable[[dict[str, int]], str],
+) -> ImportSummary:
+    """Stage the completed PD run of ``matches`` into ``output_dir`` (:func:`write_pd_run`,
+    read as it is written); what the import command prints is ``said`` of the counts."""
+    with staged_run_dir(output_dir, overwrite=options.overwrite) as staging:
+        counts = write_pd_run(
+            staging,
+            matches,
+            run_id=options.run_id or output_dir.name,
+            payoffs=payoffs,
+            record=record,
+        )
+    return ImportSummary(run_dir=output_dir, game="pd", counts=counts, lines=[said(counts)])
 
 
 def write_pd_run(
@@ -94,10 +115,16 @@ def write_pd_run(
     (run_dir / RunFiles.CALLS).touch()
     counts = {"rounds": totals.rounds, "matches": totals.matches, "calls": 0}
     config = _config(run_id, payoffs=payoffs, conditions=conditions, longest=totals.longest)
-    write_manifest_file(
-        run_dir,
-        _manifest(run_id, config=config, record=record, started_at=started_at, counts=counts),
+    manifest = imported_manifest(
+        "pd",
+        run_id,
+        config=config,
+        record=record,
+        started_at=started_at,
+        counts=counts,
+        metric_params=metric_params(MetricsConfig(), seed=IMPORT_SEED),
     )
+    write_manifest_file(run_dir, manifest)
     return counts
 
 
@@ -233,22 +260,3 @@ def _config(
         "metrics": MetricsConfig().model_dump(mode="json"),
         "conditions": list(conditions.values()),
     }
-
-
-def _manifest(
-    run_id: str,
-    *,
-    config: dict[str, Any],
-    record: ImportRecord,
-    started_at: str,
-    counts: dict[str, int],
-) -> RunManifest:
-    return imported_manifest(
-        "pd",
-        run_id,
-        config=config,
-        record=record,
-        started_at=started_at,
-        counts=counts,
-        metric_params=metric_params(MetricsConfig(), seed=IMPORT_SEED),
-    )
