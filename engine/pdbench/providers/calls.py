@@ -19,7 +19,15 @@ from pdbench.providers.base import ProviderClient, Usage
 from pdbench.redact import redacted, scrub
 from pdbench.storage.schema import SCHEMA_VERSION
 
-__all__ = ["CallContext", "CallRequest", "CallStatus", "Reply", "Verdict", "prompt_sha256"]
+__all__ = [
+    "CallContext",
+    "CallOutcome",
+    "CallRequest",
+    "CallStatus",
+    "Reply",
+    "Verdict",
+    "prompt_sha256",
+]
 
 CallStatus = Literal["ok", "invalid"]
 Verdict = tuple[CallStatus, str | None]
@@ -71,6 +79,22 @@ class CallRequest:
         )
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallOutcome:
+    """How one attempt ended; becomes the measured fields of the ``CallRecord``."""
+
+    latency_ms: float
+    usage: Usage | None
+    """What the reply used; None: no reply, nothing known of tokens or cost."""
+    verdict: tuple[str, str | None]
+    """The status and the extraction rule that read the reply."""
+    retries: int
+    """Transport retries the attempt took."""
+    error: str | None = None
+    cache_hit: bool = False
+    batch_id: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class CallContext:
     """Who calls and about what; becomes the identifying fields of the ``CallRecord``."""
@@ -103,18 +127,13 @@ class CallContext:
         provider: str,
         model: str,
         prompt_sha256: str,
-        latency_ms: float,
-        usage: Usage | None,
-        verdict: tuple[str, str | None],
-        retries: int,
-        error: str | None = None,
-        cache_hit: bool = False,
-        batch_id: str | None = None,
+        outcome: CallOutcome,
     ) -> dict[str, Any]:
         """The ``calls.jsonl`` line of one attempt, in the ``CallRecord``'s order (usage None:
         no reply, nothing known of tokens or cost), every secret in it masked
         (:func:`pdbench.redact.redacted`; known keys are looked for in ``error`` only, the one
         field that quotes what a server said)."""
+        usage = outcome.usage
         return redacted(
             {
                 "schema_version": SCHEMA_VERSION,
@@ -122,22 +141,22 @@ class CallContext:
                 "call_id": self.call_id(attempt),
                 **self.record_fields(),
                 "attempt": attempt,
-                "transport_retries": retries,
+                "transport_retries": outcome.retries,
                 "provider": provider,
                 "model": model,
                 "prompt_sha256": prompt_sha256,
-                "latency_ms": round(latency_ms, 3),
+                "latency_ms": round(outcome.latency_ms, 3),
                 "tokens_in": usage.tokens_in if usage else None,
                 "tokens_out": usage.tokens_out if usage else None,
                 "tokens_reasoning": usage.tokens_reasoning if usage else None,
                 "cost_usd": usage.cost_usd if usage else None,
                 "finish_reason": usage.finish_reason if usage else None,
                 "truncated": usage.truncated if usage else False,
-                "status": verdict[0],
-                "parse_rule": verdict[1],
-                "error": scrub(error) if error else error,
-                "cache_hit": cache_hit,
-                "batch_id": batch_id,
+                "status": outcome.verdict[0],
+                "parse_rule": outcome.verdict[1],
+                "error": scrub(outcome.error) if outcome.error else outcome.error,
+                "cache_hit": outcome.cache_hit,
+                "batch_id": outcome.batch_id,
                 "timestamp_utc": utc_timestamp(),
             },
             known=[],
