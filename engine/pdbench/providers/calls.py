@@ -134,7 +134,7 @@ class CallContext:
         (:func:`pdbench.redact.redacted`; known keys are looked for in ``error`` only, the one
         field that quotes what a server said)."""
         usage = outcome.usage
-        return redacted(
+        line: dict[str, Any] = redacted(
             {
                 "schema_version": SCHEMA_VERSION,
                 "run_id": run_id,
@@ -161,6 +161,7 @@ class CallContext:
             },
             known=[],
         )
+        return line
 
     def sample_key(self, *, seed: int, attempt: int) -> dict[str, Any]:
         """Which draw a call is, for the cache key: same prompt, other sample, other key."""

@@ -85,7 +85,7 @@ class ProviderGateway:
         provider: str,
         model: str,
         run_id: str,
-        record: Callable[[dict], None],
+        record: Callable[[dict[str, Any]], None],
         runtime: ProviderRuntime | None = None,
         retry: RetryPolicy | None = None,
         use_cache: bool = False,
@@ -310,7 +310,7 @@ def gateway_for(
     *,
     client: ProviderClient,
     run_id: str,
-    record: Callable[[dict], None],
+    record: Callable[[dict[str, Any]], None],
     runtime: ProviderRuntime | None,
     batch: BatchLane | None = None,
 ) -> ProviderGateway:
