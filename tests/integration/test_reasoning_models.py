@@ -13,7 +13,7 @@ import anthropic
 import openai
 import pytest
 import yaml
-from pdbench.arena.mock_player import ArenaMockPlayer, ArenaMockSettings
+from pdbench.arena.mock_player import ArenaMockPlayer
 from pdbench.arena.runner import run_arena
 from pdbench.errors import ConfigError, ProviderError
 from pdbench.games import load_config
@@ -23,6 +23,7 @@ from pdbench.storage.schema import CallRecord, RunFiles
 from tests.conftest import write_arena
 from tests.integration.test_real_providers import KEY_ENV, SENTINEL, lines, llm_config, play
 from tests.servers.wire import Request, Step, WireServer, reply, wire_server
+from tests.unit.test_arena_mock import settings_of
 
 THINKING = {"budget_tokens": 2048}
 
@@ -312,7 +313,7 @@ def test_an_unknown_params_key_is_a_one_line_config_error(project: Path, openai_
 def _mock_arena_answer(request: Request) -> str:
     """A mock arena player behind the wire: a real SDK gets sensible replies in every phase."""
     player = ArenaMockPlayer(
-        settings=ArenaMockSettings(
+        settings=settings_of(
             answer_skill=0.7,
             question_quality=0.6,
             judge_leniency=0.0,

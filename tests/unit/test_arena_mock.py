@@ -9,6 +9,7 @@ from pdbench.arena.mock_player import (
     ArenaMockSettings,
 )
 from pdbench.arena.parse import parse_questions
+from pdbench.arena.player_config import ArenaMockConfig
 from pdbench.arena.prompts import (
     ArenaTemplates,
     render_answer,
@@ -27,6 +28,13 @@ from tests.unit.test_arena_prompts_ids import TEMPLATES
 T: ArenaTemplates = TEMPLATES
 
 
+def settings_of(**values) -> ArenaMockSettings:
+    """Mock settings from flat keywords: the planted traits and what the runner resolves."""
+    resolved = {k: values.pop(k) for k in ("signature", "favoured_signature", "identity",
+                                           "strengths") if k in values}  # fmt: skip
+    return ArenaMockSettings(traits=ArenaMockConfig(**values), **resolved)
+
+
 def _settings(**traits) -> ArenaMockSettings:
     values = {
         "answer_skill": 0.5,
@@ -37,7 +45,7 @@ def _settings(**traits) -> ArenaMockSettings:
         "signature": "Hope this helps.",
     }
     values.update(traits)
-    return ArenaMockSettings(**values)
+    return settings_of(**values)
 
 
 def _reply(prompt: str, **traits) -> str:
@@ -175,7 +183,7 @@ def test_an_answerer_loses_two_steps_per_decoy_it_does_not_see_through():
 def test_a_repetitive_writer_rewords_its_first_question_in_the_planted_share():
     from random import Random
 
-    from pdbench.arena.mock_player import ArenaMockPlayer, ArenaMockSettings
+    from pdbench.arena.mock_player import ArenaMockPlayer
 
     prompt = (
         "Write exactly 7 questions as a numbered list, each starting with one of: [math], "
@@ -183,7 +191,7 @@ def test_a_repetitive_writer_rewords_its_first_question_in_the_planted_share():
     )
 
     def questions(share: float) -> list[str]:
-        settings = ArenaMockSettings(
+        settings = settings_of(
             answer_skill=0.5, question_quality=0.5, judge_leniency=0.0, judge_noise=0.5,
             favour_bonus=0.0, signature="Bye.", repetitive=share,
         )  # fmt: skip

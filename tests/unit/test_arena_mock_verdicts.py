@@ -156,8 +156,8 @@ def test_the_runner_hands_every_judge_the_signatures_and_strengths(project: Path
         ("That settles it.", 900),
         ("Happy to expand on any step.", 1000),
     )
-    assert settings.first_preference == 0.3
-    assert (settings.tie_share, settings.strong_share) == (0.0, 0.0)
+    assert settings.traits.first_preference == 0.3
+    assert (settings.traits.tie_share, settings.traits.strong_share) == (0.0, 0.0)
     assert mock_settings(config, 0).strengths == settings.strengths
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 from random import Random
 
 import pytest
-from pdbench.arena.mock_player import STEPS, ArenaMockPlayer, ArenaMockSettings
+from pdbench.arena.mock_player import STEPS, ArenaMockPlayer
 from pdbench.arena.pairing import PairShowing, pair_id, question_pairs, showings
 from pdbench.arena.pairwise_config import PairingConfig
 from pdbench.arena.phases import VERDICT_PROBLEM, read_verdict
@@ -16,6 +16,7 @@ from pdbench.errors import ConfigError
 from pdbench.games import load_config
 
 from tests.conftest import CONFIGS, write_arena
+from tests.unit.test_arena_mock import settings_of
 
 AUTHORS = ["a", "b", "c", "d"]
 JUDGES = ["a", "b", "c", "d", "r"]
@@ -218,7 +219,7 @@ def _answer(steps: int, signature: str) -> str:
 def _verdict(first: str, second: str, *, authors=None, **traits) -> str:
     settings = {"answer_skill": 0.5, "question_quality": 0.5, "judge_leniency": 2.0,
                 "judge_noise": 0.0, "favour_bonus": 0.0, "signature": "Over and out."}  # fmt: skip
-    player = ArenaMockPlayer(settings=ArenaMockSettings(**(settings | traits)))
+    player = ArenaMockPlayer(settings=settings_of(**(settings | traits)))
     prompt = render_pairwise(TEMPLATE, question="Why?", first=first, second=second, authors=authors)
     assert phase_of_prompt(prompt) == "pairwise"
     return player.reply(system="", prompt=prompt, rng=Random(3))
@@ -247,5 +248,5 @@ def test_the_mock_s_planted_position_self_and_name_bonuses():
     own = (_answer(4, "Hope this helps."), _answer(4, "Over and out."))
     assert _verdict(*own, self_bonus=3.5) == "B>>A"
     authors = ("atlas (mock-arena)", "gale (mock-arena)")
-    assert _verdict(*even, favoured_name="gale", name_bonus=2.0) == "A=B"  # blind: no name seen
-    assert _verdict(*even, authors=authors, favoured_name="gale", name_bonus=2.0) == "B>A"
+    assert _verdict(*even, favours="gale", name_bonus=2.0) == "A=B"  # blind: no name seen
+    assert _verdict(*even, authors=authors, favours="gale", name_bonus=2.0) == "B>A"

@@ -24,7 +24,7 @@ from pathlib import Path
 from pdbench.arena.diversity_config import DiversityConfig
 from pdbench.providers.base import Usage
 from pdbench.providers.cache import CachedReply, ResponseCache, cache_key
-from pdbench.providers.calls import CallContext, prompt_sha256
+from pdbench.providers.calls import CallContext, CallOutcome, prompt_sha256
 from pdbench.providers.embeddings import Embedder, EmbedResult, build_embedder
 from pdbench.providers.identity import endpoint_variables, public_url
 from pdbench.providers.pricing import PriceTable
@@ -186,10 +186,12 @@ def _call_line(
         provider=embedder.provider,
         model=embedder.model,
         prompt_sha256=prompt_sha256("", json.dumps(texts, ensure_ascii=False)),
-        latency_ms=latency_ms,
-        usage=usage,
-        verdict=("ok" if error is None else "error", None),
-        retries=retries,
-        error=error,
-        cache_hit=hit,
+        outcome=CallOutcome(
+            latency_ms=latency_ms,
+            usage=usage,
+            verdict=("ok" if error is None else "error", None),
+            retries=retries,
+            error=error,
+            cache_hit=hit,
+        ),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field, field_validator
 
-from pdbench.config.base import StrictModel, env_var_name
+from pdbench.config.base import ApiKeyEnv, StrictModel
 from pdbench.providers.base import PROVIDERS, providers_with
 
 __all__ = ["DiversityConfig", "EmbeddingConfig"]
@@ -22,7 +22,7 @@ class EmbeddingConfig(StrictModel):
     """The embedding model as sent to the provider."""
     base_url: str | None = None
     """Server URL of an OpenAI-compatible API (None: the vendor's default)."""
-    api_key_env: str | None = None
+    api_key_env: ApiKeyEnv = None
     """NAME of the environment variable holding the key (None: the provider's default)."""
     dim: int = Field(default=256, ge=8, le=4096)
     """The mock's vector length (a real model has its own)."""
@@ -32,11 +32,6 @@ class EmbeddingConfig(StrictModel):
     """Transport retries of a request (timeouts, 429, 5xx)."""
     timeout_s: float = Field(default=60.0, gt=0)
     """Timeout of one request."""
-
-    @field_validator("api_key_env")
-    @classmethod
-    def _an_env_var_name(cls, name: str | None) -> str | None:
-        return env_var_name(name)
 
     @field_validator("provider")
     @classmethod

@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from random import Random
 
 from pdbench.arena.mock_verdicts import bradley_terry_verdict
+from pdbench.arena.player_config import ArenaMockConfig
 from pdbench.arena.prompts import phase_of_prompt
 from pdbench.providers.mock import MockSetup
 
@@ -134,67 +135,31 @@ _STRONG_MARGIN = 3.0
 
 @dataclass(frozen=True, slots=True)
 class ArenaMockSettings:
-    """What the mock arena player is built from (the runner resolves signatures)."""
+    """What the mock arena player is built from: its planted traits, as configured, and what
+    the runner resolves for it (signatures, its own identity, the answerers' strengths)."""
 
-    answer_skill: float
-    question_quality: float
-    judge_leniency: float
-    judge_noise: float
-    favour_bonus: float
+    traits: ArenaMockConfig
+    """The planted traits (:class:`pdbench.arena.player_config.ArenaMockConfig`)."""
     signature: str
     """The sign-off of this player's answers."""
     favoured_signature: str | None = None
     """The sign-off of the player this one favours as a judge, if any."""
-    invalid_rate: float = 0.0
-    truncated_rate: float = 0.0
-    latency_ms: float = 0.0
-    seed: int | None = None
-    self_identifies: float = 0.0
-    """Probability that an answer ends with ``identity`` (a planted identity leak)."""
     identity: str = ""
     """The sentence that names this player and its model (the one thing it knows of
     itself: never another player's name)."""
-    overconfidence: float = 0.0
-    """Points added to the score it predicts for its own answer."""
-    trick_bite: float = 0.0
-    """Its trick questions carry ``round(5 * trick_bite)`` decoys."""
-    trick_robustness: float = 0.5
-    """The share of a trick's decoys it sees through as an answerer."""
-    repetitive: float = 0.0
-    """Share of its questions after the first that paraphrase the first."""
-    favoured_name: str | None = None
-    """The name of the player it favours, recognised only where answers are labelled with
-    their authors (the name arm of pairwise judging)."""
-    first_bonus: float = 0.0
-    """Pairwise: points added to the answer shown first."""
-    self_bonus: float = 0.0
-    """Pairwise: points added to an answer with its own signature."""
-    name_bonus: float = 0.0
-    """Pairwise: points added to an answer labelled with ``favoured_name``."""
     strengths: tuple[tuple[str, float], ...] = ()
     """The Bradley-Terry mock: ``(signature, Elo strength)`` of every answerer; empty, the
     verdicts count worked steps."""
-    first_preference: float = 0.0
-    """The Bradley-Terry mock: probability of preferring the answer shown first."""
-    self_preference: float = 0.0
-    """The Bradley-Terry mock: probability of preferring its own answer."""
-    name_preference: float = 0.0
-    """The Bradley-Terry mock: probability of preferring an answer labelled
-    ``favoured_name``."""
-    tie_share: float = 0.0
-    """The Bradley-Terry mock: probability that a verdict the strengths decide is ``A=B``."""
-    strong_share: float = 0.0
-    """The Bradley-Terry mock: probability that a decisive verdict the strengths decide is
-    strong."""
 
     def mock_setup(self) -> MockSetup:
         """The mock provider's player and settings (:class:`pdbench.providers.mock.MockSource`)."""
+        traits = self.traits
         return MockSetup(
             player=ArenaMockPlayer(settings=self),
-            seed=self.seed,
-            invalid_rate=self.invalid_rate,
-            latency_ms=self.latency_ms,
-            truncated_rate=self.truncated_rate,
+            seed=traits.seed,
+            invalid_rate=traits.invalid_rate,
+            latency_ms=traits.latency_ms,
+            truncated_rate=traits.truncated_rate,
         )
 
 
@@ -226,6 +191,7 @@ class ArenaMockPlayer:
 
     def __init__(self, *, settings: ArenaMockSettings) -> None:
         self.settings = settings
+        self.traits = settings.traits
 
     def reply(self, *, system: str, prompt: str, rng: Random) -> str:
         phase = phase_of_prompt(prompt)
@@ -247,13 +213,13 @@ class ArenaMockPlayer:
         if phase == "judge":
             steps = len(set(_STEP.findall(prompt)))
             favoured = self.settings.favoured_signature
-            bonus = self.settings.favour_bonus if favoured and favoured in prompt else 0.0
+            bonus = self.traits.favour_bonus if favoured and favoured in prompt else 0.0
             return str(self._score(steps + bonus, rng))
         return "I am not sure what is being asked."
 
     def _score(self, perceived: float, rng: Random) -> int:
-        noise = rng.gauss(0, self.settings.judge_noise) if self.settings.judge_noise else 0.0
-        return _clamp_score(perceived + self.settings.judge_leniency + noise)
+        noise = rng.gauss(0, self.traits.judge_noise) if self.traits.judge_noise else 0.0
+        return _clamp_score(perceived + self.traits.judge_leniency + noise)
 
     def _verdict(self, prompt: str, rng: Random) -> str:
         shown = {label: (author, text) for label, author, text in _SHOWN.findall(prompt)}
@@ -264,25 +230,25 @@ class ArenaMockPlayer:
                 shown=shown,
                 strengths=dict(self.settings.strengths),
                 signature=self.settings.signature,
-                favoured_name=self.settings.favoured_name,
-                first_preference=self.settings.first_preference,
-                self_preference=self.settings.self_preference,
-                name_preference=self.settings.name_preference,
-                tie_share=self.settings.tie_share,
-                strong_share=self.settings.strong_share,
+                favoured_name=self.traits.favours,
+                first_preference=self.traits.first_preference,
+                self_preference=self.traits.self_preference,
+                name_preference=self.traits.name_preference,
+                tie_share=self.traits.tie_share,
+                strong_share=self.traits.strong_share,
                 rng=rng,
             )
-        settings = self.settings
-        noise = settings.judge_noise
+        settings, traits = self.settings, self.traits
+        noise = traits.judge_noise
         perceived = {}
         for label, (author, text) in sorted(shown.items()):
-            quality = len(set(_STEP.findall(text))) + (settings.first_bonus if label == "A" else 0)
+            quality = len(set(_STEP.findall(text))) + (traits.first_bonus if label == "A" else 0)
             if settings.favoured_signature and settings.favoured_signature in text:
-                quality += settings.favour_bonus
+                quality += traits.favour_bonus
             if settings.signature in text:
-                quality += settings.self_bonus
-            if author and author.split(" (")[0] == settings.favoured_name:
-                quality += settings.name_bonus
+                quality += traits.self_bonus
+            if author and author.split(" (")[0] == traits.favours:
+                quality += traits.name_bonus
             perceived[label] = quality + (rng.gauss(0, noise) if noise else 0.0)
         difference = perceived["A"] - perceived["B"]
         if abs(difference) < _TIE_MARGIN:
@@ -291,8 +257,8 @@ class ArenaMockPlayer:
         return f"{better}{'>>' if abs(difference) >= _STRONG_MARGIN else '>'}{worse}"
 
     def _predict(self, steps: int, rng: Random) -> int:
-        noise = rng.gauss(0, self.settings.judge_noise) if self.settings.judge_noise else 0.0
-        return _clamp_score(steps + self.settings.overconfidence + noise)
+        noise = rng.gauss(0, self.traits.judge_noise) if self.traits.judge_noise else 0.0
+        return _clamp_score(steps + self.traits.overconfidence + noise)
 
     def _questions(self, prompt: str, rng: Random) -> str:
         count = _INSTRUCTION.search(prompt)
@@ -300,7 +266,7 @@ class ArenaMockPlayer:
         n = int(count.group(1)) if count else 1
         categories = _BRACKETED.findall(listed.group(1)) if listed else ["general"]
         tricks = {int(p) for p in _TRICK.findall(prompt)}
-        n_decoys = round(len(DECOYS) * self.settings.trick_bite)
+        n_decoys = round(len(DECOYS) * self.traits.trick_bite)
         lines = ["Here are the questions:", ""]
         first: tuple[str, str, list[str]] | None = None
         for i in range(1, n + 1):
@@ -308,11 +274,11 @@ class ArenaMockPlayer:
             stem = _STEMS[rng.randrange(len(_STEMS))].format(
                 category=category, k=rng.randrange(100, 10000)
             )
-            quality = 5 * self.settings.question_quality + rng.gauss(0, 0.5)
+            quality = 5 * self.traits.question_quality + rng.gauss(0, 0.5)
             n_clear = max(0, min(len(CLARIFIERS), round(quality)))
             clarifiers = rng.sample(CLARIFIERS, n_clear)
             first = first or (category, stem, clarifiers)
-            if _repeats(i, share=self.settings.repetitive):
+            if _repeats(i, share=self.traits.repetitive):
                 category, stem, clarifiers = first
                 stem = _paraphrase(stem, j=i - 2)
             decoys = list(DECOYS[:n_decoys]) if i in tricks else []
@@ -323,14 +289,14 @@ class ArenaMockPlayer:
 
     def _answer(self, prompt: str, rng: Random) -> str:
         difficulty = _MAX_DIFFICULTY * _unit(prompt)
-        level = 10 * self.settings.answer_skill - difficulty + rng.gauss(0, 1.0)
+        level = 10 * self.traits.answer_skill - difficulty + rng.gauss(0, 1.0)
         caught = sum(decoy in prompt for decoy in DECOYS)
-        level -= 2 * caught * (1 - self.settings.trick_robustness)
+        level -= 2 * caught * (1 - self.traits.trick_robustness)
         n_steps = max(0, min(len(STEPS), round(level)))
         steps = [f"Step {i}: {STEPS[i - 1]}." for i in range(1, n_steps + 1)]
         opening = "Here is my answer." if steps else "I do not know."
         closing = [self.settings.signature]
         # drawn only when planted, so a player without the trait keeps its replies
-        if self.settings.self_identifies and rng.random() < self.settings.self_identifies:
+        if self.traits.self_identifies and rng.random() < self.traits.self_identifies:
             closing.append(self.settings.identity)
         return " ".join([opening, *steps, *closing])

@@ -53,7 +53,7 @@ from typing import Any, Literal
 from pdbench.arena.config import ArenaConfig
 from pdbench.arena.ids import question_id
 from pdbench.arena.pairing import showings
-from pdbench.arena.player_config import ArenaPlayerConfig
+from pdbench.arena.player_config import ArenaPlayerConfig, planted_traits
 from pdbench.arena.prompts import (
     ArenaTemplates,
     Phase,
@@ -342,23 +342,14 @@ def _planted_traits(player: ArenaPlayerConfig, *, tricks: bool) -> list[str]:
     """A mock participant's planted traits, those its role acts on."""
     mock = player.mock
     traits = []
-    if player.answers:
-        traits.append(f"answer skill {mock.answer_skill:g}")
-    if player.writes:
-        traits.append(f"question quality {mock.question_quality:g}")
-    if player.evaluates:
-        traits += [f"leniency {mock.judge_leniency:+g}", f"noise {mock.judge_noise:g}"]
-        if mock.favours:
-            traits.append(f"favours {mock.favours}")
-        pairwise = (("first", mock.first_bonus), ("self", mock.self_bonus),
-                    ("name", mock.name_bonus))  # fmt: skip
-        traits += [f"{kind} bonus {bonus:+g}" for kind, bonus in pairwise if bonus]
-    if player.answers and mock.overconfidence:
-        traits.append(f"overconfidence {mock.overconfidence:+g}")
-    if tricks and player.writes:
-        traits.append(f"trick bite {mock.trick_bite:g}")
-    if tricks and player.answers:
-        traits.append(f"trick robustness {mock.trick_robustness:g}")
-    if player.writes and mock.repetitive:
-        traits.append(f"repetitive {mock.repetitive:g}")
+    for name, trait in planted_traits():
+        if trait.label is None or not (trait.acts_as and getattr(player, trait.acts_as)):
+            continue
+        if (trait.shown == "planted" and not mock.is_planted(name)) or (
+            trait.shown == "tricks" and not tricks
+        ):
+            continue
+        value = getattr(mock, name)
+        shown = value if isinstance(value, str) else format(value, "+g" if trait.signed else "g")
+        traits.append(f"{trait.label} {shown}")
     return traits

@@ -3,15 +3,24 @@ planted traits, and for a ``budgets`` variant its family and label."""
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
-from pdbench.config.base import StrictModel
+from pdbench.config.base import StrictModel, one_of
 from pdbench.config.providers import ProviderAccessConfig
-from pdbench.errors import unknown
 
-__all__ = ["ROLES", "ArenaMockConfig", "ArenaPlayerConfig", "PlayerTokensConfig", "Role"]
+__all__ = [
+    "ROLES",
+    "ArenaMockConfig",
+    "ArenaPlayerConfig",
+    "Planted",
+    "PlayerTokensConfig",
+    "Role",
+    "planted_traits",
+]
 
 Role = Literal["player", "judge", "answerer"]
 ROLES: tuple[Role, ...] = ("player", "judge", "answerer")
@@ -28,63 +37,107 @@ ANSWERERS: frozenset[str] = frozenset({"player", "answerer"})
 _PLAYER_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 
 
+@dataclass(frozen=True, slots=True)
+class Planted:
+    """A field of :class:`ArenaMockConfig` that is a planted trait, and how the rest of the
+    arena reports it: the plan's line for the player, and the manifest's ``scoring.players``
+    (the truth tests compare the marts with)."""
+
+    label: str | None = None
+    """Its name on the plan's line; ``None``: the plan does not show it."""
+    acts_as: Literal["answers", "writes", "evaluates"] | None = None
+    """The role it acts in (:class:`ArenaPlayerConfig`'s property): the plan shows it only
+    for a participant in that role."""
+    shown: Literal["always", "planted", "tricks"] = "always"
+    """When the plan shows it: always, only when planted (not its default), or only in a
+    run with trick questions."""
+    signed: bool = False
+    """Whether the plan writes its sign (``+2``)."""
+    recorded: Literal["always", "planted"] = "always"
+    """Whether ``scoring.players`` records it always or only when planted (the pairwise
+    traits, so that other runs keep their manifests)."""
+
+
+def _pairwise_bonus(label: str) -> Planted:
+    """A pairwise judge's planted bonus."""
+    return Planted(label, acts_as="evaluates", shown="planted", signed=True, recorded="planted")
+
+
 class ArenaMockConfig(StrictModel):
     """The planted traits of a mock player (ignored by other providers).
 
     Scores are on the 0..10 scale; skills and qualities are in [0, 1].
     """
 
-    answer_skill: float = Field(default=0.5, ge=0, le=1)
+    answer_skill: Annotated[float, Planted("answer skill", acts_as="answers")] = Field(
+        default=0.5, ge=0, le=1
+    )
     """How good its answers are: an answer carries about ``10 * skill`` worked steps."""
-    question_quality: float = Field(default=0.5, ge=0, le=1)
+    question_quality: Annotated[float, Planted("question quality", acts_as="writes")] = Field(
+        default=0.5, ge=0, le=1
+    )
     """How clear its questions are: a question carries about ``5 * quality`` clarifiers."""
-    judge_leniency: float = Field(default=0.0, ge=-10, le=10)
+    judge_leniency: Annotated[float, Planted("leniency", acts_as="evaluates", signed=True)] = Field(
+        default=0.0, ge=-10, le=10
+    )
     """Points it adds to every rating and judgement it gives."""
-    judge_noise: float = Field(default=0.5, ge=0)
+    judge_noise: Annotated[float, Planted("noise", acts_as="evaluates")] = Field(default=0.5, ge=0)
     """Standard deviation (points) of the noise on every rating and judgement it gives."""
-    favours: str | None = None
+    favours: Annotated[str | None, Planted("favours", acts_as="evaluates", shown="planted")] = None
     """A player whose answers it judges ``favour_bonus`` points higher, recognising them by
     their signature (never by name)."""
-    favour_bonus: float = Field(default=3.0, ge=-10, le=10)
+    favour_bonus: Annotated[float, Planted()] = Field(default=3.0, ge=-10, le=10)
     """Points added to the favoured player's answers; negative for a judge that down-scores
     a rival (``favours`` names the rival)."""
     signature: str | None = Field(default=None, min_length=3, max_length=80)
     """The sign-off every answer of this player ends with (default: one per player, by
     position in the config)."""
-    invalid_rate: float = Field(default=0.0, ge=0, le=1)
+    invalid_rate: Annotated[float, Planted()] = Field(default=0.0, ge=0, le=1)
     """Probability that a reply is invalid (seeded)."""
     truncated_rate: float = Field(default=0.0, ge=0, le=1)
     """Probability that a reply runs long (seeded): the prompt echoed, then the reply, cut at
     the phase's ``max_tokens`` and reported cut at the token limit."""
-    self_identifies: float = Field(default=0.0, ge=0, le=1)
+    self_identifies: Annotated[float, Planted()] = Field(default=0.0, ge=0, le=1)
     """Probability that an answer ends by naming its player and model ("I am atlas, running
     on mock-arena."), seeded: a planted identity leak (:mod:`pdbench.arena.leaks`)."""
-    overconfidence: float = Field(default=0.0, ge=-10, le=10)
+    overconfidence: Annotated[
+        float, Planted("overconfidence", acts_as="answers", shown="planted", signed=True)
+    ] = Field(default=0.0, ge=-10, le=10)
     """Points it adds to the score it predicts for its own answer (``self_assessment``): the
     prediction is the score a judge with no leniency would give (the worked steps it sees)
     plus this, plus noise ~ N(0, ``judge_noise``); negative for an underconfident player."""
-    trick_bite: float = Field(default=0.0, ge=0, le=1)
+    trick_bite: Annotated[float, Planted("trick bite", acts_as="writes", shown="tricks")] = Field(
+        default=0.0, ge=0, le=1
+    )
     """How hard its trick questions (``tricks``) catch answerers: a trick it writes carries
     ``round(5 * trick_bite)`` decoys (fixed misleading sentences) an answerer can fall for."""
-    trick_robustness: float = Field(default=0.5, ge=0, le=1)
+    trick_robustness: Annotated[
+        float, Planted("trick robustness", acts_as="answers", shown="tricks")
+    ] = Field(default=0.5, ge=0, le=1)
     """The share of a trick's decoys it sees through as an answerer: each decoy it does not
     costs its answer ``2 * (1 - trick_robustness)`` worked steps (0: gullible, 1: never
     caught)."""
-    repetitive: float = Field(default=0.0, ge=0, le=1)
+    repetitive: Annotated[float, Planted("repetitive", acts_as="writes", shown="planted")] = Field(
+        default=0.0, ge=0, le=1
+    )
     """Share of its questions (after the first) that are near paraphrases of its first
     question (``floor((n - 1) * repetitive)`` of them, spread evenly; deterministic): a
     planted repetitive question writer (``diversity``)."""
-    first_bonus: float = Field(default=0.0, ge=-10, le=10)
+    first_bonus: Annotated[float, _pairwise_bonus("first bonus")] = Field(
+        default=0.0, ge=-10, le=10
+    )
     """Pairwise judging: points it adds to the answer shown first (a planted position bias;
     ``pairwise_position.parquet``)."""
-    self_bonus: float = Field(default=0.0, ge=-10, le=10)
+    self_bonus: Annotated[float, _pairwise_bonus("self bonus")] = Field(default=0.0, ge=-10, le=10)
     """Pairwise judging with ``pairing.self_judging``: points it adds to an answer ending
     with its own signature (a planted self bias; ``pairwise_self_bias.parquet``)."""
-    name_bonus: float = Field(default=0.0, ge=-10, le=10)
+    name_bonus: Annotated[float, _pairwise_bonus("name bonus")] = Field(default=0.0, ge=-10, le=10)
     """Pairwise judging with ``pairing.reveal_names``: points it adds to an answer labelled
     with the name of the player it ``favours`` (a planted name bias, on top of the signature
     it recognises blind; ``pairwise_name_bias.parquet``)."""
-    strength: float | None = Field(default=None, ge=0, le=3000)
+    strength: Annotated[float | None, Planted(recorded="planted")] = Field(
+        default=None, ge=0, le=3000
+    )
     """Pairwise judging, the Bradley-Terry mock: this player's planted strength on the Elo
     scale. When every answerer plants one, every mock judge draws its blind verdicts from the
     model instead of counting worked steps: it prefers an answer of strength s to one of s'
@@ -92,27 +145,40 @@ class ArenaMockConfig(StrictModel):
     (``docs/pairwise_judging.md``, "Planted truth"); ``first_bonus``, ``self_bonus``,
     ``name_bonus`` and ``favour_bonus`` then do not act on verdicts (``favour_bonus`` still
     acts on absolute scores)."""
-    first_preference: float = Field(default=0.0, ge=0, le=1)
+    first_preference: Annotated[float, Planted(recorded="planted")] = Field(default=0.0, ge=0, le=1)
     """The Bradley-Terry mock: the probability that it prefers the answer shown first,
     whatever the answers (its first-position win rate is ``0.5 + first_preference / 2`` over
     both orders)."""
-    self_preference: float = Field(default=0.0, ge=0, le=1)
+    self_preference: Annotated[float, Planted(recorded="planted")] = Field(default=0.0, ge=0, le=1)
     """The Bradley-Terry mock with ``pairing.self_judging``: the probability that it prefers
     its own answer, whatever the other."""
-    name_preference: float = Field(default=0.0, ge=0, le=1)
+    name_preference: Annotated[float, Planted(recorded="planted")] = Field(default=0.0, ge=0, le=1)
     """The Bradley-Terry mock with ``pairing.reveal_names``: the probability that it prefers
     the answer labelled with the name of the player it ``favours``, whatever the other
     (blind, it does not recognise that player)."""
-    tie_share: float = Field(default=0.0, ge=0, le=1)
+    tie_share: Annotated[float, Planted(recorded="planted")] = Field(default=0.0, ge=0, le=1)
     """The Bradley-Terry mock: the probability that a verdict the strengths decide (no
     preference acted) is a tie, ``A=B``, whatever the strengths."""
-    strong_share: float = Field(default=0.0, ge=0, le=1)
+    strong_share: Annotated[float, Planted(recorded="planted")] = Field(default=0.0, ge=0, le=1)
     """The Bradley-Terry mock: the probability that a verdict the strengths decide, not a
     tie, is strong (``A>>B``, ``B>>A``; counted ``pairwise.strong_weight`` times)."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None
     """Fixed seed for the mock (default: derived from the run seed and the player name)."""
+
+    def is_planted(self, name: str) -> bool:
+        """Whether trait ``name`` is set away from its default."""
+        return bool(getattr(self, name) != type(self).model_fields[name].default)
+
+
+def planted_traits() -> Iterator[tuple[str, Planted]]:
+    """The planted traits of :class:`ArenaMockConfig`, in field order: the one catalogue
+    the plan and the manifest read."""
+    for name, field in ArenaMockConfig.model_fields.items():
+        for marker in field.metadata:
+            if isinstance(marker, Planted):
+                yield name, marker
 
 
 class PlayerTokensConfig(StrictModel):
@@ -141,7 +207,7 @@ class ArenaPlayerConfig(ProviderAccessConfig):
     name: str = Field(pattern=_PLAYER_PATTERN)
     """Unique player name (letters, digits, ``_ -``, starting with a letter). Never shown to
     other players."""
-    role: str = "player"
+    role: Annotated[str, one_of("role", ROLES)] = "player"
     """``player`` (writes, rates, answers, judges), ``judge`` (rates and judges only: a
     referee that is not ranked) or ``answerer`` (answers only: ranked, never writes, rates or
     judges)."""
@@ -153,13 +219,6 @@ class ArenaPlayerConfig(ProviderAccessConfig):
     """The player entry a ``budgets`` variant comes from (set by the expansion)."""
     budget: str | None = None
     """The variant's label (set by the expansion, :mod:`pdbench.arena.budgets`)."""
-
-    @field_validator("role")
-    @classmethod
-    def _known_role(cls, role: str) -> str:
-        if role not in ROLES:
-            raise ValueError(unknown("role", role, ROLES))
-        return role
 
     @property
     def writes(self) -> bool:
@@ -188,16 +247,9 @@ class ArenaPlayerConfig(ProviderAccessConfig):
         if self.provider != "mock":
             return truth
         mock = self.mock
-        planted = mock.model_dump(
-            include={"answer_skill", "question_quality", "judge_leniency", "judge_noise",
-                     "favours", "favour_bonus", "invalid_rate", "self_identifies",
-                     "overconfidence", "trick_bite", "trick_robustness", "repetitive"}
-        )  # fmt: skip
-        pairwise = {"first_bonus", "self_bonus", "name_bonus", "strength",
-                    "first_preference", "self_preference", "name_preference",
-                    "tie_share", "strong_share"}  # fmt: skip
-        # the pairwise traits only when planted, so that other runs keep their manifests
-        planted |= {k: v for k, v in mock.model_dump(include=pairwise).items() if v}
-        if mock.strength is not None:
-            planted["strength"] = mock.strength
+        planted = {
+            name: getattr(mock, name)
+            for name, trait in planted_traits()
+            if trait.recorded == "always" or mock.is_planted(name)
+        }
         return truth | planted

@@ -67,33 +67,11 @@ def mock_settings(config: ArenaConfig, index: int) -> ArenaMockSettings:
         if p.mock.strength is not None
     )
     return ArenaMockSettings(
-        answer_skill=mock.answer_skill,
-        question_quality=mock.question_quality,
-        judge_leniency=mock.judge_leniency,
-        judge_noise=mock.judge_noise,
-        favour_bonus=mock.favour_bonus,
+        traits=mock,
         signature=signatures[index],
         favoured_signature=favoured,
-        invalid_rate=mock.invalid_rate,
-        truncated_rate=mock.truncated_rate,
-        latency_ms=mock.latency_ms,
-        seed=mock.seed,
-        self_identifies=mock.self_identifies,
-        overconfidence=mock.overconfidence,
-        trick_bite=mock.trick_bite,
-        trick_robustness=mock.trick_robustness,
-        repetitive=mock.repetitive,
         identity=f"I am {player.name}, running on {player.model}.",
-        favoured_name=mock.favours,
-        first_bonus=mock.first_bonus,
-        self_bonus=mock.self_bonus,
-        name_bonus=mock.name_bonus,
         strengths=strengths,
-        first_preference=mock.first_preference,
-        self_preference=mock.self_preference,
-        name_preference=mock.name_preference,
-        tie_share=mock.tie_share,
-        strong_share=mock.strong_share,
     )
 
 

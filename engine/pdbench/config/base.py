@@ -8,11 +8,12 @@ import contextvars
 import hashlib
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Discriminator,
@@ -21,6 +22,7 @@ from pydantic import (
     ValidationInfo,
 )
 
+from pdbench.errors import unknown
 from pdbench.redact import looks_like_key
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
@@ -103,6 +105,23 @@ def env_var_name(name: str | None) -> str | None:
             "OPENAI_API_KEY), never the key itself: put the key in the environment or .env"
         )
     return name
+
+
+def one_of(what: str, known: Collection[str]) -> AfterValidator:
+    """The check of a field whose value must be one of ``known`` (a role, a provider, a
+    strategy), failing as :func:`pdbench.errors.unknown` words it."""
+
+    def check(value: str) -> str:
+        if value not in known:
+            raise ValueError(unknown(what, value, known))
+        return value
+
+    return AfterValidator(check)
+
+
+ApiKeyEnv = Annotated[str | None, AfterValidator(env_var_name)]
+"""An ``api_key_env`` field: the NAME of the environment variable that holds a key, checked
+by :func:`env_var_name`."""
 
 
 def config_root(info: ValidationInfo) -> Path:

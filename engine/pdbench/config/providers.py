@@ -4,7 +4,7 @@ provider layer (concurrency, limits, cache)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     Field,
@@ -13,8 +13,7 @@ from pydantic import (
     model_validator,
 )
 
-from pdbench.config.base import StrictModel, env_var_name
-from pdbench.errors import unknown
+from pdbench.config.base import ApiKeyEnv, StrictModel, one_of
 from pdbench.providers.base import PROVIDERS, providers_with
 from pdbench.providers.batch_lane import BatchPolling
 from pdbench.providers.params import checked_params
@@ -70,7 +69,7 @@ class ProviderAccessConfig(StrictModel):
     """How an LLM (a PD agent or an arena player) is reached: provider, model, endpoint, key,
     transport and cache. The provider adapters read these fields."""
 
-    provider: str = "mock"
+    provider: Annotated[str, one_of("provider", PROVIDERS)] = "mock"
     """Provider name: mock, openai, anthropic, litellm."""
     model: str
     """Model identifier passed to the provider."""
@@ -80,7 +79,7 @@ class ProviderAccessConfig(StrictModel):
     """Server URL of an OpenAI-compatible API (vLLM, Ollama, llama.cpp, OpenRouter) or a proxy
     (None: the vendor's default). A list is a pool of servers of the same model: each call
     (and each retry) goes to the next one in turn."""
-    api_key_env: str | None = None
+    api_key_env: ApiKeyEnv = None
     """NAME of the environment variable holding the key (None: the provider's default,
     OPENAI_API_KEY or ANTHROPIC_API_KEY). Never the key itself."""
     transport: TransportConfig = Field(default_factory=TransportConfig)
@@ -116,18 +115,6 @@ class ProviderAccessConfig(StrictModel):
             if len(set(value)) != len(value):
                 raise ValueError("a pool of servers names each URL once")
         return value
-
-    @field_validator("api_key_env")
-    @classmethod
-    def _an_env_var_name(cls, name: str | None) -> str | None:
-        return env_var_name(name)
-
-    @field_validator("provider")
-    @classmethod
-    def _known_provider(cls, provider: str) -> str:
-        if provider not in PROVIDERS:
-            raise ValueError(unknown("provider", provider, PROVIDERS))
-        return provider
 
     @field_validator("batch")
     @classmethod

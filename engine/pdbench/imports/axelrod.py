@@ -16,13 +16,18 @@ further columns, scores and counts, follow from the actions and are not read).
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterator
 from pathlib import Path
 
-from pdbench.imports.base import ImportInputError, ImportOptions, ImportSummary, SourceProblem
-from pdbench.imports.pd_run import ImportedMatch, write_pd_run
-from pdbench.imports.staging import check_output_dir, source_files, staged_run_dir
+from pdbench.imports.base import (
+    ImportInputError,
+    ImportOptions,
+    ImportSummary,
+    SourceProblem,
+    csv_rows,
+)
+from pdbench.imports.pd_run import ImportedMatch, import_pd_run
+from pdbench.imports.staging import check_output_dir, source_files
 from pdbench.pd.config import PayoffsConfig
 from pdbench.storage.schema import ImportRecord
 
@@ -43,46 +48,30 @@ def run(sources: list[Path], output_dir: Path, options: ImportOptions) -> Import
     """Import every interaction of the interactions files ``sources``."""
     check_output_dir(output_dir, overwrite=options.overwrite)
     record = ImportRecord(format="axelrod", sources=source_files(sources))
-    with staged_run_dir(output_dir, overwrite=options.overwrite) as staging:
-        counts = write_pd_run(
-            staging,
-            (match for path in sources for match in _matches(path)),
-            run_id=options.run_id or output_dir.name,
-            payoffs=PayoffsConfig(),
-            record=record,
-        )
-    return ImportSummary(
-        run_dir=output_dir,
-        game="pd",
-        counts=counts,
-        lines=[
+    return import_pd_run(
+        (match for path in sources for match in _matches(path)),
+        output_dir,
+        options,
+        record=record,
+        payoffs=PayoffsConfig(),
+        said=lambda counts: (
             f"imported {counts['matches']} interactions ({counts['rounds']} turns) from "
             f"{len(sources)} Axelrod interactions file(s) -> {output_dir}"
-        ],
+        ),
     )
 
 
 def _rows(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
-    with path.open(newline="", encoding="utf-8") as handle:
-        reader = csv.reader(handle)
-        header = next(reader, None)
-        if header is None:
-            raise ImportInputError("empty file (no header row)", at=SourceProblem(path, 1))
+    def check_header(header: list[str]) -> None:
         missing = [column for column in COLUMNS if column not in header]
         if missing:
             raise ImportInputError(
                 "not an Axelrod interactions file: no such column",
                 at=SourceProblem(path, 1, missing[0]),
             )
-        for row in reader:
-            if not row:
-                continue
-            if len(row) != len(header):
-                raise ImportInputError(
-                    f"{len(row)} fields, the header has {len(header)}",
-                    at=SourceProblem(path, reader.line_num),
-                )
-            yield reader.line_num, dict(zip(header, row, strict=True))
+
+    for line, header, row in csv_rows(path, encoding="utf-8", check_header=check_header):
+        yield line, dict(zip(header, row, strict=True))
 
 
 def _matches(path: Path) -> Iterator[ImportedMatch]:

@@ -9,7 +9,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import csv
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,7 @@ __all__ = [
     "ImportSummary",
     "Importer",
     "SourceProblem",
+    "csv_rows",
 ]
 
 
@@ -99,3 +101,26 @@ class Importer:
     directory, raises :class:`ImportInputError` on bad input (nothing written then)."""
     takes_mapping: bool = False
     """Whether ``--mapping``/``--set`` apply; other formats refuse them."""
+
+
+def csv_rows(
+    path: Path, *, encoding: str, check_header: Callable[[list[str]], None]
+) -> Iterator[tuple[int, list[str], list[str]]]:
+    """``(line, header, row)`` of every non-empty row of the CSV file ``path``, once
+    ``check_header`` (raising an :class:`ImportInputError`) has accepted its header; a file
+    without a header, or a row with another number of fields, fails naming the line."""
+    with path.open(newline="", encoding=encoding) as handle:
+        reader = csv.reader(handle)
+        header = next(reader, None)
+        if header is None:
+            raise ImportInputError("empty file (no header row)", at=SourceProblem(path, 1))
+        check_header(header)
+        for row in reader:
+            if not row:
+                continue
+            if len(row) != len(header):
+                raise ImportInputError(
+                    f"{len(row)} fields, the header has {len(header)}",
+                    at=SourceProblem(path, reader.line_num),
+                )
+            yield reader.line_num, header, row

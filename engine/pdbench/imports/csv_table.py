@@ -11,17 +11,22 @@ that breaks this, or does not parse, is one error naming the file, the line and 
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pdbench.imports.base import ImportInputError, ImportOptions, ImportSummary, SourceProblem
+from pdbench.imports.base import (
+    ImportInputError,
+    ImportOptions,
+    ImportSummary,
+    SourceProblem,
+    csv_rows,
+)
 from pdbench.imports.mapping import TableMapping, load_mapping
-from pdbench.imports.pd_run import ImportedMatch, write_pd_run
-from pdbench.imports.staging import check_output_dir, source_files, staged_run_dir
+from pdbench.imports.pd_run import ImportedMatch, import_pd_run
+from pdbench.imports.staging import check_output_dir, source_files
 from pdbench.storage.schema import ImportRecord
 
 __all__ = ["run_csv", "run_jsonl"]
@@ -54,22 +59,16 @@ def _run(
         format=name, sources=files, mapping=mapping.model_dump(mode="json", exclude_none=True)
     )
     matches = (match for path in sources for match in _matches(path, rows(path, mapping), mapping))
-    with staged_run_dir(output_dir, overwrite=options.overwrite) as staging:
-        counts = write_pd_run(
-            staging,
-            matches,
-            run_id=options.run_id or output_dir.name,
-            payoffs=mapping.payoffs,
-            record=record,
-        )
-    return ImportSummary(
-        run_dir=output_dir,
-        game="pd",
-        counts=counts,
-        lines=[
+    return import_pd_run(
+        matches,
+        output_dir,
+        options,
+        record=record,
+        payoffs=mapping.payoffs,
+        said=lambda counts: (
             f"imported {counts['matches']} matches ({counts['rounds']} rounds) from "
             f"{len(sources)} {name} file(s) -> {output_dir}"
-        ],
+        ),
     )
 
 
@@ -78,27 +77,19 @@ def _run(
 
 
 def _csv_rows(path: Path, mapping: TableMapping) -> Iterator[tuple[int, Row]]:
-    with path.open(newline="", encoding="utf-8-sig") as handle:
-        reader = csv.reader(handle)
-        header = next(reader, None)
-        if header is None:
-            raise ImportInputError("empty file (no header row)", at=SourceProblem(path, 1))
-        positions = {column: index for index, column in enumerate(header)}
+    positions: dict[str, int] = {}
+
+    def check_header(header: list[str]) -> None:
+        positions.update({column: index for index, column in enumerate(header)})
         for key, column in mapping.columns().items():
             if column not in positions:
                 raise ImportInputError(
                     f"no column {column!r} (mapped as {key}; the header has {', '.join(header)})",
                     at=SourceProblem(path, 1, column),
                 )
-        for row in reader:
-            if not row:
-                continue
-            if len(row) != len(header):
-                raise ImportInputError(
-                    f"{len(row)} fields, the header has {len(header)}",
-                    at=SourceProblem(path, reader.line_num),
-                )
-            yield reader.line_num, _row_reader(row, positions)
+
+    for line, _, row in csv_rows(path, encoding="utf-8-sig", check_header=check_header):
+        yield line, _row_reader(row, positions)
 
 
 def _row_reader(row: list[str], positions: dict[str, int]) -> Row:

@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pdbench.imports.base import ImportInputError, ImportOptions, ImportSummary, SourceProblem
-from pdbench.imports.pd_run import ImportedMatch, write_pd_run
-from pdbench.imports.staging import source_files, staged_run_dir
+from pdbench.imports.pd_run import ImportedMatch, import_pd_run
+from pdbench.imports.staging import source_files
 from pdbench.pd.config import PayoffsConfig
 from pdbench.storage.schema import ImportRecord
 
@@ -41,25 +41,18 @@ def run(sources: list[Path], output_dir: Path, options: ImportOptions) -> Import
     """Import every game of every run folder in ``sources`` into ``output_dir``."""
     games = [game for folder in sources for game in _games(folder)]
     files = source_files([path for _, _, path in games])
-    run_id = options.run_id or output_dir.name
     record = ImportRecord(format="fontana", sources=files)
-    with staged_run_dir(output_dir, overwrite=options.overwrite) as staging:
-        counts = write_pd_run(
-            staging,
-            (_match(model, alpha, path) for model, alpha, path in games),
-            run_id=run_id,
-            payoffs=PayoffsConfig(),
-            record=record,
-        )
     models = sorted({model for model, _, _ in games})
-    return ImportSummary(
-        run_dir=output_dir,
-        game="pd",
-        counts=counts,
-        lines=[
+    return import_pd_run(
+        (_match(model, alpha, path) for model, alpha, path in games),
+        output_dir,
+        options,
+        record=record,
+        payoffs=PayoffsConfig(),
+        said=lambda counts: (
             f"imported {counts['matches']} games ({counts['rounds']} rounds) of "
             f"{', '.join(models)} vs URND(alpha) from {len(sources)} folder(s) -> {output_dir}"
-        ],
+        ),
     )
 
 

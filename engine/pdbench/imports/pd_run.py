@@ -13,14 +13,17 @@ order. What the source never recorded (match seed, validity, attempts, timestamp
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pdbench.clock import utc_timestamp
+from pdbench.imports.base import ImportOptions, ImportSummary
 from pdbench.imports.manifest import IMPORT_SEED, imported_manifest
+from pdbench.imports.staging import staged_run_dir
 from pdbench.pd.config import MetricsConfig, PayoffsConfig, metric_params
+from pdbench.pd.round_lines import MATCH_KEYS, OUTCOME_KEYS, ROUND_KEYS
 from pdbench.storage.jsonl import dumps_line
 from pdbench.storage.manifest import write_manifest as write_manifest_file
 from pdbench.storage.schema import (
@@ -29,16 +32,9 @@ from pdbench.storage.schema import (
     MatchRecord,
     RoundRecord,
     RunFiles,
-    RunManifest,
-    line_keys,
 )
 
-__all__ = ["IMPORT_SEED", "ImportedMatch", "write_pd_run"]
-
-"""The seed of an imported run: only the bootstrap's resamples are drawn from it."""
-
-_ROUND_KEYS = line_keys(RoundRecord)
-_MATCH_KEYS = line_keys(MatchRecord)
+__all__ = ["IMPORT_SEED", "ImportedMatch", "import_pd_run", "write_pd_run"]
 
 
 @dataclass(slots=True)
@@ -65,6 +61,28 @@ class _Totals:
     rounds: int = 0
     matches: int = 0
     longest: int = 0
+
+
+def import_pd_run(
+    matches: Iterable[ImportedMatch],
+    output_dir: Path,
+    options: ImportOptions,
+    *,
+    record: ImportRecord,
+    payoffs: PayoffsConfig,
+    said: Callable[[dict[str, int]], str],
+) -> ImportSummary:
+    """Stage the completed PD run of ``matches`` into ``output_dir`` (:func:`write_pd_run`,
+    read as it is written); what the import command prints is ``said`` of the counts."""
+    with staged_run_dir(output_dir, overwrite=options.overwrite) as staging:
+        counts = write_pd_run(
+            staging,
+            matches,
+            run_id=options.run_id or output_dir.name,
+            payoffs=payoffs,
+            record=record,
+        )
+    return ImportSummary(run_dir=output_dir, game="pd", counts=counts, lines=[said(counts)])
 
 
 def write_pd_run(
@@ -97,10 +115,16 @@ def write_pd_run(
     (run_dir / RunFiles.CALLS).touch()
     counts = {"rounds": totals.rounds, "matches": totals.matches, "calls": 0}
     config = _config(run_id, payoffs=payoffs, conditions=conditions, longest=totals.longest)
-    write_manifest_file(
-        run_dir,
-        _manifest(run_id, config=config, record=record, started_at=started_at, counts=counts),
+    manifest = imported_manifest(
+        "pd",
+        run_id,
+        config=config,
+        record=record,
+        started_at=started_at,
+        counts=counts,
+        metric_params=metric_params(MetricsConfig(), seed=IMPORT_SEED),
     )
+    write_manifest_file(run_dir, manifest)
     return counts
 
 
@@ -118,20 +142,11 @@ def _condition_config(match: ImportedMatch) -> dict[str, Any]:
     }
 
 
-_OUTCOME_KEYS = (
-    "agent_a_intended_action",
-    "agent_b_intended_action",
-    "agent_a_action",
-    "agent_b_action",
-    "agent_a_payoff",
-    "agent_b_payoff",
-    "agent_a_cum_payoff",
-    "agent_b_cum_payoff",
-)
+_OUTCOME_KEYS = (*OUTCOME_KEYS, "agent_a_cum_payoff", "agent_b_cum_payoff")
 """The keys that change per round besides ``round_index``; they follow each other."""
-_ROUND_AT = _ROUND_KEYS.index("round_index")
-_OUTCOME_AT = _ROUND_KEYS.index(_OUTCOME_KEYS[0])
-if _ROUND_KEYS[_OUTCOME_AT : _OUTCOME_AT + len(_OUTCOME_KEYS)] != _OUTCOME_KEYS:
+_ROUND_AT = ROUND_KEYS.index("round_index")
+_OUTCOME_AT = ROUND_KEYS.index(_OUTCOME_KEYS[0])
+if ROUND_KEYS[_OUTCOME_AT : _OUTCOME_AT + len(_OUTCOME_KEYS)] != _OUTCOME_KEYS:
     raise ValueError("a round line's outcome keys no longer follow each other")
 
 
@@ -151,9 +166,9 @@ def _round_lines(
     serialised once; the first line is validated against the contract and must equal what
     the JSONL encoder writes for it, so every line has the contract's keys and encoding."""
     line = _fixed_fields(match, run_id=run_id, replicate=replicate)
-    head = "{" + _json_fields(line, _ROUND_KEYS[:_ROUND_AT]) + ',"round_index":'
-    middle = "," + _json_fields(line, _ROUND_KEYS[_ROUND_AT + 1 : _OUTCOME_AT]) + ","
-    tail = "," + _json_fields(line, _ROUND_KEYS[_OUTCOME_AT + len(_OUTCOME_KEYS) :]) + "}\n"
+    head = "{" + _json_fields(line, ROUND_KEYS[:_ROUND_AT]) + ',"round_index":'
+    middle = "," + _json_fields(line, ROUND_KEYS[_ROUND_AT + 1 : _OUTCOME_AT]) + ","
+    tail = "," + _json_fields(line, ROUND_KEYS[_OUTCOME_AT + len(_OUTCOME_KEYS) :]) + "}\n"
     given = match.payoffs_a is not None and match.payoffs_b is not None
     total_a = total_b = 0.0
     parts = []
@@ -176,7 +191,7 @@ def _round_lines(
 
 def _fixed_fields(match: ImportedMatch, *, run_id: str, replicate: int) -> dict[str, Any]:
     """A round line's fields that hold for the whole match (the others None)."""
-    line: dict[str, Any] = dict.fromkeys(_ROUND_KEYS)
+    line: dict[str, Any] = dict.fromkeys(ROUND_KEYS)
     line.update(
         **_match_identity(match, run_id=run_id, replicate=replicate),
         agent_a_valid=match.valid[0],
@@ -219,7 +234,7 @@ def _attempts(kind: str) -> int | None:
 
 def _match_line(match: ImportedMatch, *, run_id: str, replicate: int) -> str:
     n = len(match.actions_a)
-    line: dict[str, Any] = dict.fromkeys(_MATCH_KEYS)
+    line: dict[str, Any] = dict.fromkeys(MATCH_KEYS)
     line.update(
         **_match_identity(match, run_id=run_id, replicate=replicate),
         horizon_type="fixed",
@@ -245,22 +260,3 @@ def _config(
         "metrics": MetricsConfig().model_dump(mode="json"),
         "conditions": list(conditions.values()),
     }
-
-
-def _manifest(
-    run_id: str,
-    *,
-    config: dict[str, Any],
-    record: ImportRecord,
-    started_at: str,
-    counts: dict[str, int],
-) -> RunManifest:
-    return imported_manifest(
-        "pd",
-        run_id,
-        config=config,
-        record=record,
-        started_at=started_at,
-        counts=counts,
-        metric_params=metric_params(MetricsConfig(), seed=IMPORT_SEED),
-    )

@@ -12,7 +12,14 @@ from pydantic import (
     model_validator,
 )
 
-from pdbench.config.base import PLAIN_KEY, StrictModel, config_root, read_text_file, tagged_union
+from pdbench.config.base import (
+    PLAIN_KEY,
+    StrictModel,
+    config_root,
+    one_of,
+    read_text_file,
+    tagged_union,
+)
 from pdbench.config.providers import ProviderAccessConfig
 from pdbench.errors import unknown
 from pdbench.pd.agents.axelrod_policy import (
@@ -103,7 +110,7 @@ class PolicyAgentConfig(StrictModel):
 class MockConfig(StrictModel):
     """How the ``mock`` provider behaves (ignored by other providers)."""
 
-    strategy: str = "TFT"
+    strategy: Annotated[str, one_of("strategy", POLICIES)] = "TFT"
     """The policy the mock plays through the prompt: ALLC, ALLD, TFT, GRIM, GTFT, WSLS."""
     invalid_rate: float = Field(default=0.0, ge=0, le=1)
     """Probability that a reply is invalid (seeded)."""
@@ -114,13 +121,6 @@ class MockConfig(StrictModel):
     """Simulated latency per call."""
     seed: int | None = None
     """Fixed seed for the mock (default: derived from the run seed, condition and replicate)."""
-
-    @field_validator("strategy")
-    @classmethod
-    def _known_strategy(cls, strategy: str) -> str:
-        if strategy not in POLICIES:
-            raise ValueError(unknown("strategy", strategy, POLICIES))
-        return strategy
 
 
 class LLMAgentConfig(ProviderAccessConfig):

@@ -105,7 +105,7 @@ class SDKAdapter(Adapter):
     """The SDK's client (``openai.OpenAI``, ``anthropic.Anthropic``)."""
     api_key: InitVar[str]
 
-    def __post_init__(self, api_key: str) -> None:  # type: ignore[override]
+    def __post_init__(self, api_key: str) -> None:
         super().__post_init__()
         # every call ends within its deadline, however slowly its body comes
         self._clients = [

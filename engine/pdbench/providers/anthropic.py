@@ -42,7 +42,7 @@ STOP_REASONS = {
 
 
 @dataclass(kw_only=True, eq=False)
-class AnthropicProvider(SDKAdapter, AnthropicBatches):  # type: ignore[misc]
+class AnthropicProvider(SDKAdapter, AnthropicBatches):
     """Messages API: the system prompt and one user message in, the text blocks out; the
     same requests in batches (:mod:`pdbench.providers.anthropic_batch`)."""
 

@@ -45,7 +45,8 @@ class AnthropicBatches:
 
     def batch_ended(self, batch_id: str) -> bool:
         """Whether processing has ended."""
-        return self.batch_client().messages.batches.retrieve(batch_id).processing_status == "ended"
+        status: str = self.batch_client().messages.batches.retrieve(batch_id).processing_status
+        return status == "ended"
 
     def batch_results(self, batch_id: str) -> dict[str, BatchOutcome]:
         """Every request's outcome."""

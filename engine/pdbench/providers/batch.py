@@ -48,13 +48,7 @@ class BatchItem:
 
     def arguments(self, request: Callable[..., dict[str, Any]]) -> dict[str, Any]:
         """The SDK arguments an adapter's ``request`` builds for this single call."""
-        call = self.request
-        return request(
-            system=call.system,
-            prompt=call.prompt,
-            temperature=call.temperature,
-            max_tokens=call.max_tokens,
-        )
+        return self.request.pass_to(request)
 
 
 @dataclass(frozen=True, slots=True)

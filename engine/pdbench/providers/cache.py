@@ -162,7 +162,8 @@ class ResponseCache:
 
     def __len__(self) -> int:
         with self._lock, self._unusable():
-            return self._db.execute("select count(*) from responses").fetchone()[0]
+            count: int = self._db.execute("select count(*) from responses").fetchone()[0]
+            return count
 
     def close(self) -> None:
         """Close the connection (idempotent)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -18,7 +19,15 @@ from pdbench.providers.base import ProviderClient, Usage
 from pdbench.redact import redacted, scrub
 from pdbench.storage.schema import SCHEMA_VERSION
 
-__all__ = ["CallContext", "CallRequest", "CallStatus", "Reply", "Verdict", "prompt_sha256"]
+__all__ = [
+    "CallContext",
+    "CallOutcome",
+    "CallRequest",
+    "CallStatus",
+    "Reply",
+    "Verdict",
+    "prompt_sha256",
+]
 
 CallStatus = Literal["ok", "invalid"]
 Verdict = tuple[CallStatus, str | None]
@@ -57,12 +66,33 @@ class CallRequest:
 
     def ask(self, client: ProviderClient) -> str:
         """``client``'s reply to this request."""
-        return client.complete(
+        return self.pass_to(client.complete)
+
+    def pass_to[T](self, take: Callable[..., T]) -> T:
+        """What ``take`` (a client's ``complete``, an adapter's request builder) makes of this
+        request's system prompt, prompt, temperature and token limit, passed by keyword."""
+        return take(
             system=self.system,
             prompt=self.prompt,
             temperature=self.temperature,
             max_tokens=self.max_tokens,
         )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallOutcome:
+    """How one attempt ended; becomes the measured fields of the ``CallRecord``."""
+
+    latency_ms: float
+    usage: Usage | None
+    """What the reply used; None: no reply, nothing known of tokens or cost."""
+    verdict: tuple[str, str | None]
+    """The status and the extraction rule that read the reply."""
+    retries: int
+    """Transport retries the attempt took."""
+    error: str | None = None
+    cache_hit: bool = False
+    batch_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,45 +127,41 @@ class CallContext:
         provider: str,
         model: str,
         prompt_sha256: str,
-        latency_ms: float,
-        usage: Usage | None,
-        verdict: tuple[str, str | None],
-        retries: int,
-        error: str | None = None,
-        cache_hit: bool = False,
-        batch_id: str | None = None,
+        outcome: CallOutcome,
     ) -> dict[str, Any]:
         """The ``calls.jsonl`` line of one attempt, in the ``CallRecord``'s order (usage None:
         no reply, nothing known of tokens or cost), every secret in it masked
         (:func:`pdbench.redact.redacted`; known keys are looked for in ``error`` only, the one
         field that quotes what a server said)."""
-        return redacted(
+        usage = outcome.usage
+        line: dict[str, Any] = redacted(
             {
                 "schema_version": SCHEMA_VERSION,
                 "run_id": run_id,
                 "call_id": self.call_id(attempt),
                 **self.record_fields(),
                 "attempt": attempt,
-                "transport_retries": retries,
+                "transport_retries": outcome.retries,
                 "provider": provider,
                 "model": model,
                 "prompt_sha256": prompt_sha256,
-                "latency_ms": round(latency_ms, 3),
+                "latency_ms": round(outcome.latency_ms, 3),
                 "tokens_in": usage.tokens_in if usage else None,
                 "tokens_out": usage.tokens_out if usage else None,
                 "tokens_reasoning": usage.tokens_reasoning if usage else None,
                 "cost_usd": usage.cost_usd if usage else None,
                 "finish_reason": usage.finish_reason if usage else None,
                 "truncated": usage.truncated if usage else False,
-                "status": verdict[0],
-                "parse_rule": verdict[1],
-                "error": scrub(error) if error else error,
-                "cache_hit": cache_hit,
-                "batch_id": batch_id,
+                "status": outcome.verdict[0],
+                "parse_rule": outcome.verdict[1],
+                "error": scrub(outcome.error) if outcome.error else outcome.error,
+                "cache_hit": outcome.cache_hit,
+                "batch_id": outcome.batch_id,
                 "timestamp_utc": utc_timestamp(),
             },
             known=[],
         )
+        return line
 
     def sample_key(self, *, seed: int, attempt: int) -> dict[str, Any]:
         """Which draw a call is, for the cache key: same prompt, other sample, other key."""

@@ -31,7 +31,7 @@ from pdbench.errors import ProviderError
 from pdbench.providers.base import ProviderClient, Usage
 from pdbench.providers.batch_lane import AwaitingBatch, BatchLane, Settled
 from pdbench.providers.cache import CachedReply, cache_key
-from pdbench.providers.calls import CallContext, CallRequest, Reply, Verdict
+from pdbench.providers.calls import CallContext, CallOutcome, CallRequest, Reply, Verdict
 from pdbench.providers.failures import Failure, MalformedReply, classify_builtin, describe
 from pdbench.providers.identity import reply_identity
 from pdbench.providers.keys import scrub
@@ -85,7 +85,7 @@ class ProviderGateway:
         provider: str,
         model: str,
         run_id: str,
-        record: Callable[[dict], None],
+        record: Callable[[dict[str, Any]], None],
         runtime: ProviderRuntime | None = None,
         retry: RetryPolicy | None = None,
         use_cache: bool = False,
@@ -133,11 +133,13 @@ class ProviderGateway:
             reply = Reply(scrub(cached.reply), truncated=usage.truncated)
             self._write(
                 call,
-                latency_ms=call.elapsed_ms(),
-                usage=usage,
-                verdict=classify(reply),
-                retries=0,
-                cache_hit=True,
+                CallOutcome(
+                    latency_ms=call.elapsed_ms(),
+                    usage=usage,
+                    verdict=classify(reply),
+                    retries=0,
+                    cache_hit=True,
+                ),
             )
             return reply
         text, retries = self._call(call)
@@ -149,7 +151,10 @@ class ProviderGateway:
             self.batch.settle(key, Settled(text, usage, None, latency_ms, retries))
         reply = Reply(text, truncated=usage.truncated)
         self._write(
-            call, latency_ms=latency_ms, usage=usage, verdict=classify(reply), retries=retries
+            call,
+            CallOutcome(
+                latency_ms=latency_ms, usage=usage, verdict=classify(reply), retries=retries
+            ),
         )
         return reply
 
@@ -162,11 +167,13 @@ class ProviderGateway:
         reply = Reply(settled.reply, truncated=settled.usage.truncated)
         self._write(
             call,
-            latency_ms=settled.latency_ms,
-            usage=settled.usage,
-            verdict=classify(reply),
-            retries=settled.retries,
-            batch_id=settled.batch_id,
+            CallOutcome(
+                latency_ms=settled.latency_ms,
+                usage=settled.usage,
+                verdict=classify(reply),
+                retries=settled.retries,
+                batch_id=settled.batch_id,
+            ),
         )
         return reply
 
@@ -236,14 +243,14 @@ class ProviderGateway:
 
     def _write_unanswered(self, call: _Attempt, *, status: str, retries: int, error: str) -> None:
         """The record of an attempt that got no reply: failed for good, or cancelled."""
-        self._write(
-            call,
+        outcome = CallOutcome(
             latency_ms=call.elapsed_ms(),
             usage=None,
             verdict=(status, None),
             retries=retries,
             error=error,
         )
+        self._write(call, outcome)
 
     def _cache_key(self, call: _Attempt) -> str:
         request = call.request
@@ -258,18 +265,7 @@ class ProviderGateway:
             sample=call.context.sample_key(seed=self.runtime.seed, attempt=call.number),
         )
 
-    def _write(
-        self,
-        call: _Attempt,
-        *,
-        latency_ms: float,
-        usage: Usage | None,
-        verdict: tuple[str, str | None],
-        retries: int,
-        error: str | None = None,
-        cache_hit: bool = False,
-        batch_id: str | None = None,
-    ) -> None:
+    def _write(self, call: _Attempt, outcome: CallOutcome) -> None:
         self._record(
             call.context.call_record(
                 run_id=self.run_id,
@@ -277,13 +273,7 @@ class ProviderGateway:
                 provider=self.provider,
                 model=self.model,
                 prompt_sha256=call.request.prompt_sha256,
-                latency_ms=latency_ms,
-                usage=usage,
-                verdict=verdict,
-                retries=retries,
-                error=error,
-                cache_hit=cache_hit,
-                batch_id=batch_id,
+                outcome=outcome,
             )
         )
 
@@ -320,7 +310,7 @@ def gateway_for(
     *,
     client: ProviderClient,
     run_id: str,
-    record: Callable[[dict], None],
+    record: Callable[[dict[str, Any]], None],
     runtime: ProviderRuntime | None,
     batch: BatchLane | None = None,
 ) -> ProviderGateway:

@@ -24,7 +24,7 @@ from typing import Any
 # copy; nothing in pdbench may reach for the network unasked.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-import litellm
+import litellm as litellm  # re-exported: the price table reads it once it is set up
 
 from pdbench.providers.adapter import Adapter, adapter_options
 from pdbench.providers.deadline import deadline_client

@@ -43,7 +43,7 @@ _LOCAL_PLACEHOLDER_KEY = "no-key-needed"
 
 
 @dataclass(kw_only=True, eq=False)
-class OpenAIProvider(SDKAdapter, ReasoningRequests, OpenAIBatches):  # type: ignore[misc]
+class OpenAIProvider(SDKAdapter, ReasoningRequests, OpenAIBatches):
     """Chat completions: one system and one user message in, the first choice's text out;
     the same requests in batches (:mod:`pdbench.providers.openai_batch`)."""
 

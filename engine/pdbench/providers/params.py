@@ -28,7 +28,7 @@ __all__ = ["SET_BY_PDBENCH", "checked_params", "param_types"]
 
 
 @cache
-def param_types(provider: str) -> dict[str, TypeAdapter]:
+def param_types(provider: str) -> dict[str, TypeAdapter[Any]]:
     """The params ``provider`` takes, each with the type its value must have (none for a
     provider pdbench does not know)."""
     spec = PROVIDERS.get(provider)

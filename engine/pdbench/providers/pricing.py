@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from pdbench.providers.base import Usage
 
@@ -39,7 +40,7 @@ _LITELLM_PRICE_MAP = "model_prices_and_context_window_backup.json"
 
 
 @lru_cache(maxsize=1)
-def _litellm_price_map() -> dict:
+def _litellm_price_map() -> dict[str, Any]:
     """LiteLLM's price map, read from the copy bundled with the package: the map LiteLLM
     itself uses offline, without the seconds its import takes (or any network)."""
     spec = importlib.util.find_spec("litellm")
@@ -48,7 +49,8 @@ def _litellm_price_map() -> dict:
     for folder in spec.submodule_search_locations or ():
         path = Path(folder) / _LITELLM_PRICE_MAP
         if path.is_file():
-            return json.loads(path.read_text(encoding="utf-8"))
+            prices: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+            return prices
     from pdbench.providers.litellm import litellm  # a LiteLLM that no longer bundles the file
 
     return dict(litellm.model_cost)

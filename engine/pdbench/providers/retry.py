@@ -78,7 +78,7 @@ def backoff_delay(
     """
     if retry_after_s is not None and math.isfinite(retry_after_s):
         return min(max(retry_after_s, 0.0), MAX_RETRY_AFTER_S)
-    ceiling = min(policy.backoff_max_s, policy.backoff_base_s * 2 ** (retry - 1))
+    ceiling = min(policy.backoff_max_s, policy.backoff_base_s * 2.0 ** (retry - 1))
     return ceiling / 2 + rng.uniform(0, ceiling / 2)
 
 

@@ -42,7 +42,7 @@ class ProviderRuntime:
     _semaphores: dict[str, threading.BoundedSemaphore] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _in_flight: dict[int, Callable[[], None]] = field(default_factory=dict, repr=False)
-    _calls: itertools.count = field(default_factory=itertools.count, repr=False)
+    _calls: itertools.count[int] = field(default_factory=itertools.count, repr=False)
 
     def start_call(self, record_cancelled: Callable[[], None]) -> int:
         """Register a call going out; ``record_cancelled`` writes its record should the run

@@ -37,7 +37,7 @@ def budget_chart(curves: pd.DataFrame) -> alt.LayerChart:
             alt.Tooltip("score_gain_per_1k_tokens:Q", title="gain / 1k tokens", format=".2f"),
         ],
     )
-    return alt.layer(lines, points)
+    return alt.LayerChart(layer=[lines, points])
 
 
 def page(run_dir: Path) -> None:

@@ -92,7 +92,7 @@ def predicted_vs_actual(pairs: pd.DataFrame) -> alt.LayerChart:
         .mark_line(strokeDash=[4, 4], color="grey")
         .encode(x=alt.X("x:Q", title=_ACTUAL), y=alt.Y("y:Q", title=_PREDICTED))
     )
-    return alt.layer(diagonal, points).properties(height=360)
+    return alt.LayerChart(layer=[diagonal, points]).properties(height=360)
 
 
 def page_calibration(run_dir: Path) -> None:

@@ -46,7 +46,7 @@ def leaderboard_intervals(board: pd.DataFrame) -> alt.LayerChart:
     labels = base.mark_text(align="left", dx=8, dy=-10, fontSize=11).encode(
         x=alt.X("score:Q", title=_SCORE_TITLE), text=alt.Text("score:Q", format=".2f")
     )
-    return alt.layer(bars, points, labels).properties(
+    return alt.LayerChart(layer=[bars, points, labels]).properties(
         autosize=_FIT_WIDTH, height=max(120, 36 * len(order))
     )
 
@@ -92,7 +92,9 @@ def bias_heatmap(bias: pd.DataFrame) -> alt.LayerChart:
             label="format(datum.relative_deviation, '+.2f') + (datum.is_flagged ? ' ⚑' : '')"
         )
     )
-    return alt.layer(cells, text).properties(autosize=_FIT_WIDTH, height=max(160, 44 * len(judges)))
+    return alt.LayerChart(layer=[cells, text]).properties(
+        autosize=_FIT_WIDTH, height=max(160, 44 * len(judges))
+    )
 
 
 def calls_by_phase(calls: pd.DataFrame) -> alt.Chart:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
@@ -43,7 +44,7 @@ NEAR_DUPLICATE_COLUMNS = [
 """The near-duplicate pairs: columns of ``near_duplicates.parquet``, most similar first."""
 
 
-def _number(title: str) -> st.column_config.NumberColumn:
+def _number(title: str) -> ColumnConfig:
     return st.column_config.NumberColumn(title, format="%.3f")
 
 

@@ -196,9 +196,9 @@ def _page_judges(run_dir: Path) -> None:
     )
     show_table(stats, pinned=("judge",))
     alpha = stats[["krippendorff_alpha_raw", "krippendorff_alpha_normalized"]].dropna()
-    notes = stats["krippendorff_alpha_note"].dropna() if "krippendorff_alpha_note" in stats else []
-    if len(notes):
-        st.caption(f"Krippendorff's alpha: not computed where shown empty ({notes.iloc[0]}).")
+    if "krippendorff_alpha_note" in stats and stats["krippendorff_alpha_note"].notna().any():
+        note = stats["krippendorff_alpha_note"].dropna().iloc[0]
+        st.caption(f"Krippendorff's alpha: not computed where shown empty ({note}).")
     if not alpha.empty:
         raw, normalized = st.columns(2)
         raw.metric(

@@ -11,6 +11,7 @@ from pathlib import Path
 import altair as alt
 import pandas as pd
 import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
 
 from pdbench.storage.marts import ArenaMart
 from pdbench.ui import run_reader
@@ -56,11 +57,11 @@ _ELO = {
 }
 
 
-def _elo_column(title: str) -> st.column_config.NumberColumn:
+def _elo_column(title: str) -> ColumnConfig:
     return st.column_config.NumberColumn(title, format="%.0f")
 
 
-def _percentage_points(title: str) -> st.column_config.NumberColumn:
+def _percentage_points(title: str) -> ColumnConfig:
     """A difference of two shares (-1..1), in percentage points."""
     return st.column_config.NumberColumn(title, format="%+.1f pp")
 
@@ -181,22 +182,16 @@ def _self_bias(run_dir: Path) -> None:
         "points (0 = no self bias; Agresti-Caffo 95% interval). Only with the self arm "
         "(pairing.self_judging)."
     )
-    rows = run_reader.mart(run_dir, ArenaMart.PAIRWISE_SELF_BIAS)
-    if nothing_to_show(rows, "No judge judged a pair holding its own answer."):
-        return
-    columns = ["self_bias", "self_bias_ci_low", "self_bias_ci_high"]
-    show_table(
-        _in_points(rows.drop(columns=["is_all_judges"]), *columns),
-        hide_index=True,
-        width="stretch",
-        column_config={
+    _bias_table(
+        run_dir,
+        ArenaMart.PAIRWISE_SELF_BIAS,
+        bias="self_bias",
+        empty="No judge judged a pair holding its own answer.",
+        counts={
             "n_self": st.column_config.NumberColumn("verdicts on own pairs"),
             "self_win_rate": share_column("own answer wins"),
             "n_peer": st.column_config.NumberColumn("other judges' verdicts"),
             "peer_win_rate": share_column("wins from other judges"),
-            "self_bias": _percentage_points("self bias"),
-            "self_bias_ci_low": _percentage_points("95% low"),
-            "self_bias_ci_high": _percentage_points("95% high"),
         },
     )
 
@@ -208,23 +203,44 @@ def _name_bias(run_dir: Path) -> None:
         "the share it won from the same judge blind, in percentage points (0 = no name "
         "bias; Agresti-Caffo 95% interval). Only with the name arm (pairing.reveal_names)."
     )
-    rows = run_reader.mart(run_dir, ArenaMart.PAIRWISE_NAME_BIAS)
-    if nothing_to_show(rows, "No verdict was given with the authors' names shown."):
-        return
-    columns = ["name_bias", "name_bias_ci_low", "name_bias_ci_high"]
-    show_table(
-        _in_points(rows.drop(columns=["is_all_judges"]), *columns),
-        hide_index=True,
-        width="stretch",
-        column_config={
+    _bias_table(
+        run_dir,
+        ArenaMart.PAIRWISE_NAME_BIAS,
+        bias="name_bias",
+        empty="No verdict was given with the authors' names shown.",
+        counts={
             "player": "author",
             "n_named": st.column_config.NumberColumn("verdicts with names"),
             "named_win_rate": share_column("wins with names"),
             "n_blind": st.column_config.NumberColumn("blind verdicts"),
             "blind_win_rate": share_column("wins blind"),
-            "name_bias": _percentage_points("name bias"),
-            "name_bias_ci_low": _percentage_points("95% low"),
-            "name_bias_ci_high": _percentage_points("95% high"),
+        },
+    )
+
+
+def _bias_table(
+    run_dir: Path,
+    mart: ArenaMart,
+    *,
+    bias: str,
+    empty: str,
+    counts: dict[str, str | ColumnConfig],
+) -> None:
+    """The table of a bias arm: its ``counts`` columns, then ``bias`` and its 95% interval in
+    percentage points; ``empty`` says why there is none."""
+    rows = run_reader.mart(run_dir, mart)
+    if nothing_to_show(rows, empty):
+        return
+    interval = [bias, f"{bias}_ci_low", f"{bias}_ci_high"]
+    show_table(
+        _in_points(rows.drop(columns=["is_all_judges"]), *interval),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            **counts,
+            bias: _percentage_points(bias.replace("_", " ")),
+            f"{bias}_ci_low": _percentage_points("95% low"),
+            f"{bias}_ci_high": _percentage_points("95% high"),
         },
     )
 

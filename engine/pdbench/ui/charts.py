@@ -101,16 +101,19 @@ def actions_timeline(rounds: pd.DataFrame) -> alt.LayerChart:
             alt.Tooltip("attempts:Q"),
         ],
     )
+    invalid = base.transform_filter("datum.is_valid == false").mark_point(
+        filled=True, shape="cross", color="black", size=60
+    )
+    flipped = base.transform_filter("datum.flipped").mark_point(
+        filled=True, shape="circle", color="white", size=26, opacity=0.95
+    )
     marks = [
-        base.transform_filter(test)
-        .mark_point(filled=True, **style)
-        .encode(x=alt.X("round_index:Q", title="round"), y=_agent_rows_axis(labels, centre=True))
-        for test, style in (
-            ("datum.is_valid == false", {"shape": "cross", "color": "black", "size": 60}),
-            ("datum.flipped", {"shape": "circle", "color": "white", "size": 26, "opacity": 0.95}),
+        mark.encode(
+            x=alt.X("round_index:Q", title="round"), y=_agent_rows_axis(labels, centre=True)
         )
+        for mark in (invalid, flipped)
     ]
-    return alt.layer(cells, *marks).properties(autosize=_FIT_WIDTH, height=76)
+    return alt.LayerChart(layer=[cells, *marks]).properties(autosize=_FIT_WIDTH, height=76)
 
 
 def cumulative_payoff(rounds: pd.DataFrame) -> alt.Chart:
@@ -167,7 +170,7 @@ def cooperation_over_time(rows: pd.DataFrame, agents: pd.DataFrame) -> alt.Layer
             tooltip=[alt.Tooltip("agent:N"), alt.Tooltip("cooperation_rate:Q", format=".1%")],
         )
     )
-    return alt.layer(few, per_agent, both).properties(autosize=_FIT_WIDTH, height=240)
+    return alt.LayerChart(layer=[few, per_agent, both]).properties(autosize=_FIT_WIDTH, height=240)
 
 
 def replicates_playing(rows: pd.DataFrame) -> alt.Chart:
@@ -220,7 +223,7 @@ def memory_one_heatmap(profile: pd.DataFrame) -> alt.LayerChart:
         tooltip=["agent:N", "previous_round:N", alt.Tooltip("p_cooperate:Q", format=".1%")],
     )
     text = visited.mark_text(fontSize=13).encode(text=alt.Text("p_cooperate:Q", format=".0%"))
-    return alt.layer(unvisited, cells, text).properties(
+    return alt.LayerChart(layer=[unvisited, cells, text]).properties(
         autosize=_FIT_WIDTH, height=72, width="container"
     )
 
@@ -259,7 +262,7 @@ def condition_bars(bars: pd.DataFrame, *, title: str, percent: bool) -> alt.Laye
         .mark_errorbar(ticks=True, color="black")
         .encode(x=alt.X("ci_low:Q", title=title), x2="ci_high:Q", tooltip=tooltip)
     )
-    return alt.layer(drawn, whiskers).properties(
+    return alt.LayerChart(layer=[drawn, whiskers]).properties(
         autosize=_FIT_WIDTH, height=max(120, 40 * bars["condition"].nunique())
     )
 
@@ -313,8 +316,8 @@ def standings_spread(scores: pd.DataFrame, standings: pd.DataFrame) -> alt.Layer
             ],
         )
     )
-    return alt.layer(
-        matches.transform_calculate(jitter="random() * 1.6 - 0.8"), means, intervals
+    return alt.LayerChart(
+        layer=[matches.transform_calculate(jitter="random() * 1.6 - 0.8"), means, intervals]
     ).properties(autosize=_FIT_WIDTH, height=max(120, 36 * len(order)))
 
 
@@ -351,7 +354,7 @@ def payoff_heatmap(matrix: pd.DataFrame, order: list[str]) -> alt.LayerChart:
             "datum.mean_score_per_round > 2.5", alt.value("black"), alt.value("white")
         ),
     )
-    return alt.layer(cells, text).properties(
+    return alt.LayerChart(layer=[cells, text]).properties(
         autosize=alt.AutoSizeParams(type="pad"), width=alt.Step(56), height=alt.Step(34)
     )
 

@@ -45,4 +45,4 @@ def effect_intervals(
         .mark_rule(strokeDash=[4, 4])
         .encode(x=alt.X("x:Q", title=axis_title))
     )
-    return alt.layer(bars, points, zero).properties(height=max(120, 36 * len(shown)))
+    return alt.LayerChart(layer=[bars, points, zero]).properties(height=max(120, 36 * len(shown)))

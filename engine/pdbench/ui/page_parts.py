@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
 
 from pdbench.column_labels import MISSING, format_cell, label, label_catalogue
 from pdbench.ui.formats import ValueKind, format_value
@@ -68,12 +69,12 @@ def nothing_to_show(rows: pd.DataFrame, note: str) -> bool:
     return rows.empty
 
 
-def points_column(title: str) -> st.column_config.NumberColumn:
+def points_column(title: str) -> ColumnConfig:
     """A table column of scores or points, two decimals."""
     return st.column_config.NumberColumn(title, format="%.2f")
 
 
-def share_column(title: str) -> st.column_config.NumberColumn:
+def share_column(title: str) -> ColumnConfig:
     """A table column of a share (0..1), in percent."""
     return st.column_config.NumberColumn(title, format="percent")
 

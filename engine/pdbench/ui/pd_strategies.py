@@ -49,14 +49,14 @@ def fingerprint_heatmap(points: pd.DataFrame) -> alt.LayerChart:
         ],
     )
     if points["probe_x"].nunique() > 11:
-        return alt.layer(cells)
+        return alt.LayerChart(layer=[cells])
     text = base.mark_text(fontSize=11).encode(
         text=alt.Text("mean_score_per_round:Q", format=".2f"),
         color=alt.condition(
             "datum.mean_score_per_round > 2.5", alt.value("black"), alt.value("white")
         ),
     )
-    return alt.layer(cells, text).properties(width=alt.Step(44), height=alt.Step(30))
+    return alt.LayerChart(layer=[cells, text]).properties(width=alt.Step(44), height=alt.Step(30))
 
 
 def _closest(fit: pd.DataFrame) -> pd.DataFrame:

@@ -50,7 +50,7 @@ def progression_chart(progression: pd.DataFrame, *, adjusted: bool) -> alt.Layer
         ],
     )
     bars = base.mark_errorbar(ticks=True).encode(y=alt.Y(f"{low}:Q", title=title), y2=f"{high}:Q")
-    return alt.layer(bars, lines)
+    return alt.LayerChart(layer=[bars, lines])
 
 
 def page(series_dir: Path) -> None:

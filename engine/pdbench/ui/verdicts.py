@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
 
 __all__ = ["FEW_DATA_N", "few_data_column", "few_data_warning"]
 
@@ -14,7 +15,7 @@ FEW_DATA_N = 5
 """The dbt default of ``arena_few_data_n``: fewer observations than this are few data."""
 
 
-def few_data_column(what: str) -> st.column_config.CheckboxColumn:
+def few_data_column(what: str) -> ColumnConfig:
     """The ``is_few_data`` column, titled with what is counted."""
     return st.column_config.CheckboxColumn(
         "few data", help=f"fewer than {FEW_DATA_N} {what}: read the verdict with care"
