@@ -128,25 +128,30 @@ def _build_what_the_run_holds(
     """``dbt build`` of the game's models but those the run has no input for
     (:attr:`Game.marts.absent_content <pdbench.game.Marts.absent_content>`), whose marts are
     then written empty (:mod:`pdbench.empty_marts`); with ``unit_tests``, every model is
-    built, so that every unit test runs. Returns dbt's results and the marts written empty."""
-    absent = (
-        ()
-        if unit_tests or game.marts.absent_content is None
-        else (game.marts.absent_content(run_dir))
-    )
+    built, so that every unit test runs, and the marts of the models the run has no input for
+    are then written empty over what their build wrote (an external model with no input
+    writes one row of NULLs). Returns dbt's results and the marts written empty."""
+    absent = () if game.marts.absent_content is None else tuple(game.marts.absent_content(run_dir))
     results = invoke_dbt(
         DbtRequest(
             "build",
             run_dir=run_dir,
             select=f"tag:{game.marts.dbt_tag}",
-            exclude=" ".join(f"tag:{tag}" for tag in absent) or None,
+            exclude=None if unit_tests else " ".join(f"tag:{tag}" for tag in absent) or None,
             threads=game.marts.dbt_threads,
-            one_duckdb_thread_when_small=game.marts.one_duckdb_thread_when_small,
             unit_tests=unit_tests,
             gathered_checks=not unit_tests,
+            one_duckdb_thread_when_small=game.marts.one_duckdb_thread_when_small,
         )
     )
-    written = {Path(location).name for location in results.locations}
+    if unit_tests:
+        written = {
+            Path(location).name
+            for location, tags in results.location_tags.items()
+            if not set(tags) & set(absent)
+        }
+    else:
+        written = {Path(location).name for location in results.locations}
     left_out = [name for name in game.marts.viewer_marts if name not in written] if absent else []
     write_empty_marts(run_dir, game, left_out)
     return results, left_out

@@ -139,3 +139,18 @@ def _columns(path: Path) -> list[tuple[str, str]]:
     return [
         (name, kind) for name, kind, *_ in duckdb.sql(f"describe select * from '{path}'").fetchall()
     ]
+
+
+def test_with_unit_tests_the_marts_a_run_has_no_input_for_are_empty_too(
+    policies_only: AggregateSummary, tmp_path: Path
+) -> None:
+    """``aggregate --unit-tests`` builds every model, so that every unit test runs; the marts
+    of the models the run has no input for must still come out empty, as without the flag (a
+    model with no input would leave a row of NULLs, or rows made of the manifest alone)."""
+    run_dir = shutil.copytree(policies_only.run_dir, tmp_path / "run")
+    summary = aggregate_run(run_dir, unit_tests=True)
+    assert summary.n_unit_tests_passed > 0
+    assert set(summary.models) >= CALL_MODELS | COMPARISON_MODELS  # every model was built
+    assert summary.tables == policies_only.tables
+    for mart in (PDMart.CALLS_SUMMARY, PDMart.COMPARISONS, PDMart.TOURNAMENT_FIXATION):
+        assert _columns(run_dir / mart) == _columns(policies_only.run_dir / mart), mart

@@ -21,7 +21,8 @@ import os
 import subprocess
 import sys
 import threading
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -96,6 +97,8 @@ class DbtResults:
     """The models built, by name."""
     cut: tuple[str, ...] = ()
     """Torn last lines cut off the run's JSONL files before dbt read them, one phrase each."""
+    location_tags: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each file of :attr:`locations` -> the dbt tags of the model that wrote it."""
 
 
 class DbtProcess:
@@ -163,6 +166,9 @@ class DbtProcess:
             n_checks_passed=int(answer["n_checks_passed"]),
             n_unit_tests_passed=int(answer["n_unit_tests_passed"]),
             models=tuple(answer.get("models", ())),
+            location_tags={
+                location: tuple(tags) for location, tags in answer.get("location_tags", {}).items()
+            },
         )
 
     @property

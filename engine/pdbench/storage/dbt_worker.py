@@ -228,14 +228,16 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
         if result.node.resource_type in ("test", "unit_test")
         and str(result.status).lower() == "pass"
     ]
+    # a mart's location is a template until dbt renders it (see macros/run_dir.sql)
+    marts = [
+        (str(run_dir / Path(str(result.node.config.get("location"))).name), result.node.tags)
+        for result in node_results
+        if result.node.resource_type == "model"
+        and result.node.config.get("materialized") in _PARQUET_MATERIALIZATIONS
+    ]
     return {
-        # a mart's location is a template until dbt renders it (see macros/run_dir.sql)
-        "locations": [
-            str(run_dir / Path(str(result.node.config.get("location"))).name)
-            for result in node_results
-            if result.node.resource_type == "model"
-            and result.node.config.get("materialized") in _PARQUET_MATERIALIZATIONS
-        ],
+        "locations": [location for location, _ in marts],
+        "location_tags": {location: sorted(tags) for location, tags in marts},
         "models": [
             result.node.name for result in node_results if result.node.resource_type == "model"
         ],
