@@ -94,8 +94,9 @@ class Marts:
     where no mart's row order depends on DuckDB's threads (the PD's; some arena marts leave
     ties in their order, which one thread breaks differently)."""
     viewer_marts: tuple[str, ...] = ()
-    """The mart files an aggregated run holds (:mod:`pdbench.storage.marts`), which the
-    viewer reads; a run without one of them (aggregated by an older pdbench, or not at all)
+    """The mart files an aggregated run holds (the game's
+    :class:`~pdbench.storage.marts.MartFile` list), which the viewer reads; a run without one
+    of them (aggregated by an older pdbench, or not at all)
     is shown as not aggregated yet."""
     summary: Callable[[Path, dict[str, int]], list[str]] | None = None
     """``(run_dir, rows per mart) -> lines``: the short table ``aggregate`` prints."""

@@ -10,9 +10,9 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
+from pdbench.arena.marts import ArenaMart
 from pdbench.errors import ConfigError
 from pdbench.games import load_config
-from pdbench.storage.marts import ArenaMart
 from typer.testing import CliRunner
 
 from tests.conftest import CONFIGS, write_arena

@@ -16,11 +16,11 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
+from pdbench.arena.marts import ArenaMart
 from pdbench.arena.runner import run_arena
 from pdbench.arena.summary import leaderboard_table
 from pdbench.games import load_config
 from pdbench.storage.dbt import DbtRequest, invoke_dbt
-from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 

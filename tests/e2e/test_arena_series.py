@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
-from pdbench.storage.marts import ArenaMart, SeriesMart
+from pdbench.arena.marts import ArenaMart, SeriesMart
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 

@@ -17,9 +17,10 @@ from types import ModuleType
 
 import pytest
 import yaml
+from pdbench.arena.marts import ArenaMart, SeriesMart
 from pdbench.cli import app
 from pdbench.games import GAMES
-from pdbench.storage.marts import ArenaMart, PDMart, SeriesMart
+from pdbench.pd.marts import PDMart
 from pdbench.storage.schema import RECORDS
 
 REPO = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ import duckdb
 import pytest
 import typer
 from pdbench.cli import app
-from pdbench.storage.marts import PDMart
+from pdbench.pd.marts import PDMart
 from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[2]

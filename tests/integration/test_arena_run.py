@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from pdbench.arena.filter import kept_question_ids
+from pdbench.arena.marts import ArenaMart
 from pdbench.arena.runner import run_arena
 from pdbench.games import load_config
 from pdbench.providers import mock
 from pdbench.storage.jsonl import read_jsonl
-from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import (
     AnswerRecord,
     CallRecord,

@@ -22,7 +22,7 @@ import pytest
 from pdbench.aggregate import aggregate_run
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
-from pdbench.storage.marts import PDMart
+from pdbench.pd.marts import PDMart
 
 from tests.conftest import write_experiment
 from tests.integration.test_axelrod import SIX_AGENTS

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from pdbench.arena.marts import ArenaMart
 from pdbench.storage.dbt import DbtRequest, invoke_dbt
-from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import (
     AnswerRecord,
     CallRecord,

@@ -19,8 +19,8 @@ import pytest
 import yaml
 from pdbench.aggregate import AggregateSummary, aggregate_run
 from pdbench.errors import AggregationError, RunDirError
+from pdbench.pd.marts import PDMart
 from pdbench.storage.dbt import DBT_PROJECT_DIR
-from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import count_columns

@@ -12,8 +12,8 @@ import pytest
 from pdbench.aggregate import AggregateSummary, aggregate_run
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
+from pdbench.pd.marts import PDMart
 from pdbench.storage.jsonl import read_jsonl
-from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import CONFIGS, write_experiment

@@ -12,9 +12,9 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
+from pdbench.arena.marts import ArenaMart
 from pdbench.arena.summary import leaderboard_table
 from pdbench.storage.dbt import DbtRequest, invoke_dbt
-from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles, RunManifest
 from typer.testing import CliRunner
 

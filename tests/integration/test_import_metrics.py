@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
-from pdbench.storage.marts import PDMart
+from pdbench.pd.marts import PDMart
 from typer.testing import CliRunner
 
 # Two matches of m (an LLM) against s (a fixed strategy), 3/0/5/1 computed from the table:

@@ -12,7 +12,7 @@ from pdbench.aggregate import AggregateSummary, aggregate_run
 from pdbench.games import load_config
 from pdbench.pd.content import absent_content
 from pdbench.pd.experiment import run_experiment
-from pdbench.storage.marts import PDMart
+from pdbench.pd.marts import PDMart
 from pdbench.ui import run_reader
 
 from tests.conftest import CONFIGS, write_experiment

@@ -20,7 +20,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
-from pdbench.storage.marts import PDMart
+from pdbench.pd.marts import PDMart
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 

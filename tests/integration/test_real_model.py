@@ -27,13 +27,13 @@ import duckdb
 import pytest
 import yaml
 from pdbench.aggregate import aggregate_run
+from pdbench.arena.marts import ArenaMart
 from pdbench.arena.scores import extract_score
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
 from pdbench.pd.moves import extract_action
 from pdbench.providers.calls import prompt_sha256
 from pdbench.replies import INVALID
-from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_arena

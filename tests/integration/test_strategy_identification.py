@@ -18,7 +18,7 @@ from pdbench.errors import ConfigError
 from pdbench.games import load_config
 from pdbench.pd.agents.probe import AshlockProbe
 from pdbench.pd.experiment import run_experiment
-from pdbench.storage.marts import PDMart
+from pdbench.pd.marts import PDMart
 
 from tests.conftest import CONFIGS, write_experiment
 

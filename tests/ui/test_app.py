@@ -14,8 +14,9 @@ from typing import Any
 import duckdb
 import pandas as pd
 import pytest
+from pdbench.arena.marts import ArenaMart
 from pdbench.model_text import escaped
-from pdbench.storage.marts import ArenaMart, PDMart
+from pdbench.pd.marts import PDMart
 from pdbench.ui import (
     arena_calibration,
     arena_diversity,

@@ -18,8 +18,8 @@ from urllib.parse import parse_qs, urlparse
 import duckdb
 import pytest
 from pdbench import cli
+from pdbench.arena.marts import ArenaMart
 from pdbench.storage.jsonl import read_jsonl
-from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyarrow.parquet as pq
+from pdbench.arena.marts import ArenaMart, SeriesMart
 from pdbench.column_labels import label_catalogue
+from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
-from pdbench.storage.marts import ArenaMart, PDMart, SeriesMart
 
 
 def _unlabelled(run_dir: Path, marts: list[str]) -> tuple[int, dict[str, list[str]]]:

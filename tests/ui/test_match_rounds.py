@@ -16,8 +16,8 @@ import pytest
 from pdbench.aggregate import aggregate_run
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
+from pdbench.pd.marts import PDMart
 from pdbench.run.executors import LocalExecutor
-from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import SHARDS_DIR, record_files
 from pdbench.ui import run_reader

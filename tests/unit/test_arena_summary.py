@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+from pdbench.arena.marts import ArenaMart
 from pdbench.arena.summary import leaderboard_table
-from pdbench.storage.marts import ArenaMart
 
 
 def _marts(folder: Path, *, compared: int, pearson: str, few: bool, reason: str) -> dict:

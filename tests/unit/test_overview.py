@@ -9,8 +9,9 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from pdbench.arena.marts import ArenaMart
 from pdbench.overview import folder_overview, run_overview
-from pdbench.storage.marts import ArenaMart, PDMart
+from pdbench.pd.marts import PDMart
 
 
 def _write(path: Path, select: str) -> None:

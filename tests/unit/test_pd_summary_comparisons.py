@@ -6,8 +6,8 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench.pd import summary
+from pdbench.pd.marts import PDMart
 from pdbench.pd.summary import comparison_lines
-from pdbench.storage.marts import PDMart
 
 # (condition_1, condition_2, metric, mean, ci_low, ci_high, p_value_bh, verdict,
 # is_few_data, n_pairs)

@@ -4,9 +4,9 @@ written by hand."""
 from pathlib import Path
 
 import duckdb
+from pdbench.pd.marts import PDMart
 from pdbench.pd.summary import condition_table
 from pdbench.pd.validity import FALLBACK_WARNING_SHARE, fallback_warnings
-from pdbench.storage.marts import PDMart
 
 # (condition, a, b, n_rounds, fallbacks of a, of b (None: a policy), cooperation among
 # a's valid moves)

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pdbench.arena.marts import ArenaMart
 from pdbench.arena.scoring_config import ArenaScoring
 from pdbench.errors import AggregationError
 from pdbench.storage.dbt import DBT_PROJECT_DIR, DbtRequest, invoke_dbt
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.manifest import read_manifest
-from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 
 __all__ = ["QUESTION_SELECTOR", "kept_question_ids"]

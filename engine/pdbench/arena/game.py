@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdbench.arena.config import ArenaConfig
+from pdbench.arena.marts import ArenaMart
 from pdbench.arena.plan import estimate_arena, plan_calls, summary_lines
 from pdbench.arena.players import check_arena_providers
 from pdbench.arena.runner import run_arena
 from pdbench.arena.summary import leaderboard_table
 from pdbench.config.loader import LoadedConfig
 from pdbench.game import Game, Marts, PlayOptions, RunResult
-from pdbench.storage.marts import ArenaMart
 from pdbench.storage.schema import RunFiles
 
 __all__ = ["ArenaGame"]

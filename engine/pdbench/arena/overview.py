@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pdbench.arena.marts import ArenaMart, SeriesMart
 from pdbench.findings import Finding, interval_text, read_rows, value_text
-from pdbench.storage.marts import ArenaMart, SeriesMart
 
 __all__ = ["SHOWN_PLAYERS", "arena_findings", "series_findings"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdbench.storage.marts import ArenaMart
+from pdbench.arena.marts import ArenaMart
 from pdbench.tables import aligned, mart_rows
 
 __all__ = ["bradley_terry_lines"]

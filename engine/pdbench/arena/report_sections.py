@@ -8,10 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pdbench.arena.marts import ArenaMart, SeriesMart
 from pdbench.column_labels import format_cell, label
 from pdbench.findings import bracket_text, read_rows
 from pdbench.report_svg import ForestRow, Section, forest_plot, table_html
-from pdbench.storage.marts import ArenaMart, SeriesMart
 
 __all__ = ["arena_sections", "series_sections"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pdbench.arena.marts import ArenaMart
 from pdbench.arena.pairwise_summary import bradley_terry_lines
-from pdbench.storage.marts import ArenaMart
 from pdbench.tables import aligned, mart_rows
 
 __all__ = ["leaderboard_table"]

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from pdbench.errors import RunDirError, unknown
+from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
-from pdbench.storage.marts import PDMart
 from pdbench.tables import aligned, mart_rows
 
 __all__ = ["ALPHA", "METRICS", "RATE", "compare_lines", "difference_text", "mean_text"]

@@ -14,8 +14,8 @@ from typing import Any
 
 from pdbench.errors import RunDirError, unknown
 from pdbench.pd.compare import METRICS, mean_text
+from pdbench.pd.marts import PDMart
 from pdbench.storage.manifest import read_manifest
-from pdbench.storage.marts import PDMart
 from pdbench.tables import aligned, mart_columns, mart_rows
 
 __all__ = ["DEFAULT_METRICS", "compare_runs_lines"]

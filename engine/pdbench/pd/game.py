@@ -11,9 +11,9 @@ from pdbench.pd.config import ExperimentConfig
 from pdbench.pd.content import absent_content
 from pdbench.pd.estimate import estimate_calls
 from pdbench.pd.experiment import check_executor, check_providers, run_experiment
+from pdbench.pd.marts import PDMart
 from pdbench.pd.plan import MatchPlan, plan_matches
 from pdbench.pd.summary import condition_table, config_lines
-from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunFiles
 
 __all__ = ["PDGame"]

@@ -12,8 +12,8 @@ from typing import Any
 from pdbench.column_labels import MISSING, label
 from pdbench.findings import Finding, interval_text, read_rows, value_text
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
+from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
-from pdbench.storage.marts import PDMart
 
 __all__ = ["SHOWN_DIFFERENCES", "SHOWN_STANDINGS", "pd_findings"]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from pdbench.column_labels import format_cell, label
 from pdbench.findings import bracket_text, read_rows
 from pdbench.pd.compare import METRICS, difference_text
+from pdbench.pd.marts import PDMart
 from pdbench.report_svg import ForestRow, Section, forest_plot, table_html
-from pdbench.storage.marts import PDMart
 
 __all__ = ["SHOWN_COMPARISONS", "pd_sections"]
 

@@ -10,8 +10,8 @@ from typing import Any
 from pdbench.column_labels import label
 from pdbench.config.loader import LoadedConfig
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
+from pdbench.pd.marts import PDMart
 from pdbench.pd.validity import fallback_counts, fallback_warnings
-from pdbench.storage.marts import PDMart
 from pdbench.tables import aligned, decimals, mart_rows, number
 
 __all__ = ["SHOWN_PAIRS", "comparison_lines", "condition_table", "config_lines"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pdbench.storage.marts import PDMart
+from pdbench.pd.marts import PDMart
 from pdbench.tables import decimals, mart_rows
 
 __all__ = ["FALLBACK_WARNING_SHARE", "FallbackCount", "fallback_counts", "fallback_warnings"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from pdbench.storage.marts import ArenaMart
+from pdbench.arena.marts import ArenaMart
 from pdbench.ui import run_reader
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import points_column, show_table

@@ -10,7 +10,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from pdbench.storage.marts import ArenaMart
+from pdbench.arena.marts import ArenaMart
 from pdbench.ui import run_reader
 from pdbench.ui.page_parts import nothing_to_show, show_table
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
-from pdbench.storage.marts import ArenaMart
+from pdbench.arena.marts import ArenaMart
 from pdbench.ui import run_reader
 from pdbench.ui.page_parts import nothing_to_show, show_table
 

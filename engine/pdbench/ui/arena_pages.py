@@ -16,8 +16,8 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from pdbench.arena.marts import ArenaMart
 from pdbench.model_text import show_model_text
-from pdbench.storage.marts import ArenaMart
 from pdbench.ui import arena_budgets, arena_charts, overview_page, run_reader
 from pdbench.ui.arena_audience import audience_section
 from pdbench.ui.arena_calibration import page_calibration

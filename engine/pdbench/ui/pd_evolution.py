@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from pdbench.storage.marts import PDMart
+from pdbench.pd.marts import PDMart
 from pdbench.ui import charts, run_reader
 from pdbench.ui.page_parts import nothing_to_show, show_table
 

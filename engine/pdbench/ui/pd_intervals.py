@@ -11,8 +11,8 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.column_labels import label
+from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
-from pdbench.storage.marts import PDMart
 from pdbench.ui import run_reader
 from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, show_table

@@ -12,8 +12,8 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.column_labels import format_cell
+from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
-from pdbench.storage.marts import PDMart
 from pdbench.storage.schema import RunManifest
 from pdbench.ui import (
     charts,

@@ -9,7 +9,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from pdbench.storage.marts import PDMart
+from pdbench.pd.marts import PDMart
 from pdbench.ui import run_reader
 from pdbench.ui.page_parts import nothing_to_show, show_table
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from pdbench.storage.marts import PDMart
+from pdbench.pd.marts import PDMart
 from pdbench.storage.schema import RunManifest
 from pdbench.ui import charts, run_reader
 from pdbench.ui.page_parts import nothing_to_show, show_table

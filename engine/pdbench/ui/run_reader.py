@@ -26,13 +26,13 @@ import duckdb
 import pandas as pd
 import streamlit as st
 
-from pdbench.storage.marts import ArenaMart, PDMart
+from pdbench.pd.marts import PDMart
+from pdbench.storage.marts import MartFile
 from pdbench.storage.marts_manifest import stale_raw_files
 from pdbench.storage.schema import CallRecord, RoundRecord, RunFiles, duckdb_columns
 from pdbench.storage.shards import record_files
 
 __all__ = [
-    "MART_ROWS",
     "RoundTalk",
     "RoundsSource",
     "agent_rows",
@@ -71,74 +71,13 @@ def _quote(path: Path) -> str:
     return str(path).replace("'", "''")
 
 
-MART_ROWS: dict[type[PDMart | ArenaMart], dict[str, tuple[str, str]]] = {
-    PDMart: {
-        PDMart.AGGREGATES: ("level", "level, condition, replicate"),
-        PDMart.COMPARISONS: ("condition_1", "condition_1, condition_2, metric"),
-        PDMart.AGENT_METRICS: ("level", "level, condition, replicate, side"),
-        PDMart.MEMORY_ONE: ("level", "level, condition, replicate, side, previous_round"),
-        PDMart.COOPERATION_OVER_TIME: ("level", "condition, replicate nulls first, round_index"),
-        PDMart.AGENT_COOPERATION_OVER_TIME: ("condition", "condition, side, round_index"),
-        PDMart.MATCH_LIST: ("match_id", "condition, replicate"),
-        PDMart.CALLS_SUMMARY: ("level", "level = 'agent', condition, agent"),
-        PDMart.TOURNAMENT_STANDINGS: ("agent", "overall_rank, agent"),
-        PDMart.TOURNAMENT_MATCH_SCORES: ("agent", "agent, condition, replicate, side"),
-        PDMart.TOURNAMENT_PAYOFF_MATRIX: ("agent", "agent, opponent"),
-        PDMart.TOURNAMENT_NOISE_RESPONSES: ("agent", "agent, flipped_side, flipped_to"),
-        PDMart.FINGERPRINTS: ("agent_name", "agent_name, probe_x, probe_y, condition"),
-        PDMart.STRATEGY_FIT: (
-            "agent_name",
-            "level, agent_name, condition, side, fit_rank, reference",
-        ),
-        PDMart.TOURNAMENT_ECOSYSTEM: ("agent", "generation, agent"),
-        PDMart.TOURNAMENT_FIXATION: ("mutant", "mutant, resident"),
-        PDMart.TOURNAMENT_MORAN_SIMULATIONS: ("mutant", "mutant, resident"),
-    },
-    ArenaMart: {
-        ArenaMart.LEADERBOARD: ("player", "rank, player"),
-        ArenaMart.BUDGET_CURVES: ("player", "family_name, answer_tokens, player"),
-        ArenaMart.AUDIENCE_SCORES: ("player", "audience_rank nulls last, player"),
-        ArenaMart.JUDGE_STATS: ("judge", "judge"),
-        ArenaMart.JUDGE_PLAYER_BIAS: ("judge", "anomaly_rank, judge, player"),
-        ArenaMart.IDENTITY_LEAKS: ("player", "player"),
-        ArenaMart.JUDGE_RATIONALES: ("judge", "judge"),
-        ArenaMart.CALIBRATION: ("player", "player"),
-        ArenaMart.SELF_ASSESSMENT_DETAIL: ("answer_id", "player, answer_id"),
-        ArenaMart.ROBUSTNESS: ("answerer", "answerer"),
-        ArenaMart.TRICK_AUTHORS: ("author", "share_fell desc nulls last, author"),
-        ArenaMart.TRICK_OUTCOMES: ("question_id", "author, question_id"),
-        ArenaMart.DIVERSITY: ("player", "diversity_score nulls last, player"),
-        ArenaMart.NEAR_DUPLICATES: (
-            "question_id_a",
-            "similarity desc, question_id_a, question_id_b",
-        ),
-        ArenaMart.CALLS_SUMMARY: ("player", "player, phase"),
-        ArenaMart.QUESTION_STATS: (
-            "question_id",
-            "is_kept desc, quality desc nulls last, question_id",
-        ),
-        ArenaMart.RATING_DETAIL: ("question_id", "question_id, rater"),
-        ArenaMart.ANSWER_DETAIL: ("question_id", "question_id, score desc nulls last, answerer"),
-        ArenaMart.JUDGMENT_DETAIL: ("question_id", "answer_id, judge"),
-        ArenaMart.BRADLEY_TERRY: ("player", "rank, player"),
-        ArenaMart.SCORE_AGREEMENT: ("n_players", "n_players"),
-        ArenaMart.PAIRWISE_POSITION: ("judge", "is_all_judges desc, judge"),
-        ArenaMart.PAIRWISE_SELF_BIAS: ("judge", "is_all_judges desc, judge"),
-        ArenaMart.PAIRWISE_NAME_BIAS: ("judge", "is_all_judges desc, judge, player"),
-        ArenaMart.SCORE_ARMS: ("judge", "judge, arm"),
-    },
-}
-"""How the viewer reads each mart it shows, per game (the two games share file names): the
-column that is NULL only on the all-NULL row an empty external model holds, and the order of
-the rows (kept arena questions first, best quality first; an answer's best score first)."""
-
-
-def mart(
-    run_dir: Path, name: PDMart | ArenaMart, where: str = "true", *params: Any
-) -> pd.DataFrame:
-    """The rows of the mart file ``name`` (one of :data:`MART_ROWS`) that match ``where``,
-    ``?`` placeholders filled from ``params``."""
-    key, order_by = MART_ROWS[type(name)][name]
+def mart(run_dir: Path, name: MartFile, where: str = "true", *params: Any) -> pd.DataFrame:
+    """The rows of the mart file ``name`` that match ``where``, ``?`` placeholders filled from
+    ``params``, in the mart's order (:class:`pdbench.storage.marts.MartFile`), without the
+    all-NULL row an empty external model holds."""
+    key, order_by = name.key, name.order
+    if not key:
+        raise ValueError(f"{name} is not read whole by the viewer (its catalogue gives no key)")
     path = run_dir / name
     return _read(
         f"select * from read_parquet('{_quote(path)}') "
@@ -335,7 +274,7 @@ def cooperation_over_time(run_dir: Path, condition: str) -> tuple[pd.DataFrame, 
     )
 
 
-def of_question(run_dir: Path, name: ArenaMart, question_id: str) -> pd.DataFrame:
+def of_question(run_dir: Path, name: MartFile, question_id: str) -> pd.DataFrame:
     """The rows of one question in the mart ``name`` (``rating_detail.parquet``,
     ``answer_detail.parquet``, ``judgment_detail.parquet``)."""
     return mart(run_dir, name, "question_id = ?", question_id)

@@ -10,7 +10,7 @@ import duckdb
 import pandas as pd
 import streamlit as st
 
-from pdbench.storage.marts import SeriesMart
+from pdbench.arena.marts import SeriesMart
 from pdbench.ui import overview_page
 from pdbench.ui.page_parts import show_table
 from pdbench.ui.palette import name_scale
