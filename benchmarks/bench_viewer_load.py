@@ -35,18 +35,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from pdbench.ui.pd_pages import PAGES
+
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_S = 3.0
-PAGES = [
-    "Overview",
-    "Match",
-    "Condition",
-    "All conditions",
-    "Tournament",
-    "Strategies",
-    "Evolution",
-    "Provider calls",
-]
 CONFIG = """\
 run_id: viewer-load
 seed: 2026
