@@ -17,7 +17,8 @@ from pathlib import Path
 
 from pdbench.imports import ImportOptions
 from pdbench.imports.fontana import run as import_fontana
-from pdbench.storage.schema import RoundRecord, line_keys
+from pdbench.pd.records import RoundRecord
+from pdbench.storage.schema import line_keys
 
 ALPHAS = 11
 

@@ -215,8 +215,9 @@ def _schema_type(prop: dict[str, Any]) -> str:
 
 
 def records_page() -> str:
-    from pdbench.storage.schema import RECORDS
+    from pdbench.games import records
 
+    RECORDS = records()
     parts = [
         "# Records of a run directory",
         "",

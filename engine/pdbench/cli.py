@@ -27,6 +27,7 @@ from pdbench.cli_options import (
     ChunkRounds,
     ComparedMetrics,
     ComparedRuns,
+    DbtSources,
     DryRun,
     ExecutorOption,
     ImportFormat,
@@ -46,11 +47,12 @@ from pdbench.cli_options import (
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import RunDirError
 from pdbench.game import Game, PlayOptions, RunResult
-from pdbench.games import GAMES, load_config
+from pdbench.games import GAMES, load_config, record_sources, records
 from pdbench.imports.cli import import_help, run_import
 from pdbench.pages import AUDIENCE_APP, STREAMLIT_APP, audience_command, streamlit_command
 from pdbench.storage.manifest import read_manifest
-from pdbench.storage.schema import RECORDS, RunFiles
+from pdbench.storage.records.dbt_sources import write_sources
+from pdbench.storage.schema import RunFiles
 
 __all__ = ["AUDIENCE_APP", "STREAMLIT_APP", "app", "audience_command", "main", "streamlit_command"]
 
@@ -370,17 +372,22 @@ def schema(
     record: Annotated[
         str | None, typer.Argument(help="A record, e.g. rounds (without it: list them all).")
     ] = None,
+    dbt_sources: DbtSources = False,
 ) -> None:
     """Print the JSON schema of a record of the run directory, or list the records."""
+    if dbt_sources:
+        path, changed = write_sources(record_sources())
+        return typer.echo(f"{'wrote' if changed else 'unchanged'} {path}")
+    known = records()
     if record is None:
-        width = max(len(name) for name in RECORDS)
-        for entry in RECORDS.values():
+        width = max(len(name) for name in known)
+        for entry in known.values():
             typer.echo(f"{entry.name:<{width}}  {entry.file}")
         return
-    if record not in RECORDS:
-        _err(f"error: unknown record {_one_line(repr(record))} (known: {', '.join(RECORDS)})")
+    if record not in known:
+        _err(f"error: unknown record {_one_line(repr(record))} (known: {', '.join(known)})")
         raise typer.Exit(2)
-    typer.echo(json.dumps(RECORDS[record].model.model_json_schema(), indent=2))
+    typer.echo(json.dumps(known[record].model.model_json_schema(), indent=2))
 
 
 def main() -> None:

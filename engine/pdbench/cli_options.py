@@ -13,6 +13,7 @@ __all__ = [
     "ChunkRounds",
     "ComparedMetrics",
     "ComparedRuns",
+    "DbtSources",
     "DryRun",
     "ExecutorOption",
     "ImportFormat",
@@ -53,6 +54,14 @@ Resume = Annotated[
 ]
 NoCache = Annotated[
     bool, typer.Option("--no-cache", help="Neither read nor write the response cache.")
+]
+DbtSources = Annotated[
+    bool,
+    typer.Option(
+        "--dbt-sources",
+        help="Instead: write dbt's sources (dbt_project/models/staging/_sources.yml) from the "
+        "record models.",
+    ),
 ]
 ExecutorOption = Annotated[
     str | None, typer.Option(help="local, or dask://HOST:PORT: a Dask scheduler's workers.")

@@ -6,6 +6,8 @@ between games. A game's package provides one subclass of :class:`Game` and the p
 names:
 
 - ``config_model``: the pydantic model of its experiment file (``game: <name>``);
+- ``records``: the raw records it writes (their files and pydantic models), from which the
+  written lines, ``pdbench schema`` and dbt's sources (its ``source('<name>', ...)``) follow;
 - ``check_providers``, ``summary_lines``, ``plan_lines``: what ``validate`` and ``--dry-run``
   check and print;
 - ``play``: the run itself, into a run directory (it returns a :class:`RunResult`);
@@ -30,6 +32,7 @@ from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError
 from pdbench.run.executors import Executor
 from pdbench.run.run_dir import RunResult
+from pdbench.storage.records.files import RecordSource
 
 __all__ = ["Game", "Marts", "PlayOptions", "ProgressCallback", "RunResult", "RunnerArguments"]
 
@@ -115,6 +118,10 @@ class Game:
     name: ClassVar[str]
     title: ClassVar[str]
     config_model: ClassVar[type[BaseModel]]
+    records: ClassVar[RecordSource | None] = None
+    """The raw records the game writes (besides every run's,
+    :data:`~pdbench.storage.records.files.RUN_RECORDS`); None: none with a contract (a game
+    registered from its own package may keep its files to itself)."""
     marts: ClassVar[Marts]
     viewer: ClassVar[str]
     """``"module:function"``: ``function(run)`` draws the game's pages of the viewer."""

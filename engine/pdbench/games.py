@@ -15,8 +15,17 @@ from pdbench.errors import RunDirError, unknown
 from pdbench.game import Game
 from pdbench.pd.game import PDGame
 from pdbench.storage.dbt import add_game_models
+from pdbench.storage.records.files import RUN_RECORDS, RecordFile, RecordSource
 
-__all__ = ["DEFAULT_GAME", "GAMES", "game_named", "load_config", "register"]
+__all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
+    "game_named",
+    "load_config",
+    "record_sources",
+    "records",
+    "register",
+]
 
 GAMES: dict[str, Game] = {game.name: game for game in (PDGame(), ArenaGame())}
 """Game name (as ``game:`` in a config and ``game`` in a manifest says) -> the game."""
@@ -44,3 +53,16 @@ def load_config(path: str | os.PathLike[str]) -> LoadedConfig:
     """Read, resolve and validate the experiment file at ``path``, for the game it names."""
     models = {name: game.config_model for name, game in GAMES.items()}
     return load_file(path, models=models, default=DEFAULT_GAME)
+
+
+def record_sources() -> tuple[RecordSource, ...]:
+    """The records of every game, game by game, then those every run writes: the dbt
+    sources of ``dbt_project/models/staging/_sources.yml``."""
+    games = tuple(game.records for game in GAMES.values() if game.records is not None)
+    return (*games, RUN_RECORDS)
+
+
+def records() -> dict[str, RecordFile]:
+    """Every record a run directory can hold, by name, in the order ``pdbench schema`` lists
+    them."""
+    return {record.name: record for source in record_sources() for record in source.records}

@@ -12,6 +12,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
+from pdbench.arena.records import ArenaFiles
 from pdbench.arena.runner import run_arena
 from pdbench.games import load_config
 from pdbench.storage.schema import RunFiles
@@ -50,8 +51,8 @@ def _calibration(run: PlayedArena) -> dict[str, dict]:
 
 
 def test_every_valid_answer_is_assessed_once_by_its_answerer(run: PlayedArena):
-    answers = {a["answer_id"]: a for a in _jsonl(run, RunFiles.ANSWERS) if a["is_valid"]}
-    assessments = _jsonl(run, RunFiles.SELF_ASSESSMENTS)
+    answers = {a["answer_id"]: a for a in _jsonl(run, ArenaFiles.ANSWERS) if a["is_valid"]}
+    assessments = _jsonl(run, ArenaFiles.SELF_ASSESSMENTS)
     assert sorted(s["answer_id"] for s in assessments) == sorted(answers)
     assert all(s["answerer"] == answers[s["answer_id"]]["answerer"] for s in assessments)
     assert all(s["is_valid"] and 0 <= s["predicted_score"] <= 10 for s in assessments)
@@ -79,13 +80,13 @@ def test_the_planted_confidence_is_found_with_intervals(run: PlayedArena):
 
 def test_the_calibration_mart_recounts_the_raw_files(run: PlayedArena):
     judged: dict[str, list[int]] = {}
-    for j in _jsonl(run, RunFiles.JUDGMENTS):
+    for j in _jsonl(run, ArenaFiles.JUDGMENTS):
         if j["is_valid"]:
             judged.setdefault(j["answer_id"], []).append(j["score"])
     rows = _calibration(run)
     for player in PLANTED:
         mine = [
-            s for s in _jsonl(run, RunFiles.SELF_ASSESSMENTS)
+            s for s in _jsonl(run, ArenaFiles.SELF_ASSESSMENTS)
             if s["answerer"] == player and s["answer_id"] in judged
         ]  # fmt: skip
         errors = [
@@ -119,18 +120,20 @@ def test_a_run_stopped_in_the_self_assessment_phase_resumes_it_alone(project: Pa
     manifest = json.loads((stopped / RunFiles.MANIFEST).read_text())
     manifest.update(status="interrupted", phases_done=manifest["phases_done"][:-1])
     (stopped / RunFiles.MANIFEST).write_text(json.dumps(manifest))
-    assessments = (stopped / RunFiles.SELF_ASSESSMENTS).read_text().splitlines()
-    (stopped / RunFiles.SELF_ASSESSMENTS).write_text(assessments[0][:40])
+    assessments = (stopped / ArenaFiles.SELF_ASSESSMENTS).read_text().splitlines()
+    (stopped / ArenaFiles.SELF_ASSESSMENTS).write_text(assessments[0][:40])
     calls = (stopped / RunFiles.CALLS).read_text().splitlines()
     first = next(i for i, c in enumerate(calls) if '"phase":"self_assess"' in c)
     (stopped / RunFiles.CALLS).write_text("\n".join(calls[: first + 2]) + "\n")
-    judged = (stopped / RunFiles.JUDGMENTS).read_text()
+    judged = (stopped / ArenaFiles.JUDGMENTS).read_text()
 
     resumed = run_arena(load_config(path), output_dir=stopped, resume=True)
     assert resumed.manifest.status == "completed"
     assert resumed.manifest.phases_done[-1] == "self_assess"
-    assert (stopped / RunFiles.JUDGMENTS).read_text() == judged  # not played again
-    assert _lines(stopped, RunFiles.SELF_ASSESSMENTS) == _lines(whole, RunFiles.SELF_ASSESSMENTS)
+    assert (stopped / ArenaFiles.JUDGMENTS).read_text() == judged  # not played again
+    assert _lines(stopped, ArenaFiles.SELF_ASSESSMENTS) == _lines(
+        whole, ArenaFiles.SELF_ASSESSMENTS
+    )
     phases = [json.loads(c)["phase"] for c in (stopped / RunFiles.CALLS).read_text().splitlines()]
     assert phases == [json.loads(c)["phase"] for c in calls]
 

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from pdbench import cli
+from pdbench.arena.records import ArenaFiles
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
@@ -67,8 +68,8 @@ def test_run_writes_the_arena_files_and_reports_each_phase(project: Path):
     result = _invoke("run", ARENA, "--no-aggregate")
     assert result.exit_code == 0, result.stderr
     run_dir = Path("data/runs/arena-demo")
-    for name in (RunFiles.QUESTIONS, RunFiles.QUESTION_RATINGS, RunFiles.ANSWERS,
-                 RunFiles.JUDGMENTS, RunFiles.CALLS, RunFiles.MANIFEST):  # fmt: skip
+    for name in (ArenaFiles.QUESTIONS, ArenaFiles.QUESTION_RATINGS, ArenaFiles.ANSWERS,
+                 ArenaFiles.JUDGMENTS, RunFiles.CALLS, RunFiles.MANIFEST):  # fmt: skip
         assert (run_dir / name).is_file(), name
     assert "generate: 5 calls done" in result.stderr
     assert "judge: " in result.stderr

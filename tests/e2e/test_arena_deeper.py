@@ -14,6 +14,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
+from pdbench.arena.records import ArenaFiles
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
@@ -153,11 +154,11 @@ def test_the_planted_self_identifier_is_recovered_by_the_leak_mart(leak_run: Run
 
 def test_what_raters_and_judges_saw_follows_the_choice(leak_run: Run):
     mode = leak_run.manifest["scoring"]["identity_leaks"]
-    answers = _jsonl(leak_run, RunFiles.ANSWERS)
+    answers = _jsonl(leak_run, ArenaFiles.ANSWERS)
     leaked = {a["answer_id"]: a for a in answers if a["leaked_identities"]}
     assert leaked and all(a["answerer"] == "atlas" for a in leaked.values())
     assert all(a["leaked_identities"] == ["atlas", "mock-arena"] for a in leaked.values())
-    judgments = _jsonl(leak_run, RunFiles.JUDGMENTS)
+    judgments = _jsonl(leak_run, ArenaFiles.JUDGMENTS)
     judged = {j["answer_id"] for j in judgments}
     prompts = " ".join(j["prompt"] for j in judgments).casefold()
     said = [name for name in NAMES if f"{name}," in prompts or f"{name}." in prompts]
@@ -184,7 +185,7 @@ def test_void_answers_are_not_scored_and_are_counted(leak_run: Run):
             leak_run, "select answer_id from '{run}/answer_scores.parquet' where is_scored"
         )
     }
-    leaked = {a["answer_id"] for a in _jsonl(leak_run, RunFiles.ANSWERS) if a["is_void"]}
+    leaked = {a["answer_id"] for a in _jsonl(leak_run, ArenaFiles.ANSWERS) if a["is_void"]}
     ((n_void, n_leaked),) = _rows(
         leak_run,
         "select n_answers_void, n_answers_leaked from '{run}/identity_leaks.parquet' "
@@ -200,7 +201,7 @@ def test_void_answers_are_not_scored_and_are_counted(leak_run: Run):
 
 
 def test_every_extreme_judgement_has_its_rationale_and_its_call(run: Run):
-    judgments = _jsonl(run, RunFiles.JUDGMENTS)
+    judgments = _jsonl(run, ArenaFiles.JUDGMENTS)
     extreme = [j for j in judgments if j["is_valid"] and j["score"] in (0, 10)]
     assert extreme, "the run has no extreme judgement to follow up"
     assert [j["rationale_asked"] for j in judgments] == [j in extreme for j in judgments]
@@ -215,7 +216,7 @@ def test_every_extreme_judgement_has_its_rationale_and_its_call(run: Run):
 
 
 def test_the_rationale_mart_recounts_the_judgements(run: Run):
-    judgments = [j for j in _jsonl(run, RunFiles.JUDGMENTS) if j["is_valid"]]
+    judgments = [j for j in _jsonl(run, ArenaFiles.JUDGMENTS) if j["is_valid"]]
     rows = _rows(
         run,
         "select judge, n_judgments, n_low, n_high, extreme_rate, n_rationales_asked, "

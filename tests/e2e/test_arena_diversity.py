@@ -17,6 +17,7 @@ import duckdb
 import pytest
 from pdbench import cli
 from pdbench.arena.marts import ArenaMart
+from pdbench.arena.records import ArenaFiles
 from pdbench.arena.runner import run_arena
 from pdbench.arena.summary import leaderboard_table
 from pdbench.games import load_config
@@ -68,9 +69,9 @@ def _cosine(a: list[float], b: list[float]) -> float:
 
 
 def test_every_question_and_valid_answer_is_embedded_once(run: PlayedArena):
-    embeddings = _jsonl(run.run_dir, RunFiles.EMBEDDINGS)
-    questions = _jsonl(run.run_dir, RunFiles.QUESTIONS)
-    answers = [a for a in _jsonl(run.run_dir, RunFiles.ANSWERS) if a["is_valid"]]
+    embeddings = _jsonl(run.run_dir, ArenaFiles.EMBEDDINGS)
+    questions = _jsonl(run.run_dir, ArenaFiles.QUESTIONS)
+    answers = [a for a in _jsonl(run.run_dir, ArenaFiles.ANSWERS) if a["is_valid"]]
     assert sorted(e["item_id"] for e in embeddings if e["kind"] == "question") == sorted(
         q["question_id"] for q in questions
     )
@@ -117,7 +118,7 @@ def _template(text: str) -> list[str]:
 
 def test_the_diversity_mart_recounts_the_raw_embeddings(run: PlayedArena):
     vectors: dict[str, list[list[float]]] = {}
-    for e in _jsonl(run.run_dir, RunFiles.EMBEDDINGS):
+    for e in _jsonl(run.run_dir, ArenaFiles.EMBEDDINGS):
         if e["kind"] == "question":
             vectors.setdefault(e["player"], []).append(e["vector"])
     rows = {row["player"]: row for row in _mart(run.run_dir, "diversity.parquet")}
@@ -126,7 +127,7 @@ def test_the_diversity_mart_recounts_the_raw_embeddings(run: PlayedArena):
         assert rows[player]["question_diversity"] == pytest.approx(1 - sum(sims) / len(sims))
         assert rows[player]["n_near_duplicate_pairs"] == sum(s >= NEAR for s in sims)
     answers: dict[str, list[tuple[str, list[float]]]] = {}
-    for e in _jsonl(run.run_dir, RunFiles.EMBEDDINGS):
+    for e in _jsonl(run.run_dir, ArenaFiles.EMBEDDINGS):
         if e["kind"] == "answer":
             answers.setdefault(e["question_id"], []).append((e["player"], e["vector"]))
     others: dict[str, list[float]] = {}
@@ -193,7 +194,7 @@ def test_with_weight_zero_the_bonus_column_is_the_plain_score(project: Path):
 def test_without_the_section_nothing_is_embedded(project: Path):
     path = write_arena(project / "configs", players=3)
     run_dir = run_arena(load_config(path), output_dir=project / "run").run_dir
-    assert not (run_dir / RunFiles.EMBEDDINGS).exists()
+    assert not (run_dir / ArenaFiles.EMBEDDINGS).exists()
     assert all(c["phase"] != "embed" for c in _jsonl(run_dir, RunFiles.CALLS))
     _build(run_dir)
     assert _mart(run_dir, "diversity.parquet") == [] or all(
@@ -211,14 +212,14 @@ def test_a_run_stopped_in_the_embedding_phase_resumes_it_alone(project: Path):
     manifest = json.loads((stopped / RunFiles.MANIFEST).read_text())
     manifest.update(status="interrupted", phases_done=manifest["phases_done"][:-1])
     (stopped / RunFiles.MANIFEST).write_text(json.dumps(manifest))
-    (stopped / RunFiles.EMBEDDINGS).write_text('{"run_id": "sm')
-    judged = (stopped / RunFiles.JUDGMENTS).read_text()
+    (stopped / ArenaFiles.EMBEDDINGS).write_text('{"run_id": "sm')
+    judged = (stopped / ArenaFiles.JUDGMENTS).read_text()
 
     resumed = run_arena(load_config(path), output_dir=stopped, resume=True)
     assert resumed.manifest.status == "completed"
     assert resumed.manifest.phases_done[-1] == "embed"
-    assert (stopped / RunFiles.JUDGMENTS).read_text() == judged  # not played again
-    assert _jsonl(stopped, RunFiles.EMBEDDINGS) == _jsonl(whole, RunFiles.EMBEDDINGS)
+    assert (stopped / ArenaFiles.JUDGMENTS).read_text() == judged  # not played again
+    assert _jsonl(stopped, ArenaFiles.EMBEDDINGS) == _jsonl(whole, ArenaFiles.EMBEDDINGS)
     phases = [c["phase"] for c in _jsonl(stopped, RunFiles.CALLS)]
     assert phases == [c["phase"] for c in _jsonl(whole, RunFiles.CALLS)]
 

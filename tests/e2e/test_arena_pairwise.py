@@ -18,7 +18,8 @@ import duckdb
 import pandas as pd
 import pytest
 from pdbench import cli
-from pdbench.storage.schema import PairwiseJudgmentRecord, RunFiles
+from pdbench.arena.records import ArenaFiles, PairwiseJudgmentRecord
+from pdbench.storage.schema import RunFiles
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
@@ -72,13 +73,13 @@ def test_the_dry_run_counts_the_pairwise_calls_made(run: PairwiseRun):
     ]
     # 4 players x 3 questions; 6 pairs a question, each judged by all 4 (the self arm),
     # in 2 orders, blind and named: 12 * 6 * 4 * 2 * 2
-    assert len(made) == len(_jsonl(run, RunFiles.PAIRWISE_JUDGMENTS)) == 1152
+    assert len(made) == len(_jsonl(run, ArenaFiles.PAIRWISE_JUDGMENTS)) == 1152
     assert "  pairwise: exactly 1152\n" in result.stdout
 
 
 def test_verdicts_are_written_through_the_record_the_import_writes(run: PairwiseRun):
-    answers = {a["answer_id"]: a for a in _jsonl(run, RunFiles.ANSWERS)}
-    lines = _jsonl(run, RunFiles.PAIRWISE_JUDGMENTS)
+    answers = {a["answer_id"]: a for a in _jsonl(run, ArenaFiles.ANSWERS)}
+    lines = _jsonl(run, ArenaFiles.PAIRWISE_JUDGMENTS)
     for line in lines:
         assert set(line) == set(PairwiseJudgmentRecord.model_fields)
         PairwiseJudgmentRecord.model_validate(line)

@@ -7,6 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from pdbench.arena.records import ArenaFiles
 from pdbench.arena.runner import run_arena
 from pdbench.games import load_config
 from pdbench.storage.jsonl import read_jsonl
@@ -16,8 +17,13 @@ from tests.conftest import write_arena
 from tests.e2e.test_resume_and_secrets import PDBENCH, pdbench, rows, with_ctrl_c
 from tests.servers.local import SAFETY_NET_S
 
-FILES = (RunFiles.QUESTIONS, RunFiles.QUESTION_RATINGS, RunFiles.ANSWERS, RunFiles.JUDGMENTS,
-         RunFiles.CALLS)  # fmt: skip
+FILES = (
+    ArenaFiles.QUESTIONS,
+    ArenaFiles.QUESTION_RATINGS,
+    ArenaFiles.ANSWERS,
+    ArenaFiles.JUDGMENTS,
+    RunFiles.CALLS,
+)
 
 
 def slow_arena(project: Path, *, latency_ms: float = 5) -> Path:
@@ -66,7 +72,7 @@ def test_a_tournament_killed_mid_phase_resumes_to_the_uninterrupted_result(proje
     stopped = _manifest(killed)
     assert stopped.status == "running"
     assert stopped.phases_done == ["generate", "rate", "answer"], "the kill came too late"
-    assert not (killed / RunFiles.JUDGMENTS).exists()
+    assert not (killed / ArenaFiles.JUDGMENTS).exists()
 
     resumed = pdbench(
         "run", str(config), "--output-dir", "killed", "--resume", "--no-aggregate", cwd=project
@@ -104,4 +110,4 @@ def test_ctrl_c_marks_the_tournament_interrupted_and_it_resumes(project: Path):
                       cwd=project)  # fmt: skip
     assert resumed.returncode == 0, resumed.stderr
     # 4 players x 12 answers, each judged by the 3 players who did not write it
-    assert len(list(read_jsonl(project / "out" / RunFiles.JUDGMENTS))) == 4 * 12 * 3
+    assert len(list(read_jsonl(project / "out" / ArenaFiles.JUDGMENTS))) == 4 * 12 * 3

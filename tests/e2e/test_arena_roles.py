@@ -11,6 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
+from pdbench.arena.records import ArenaFiles
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
@@ -54,11 +55,11 @@ def _mart(run: PlayedArena, name: str) -> list[dict]:
 
 
 def test_each_role_takes_part_only_in_its_phases(run: PlayedArena):
-    questions = _jsonl(run, RunFiles.QUESTIONS)
-    ratings = _jsonl(run, RunFiles.QUESTION_RATINGS)
-    answers = _jsonl(run, RunFiles.ANSWERS)
-    judgments = _jsonl(run, RunFiles.JUDGMENTS)
-    assessments = _jsonl(run, RunFiles.SELF_ASSESSMENTS)
+    questions = _jsonl(run, ArenaFiles.QUESTIONS)
+    ratings = _jsonl(run, ArenaFiles.QUESTION_RATINGS)
+    answers = _jsonl(run, ArenaFiles.ANSWERS)
+    judgments = _jsonl(run, ArenaFiles.JUDGMENTS)
+    assessments = _jsonl(run, ArenaFiles.SELF_ASSESSMENTS)
     assert {q["author"] for q in questions} == set(SKILLS)
     assert {r["rater"] for r in ratings} == {*SKILLS, REFEREE}
     assert {a["answerer"] for a in answers} == {*SKILLS, ANSWERER}
@@ -76,19 +77,19 @@ def test_each_role_takes_part_only_in_its_phases(run: PlayedArena):
 
 
 def test_no_one_rates_its_own_question_or_judges_its_own_answer(run: PlayedArena):
-    author = {q["question_id"]: q["author"] for q in _jsonl(run, RunFiles.QUESTIONS)}
-    answerer = {a["answer_id"]: a["answerer"] for a in _jsonl(run, RunFiles.ANSWERS)}
+    author = {q["question_id"]: q["author"] for q in _jsonl(run, ArenaFiles.QUESTIONS)}
+    answerer = {a["answer_id"]: a["answerer"] for a in _jsonl(run, ArenaFiles.ANSWERS)}
     assert all(
-        r["rater"] != author[r["question_id"]] for r in _jsonl(run, RunFiles.QUESTION_RATINGS)
+        r["rater"] != author[r["question_id"]] for r in _jsonl(run, ArenaFiles.QUESTION_RATINGS)
     )
-    judgments = _jsonl(run, RunFiles.JUDGMENTS)
+    judgments = _jsonl(run, ArenaFiles.JUDGMENTS)
     assert judgments and all(j["judge"] != answerer[j["answer_id"]] for j in judgments)
 
 
 def test_no_prompt_after_generation_names_a_participant(run: PlayedArena):
     names = [*SKILLS, REFEREE, ANSWERER]
-    files = (RunFiles.QUESTION_RATINGS, RunFiles.ANSWERS, RunFiles.JUDGMENTS,
-             RunFiles.SELF_ASSESSMENTS)  # fmt: skip
+    files = (ArenaFiles.QUESTION_RATINGS, ArenaFiles.ANSWERS, ArenaFiles.JUDGMENTS,
+             ArenaFiles.SELF_ASSESSMENTS)  # fmt: skip
     prompts = [record["prompt"] for name in files for record in _jsonl(run, name)]
     assert len(prompts) > 400
     for prompt in prompts:

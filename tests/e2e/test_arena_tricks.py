@@ -14,6 +14,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
+from pdbench.arena.records import ArenaFiles
 from pdbench.arena.runner import run_arena
 from pdbench.games import load_config
 from pdbench.storage.schema import RunFiles
@@ -63,7 +64,7 @@ def _mart(run: PlayedArena, name: str, key: str) -> dict[str, dict]:
 
 
 def test_each_player_writes_its_seeded_share_of_tricks_with_notes(run: PlayedArena):
-    questions = _jsonl(run.run_dir, RunFiles.QUESTIONS)
+    questions = _jsonl(run.run_dir, ArenaFiles.QUESTIONS)
     for name in PLANTED:
         mine = [q for q in questions if q["author"] == name]
         tricks = [q for q in mine if q["trick_kind"] is not None]
@@ -80,12 +81,12 @@ def test_each_player_writes_its_seeded_share_of_tricks_with_notes(run: PlayedAre
 
 
 def test_answerers_are_not_told_and_raters_and_judges_see_the_note(run: PlayedArena):
-    questions = {q["question_id"]: q for q in _jsonl(run.run_dir, RunFiles.QUESTIONS)}
-    for answer in _jsonl(run.run_dir, RunFiles.ANSWERS):
+    questions = {q["question_id"]: q for q in _jsonl(run.run_dir, ArenaFiles.QUESTIONS)}
+    for answer in _jsonl(run.run_dir, ArenaFiles.ANSWERS):
         assert "trick" not in answer["prompt"].casefold()
         assert "note" not in answer["prompt"].casefold()
-    judgments = _jsonl(run.run_dir, RunFiles.JUDGMENTS)
-    ratings = _jsonl(run.run_dir, RunFiles.QUESTION_RATINGS)
+    judgments = _jsonl(run.run_dir, ArenaFiles.JUDGMENTS)
+    ratings = _jsonl(run.run_dir, ArenaFiles.QUESTION_RATINGS)
     for record in judgments + ratings:
         question = questions[record["question_id"]]
         shown = "deliberate trick" in record["prompt"]
@@ -136,10 +137,10 @@ def test_the_gullible_answerer_has_a_gap_and_the_robust_one_none(run: PlayedAren
 
 
 def test_the_robustness_mart_recounts_the_raw_files(run: PlayedArena):
-    questions = {q["question_id"]: q for q in _jsonl(run.run_dir, RunFiles.QUESTIONS)}
-    answers = {a["answer_id"]: a for a in _jsonl(run.run_dir, RunFiles.ANSWERS)}
+    questions = {q["question_id"]: q for q in _jsonl(run.run_dir, ArenaFiles.QUESTIONS)}
+    answers = {a["answer_id"]: a for a in _jsonl(run.run_dir, ArenaFiles.ANSWERS)}
     judged: dict[str, list[int]] = {}
-    for j in _jsonl(run.run_dir, RunFiles.JUDGMENTS):
+    for j in _jsonl(run.run_dir, ArenaFiles.JUDGMENTS):
         if j["is_valid"]:
             judged.setdefault(j["answer_id"], []).append(j["score"])
     trick_answers = [
@@ -165,7 +166,7 @@ def test_without_tricks_nothing_changes(project: Path):
     off = write_arena(project / "configs", "off.yaml", players=_players())
     zero = write_arena(project / "configs", "zero.yaml", players=_players(), tricks={"share": 0})
     runs = [run_arena(load_config(p), output_dir=project / p.stem).run_dir for p in (off, zero)]
-    questions = [_jsonl(r, RunFiles.QUESTIONS) for r in runs]
+    questions = [_jsonl(r, ArenaFiles.QUESTIONS) for r in runs]
     assert all(q["trick_kind"] is None and q["trick_note"] is None for q in questions[1])
     assert questions[0] == questions[1]
     calls = [[(c["phase"], c["prompt_sha256"]) for c in _jsonl(r, RunFiles.CALLS)] for r in runs]
@@ -181,15 +182,15 @@ def test_a_run_stopped_while_generating_re_derives_the_trick_slots(project: Path
     manifest = json.loads((stopped / RunFiles.MANIFEST).read_text())
     manifest.update(status="interrupted", phases_done=[])
     (stopped / RunFiles.MANIFEST).write_text(json.dumps(manifest))
-    for name in (RunFiles.QUESTION_RATINGS, RunFiles.ANSWERS, RunFiles.JUDGMENTS):
+    for name in (ArenaFiles.QUESTION_RATINGS, ArenaFiles.ANSWERS, ArenaFiles.JUDGMENTS):
         (stopped / name).unlink(missing_ok=True)
-    lines = (stopped / RunFiles.QUESTIONS).read_text().splitlines()
-    (stopped / RunFiles.QUESTIONS).write_text(lines[0][:40])
+    lines = (stopped / ArenaFiles.QUESTIONS).read_text().splitlines()
+    (stopped / ArenaFiles.QUESTIONS).write_text(lines[0][:40])
     calls = (stopped / RunFiles.CALLS).read_text().splitlines()
     (stopped / RunFiles.CALLS).write_text(calls[0] + "\n")
 
     resumed = run_arena(load_config(path), output_dir=stopped, resume=True)
     assert resumed.manifest.status == "completed"
-    again = _jsonl(stopped, RunFiles.QUESTIONS)
-    assert again == _jsonl(whole, RunFiles.QUESTIONS)
+    again = _jsonl(stopped, ArenaFiles.QUESTIONS)
+    assert again == _jsonl(whole, ArenaFiles.QUESTIONS)
     assert sum(q["trick_kind"] is not None for q in again) == len(PLANTED)

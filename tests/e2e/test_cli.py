@@ -7,6 +7,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 from pdbench import cli
+from pdbench.arena.records import ArenaFiles
+from pdbench.pd.records import PDFiles
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles, RunManifest
 from typer.testing import CliRunner
@@ -36,9 +38,9 @@ def test_run_with_two_replicates_writes_the_run_directory(project: Path):
     result = _invoke("run", EXPERIMENT, "--replicates", "2", "--no-aggregate")
     assert result.exit_code == 0, result.stderr
     run_dir = Path("data/runs/demo")
-    for name in (RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS, RunFiles.MANIFEST):
+    for name in (PDFiles.ROUNDS, PDFiles.MATCHES, RunFiles.CALLS, RunFiles.MANIFEST):
         assert (run_dir / name).is_file(), name
-    matches = list(read_jsonl(run_dir / RunFiles.MATCHES))
+    matches = list(read_jsonl(run_dir / PDFiles.MATCHES))
     assert len(matches) == 7 * 2
     assert {m["replicate"] for m in matches} == {0, 1}
     manifest = RunManifest.model_validate_json((run_dir / RunFiles.MANIFEST).read_text())
@@ -276,10 +278,10 @@ def test_a_non_pd_table_warns_and_still_runs(project: Path):
 
 def test_resume_of_a_completed_run_and_no_cache_as_the_readme_shows(project: Path):
     assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0
-    rounds = (Path("data/runs/demo") / RunFiles.ROUNDS).read_text()
+    rounds = (Path("data/runs/demo") / PDFiles.ROUNDS).read_text()
     resumed = _invoke("run", EXPERIMENT, "--resume", "--no-aggregate")
     assert resumed.exit_code == 0, resumed.stderr
-    assert (Path("data/runs/demo") / RunFiles.ROUNDS).read_text() == rounds
+    assert (Path("data/runs/demo") / PDFiles.ROUNDS).read_text() == rounds
     assert "completed: 14 matches" in resumed.stdout
     fresh = _invoke("run", EXPERIMENT, "--no-cache", "--overwrite", "--no-aggregate")
     assert fresh.exit_code == 0, fresh.stderr
@@ -353,17 +355,17 @@ def test_schema_lists_every_record_with_its_file():
     assert result.exit_code == 0, result.stderr
     listed = dict(line.split() for line in result.stdout.splitlines())
     assert listed == {
-        "rounds": RunFiles.ROUNDS,
-        "matches": RunFiles.MATCHES,
+        "rounds": PDFiles.ROUNDS,
+        "matches": PDFiles.MATCHES,
         "calls": RunFiles.CALLS,
-        "questions": RunFiles.QUESTIONS,
-        "question_ratings": RunFiles.QUESTION_RATINGS,
-        "answers": RunFiles.ANSWERS,
-        "judgments": RunFiles.JUDGMENTS,
-        "audience_votes": RunFiles.AUDIENCE_VOTES,
-        "self_assessments": RunFiles.SELF_ASSESSMENTS,
-        "embeddings": RunFiles.EMBEDDINGS,
-        "pairwise_judgments": RunFiles.PAIRWISE_JUDGMENTS,
+        "questions": ArenaFiles.QUESTIONS,
+        "question_ratings": ArenaFiles.QUESTION_RATINGS,
+        "answers": ArenaFiles.ANSWERS,
+        "judgments": ArenaFiles.JUDGMENTS,
+        "audience_votes": ArenaFiles.AUDIENCE_VOTES,
+        "self_assessments": ArenaFiles.SELF_ASSESSMENTS,
+        "embeddings": ArenaFiles.EMBEDDINGS,
+        "pairwise_judgments": ArenaFiles.PAIRWISE_JUDGMENTS,
         "manifest": RunFiles.MANIFEST,
     }
 
@@ -372,8 +374,8 @@ def test_the_schema_a_record_prints_holds_every_line_a_run_writes(project: Path)
     assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0
     run_dir = Path("data/runs/demo")
     written = {
-        "rounds": list(read_jsonl(run_dir / RunFiles.ROUNDS)),
-        "matches": list(read_jsonl(run_dir / RunFiles.MATCHES)),
+        "rounds": list(read_jsonl(run_dir / PDFiles.ROUNDS)),
+        "matches": list(read_jsonl(run_dir / PDFiles.MATCHES)),
         "calls": list(read_jsonl(run_dir / RunFiles.CALLS)),
         "manifest": [json.loads((run_dir / RunFiles.MANIFEST).read_text())],
     }

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pdbench.storage.schema import RunFiles
+from pdbench.pd.records import PDFiles
 
 from tests.servers.local import SAFETY_NET_S
 
@@ -25,7 +25,7 @@ def test_validate_and_run_the_demo(project: Path):
     assert "conditions (7):" in validated.stdout
     ran = _run("run", "configs/experiment.yaml", "--replicates", "2", "--no-aggregate", cwd=project)
     assert ran.returncode == 0, ran.stderr
-    assert (project / "data/runs/demo" / RunFiles.ROUNDS).stat().st_size > 0
+    assert (project / "data/runs/demo" / PDFiles.ROUNDS).stat().st_size > 0
 
 
 def test_bad_input_exits_2_with_one_line(project: Path):

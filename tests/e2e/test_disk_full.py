@@ -10,6 +10,7 @@ import resource
 import subprocess
 from pathlib import Path
 
+from pdbench.pd.records import PDFiles
 from pdbench.storage.schema import RunFiles
 
 from tests.e2e.test_resume_and_secrets import PDBENCH, pdbench, rows, slow_config
@@ -27,7 +28,7 @@ def test_a_full_disk_fails_the_run_in_one_line_and_resume_finishes_it(project: P
     config = str(slow_config(project, latency_ms=0))
     whole = pdbench("run", config, "--output-dir", "whole", "--no-aggregate", cwd=project)
     assert whole.returncode == 0, whole.stderr
-    assert (project / "whole" / RunFiles.ROUNDS).stat().st_size > LIMIT
+    assert (project / "whole" / PDFiles.ROUNDS).stat().st_size > LIMIT
 
     full = subprocess.run(
         [PDBENCH, "run", config, "--output-dir", "full", "--no-aggregate"],
@@ -51,7 +52,7 @@ def test_a_full_disk_fails_the_run_in_one_line_and_resume_finishes_it(project: P
         "run", config, "--output-dir", "full", "--resume", "--no-aggregate", cwd=project
     )
     assert resumed.returncode == 0, resumed.stderr
-    for name in (RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS):
+    for name in (PDFiles.ROUNDS, PDFiles.MATCHES, RunFiles.CALLS):
         assert rows(project / "full", name) == rows(project / "whole", name), name
     manifest = json.loads((project / "full" / RunFiles.MANIFEST).read_text())
     assert manifest["status"] == "completed" and manifest["failure"] is None

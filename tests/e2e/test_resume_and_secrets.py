@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pdbench.pd.records import PDFiles
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles, RunManifest
 
@@ -81,7 +82,7 @@ def test_a_run_killed_with_sigkill_resumes_to_the_uninterrupted_result(project: 
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    matches = killed / RunFiles.MATCHES
+    matches = killed / PDFiles.MATCHES
     _wait_for_matches(matches, at_least=4)
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=SAFETY_NET_S)
@@ -95,7 +96,7 @@ def test_a_run_killed_with_sigkill_resumes_to_the_uninterrupted_result(project: 
         "run", config, "--output-dir", "killed", "--resume", "--no-aggregate", cwd=project
     )
     assert resumed.returncode == 0, resumed.stderr
-    for name in (RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS):
+    for name in (PDFiles.ROUNDS, PDFiles.MATCHES, RunFiles.CALLS):
         assert rows(killed, name) == rows(project / "whole", name), name
     manifest = RunManifest.model_validate_json((killed / RunFiles.MANIFEST).read_text())
     reference = RunManifest.model_validate_json((project / "whole" / RunFiles.MANIFEST).read_text())
@@ -199,7 +200,7 @@ def test_ctrl_c_stops_the_run_and_its_dbt_worker_without_a_traceback(project: Pa
         text=True,
         start_new_session=True,
     )
-    matches = project / "out" / RunFiles.MATCHES
+    matches = project / "out" / PDFiles.MATCHES
     _wait_for_matches(matches, at_least=1)
     children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
     assert len(children) == 1, "the dbt worker runs while pdbench plays"
@@ -222,7 +223,7 @@ def test_ctrl_c_stops_a_concurrent_run_cleanly_and_it_resumes(project: Path):
         stderr=subprocess.PIPE,
         text=True,
     )
-    matches = project / "out" / RunFiles.MATCHES
+    matches = project / "out" / PDFiles.MATCHES
     _wait_for_matches(matches, at_least=1)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=20)

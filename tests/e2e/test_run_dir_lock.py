@@ -12,6 +12,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from pdbench.pd.records import PDFiles
 from pdbench.storage.schema import RunFiles
 
 from tests.e2e.test_resume_and_secrets import (
@@ -62,7 +63,7 @@ def test_a_second_writer_is_refused_while_a_run_plays(project: Path) -> None:
                 }
                 refused = {name: future.result() for name, future in futures.items()}
             # readers are never blocked
-            rounds_while_running = (project / "out" / RunFiles.ROUNDS).read_text()
+            rounds_while_running = (project / "out" / PDFiles.ROUNDS).read_text()
             assert first.poll() is None, "the first run ended before the others tried"
         finally:
             gate.set()
@@ -77,7 +78,7 @@ def test_a_second_writer_is_refused_while_a_run_plays(project: Path) -> None:
     assert len(rounds_while_running.splitlines()) == 1
     manifest = json.loads((project / "out" / RunFiles.MANIFEST).read_text())
     assert manifest["status"] == "completed"
-    assert manifest["counts"]["rounds"] == 3 == len(rows(project / "out", RunFiles.ROUNDS))
+    assert manifest["counts"]["rounds"] == 3 == len(rows(project / "out", PDFiles.ROUNDS))
     # the lock went with the process: the directory is free again
     again = pdbench("run", config, "--output-dir", "out", "--resume", "--no-aggregate", cwd=project)
     assert again.returncode == 0, again.stderr
@@ -104,7 +105,7 @@ def test_overwrite_refuses_a_stranger_file_and_a_fake_manifest(project: Path) ->
         "directory (move it away first)\n"
     )
     assert (project / "out" / "notes.txt").read_text() == "mine"
-    assert (project / "out" / RunFiles.ROUNDS).stat().st_size > 0
+    assert (project / "out" / PDFiles.ROUNDS).stat().st_size > 0
 
     fake = project / "fake"
     fake.mkdir()

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pdbench.pd.records import PDFiles
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_experiment
@@ -123,7 +124,7 @@ def _interrupted(project: Path) -> Path:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    _wait_for_matches(project / "out" / RunFiles.MATCHES, at_least=1)
+    _wait_for_matches(project / "out" / PDFiles.MATCHES, at_least=1)
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=120) == 130
     return config

@@ -16,7 +16,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
-from pdbench.storage.schema import PairwiseJudgmentRecord, RunFiles, RunManifest
+from pdbench.arena.records import ArenaFiles, PairwiseJudgmentRecord
+from pdbench.storage.schema import RunFiles, RunManifest
 
 STAMP = "2026-01-01T00:00:00Z"
 FIRST_SCORE = {"A>>B": 1.0, "A>B": 1.0, "A=B": 0.5, "B>A": 0.0, "B>>A": 0.0}
@@ -88,7 +89,7 @@ def write_pairwise_run(
     )
     (run_dir / RunFiles.MANIFEST).write_text(manifest.model_dump_json(indent=2))
     (run_dir / RunFiles.CALLS).write_text("")
-    with (run_dir / RunFiles.PAIRWISE_JUDGMENTS).open("w", encoding="utf-8") as handle:
+    with (run_dir / ArenaFiles.PAIRWISE_JUDGMENTS).open("w", encoding="utf-8") as handle:
         for record in verdicts:
             handle.write(record.model_dump_json() + "\n")
     return run_dir

@@ -9,7 +9,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from pdbench.storage.schema import CallRecord, MatchRecord, RoundRecord, RunFiles, RunManifest
+from pdbench.pd.records import MatchRecord, PDFiles, RoundRecord
+from pdbench.storage.schema import CallRecord, RunFiles, RunManifest
 
 __all__ = ["PAYOFFS", "PlannedMatch", "write_run_dir"]
 
@@ -170,8 +171,8 @@ def write_run_dir(
         )
     ]
     for name, records in (
-        (RunFiles.ROUNDS, rounds),
-        (RunFiles.MATCHES, finished),
+        (PDFiles.ROUNDS, rounds),
+        (PDFiles.MATCHES, finished),
         (RunFiles.CALLS, calls),
     ):
         (run_dir / name).write_text("".join(r.model_dump_json() + "\n" for r in records))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from pdbench.arena.players import mock_settings
+from pdbench.arena.records import ArenaFiles
 from pdbench.arena.runner import arena_runtime, run_arena
 from pdbench.games import load_config
 from pdbench.providers import mock
@@ -19,8 +20,8 @@ from pdbench.storage.schema import RunFiles
 from tests.conftest import write_arena
 from tests.servers.wire import Request, WireServer, wire_server
 
-PHASE_FILES = (RunFiles.QUESTIONS, RunFiles.QUESTION_RATINGS, RunFiles.ANSWERS,
-               RunFiles.JUDGMENTS)  # fmt: skip
+PHASE_FILES = (ArenaFiles.QUESTIONS, ArenaFiles.QUESTION_RATINGS, ArenaFiles.ANSWERS,
+               ArenaFiles.JUDGMENTS)  # fmt: skip
 PER_CALL = {"timestamp_utc", "latency_ms", "batch_id", "cost_usd"}
 PRICES = {"input_per_mtok": 2.0, "output_per_mtok": 8.0}
 KEY_ENV = "BATCH_TEST_KEY"

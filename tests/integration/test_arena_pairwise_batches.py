@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from pdbench import cli
+from pdbench.arena.records import ArenaFiles
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
@@ -51,7 +52,7 @@ def test_pairwise_verdicts_in_batches_equal_them_in_single_calls(project: Path, 
                           judging="pairwise", pairing=PAIRING, **only)  # fmt: skip
     _run(plain, "plain")
     _run(batched, "batched")
-    name = RunFiles.PAIRWISE_JUDGMENTS
+    name = ArenaFiles.PAIRWISE_JUDGMENTS
     assert _rows(project / "batched", name) == _rows(project / "plain", name)
     assert _rows(project / "batched", RunFiles.CALLS) == _rows(project / "plain", RunFiles.CALLS)
     pairwise = [c for c in read_jsonl(project / "batched" / RunFiles.CALLS)

@@ -9,12 +9,13 @@ from collections import Counter
 from pathlib import Path
 
 from pdbench.arena.plan import plan_calls
+from pdbench.arena.records import ArenaFiles, PairwiseJudgmentRecord
 from pdbench.arena.resume import prepare_arena_resume
 from pdbench.arena.runner import run_arena
 from pdbench.games import load_config
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.manifest import read_manifest
-from pdbench.storage.schema import PairwiseJudgmentRecord, RunFiles
+from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_arena
 
@@ -44,12 +45,12 @@ def test_a_reference_plan_is_played_call_for_call_and_bad_verdicts_are_re_asked(
     loaded = load_config(path)
     planned = {p.phase: p.calls for p in plan_calls(loaded.config)}
     run_dir = _play(path, "reference")
-    assert _rows(run_dir, RunFiles.JUDGMENTS) == []  # no absolute judging
+    assert _rows(run_dir, ArenaFiles.JUDGMENTS) == []  # no absolute judging
     assert "judge" not in planned
     # r's ratings are invalid but the questions are kept (filter none): 9 questions,
     # 2 pairs each (p0-p1, p0-p2), judged by the player in neither and by r: 9 * 2 * 2
     assert planned["pairwise"] == 36
-    verdicts = _rows(run_dir, RunFiles.PAIRWISE_JUDGMENTS)
+    verdicts = _rows(run_dir, ArenaFiles.PAIRWISE_JUDGMENTS)
     calls = [c for c in _rows(run_dir, RunFiles.CALLS) if c["phase"] == "pairwise"]
     assert len(verdicts) == len([c for c in calls if c["attempt"] == 1]) == 36
     for line in verdicts:
@@ -76,7 +77,7 @@ def test_concurrency_1_and_16_give_identical_verdicts(project: Path):
                             max_concurrency=1, **fields), "one")  # fmt: skip
     sixteen = _play(write_arena(project / "configs", "sixteen.yaml", players=players,
                                 max_concurrency=16, **fields), "sixteen")  # fmt: skip
-    for name in (RunFiles.PAIRWISE_JUDGMENTS, RunFiles.JUDGMENTS, RunFiles.CALLS):
+    for name in (ArenaFiles.PAIRWISE_JUDGMENTS, ArenaFiles.JUDGMENTS, RunFiles.CALLS):
         assert _without_times(_rows(one, name)) == _without_times(_rows(sixteen, name)), name
     calls = [c for c in _rows(sixteen, RunFiles.CALLS) if c["phase"] == "pairwise"]
     assert any(c["attempt"] > 1 for c in calls)  # re-asks were exercised
@@ -87,7 +88,7 @@ def test_a_resumed_run_keeps_a_finished_pairwise_phase_and_drops_an_unfinished_o
 ):
     path = write_arena(project / "configs", players=3, judging="pairwise")
     run_dir = _play(path, "resumed")
-    verdicts = _rows(run_dir, RunFiles.PAIRWISE_JUDGMENTS)
+    verdicts = _rows(run_dir, ArenaFiles.PAIRWISE_JUDGMENTS)
     manifest_path = run_dir / RunFiles.MANIFEST
     manifest = json.loads(manifest_path.read_text())
     assert manifest["phases_done"][-1] == "pairwise"
@@ -100,5 +101,5 @@ def test_a_resumed_run_keeps_a_finished_pairwise_phase_and_drops_an_unfinished_o
     manifest_path.write_text(json.dumps(manifest | unfinished))
     state = prepare_arena_resume(run_dir, read_manifest(run_dir))
     assert "pairwise" not in state.records
-    assert not (run_dir / RunFiles.PAIRWISE_JUDGMENTS).exists()
+    assert not (run_dir / ArenaFiles.PAIRWISE_JUDGMENTS).exists()
     assert all(c["phase"] != "pairwise" for c in _rows(run_dir, RunFiles.CALLS))

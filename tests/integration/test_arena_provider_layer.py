@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pdbench.arena.records import ArenaFiles
 from pdbench.arena.runner import arena_runtime, run_arena
 from pdbench.games import load_config
 from pdbench.providers import mock
@@ -16,8 +17,8 @@ from pdbench.storage.schema import RunFiles, RunManifest
 
 from tests.conftest import write_arena
 
-PHASE_FILES = (RunFiles.QUESTIONS, RunFiles.QUESTION_RATINGS, RunFiles.ANSWERS,
-               RunFiles.JUDGMENTS)  # fmt: skip
+PHASE_FILES = (ArenaFiles.QUESTIONS, ArenaFiles.QUESTION_RATINGS, ArenaFiles.ANSWERS,
+               ArenaFiles.JUDGMENTS)  # fmt: skip
 TIMES = {"timestamp_utc", "latency_ms"}
 
 
@@ -121,7 +122,7 @@ def test_an_interrupted_tournament_resumes_and_replays_only_unpaid_calls(project
     stopped = RunManifest.model_validate_json((project / "cut" / RunFiles.MANIFEST).read_text())
     assert stopped.status == "interrupted"
     assert stopped.phases_done == ["generate", "rate", "answer"]
-    assert not (project / "cut" / RunFiles.JUDGMENTS).exists()
+    assert not (project / "cut" / ArenaFiles.JUDGMENTS).exists()
     paid = len(ResponseCache(project / "cache.sqlite"))
 
     result = run_arena(loaded, output_dir="cut", resume=True)

@@ -10,27 +10,26 @@ from pathlib import Path
 import pytest
 from pdbench.arena.filter import kept_question_ids
 from pdbench.arena.marts import ArenaMart
+from pdbench.arena.records import (
+    AnswerRecord,
+    ArenaFiles,
+    JudgmentRecord,
+    QuestionRatingRecord,
+    QuestionRecord,
+)
 from pdbench.arena.runner import run_arena
 from pdbench.games import load_config
 from pdbench.providers import mock
 from pdbench.storage.jsonl import read_jsonl
-from pdbench.storage.schema import (
-    AnswerRecord,
-    CallRecord,
-    JudgmentRecord,
-    QuestionRatingRecord,
-    QuestionRecord,
-    RunFiles,
-    RunManifest,
-)
+from pdbench.storage.schema import CallRecord, RunFiles, RunManifest
 
 from tests.conftest import write_arena
 
 RECORD_TYPES = {
-    RunFiles.QUESTIONS: QuestionRecord,
-    RunFiles.QUESTION_RATINGS: QuestionRatingRecord,
-    RunFiles.ANSWERS: AnswerRecord,
-    RunFiles.JUDGMENTS: JudgmentRecord,
+    ArenaFiles.QUESTIONS: QuestionRecord,
+    ArenaFiles.QUESTION_RATINGS: QuestionRatingRecord,
+    ArenaFiles.ANSWERS: AnswerRecord,
+    ArenaFiles.JUDGMENTS: JudgmentRecord,
     RunFiles.CALLS: CallRecord,
 }
 
@@ -69,15 +68,15 @@ def test_exact_calls_per_phase_for_4_players_and_3_questions(project: Path):
     phases = Counter(c["phase"] for c in _rows(run_dir, RunFiles.CALLS))
     # N = 4, Q = 3, K = N * Q = 12 (filter none): N, N*Q*(N-1), N*K, K*N*(N-1), and one
     # rationale per judgement of 0 or 10 (the default rationales)
-    judgments = _rows(run_dir, RunFiles.JUDGMENTS)
+    judgments = _rows(run_dir, ArenaFiles.JUDGMENTS)
     extreme = sum(j["score"] in (0, 10) for j in judgments)
     assert extreme > 0
     assert phases == {
         "generate": 4, "rate": 36, "answer": 48, "judge": 144, "rationale": extreme
     }  # fmt: skip
-    assert len(_rows(run_dir, RunFiles.QUESTIONS)) == 12
-    assert len(_rows(run_dir, RunFiles.QUESTION_RATINGS)) == 36
-    assert len(_rows(run_dir, RunFiles.ANSWERS)) == 48
+    assert len(_rows(run_dir, ArenaFiles.QUESTIONS)) == 12
+    assert len(_rows(run_dir, ArenaFiles.QUESTION_RATINGS)) == 36
+    assert len(_rows(run_dir, ArenaFiles.ANSWERS)) == 48
     assert len(judgments) == 144
     assert [j["rationale_asked"] for j in judgments] == [j["score"] in (0, 10) for j in judgments]
     manifest = RunManifest.model_validate_json((run_dir / RunFiles.MANIFEST).read_text())
@@ -102,23 +101,23 @@ def test_calls_after_the_filter(project: Path):
     phases = Counter(c["phase"] for c in _rows(run_dir, RunFiles.CALLS))
     # N = 3, Q = 4, K = 5: 3, 3*4*2, 3*5, 5*3*2
     assert phases == {"generate": 3, "rate": 24, "answer": 15, "judge": 30}
-    assert not any(j["rationale_asked"] for j in _rows(run_dir, RunFiles.JUDGMENTS))
-    kept = sorted(q["question_id"] for q in _rows(run_dir, RunFiles.QUESTIONS))[:5]
-    assert {a["question_id"] for a in _rows(run_dir, RunFiles.ANSWERS)} == set(kept)
+    assert not any(j["rationale_asked"] for j in _rows(run_dir, ArenaFiles.JUDGMENTS))
+    kept = sorted(q["question_id"] for q in _rows(run_dir, ArenaFiles.QUESTIONS))[:5]
+    assert {a["question_id"] for a in _rows(run_dir, ArenaFiles.ANSWERS)} == set(kept)
 
 
 def test_nobody_rates_or_judges_its_own_work_and_everybody_else_does(project: Path):
     run_dir = _play(write_arena(project / "configs", players=4))
     players = {"p0", "p1", "p2", "p3"}
-    author = {q["question_id"]: q["author"] for q in _rows(run_dir, RunFiles.QUESTIONS)}
+    author = {q["question_id"]: q["author"] for q in _rows(run_dir, ArenaFiles.QUESTIONS)}
     raters: dict[str, set[str]] = {}
-    for rating in _rows(run_dir, RunFiles.QUESTION_RATINGS):
+    for rating in _rows(run_dir, ArenaFiles.QUESTION_RATINGS):
         assert rating["rater"] != author[rating["question_id"]]
         raters.setdefault(rating["question_id"], set()).add(rating["rater"])
     assert all(raters[q] == players - {author[q]} for q in author)
-    answerer = {a["answer_id"]: a["answerer"] for a in _rows(run_dir, RunFiles.ANSWERS)}
+    answerer = {a["answer_id"]: a["answerer"] for a in _rows(run_dir, ArenaFiles.ANSWERS)}
     judges: dict[str, set[str]] = {}
-    for judgment in _rows(run_dir, RunFiles.JUDGMENTS):
+    for judgment in _rows(run_dir, ArenaFiles.JUDGMENTS):
         assert judgment["judge"] != answerer[judgment["answer_id"]]
         judges.setdefault(judgment["answer_id"], set()).add(judgment["judge"])
     assert all(judges[a] == players - {answerer[a]} for a in answerer)
@@ -132,12 +131,12 @@ def test_nobody_rates_or_judges_its_own_work_and_everybody_else_does(project: Pa
 def test_no_prompt_after_generation_names_a_player_or_an_id(project: Path, recorded_prompts):
     # the demo's ember signs some answers with its name; identity_leaks: scrub hides it
     run_dir = _play(project / "configs/arena.yaml")
-    assert any(a["leaked_identities"] for a in _rows(run_dir, RunFiles.ANSWERS))
+    assert any(a["leaked_identities"] for a in _rows(run_dir, ArenaFiles.ANSWERS))
     names = ["atlas", "borealis", "cirrus", "dynamo", "ember", "fathom", "gale"]
     later = [p for s, p in recorded_prompts if "Write exactly" not in p]
     assert len(later) >= 150 + 1  # ratings at least, and the later phases
-    ids = [q["question_id"] for q in _rows(run_dir, RunFiles.QUESTIONS)]
-    ids += [a["answer_id"] for a in _rows(run_dir, RunFiles.ANSWERS)]
+    ids = [q["question_id"] for q in _rows(run_dir, ArenaFiles.QUESTIONS)]
+    ids += [a["answer_id"] for a in _rows(run_dir, ArenaFiles.ANSWERS)]
     for prompt in later:
         lowered = prompt.lower()
         assert not [n for n in names if n in lowered], prompt
@@ -164,13 +163,13 @@ def test_concurrency_1_and_16_give_identical_rows(project: Path):
                             max_concurrency=1), "one")  # fmt: skip
     sixteen = _play(write_arena(project / "configs", "sixteen.yaml", players=players,
                                 max_concurrency=16), "sixteen")  # fmt: skip
-    for name in (RunFiles.QUESTIONS, RunFiles.QUESTION_RATINGS, RunFiles.ANSWERS,
-                 RunFiles.JUDGMENTS, RunFiles.CALLS):  # fmt: skip
+    for name in (ArenaFiles.QUESTIONS, ArenaFiles.QUESTION_RATINGS, ArenaFiles.ANSWERS,
+                 ArenaFiles.JUDGMENTS, RunFiles.CALLS):  # fmt: skip
         assert _without_times(_rows(one, name)) == _without_times(_rows(sixteen, name)), name
     calls = _rows(sixteen, RunFiles.CALLS)
     assert any(c["attempt"] > 1 for c in calls)  # re-asks were exercised
     other_seed = _play(write_arena(project / "configs", "b.yaml", players=3, seed=12), "three")
-    assert _rows(other_seed, RunFiles.JUDGMENTS) != _rows(one, RunFiles.JUDGMENTS)
+    assert _rows(other_seed, ArenaFiles.JUDGMENTS) != _rows(one, ArenaFiles.JUDGMENTS)
 
 
 def test_invalid_scores_are_re_asked_then_recorded_invalid(project: Path):
@@ -187,16 +186,16 @@ def test_invalid_scores_are_re_asked_then_recorded_invalid(project: Path):
     assert [c["status"] for c in calls if c["agent"] == "p2" and c["phase"] == "generate"] == [
         "invalid", "invalid",
     ]  # fmt: skip
-    questions = _rows(run_dir, RunFiles.QUESTIONS)
+    questions = _rows(run_dir, ArenaFiles.QUESTIONS)
     assert Counter(q["author"] for q in questions) == {"p0": 3, "p1": 3}
-    ratings = _rows(run_dir, RunFiles.QUESTION_RATINGS)
+    ratings = _rows(run_dir, ArenaFiles.QUESTION_RATINGS)
     by_p2 = [r for r in ratings if r["rater"] == "p2"]
     assert len(by_p2) == 6
     assert all((r["is_valid"], r["score"], r["attempts"]) == (False, None, 2) for r in by_p2)
     assert all(r["is_valid"] and 0 <= r["score"] <= 10 for r in ratings if r["rater"] != "p2")
     p2_rate_calls = [c for c in calls if c["agent"] == "p2" and c["phase"] == "rate"]
     assert len(p2_rate_calls) == 12 and {c["status"] for c in p2_rate_calls} == {"invalid"}
-    judged_by_p2 = [j for j in _rows(run_dir, RunFiles.JUDGMENTS) if j["judge"] == "p2"]
+    judged_by_p2 = [j for j in _rows(run_dir, ArenaFiles.JUDGMENTS) if j["judge"] == "p2"]
     assert judged_by_p2 and not any(j["is_valid"] for j in judged_by_p2)
 
 
@@ -207,8 +206,8 @@ def test_the_demo_plants_what_scoring_should_recover(project: Path):
     )
     run_dir = _play(path)
     config = load_config(path).config
-    judgments = [j for j in _rows(run_dir, RunFiles.JUDGMENTS) if j["is_valid"]]
-    answerer = {a["answer_id"]: a["answerer"] for a in _rows(run_dir, RunFiles.ANSWERS)}
+    judgments = [j for j in _rows(run_dir, ArenaFiles.JUDGMENTS) if j["is_valid"]]
+    answerer = {a["answer_id"]: a["answerer"] for a in _rows(run_dir, ArenaFiles.ANSWERS)}
 
     def mean(values: list[int]) -> float:
         return sum(values) / len(values)
@@ -247,9 +246,9 @@ def test_the_filter_reads_the_dbt_question_models(project: Path):
         rationales=None,
     )
     run_dir = _play(path)
-    questions = _rows(run_dir, RunFiles.QUESTIONS)
+    questions = _rows(run_dir, ArenaFiles.QUESTIONS)
     # 12 questions, floor(0.33 * 12) = 3 dropped: K = 9
-    answered = {a["question_id"] for a in _rows(run_dir, RunFiles.ANSWERS)}
+    answered = {a["question_id"] for a in _rows(run_dir, ArenaFiles.ANSWERS)}
     assert len(questions) == 12 and len(answered) == 9
     phases = Counter(c["phase"] for c in _rows(run_dir, RunFiles.CALLS))
     assert phases == {"generate": 4, "rate": 36, "answer": 36, "judge": 108}

@@ -14,8 +14,8 @@ from pdbench.pd.agents.axelrod_policy import AxelrodPolicy
 from pdbench.pd.agents.policy import make_policy
 from pdbench.pd.experiment import run_experiment
 from pdbench.pd.payoff import PayoffView
+from pdbench.pd.records import PDFiles
 from pdbench.storage.jsonl import read_jsonl
-from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_experiment
 
@@ -42,7 +42,7 @@ SIX_AGENTS = [
 
 def _rounds_by_condition(run_dir: Path) -> dict[str, list[dict]]:
     by = defaultdict(list)
-    for row in read_jsonl(run_dir / RunFiles.ROUNDS):
+    for row in read_jsonl(run_dir / PDFiles.ROUNDS):
         by[row["condition"]].append(row)
     return by
 
@@ -158,7 +158,7 @@ def test_axelrod_agents_in_a_run_are_seeded_by_name(project: Path):
         result = run_experiment(load_config(path), output_dir=project / out)
         return [
             (r["condition"], r["agent_a_action"], r["agent_b_action"])
-            for r in read_jsonl(result.run_dir / RunFiles.ROUNDS)
+            for r in read_jsonl(result.run_dir / PDFiles.ROUNDS)
         ]
 
     first = run("one")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from pdbench.games import load_config
 from pdbench.pd.experiment import experiment_runtime, run_experiment
+from pdbench.pd.records import PDFiles
 from pdbench.providers.cache import ResponseCache
 from pdbench.providers.calls import CallContext
 from pdbench.storage.jsonl import read_jsonl
@@ -47,7 +48,7 @@ def test_a_second_run_is_served_from_the_cache(project: Path, key: None):
         assert all(c["cost_usd"] == 0.0 and c["tokens_in"] for c in cached)
         first = list(read_jsonl(project / "one" / RunFiles.CALLS))
         assert [c["cache_hit"] for c in first] == [False] * 4
-        assert rows(project / "one", RunFiles.ROUNDS) == rows(project / "two", RunFiles.ROUNDS)
+        assert rows(project / "one", PDFiles.ROUNDS) == rows(project / "two", PDFiles.ROUNDS)
         run(config, project / "three", use_cache=False)
         assert server.hits == 8
         assert not any(c["cache_hit"] for c in read_jsonl(project / "three" / RunFiles.CALLS))
@@ -121,7 +122,7 @@ def test_concurrency_1_and_16_give_identical_rows(project: Path, invalid_rate: f
         on_match_done=lambda plan, _: order.append(plan.match_id),
     )
     assert result.manifest.status == "completed"
-    for name in (RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS):
+    for name in (PDFiles.ROUNDS, PDFiles.MATCHES, RunFiles.CALLS):
         assert rows(sequential, name) == rows(concurrent, name), name
     assert len(order) == 12
-    assert result.counts["rounds"] == len(rows(concurrent, RunFiles.ROUNDS))
+    assert result.counts["rounds"] == len(rows(concurrent, PDFiles.ROUNDS))

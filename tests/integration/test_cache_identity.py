@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from pdbench.pd.records import PDFiles
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles, RunManifest
 
@@ -18,7 +19,7 @@ from tests.servers.wire import wire_server
 
 
 def actions(run_dir: Path) -> str:
-    return "".join(r["agent_a_action"] for r in read_jsonl(run_dir / RunFiles.ROUNDS))
+    return "".join(r["agent_a_action"] for r in read_jsonl(run_dir / PDFiles.ROUNDS))
 
 
 def manifest(run_dir: Path) -> RunManifest:

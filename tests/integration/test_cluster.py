@@ -16,6 +16,7 @@ import pytest
 from pdbench.aggregate import aggregate_run
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
+from pdbench.pd.records import PDFiles
 from pdbench.run.executors import DaskExecutor
 from pdbench.storage.manifest import read_manifest
 from pdbench.storage.schema import RunFiles
@@ -46,8 +47,8 @@ def _concatenated(run_dir: Path, name: str) -> bytes:
 
 def _assert_same_lines(sharded: Path, local: Path) -> None:
     assert sorted(p.name for p in (sharded / SHARDS_DIR).iterdir())[0] == "part-00000"
-    assert not (sharded / RunFiles.ROUNDS).exists()
-    for name in (RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS):
+    assert not (sharded / PDFiles.ROUNDS).exists()
+    for name in (PDFiles.ROUNDS, PDFiles.MATCHES, RunFiles.CALLS):
         assert _concatenated(sharded, name) == _concatenated(local, name), name
     manifest = read_manifest(sharded)
     assert manifest.status == "completed"

@@ -17,16 +17,15 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench.arena.marts import ArenaMart
-from pdbench.storage.dbt import DbtRequest, invoke_dbt
-from pdbench.storage.schema import (
+from pdbench.arena.records import (
     AnswerRecord,
-    CallRecord,
+    ArenaFiles,
     JudgmentRecord,
     QuestionRatingRecord,
     QuestionRecord,
-    RunFiles,
-    RunManifest,
 )
+from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.storage.schema import CallRecord, RunFiles, RunManifest
 
 RUN_ID = "arena-planted"
 STAMP = "2026-01-01T00:00:00Z"
@@ -192,8 +191,8 @@ def write_questions_and_ratings(run_dir: Path) -> None:
             timestamp_utc=STAMP,
         )
     )
-    _write_jsonl(run_dir / RunFiles.QUESTIONS, questions)
-    _write_jsonl(run_dir / RunFiles.QUESTION_RATINGS, ratings)
+    _write_jsonl(run_dir / ArenaFiles.QUESTIONS, questions)
+    _write_jsonl(run_dir / ArenaFiles.QUESTION_RATINGS, ratings)
     _write_jsonl(run_dir / RunFiles.CALLS, calls)
 
 
@@ -250,8 +249,8 @@ def write_answers_and_judgments(run_dir: Path, kept: list[tuple[str, str]]) -> N
         update={"score": None, "is_valid": False, "attempts": 3, "raw_reply": "ten"}
     )
     # A crash while writing leaves a torn last line: it is cut off, never read.
-    _write_jsonl(run_dir / RunFiles.ANSWERS, answers)
-    _write_jsonl(run_dir / RunFiles.JUDGMENTS, judgments, torn_tail='{"run_id": "arena-pl')
+    _write_jsonl(run_dir / ArenaFiles.ANSWERS, answers)
+    _write_jsonl(run_dir / ArenaFiles.JUDGMENTS, judgments, torn_tail='{"run_id": "arena-pl')
 
 
 def run_dbt(run_dir: Path, select: str, *, unit_tests: bool = True) -> None:
@@ -275,7 +274,7 @@ def build_planted_run(run_dir: Path) -> PlantedRun:
     """
     write_questions_and_ratings(run_dir)
     run_dbt(run_dir, "tag:arena_questions", unit_tests=False)
-    answers_existed = (run_dir / RunFiles.ANSWERS).exists()
+    answers_existed = (run_dir / ArenaFiles.ANSWERS).exists()
     quality = run_dir / "question_quality.parquet"
     n_questions = duckdb.sql(f"select count(*) from '{quality}'").fetchall()[0][0]
     kept = duckdb.sql(f"select question_id, author from '{quality}' where is_kept").fetchall()
@@ -380,7 +379,7 @@ def test_torn_line_and_invalid_scores_are_not_counted(planted_run: Path) -> None
         "select sum(n_judges + n_judgments_invalid), sum(n_judgments_invalid) "
         "from '{run}/answer_scores.parquet'",
     )[0]
-    text = (planted_run / RunFiles.JUDGMENTS).read_text()
+    text = (planted_run / ArenaFiles.JUDGMENTS).read_text()
     # the torn last line was cut off before dbt read the file; every complete line is kept
     assert text.endswith("}\n") and '{"run_id": "arena-pl' not in text
     assert n_judgments == len(text.splitlines())
@@ -400,7 +399,7 @@ def test_marts_are_written(planted_run: Path) -> None:
 def test_viewer_details_hold_every_record(planted_run: Path) -> None:
     texts = {
         record["question_id"]: record["text"]
-        for record in map(json.loads, (planted_run / RunFiles.QUESTIONS).read_text().splitlines())
+        for record in map(json.loads, (planted_run / ArenaFiles.QUESTIONS).read_text().splitlines())
     }
     assert (
         dict(
@@ -410,7 +409,7 @@ def test_viewer_details_hold_every_record(planted_run: Path) -> None:
         )
         == texts
     )
-    n_answers = len((planted_run / RunFiles.ANSWERS).read_text().splitlines())
+    n_answers = len((planted_run / ArenaFiles.ANSWERS).read_text().splitlines())
     ((n_detail, n_scored_detail),) = _rows(
         planted_run,
         "select count(*), count(*) filter (where is_scored) from '{run}/answer_detail.parquet'",
@@ -419,7 +418,7 @@ def test_viewer_details_hold_every_record(planted_run: Path) -> None:
         planted_run, "select count(*) filter (where is_scored) from '{run}/answer_scores.parquet'"
     )
     assert (n_detail, n_scored_detail) == (n_answers, n_scored)
-    n_ratings = len((planted_run / RunFiles.QUESTION_RATINGS).read_text().splitlines())
+    n_ratings = len((planted_run / ArenaFiles.QUESTION_RATINGS).read_text().splitlines())
     assert _rows(planted_run, "select count(*) from '{run}/rating_detail.parquet'") == [
         (n_ratings,)
     ]
@@ -557,10 +556,10 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
                             rationale=None,
                         )
                     )
-    _write_jsonl(run_dir / RunFiles.QUESTIONS, questions)
-    _write_jsonl(run_dir / RunFiles.QUESTION_RATINGS, ratings)
-    _write_jsonl(run_dir / RunFiles.ANSWERS, answers)
-    _write_jsonl(run_dir / RunFiles.JUDGMENTS, judgments)
+    _write_jsonl(run_dir / ArenaFiles.QUESTIONS, questions)
+    _write_jsonl(run_dir / ArenaFiles.QUESTION_RATINGS, ratings)
+    _write_jsonl(run_dir / ArenaFiles.ANSWERS, answers)
+    _write_jsonl(run_dir / ArenaFiles.JUDGMENTS, judgments)
     run_dbt(run_dir, "tag:arena", unit_tests=False)
     return run_dir
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 from pdbench.aggregate import aggregate_run
+from pdbench.arena.records import ArenaFiles
 from pdbench.errors import AggregationError
-from pdbench.storage.schema import RunFiles
+from pdbench.pd.records import PDFiles
 
 from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
 from tests.integration.test_dbt_arena import run_dbt, tiny_run  # noqa: F401 (a fixture)
@@ -34,17 +35,17 @@ def test_a_payoff_written_as_a_string_fails_naming_the_file_and_column(tmp_path:
     def as_string(i: int, line: dict) -> dict:
         return {**line, "agent_a_payoff": "500"} if i == 1 else line
 
-    _edit_lines(run_dir / RunFiles.ROUNDS, as_string)
+    _edit_lines(run_dir / PDFiles.ROUNDS, as_string)
     with pytest.raises(AggregationError) as caught:
         aggregate_run(run_dir)
     message = _one_line(caught)
-    assert f"{run_dir / RunFiles.ROUNDS}: agent_a_payoff" in message
+    assert f"{run_dir / PDFiles.ROUNDS}: agent_a_payoff" in message
     assert 'a JSON varchar ("500") where a DOUBLE belongs' in message
 
 
 def test_a_fraction_where_a_count_belongs_fails(tmp_path: Path):
     run_dir = write_run_dir(tmp_path / "run", [PlannedMatch("c", 0, "CC", "CC")])
-    _edit_lines(run_dir / RunFiles.MATCHES, lambda i, line: {**line, "rounds_played": 2.5})
+    _edit_lines(run_dir / PDFiles.MATCHES, lambda i, line: {**line, "rounds_played": 2.5})
     with pytest.raises(AggregationError) as caught:
         aggregate_run(run_dir)
     assert "rounds_played: a JSON double (2.5) where a INTEGER belongs" in _one_line(caught)
@@ -52,7 +53,7 @@ def test_a_fraction_where_a_count_belongs_fails(tmp_path: Path):
 
 def test_rounds_of_a_match_that_does_not_exist_fail(tmp_path: Path):
     run_dir = write_run_dir(tmp_path / "run", [PlannedMatch("c", 0, "CC", "CD")])
-    rounds = run_dir / RunFiles.ROUNDS
+    rounds = run_dir / PDFiles.ROUNDS
     ghost = [
         {**json.loads(line), "match_id": "ghost/0", "condition": "ghost"}
         for line in rounds.read_text().splitlines()
@@ -74,7 +75,7 @@ def test_a_completed_run_with_a_torn_last_round_names_the_match_the_cut_and_the_
         tmp_path / "run",
         [PlannedMatch("a", 0, "CC", "CC"), PlannedMatch("b", 0, "CCD", "CDD")],
     )
-    rounds = run_dir / RunFiles.ROUNDS
+    rounds = run_dir / PDFiles.ROUNDS
     whole = rounds.read_bytes()
     rounds.write_bytes(whole[: whole.rstrip(b"\n").rfind(b"\n") + 1] + b'{"schema_version": 1, "ru')
 
@@ -97,8 +98,8 @@ def test_a_completed_run_with_a_torn_last_round_names_the_match_the_cut_and_the_
 def test_a_player_judging_its_own_answer_fails(tiny_run: Path, tmp_path: Path):  # noqa: F811
     run_dir = tmp_path / "run"
     shutil.copytree(tiny_run, run_dir, ignore=shutil.ignore_patterns("*.parquet"))
-    answer = json.loads((run_dir / RunFiles.ANSWERS).read_text().splitlines()[0])
-    judgments = run_dir / RunFiles.JUDGMENTS
+    answer = json.loads((run_dir / ArenaFiles.ANSWERS).read_text().splitlines()[0])
+    judgments = run_dir / ArenaFiles.JUDGMENTS
     judgment = json.loads(judgments.read_text().splitlines()[0])
     own = {**judgment, "answer_id": answer["answer_id"], "judge": answer["answerer"]}
     with judgments.open("a") as handle:

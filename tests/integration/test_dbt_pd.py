@@ -20,6 +20,7 @@ import yaml
 from pdbench.aggregate import AggregateSummary, aggregate_run
 from pdbench.errors import AggregationError, RunDirError
 from pdbench.pd.marts import PDMart
+from pdbench.pd.records import PDFiles
 from pdbench.storage.dbt import DBT_PROJECT_DIR
 from pdbench.storage.schema import RunFiles
 
@@ -339,7 +340,7 @@ def test_metrics_match_a_plain_python_recomputation(
     run_dir: Path, summary: AggregateSummary
 ) -> None:
     """Recompute cooperation and totals straight from rounds.jsonl, independently of SQL."""
-    lines = (run_dir / RunFiles.ROUNDS).read_text().splitlines()
+    lines = (run_dir / PDFiles.ROUNDS).read_text().splitlines()
     by_match: dict[tuple[str, int], list[dict]] = {}
     for line in lines:
         record = json.loads(line)
@@ -434,7 +435,7 @@ def test_torn_last_line_and_empty_calls(tmp_path: Path) -> None:
             PlannedMatch("tft_vs_alld", 1, "CD", "DD", status=None),
         ],
     )
-    with (run_dir / RunFiles.ROUNDS).open("a") as handle:
+    with (run_dir / PDFiles.ROUNDS).open("a") as handle:
         handle.write('{"schema_version": 1, "run_id": "fixture", "match_id": "tft_vs_al')
     assert (run_dir / RunFiles.CALLS).read_text() == ""
 
@@ -455,11 +456,11 @@ def test_torn_last_line_and_empty_calls(tmp_path: Path) -> None:
 def test_failing_check_raises_and_names_it(tmp_path: Path) -> None:
     run_dir = write_run_dir(tmp_path / "bad", [PlannedMatch("c", 0, "CC", "CD")])
     rounds = (
-        (run_dir / RunFiles.ROUNDS)
+        (run_dir / PDFiles.ROUNDS)
         .read_text()
         .replace('"agent_b_action":"D"', '"agent_b_action":"X"')
     )
-    (run_dir / RunFiles.ROUNDS).write_text(rounds)
+    (run_dir / PDFiles.ROUNDS).write_text(rounds)
     with pytest.raises(AggregationError, match="accepted_values_int_pd_round_features_action_b"):
         aggregate_run(run_dir)
 
@@ -471,7 +472,7 @@ def test_failing_check_raises_and_names_it(tmp_path: Path) -> None:
 )
 def test_a_match_without_exactly_its_rounds_fails_the_build(tmp_path: Path, edit_rounds) -> None:
     run_dir = write_run_dir(tmp_path / "holed", [PlannedMatch("c", 0, "CCD", "CDD")])
-    path = run_dir / RunFiles.ROUNDS
+    path = run_dir / PDFiles.ROUNDS
     lines = path.read_text().splitlines(keepends=True)
     assert len(lines) == 3
     path.write_text("".join(edit_rounds(lines)))
@@ -500,9 +501,9 @@ def test_unusable_run_dir_fails_in_one_line(tmp_path: Path, prepare, message: st
 def _without_rounds(run_dir: Path, *, empty: bool) -> None:
     write_run_dir(run_dir, [PlannedMatch("c", 0, "C", "C")])
     if empty:
-        (run_dir / RunFiles.ROUNDS).write_text("\n")
+        (run_dir / PDFiles.ROUNDS).write_text("\n")
     else:
-        (run_dir / RunFiles.ROUNDS).unlink()
+        (run_dir / PDFiles.ROUNDS).unlink()
 
 
 def test_a_plain_dbt_build_on_a_pd_run_refuses_to_write_the_arena_marts(tmp_path: Path) -> None:
@@ -555,7 +556,7 @@ def test_a_damaged_raw_file_fails_in_one_line_naming_the_file_and_where(
     tmp_path: Path, damage, message: str
 ) -> None:
     run_dir = write_run_dir(tmp_path / "damaged", [PlannedMatch("c", 0, "CCD", "CDD")])
-    path = run_dir / RunFiles.ROUNDS
+    path = run_dir / PDFiles.ROUNDS
     path.write_text("".join(damage(path.read_text().splitlines(keepends=True))))
     with pytest.raises(AggregationError, match=message) as caught:
         aggregate_run(run_dir)
@@ -564,7 +565,7 @@ def test_a_damaged_raw_file_fails_in_one_line_naming_the_file_and_where(
 
 def test_a_torn_last_line_is_cut_off_and_reported(tmp_path: Path) -> None:
     run_dir = write_run_dir(tmp_path / "torn", [PlannedMatch("c", 0, "CCD", "CDD")])
-    path = run_dir / RunFiles.ROUNDS
+    path = run_dir / PDFiles.ROUNDS
     complete = path.read_text()
     tail = '{"schema_version":1,"run_id":"fixture","match_'
     path.write_text(complete + tail)

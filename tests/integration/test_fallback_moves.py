@@ -13,8 +13,8 @@ from pdbench.aggregate import AggregateSummary, aggregate_run
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
 from pdbench.pd.marts import PDMart
+from pdbench.pd.records import PDFiles
 from pdbench.storage.jsonl import read_jsonl
-from pdbench.storage.schema import RunFiles
 
 from tests.conftest import CONFIGS, write_experiment
 
@@ -61,7 +61,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
 def _fallbacks(run_dir: Path) -> dict[str, tuple[int, int, int]]:
     """Per condition, from rounds.jsonl: (fallback moves of A, its moves, its valid C moves)."""
     counts: dict[str, list[int]] = {}
-    for line in read_jsonl(run_dir / RunFiles.ROUNDS):
+    for line in read_jsonl(run_dir / PDFiles.ROUNDS):
         count = counts.setdefault(line["condition"], [0, 0, 0])
         count[0] += not line["agent_a_valid"]
         count[1] += 1

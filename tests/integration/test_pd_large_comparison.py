@@ -21,6 +21,7 @@ import duckdb
 import pytest
 from pdbench import cli
 from pdbench.pd.marts import PDMart
+from pdbench.pd.records import PDFiles
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
@@ -76,7 +77,7 @@ def _comparisons(run_dir: Path) -> dict[str, dict]:
 def _cooperation_rates(run_dir: Path) -> dict[tuple[str, int], float]:
     """Per condition and replicate: side A's cooperation rate (executed actions)."""
     cooperations: dict[tuple[str, int], list[int]] = defaultdict(list)
-    with (run_dir / RunFiles.ROUNDS).open(encoding="utf-8") as lines:
+    with (run_dir / PDFiles.ROUNDS).open(encoding="utf-8") as lines:
         for line in lines:
             record = json.loads(line)
             key = (record["condition"], record["replicate"])

@@ -23,6 +23,7 @@ from pdbench.aggregate import AggregateSummary, aggregate_run
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
 from pdbench.pd.marts import PDMart
+from pdbench.pd.records import PDFiles
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles
 
@@ -99,7 +100,7 @@ def _time_to_collapse(a: list[str], b: list[str], *, k: int, threshold: float) -
 
 def recompute(run: PlayedRun) -> dict[tuple[str, int], dict]:
     matches: dict[tuple[str, int], list[dict]] = defaultdict(list)
-    for line in read_jsonl(run.run_dir / RunFiles.ROUNDS):
+    for line in read_jsonl(run.run_dir / PDFiles.ROUNDS):
         matches[(line["condition"], line["replicate"])].append(line)
     expected = {}
     for key, lines in matches.items():
@@ -154,7 +155,7 @@ def _replicate_rows(run: PlayedRun, columns: list[str]) -> dict[tuple[str, int],
 
 
 def test_the_run_exercises_noise_invalid_replies_and_both_collapse_outcomes(played: PlayedRun):
-    rounds = list(read_jsonl(played.run_dir / RunFiles.ROUNDS))
+    rounds = list(read_jsonl(played.run_dir / PDFiles.ROUNDS))
     assert any(r["agent_a_action"] != r["agent_a_intended_action"] for r in rounds)  # noise
     assert any(r["agent_a_kind"] == "llm" and not r["agent_a_valid"] for r in rounds)
     assert any(r["agent_a_truncated"] for r in rounds)
@@ -296,7 +297,7 @@ def _trials(run: PlayedRun) -> dict[tuple[str, int], dict[str, int]]:
     """Per condition and replicate: the trials each rate of _RATES counts its events over
     (both agents' moves, the rounds after an opponent's defection, the valid moves)."""
     matches: dict[tuple[str, int], list[dict]] = defaultdict(list)
-    for line in read_jsonl(run.run_dir / RunFiles.ROUNDS):
+    for line in read_jsonl(run.run_dir / PDFiles.ROUNDS):
         matches[(line["condition"], line["replicate"])].append(line)
     trials = {}
     for key, lines in matches.items():

@@ -22,6 +22,7 @@ from pathlib import Path
 import openai
 import pytest
 from pdbench.arena.diversity_config import EmbeddingConfig
+from pdbench.arena.records import ArenaFiles
 from pdbench.arena.runner import run_arena
 from pdbench.games import load_config
 from pdbench.providers.embeddings import build_embedder
@@ -72,7 +73,7 @@ def test_a_tournament_embeds_through_the_server(server: str, project: Path):
     embedding = {"provider": "openai", "model": MODEL, "base_url": server, "batch_size": 1}
     path = write_arena(project / "configs", players=2, diversity={"embedding": embedding})
     run_dir = run_arena(load_config(path), output_dir=project / "run").run_dir
-    embeddings = [json.loads(line) for line in (run_dir / RunFiles.EMBEDDINGS).open()]
+    embeddings = [json.loads(line) for line in (run_dir / ArenaFiles.EMBEDDINGS).open()]
     assert embeddings and {e["dim"] for e in embeddings} == {576}
     assert {(e["provider"], e["embedding_model"]) for e in embeddings} == {("openai", MODEL)}
     calls = [json.loads(line) for line in (run_dir / RunFiles.CALLS).open()]
@@ -92,4 +93,6 @@ def test_a_tournament_embeds_through_the_server(server: str, project: Path):
     replayed = [c for c in replayed if c["phase"] == "embed"]
     assert len(replayed) == len(embed) and all(c["cache_hit"] for c in replayed)
     assert all(c["cost_usd"] == 0 for c in replayed)
-    assert (again / RunFiles.EMBEDDINGS).read_text() == (run_dir / RunFiles.EMBEDDINGS).read_text()
+    assert (again / ArenaFiles.EMBEDDINGS).read_text() == (
+        run_dir / ArenaFiles.EMBEDDINGS
+    ).read_text()

@@ -28,10 +28,12 @@ import pytest
 import yaml
 from pdbench.aggregate import aggregate_run
 from pdbench.arena.marts import ArenaMart
+from pdbench.arena.records import ArenaFiles
 from pdbench.arena.scores import extract_score
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
 from pdbench.pd.moves import extract_action
+from pdbench.pd.records import PDFiles
 from pdbench.providers.calls import prompt_sha256
 from pdbench.replies import INVALID
 from pdbench.storage.schema import RunFiles
@@ -160,7 +162,7 @@ def _pd_recorded(run_dir: Path) -> Counter[tuple[str, str, int, int]]:
     for call in _lines(run_dir / RunFiles.CALLS):
         calls[call["match_id"], call["round_index"], call["agent"]].append(call)
     recorded: Counter[tuple[str, str, int, int]] = Counter()
-    for row in _lines(run_dir / RunFiles.ROUNDS):
+    for row in _lines(run_dir / PDFiles.ROUNDS):
         for side, replies in row["raw_responses"].items():
             attempts = sorted(calls[row["match_id"], row["round_index"], side], key=_attempt)
             assert len(attempts) == len(replies) == row[f"{side}_attempts"]
@@ -188,7 +190,7 @@ def test_a_pd_run_on_a_real_model(project: Path, proxy: RecordingProxy) -> None:
     # every move is what the lenient rules give on the stored replies (none from a cut one)
     by_call = {(c["match_id"], c["round_index"], c["agent"], c["attempt"]): c for c in calls}
     invalid = 0
-    for row in _lines(run_dir / RunFiles.ROUNDS):
+    for row in _lines(run_dir / PDFiles.ROUNDS):
         for side, replies in row["raw_responses"].items():
             readings = [
                 # a reply cut at the token limit is never read as a move
@@ -225,7 +227,7 @@ def test_a_pd_run_on_a_real_model(project: Path, proxy: RecordingProxy) -> None:
         ).fetchone()[0]
     assert n_invalid == invalid == by_rule[0]
     assert by_rule[1] == len(calls)
-    rows = _lines(run_dir / RunFiles.ROUNDS)
+    rows = _lines(run_dir / PDFiles.ROUNDS)
     assert invalid_rounds == pytest.approx(sum(not r["agent_a_valid"] for r in rows))
 
     # the same run again is answered from the response cache: no request reaches the server
@@ -239,7 +241,7 @@ def test_a_pd_run_on_a_real_model(project: Path, proxy: RecordingProxy) -> None:
     def strip(path: Path) -> list[dict]:
         return [{k: v for k, v in r.items() if k not in TIMES} for r in _lines(path)]
 
-    assert strip(project / "again" / RunFiles.ROUNDS) == strip(run_dir / RunFiles.ROUNDS)
+    assert strip(project / "again" / PDFiles.ROUNDS) == strip(run_dir / PDFiles.ROUNDS)
 
 
 def test_an_arena_on_a_real_model(project: Path, proxy: RecordingProxy) -> None:
@@ -273,7 +275,7 @@ def test_an_arena_on_a_real_model(project: Path, proxy: RecordingProxy) -> None:
     assert Counter((c["prompt_sha256"], c["tokens_in"], c["tokens_out"]) for c in calls) == Counter(
         (sha, tin, tout) for (sha, _, tin, tout), n in seen.items() for _ in range(n)
     )
-    for name in (RunFiles.QUESTION_RATINGS, RunFiles.JUDGMENTS):
+    for name in (ArenaFiles.QUESTION_RATINGS, ArenaFiles.JUDGMENTS):
         for record in _lines(run_dir / name):
             # the recorded reply is one the server gave to this very prompt, verbatim
             assert (record["prompt_sha256"], record["raw_reply"]) in replies

@@ -9,8 +9,9 @@ import pytest
 from pdbench.errors import ConfigError, ProviderError
 from pdbench.games import load_config
 from pdbench.pd.experiment import experiment_runtime, run_experiment
+from pdbench.pd.records import PDFiles, RoundRecord
 from pdbench.storage.jsonl import read_jsonl
-from pdbench.storage.schema import CallRecord, RoundRecord, RunFiles, RunManifest
+from pdbench.storage.schema import CallRecord, RunFiles, RunManifest
 
 from tests.conftest import edit, write_experiment
 from tests.servers.wire import Step, WireServer, reply, wire_server
@@ -76,7 +77,7 @@ def manifest(project: Path) -> RunManifest:
 def test_a_normal_game_writes_valid_rows(project: Path, server: WireServer):
     result = play(llm_config(project, server), project)
     assert result.manifest.status == "completed"
-    rounds = [RoundRecord.model_validate(r) for r in lines(project, RunFiles.ROUNDS)]
+    rounds = [RoundRecord.model_validate(r) for r in lines(project, PDFiles.ROUNDS)]
     calls = [CallRecord.model_validate(c) for c in lines(project, RunFiles.CALLS)]
     assert [r.agent_a_action for r in rounds] == ["C", "C", "C"]
     assert [(c.status, c.attempt, c.transport_retries, c.cache_hit) for c in calls] == [
@@ -139,11 +140,11 @@ def test_timeouts_beyond_the_retries_fail_the_run_and_keep_what_was_written(
     message = str(caught.value)
     assert "\n" not in message and "timeout" in message and SENTINEL not in message
     assert manifest(project).status == "failed"
-    assert [r["round_index"] for r in lines(project, RunFiles.ROUNDS)] == [1]
+    assert [r["round_index"] for r in lines(project, PDFiles.ROUNDS)] == [1]
     calls = lines(project, RunFiles.CALLS)
     assert [(c["round_index"], c["status"]) for c in calls] == [(1, "ok"), (2, "error")]
     assert calls[1]["error"].startswith("timeout: ")
-    assert lines(project, RunFiles.MATCHES) == []
+    assert lines(project, PDFiles.MATCHES) == []
 
 
 def test_a_malformed_body_is_transient(project: Path, server: WireServer):
@@ -164,7 +165,7 @@ def test_a_reply_that_is_not_c_or_d_is_reprompted(project: Path, server: WireSer
         (2, 1, "ok"),
     ]
     assert all(c["transport_retries"] == 0 for c in calls)
-    first = lines(project, RunFiles.ROUNDS)[0]
+    first = lines(project, PDFiles.ROUNDS)[0]
     assert (first["agent_a_action"], first["agent_a_attempts"], first["agent_a_valid"]) == (
         "D",
         2,
@@ -195,7 +196,7 @@ def test_a_reply_that_echoes_the_key_is_stored_masked(project: Path, server: Wir
     config = llm_config(project, server)
     edit(config, "replicates: 1", f"replicates: 1\ncache_path: {project / 'cache.sqlite'}")
     play(config, project)
-    first = lines(project, RunFiles.ROUNDS)[0]
+    first = lines(project, PDFiles.ROUNDS)[0]
     assert first["raw_responses"]["agent_a"][0] == "my key is ***"
     for path in [*(project / "run").iterdir(), project / "cache.sqlite"]:
         assert SENTINEL.encode() not in path.read_bytes(), path.name
@@ -228,7 +229,7 @@ def litellm_config(project: Path, server: WireServer) -> Path:
 def test_litellm_plays_a_normal_game(project: Path, openai_wire: WireServer):
     result = play(litellm_config(project, openai_wire), project)
     assert result.manifest.status == "completed"
-    rounds = [RoundRecord.model_validate(r) for r in lines(project, RunFiles.ROUNDS)]
+    rounds = [RoundRecord.model_validate(r) for r in lines(project, PDFiles.ROUNDS)]
     calls = [CallRecord.model_validate(c) for c in lines(project, RunFiles.CALLS)]
     assert [r.agent_a_action for r in rounds] == ["C", "C", "C"]
     assert [(c.provider, c.status, c.transport_retries) for c in calls] == [

@@ -17,6 +17,7 @@ from pdbench.arena.mock_player import ArenaMockPlayer
 from pdbench.arena.runner import run_arena
 from pdbench.errors import ConfigError, ProviderError
 from pdbench.games import load_config
+from pdbench.pd.records import PDFiles
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import CallRecord, RunFiles
 
@@ -79,7 +80,7 @@ def test_a_reasoning_model_plays_a_match_without_a_refused_request(
         assert "max_tokens" not in body and "temperature" not in body
         assert body["max_completion_tokens"] == 16 + 4096  # the reply and the reasoning budget
         assert body["reasoning_effort"] == "low"
-    assert [r["agent_a_action"] for r in lines(project, RunFiles.ROUNDS)] == ["C", "C", "C"]
+    assert [r["agent_a_action"] for r in lines(project, PDFiles.ROUNDS)] == ["C", "C", "C"]
     recorded = calls(project)
     assert [(c.status, c.finish_reason, c.truncated) for c in recorded] == [
         ("ok", "stop", False)
@@ -140,7 +141,7 @@ def test_a_reply_cut_by_the_reasoning_is_recorded_truncated(project: Path, opena
         (3, "invalid", "length", True),
     ]
     assert all((c.tokens_out, c.tokens_reasoning) == (24, 24) for c in recorded)
-    (first,) = lines(project, RunFiles.ROUNDS)
+    (first,) = lines(project, PDFiles.ROUNDS)
     assert (first["agent_a_action"], first["agent_a_valid"]) == ("D", False)  # the fallback
 
 
@@ -159,7 +160,7 @@ def test_a_reply_cut_at_the_limit_is_invalid_even_when_it_reads(
         (1, "ok", "stop", False),
         (2, "ok", "stop", False),
     ]
-    first = lines(project, RunFiles.ROUNDS)[0]
+    first = lines(project, PDFiles.ROUNDS)[0]
     assert (first["agent_a_valid"], first["agent_a_attempts"], first["agent_a_truncated"]) == (
         True,
         2,
@@ -206,7 +207,7 @@ def test_claude_with_thinking_plays_at_temperature_one_with_room_for_the_answer(
         assert body["temperature"] == 1
         assert body["max_tokens"] == 2048 + 16
     # the thinking block comes first and mentions both moves; the answer is the text block
-    assert [r["agent_a_action"] for r in lines(project, RunFiles.ROUNDS)] == ["C", "C", "C"]
+    assert [r["agent_a_action"] for r in lines(project, PDFiles.ROUNDS)] == ["C", "C", "C"]
     recorded = calls(project)
     assert all(c.status == "ok" and c.parse_rule == "token" for c in recorded)
     assert all((c.tokens_out, c.tokens_reasoning) == (65, 64) for c in recorded)

@@ -12,6 +12,7 @@ import pytest
 from pdbench.errors import IntegrityError
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
+from pdbench.pd.records import PDFiles
 from pdbench.storage.jsonl import JsonlWriter
 from pdbench.storage.manifest import read_manifest
 from pdbench.storage.schema import RunFiles
@@ -28,10 +29,10 @@ def _lines(path: Path) -> list[dict]:
 def _short_matches(run_dir: Path) -> list[tuple[str, int, int]]:
     """(match, rounds_played, round lines) of every match whose rounds are not all there,
     counted here with plain json, independently of the engine's own check."""
-    found = Counter(r["match_id"] for r in _lines(run_dir / RunFiles.ROUNDS))
+    found = Counter(r["match_id"] for r in _lines(run_dir / PDFiles.ROUNDS))
     return [
         (m["match_id"], m["rounds_played"], found[m["match_id"]])
-        for m in _lines(run_dir / RunFiles.MATCHES)
+        for m in _lines(run_dir / PDFiles.MATCHES)
         if found[m["match_id"]] != m["rounds_played"]
     ]
 
@@ -110,7 +111,7 @@ def test_a_run_with_lost_rounds_fails_and_resume_replays_the_match(
     assert resumed.manifest.status == "completed"
     assert resumed.manifest.failure is None
     assert _short_matches(lossy) == []
-    for name in (RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS):
+    for name in (PDFiles.ROUNDS, PDFiles.MATCHES, RunFiles.CALLS):
         strip = [{k: v for k, v in r.items() if k not in TIMES} for r in _lines(lossy / name)]
         want = [{k: v for k, v in r.items() if k not in TIMES} for r in _lines(whole / name)]
         assert strip == want, name
@@ -121,7 +122,7 @@ def test_resume_replays_a_match_whose_round_lines_were_deleted(project: Path) ->
     loaded = load_config(_demo(project, n=5, max_concurrency=1))
     run_dir = project / "run"
     run_experiment(loaded, output_dir=run_dir)
-    rounds = run_dir / RunFiles.ROUNDS
+    rounds = run_dir / PDFiles.ROUNDS
     lines = rounds.read_text(encoding="utf-8").splitlines(keepends=True)
     hole = [i for i, line in enumerate(lines) if '"match_id":"grim_vs_tft/0"' in line][1:3]
     rounds.write_text("".join(x for i, x in enumerate(lines) if i not in hole), encoding="utf-8")

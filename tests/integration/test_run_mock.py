@@ -8,9 +8,10 @@ import pytest
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
 from pdbench.pd.payoff import PayoffMatrix
+from pdbench.pd.records import MatchRecord, PDFiles, RoundRecord
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.manifest import canonical_sha256
-from pdbench.storage.schema import CallRecord, MatchRecord, RoundRecord, RunFiles, RunManifest
+from pdbench.storage.schema import CallRecord, RunFiles, RunManifest
 
 from tests.conftest import write_experiment
 
@@ -33,8 +34,8 @@ def _without_times(rows: list[dict]) -> list[dict]:
 def test_every_file_is_written_and_every_line_fits_the_schema(project: Path):
     result = _run(project, "run")
     run_dir = result.run_dir
-    rounds = _lines(run_dir, RunFiles.ROUNDS)
-    matches = _lines(run_dir, RunFiles.MATCHES)
+    rounds = _lines(run_dir, PDFiles.ROUNDS)
+    matches = _lines(run_dir, PDFiles.MATCHES)
     calls = _lines(run_dir, RunFiles.CALLS)
     for row in rounds:
         RoundRecord.model_validate(row)
@@ -64,7 +65,7 @@ def test_every_file_is_written_and_every_line_fits_the_schema(project: Path):
 
 def test_tft_against_alld_scores_as_worked_out_by_hand(project: Path):
     run_dir = _run(project, "run").run_dir
-    rows = [r for r in _lines(run_dir, RunFiles.ROUNDS) if r["match_id"] == "tft_vs_alld/0"]
+    rows = [r for r in _lines(run_dir, PDFiles.ROUNDS) if r["match_id"] == "tft_vs_alld/0"]
     assert [r["round_index"] for r in rows] == list(range(1, 13))
     assert "".join(r["agent_a_action"] for r in rows) == "C" + "D" * 11
     assert "".join(r["agent_b_action"] for r in rows) == "D" * 12
@@ -77,13 +78,13 @@ def test_tft_against_alld_scores_as_worked_out_by_hand(project: Path):
 def test_same_seed_twice_gives_the_same_rows(project: Path):
     first = _run(project, "one").run_dir
     second = _run(project, "two").run_dir
-    for name in (RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS):
+    for name in (PDFiles.ROUNDS, PDFiles.MATCHES, RunFiles.CALLS):
         assert _without_times(_lines(first, name)) == _without_times(_lines(second, name)), name
 
 
 def test_another_seed_gives_other_matches(project: Path):
-    first = _lines(_run(project, "one").run_dir, RunFiles.MATCHES)
-    other = _lines(_run(project, "two", seed=8).run_dir, RunFiles.MATCHES)
+    first = _lines(_run(project, "one").run_dir, PDFiles.MATCHES)
+    other = _lines(_run(project, "two", seed=8).run_dir, PDFiles.MATCHES)
     assert {m["match_seed"] for m in first}.isdisjoint({m["match_seed"] for m in other})
 
 
@@ -92,7 +93,7 @@ def test_the_payoffs_the_prompt_states_are_the_payoffs_scored(project: Path):
     matrix = PayoffMatrix(cc=(3, 2), cd=(0, 6), dc=(5, -1), dd=(1, 0.5))
     run_dir = _run(project, "run", payoffs=lopsided).run_dir
     checked = 0
-    for row in _lines(run_dir, RunFiles.ROUNDS):
+    for row in _lines(run_dir, PDFiles.ROUNDS):
         assert (row["agent_a_payoff"], row["agent_b_payoff"]) == matrix.score(
             row["agent_a_action"], row["agent_b_action"]
         )
@@ -119,7 +120,7 @@ def test_stored_prompts_show_exactly_the_window_and_the_replies(project: Path):
     path = write_experiment(project / "configs")
     loaded = load_config(path)
     run_dir = run_experiment(loaded, output_dir=project / "run").run_dir
-    rows = [r for r in _lines(run_dir, RunFiles.ROUNDS) if r["match_id"] == "llm_vs_llm/1"]
+    rows = [r for r in _lines(run_dir, PDFiles.ROUNDS) if r["match_id"] == "llm_vs_llm/1"]
     window = loaded.config.conditions[2].agent_a.history_window
     assert window == 5
     prompt = rows[7]["prompts"]["agent_a"]["round"]  # round 8: shows rounds 3..7
@@ -139,7 +140,7 @@ def test_invalid_replies_with_abort_are_recorded_as_an_aborted_match(project: Pa
     assert text != config.read_text()
     config.write_text(text)
     result = run_experiment(load_config(config), output_dir=project / "run")
-    matches = {m["match_id"]: m for m in _lines(result.run_dir, RunFiles.MATCHES)}
+    matches = {m["match_id"]: m for m in _lines(result.run_dir, PDFiles.MATCHES)}
     aborted = matches["llm_vs_gtft/0"]
     assert (aborted["status"], aborted["rounds_played"], aborted["planned_rounds"]) == (
         "aborted",
@@ -148,7 +149,7 @@ def test_invalid_replies_with_abort_are_recorded_as_an_aborted_match(project: Pa
     )
     assert "agent_a" in aborted["abort_reason"] and "3 attempts" in aborted["abort_reason"]
     assert matches["tft_vs_alld/0"]["status"] == "ok"
-    rounds = _lines(result.run_dir, RunFiles.ROUNDS)
+    rounds = _lines(result.run_dir, PDFiles.ROUNDS)
     assert not [r for r in rounds if r["match_id"] == "llm_vs_gtft/0"]
     calls = [c for c in _lines(result.run_dir, RunFiles.CALLS) if c["match_id"] == "llm_vs_gtft/0"]
     assert [(c["attempt"], c["status"]) for c in calls] == [
@@ -168,7 +169,7 @@ def test_invalid_replies_with_fallback_are_played_but_never_valid(project: Path)
     )
     config.write_text(text)
     run_dir = run_experiment(load_config(config), output_dir=project / "run").run_dir
-    rows = [r for r in _lines(run_dir, RunFiles.ROUNDS) if r["condition"] == "llm_vs_gtft"]
+    rows = [r for r in _lines(run_dir, PDFiles.ROUNDS) if r["condition"] == "llm_vs_gtft"]
     assert len(rows) == 24
     assert {(r["agent_a_action"], r["agent_a_valid"], r["agent_a_attempts"]) for r in rows} == {
         ("C", False, 2)

@@ -11,6 +11,7 @@ import pytest
 from pdbench.errors import RunDirError
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
+from pdbench.pd.records import PDFiles
 from pdbench.run.executors import LocalExecutor
 from pdbench.storage.manifest import read_manifest, write_manifest
 from pdbench.storage.schema import RunFiles
@@ -50,12 +51,12 @@ def test_a_stopped_sharded_run_resumes_in_one_process(config: Path, tmp_path: Pa
     assert len(manifest.shards) >= 4
     # stopped by force: a chunk never committed, one damaged, a worker's temporary folder left
     shutil.rmtree(shard_dir(run_dir, 1))
-    rounds = shard_dir(run_dir, 2) / RunFiles.ROUNDS
+    rounds = shard_dir(run_dir, 2) / PDFiles.ROUNDS
     rounds.write_bytes(rounds.read_bytes()[:-300])
     stale = run_dir / SHARDS_DIR / ".part-00003.host-99.tmp"
     stale.mkdir()
     write_manifest(run_dir, manifest.model_copy(update={"status": "interrupted"}))
-    kept = shard_dir(run_dir, 0) / RunFiles.ROUNDS
+    kept = shard_dir(run_dir, 0) / PDFiles.ROUNDS
     before = kept.stat().st_mtime_ns
 
     result = run_experiment(loaded, output_dir=run_dir, resume=True)
@@ -63,7 +64,7 @@ def test_a_stopped_sharded_run_resumes_in_one_process(config: Path, tmp_path: Pa
     assert result.manifest.status == "completed"
     assert kept.stat().st_mtime_ns == before, "a committed chunk was played again"
     assert not stale.exists()
-    for name in (RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS):
+    for name in (PDFiles.ROUNDS, PDFiles.MATCHES, RunFiles.CALLS):
         assert _lines(run_dir, name) == _lines(local, name), name
     assert result.manifest.counts == read_manifest(local).counts
     assert all(shard.committed for shard in result.manifest.shards)
@@ -91,4 +92,4 @@ def test_overwrite_replaces_a_sharded_run(config: Path, tmp_path: Path) -> None:
     result = run_experiment(loaded, output_dir=run_dir, overwrite=True)
     assert result.manifest.status == "completed" and not result.manifest.shards
     assert not (run_dir / SHARDS_DIR).exists()
-    assert (run_dir / RunFiles.ROUNDS).is_file()
+    assert (run_dir / PDFiles.ROUNDS).is_file()

@@ -19,8 +19,8 @@ import duckdb
 import pytest
 from pdbench import cli
 from pdbench.arena.marts import ArenaMart
+from pdbench.arena.records import ArenaFiles
 from pdbench.storage.jsonl import read_jsonl
-from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
 from tests.servers.local import SAFETY_NET_S
@@ -44,7 +44,7 @@ class AudienceServer:
 
     @property
     def votes(self) -> list[dict]:
-        path = self.run_dir / RunFiles.AUDIENCE_VOTES
+        path = self.run_dir / ArenaFiles.AUDIENCE_VOTES
         return list(read_jsonl(path)) if path.is_file() else []
 
 
@@ -131,7 +131,7 @@ def test_two_sessions_vote_at_once_and_every_vote_counts_once(audience: Audience
     voters = sessions.voters
 
     # blind: no player's name on the page
-    answerers = {a["answerer"] for a in read_jsonl(audience.run_dir / RunFiles.ANSWERS)}
+    answerers = {a["answerer"] for a in read_jsonl(audience.run_dir / ArenaFiles.ANSWERS)}
     assert answerers and not any(name in sessions.first_page for name in answerers)
     assert "Question" in sessions.first_page and "Answer" in sessions.first_page
     for seen in sessions.seen:
@@ -149,7 +149,7 @@ def test_two_sessions_vote_at_once_and_every_vote_counts_once(audience: Audience
         assert Counter(v["score"] for v in votes if v["voter"] == voter) == Counter(scores)
 
     # a vote sent twice (the same vote_id) is counted once
-    path = audience.run_dir / RunFiles.AUDIENCE_VOTES
+    path = audience.run_dir / ArenaFiles.AUDIENCE_VOTES
     with path.open("a", encoding="utf-8") as handle:
         handle.write(path.read_text(encoding="utf-8").splitlines()[0] + "\n")
     result = CliRunner().invoke(cli.app, ["aggregate", str(audience.run_dir)])

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from pdbench import cli
+from pdbench.arena.records import AudienceVoteRecord
 from pdbench.audience.ballot import open_audience_run
 from pdbench.audience.votes import append_vote, read_tally
-from pdbench.storage.schema import AudienceVoteRecord
 from streamlit.testing.v1 import AppTest
 
 from tests.servers.local import SAFETY_NET_S

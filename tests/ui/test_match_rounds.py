@@ -17,6 +17,7 @@ from pdbench.aggregate import aggregate_run
 from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
 from pdbench.pd.marts import PDMart
+from pdbench.pd.records import PDFiles
 from pdbench.run.executors import LocalExecutor
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import SHARDS_DIR, record_files
@@ -38,7 +39,7 @@ def run_copy(pd_run: Path, tmp_path: Path) -> Path:
 def _records(run_dir: Path) -> list[dict]:
     return [
         json.loads(line)
-        for path in record_files(run_dir, RunFiles.ROUNDS)
+        for path in record_files(run_dir, PDFiles.ROUNDS)
         for line in path.read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
@@ -46,7 +47,7 @@ def _records(run_dir: Path) -> list[dict]:
 
 def _from_jsonl(run_dir: Path, match_id: str, monkeypatch: pytest.MonkeyPatch) -> pd.DataFrame:
     """:func:`run_reader.match_rounds` made to read the raw JSONL, whatever the run holds."""
-    files = record_files(run_dir, RunFiles.ROUNDS)
+    files = record_files(run_dir, PDFiles.ROUNDS)
     with monkeypatch.context() as patch:
         patch.setattr(
             run_reader,
@@ -119,7 +120,7 @@ def test_every_match_reads_as_its_records_say_from_the_copy_and_from_the_jsonl(
 def test_a_run_without_the_copy_reads_the_jsonl_and_says_how_to_write_the_copy(run_copy: Path):
     (run_copy / PDMart.ROUNDS).unlink()
     source = run_reader.rounds_source(run_copy)
-    assert not source.from_mart and source.files == [run_copy / RunFiles.ROUNDS]
+    assert not source.from_mart and source.files == [run_copy / PDFiles.ROUNDS]
     assert f"this run has no {PDMart.ROUNDS}" in (source.note or "")
     assert f"`uv run pdbench aggregate {run_copy}`" in (source.note or "")
     match_id = _records(run_copy)[0]["match_id"]
@@ -134,11 +135,11 @@ def test_a_copy_older_than_the_rounds_is_not_read(run_copy: Path):
     records = _records(run_copy)
     last = max(records, key=lambda r: (r["match_id"], r["round_index"]))
     extra = last | {"round_index": last["round_index"] + 1}
-    with (run_copy / RunFiles.ROUNDS).open("a", encoding="utf-8") as handle:
+    with (run_copy / PDFiles.ROUNDS).open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(extra) + "\n")
     source = run_reader.rounds_source(run_copy)
     assert not source.from_mart
-    assert f"{PDMart.ROUNDS} is older than {RunFiles.ROUNDS}" in (source.note or "")
+    assert f"{PDMart.ROUNDS} is older than {PDFiles.ROUNDS}" in (source.note or "")
     rounds = run_reader.match_rounds(run_copy, last["match_id"])
     assert rounds["round_index"].max() == extra["round_index"]
 
@@ -175,7 +176,7 @@ def test_a_run_played_in_chunks_gets_its_copy(tmp_path: Path, monkeypatch: pytes
     run_experiment(
         load_config(config), output_dir=run_dir, executor=LocalExecutor(), chunk_rounds=40
     )
-    assert not (run_dir / RunFiles.ROUNDS).exists()
+    assert not (run_dir / PDFiles.ROUNDS).exists()
     assert len(list((run_dir / SHARDS_DIR).glob("part-*"))) >= 3
     aggregate_run(run_dir)
     records = _records(run_dir)

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from pdbench.arena.records import ArenaFiles
+from pdbench.pd.records import PDFiles
 from pdbench.storage.marts_manifest import MARTS_MANIFEST
 from pdbench.storage.schema import RunFiles
 from pdbench.ui.run_check import ViewableRun, check_run
@@ -50,7 +52,7 @@ def test_marts_built_from_the_files_as_they_are_are_current(run_copy: Path):
     assert run.stale == () and run.stale_message is None
 
 
-@pytest.mark.parametrize("changed", [RunFiles.ROUNDS, RunFiles.MANIFEST])
+@pytest.mark.parametrize("changed", [PDFiles.ROUNDS, RunFiles.MANIFEST])
 def test_a_raw_file_changed_after_aggregate_makes_the_marts_stale(run_copy: Path, changed: str):
     _grow(run_copy / changed)
     run = _viewable(run_copy)
@@ -60,14 +62,14 @@ def test_a_raw_file_changed_after_aggregate_makes_the_marts_stale(run_copy: Path
 
 
 def test_a_raw_file_that_appeared_makes_the_marts_stale(run_copy: Path):
-    (run_copy / RunFiles.AUDIENCE_VOTES).write_text("")
-    assert _viewable(run_copy).stale == (RunFiles.AUDIENCE_VOTES,)
+    (run_copy / ArenaFiles.AUDIENCE_VOTES).write_text("")
+    assert _viewable(run_copy).stale == (ArenaFiles.AUDIENCE_VOTES,)
 
 
 def test_the_viewer_shows_the_banner_and_the_command(
     run_copy: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    _grow(run_copy / RunFiles.ROUNDS)
+    _grow(run_copy / PDFiles.ROUNDS)
     monkeypatch.setattr(sys, "argv", ["streamlit_app.py", "--run-dir", str(run_copy)])
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
@@ -83,7 +85,7 @@ def test_a_failed_build_is_recorded_and_shown_instead_of_the_old_tables(run_copy
     from pdbench.aggregate import aggregate_run
     from pdbench.errors import AggregationError
 
-    rounds = run_copy / RunFiles.ROUNDS
+    rounds = run_copy / PDFiles.ROUNDS
     lines = rounds.read_text().splitlines(keepends=True)
     first = json.loads(lines[0])
     first["agent_a_payoff"] = str(first["agent_a_payoff"])

@@ -19,6 +19,7 @@ from pdbench.pd.labels import ActionLabels
 from pdbench.pd.mock_player import PDMockPlayer
 from pdbench.pd.moves import extract_action
 from pdbench.pd.payoff import PayoffMatrix
+from pdbench.pd.records import PDFiles
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles, RunManifest
 
@@ -114,7 +115,7 @@ def test_a_mock_run_with_labels_plays_in_them_and_records_c_and_d(project: Path)
     path = write_experiment(project / "configs", actions={"C": "J", "D": "F"}, replicates=1)
     loaded = load_config(path)
     result = run_experiment(loaded, output_dir=project / "run")
-    rounds = list(read_jsonl(result.run_dir / RunFiles.ROUNDS))
+    rounds = list(read_jsonl(result.run_dir / PDFiles.ROUNDS))
     llm_rounds = [r for r in rounds if r["condition"] == "llm_vs_gtft"]
     assert llm_rounds
     for line in llm_rounds:
@@ -138,7 +139,7 @@ def test_akatas_design_runs_on_the_mock_in_j_and_f(project: Path):
     assert loaded.config.actions == {"C": "J", "D": "F"}
     assert loaded.config.payoffs.DC == (10, 0)
     result = run_experiment(loaded, output_dir=project / "akata", replicates=1)
-    rounds = list(read_jsonl(result.run_dir / RunFiles.ROUNDS))
+    rounds = list(read_jsonl(result.run_dir / PDFiles.ROUNDS))
     once = [r for r in rounds if r["match_id"] == "llm_vs_defect_once/0"]
     # the opponent plays F in round 1 only; the mock plays GRIM: J, then F for good
     assert "".join(r["agent_b_action"] for r in once) == "DCCCCCCCCC"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pdbench.arena.records import AudienceVoteRecord
 from pdbench.audience.voters import VoterDesk
 from pdbench.audience.votes import MAX_VOTES_PER_MINUTE, cast_vote, read_tally
-from pdbench.storage.schema import AudienceVoteRecord
 
 
 def vote(n: int, *, voter: str = "a" * 32, answer: str | None = None, second: float = 0.0):

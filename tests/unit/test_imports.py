@@ -10,14 +10,9 @@ from pathlib import Path
 import pytest
 from pdbench import cli
 from pdbench.imports import FORMATS
+from pdbench.pd.records import MatchRecord, PDFiles, RoundRecord
 from pdbench.storage.jsonl import read_jsonl
-from pdbench.storage.schema import (
-    MatchRecord,
-    RoundRecord,
-    RunFiles,
-    RunManifest,
-    line_keys,
-)
+from pdbench.storage.schema import RunFiles, RunManifest, line_keys
 from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[2]
@@ -85,14 +80,14 @@ def test_fontana_folders_become_one_condition_per_alpha_and_one_replicate_per_ga
     result = _import("fontana", str(folder), "--output-dir", str(out))
     assert result.exit_code == 0, result.stderr
     assert "imported 4 games (12 rounds) of modelx vs URND(alpha)" in result.stdout
-    matches = _lines(out, RunFiles.MATCHES)
+    matches = _lines(out, PDFiles.MATCHES)
     assert [(m["match_id"], m["agent_a_name"], m["agent_b_name"]) for m in matches] == [
         ("modelx_vs_urnd0.0/0", "modelx", "URND(0.0)"),
         ("modelx_vs_urnd0.0/1", "modelx", "URND(0.0)"),
         ("modelx_vs_urnd0.0/2", "modelx", "URND(0.0)"),
         ("modelx_vs_urnd1.0/0", "modelx", "URND(1.0)"),
     ]
-    rounds = _lines(out, RunFiles.ROUNDS)
+    rounds = _lines(out, PDFiles.ROUNDS)
     by_match = {}
     for line in rounds:
         by_match.setdefault(line["match_id"], []).append(line["agent_a_action"])
@@ -112,7 +107,7 @@ def test_imported_lines_have_the_played_records_shape_and_unknowns_are_null(tmp_
     folder = _write_fontana(tmp_path / "m_URNDx_ws10", {"URND05": {1: ([1, 0], [0, 1])}})
     out = tmp_path / "out"
     assert _import("fontana", str(folder), "--output-dir", str(out)).exit_code == 0
-    for line in _lines(out, RunFiles.ROUNDS):
+    for line in _lines(out, PDFiles.ROUNDS):
         assert tuple(line) == line_keys(RoundRecord)
         RoundRecord.model_validate(line)
         # the LLM's validity, attempts, the seed and the time were never recorded
@@ -120,7 +115,7 @@ def test_imported_lines_have_the_played_records_shape_and_unknowns_are_null(tmp_
         assert line["match_seed"] is None and line["timestamp_utc"] is None
         # the policy made no call
         assert line["agent_b_valid"] is True and line["agent_b_attempts"] == 0
-    (match,) = _lines(out, RunFiles.MATCHES)
+    (match,) = _lines(out, PDFiles.MATCHES)
     assert tuple(match) == line_keys(MatchRecord)
     assert match["started_at"] is None and match["status"] == "ok"
     assert (out / RunFiles.CALLS).read_text() == ""
@@ -148,12 +143,12 @@ def test_akatas_pd_csv_imports_with_the_jf_mapping(tmp_path: Path):
         "csv", str(AKATA_EXCERPT), "--mapping", str(AKATA_MAPPING), "--output-dir", str(out)
     )
     assert result.exit_code == 0, result.stderr
-    matches = _lines(out, RunFiles.MATCHES)
+    matches = _lines(out, PDFiles.MATCHES)
     assert [(m["condition"], m["agent_b_kind"], m["rounds_played"]) for m in matches] == [
         ("act_gpt4_vs_act_gpt35", "llm", 10),
         ("act_gpt4_vs_act_defect_once", "policy", 10),
     ]
-    rounds = _lines(out, RunFiles.ROUNDS)
+    rounds = _lines(out, PDFiles.ROUNDS)
     # row 3 of the file: J,F paid 0/10; J is cooperate, F defect
     second = rounds[1]
     assert (second["agent_a_action"], second["agent_b_action"]) == ("C", "D")
@@ -184,7 +179,7 @@ def test_jsonl_with_a_match_column_and_the_mapping_on_the_command_line(tmp_path:
         "--set", "actions=up:C,down:D", "--set", "payoffs=8,0,10,5",
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
-    rounds = _lines(out, RunFiles.ROUNDS)
+    rounds = _lines(out, PDFiles.ROUNDS)
     assert [(r["match_id"], r["round_index"], r["agent_a_payoff"]) for r in rounds] == [
         ("alice_vs_bob/0", 1, 0.0),  # g1: C vs D pays A 0 (S)
         ("alice_vs_bob/0", 2, 8.0),  # C vs C: R
@@ -210,13 +205,13 @@ def test_an_axelrod_interactions_file_imports_one_match_per_interaction(tmp_path
     out = tmp_path / "out"
     result = _import("axelrod", str(source), "--output-dir", str(out))
     assert result.exit_code == 0, result.stderr
-    matches = _lines(out, RunFiles.MATCHES)
+    matches = _lines(out, PDFiles.MATCHES)
     assert [m["match_id"] for m in matches] == [
         "Tit For Tat_vs_Defector/0",
         "Tit For Tat_vs_Defector/1",
         "Tit For Tat_vs_Tit For Tat/0",
     ]
-    rounds = [r for r in _lines(out, RunFiles.ROUNDS) if r["match_id"].endswith("Defector/0")]
+    rounds = [r for r in _lines(out, PDFiles.ROUNDS) if r["match_id"].endswith("Defector/0")]
     assert "".join(r["agent_a_action"] + r["agent_b_action"] for r in rounds) == "CDDDDDDD"
     # the Score column: TFT 0+1+1+1 = 3, Defector 5+1+1+1 = 8
     assert (rounds[-1]["agent_a_cum_payoff"], rounds[-1]["agent_b_cum_payoff"]) == (3.0, 8.0)
@@ -233,8 +228,8 @@ def test_a_file_written_by_an_axelrod_tournament_imports(tmp_path: Path):
     result = _import("axelrod", str(source), "--output-dir", str(out))
     assert result.exit_code == 0, result.stderr
     # 3 players, every pairing with itself included: 6 pairings x 2 repetitions
-    assert len(_lines(out, RunFiles.MATCHES)) == 12
-    assert len(_lines(out, RunFiles.ROUNDS)) == 12 * 6
+    assert len(_lines(out, PDFiles.MATCHES)) == 12
+    assert len(_lines(out, PDFiles.ROUNDS)) == 12 * 6
 
 
 # ---------------------------------------------------------------------------------------------
@@ -385,4 +380,4 @@ def test_a_second_import_with_overwrite_replaces_the_run(tmp_path: Path):
     assert _import("fontana", str(folder), "--output-dir", str(out)).exit_code == 0
     result = _import("fontana", str(folder), "--output-dir", str(out), "--overwrite")
     assert result.exit_code == 0, result.stderr
-    assert len(_lines(out, RunFiles.ROUNDS)) == 1
+    assert len(_lines(out, PDFiles.ROUNDS)) == 1

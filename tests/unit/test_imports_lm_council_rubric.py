@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from pdbench import cli
+from pdbench.arena.records import ArenaFiles
 from pdbench.imports.lm_council_rubric import rescaled
-from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[2]
@@ -43,26 +43,26 @@ def test_rubric_ratings_become_scores_of_other_models_answers(tmp_path: Path):
     # 36 ratings, 6 by a judge of its own answer
     assert "imported 30 rubric scores of 3 judges on answers of 4 models" in result.output
     assert "(6 of a judge's own answer left out)" in result.output
-    judgments = _lines(out / RunFiles.JUDGMENTS)
+    judgments = _lines(out / ArenaFiles.JUDGMENTS)
     # 35 ratings are Coherence 5, Relevance 5 (10); x-ai/grok-3-mini rated
     # llama-3.1-8b-instruct's name 4 and 5: (4.5 - 1) / 4 * 10 = 8.75, scored 9
     assert Counter(j["score"] for j in judgments) == {10: 29, 9: 1}
     (nine,) = [j for j in judgments if j["score"] == 9]
     assert nine["judge"] == "x-ai/grok-3-mini"
     assert json.loads(nine["raw_reply"])["score_0_10"] == 8.75
-    answers = _lines(out / RunFiles.ANSWERS)
+    answers = _lines(out / ArenaFiles.ANSWERS)
     assert len(answers) == 12  # 3 prompts x 4 models
     texts = {(a["answerer"], a["text"]) for a in answers}
     assert ("google/gemini-2.5-flash-lite-preview-06-17", "Goodbye!") in texts
-    assert len(_lines(out / RunFiles.QUESTIONS)) == 3
+    assert len(_lines(out / ArenaFiles.QUESTIONS)) == 3
 
 
 def test_verdicts_and_ratings_make_one_run(tmp_path: Path):
     out = tmp_path / "both"
     result = _import(str(DATA / "lmc_ei.jsonl"), str(RATINGS), "--output-dir", str(out))
     assert result.exit_code == 0, result.output
-    assert len(_lines(out / RunFiles.PAIRWISE_JUDGMENTS)) == 1000
-    assert len(_lines(out / RunFiles.JUDGMENTS)) == 30
+    assert len(_lines(out / ArenaFiles.PAIRWISE_JUDGMENTS)) == 1000
+    assert len(_lines(out / ArenaFiles.JUDGMENTS)) == 30
 
 
 @pytest.mark.parametrize(

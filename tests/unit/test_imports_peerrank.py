@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 from pdbench import cli
+from pdbench.arena.records import ArenaFiles, JudgmentRecord
 from pdbench.imports import FORMATS
-from pdbench.storage.schema import JudgmentRecord, RunFiles, RunManifest
+from pdbench.storage.schema import RunFiles, RunManifest
 from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[2]
@@ -47,15 +48,15 @@ def test_peerrank_is_an_arena_format_of_the_registry():
 
 
 def test_questions_answers_and_judgments_go_through_the_record_contracts(run_dir: Path):
-    questions = _lines(run_dir, RunFiles.QUESTIONS)
+    questions = _lines(run_dir, ArenaFiles.QUESTIONS)
     assert [(q["author"], q["position"]) for q in questions] == [
         ("alpha-7b", 1),
         ("beta-13b", 1),
         ("gamma-70b", 1),
     ]
-    answers = _lines(run_dir, RunFiles.ANSWERS)
+    answers = _lines(run_dir, ArenaFiles.ANSWERS)
     assert Counter(a["answerer"] for a in answers) == {"alpha-7b": 3, "beta-13b": 3, "gamma-70b": 3}
-    judgments = _lines(run_dir, RunFiles.JUDGMENTS)
+    judgments = _lines(run_dir, ArenaFiles.JUDGMENTS)
     for line in judgments:
         JudgmentRecord.model_validate(line)
     owners = {a["answer_id"]: a["answerer"] for a in answers}
@@ -64,11 +65,11 @@ def test_questions_answers_and_judgments_go_through_the_record_contracts(run_dir
 
 
 def test_the_planted_scores_land_on_their_arm(run_dir: Path):
-    answers = {a["answer_id"]: a for a in _lines(run_dir, RunFiles.ANSWERS)}
-    questions = {q["question_id"]: q["author"] for q in _lines(run_dir, RunFiles.QUESTIONS)}
+    answers = {a["answer_id"]: a for a in _lines(run_dir, ArenaFiles.ANSWERS)}
+    questions = {q["question_id"]: q["author"] for q in _lines(run_dir, ArenaFiles.QUESTIONS)}
     skill = {"alpha-7b": 7, "beta-13b": 5, "gamma-70b": 3}
     offset = {"alpha-7b": 0, "beta-13b": 1, "gamma-70b": -1}
-    for line in _lines(run_dir, RunFiles.JUDGMENTS):
+    for line in _lines(run_dir, ArenaFiles.JUDGMENTS):
         answerer = answers[line["answer_id"]]["answerer"]
         plain = skill[answerer] + offset[questions[line["question_id"]]]
         planted = {
@@ -82,8 +83,8 @@ def test_the_planted_scores_land_on_their_arm(run_dir: Path):
 
 
 def test_the_blind_only_order_is_the_presentation_index(run_dir: Path):
-    answers = {a["answer_id"]: a["answerer"] for a in _lines(run_dir, RunFiles.ANSWERS)}
-    fixed = [j for j in _lines(run_dir, RunFiles.JUDGMENTS) if j["arm"] == "fixed_order"]
+    answers = {a["answer_id"]: a["answerer"] for a in _lines(run_dir, ArenaFiles.ANSWERS)}
+    fixed = [j for j in _lines(run_dir, ArenaFiles.JUDGMENTS) if j["arm"] == "fixed_order"]
     order = {"alpha-7b": 0, "beta-13b": 1, "gamma-70b": 2}  # the fixture's fixed order
     assert all(j["presentation_index"] == order[answers[j["answer_id"]]] for j in fixed)
 

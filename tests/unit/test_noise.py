@@ -9,8 +9,8 @@ from pdbench.games import load_config
 from pdbench.pd.experiment import run_experiment
 from pdbench.pd.noise import noise_seed, noisy
 from pdbench.pd.plan import plan_matches
+from pdbench.pd.records import PDFiles, RoundRecord
 from pdbench.storage.jsonl import read_jsonl
-from pdbench.storage.schema import RoundRecord, RunFiles
 
 from tests.conftest import write_experiment
 
@@ -56,7 +56,7 @@ def _noisy_run(project: Path, *, noise, conditions, n=400, replicates=1, out="ru
         conditions=conditions,
     )
     result = run_experiment(load_config(config), output_dir=project / out)
-    rows = list(read_jsonl(result.run_dir / RunFiles.ROUNDS))
+    rows = list(read_jsonl(result.run_dir / PDFiles.ROUNDS))
     for row in rows:
         RoundRecord.model_validate(row)
     by_match = defaultdict(list)

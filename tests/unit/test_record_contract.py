@@ -1,5 +1,5 @@
-"""One contract per raw record: the pydantic model, its JSON schema, the dbt sources and the
-lines a real run writes all say the same."""
+"""One contract per raw record: the pydantic model, its JSON schema, the dbt sources generated
+from it and the lines a real run writes all say the same."""
 
 from __future__ import annotations
 
@@ -10,16 +10,19 @@ from pathlib import Path
 import duckdb
 import pytest
 import yaml
+from pdbench.arena.records import AudienceVoteRecord
 from pdbench.arena.runner import run_arena
 from pdbench.audience.ballot import open_audience_run
 from pdbench.audience.votes import append_vote
-from pdbench.games import load_config
+from pdbench.games import load_config, record_sources, records
 from pdbench.imports import FORMATS, ImportOptions
 from pdbench.pd.experiment import run_experiment
+from pdbench.pd.records import RoundRecord
+from pdbench.storage.records.dbt_sources import render_sources
+from pdbench.storage.records.fields import Record
 from pdbench.storage.schema import (
-    RECORDS,
-    AudienceVoteRecord,
     RecordFile,
+    RecordSource,
     RunFiles,
     duckdb_columns,
     line_keys,
@@ -30,6 +33,7 @@ REPO = Path(__file__).resolve().parents[2]
 SOURCES = REPO / "dbt_project" / "models" / "staging" / "_sources.yml"
 JSON_TYPES = {"string": "VARCHAR", "number": "DOUBLE", "boolean": "BOOLEAN"}
 INT32 = (-(2**31), 2**31 - 1)
+RECORDS = records()
 
 
 def _words(text: str | None) -> str:
@@ -37,9 +41,10 @@ def _words(text: str | None) -> str:
 
 
 def _source_tables() -> dict[str, dict]:
-    """Every table of the dbt sources, by name (a name used twice fails here)."""
+    """Every table of the dbt sources generated from the records, by name (a name used twice
+    fails here)."""
     tables: dict[str, dict] = {}
-    for source in yaml.safe_load(SOURCES.read_text(encoding="utf-8"))["sources"]:
+    for source in yaml.safe_load(render_sources(record_sources()))["sources"]:
         for table in source["tables"]:
             assert table["name"] not in tables, f"{table['name']} is declared twice"
             tables[table["name"]] = table
@@ -63,8 +68,40 @@ def _json_schema_type(prop: dict) -> str:
     return JSON_TYPES[kind]
 
 
+def test_the_committed_dbt_sources_are_those_generated_from_the_records():
+    assert SOURCES.read_text(encoding="utf-8") == render_sources(record_sources()), (
+        f"{SOURCES.relative_to(REPO)} is not generated from the record models: run "
+        "`uv run pdbench schema --dbt-sources`"
+    )
+
+
 def test_every_record_is_a_dbt_source_table_and_every_source_table_a_record():
     assert sorted(_source_tables()) == sorted(RECORDS)
+
+
+def test_each_game_is_one_dbt_source_and_what_every_run_writes_another():
+    sources = yaml.safe_load(render_sources(record_sources()))["sources"]
+    tables = {source["name"]: [table["name"] for table in source["tables"]] for source in sources}
+    assert tables == {
+        "pd": ["rounds", "matches"],
+        "arena": [
+            "questions",
+            "question_ratings",
+            "answers",
+            "judgments",
+            "audience_votes",
+            "self_assessments",
+            "embeddings",
+            "pairwise_judgments",
+        ],
+        "run": ["manifest", "calls"],
+    }
+    meta = {table: _source_tables()[table]["meta"] for table in ("rounds", "answers", "manifest")}
+    assert meta == {
+        "rounds": {"required": True},
+        "answers": {"required": False},
+        "manifest": {"required": True, "format": "auto"},
+    }
 
 
 @pytest.mark.parametrize("record", RECORDS.values(), ids=list(RECORDS))
@@ -72,6 +109,7 @@ def test_the_dbt_source_declares_the_models_columns_types_and_descriptions(recor
     table = _source_tables()[record.name]
     model = record.model
     assert table["identifier"] == record.file
+    assert _words(table["description"])
     assert _words(table["description"]) == _words(model.__doc__.split("\n\n")[0])
     declared = {column["name"]: column["data_type"] for column in table["columns"]}
     assert list(declared.items()) == list(duckdb_columns(model).items())
@@ -93,7 +131,6 @@ def test_the_json_schema_has_the_models_fields_in_order_and_their_duckdb_types(
 
 
 def test_a_subset_of_columns_comes_in_the_order_asked_and_an_unknown_one_is_refused():
-    from pdbench.storage.schema import RoundRecord
 
     assert duckdb_columns(RoundRecord, "agent_a_payoff", "match_id") == {
         "agent_a_payoff": "DOUBLE",
@@ -124,6 +161,31 @@ def test_an_integer_is_32_bits_only_when_its_bounds_say_so():
         "plain": "BIGINT",
         "optional_small": "INTEGER",
     }
+
+
+def test_a_description_that_is_long_or_not_plain_yaml_is_folded_and_reads_back_whole():
+    class Sample(Record):
+        """A sample record."""
+
+        short: str
+        """Fits on one line."""
+        quoted: str
+        """``pd`` or ``arena``: begins with a backtick and holds a colon."""
+        long: str
+        """One word after another, long enough that the line would run past the width of one
+        hundred characters, so it is folded over lines that each stay inside it."""
+
+    text = render_sources(
+        [RecordSource("sample", "Sample records.", (RecordFile("s", "s.jsonl", Sample),))]
+    )
+    assert "            description: Fits on one line.\n" in text
+    assert "            description: >\n              ``pd`` or ``arena``" in text
+    assert max(len(line) for line in text.splitlines()) <= 100
+    (source,) = yaml.safe_load(text)["sources"]
+    columns = {column["name"]: column for column in source["tables"][0]["columns"]}
+    for name in ("schema_version", "short", "quoted", "long"):
+        expected = _words(Sample.model_fields[name].description)
+        assert _words(columns[name]["description"]) == expected, name
 
 
 def test_a_type_with_no_duckdb_column_is_refused():

@@ -4,9 +4,9 @@ import json
 
 import pytest
 from pdbench.pd import round_lines
+from pdbench.pd.records import PDFiles, RoundRecord
 from pdbench.pd.round_lines import ROUND_KEYS, MatchFields, RoundLineTemplate
 from pdbench.storage.jsonl import dumps_line
-from pdbench.storage.schema import RoundRecord
 
 ODD_PAYOFFS = {
     ("C", "C"): (0.1 + 0.2, -0.0),
@@ -180,7 +180,6 @@ def test_a_round_field_the_template_does_not_fill_is_refused(monkeypatch):
 def test_every_line_of_a_policy_run_fits_the_schema_and_reencodes_identically(project):
     from pdbench.games import load_config
     from pdbench.pd.experiment import run_experiment
-    from pdbench.storage.schema import RunFiles
 
     from tests.conftest import write_experiment
 
@@ -195,7 +194,7 @@ def test_every_line_of_a_policy_run_fits_the_schema_and_reencodes_identically(pr
         },
     )
     run_dir = run_experiment(load_config(path), output_dir=project / "run").run_dir
-    lines = (run_dir / RunFiles.ROUNDS).read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = (run_dir / PDFiles.ROUNDS).read_text(encoding="utf-8").splitlines(keepends=True)
     assert len(lines) > 100
     for line in lines:
         record = json.loads(line)

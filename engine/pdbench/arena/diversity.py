@@ -22,6 +22,7 @@ from functools import partial
 from pathlib import Path
 
 from pdbench.arena.diversity_config import DiversityConfig
+from pdbench.arena.records import ArenaFiles
 from pdbench.providers.base import Usage
 from pdbench.providers.cache import CachedReply, ResponseCache, cache_key
 from pdbench.providers.calls import CallContext, CallOutcome, prompt_sha256
@@ -31,7 +32,6 @@ from pdbench.providers.pricing import PriceTable
 from pdbench.providers.retry import RetriesExhausted
 from pdbench.storage.jsonl import JsonlWriter
 from pdbench.storage.records.fields import SCHEMA_VERSION
-from pdbench.storage.schema import RunFiles
 
 __all__ = ["EMBED_AGENT", "embedding_texts", "play_embed"]
 
@@ -109,7 +109,7 @@ def play_embed(
         records += _records(batch, result.vectors, embedder=embedder, run_id=run_id)
         if on_request is not None:
             on_request(k, planned)
-    with JsonlWriter(run_dir / RunFiles.EMBEDDINGS) as writer:
+    with JsonlWriter(run_dir / ArenaFiles.EMBEDDINGS) as writer:
         for record in records:
             writer.write(record, flush=False)
     return records

@@ -16,12 +16,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.arena.records import ArenaFiles
 from pdbench.arena.scoring_config import ArenaScoring
 from pdbench.errors import AggregationError
 from pdbench.storage.dbt import DBT_PROJECT_DIR, DbtRequest, invoke_dbt
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.manifest import read_manifest
-from pdbench.storage.schema import RunFiles
 
 __all__ = ["QUESTION_SELECTOR", "kept_question_ids"]
 
@@ -34,7 +34,7 @@ def kept_question_ids(run_dir: Path | str) -> list[str]:
     run_dir = Path(run_dir).resolve()
     scoring = ArenaScoring.model_validate(read_manifest(run_dir).scoring)
     if scoring.question_filter.kind == "none":
-        return sorted(r["question_id"] for r in read_jsonl(run_dir / RunFiles.QUESTIONS))
+        return sorted(r["question_id"] for r in read_jsonl(run_dir / ArenaFiles.QUESTIONS))
     invoke_dbt(DbtRequest("run", run_dir=run_dir, select=QUESTION_SELECTOR))
     path = run_dir / ArenaMart.QUESTION_QUALITY
     if not path.is_file():

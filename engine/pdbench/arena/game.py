@@ -8,6 +8,7 @@ from pdbench.arena.config import ArenaConfig
 from pdbench.arena.marts import ArenaMart
 from pdbench.arena.plan import estimate_arena, plan_calls, summary_lines
 from pdbench.arena.players import check_arena_providers
+from pdbench.arena.records import ARENA_RECORDS, ArenaFiles
 from pdbench.arena.runner import run_arena
 from pdbench.arena.summary import leaderboard_table
 from pdbench.config.loader import LoadedConfig
@@ -27,9 +28,10 @@ class ArenaGame(Game):
     overview = "pdbench.arena.overview:arena_findings"
     report_sections = "pdbench.arena.report_sections:arena_sections"
     example_config = "configs/arena.yaml"
+    records = ARENA_RECORDS
     marts = Marts(
         dbt_tag="arena",
-        first_records=RunFiles.QUESTIONS,
+        first_records=ArenaFiles.QUESTIONS,
         required_files=(RunFiles.CALLS,),
         dbt_threads=2,
         viewer_marts=tuple(ArenaMart),

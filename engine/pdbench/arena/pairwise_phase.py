@@ -18,8 +18,8 @@ from pdbench.arena.context import PhaseContext
 from pdbench.arena.pairing import PairShowing, pair_id, showings
 from pdbench.arena.phases import record_base
 from pdbench.arena.prompts import render_pairwise
+from pdbench.arena.records import PairwiseJudgmentRecord
 from pdbench.arena.tasks import CallOutcome, CallTask
-from pdbench.storage.schema import PairwiseJudgmentRecord
 
 __all__ = ["PlannedVerdict", "pairwise_records", "pairwise_tasks"]
 

@@ -30,18 +30,19 @@ from pathlib import Path
 from typing import Literal
 
 from pdbench.arena.prompts import PHASES, Phase
+from pdbench.arena.records import ArenaFiles
 from pdbench.storage.jsonl import read_jsonl, rewrite_jsonl
 from pdbench.storage.schema import RunFiles, RunManifest
 
 __all__ = ["PHASE_FILES", "ArenaResumeState", "prepare_arena_resume"]
 
 PHASE_FILES: dict[Phase | Literal["pairwise"], str] = {
-    "generate": RunFiles.QUESTIONS,
-    "rate": RunFiles.QUESTION_RATINGS,
-    "answer": RunFiles.ANSWERS,
-    "judge": RunFiles.JUDGMENTS,
-    "self_assess": RunFiles.SELF_ASSESSMENTS,
-    "pairwise": RunFiles.PAIRWISE_JUDGMENTS,
+    "generate": ArenaFiles.QUESTIONS,
+    "rate": ArenaFiles.QUESTION_RATINGS,
+    "answer": ArenaFiles.ANSWERS,
+    "judge": ArenaFiles.JUDGMENTS,
+    "self_assess": ArenaFiles.SELF_ASSESSMENTS,
+    "pairwise": ArenaFiles.PAIRWISE_JUDGMENTS,
 }
 """The record file each phase writes."""
 
@@ -77,9 +78,9 @@ def prepare_arena_resume(run_dir: Path, manifest: RunManifest) -> ArenaResumeSta
     # embedding (``diversity``) is played after every phase of play
     if "embed" in manifest.phases_done and "judge" in done:
         done.append("embed")  # type: ignore[arg-type]
-        records["embed"] = list(read_jsonl(run_dir / RunFiles.EMBEDDINGS))  # type: ignore[index]
+        records["embed"] = list(read_jsonl(run_dir / ArenaFiles.EMBEDDINGS))  # type: ignore[index]
     else:
-        (run_dir / RunFiles.EMBEDDINGS).unlink(missing_ok=True)
+        (run_dir / ArenaFiles.EMBEDDINGS).unlink(missing_ok=True)
     calls = _keep_calls(run_dir / RunFiles.CALLS, phases=set(done))
     return ArenaResumeState(
         manifest=manifest.model_copy(update={"phases_done": done}), records=records, calls=calls

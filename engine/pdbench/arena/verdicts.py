@@ -22,9 +22,9 @@ from __future__ import annotations
 import re
 from typing import get_args
 
+from pdbench.arena.records import Verdict
 from pdbench.arena.scores import ScoreFormat
 from pdbench.replies import INVALID, Extraction, labelled_values, strip_decoration
-from pdbench.storage.schema import Verdict
 
 __all__ = ["VERDICTS", "extract_verdict"]
 

@@ -12,11 +12,11 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from pdbench.arena.records import ArenaFiles
 from pdbench.audience.votes import Tally
 from pdbench.errors import RunDirError
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.manifest import read_manifest
-from pdbench.storage.schema import RunFiles
 
 __all__ = ["AudienceAnswer", "AudienceRun", "next_answer", "open_audience_run"]
 
@@ -40,7 +40,7 @@ class AudienceRun:
 
     @property
     def votes_path(self) -> Path:
-        return self.run_dir / RunFiles.AUDIENCE_VOTES
+        return self.run_dir / ArenaFiles.AUDIENCE_VOTES
 
 
 def open_audience_run(run_dir: Path) -> AudienceRun:
@@ -54,14 +54,14 @@ def open_audience_run(run_dir: Path) -> AudienceRun:
     answers = _blinded_answers(run_dir)
     if not answers:
         raise RunDirError(
-            f"{run_dir}: no answer to score yet ({RunFiles.ANSWERS} holds no judged answer)"
+            f"{run_dir}: no answer to score yet ({ArenaFiles.ANSWERS} holds no judged answer)"
         )
     return AudienceRun(run_dir=run_dir, run_id=manifest.run_id, answers=answers)
 
 
 def _blinded_answers(run_dir: Path) -> tuple[AudienceAnswer, ...]:
-    questions_path = run_dir / RunFiles.QUESTIONS
-    answers_path = run_dir / RunFiles.ANSWERS
+    questions_path = run_dir / ArenaFiles.QUESTIONS
+    answers_path = run_dir / ArenaFiles.ANSWERS
     if not (questions_path.is_file() and answers_path.is_file()):
         return ()
     questions = {q["question_id"]: q["shown_text"] for q in read_jsonl(questions_path)}

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import streamlit as st
 
+from pdbench.arena.records import AudienceVoteRecord
 from pdbench.audience.ballot import AudienceAnswer, AudienceRun, next_answer, open_audience_run
 from pdbench.audience.voters import VoterDesk
 from pdbench.audience.votes import cast_vote, read_tally
 from pdbench.clock import utc_timestamp
 from pdbench.errors import RunDirError
 from pdbench.model_text import show_model_text
-from pdbench.storage.schema import AudienceVoteRecord
 
 __all__ = ["SCORES", "main"]
 

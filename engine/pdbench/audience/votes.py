@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from pdbench.arena.records import AudienceVoteRecord
 from pdbench.storage.jsonl import dumps_line, read_jsonl
-from pdbench.storage.schema import AudienceVoteRecord
 
 __all__ = ["MAX_VOTES_PER_MINUTE", "Tally", "append_vote", "cast_vote", "read_tally"]
 

@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from pdbench.arena.pairwise_config import PairwiseConfig
+from pdbench.arena.records import ArenaFiles, PairwiseJudgmentRecord, Verdict
 from pdbench.arena.scoring_config import (
     AnomalyConfig,
     ArenaScoring,
@@ -34,12 +35,7 @@ from pdbench.clock import utc_timestamp
 from pdbench.imports.manifest import IMPORT_SEED, imported_manifest
 from pdbench.rng import derive_seed
 from pdbench.storage.manifest import write_manifest as write_manifest_file
-from pdbench.storage.schema import (
-    ImportRecord,
-    PairwiseJudgmentRecord,
-    RunFiles,
-    Verdict,
-)
+from pdbench.storage.schema import ImportRecord, RunFiles
 
 __all__ = [
     "IMPORT_SEED",
@@ -110,7 +106,7 @@ def write_pairwise_run(
 ) -> dict[str, int]:
     """Write ``verdicts`` into the (empty) ``run_dir`` as a completed arena run; the counts."""
     started_at = utc_timestamp()
-    n_verdicts = write_verdicts(run_dir / RunFiles.PAIRWISE_JUDGMENTS, verdicts, run_id=run_id)
+    n_verdicts = write_verdicts(run_dir / ArenaFiles.PAIRWISE_JUDGMENTS, verdicts, run_id=run_id)
     return finish_imported_run(
         run_dir,
         {"pairwise_judgments": n_verdicts},

@@ -19,6 +19,13 @@ from typing import Any
 
 from pdbench.arena import ids
 from pdbench.arena.pairwise_config import PairwiseConfig
+from pdbench.arena.records import (
+    AnswerRecord,
+    ArenaFiles,
+    JudgmentArm,
+    JudgmentRecord,
+    QuestionRecord,
+)
 from pdbench.clock import utc_timestamp
 from pdbench.imports.arena_run import (
     ImportedVerdict,
@@ -27,14 +34,7 @@ from pdbench.imports.arena_run import (
     write_verdicts,
 )
 from pdbench.imports.manifest import IMPORT_SEED
-from pdbench.storage.records.arena import JudgmentArm
-from pdbench.storage.schema import (
-    AnswerRecord,
-    ImportRecord,
-    JudgmentRecord,
-    QuestionRecord,
-    RunFiles,
-)
+from pdbench.storage.schema import ImportRecord
 
 __all__ = ["ImportedAnswer", "ImportedQuestion", "ImportedRun", "ImportedScore", "write_score_run"]
 
@@ -107,7 +107,7 @@ def write_score_run(
     }
     if run.verdicts:
         counts["pairwise_judgments"] = write_verdicts(
-            run_dir / RunFiles.PAIRWISE_JUDGMENTS, run.verdicts, run_id=run_id
+            run_dir / ArenaFiles.PAIRWISE_JUDGMENTS, run.verdicts, run_id=run_id
         )
     return finish_imported_run(
         run_dir,
@@ -132,7 +132,7 @@ def _write_questions(
 ) -> int:
     unrecorded = _unrecorded(run_id)
     return write_records(
-        run_dir / RunFiles.QUESTIONS,
+        run_dir / ArenaFiles.QUESTIONS,
         (
             QuestionRecord(
                 **unrecorded,
@@ -160,7 +160,7 @@ def _write_answers(
 ) -> int:
     unrecorded = _unrecorded(run_id)
     return write_records(
-        run_dir / RunFiles.ANSWERS,
+        run_dir / ArenaFiles.ANSWERS,
         (
             AnswerRecord(
                 **unrecorded,
@@ -188,7 +188,7 @@ def _write_scores(
 ) -> int:
     unrecorded = _unrecorded(run_id)
     return write_records(
-        run_dir / RunFiles.JUDGMENTS,
+        run_dir / ArenaFiles.JUDGMENTS,
         (
             JudgmentRecord(
                 **unrecorded,

@@ -23,16 +23,11 @@ from pdbench.imports.base import ImportOptions, ImportSummary
 from pdbench.imports.manifest import IMPORT_SEED, imported_manifest
 from pdbench.imports.staging import staged_run_dir
 from pdbench.pd.config import MetricsConfig, PayoffsConfig, metric_params
+from pdbench.pd.records import MatchRecord, PDFiles, RoundRecord
 from pdbench.pd.round_lines import MATCH_KEYS, OUTCOME_KEYS, ROUND_KEYS
 from pdbench.storage.jsonl import dumps_line
 from pdbench.storage.manifest import write_manifest as write_manifest_file
-from pdbench.storage.schema import (
-    SCHEMA_VERSION,
-    ImportRecord,
-    MatchRecord,
-    RoundRecord,
-    RunFiles,
-)
+from pdbench.storage.schema import SCHEMA_VERSION, ImportRecord, RunFiles
 
 __all__ = ["IMPORT_SEED", "ImportedMatch", "import_pd_run", "write_pd_run"]
 
@@ -100,8 +95,8 @@ def write_pd_run(
     replicates: dict[str, int] = {}
     totals = _Totals()
     with (
-        (run_dir / RunFiles.ROUNDS).open("w", encoding="utf-8", buffering=1 << 20) as rounds,
-        (run_dir / RunFiles.MATCHES).open("w", encoding="utf-8") as match_lines,
+        (run_dir / PDFiles.ROUNDS).open("w", encoding="utf-8", buffering=1 << 20) as rounds,
+        (run_dir / PDFiles.MATCHES).open("w", encoding="utf-8") as match_lines,
     ):
         for match in matches:
             replicate = replicates.get(match.condition, 0)

@@ -25,6 +25,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pdbench.arena.records import JudgmentArm
 from pdbench.imports.arena_scores import (
     ImportedAnswer,
     ImportedQuestion,
@@ -34,7 +35,6 @@ from pdbench.imports.arena_scores import (
 )
 from pdbench.imports.base import ImportInputError, ImportOptions, ImportSummary, SourceProblem
 from pdbench.imports.staging import source_files, staged_run_dir
-from pdbench.storage.records.arena import JudgmentArm
 from pdbench.storage.schema import ImportRecord
 
 __all__ = ["ARMS", "run"]

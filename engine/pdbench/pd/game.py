@@ -13,6 +13,7 @@ from pdbench.pd.estimate import estimate_calls
 from pdbench.pd.experiment import check_executor, check_providers, run_experiment
 from pdbench.pd.marts import PDMart
 from pdbench.pd.plan import MatchPlan, plan_matches
+from pdbench.pd.records import PD_RECORDS, PDFiles
 from pdbench.pd.summary import condition_table, config_lines
 from pdbench.storage.schema import RunFiles
 
@@ -29,11 +30,12 @@ class PDGame(Game):
     overview = "pdbench.pd.overview:pd_findings"
     report_sections = "pdbench.pd.report_sections:pd_sections"
     example_config = "configs/experiment.yaml"
+    records = PD_RECORDS
     marts = Marts(
         dbt_tag="pd",
-        first_records=RunFiles.ROUNDS,
-        required_files=(RunFiles.ROUNDS, RunFiles.MATCHES, RunFiles.CALLS),
-        non_empty_files=(RunFiles.ROUNDS,),
+        first_records=PDFiles.ROUNDS,
+        required_files=(PDFiles.ROUNDS, PDFiles.MATCHES, RunFiles.CALLS),
+        non_empty_files=(PDFiles.ROUNDS,),
         # one model at a time: DuckDB already runs each query on every core, and two heavy
         # queries over millions of rounds side by side only compete for memory and spill
         # (measured on a 10M-round run: 42 s instead of 67 s of dbt build)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.errors import IntegrityError, RunDirError
+from pdbench.pd.records import PDFiles
 from pdbench.storage.jsonl import read_jsonl, rewrite_jsonl
 from pdbench.storage.schema import RunFiles
 
@@ -36,7 +37,7 @@ __all__ = [
     "rewrite_in_plan_order",
 ]
 
-MATCH_FILES = (RunFiles.ROUNDS, RunFiles.CALLS, RunFiles.MATCHES)
+MATCH_FILES = (PDFiles.ROUNDS, RunFiles.CALLS, PDFiles.MATCHES)
 
 
 def rewrite_in_plan_order(
@@ -69,14 +70,14 @@ def rewrite_in_plan_order(
             kept.append((order.get(match_id, last), position, record))
         kept.sort(key=lambda entry: (entry[0], entry[1]))
         counts[name] = rewrite_jsonl(path, (record for _, _, record in kept))
-        if name == RunFiles.ROUNDS:
+        if name == PDFiles.ROUNDS:
             found.update(str(record.get("match_id")) for _, _, record in kept)
-        if name == RunFiles.MATCHES:
+        if name == PDFiles.MATCHES:
             aborted = sum(record.get("status") == "aborted" for _, _, record in kept)
             played = {str(r["match_id"]): int(r.get("rounds_played") or 0) for _, _, r in kept}
     totals = {
-        "rounds": counts[RunFiles.ROUNDS],
-        "matches": counts[RunFiles.MATCHES],
+        "rounds": counts[PDFiles.ROUNDS],
+        "matches": counts[PDFiles.MATCHES],
         "aborted_matches": aborted,
         "calls": counts[RunFiles.CALLS],
     }
@@ -134,12 +135,12 @@ class MatchRounds:
     def problems(self) -> list[str]:
         """One phrase per incomplete match or stray round, in file order."""
         short = [
-            f"{m}: {self.found.get(m, 0)} of {n} rounds in {RunFiles.ROUNDS}"
+            f"{m}: {self.found.get(m, 0)} of {n} rounds in {PDFiles.ROUNDS}"
             for m, n in self.played.items()
             if self.found.get(m, 0) != n
         ]
         stray = [
-            f"{m}: {n} rounds but no line in {RunFiles.MATCHES}"
+            f"{m}: {n} rounds but no line in {PDFiles.MATCHES}"
             for m, n in self.found.items()
             if m not in self.played
         ]
@@ -148,13 +149,13 @@ class MatchRounds:
 
 def match_round_counts(run_dir: Path) -> MatchRounds:
     """``rounds_played`` of every match line of ``run_dir`` and its round lines."""
-    matches = run_dir / RunFiles.MATCHES
+    matches = run_dir / PDFiles.MATCHES
     played = {
         str(record["match_id"]): int(record.get("rounds_played") or 0)
         for record in (read_jsonl(matches) if matches.exists() else ())
         if "match_id" in record
     }
-    return MatchRounds(played=played, found=count_rounds(run_dir / RunFiles.ROUNDS))
+    return MatchRounds(played=played, found=count_rounds(run_dir / PDFiles.ROUNDS))
 
 
 def raise_if_incomplete(run_dir: Path, problems: list[str]) -> None:

@@ -22,6 +22,7 @@ from pdbench.pd.match_files import (
     rewrite_in_plan_order,
 )
 from pdbench.pd.plan import MatchPlan
+from pdbench.pd.records import PDFiles
 from pdbench.providers.runtime import ProviderRuntime
 from pdbench.storage.jsonl import JsonlWriter, read_jsonl
 from pdbench.storage.schema import RunFiles
@@ -78,8 +79,8 @@ class MatchFiles:
 
     def __init__(self, run_dir: Path, *, kept: dict[str, int]) -> None:
         self.run_dir = run_dir
-        self.rounds = JsonlWriter(run_dir / RunFiles.ROUNDS)
-        self.matches = JsonlWriter(run_dir / RunFiles.MATCHES)
+        self.rounds = JsonlWriter(run_dir / PDFiles.ROUNDS)
+        self.matches = JsonlWriter(run_dir / PDFiles.MATCHES)
         self.calls = JsonlWriter(run_dir / RunFiles.CALLS)
         self._kept = kept
         self._rewritten: dict[str, int] = {}
@@ -119,5 +120,5 @@ class MatchFiles:
 
 def count_aborted(run_dir: Path) -> int:
     return sum(
-        record.get("status") == "aborted" for record in read_jsonl(run_dir / RunFiles.MATCHES)
+        record.get("status") == "aborted" for record in read_jsonl(run_dir / PDFiles.MATCHES)
     )

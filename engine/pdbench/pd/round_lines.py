@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
+from pdbench.pd.records import MatchRecord, RoundRecord
 from pdbench.storage.jsonl import dumps_line
-from pdbench.storage.schema import SCHEMA_VERSION, MatchRecord, RoundRecord, line_keys
+from pdbench.storage.schema import SCHEMA_VERSION, line_keys
 
 __all__ = ["MATCH_KEYS", "OUTCOME_KEYS", "ROUND_KEYS", "MatchFields", "RoundLineTemplate"]
 

@@ -2,7 +2,7 @@
 
 The one place pdbench calls dbt: ``pdbench aggregate`` builds every model of a game
 (:mod:`pdbench.aggregate`), and the arena's question filter runs the question models
-between rating and answering (:mod:`pdbench.arena.filter`).
+between rating and answering.
 
 dbt runs in a process of its own (:mod:`pdbench.storage.dbt_worker`), one per pdbench
 process, started by the first call or ahead of it by :func:`prepare_dbt`: ``pdbench run``

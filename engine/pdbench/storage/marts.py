@@ -1,5 +1,5 @@
 """A mart file of a run directory, as a game names it: the file dbt writes, and how a reader
-takes its rows. Each game lists its own (``pdbench.pd.marts``, ``pdbench.arena.marts``) and
+takes its rows. Each game lists its own (in its package's ``marts`` module) and
 hands them to the core through :class:`pdbench.game.Game`; this module knows no game.
 
 A mart's file is its dbt model's name without the game prefix (``pd_`` or ``arena_``), with

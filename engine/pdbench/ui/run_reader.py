@@ -27,9 +27,10 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.pd.marts import PDMart
+from pdbench.pd.records import PDFiles, RoundRecord
 from pdbench.storage.marts import MartFile
 from pdbench.storage.marts_manifest import stale_raw_files
-from pdbench.storage.schema import CallRecord, RoundRecord, RunFiles, duckdb_columns
+from pdbench.storage.schema import CallRecord, RunFiles, duckdb_columns
 from pdbench.storage.shards import record_files
 
 __all__ = [
@@ -90,7 +91,7 @@ def mart(run_dir: Path, name: MartFile, where: str = "true", *params: Any) -> pd
 # Raw records: the rounds of one match, and what was said in one round ---------------------
 
 _RAW_COLUMN_TYPES: dict[str, dict[str, str]] = {
-    RunFiles.ROUNDS: duckdb_columns(RoundRecord),
+    PDFiles.ROUNDS: duckdb_columns(RoundRecord),
     RunFiles.CALLS: duckdb_columns(CallRecord),
 }
 """The types of the raw record fields the viewer reads, per file: the records' contract."""
@@ -144,7 +145,7 @@ def rounds_source(run_dir: Path) -> RoundsSource:
     """The files :func:`match_rounds` reads for ``run_dir``, and why, when not the mart."""
     mart_path = run_dir / PDMart.ROUNDS
     stale = stale_raw_files(run_dir) or []
-    changed = [name for name in stale if Path(name).name == RunFiles.ROUNDS]
+    changed = [name for name in stale if Path(name).name == PDFiles.ROUNDS]
     if mart_path.is_file() and not changed:
         return RoundsSource([mart_path], from_mart=True)
     why = (
@@ -154,10 +155,10 @@ def rounds_source(run_dir: Path) -> RoundsSource:
     )
     command = shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)])
     return RoundsSource(
-        _raw_files(run_dir, RunFiles.ROUNDS),
+        _raw_files(run_dir, PDFiles.ROUNDS),
         from_mart=False,
         note=(
-            f"The rounds are read from {RunFiles.ROUNDS}, line by line, since {why}: on a "
+            f"The rounds are read from {PDFiles.ROUNDS}, line by line, since {why}: on a "
             f"large run that takes seconds per match. `{command}` writes the sorted copy."
         ),
     )
@@ -201,7 +202,7 @@ class RoundTalk:
 def round_talk(run_dir: Path, match_id: str, round_index: int) -> RoundTalk:
     """The stored prompts and raw replies of one round (empty when the run did not store
     them)."""
-    files = _raw_files(run_dir, RunFiles.ROUNDS)
+    files = _raw_files(run_dir, PDFiles.ROUNDS)
     columns = ["match_id", "round_index", "prompts", "raw_responses"]
     rows = _read(
         f"select prompts, raw_responses from {_raw_source(files, columns)} "

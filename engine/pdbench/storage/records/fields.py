@@ -15,12 +15,8 @@ from pydantic.config import JsonDict
 __all__ = [
     "INT32_MAX",
     "SCHEMA_VERSION",
-    "Action",
-    "AgentKind",
     "Count",
     "GameName",
-    "HorizonType",
-    "MatchStatus",
     "Ordinal",
     "Record",
     "RunStatus",
@@ -36,12 +32,8 @@ SCHEMA_VERSION = 2
 
 INT32_MAX = 2**31 - 1
 
-Action = Literal["C", "D"]
-AgentKind = Literal["policy", "llm"]
 GameName = Annotated[str, Field(min_length=1)]
 """A game's name, as registered in :mod:`pdbench.games` (``pd``, ``arena``, ...)."""
-HorizonType = Literal["fixed", "geometric"]
-MatchStatus = Literal["ok", "aborted"]
 RunStatus = Literal["running", "completed", "failed", "interrupted"]
 
 Count = Annotated[int, Field(ge=0, le=INT32_MAX)]

@@ -1,4 +1,9 @@
-"""The files of a run directory, and the record each holds."""
+"""The files every run directory holds, whatever its game, and what a record file is.
+
+A game names its own files and hands its records to the core as a :class:`RecordSource`
+(:attr:`pdbench.game.Game.records`); :func:`pdbench.games.records` lists every record of
+every registered game, and :data:`RUN_RECORDS` those every run writes.
+"""
 
 from __future__ import annotations
 
@@ -6,38 +11,17 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from pdbench.storage.records.arena import (
-    AnswerRecord,
-    AudienceVoteRecord,
-    EmbeddingRecord,
-    JudgmentRecord,
-    QuestionRatingRecord,
-    QuestionRecord,
-    SelfAssessmentRecord,
-)
 from pdbench.storage.records.calls import CallRecord
 from pdbench.storage.records.manifest import RunManifest
-from pdbench.storage.records.pairwise import PairwiseJudgmentRecord
-from pdbench.storage.records.pd import MatchRecord, RoundRecord
 
-__all__ = ["RECORDS", "RecordFile", "RunFiles"]
+__all__ = ["RUN_RECORDS", "RecordFile", "RecordSource", "RunFiles"]
 
 
 class RunFiles:
-    """File names inside a run directory."""
+    """The files every run directory holds, whatever its game."""
 
     MANIFEST = "run_manifest.json"
-    ROUNDS = "rounds.jsonl"
-    MATCHES = "matches.jsonl"
     CALLS = "calls.jsonl"
-    QUESTIONS = "questions.jsonl"
-    QUESTION_RATINGS = "question_ratings.jsonl"
-    ANSWERS = "answers.jsonl"
-    JUDGMENTS = "judgments.jsonl"
-    AUDIENCE_VOTES = "audience_votes.jsonl"
-    SELF_ASSESSMENTS = "self_assessments.jsonl"
-    EMBEDDINGS = "embeddings.jsonl"
-    PAIRWISE_JUDGMENTS = "pairwise_judgments.jsonl"
 
 
 @dataclass(frozen=True)
@@ -48,23 +32,31 @@ class RecordFile:
     name: str
     file: str
     model: type[BaseModel]
+    required: bool = False
+    """Whether dbt refuses a run directory without the file (``meta.required`` of its source
+    table); a file not required reads as no rows when it is not there (yet)."""
+    json_format: str | None = None
+    """How DuckDB reads the file (``meta.format``); None: one JSON object per line."""
 
 
-RECORDS: dict[str, RecordFile] = {
-    record.name: record
-    for record in (
-        RecordFile("rounds", RunFiles.ROUNDS, RoundRecord),
-        RecordFile("matches", RunFiles.MATCHES, MatchRecord),
+@dataclass(frozen=True)
+class RecordSource:
+    """The records of one game, or those every run writes: one dbt source."""
+
+    name: str
+    """The dbt source (``source('<name>', '<record>')``)."""
+    description: str
+    records: tuple[RecordFile, ...]
+
+
+RUN_RECORDS = RecordSource(
+    name="run",
+    description=(
+        "What every run writes, whatever its game: the manifest, and one line per provider call."
+    ),
+    records=(
+        RecordFile("manifest", RunFiles.MANIFEST, RunManifest, required=True, json_format="auto"),
         RecordFile("calls", RunFiles.CALLS, CallRecord),
-        RecordFile("questions", RunFiles.QUESTIONS, QuestionRecord),
-        RecordFile("question_ratings", RunFiles.QUESTION_RATINGS, QuestionRatingRecord),
-        RecordFile("answers", RunFiles.ANSWERS, AnswerRecord),
-        RecordFile("judgments", RunFiles.JUDGMENTS, JudgmentRecord),
-        RecordFile("audience_votes", RunFiles.AUDIENCE_VOTES, AudienceVoteRecord),
-        RecordFile("self_assessments", RunFiles.SELF_ASSESSMENTS, SelfAssessmentRecord),
-        RecordFile("embeddings", RunFiles.EMBEDDINGS, EmbeddingRecord),
-        RecordFile("pairwise_judgments", RunFiles.PAIRWISE_JUDGMENTS, PairwiseJudgmentRecord),
-        RecordFile("manifest", RunFiles.MANIFEST, RunManifest),
-    )
-}
-"""Every record the engine writes, by name, in the order ``pdbench schema`` lists them."""
+    ),
+)
+"""The records every run writes, as the dbt source ``run`` declares them."""

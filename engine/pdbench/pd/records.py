@@ -1,21 +1,42 @@
-"""The records of the PD: a round (``rounds.jsonl``) and a match (``matches.jsonl``)."""
+"""The records of the PD: a round (``rounds.jsonl``) and a match (``matches.jsonl``).
+
+The PD hands them to the core as :data:`PD_RECORDS` (:attr:`pdbench.game.Game.records`): the
+JSON schema (``pdbench schema rounds``) and the dbt source tables follow from the models.
+"""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict
 
-from pdbench.storage.records.fields import (
-    Action,
-    AgentKind,
-    Count,
-    HorizonType,
-    MatchStatus,
-    Ordinal,
-    Record,
-    stored_prompt,
-)
+from pdbench.storage.records.fields import Count, Ordinal, Record, stored_prompt
+from pdbench.storage.records.files import RecordFile, RecordSource
 
-__all__ = ["MatchRecord", "PromptPair", "RoundRecord"]
+__all__ = [
+    "PD_RECORDS",
+    "Action",
+    "AgentKind",
+    "HorizonType",
+    "MatchRecord",
+    "MatchStatus",
+    "PDFiles",
+    "PromptPair",
+    "RoundRecord",
+]
+
+Action = Literal["C", "D"]
+AgentKind = Literal["policy", "llm"]
+HorizonType = Literal["fixed", "geometric"]
+MatchStatus = Literal["ok", "aborted"]
+
+
+class PDFiles:
+    """The PD's files in a run directory (besides every run's,
+    :class:`~pdbench.storage.records.files.RunFiles`)."""
+
+    ROUNDS = "rounds.jsonl"
+    MATCHES = "matches.jsonl"
 
 
 class PromptPair(BaseModel):
@@ -141,3 +162,14 @@ class MatchRecord(Record):
     """When the match started (ISO 8601, UTC); null in an imported run (not recorded)."""
     finished_at: str | None
     """When the match ended (ISO 8601, UTC); null in an imported run (not recorded)."""
+
+
+PD_RECORDS = RecordSource(
+    name="pd",
+    description="The PD's raw records: one line per round, one per match.",
+    records=(
+        RecordFile("rounds", PDFiles.ROUNDS, RoundRecord, required=True),
+        RecordFile("matches", PDFiles.MATCHES, MatchRecord, required=True),
+    ),
+)
+"""The PD's records, as its dbt source ``pd`` declares them."""

@@ -5,6 +5,14 @@ Each but the vote and the embedding is the outcome of one call task
 (:mod:`pdbench.arena.tasks`): the fields every outcome has (:class:`ArenaRecord`) come first,
 as the engine writes them, then the record's own. A vote is written by the audience page
 (:mod:`pdbench.audience`); an embedding by the embed phase (:mod:`pdbench.arena.diversity`).
+
+A pairwise judgement is one verdict of a judge on two answers to one question, written by
+the pairwise judging phase or by ``pdbench import`` from another study's verdicts (the
+Language Model Council's, PeerRank's). The answers are shown as A (``first``) and B
+(``second``); the verdict is on a five-level scale.
+
+The arena hands them to the core as :data:`ARENA_RECORDS` (:attr:`pdbench.game.Game.records`):
+the JSON schema (``pdbench schema answers``) and the dbt source tables follow from the models.
 """
 
 from __future__ import annotations
@@ -12,18 +20,37 @@ from __future__ import annotations
 from typing import Literal
 
 from pdbench.storage.records.fields import Count, Ordinal, Record, Score, stored_prompt
+from pdbench.storage.records.files import RecordFile, RecordSource
 
 __all__ = [
+    "ARENA_RECORDS",
     "AnswerRecord",
+    "ArenaFiles",
     "ArenaRecord",
     "AudienceVoteRecord",
     "EmbeddingRecord",
     "JudgmentArm",
     "JudgmentRecord",
+    "PairwiseJudgmentRecord",
     "QuestionRatingRecord",
     "QuestionRecord",
     "SelfAssessmentRecord",
+    "Verdict",
 ]
+
+
+class ArenaFiles:
+    """The arena's files in a run directory (besides every run's,
+    :class:`~pdbench.storage.records.files.RunFiles`)."""
+
+    QUESTIONS = "questions.jsonl"
+    QUESTION_RATINGS = "question_ratings.jsonl"
+    ANSWERS = "answers.jsonl"
+    JUDGMENTS = "judgments.jsonl"
+    AUDIENCE_VOTES = "audience_votes.jsonl"
+    SELF_ASSESSMENTS = "self_assessments.jsonl"
+    EMBEDDINGS = "embeddings.jsonl"
+    PAIRWISE_JUDGMENTS = "pairwise_judgments.jsonl"
 
 
 JudgmentArm = Literal["plain", "named", "fixed_order"]
@@ -212,3 +239,56 @@ class EmbeddingRecord(Record):
     """Length of the vector."""
     vector: list[float]
     """The embedding, as the provider returned it (the mock's is L2-normalised)."""
+
+
+Verdict = Literal["A>>B", "A>B", "A=B", "B>A", "B>>A"]
+
+
+class PairwiseJudgmentRecord(ArenaRecord):
+    """One verdict of a judge on two answers to one question (``pairwise_judgments.jsonl``)."""
+
+    pair_id: str
+    """The unordered pair of answers: both orders of a swapped pair share it."""
+    question_id: str
+    """The question both answers answer."""
+    judge: str
+    """The player (or imported model) who judged."""
+    first_player: str
+    """The author of the answer shown first (A)."""
+    second_player: str
+    """The author of the answer shown second (B)."""
+    first_answer_id: str | None
+    """The answer shown first; null when the source did not record it."""
+    second_answer_id: str | None
+    """The answer shown second; null when the source did not record it."""
+    order_index: Count
+    """0 for the pair's first order, 1 for the same pair asked again with A and B swapped."""
+    is_named: bool
+    """Whether the judge was shown the authors' model names (the ``named`` arm)."""
+    verdict: Verdict | None
+    """A>>B, A>B, A=B (tie), B>A or B>>A; null when the reply stayed invalid after every
+    retry."""
+    is_valid: bool
+    """Whether the recorded reply held a verdict."""
+    raw_reply: str
+    """The recorded reply."""
+
+
+ARENA_RECORDS = RecordSource(
+    name="arena",
+    description=(
+        "The arena's raw records, one file per phase. A file not written yet (the question "
+        "models run between rating and answering) reads as no rows."
+    ),
+    records=(
+        RecordFile("questions", ArenaFiles.QUESTIONS, QuestionRecord),
+        RecordFile("question_ratings", ArenaFiles.QUESTION_RATINGS, QuestionRatingRecord),
+        RecordFile("answers", ArenaFiles.ANSWERS, AnswerRecord),
+        RecordFile("judgments", ArenaFiles.JUDGMENTS, JudgmentRecord),
+        RecordFile("audience_votes", ArenaFiles.AUDIENCE_VOTES, AudienceVoteRecord),
+        RecordFile("self_assessments", ArenaFiles.SELF_ASSESSMENTS, SelfAssessmentRecord),
+        RecordFile("embeddings", ArenaFiles.EMBEDDINGS, EmbeddingRecord),
+        RecordFile("pairwise_judgments", ArenaFiles.PAIRWISE_JUDGMENTS, PairwiseJudgmentRecord),
+    ),
+)
+"""The arena's records, as its dbt source ``arena`` declares them."""
