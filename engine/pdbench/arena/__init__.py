@@ -4,6 +4,7 @@ The engine only plays the tournament and writes its raw events (``questions.json
 ``question_ratings.jsonl``, ``answers.jsonl``, ``judgments.jsonl``, ``calls.jsonl``); every
 score is a dbt model. Modules:
 
+- ``records``: the contracts of the records it writes, and their file names;
 - ``config``: the ``game: arena`` config file (players, categories, limits, scoring choices);
 - ``prompts``: the four prompt templates and the output instructions the parsers expect;
 - ``parse``: numbered question lists and 0..10 scores;

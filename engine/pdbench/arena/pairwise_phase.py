@@ -1,7 +1,7 @@
 """The pairwise judging phase (``judging: pairwise`` or ``both``): one task per showing of a
 pair of answers to a judge (:mod:`pdbench.arena.pairing`), one ``pairwise_judgments.jsonl``
 line per task, written through its contract
-(:class:`~pdbench.storage.schema.PairwiseJudgmentRecord`), with the fields an import writes.
+(:class:`~pdbench.arena.records.PairwiseJudgmentRecord`), with the fields an import writes.
 
 Only valid answers that are not void are paired. The prompt holds the question and the two
 answers (``shown_text``), as A and B, with the authors' names and models only in the name arm;

@@ -113,7 +113,7 @@ def reader_for(task: CallTask, *, context: PhaseContext) -> Any:
 
 def record_base(outcome: CallOutcome, *, run_id: str, store_prompts: bool) -> dict[str, Any]:
     """The fields every arena record takes from its task's outcome (``ArenaRecord`` in
-    :mod:`pdbench.storage.records.arena`)."""
+    :mod:`pdbench.arena.records`)."""
     recorded = outcome.recorded
     record: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,

@@ -5,7 +5,7 @@ An importer turns its source into :class:`ImportedVerdict` objects and hands the
 :func:`write_pairwise_run`, which gives every verdict its pair (the question and the two
 authors, whatever their order) and its order (0 the first time a judge saw the pair, 1 the
 second: a swapped pair) and writes ``pairwise_judgments.jsonl`` through the record contract
-(:class:`~pdbench.storage.schema.PairwiseJudgmentRecord`), an empty ``calls.jsonl`` (no
+(:class:`~pdbench.arena.records.PairwiseJudgmentRecord`), an empty ``calls.jsonl`` (no
 provider call was recorded) and the manifest, whose ``scoring`` holds the arena's defaults.
 What the source never recorded (answer ids, attempts, prompts) is null.
 """

@@ -4,7 +4,7 @@ run's.
 An importer turns its source into :class:`ImportedQuestion`, :class:`ImportedAnswer` and
 :class:`ImportedScore` objects and hands them to :func:`write_score_run`, which writes
 ``questions.jsonl``, ``answers.jsonl`` and ``judgments.jsonl`` through the record contracts
-(:mod:`pdbench.storage.records.arena`), with the ids a played run gives
+(:mod:`pdbench.arena.records`), with the ids a played run gives
 (:mod:`pdbench.arena.ids`), and, when the source also holds pairwise verdicts,
 ``pairwise_judgments.jsonl`` (:func:`pdbench.imports.arena_run.write_verdicts`). What the
 source never recorded (prompts, attempts beyond the one reply) is ``not recorded`` or 1.

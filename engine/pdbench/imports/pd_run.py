@@ -6,7 +6,7 @@ replicates of each condition in the order met, computes missing payoffs from the
 table, adds the running totals and writes ``rounds.jsonl``, ``matches.jsonl``, an empty
 ``calls.jsonl`` (no provider call was recorded) and the manifest. The first round line and
 the match line of every match are validated against the record contracts
-(:class:`~pdbench.storage.schema.RoundRecord`, :class:`~pdbench.storage.schema.MatchRecord`);
+(:class:`~pdbench.pd.records.RoundRecord`, :class:`~pdbench.pd.records.MatchRecord`);
 the rest are filled in from the same template, so every line has the contract's keys in its
 order. What the source never recorded (match seed, validity, attempts, timestamps) is null.
 """

@@ -1,7 +1,7 @@
 """The lines of one PD match: what they share, and the round lines of a policy-only match.
 
 A round line holds the keys of :data:`ROUND_KEYS`, the fields of
-:class:`~pdbench.storage.schema.RoundRecord` in their order. Most never change within a
+:class:`~pdbench.pd.records.RoundRecord` in their order. Most never change within a
 match (:class:`MatchFields`, and the valid/attempts/truncated of a policy).
 :class:`RoundLineTemplate` serialises those once, with the same encoder as
 :func:`pdbench.storage.jsonl.dumps_line`, and per round fills in only what changes: the
