@@ -163,6 +163,16 @@ def test_an_integer_is_32_bits_only_when_its_bounds_say_so():
     }
 
 
+def test_every_records_file_is_one_pdbench_writes_and_no_other_jsonl_is(tmp_path: Path):
+    from pdbench.run.run_dir import is_run_file
+
+    files = {record.file for record in RECORDS.values()}
+    assert len(files) == 12 and {"rounds.jsonl", "answers.jsonl", "calls.jsonl"} <= files
+    for name in [*files, "notes.jsonl"]:
+        (tmp_path / name).write_text("{}\n", encoding="utf-8")
+        assert is_run_file(tmp_path / name) is (name != "notes.jsonl"), name
+
+
 def test_a_description_that_is_long_or_not_plain_yaml_is_folded_and_reads_back_whole():
     class Sample(Record):
         """A sample record."""

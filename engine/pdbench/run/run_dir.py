@@ -31,6 +31,7 @@ from pdbench.providers.base import sdk_packages
 from pdbench.run.inputs import RunInputs, changed_input
 from pdbench.storage.manifest import new_manifest, read_manifest, write_manifest
 from pdbench.storage.marts_manifest import MARTS_MANIFEST
+from pdbench.storage.records.files import record_file_names
 from pdbench.storage.run_lock import LOCK_FILE
 from pdbench.storage.schema import RunFiles, RunManifest, RunStatus
 from pdbench.storage.shards import SHARDS_DIR
@@ -82,11 +83,6 @@ def prepare_run_dir(run_dir: Path, *, overwrite: bool, config_sha256: str | None
             path.unlink()
 
 
-_RUN_FILE_NAMES = frozenset(
-    value for name, value in vars(RunFiles).items() if name.isupper() and isinstance(value, str)
-)
-
-
 def is_run_file(path: Path) -> bool:
     """Whether ``path`` is a file pdbench writes into a run directory (a record file, the
     manifest, a mart, the temporary copy of one of them during an atomic rewrite, or the
@@ -99,7 +95,9 @@ def is_run_file(path: Path) -> bool:
         return False
     name = path.name.removesuffix(".tmp")
     return (
-        name in _RUN_FILE_NAMES or name.endswith(".parquet") or name in (LOCK_FILE, MARTS_MANIFEST)
+        name in record_file_names()
+        or name.endswith(".parquet")
+        or name in (LOCK_FILE, MARTS_MANIFEST)
     )
 
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from pdbench.storage.records.calls import CallRecord
 from pdbench.storage.records.manifest import RunManifest
 
-__all__ = ["RUN_RECORDS", "RecordFile", "RecordSource", "RunFiles"]
+__all__ = ["RUN_RECORDS", "RecordFile", "RecordSource", "RunFiles", "record_file_names"]
 
 
 class RunFiles:
@@ -22,6 +22,17 @@ class RunFiles:
 
     MANIFEST = "run_manifest.json"
     CALLS = "calls.jsonl"
+
+
+_RECORD_FILE_NAMES: set[str] = set()
+"""The file of every :class:`RecordSource` declared so far."""
+
+
+def record_file_names() -> frozenset[str]:
+    """The files of every record declared (every run's, and those of each game whose records
+    module is imported; the registry, :mod:`pdbench.games`, imports every game's): the raw
+    files pdbench writes, which replacing a run directory deletes."""
+    return frozenset(_RECORD_FILE_NAMES)
 
 
 @dataclass(frozen=True)
@@ -47,6 +58,9 @@ class RecordSource:
     """The dbt source (``source('<name>', '<record>')``)."""
     description: str
     records: tuple[RecordFile, ...]
+
+    def __post_init__(self) -> None:
+        _RECORD_FILE_NAMES.update(record.file for record in self.records)
 
 
 RUN_RECORDS = RecordSource(
