@@ -8,8 +8,10 @@ import jsonschema
 import pytest
 from pdbench import cli
 from pdbench.arena.records import ArenaFiles
+from pdbench.games import record_sources
 from pdbench.pd.records import PDFiles
 from pdbench.storage.jsonl import read_jsonl
+from pdbench.storage.records import dbt_sources
 from pdbench.storage.schema import RunFiles, RunManifest
 from typer.testing import CliRunner
 
@@ -390,6 +392,22 @@ def test_the_schema_a_record_prints_holds_every_line_a_run_writes(project: Path)
             validator.validate(line)
         # a key the contract does not know breaks it
         assert not validator.is_valid({**lines[0], "surprise": 1}), record
+
+
+def test_schema_dbt_sources_writes_the_sources_file_from_the_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(dbt_sources, "DBT_PROJECT_DIR", tmp_path)
+    path = tmp_path / "models" / "staging" / "_sources.yml"
+    path.parent.mkdir(parents=True)
+    path.write_text("version: 2\n", encoding="utf-8")
+    result = _invoke("schema", "--dbt-sources")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"wrote {path}\n"
+    assert path.read_text(encoding="utf-8") == dbt_sources.render_sources(record_sources())
+    assert "      - name: rounds\n        identifier: rounds.jsonl\n" in path.read_text()
+    again = _invoke("schema", "--dbt-sources")
+    assert again.stdout == f"unchanged {path}\n"
 
 
 def test_schema_of_an_unknown_record_is_one_line_exit_2():
