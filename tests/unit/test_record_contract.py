@@ -82,20 +82,10 @@ def test_every_record_is_a_dbt_source_table_and_every_source_table_a_record():
 def test_each_game_is_one_dbt_source_and_what_every_run_writes_another():
     sources = yaml.safe_load(render_sources(record_sources()))["sources"]
     tables = {source["name"]: [table["name"] for table in source["tables"]] for source in sources}
-    assert tables == {
-        "pd": ["rounds", "matches"],
-        "arena": [
-            "questions",
-            "question_ratings",
-            "answers",
-            "judgments",
-            "audience_votes",
-            "self_assessments",
-            "embeddings",
-            "pairwise_judgments",
-        ],
-        "run": ["manifest", "calls"],
-    }
+    assert list(tables) == ["pd", "arena", "run"]
+    assert tables["pd"] == ["rounds", "matches"]
+    assert {"questions", "answers", "judgments", "pairwise_judgments"} <= set(tables["arena"])
+    assert tables["run"] == ["manifest", "calls"]
     meta = {table: _source_tables()[table]["meta"] for table in ("rounds", "answers", "manifest")}
     assert meta == {
         "rounds": {"required": True},
