@@ -217,7 +217,7 @@ def _schema_type(prop: dict[str, Any]) -> str:
 def records_page() -> str:
     from pdbench.games import records
 
-    RECORDS = records()
+    known = records()
     parts = [
         "# Records of a run directory",
         "",
@@ -229,10 +229,8 @@ def records_page() -> str:
         "| record | file |",
         "| --- | --- |",
     ]
-    parts += [
-        f"| [`{r.name}`](#{r.name.replace('_', '-')}) | `{r.file}` |" for r in RECORDS.values()
-    ]
-    for record in RECORDS.values():
+    parts += [f"| [`{r.name}`](#{r.name.replace('_', '-')}) | `{r.file}` |" for r in known.values()]
+    for record in known.values():
         schema = record.model.model_json_schema()
         required = set(schema.get("required", ()))
         parts += [
