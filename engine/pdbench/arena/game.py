@@ -59,7 +59,8 @@ class ArenaGame(Game):
         ]
 
     def needs_dbt_while_playing(self, loaded: LoadedConfig) -> bool:
-        return loaded.config.question_filter.kind != "none"
+        config: ArenaConfig = loaded.config
+        return config.question_filter.kind != "none"
 
     def play(self, loaded: LoadedConfig, *, options: PlayOptions) -> RunResult:
         def phase_progress(phase: str, done: int, total: int) -> None:

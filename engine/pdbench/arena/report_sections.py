@@ -28,7 +28,7 @@ def _interval(row: dict[str, Any], column: str, prefix: str, unit: str) -> str:
     return bracket_text(column, row[column], low, high, unit=unit)
 
 
-def _forest(rows: list[dict], column: str, prefix: str, unit: str) -> list[ForestRow]:
+def _forest(rows: list[dict[str, Any]], column: str, prefix: str, unit: str) -> list[ForestRow]:
     return [
         ForestRow(
             label=f"{row['rank']}. {row['player']}",
