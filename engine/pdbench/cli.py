@@ -12,6 +12,7 @@ import json
 import os
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -67,7 +68,7 @@ app = typer.Typer(
 EXIT_INTERRUPTED = 130
 
 
-def _command(name: str, **settings: Any) -> Any:
+def _command[F: Callable[..., Any]](name: str, **settings: Any) -> Callable[[F], F]:
     """``app.command`` for ``name``: ``-h``, plain flags, and examples under its help."""
     return app.command(name, cls=FlagCommand, epilog=examples(name), **settings)
 
