@@ -20,6 +20,7 @@ from pdbench.ui import (
     overview_page,
     pd_evolution,
     pd_intervals,
+    pd_reader,
     pd_strategies,
     pd_tournament,
     run_reader,
@@ -200,14 +201,14 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
         f"{match['rounds_played']} of {match['planned_rounds']} planned rounds · "
         f"status {match['match_status']}"
     )
-    scored = run_reader.replicate_aggregates(run_dir, condition, replicate)
+    scored = pd_reader.replicate_aggregates(run_dir, condition, replicate)
     if match["match_status"] != "ok" or scored.empty:
         reason = f": {match['abort_reason']}" if match["abort_reason"] else ""
         st.warning(
             f"This match is {match['match_status']}{reason}; it is excluded from every metric."
         )
-    rounds = with_agent_labels(run_reader.match_rounds(run_dir, str(match["match_id"])))
-    if (note := run_reader.rounds_source(run_dir).note) is not None:
+    rounds = with_agent_labels(pd_reader.match_rounds(run_dir, str(match["match_id"])))
+    if (note := pd_reader.rounds_source(run_dir).note) is not None:
         st.info(note)
     if nothing_to_show(rounds, "No rounds were recorded for this match."):
         return
@@ -216,7 +217,7 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
     _timeline(rounds)
     if not scored.empty:
         st.subheader("Per agent")
-        _agent_table(run_reader.agent_rows(run_dir, PDMart.AGENT_METRICS, condition, replicate))
+        _agent_table(pd_reader.agent_rows(run_dir, PDMart.AGENT_METRICS, condition, replicate))
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader("Cumulative payoff")
@@ -224,7 +225,7 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
     with right:
         if not scored.empty:
             st.subheader("Reactions")
-            _memory_one(run_reader.agent_rows(run_dir, PDMart.MEMORY_ONE, condition, replicate))
+            _memory_one(pd_reader.agent_rows(run_dir, PDMart.MEMORY_ONE, condition, replicate))
     if match["has_llm_agent"]:
         round_inspector(run_dir, str(match["match_id"]), rounds)
 
@@ -240,12 +241,12 @@ def _page_condition(run_dir: Path, conditions: list[str], rows: pd.DataFrame) ->
     tiles(row, CONDITION_TILES)
     _headline(row)
     st.markdown("**Per agent**")
-    _agent_table(run_reader.agent_rows(run_dir, PDMart.AGENT_METRICS, condition, None))
-    _memory_one(run_reader.agent_rows(run_dir, PDMart.MEMORY_ONE, condition, None))
+    _agent_table(pd_reader.agent_rows(run_dir, PDMart.AGENT_METRICS, condition, None))
+    _memory_one(pd_reader.agent_rows(run_dir, PDMart.MEMORY_ONE, condition, None))
     pd_intervals.intervals(row)
     pd_intervals.comparisons(run_dir, condition)
     st.subheader("Cooperation over time")
-    both, each = run_reader.cooperation_over_time(run_dir, condition)
+    both, each = pd_reader.cooperation_over_time(run_dir, condition)
     if nothing_to_show(both, "No finished match in this condition."):
         return
     st.altair_chart(charts.cooperation_over_time(both, with_agent_labels(each)), width="stretch")
@@ -333,7 +334,7 @@ def _page_calls(run_dir: Path, manifest: RunManifest) -> None:
 def render(run: ViewableRun) -> None:
     """Draw the page chosen in the sidebar for the PD run ``run``."""
     run_dir = run.run_dir
-    rows = run_reader.condition_rows(run_dir, PDMart.AGGREGATES)
+    rows = pd_reader.condition_rows(run_dir, PDMart.AGGREGATES)
     if rows.empty:
         st.info(f"The run has no condition rows in {PDMart.AGGREGATES}. Rebuild its metrics:")
         st.code(f"uv run pdbench aggregate {run_dir}", language="bash")
