@@ -61,8 +61,9 @@ def run_overview(run_dir: Path) -> Overview:
     run_dir = Path(run_dir)
     series_of = series_game(run_dir)
     if series_of is not None and series_of.series is not None:
-        findings = imported(series_of.series.overview)(run_dir)
-        return _overview(run_dir, run_dir.name, "series", findings)
+        return _overview(
+            run_dir, run_dir.name, "series", imported(series_of.series.overview)(run_dir)
+        )
     manifest = manifest_of(run_dir)
     game = game_named(manifest.get("game"), where=str(run_dir / RunFiles.MANIFEST))
     findings: list[Finding] = []
