@@ -31,7 +31,7 @@ class ArenaGame(Game):
     series = Series(
         manifest=SERIES_MANIFEST,
         title="series of arena tournaments",
-        viewer="pdbench.ui.series_page:page",
+        viewer="pdbench.ui.arena_series_page:page",
         overview="pdbench.arena.overview:series_findings",
         report_sections="pdbench.arena.report_sections:series_sections",
     )

@@ -1,6 +1,6 @@
 """The pages of a Prisoner's Dilemma run: one match, one condition, all conditions, the
 tournament, its evolutionary dynamics, provider calls. Every number comes from a mart row as
-it is; the rounds of a match are its raw records (:mod:`pdbench.ui.round_inspector` shows what
+it is; the rounds of a match are its raw records (:mod:`pdbench.ui.pd_round_inspector` shows what
 was said in one)."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.schema import RunManifest
 from pdbench.ui import (
-    charts,
     overview_page,
+    pd_charts,
     pd_evolution,
     pd_intervals,
     pd_reader,
@@ -25,9 +25,10 @@ from pdbench.ui import (
     pd_tournament,
     run_reader,
 )
-from pdbench.ui.formats import number_format, with_agent_labels
+from pdbench.ui.formats import number_format
 from pdbench.ui.page_parts import Tile, nothing_to_show, show_table, tiles
-from pdbench.ui.round_inspector import round_inspector
+from pdbench.ui.pd_charts import with_agent_labels
+from pdbench.ui.pd_round_inspector import round_inspector
 from pdbench.ui.run_check import ViewableRun
 
 __all__ = [
@@ -138,7 +139,7 @@ def _agent_table(agents: pd.DataFrame) -> None:
 
 def _memory_one(profile: pd.DataFrame) -> None:
     st.markdown("**Memory-one profile**")
-    st.altair_chart(charts.memory_one_heatmap(with_agent_labels(profile)), width="stretch")
+    st.altair_chart(pd_charts.memory_one_heatmap(with_agent_labels(profile)), width="stretch")
     st.caption(
         "P(the agent plays C | the previous round), its own action first (CD: it cooperated, "
         "the other defected). Grey: a state never visited."
@@ -181,7 +182,7 @@ def _timeline(rounds: pd.DataFrame) -> None:
             help=f"Long matches are drawn {TIMELINE_WINDOW} rounds at a time.",
         )
         shown = rounds[rounds["round_index"].between(start, end)]
-    st.altair_chart(charts.actions_timeline(shown), width="stretch")
+    st.altair_chart(pd_charts.actions_timeline(shown), width="stretch")
     st.caption(
         "Each cell is one round: green C (cooperate), red D (defect). A black cross marks a "
         "reply still invalid after every retry (a fallback action was played); a white dot a "
@@ -221,7 +222,7 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader("Cumulative payoff")
-        st.altair_chart(charts.cumulative_payoff(rounds), width="stretch")
+        st.altair_chart(pd_charts.cumulative_payoff(rounds), width="stretch")
     with right:
         if not scored.empty:
             st.subheader("Reactions")
@@ -249,11 +250,11 @@ def _page_condition(run_dir: Path, conditions: list[str], rows: pd.DataFrame) ->
     both, each = pd_reader.cooperation_over_time(run_dir, condition)
     if nothing_to_show(both, "No finished match in this condition."):
         return
-    st.altair_chart(charts.cooperation_over_time(both, with_agent_labels(each)), width="stretch")
-    st.altair_chart(charts.replicates_playing(both), width="stretch")
+    st.altair_chart(pd_charts.cooperation_over_time(both, with_agent_labels(each)), width="stretch")
+    st.altair_chart(pd_charts.replicates_playing(both), width="stretch")
     st.caption(
         "Black: cooperation of both agents, mean over the replicates that reached the round; "
-        f"dashed: each agent; shaded: rounds fewer than {charts.FEW_REPLICATES} replicates "
+        f"dashed: each agent; shaded: rounds fewer than {pd_charts.FEW_REPLICATES} replicates "
         "reached, where a rate is a handful of moves. Below: the replicates still playing "
         "each round (a random horizon ends them one by one)."
     )
@@ -286,7 +287,7 @@ def _page_conditions(run_dir: Path, rows: pd.DataFrame) -> None:
         with column:
             st.subheader(heading)
             st.altair_chart(
-                charts.condition_bars(_side_bars(rows, name), title=title, percent=percent),
+                pd_charts.condition_bars(_side_bars(rows, name), title=title, percent=percent),
                 width="stretch",
             )
     st.caption("Each bar is the mean over the replicates; the black whiskers its 95% interval.")
