@@ -337,11 +337,11 @@ def ui(
     print_command: PrintCommand = False,
 ) -> None:
     """Open the read-only viewer of a run directory or a series (or print the command)."""
-    from pdbench.arena.series import SERIES_MANIFEST
+    from pdbench.games import series_game
 
     with _user_errors():
         runs_folder = any(run_dir.glob(f"*/{RunFiles.MANIFEST}"))
-        if not (run_dir / SERIES_MANIFEST).is_file() and not runs_folder:
+        if series_game(run_dir) is None and not runs_folder:
             read_manifest(run_dir)
     command = streamlit_command(run_dir, port=port, address=address)
     _serve(command, print_command=print_command)

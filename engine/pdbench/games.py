@@ -8,6 +8,7 @@ its player, its dbt models tagged with its name, its viewer pages) and add it to
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from pdbench.arena.game import ArenaGame
 from pdbench.config.loader import LoadedConfig, load_file
@@ -16,7 +17,15 @@ from pdbench.game import Game
 from pdbench.pd.game import PDGame
 from pdbench.storage.dbt import add_game_models
 
-__all__ = ["DEFAULT_GAME", "GAMES", "game_named", "load_config", "register"]
+__all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
+    "game_named",
+    "load_config",
+    "register",
+    "series_game",
+    "series_manifests",
+]
 
 GAMES: dict[str, Game] = {game.name: game for game in (PDGame(), ArenaGame())}
 """Game name (as ``game:`` in a config and ``game`` in a manifest says) -> the game."""
@@ -38,6 +47,20 @@ def game_named(name: object, *, where: str) -> Game:
     if game is None:
         raise RunDirError(f"{where}: {unknown('game', name, GAMES)}")
     return game
+
+
+def series_game(folder: Path) -> Game | None:
+    """The game whose series ``folder`` is (its ``series.manifest`` is in it); None when
+    ``folder`` is no series."""
+    for game in GAMES.values():
+        if game.series is not None and (folder / game.series.manifest).is_file():
+            return game
+    return None
+
+
+def series_manifests() -> list[str]:
+    """The files that mark a folder as a series, one per game that has series."""
+    return [game.series.manifest for game in GAMES.values() if game.series is not None]
 
 
 def load_config(path: str | os.PathLike[str]) -> LoadedConfig:

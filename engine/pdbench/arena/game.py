@@ -9,9 +9,10 @@ from pdbench.arena.marts import ArenaMart
 from pdbench.arena.plan import estimate_arena, plan_calls, summary_lines
 from pdbench.arena.players import check_arena_providers
 from pdbench.arena.runner import run_arena
+from pdbench.arena.series import SERIES_MANIFEST
 from pdbench.arena.summary import leaderboard_table
 from pdbench.config.loader import LoadedConfig
-from pdbench.game import Game, Marts, PlayOptions, RunResult
+from pdbench.game import Game, Marts, PlayOptions, RunResult, Series
 from pdbench.storage.schema import RunFiles
 
 __all__ = ["ArenaGame"]
@@ -27,6 +28,13 @@ class ArenaGame(Game):
     overview = "pdbench.arena.overview:arena_findings"
     report_sections = "pdbench.arena.report_sections:arena_sections"
     example_config = "configs/arena.yaml"
+    series = Series(
+        manifest=SERIES_MANIFEST,
+        title="series of arena tournaments",
+        viewer="pdbench.ui.arena_series_page:page",
+        overview="pdbench.arena.overview:series_findings",
+        report_sections="pdbench.arena.report_sections:series_sections",
+    )
     marts = Marts(
         dbt_tag="arena",
         first_records=RunFiles.QUESTIONS,

@@ -10,9 +10,9 @@ import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.ui import run_reader
+from pdbench.ui.arena_verdicts import few_data_column, few_data_warning
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import points_column, show_table
-from pdbench.ui.verdicts import few_data_column, few_data_warning
 
 __all__ = ["AUDIENCE_COLUMNS", "agreement_text", "audience_section"]
 

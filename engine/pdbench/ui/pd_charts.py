@@ -1,4 +1,4 @@
-"""Altair charts of the viewer: each takes rows as the marts or the raw files hold them and
+"""Altair charts of the PD's pages: each takes rows as the marts or the raw files hold them and
 draws them; none computes a number (the band around cooperation over time comes from the
 mart too).
 """
@@ -9,16 +9,12 @@ import altair as alt
 import pandas as pd
 
 from pdbench.column_labels import label
-from pdbench.ui.palette import (
-    ACTION_COLORS,
-    PALETTE,
-    SIDE_COLORS,
-    name_scale,
-)
+from pdbench.ui.palette import PALETTE, name_scale
 
 __all__ = [
     "ACTION_COLORS",
     "FEW_REPLICATES",
+    "SIDE_COLORS",
     "actions_timeline",
     "condition_bars",
     "cooperation_over_time",
@@ -28,7 +24,22 @@ __all__ = [
     "population_shares",
     "replicates_playing",
     "standings_spread",
+    "with_agent_labels",
 ]
+
+SIDE_COLORS: list[str] = [PALETTE[0], PALETTE[1]]
+"""Agent A blue and agent B orange, in every chart of one match or condition."""
+
+ACTION_COLORS = {"C": "#009E73", "D": "#D55E00"}
+"""Cooperation bluish green, defection vermillion: told apart with every kind of colour
+blindness, and by the legend's letters."""
+
+
+def with_agent_labels(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` (one per agent side: ``side``, ``agent_name``) with the column ``agent``:
+    the seat and the name, ``A · tft``, as every page writes an agent."""
+    seat = rows["side"].str.removeprefix("agent_").str.upper()
+    return rows.assign(agent=seat + " · " + rows["agent_name"].astype(str))
 
 
 _FIT_WIDTH = alt.AutoSizeParams(type="fit-x", contains="padding")
@@ -64,7 +75,7 @@ def _agent_rows_axis(labels: list[str], *, centre: bool = False) -> alt.Y:
 
 def actions_timeline(rounds: pd.DataFrame) -> alt.LayerChart:
     """One row of cells per agent, one cell per round (rows as :func:`match_rounds
-    <pdbench.ui.run_reader.match_rounds>` gives them, with ``agent`` labels), coloured by the
+    <pdbench.ui.pd_reader.match_rounds>` gives them, with ``agent`` labels), coloured by the
     executed action; invalid replies (a fallback was played) carry a black cross, noise flips
     a white dot."""
     labels = _agent_labels(rounds)
