@@ -344,3 +344,15 @@
     from {{ deviations }}
     group by judge, player{{ ', permutation' if permutation != 0 }}
 {%- endmacro %}
+
+{#- The columns of a bootstrap's 95% percentiles, within a group by player over its replicates:
+    `value`_q025 and `value`_q975 (linear interpolation between order statistics), the rank's
+    rank_ci_low and rank_ci_high (the nearest order statistic: a rank is an integer), and
+    n_replicates. -#}
+{% macro arena_bootstrap_percentiles(value) -%}
+    quantile_cont({{ value }}, 0.025) as {{ value }}_q025,
+    quantile_cont({{ value }}, 0.975) as {{ value }}_q975,
+    quantile_disc(rank, 0.025) as rank_ci_low,
+    quantile_disc(rank, 0.975) as rank_ci_high,
+    count(*) as n_replicates
+{%- endmacro %}
