@@ -50,8 +50,6 @@ def audience_section(run_dir: Path) -> None:
     few_data_warning(scores, name="player", what="voted answers")
     show_table(
         scores[AUDIENCE_COLUMNS],
-        hide_index=True,
-        width="stretch",
         column_config={
             "audience_score": points_column("public score"),
             "audience_ci_low": points_column("95% low"),

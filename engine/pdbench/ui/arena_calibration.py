@@ -118,8 +118,6 @@ def page_calibration(run_dir: Path) -> None:
         st.altair_chart(predicted_vs_actual(pairs), width="stretch")
     show_table(
         rows[CALIBRATION_COLUMNS],
-        hide_index=True,
-        width="stretch",
         column_config={
             "is_few_data": few_data_column("answers"),
             "n": st.column_config.NumberColumn("answers"),

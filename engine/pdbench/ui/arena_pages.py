@@ -285,8 +285,7 @@ def _page_questions(run_dir: Path) -> None:
     with ratings:
         st.subheader("Ratings")
         show_table(
-            arena_reader.of_question(run_dir, ArenaMart.RATING_DETAIL, question_id),
-            RATING_COLUMNS,
+            arena_reader.of_question(run_dir, ArenaMart.RATING_DETAIL, question_id), RATING_COLUMNS
         )
     with answers:
         _answers(run_dir, question_id)

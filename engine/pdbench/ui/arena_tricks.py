@@ -119,8 +119,6 @@ def page_tricks(run_dir: Path) -> None:
     st.altair_chart(gap_intervals(rows), width="stretch")
     show_table(
         rows[ROBUSTNESS_COLUMNS],
-        hide_index=True,
-        width="stretch",
         column_config={
             "is_few_data": few_data_column("answers on a side"),
             "robustness_gap": points_column("gap"),
@@ -134,10 +132,7 @@ def page_tricks(run_dir: Path) -> None:
     st.subheader("Whose tricks bite")
     authors = run_reader.mart(run_dir, ArenaMart.TRICK_AUTHORS)
     show_table(
-        authors[AUTHOR_COLUMNS],
-        hide_index=True,
-        width="stretch",
-        column_config={"share_fell": share_column("answers that fell")},
+        authors[AUTHOR_COLUMNS], column_config={"share_fell": share_column("answers that fell")}
     )
     st.subheader("Every trick")
     st.caption(
@@ -146,8 +141,6 @@ def page_tricks(run_dir: Path) -> None:
     )
     show_table(
         outcomes[OUTCOME_COLUMNS],
-        hide_index=True,
-        width="stretch",
         column_config={"mean_score": points_column("mean score")},
         titles={"question_id": "question"},
     )

@@ -46,8 +46,6 @@ def page(run_dir: Path) -> None:
     shown = ["mutant", "resident", "fixation_probability", "is_favoured"]
     show_table(
         fixation[[*shown, "simulated_fixation_rate", "n_simulations"]],
-        hide_index=True,
-        width="stretch",
         column_config={
             "fixation_probability": st.column_config.NumberColumn(
                 "fixation probability", format="%.4f"
