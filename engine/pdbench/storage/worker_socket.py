@@ -31,8 +31,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["Connection", "WorkerFiles", "connect", "is_alive", "project_key", "read_state"]
+__all__ = [
+    "PRIVATE_ENV",
+    "Connection",
+    "WorkerFiles",
+    "connect",
+    "is_alive",
+    "project_key",
+    "read_state",
+]
 
+PRIVATE_ENV = "PDBENCH_PRIVATE_DBT_WORKER"
+"""Set (``1``): this command starts a private worker even when a persistent one serves."""
 HANDSHAKE_TIMEOUT_S = 60.0
 """How long a client waits for the worker's greeting before it starts a private worker (the
 worker greets at once unless it is stuck)."""
@@ -127,7 +137,9 @@ def is_alive(pid: int) -> bool:
 
 def connect(files: WorkerFiles, key: str) -> Connection | None:
     """A connection to the persistent worker, if one runs for this project (``key``) and
-    serves nobody else; None otherwise."""
+    serves nobody else (and :data:`PRIVATE_ENV` is not set); None otherwise."""
+    if os.environ.get(PRIVATE_ENV) == "1":
+        return None
     state = read_state(files)
     if state is None or state.get("key") != key:
         return None
