@@ -8,7 +8,9 @@ dbt runs in a process of its own (:mod:`pdbench.storage.dbt_worker`), one per pd
 process, started by the first call or ahead of it by :func:`prepare_dbt`: ``pdbench run``
 calls that before it plays, so that importing dbt and parsing the project, which take
 seconds, happen on another core meanwhile. The process holds dbt's memory (DuckDB's, on a
-large run) and gives it back when it ends; it ends with pdbench.
+large run) and gives it back when it ends; it ends with pdbench. When a persistent worker
+serves this project (``pdbench worker start``, :mod:`pdbench.storage.dbt_daemon`), the
+requests go to it instead (:mod:`pdbench.storage.worker_socket`).
 """
 
 from __future__ import annotations
