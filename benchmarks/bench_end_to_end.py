@@ -99,6 +99,15 @@ def demo(folder: Path, repeat: int, *, worker: bool) -> None:
             full.append(pdbench(*common))
             if worker:
                 served.append(pdbench(*common, private=False))
+        if worker:  # each timed run through the worker is one request: none fell back
+            status = subprocess.run(
+                [str(Path(sys.executable).with_name("pdbench")), "worker", "status"],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+            ).stdout
+            served_line = next(line for line in status.splitlines() if "served" in line)
+            print(f"persistent worker: {served_line.split('; ')[1]}", flush=True)
     finally:
         if worker:
             pdbench("worker", "stop")

@@ -152,7 +152,7 @@ class DbtProcess:
     @property
     def is_alive(self) -> bool:
         if self.persistent is not None:
-            return not self.persistent.sock._closed  # type: ignore[attr-defined]
+            return self.persistent.sock.fileno() != -1
         return self._process is not None and self._process.poll() is None
 
     def _streams(self) -> tuple[TextIO, TextIO]:

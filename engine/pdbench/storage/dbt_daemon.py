@@ -211,6 +211,8 @@ def stop(files: WorkerFiles, *, timeout: float) -> int | None:
     its pid. Its socket and state are removed either way."""
     state = read_state(files)
     pid = None if state is None else int(state["pid"])
+    if pid is not None and not _is_daemon(pid):
+        pid = None  # a state left behind (a reboot): its pid is another process now
     if pid is not None:
         os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
@@ -221,6 +223,15 @@ def stop(files: WorkerFiles, *, timeout: float) -> int | None:
     files.socket.unlink(missing_ok=True)
     files.state.unlink(missing_ok=True)
     return pid
+
+
+def _is_daemon(pid: int) -> bool:
+    """Whether process ``pid`` is a persistent dbt worker (where ``/proc`` tells)."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return True
+    return b"pdbench.storage.dbt_daemon" in command
 
 
 if __name__ == "__main__":
