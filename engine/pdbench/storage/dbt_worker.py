@@ -5,6 +5,8 @@ a request is already waiting, parses the project; then it runs one request per l
 standard input (JSON: command, run directory, selection, threads, unit tests) and answers each
 with one JSON line. Importing dbt and parsing take seconds, so ``pdbench run`` starts this
 process before it plays: both happen on another core while the games are played.
+The persistent worker (``pdbench worker start``, :mod:`pdbench.storage.dbt_daemon`) answers
+its requests with the same :class:`DbtSession`.
 
 dbt's own output (failing tests and the like) goes to standard error; the answers have the
 original standard output to themselves. dbt reads the run directory from
