@@ -31,7 +31,13 @@ from typing import Literal, TextIO
 from pdbench.errors import AggregationError
 from pdbench.storage.jsonl import cut_torn_tails
 from pdbench.storage.run_links import refuse_outside_links
-from pdbench.storage.worker_socket import Connection, WorkerFiles, connect, project_key
+from pdbench.storage.worker_socket import (
+    Connection,
+    WorkerFiles,
+    connect,
+    project_key,
+    read_state,
+)
 
 __all__ = [
     "DBT_PROJECT_DIR",
@@ -122,7 +128,8 @@ class DbtProcess:
         self.persistent: Connection | None = None
         """The connection to the persistent worker (``pdbench worker start``), when one runs
         for this project and serves nobody else (outside games' models: never)."""
-        if self.game_models is None:
+        if self.game_models is None and read_state(worker_files()) is not None:
+            # the project's key (about 0.1 s) only when a persistent worker runs
             self.persistent = connect(worker_files(), project_key(DBT_PROJECT_DIR))
         self._process = None if self.persistent is not None else self._start(self.game_models)
 
