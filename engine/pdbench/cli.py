@@ -1,5 +1,5 @@
 """The ``pdbench`` command: validate, run, import, aggregate, compare, compare-runs,
-leaderboard, report, ui, audience, schema.
+leaderboard, report, ui, audience, schema, worker.
 
 A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
 one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
@@ -44,6 +44,7 @@ from pdbench.cli_options import (
     Resume,
     RunId,
 )
+from pdbench.cli_worker import worker
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import RunDirError
 from pdbench.game import Game, PlayOptions, RunResult
@@ -382,6 +383,9 @@ def schema(
         _err(f"error: unknown record {_one_line(repr(record))} (known: {', '.join(RECORDS)})")
         raise typer.Exit(2)
     typer.echo(json.dumps(RECORDS[record].model.model_json_schema(), indent=2))
+
+
+_command("worker")(worker)
 
 
 def main() -> None:
