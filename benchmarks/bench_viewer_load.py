@@ -14,7 +14,7 @@ pairings x ``--replicates`` 24 x ``--rounds`` 2,000 fixed rounds = 1,008,000 rou
   picked (another replicate), the rerun timed; once reading ``rounds.parquet`` and once with
   it moved aside, so that the page falls back to ``rounds.jsonl`` (the baseline: a DuckDB scan
   of the whole JSONL, as every match switch was before the copy existed);
-- the read alone (``run_reader.match_rounds``, cold cache): mart against JSONL.
+- the read alone (``pd_reader.match_rounds``, cold cache): mart against JSONL.
 
 Each child measurement is repeated ``--repeat`` times (default 2) and the best is reported,
 with the load average: the machine is shared.
@@ -59,13 +59,13 @@ def _child(kind: str, run_dir: Path, page: str) -> dict:
     start = time.perf_counter()
     import streamlit as st
     from pdbench import cli
-    from pdbench.ui import run_reader
+    from pdbench.ui import pd_reader
     from streamlit.testing.v1 import AppTest
 
     imports = time.perf_counter() - start
     if kind == "read":
         t0 = time.perf_counter()
-        rows = run_reader.match_rounds(run_dir, page)
+        rows = pd_reader.match_rounds(run_dir, page)
         return {"imports": imports, "seconds": time.perf_counter() - t0, "rows": len(rows)}
     sys.argv = ["streamlit_app.py", "--run-dir", str(run_dir)]
     at = AppTest.from_file(cli.STREAMLIT_APP, default_timeout=600)

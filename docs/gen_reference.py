@@ -257,17 +257,19 @@ def records_page() -> str:
 
 @functools.cache
 def mart_models() -> dict[str, list[dict[str, Any]]]:
-    """The mart models of each folder (``pd``, ``arena``, ``series``), from their YAML; the
-    pairwise judging marts (``*pairwise*.yml``) of the arena as a folder of their own,
-    ``arena_pairwise``."""
+    """The mart models of each folder (``pd``, ``arena``, ``series``), from their YAML; a
+    model whose ``config.meta`` names a ``reference_group`` (the pairwise judging marts of the
+    arena: ``arena_pairwise``) in that group instead."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     found: dict[str, list[dict[str, Any]]] = {}
     for folder in sorted(p for p in MARTS_DIR.iterdir() if p.is_dir()):
+        found.setdefault(folder.name, [])
         for path in sorted(folder.glob("*.yml")):
-            group = f"{folder.name}_pairwise" if "pairwise" in path.name else folder.name
             document = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}
-            found.setdefault(group, [])
-            found[group] += [m for m in document.get("models") or [] if "name" in m]
+            for model in document.get("models") or []:
+                meta = (model.get("config") or {}).get("meta") or {}
+                if "name" in model:
+                    found.setdefault(meta.get("reference_group", folder.name), []).append(model)
     return {group: sorted(models, key=lambda m: m["name"]) for group, models in found.items()}
 
 

@@ -3,7 +3,7 @@
 {#- CTEs that normalise the scores of one phase (question ratings or answer judgements).
 
     `scores` names a CTE with at least item_id, judge, score and is_valid (every other
-    column passes through); `method` names a one-row CTE with a `chosen_method` column. Every
+    column passes through); `method` names a one-row CTE with a `normalization` column (stg_arena_scoring). Every
     method is computed (score_none .. score_fixed_effects) and `normalized_score` is the
     chosen one, so a reader can compare methods on the same rows. Ends with a CTE named
     `normalized_scores`.
@@ -83,7 +83,7 @@
     scores_with_judge_terms as (
         select
             all_scores.*,
-            chosen.chosen_method as normalization,
+            chosen.normalization,
             case when all_scores.is_valid then all_scores.score::double end as valid_score,
             moments.judge_n_valid,
             moments.judge_mean,
@@ -281,4 +281,78 @@
                 + {{ p2 }} * (1 - {{ p2 }}) / (({{ trials_2 }}) + 2)
             )
     end
+{%- endmacro %}
+
+{#- A CTE `name` with one row per item (`item_column`) of the normalised scores `scores`
+    (int_arena_ratings_normalized or int_arena_judgments_normalized): how many were valid
+    and invalid, the mean raw and normalised score and the normalised scores' sample standard
+    deviation, under the column names `columns` gives (n_valid, n_invalid, raw_mean, mean,
+    stddev), the words each phase speaks in. -#}
+{% macro arena_scores_per_item(name, scores, item_column, columns) -%}
+    {{ name }} as (
+        select
+            {{ item_column }},
+            count(*) filter (where is_valid) as {{ columns['n_valid'] }},
+            count(*) filter (where not is_valid) as {{ columns['n_invalid'] }},
+            avg(score) as {{ columns['raw_mean'] }},
+            avg(normalized_score) as {{ columns['mean'] }},
+            stddev_samp(normalized_score) as {{ columns['stddev'] }}
+        from {{ scores }}
+        group by {{ item_column }}
+    )
+{%- endmacro %}
+
+{#- The columns of a table of pairwise verdicts split in two arms by `condition` (true: the
+    arm `arm`, false: `other`), within a group by: n_<arm> and <arm>_wins (the sum of the
+    verdicts' scores, a tie counting half), the same for `other`. -#}
+{% macro arena_arm_wins(condition, arm, other) -%}
+    count(*) filter (where {{ condition }}) as n_{{ arm }},
+    sum(score) filter (where {{ condition }}) as {{ arm }}_wins,
+    count(*) filter (where not {{ condition }}) as n_{{ other }},
+    sum(score) filter (where not {{ condition }}) as {{ other }}_wins
+{%- endmacro %}
+
+{#- From the columns of arena_arm_wins (an arm with at least one verdict): each arm's count and
+    win rate, the difference of the two rates as `difference` with its 95% Agresti-Caffo
+    interval (<difference>_ci_low, <difference>_ci_high). -#}
+{% macro arena_arm_win_rates(arm, other, difference) -%}
+    {%- set arm_rate = arm ~ '_wins / n_' ~ arm -%}
+    {%- set other_rate = other ~ '_wins / nullif(n_' ~ other ~ ', 0)' -%}
+    n_{{ arm }},
+    {{ arm_rate }} as {{ arm }}_win_rate,
+    n_{{ other }},
+    {{ other_rate }} as {{ other }}_win_rate,
+    {{ arm_rate }} - {{ other_rate }} as {{ difference }},
+    {% for side in ['low', 'high'] -%}
+        {{ arena_share_difference_ci(arm ~ '_wins', 'n_' ~ arm, other ~ '_wins', 'n_' ~ other, side) }}
+            as {{ difference }}_ci_{{ side }}{{ ',' if not loop.last }}
+    {% endfor -%}
+{%- endmacro %}
+
+{#- The judge x player cells of the bias test, from the centred deviations `deviations` (one
+    row per judgement, with judge, player and centred_deviation) labelled by the permutation
+    `permutation` (a column, or 0 for the observed labels): each cell's n_answers, pair_mean
+    and pair_variance (sample variance, 0 for a single answer). -#}
+{% macro arena_bias_cells(deviations, permutation) -%}
+    select
+        judge,
+        player,
+        {{ permutation }} as permutation,
+        count(*) as n_answers,
+        avg(centred_deviation) as pair_mean,
+        coalesce(var_samp(centred_deviation), 0) as pair_variance
+    from {{ deviations }}
+    group by judge, player{{ ', permutation' if permutation != 0 }}
+{%- endmacro %}
+
+{#- The columns of a bootstrap's 95% percentiles, within a group by player over its replicates:
+    `value`_q025 and `value`_q975 (linear interpolation between order statistics), the rank's
+    rank_ci_low and rank_ci_high (the nearest order statistic: a rank is an integer), and
+    n_replicates. -#}
+{% macro arena_bootstrap_percentiles(value) -%}
+    quantile_cont({{ value }}, 0.025) as {{ value }}_q025,
+    quantile_cont({{ value }}, 0.975) as {{ value }}_q975,
+    quantile_disc(rank, 0.025) as rank_ci_low,
+    quantile_disc(rank, 0.975) as rank_ci_high,
+    count(*) as n_replicates
 {%- endmacro %}

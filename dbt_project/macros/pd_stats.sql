@@ -29,35 +29,6 @@
     {{ return(pd_metrics_where('condition', ['sum'])) }}
 {%- endmacro %}
 
-{#- CTEs `seed_halves`, `seed_low_mixed` and `seed_key` (one row: bootstrap_n, seed_key): the
-    manifest's 63-bit bootstrap_seed folded into one 32-bit key for stream `stream` (1: the
-    bootstrap draws, 2: the random sign flips). `manifest` names a CTE over
-    stg_pd_run_manifest. -#}
-{% macro pd_seed_key(manifest, stream) -%}
-    seed_halves as (
-        select
-            bootstrap_n,
-            ((bootstrap_seed % 4294967296) + 4294967296) % 4294967296 as seed_low,
-            (((bootstrap_seed // 4294967296) % 4294967296) + 4294967296) % 4294967296
-                as seed_high
-        from {{ manifest }}
-    ),
-
-    seed_low_mixed as (
-        select
-            bootstrap_n,
-            seed_high,
-            {{ mix32('xor(seed_low, ' ~ stream ~ ')') }} as low_key
-        from seed_halves
-    ),
-
-    seed_key as (
-        select
-            bootstrap_n,
-            {{ mix32('xor(low_key, seed_high::ubigint)') }} as seed_key
-        from seed_low_mixed
-    )
-{%- endmacro %}
 
 {#- The memory-one metrics: each replicate's value is a share of C over its visits of one
     previous round, so the condition gets the pooled share (every visit weighs the same) and a

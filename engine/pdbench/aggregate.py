@@ -13,7 +13,6 @@ check the SQL on hand-made rows whatever the run, are left to ``pdbench aggregat
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from pdbench.empty_marts import write_empty_marts
 from pdbench.errors import AggregationError, RunDirError
 from pdbench.game import Game
 from pdbench.games import game_named
+from pdbench.overview import manifest_of
 from pdbench.storage.dbt import DbtRequest, DbtResults, invoke_dbt
 from pdbench.storage.marts_manifest import write_build_failure, write_marts_manifest
 from pdbench.storage.run_links import refuse_outside_links
@@ -166,12 +166,7 @@ def _check_run_dir(run_dir: Path) -> tuple[Game, dict]:
     if not manifest_path.is_file():
         raise RunDirError(f"{run_dir}: {RunFiles.MANIFEST} is missing (not a run directory?)")
     refuse_outside_links(run_dir)
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise RunDirError(f"{manifest_path}: cannot read the manifest: {err}") from err
-    if not isinstance(manifest, dict):
-        raise RunDirError(f"{manifest_path}: not a manifest (expected a JSON object)")
+    manifest = manifest_of(run_dir)
     game = game_named(manifest.get("game"), where=str(manifest_path))
     for name in game.marts.required_files:
         if not record_files(run_dir, name):

@@ -1,5 +1,5 @@
 """The ``pdbench`` command: validate, run, import, aggregate, compare, compare-runs,
-leaderboard, report, ui, audience, schema.
+leaderboard, report, ui, audience, schema, worker.
 
 A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
 one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
@@ -8,10 +8,10 @@ directory behind.
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -27,7 +27,6 @@ from pdbench.cli_options import (
     ChunkRounds,
     ComparedMetrics,
     ComparedRuns,
-    DbtSources,
     DryRun,
     ExecutorOption,
     ImportFormat,
@@ -44,14 +43,15 @@ from pdbench.cli_options import (
     Resume,
     RunId,
 )
+from pdbench.cli_schema import schema
+from pdbench.cli_worker import worker
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import RunDirError
 from pdbench.game import Game, PlayOptions, RunResult
-from pdbench.games import GAMES, load_config, record_sources, records
+from pdbench.games import GAMES, load_config
 from pdbench.imports.cli import import_help, run_import
 from pdbench.pages import AUDIENCE_APP, STREAMLIT_APP, audience_command, streamlit_command
 from pdbench.storage.manifest import read_manifest
-from pdbench.storage.records.dbt_sources import write_sources
 from pdbench.storage.schema import RunFiles
 
 __all__ = ["AUDIENCE_APP", "STREAMLIT_APP", "app", "audience_command", "main", "streamlit_command"]
@@ -69,7 +69,7 @@ app = typer.Typer(
 EXIT_INTERRUPTED = 130
 
 
-def _command(name: str, **settings: Any) -> Any:
+def _command[F: Callable[..., Any]](name: str, **settings: Any) -> Callable[[F], F]:
     """``app.command`` for ``name``: ``-h``, plain flags, and examples under its help."""
     return app.command(name, cls=FlagCommand, epilog=examples(name), **settings)
 
@@ -338,11 +338,11 @@ def ui(
     print_command: PrintCommand = False,
 ) -> None:
     """Open the read-only viewer of a run directory or a series (or print the command)."""
-    from pdbench.arena.series import SERIES_MANIFEST
+    from pdbench.games import series_game
 
     with _user_errors():
         runs_folder = any(run_dir.glob(f"*/{RunFiles.MANIFEST}"))
-        if not (run_dir / SERIES_MANIFEST).is_file() and not runs_folder:
+        if series_game(run_dir) is None and not runs_folder:
             read_manifest(run_dir)
     command = streamlit_command(run_dir, port=port, address=address)
     _serve(command, print_command=print_command)
@@ -367,27 +367,8 @@ def audience(
     _serve(command, print_command=print_command)
 
 
-@_command("schema")
-def schema(
-    record: Annotated[
-        str | None, typer.Argument(help="A record, e.g. rounds (without it: list them all).")
-    ] = None,
-    dbt_sources: DbtSources = False,
-) -> None:
-    """Print the JSON schema of a record of the run directory, or list the records."""
-    if dbt_sources:
-        path, changed = write_sources(record_sources())
-        return typer.echo(f"{'wrote' if changed else 'unchanged'} {path}")
-    known = records()
-    if record is None:
-        width = max(len(name) for name in known)
-        for entry in known.values():
-            typer.echo(f"{entry.name:<{width}}  {entry.file}")
-        return
-    if record not in known:
-        _err(f"error: unknown record {_one_line(repr(record))} (known: {', '.join(known)})")
-        raise typer.Exit(2)
-    typer.echo(json.dumps(known[record].model.model_json_schema(), indent=2))
+_command("schema")(schema)
+_command("worker")(worker)
 
 
 def main() -> None:

@@ -13,7 +13,9 @@ names:
 - ``play``: the run itself, into a run directory (it returns a :class:`RunResult`);
 - ``marts``: the raw files its dbt models read, the dbt tag that selects them, and the short
   table ``aggregate`` prints;
-- ``viewer``: ``"module:function"`` drawing its pages (imported only by the viewer).
+- ``viewer``: ``"module:function"`` drawing its pages (imported only by the viewer);
+- ``series``: a folder gathering several of its runs, if the game has one (the arena's
+  ``pdbench leaderboard``): the file that marks it, and its viewer page, overview and report.
 
 Its mock player, if it has LLM players, is its own too: the config of such a player tells the
 mock provider how to answer (:class:`pdbench.providers.mock.MockSource`).
@@ -21,6 +23,7 @@ mock provider how to answer (:class:`pdbench.providers.mock.MockSource`).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +37,16 @@ from pdbench.run.executors import Executor
 from pdbench.run.run_dir import RunResult
 from pdbench.storage.records.files import RecordSource
 
-__all__ = ["Game", "Marts", "PlayOptions", "ProgressCallback", "RunResult", "RunnerArguments"]
+__all__ = [
+    "Game",
+    "Marts",
+    "PlayOptions",
+    "ProgressCallback",
+    "RunResult",
+    "RunnerArguments",
+    "Series",
+    "imported",
+]
 
 ProgressCallback = Callable[[str, int, int, str], None]
 """``(bar, done, total, detail)``: one progress bar per ``bar`` name (``matches``, or a phase
@@ -112,6 +124,32 @@ class Marts:
     game registered from its own package); None: they are in ``dbt_project/models``."""
 
 
+def imported(path: str) -> Callable[..., Any]:
+    """The function a ``"module:function"`` path names (a game's ``viewer``, ``overview``,
+    ...), its module imported now."""
+    module_name, _, function_name = path.partition(":")
+    function: Callable[..., Any] = getattr(importlib.import_module(module_name), function_name)
+    return function
+
+
+@dataclass(frozen=True)
+class Series:
+    """A folder gathering several finished runs of one game, measured across them (the
+    arena's ``pdbench leaderboard`` writes one): what marks it and how it is shown."""
+
+    manifest: str
+    """The file in the folder that marks it as a series (and says what it was built from)."""
+    title: str
+    """What it is, in a few words (``series of arena tournaments``)."""
+    viewer: str
+    """``"module:function"``: ``function(series_dir)`` draws its page of the viewer."""
+    overview: str
+    """``"module:function"``: ``function(series_dir)`` returns the sentences of its overview."""
+    report_sections: str
+    """``"module:function"``: ``function(series_dir)`` returns its charts and tables in
+    ``pdbench report``."""
+
+
 class Game:
     """One game. Subclasses set the class attributes and override the methods."""
 
@@ -133,6 +171,8 @@ class Game:
     game in ``pdbench report`` (:mod:`pdbench.report`); empty: the overview alone."""
     example_config: ClassVar[str]
     """The config the README runs for this game (named in the viewer's hints)."""
+    series: ClassVar[Series | None] = None
+    """The folder gathering several runs of the game, if it has one."""
 
     def check_providers(self, loaded: LoadedConfig, *, keys: bool = True) -> None:
         """Fail before anything is written when a player's provider cannot be built here."""

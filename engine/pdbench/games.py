@@ -8,6 +8,7 @@ its player, its dbt models tagged with its name, its viewer pages) and add it to
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from pdbench.arena.game import ArenaGame
 from pdbench.config.loader import LoadedConfig, load_file
@@ -25,6 +26,8 @@ __all__ = [
     "record_sources",
     "records",
     "register",
+    "series_game",
+    "series_manifests",
 ]
 
 GAMES: dict[str, Game] = {game.name: game for game in (PDGame(), ArenaGame())}
@@ -47,6 +50,20 @@ def game_named(name: object, *, where: str) -> Game:
     if game is None:
         raise RunDirError(f"{where}: {unknown('game', name, GAMES)}")
     return game
+
+
+def series_game(folder: Path) -> Game | None:
+    """The game whose series ``folder`` is (its ``series.manifest`` is in it); None when
+    ``folder`` is no series."""
+    for game in GAMES.values():
+        if game.series is not None and (folder / game.series.manifest).is_file():
+            return game
+    return None
+
+
+def series_manifests() -> list[str]:
+    """The files that mark a folder as a series, one per game that has series."""
+    return [game.series.manifest for game in GAMES.values() if game.series is not None]
 
 
 def load_config(path: str | os.PathLike[str]) -> LoadedConfig:

@@ -1,4 +1,4 @@
-"""The answer first: what a run (or a series of arena tournaments, or a folder of runs) found,
+"""The answer first: what a run (or a series of a game's runs, or a folder of runs) found,
 as a few typed sentences with numbers, units and 95% intervals.
 
 Every number is a value of a mart as dbt wrote it (nothing is computed here: the overview
@@ -12,7 +12,6 @@ The viewer's Overview page, ``pdbench report`` and the summaries of ``pdbench ru
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ import duckdb
 
 from pdbench.errors import RunDirError
 from pdbench.findings import Finding
+from pdbench.game import imported
 from pdbench.storage.schema import RunFiles
 
 __all__ = ["Overview", "RunListing", "folder_overview", "manifest_of", "run_overview"]
@@ -56,20 +56,19 @@ def manifest_of(run_dir: Path) -> dict:
 def run_overview(run_dir: Path) -> Overview:
     """The overview of the run in ``run_dir``, or of the series when ``run_dir`` is the folder
     of ``pdbench leaderboard``. A missing mart leaves its sentences out."""
-    from pdbench.arena.series import SERIES_MANIFEST
-    from pdbench.games import game_named
+    from pdbench.games import game_named, series_game
 
     run_dir = Path(run_dir)
-    if (run_dir / SERIES_MANIFEST).is_file():
-        from pdbench.arena.overview import series_findings
-
-        return _overview(run_dir, run_dir.name, "series", series_findings(run_dir))
+    series_of = series_game(run_dir)
+    if series_of is not None and series_of.series is not None:
+        return _overview(
+            run_dir, run_dir.name, "series", imported(series_of.series.overview)(run_dir)
+        )
     manifest = manifest_of(run_dir)
     game = game_named(manifest.get("game"), where=str(run_dir / RunFiles.MANIFEST))
     findings: list[Finding] = []
     if game.overview:
-        module_name, _, function_name = game.overview.partition(":")
-        findings = getattr(importlib.import_module(module_name), function_name)(run_dir, manifest)
+        findings = imported(game.overview)(run_dir, manifest)
     return _overview(run_dir, str(manifest.get("run_id") or run_dir.name), game.name, findings)
 
 

@@ -14,10 +14,17 @@ token, the body of a Markdown code fence and the values of labelled lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["INVALID", "Extraction", "fenced", "labelled_values", "strip_decoration"]
+__all__ = [
+    "INVALID",
+    "Extraction",
+    "fenced",
+    "first_valid",
+    "labelled_values",
+    "strip_decoration",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,3 +71,24 @@ def labelled_values(reply: str, *, label: re.Pattern[str]) -> Iterator[str]:
         found = label.search(line)
         if found is not None:
             yield strip_decoration(found.group(1))
+
+
+def first_valid[T](
+    reply: str,
+    score_format: str,
+    *,
+    strict: Callable[[str], Extraction[T]],
+    lenient: Sequence[Callable[[str], Extraction[T]]],
+) -> Extraction[T]:
+    """What ``reply`` holds under ``score_format``: ``strict`` reads the whole (stripped)
+    reply by one rule; ``lenient`` tries ``lenient``'s rules in order and keeps the first
+    valid extraction. INVALID when none holds."""
+    if score_format == "strict":
+        return strict(reply.strip())
+    if score_format == "lenient":
+        for rule in lenient:
+            found = rule(reply)
+            if found.valid:
+                return found
+        return INVALID
+    raise ValueError(f"unknown score format {score_format!r}")

@@ -9,7 +9,6 @@ browser. Like the viewer it only reads the marts.
 
 from __future__ import annotations
 
-import importlib
 import shlex
 from datetime import UTC, datetime
 from html import escape
@@ -19,6 +18,7 @@ import duckdb
 
 from pdbench.column_labels import MISSING
 from pdbench.errors import RunDirError
+from pdbench.game import Series, imported
 from pdbench.overview import Overview, folder_overview, manifest_of, run_overview
 from pdbench.report_svg import Section
 from pdbench.storage.schema import RunFiles
@@ -41,20 +41,20 @@ svg { max-width: 100%; height: auto; }
 def _check(run_dir: Path) -> str:
     """The game of ``run_dir`` (``series`` for a series); a one-line :class:`RunDirError`
     when it is no run, or its marts are not built."""
-    from pdbench.arena.series import SERIES_MANIFEST
-    from pdbench.games import game_named
+    from pdbench.games import game_named, series_game, series_manifests
 
     aggregate = shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)])
     if not run_dir.is_dir():
         raise RunDirError(f"{run_dir}: no such directory")
-    if (run_dir / SERIES_MANIFEST).is_file():
+    if series_game(run_dir) is not None:
         return "series"
     if not (run_dir / RunFiles.MANIFEST).is_file():
         if _holds_runs(run_dir):
             return "folder"
         raise RunDirError(
             f"{run_dir}: not a run directory (no {RunFiles.MANIFEST}), a series "
-            f"(no {SERIES_MANIFEST}) nor a folder of runs (no */{RunFiles.MANIFEST})"
+            f"(no {' or '.join(series_manifests())}) nor a folder of runs "
+            f"(no */{RunFiles.MANIFEST})"
         )
     manifest = manifest_of(run_dir)
     game = game_named(manifest.get("game"), where=str(run_dir / RunFiles.MANIFEST))
@@ -66,23 +66,31 @@ def _check(run_dir: Path) -> str:
     return game.name
 
 
+def _series(run_dir: Path) -> Series:
+    """The kind of series ``run_dir`` is (:func:`_check` said it is one)."""
+    from pdbench.games import series_game
+
+    game = series_game(run_dir)
+    assert game is not None and game.series is not None, run_dir
+    return game.series
+
+
 def _sections(run_dir: Path, game: str) -> list[Section]:
     if game == "series":
-        from pdbench.arena.report_sections import series_sections
-
-        return series_sections(run_dir)
+        sections: list[Section] = imported(_series(run_dir).report_sections)(run_dir)
+        return sections
     from pdbench.games import GAMES
 
     path = GAMES[game].report_sections
     if not path:
         return []
-    module_name, _, function_name = path.partition(":")
-    return getattr(importlib.import_module(module_name), function_name)(run_dir)
+    sections = imported(path)(run_dir)
+    return sections
 
 
 def _meta(run_dir: Path, game: str) -> str:
     if game == "series":
-        return f"series of arena tournaments · {run_dir}"
+        return f"{_series(run_dir).title} · {run_dir}"
     from pdbench.games import GAMES
 
     manifest = manifest_of(run_dir)

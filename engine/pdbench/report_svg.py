@@ -6,9 +6,11 @@ interval."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
+
+from pdbench.column_labels import format_cell, label
 
 __all__ = ["ForestRow", "Section", "forest_plot", "table_html"]
 
@@ -152,3 +154,18 @@ def table_html(header: list[str], rows: list[list[str]]) -> str:
         "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def mart_table_html(columns: Sequence[str], rows: list[dict]) -> str:
+    """An HTML table of mart rows: each column's label over its formatted cells."""
+    return table_html(
+        [label(column) for column in columns],
+        [[format_cell(column, row[column]) for column in columns] for row in rows],
+    )
+
+
+def table_section(
+    heading: str, caption: str, columns: Sequence[str], rows: list[dict]
+) -> Section | None:
+    """A section showing ``rows`` as a table; None when there is no row."""
+    return Section(heading, caption, mart_table_html(columns, rows)) if rows else None

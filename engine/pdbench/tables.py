@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +10,7 @@ import duckdb
 
 __all__ = [
     "aligned",
+    "built_mart_rows",
     "count_mart_rows",
     "count_marts_rows",
     "decimals",
@@ -51,6 +52,22 @@ def mart_rows(
     sql = f"select {', '.join(columns)} from read_parquet($path) where {where} order by {order_by}"
     with duckdb.connect() as con:
         return con.execute(sql, {**(params or {}), "path": str(path)}).fetchall()
+
+
+def built_mart_rows(
+    run_dir: Path,
+    tables: Mapping[str, int],
+    mart: str,
+    *,
+    columns: tuple[str, ...],
+    where: str,
+    order_by: str,
+) -> list[Any]:
+    """:func:`mart_rows` of the mart file ``mart`` of ``run_dir``, or none when the build left
+    it empty or did not write it (``tables``: the rows of each mart the build wrote)."""
+    if not tables.get(mart):
+        return []
+    return mart_rows(run_dir / mart, columns=columns, where=where, order_by=order_by)
 
 
 def mart_columns(path: Path) -> list[str]:

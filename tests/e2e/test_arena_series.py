@@ -165,7 +165,7 @@ def test_the_output_folder_is_never_a_strangers(runs: Path, tmp_path: Path):
 
 def test_the_viewer_draws_the_series(series: Path, monkeypatch: pytest.MonkeyPatch):
     """The combined ranking as the mart holds it, and one progression line per player."""
-    from pdbench.ui import series_page
+    from pdbench.ui import arena_series_page
     from streamlit.testing.v1 import AppTest
 
     monkeypatch.setattr("sys.argv", ["viewer", "--run-dir", str(series)])
@@ -175,7 +175,7 @@ def test_the_viewer_draws_the_series(series: Path, monkeypatch: pytest.MonkeyPat
     players = _rows(series / SeriesMart.PLAYERS, "select * from {path} order by overall_rank")
     assert table["player"].tolist() == [r["player"] for r in players]
     progression = _rows(series / SeriesMart.PROGRESSION, "select * from {path}")
-    chart = series_page.progression_chart(
+    chart = arena_series_page.progression_chart(
         duckdb.sql(f"select * from read_parquet('{series / SeriesMart.PROGRESSION}')").df(),
         adjusted=True,
     ).to_dict()

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tests.needs import missing
-from tests.servers.local import free_port, wait_for_http
+from tests.servers.local import free_port, stop, wait_for_http
 
 __all__ = ["MODEL", "llama_server"]
 
@@ -54,8 +54,4 @@ def llama_server(log: Path, *options: str) -> Iterator[str]:
             raise AssertionError(f"{failed}: {log.read_text()[-2000:]}") from None
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process, grace=20)

@@ -1,4 +1,5 @@
-"""Servers the tests start as processes on 127.0.0.1: a free port, and waiting for an answer."""
+"""Servers the tests start as processes on 127.0.0.1: a free port, waiting for an answer, and
+stopping the server."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import subprocess
 import time
 import urllib.request
 
-__all__ = ["SAFETY_NET_S", "free_port", "wait_for_http"]
+__all__ = ["SAFETY_NET_S", "free_port", "stop", "wait_for_http"]
 
 SAFETY_NET_S = 900.0
 """The outer bound of every wait in the tests (a process to end, a file to fill, a page to
@@ -34,3 +35,14 @@ def wait_for_http(url: str, process: subprocess.Popen, *, timeout: float, what: 
         except OSError:
             time.sleep(0.2)
     raise AssertionError(f"{what} did not answer on {url} within {timeout} s")
+
+
+def stop(process: subprocess.Popen, *, grace: float) -> None:
+    """End ``process``: asked to stop, then killed when it has not ended within ``grace``
+    seconds (a safety net, not a wait the test relies on); it is reaped either way."""
+    process.terminate()
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tests.needs import missing
-from tests.servers.local import SAFETY_NET_S, free_port, wait_for_http
+from tests.servers.local import SAFETY_NET_S, free_port, stop, wait_for_http
 
 __all__ = ["CHROMIUM_ARGS", "chromium", "pdbench_page"]
 
@@ -64,9 +64,4 @@ def pdbench_page(command: str, run_dir: Path) -> Iterator[str]:
                 raise AssertionError(f"{failure}; its output ends:\n{output}") from None
             yield url
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            stop(server, grace=10)

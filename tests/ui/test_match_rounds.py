@@ -21,7 +21,7 @@ from pdbench.pd.records import PDFiles
 from pdbench.run.executors import LocalExecutor
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import SHARDS_DIR, record_files
-from pdbench.ui import run_reader
+from pdbench.ui import pd_reader
 from streamlit.testing.v1 import AppTest
 
 from tests.servers.local import SAFETY_NET_S
@@ -46,15 +46,15 @@ def _records(run_dir: Path) -> list[dict]:
 
 
 def _from_jsonl(run_dir: Path, match_id: str, monkeypatch: pytest.MonkeyPatch) -> pd.DataFrame:
-    """:func:`run_reader.match_rounds` made to read the raw JSONL, whatever the run holds."""
+    """:func:`pd_reader.match_rounds` made to read the raw JSONL, whatever the run holds."""
     files = record_files(run_dir, PDFiles.ROUNDS)
     with monkeypatch.context() as patch:
         patch.setattr(
-            run_reader,
+            pd_reader,
             "rounds_source",
-            lambda _: run_reader.RoundsSource(files, from_mart=False, note="jsonl"),
+            lambda _: pd_reader.RoundsSource(files, from_mart=False, note="jsonl"),
         )
-        return run_reader.match_rounds(run_dir, match_id)
+        return pd_reader.match_rounds(run_dir, match_id)
 
 
 def _expected(records: list[dict], match_id: str) -> list[tuple]:
@@ -107,24 +107,24 @@ def test_the_copy_holds_every_round_sorted_by_match_and_round(pd_run: Path):
 def test_every_match_reads_as_its_records_say_from_the_copy_and_from_the_jsonl(
     pd_run: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    assert run_reader.rounds_source(pd_run).from_mart
+    assert pd_reader.rounds_source(pd_run).from_mart
     records = _records(pd_run)
     match_ids = sorted({r["match_id"] for r in records})
     assert len(match_ids) == 6
     for match_id in match_ids:
-        from_mart = run_reader.match_rounds(pd_run, match_id)
+        from_mart = pd_reader.match_rounds(pd_run, match_id)
         assert _as_rows(from_mart) == _expected(records, match_id), match_id
         assert from_mart.equals(_from_jsonl(pd_run, match_id, monkeypatch)), match_id
 
 
 def test_a_run_without_the_copy_reads_the_jsonl_and_says_how_to_write_the_copy(run_copy: Path):
     (run_copy / PDMart.ROUNDS).unlink()
-    source = run_reader.rounds_source(run_copy)
+    source = pd_reader.rounds_source(run_copy)
     assert not source.from_mart and source.files == [run_copy / PDFiles.ROUNDS]
     assert f"this run has no {PDMart.ROUNDS}" in (source.note or "")
     assert f"`uv run pdbench aggregate {run_copy}`" in (source.note or "")
     match_id = _records(run_copy)[0]["match_id"]
-    assert _as_rows(run_reader.match_rounds(run_copy, match_id)) == _expected(
+    assert _as_rows(pd_reader.match_rounds(run_copy, match_id)) == _expected(
         _records(run_copy), match_id
     )
 
@@ -137,17 +137,17 @@ def test_a_copy_older_than_the_rounds_is_not_read(run_copy: Path):
     extra = last | {"round_index": last["round_index"] + 1}
     with (run_copy / PDFiles.ROUNDS).open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(extra) + "\n")
-    source = run_reader.rounds_source(run_copy)
+    source = pd_reader.rounds_source(run_copy)
     assert not source.from_mart
     assert f"{PDMart.ROUNDS} is older than {PDFiles.ROUNDS}" in (source.note or "")
-    rounds = run_reader.match_rounds(run_copy, last["match_id"])
+    rounds = pd_reader.match_rounds(run_copy, last["match_id"])
     assert rounds["round_index"].max() == extra["round_index"]
 
 
 def test_only_a_change_of_the_rounds_makes_the_copy_stale(run_copy: Path):
     with (run_copy / RunFiles.CALLS).open("a", encoding="utf-8") as handle:
         handle.write("\n")
-    assert run_reader.rounds_source(run_copy).from_mart
+    assert pd_reader.rounds_source(run_copy).from_mart
 
 
 def test_the_match_page_says_why_it_reads_the_jsonl(
@@ -181,8 +181,8 @@ def test_a_run_played_in_chunks_gets_its_copy(tmp_path: Path, monkeypatch: pytes
     aggregate_run(run_dir)
     records = _records(run_dir)
     assert pq.read_metadata(run_dir / PDMart.ROUNDS).num_rows == len(records)
-    assert run_reader.rounds_source(run_dir).from_mart
+    assert pd_reader.rounds_source(run_dir).from_mart
     for match_id in sorted({r["match_id"] for r in records}):
-        from_mart = run_reader.match_rounds(run_dir, match_id)
+        from_mart = pd_reader.match_rounds(run_dir, match_id)
         assert _as_rows(from_mart) == _expected(records, match_id), match_id
         assert from_mart.equals(_from_jsonl(run_dir, match_id, monkeypatch)), match_id

@@ -9,7 +9,7 @@ writes 3 to 10 questions.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
@@ -156,7 +156,7 @@ class ArenaConfig(ProviderLayerConfig):
     store_prompts: bool = True
     """Write the rendered prompt of every recorded reply into the phase files."""
     prompts: ArenaPromptsConfig = Field(
-        default_factory=dict,  # type: ignore[arg-type]
+        default_factory=dict,
         validate_default=True,  # a default file is checked like a written one
     )
     """The five prompt templates."""
@@ -298,8 +298,11 @@ class ArenaConfig(ProviderLayerConfig):
         """Most tokens ``player``'s reply may have in ``phase``: its own limit, else the
         arena's."""
         own = self._players_by_name()[player].max_tokens
-        limit = getattr(own, phase) if own is not None else None
-        return limit if limit is not None else getattr(self.max_tokens, phase)
+        limit: int | None = getattr(own, phase) if own is not None else None
+        if limit is not None:
+            return limit
+        arena_limit: int = getattr(self.max_tokens, phase)
+        return arena_limit
 
     def _players_by_name(self) -> dict[str, ArenaPlayerConfig]:
         return {p.name: p for p in self.players}
@@ -310,7 +313,7 @@ class ArenaConfig(ProviderLayerConfig):
             return Path(override)
         return Path(self.output_dir) if self.output_dir else Path("data/runs") / self.run_id
 
-    def scoring(self) -> dict:
+    def scoring(self) -> dict[str, Any]:
         """The manifest's ``scoring`` (:class:`~pdbench.arena.scoring_config.ArenaScoring`):
         what the SQL models read (``stg_arena_scoring``), and the players with their planted
         traits (read by tests, never by SQL)."""

@@ -70,7 +70,7 @@ class PhaseContext:
             seed=config.seed, player=player, n=config.questions_per_player, tricks=config.tricks
         )
 
-    def shown_trick(self, question: dict) -> Trick | None:
+    def shown_trick(self, question: dict[str, Any]) -> Trick | None:
         """A trick question's kind and note as raters and judges see them (the note
         scrubbed like the text under ``identity_leaks: scrub``); None for an ordinary one."""
         kind = question.get("trick_kind")

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from pdbench.arena.diversity_config import DiversityConfig
 from pdbench.arena.records import ArenaFiles
@@ -39,7 +40,9 @@ EMBED_AGENT = "embedder"
 """The ``agent`` of the embedding calls in ``calls.jsonl``."""
 
 
-def embedding_texts(questions: Sequence[dict], answers: Sequence[dict]) -> list[dict]:
+def embedding_texts(
+    questions: Sequence[dict[str, Any]], answers: Sequence[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """What is embedded, in order: ``kind``, ``item_id``, ``question_id``, ``player``,
     ``text``."""
     items = [
@@ -57,18 +60,18 @@ def embedding_texts(questions: Sequence[dict], answers: Sequence[dict]) -> list[
 
 
 def play_embed(
-    questions: Sequence[dict],
-    answers: Sequence[dict],
+    questions: Sequence[dict[str, Any]],
+    answers: Sequence[dict[str, Any]],
     *,
     config: DiversityConfig,
     run_id: str,
-    write_call: Callable[[dict], None],
+    write_call: Callable[[dict[str, Any]], None],
     run_dir: Path,
     embedder: Embedder | None = None,
     cache: ResponseCache | None = None,
     prices: PriceTable | None = None,
     on_request: Callable[[int, int], None] | None = None,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The ``embeddings.jsonl`` records of every text, written into ``run_dir`` once all are
     in, each request's call line written to ``write_call``; a real model's requests are
     looked up in and stored into ``cache`` and priced from ``prices``. ``on_request(done,
@@ -116,8 +119,8 @@ def play_embed(
 
 
 def _records(
-    batch: list[dict], vectors: list[list[float]], *, embedder: Embedder, run_id: str
-) -> list[dict]:
+    batch: list[dict[str, Any]], vectors: list[list[float]], *, embedder: Embedder, run_id: str
+) -> list[dict[str, Any]]:
     """The ``embeddings.jsonl`` records of one request's texts."""
     return [
         {"schema_version": SCHEMA_VERSION, "run_id": run_id, "kind": item["kind"],
@@ -169,7 +172,7 @@ def _call_line(
     cost: float | None = None,
     hit: bool = False,
     error: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """The ``calls.jsonl`` line of request ``k`` (keys in :class:`CallRecord` order): the
     mock's requests use no tokens and cost nothing."""
     context = CallContext(game="arena", phase="embed", agent=EMBED_AGENT, item_id=f"batch-{k:04d}")

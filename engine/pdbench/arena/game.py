@@ -10,9 +10,10 @@ from pdbench.arena.plan import estimate_arena, plan_calls, summary_lines
 from pdbench.arena.players import check_arena_providers
 from pdbench.arena.records import ARENA_RECORDS, ArenaFiles
 from pdbench.arena.runner import run_arena
+from pdbench.arena.series import SERIES_MANIFEST
 from pdbench.arena.summary import leaderboard_table
 from pdbench.config.loader import LoadedConfig
-from pdbench.game import Game, Marts, PlayOptions, RunResult
+from pdbench.game import Game, Marts, PlayOptions, RunResult, Series
 from pdbench.storage.schema import RunFiles
 
 __all__ = ["ArenaGame"]
@@ -29,6 +30,13 @@ class ArenaGame(Game):
     report_sections = "pdbench.arena.report_sections:arena_sections"
     example_config = "configs/arena.yaml"
     records = ARENA_RECORDS
+    series = Series(
+        manifest=SERIES_MANIFEST,
+        title="series of arena tournaments",
+        viewer="pdbench.ui.arena_series_page:page",
+        overview="pdbench.arena.overview:series_findings",
+        report_sections="pdbench.arena.report_sections:series_sections",
+    )
     marts = Marts(
         dbt_tag="arena",
         first_records=ArenaFiles.QUESTIONS,
@@ -61,7 +69,8 @@ class ArenaGame(Game):
         ]
 
     def needs_dbt_while_playing(self, loaded: LoadedConfig) -> bool:
-        return loaded.config.question_filter.kind != "none"
+        config: ArenaConfig = loaded.config
+        return config.question_filter.kind != "none"
 
     def play(self, loaded: LoadedConfig, *, options: PlayOptions) -> RunResult:
         def phase_progress(phase: str, done: int, total: int) -> None:

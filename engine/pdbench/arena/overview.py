@@ -68,7 +68,7 @@ def _leaderboard(run_dir: Path) -> list[Finding]:
     return findings + _unsettled(ranked, rows)
 
 
-def _unsettled(ranked: list[dict], rows: list[dict]) -> list[Finding]:
+def _unsettled(ranked: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[Finding]:
     """Ranks whose 95% interval spans more than one place, and players without a rank."""
     parts = []
     open_ranks = [r for r in ranked if _unsettled_rank(r)]
@@ -146,7 +146,7 @@ def _judges(run_dir: Path) -> list[Finding]:
     return [Finding("judges", f"{len(rows)} flagged judge x player pair(s): {named}.", "Judges")]
 
 
-def arena_findings(run_dir: Path, manifest: dict) -> list[Finding]:
+def arena_findings(run_dir: Path, manifest: dict[str, Any]) -> list[Finding]:
     """The sentences of an arena run's overview, answer first."""
     del manifest
     return [*_leaderboard(run_dir), *_bradley_terry(run_dir), *_judges(run_dir)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pdbench.arena.context import PhaseContext
 from pdbench.arena.pairing import PairShowing, pair_id, showings
@@ -35,7 +36,7 @@ class PlannedVerdict:
 
 
 def pairwise_tasks(
-    answers: Sequence[dict], *, questions: Sequence[dict], context: PhaseContext
+    answers: Sequence[dict[str, Any]], *, questions: Sequence[dict[str, Any]], context: PhaseContext
 ) -> list[PlannedVerdict]:
     """Every showing of every pair of valid answers, question by question (in id order)."""
     config = context.config
@@ -92,7 +93,7 @@ def pairwise_tasks(
 
 def pairwise_records(
     outcomes: Sequence[CallOutcome], *, planned: Sequence[PlannedVerdict], context: PhaseContext
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """One ``pairwise_judgments.jsonl`` line per task, in task order."""
     config = context.config
     records = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdbench.arena.marts import ArenaMart
-from pdbench.tables import aligned, mart_rows
+from pdbench.tables import aligned, built_mart_rows, mart_rows
 
 __all__ = ["bradley_terry_lines"]
 
@@ -63,10 +63,10 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
 
 
 def _absolute_scores(run_dir: Path, tables: dict[str, int]) -> dict[str, str]:
-    if not tables.get(ArenaMart.LEADERBOARD):
-        return {}
-    rows = mart_rows(
-        run_dir / ArenaMart.LEADERBOARD,
+    rows = built_mart_rows(
+        run_dir,
+        tables,
+        ArenaMart.LEADERBOARD,
         columns=("player", "score"),
         where="player is not null and score is not null",
         order_by="player",
@@ -75,10 +75,10 @@ def _absolute_scores(run_dir: Path, tables: dict[str, int]) -> dict[str, str]:
 
 
 def _agreement_line(run_dir: Path, tables: dict[str, int]) -> list[str]:
-    if not tables.get(ArenaMart.SCORE_AGREEMENT):
-        return []
-    rows = mart_rows(
-        run_dir / ArenaMart.SCORE_AGREEMENT,
+    rows = built_mart_rows(
+        run_dir,
+        tables,
+        ArenaMart.SCORE_AGREEMENT,
         columns=("n_players", "spearman", "kendall_tau"),
         where="n_players >= 2",
         order_by="n_players",

@@ -150,7 +150,9 @@ def generate_tasks(context: PhaseContext) -> list[CallTask]:
     ]
 
 
-def question_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) -> list[dict]:
+def question_records(
+    outcomes: Sequence[CallOutcome], *, context: PhaseContext
+) -> list[dict[str, Any]]:
     """The questions of every player (at most ``questions_per_player`` each), with ids; a
     question at a trick position has its ``trick_kind`` and ``trick_note`` (null when the
     author wrote none), an ordinary one null for both (a note after it is ignored)."""
@@ -186,7 +188,7 @@ def question_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) 
 # 2. rate
 
 
-def rate_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[CallTask]:
+def rate_tasks(questions: Sequence[dict[str, Any]], *, context: PhaseContext) -> list[CallTask]:
     """Every question not void, rated by every evaluator but its author, in each rater's own
     order, as ``shown_text``."""
     config = context.config
@@ -214,12 +216,14 @@ def rate_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[Call
     return tasks
 
 
-def rating_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) -> list[dict]:
+def rating_records(
+    outcomes: Sequence[CallOutcome], *, context: PhaseContext
+) -> list[dict[str, Any]]:
     """One ``question_ratings.jsonl`` line per rating task."""
     return [_score_record(o, context=context, who="rater") for o in outcomes]
 
 
-def _score_record(outcome: CallOutcome, *, context: PhaseContext, who: str) -> dict:
+def _score_record(outcome: CallOutcome, *, context: PhaseContext, who: str) -> dict[str, Any]:
     config = context.config
     task = outcome.task
     record = record_base(outcome, run_id=config.run_id, store_prompts=config.store_prompts)
@@ -242,7 +246,7 @@ def _score_record(outcome: CallOutcome, *, context: PhaseContext, who: str) -> d
 # 3. answer
 
 
-def answer_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[CallTask]:
+def answer_tasks(questions: Sequence[dict[str, Any]], *, context: PhaseContext) -> list[CallTask]:
     """Every kept question (``questions``) not void, answered by every answerer, authors
     included, as ``shown_text``."""
     config = context.config
@@ -261,7 +265,9 @@ def answer_tasks(questions: Sequence[dict], *, context: PhaseContext) -> list[Ca
     ]
 
 
-def answer_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) -> list[dict]:
+def answer_records(
+    outcomes: Sequence[CallOutcome], *, context: PhaseContext
+) -> list[dict[str, Any]]:
     """One ``answers.jsonl`` line per answer task (invalid ones have empty text; one cut at
     the token limit is kept, flagged ``truncated``)."""
     config = context.config
@@ -290,7 +296,7 @@ def answer_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) ->
 
 
 def judge_tasks(
-    answers: Sequence[dict], *, questions: Sequence[dict], context: PhaseContext
+    answers: Sequence[dict[str, Any]], *, questions: Sequence[dict[str, Any]], context: PhaseContext
 ) -> list[CallTask]:
     """Every valid answer not void, judged by every evaluator but its author, in each judge's
     own order; question and answer as ``shown_text``.
@@ -325,7 +331,9 @@ def judge_tasks(
     return tasks
 
 
-def judgment_records(outcomes: Sequence[CallOutcome], *, context: PhaseContext) -> list[dict]:
+def judgment_records(
+    outcomes: Sequence[CallOutcome], *, context: PhaseContext
+) -> list[dict[str, Any]]:
     """One ``judgments.jsonl`` line per judging task, with the rationale asked after an
     extreme score (``rationale_asked``; ``rationale`` null when not asked or never usable)."""
     records = []

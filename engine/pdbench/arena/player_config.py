@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -235,10 +235,10 @@ class ArenaPlayerConfig(ProviderAccessConfig):
         """Whether this participant answers (and is judged and ranked)."""
         return self.role in ANSWERERS
 
-    def truth(self) -> dict:
+    def truth(self) -> dict[str, Any]:
         """This player in the manifest's ``scoring.players``: name, model and, for a mock
         player, its planted traits, flat (the shape ``docs/arena_scoring.md`` documents)."""
-        truth: dict = {
+        truth: dict[str, Any] = {
             "name": self.name,
             "provider": self.provider,
             "model": self.model,

@@ -127,7 +127,7 @@ class PlayerPool:
 
     @contextmanager
     def client(
-        self, name: str, *, record: Callable[[dict], None], phase: str | None = None
+        self, name: str, *, record: Callable[[dict[str, Any]], None], phase: str | None = None
     ) -> Iterator[PlayerClient]:
         """Player ``name`` for one task of ``phase``, for the block: a provider lent to the
         task behind a fresh gateway whose call records go to ``record`` (and its batch lane,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from pdbench.arena.tasks import CallOutcome, CallTask
 
@@ -20,18 +21,18 @@ class PhaseProgress:
         self,
         tasks: list[CallTask],
         *,
-        write: Callable[[dict], None],
+        write: Callable[[dict[str, Any]], None],
         on_progress: ProgressCallback | None,
     ) -> None:
         self.tasks = tasks
         self.write = write
         self.on_progress = on_progress
         self.next = 0
-        self.pending: dict[int, list[dict]] = {}
+        self.pending: dict[int, list[dict[str, Any]]] = {}
         self.finished: dict[int, CallOutcome] = {}
 
     def done(
-        self, item: tuple[int, CallTask], result: tuple[CallOutcome | None, list[dict]]
+        self, item: tuple[int, CallTask], result: tuple[CallOutcome | None, list[dict[str, Any]]]
     ) -> None:
         """A task came back: finished (its records go out in order), or waiting."""
         (index, task), (outcome, records) = item, result

@@ -5,13 +5,13 @@ series' combined ranking. Values of the marts only."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pdbench.arena.marts import ArenaMart, SeriesMart
-from pdbench.column_labels import format_cell, label
 from pdbench.findings import bracket_text, read_rows
-from pdbench.report_svg import ForestRow, Section, forest_plot, table_html
+from pdbench.report_svg import ForestRow, Section, forest_plot, table_section
 
 __all__ = ["arena_sections", "series_sections"]
 
@@ -28,7 +28,7 @@ def _interval(row: dict[str, Any], column: str, prefix: str, unit: str) -> str:
     return bracket_text(column, row[column], low, high, unit=unit)
 
 
-def _forest(rows: list[dict], column: str, prefix: str, unit: str) -> list[ForestRow]:
+def _forest(rows: list[dict[str, Any]], column: str, prefix: str, unit: str) -> list[ForestRow]:
     return [
         ForestRow(
             label=f"{row['rank']}. {row['player']}",
@@ -42,44 +42,72 @@ def _forest(rows: list[dict], column: str, prefix: str, unit: str) -> list[Fores
     ]
 
 
-def _leaderboard(run_dir: Path) -> Section | None:
-    rows = read_rows(
-        run_dir / ArenaMart.LEADERBOARD,
-        ("rank", "player", "score", "ci_low", "ci_high", "rank_ci_low", "rank_ci_high"),
-        where="player is not null and has_enough_data",
-        order_by="rank, player",
-    )
+@dataclass(frozen=True)
+class _RankedChart:
+    """A forest plot of each ranked player's ``value`` with its 95% interval (the columns
+    ``<prefix>ci_low`` and ``<prefix>ci_high``) and its rank's (``rank_ci_low``,
+    ``rank_ci_high``)."""
+
+    value: str
+    prefix: str
+    unit: str
+    heading: str
+    caption: str
+    title: str
+    axis: str
+    rank: str = "rank"
+
+
+def _ranked_forest(path: Path, chart: _RankedChart, *, where: str) -> Section | None:
+    """``chart`` of the mart at ``path``'s rows ``where`` holds; None when there is none."""
+    columns = (chart.rank, "player", chart.value, f"{chart.prefix}ci_low",
+               f"{chart.prefix}ci_high", "rank_ci_low", "rank_ci_high")  # fmt: skip
+    rows = read_rows(path, columns, where=where, order_by=f"{chart.rank}, player")
     if not rows:
         return None
+    ranked = [{**row, "rank": row[chart.rank]} for row in rows]
     return Section(
-        "Leaderboard",
-        "Each player's mean normalised score (0 to 10) with its 95% bootstrap interval over "
-        "questions, and the 95% interval of its rank. Players without enough valid judgements "
-        "are left out.",
+        chart.heading,
+        chart.caption,
         forest_plot(
-            _forest(rows, "score", "", "points"),
-            title="score of each player",
-            axis="mean normalised score (points, 0 to 10)",
+            _forest(ranked, chart.value, chart.prefix, chart.unit),
+            title=chart.title,
+            axis=chart.axis,
         ),
     )
 
 
-def _bradley_terry(run_dir: Path) -> Section | None:
-    rows = read_rows(
-        run_dir / ArenaMart.BRADLEY_TERRY,
-        ("rank", "player", "elo", "elo_ci_low", "elo_ci_high", "rank_ci_low", "rank_ci_high"),
-        where="player is not null",
-        order_by="rank, player",
-    )
-    if not rows:
-        return None
-    return Section(
-        "Bradley-Terry ranking (pairwise verdicts)",
-        "Strength in Elo points with its 95% bootstrap interval over questions.",
-        forest_plot(
-            _forest(rows, "elo", "elo_", "Elo"), title="Elo of each player", axis="Elo points"
-        ),
-    )
+_LEADERBOARD = _RankedChart(
+    "score",
+    "",
+    "points",
+    heading="Leaderboard",
+    caption="Each player's mean normalised score (0 to 10) with its 95% bootstrap interval "
+    "over questions, and the 95% interval of its rank. Players without enough valid "
+    "judgements are left out.",
+    title="score of each player",
+    axis="mean normalised score (points, 0 to 10)",
+)
+_BRADLEY_TERRY = _RankedChart(
+    "elo",
+    "elo_",
+    "Elo",
+    heading="Bradley-Terry ranking (pairwise verdicts)",
+    caption="Strength in Elo points with its 95% bootstrap interval over questions.",
+    title="Elo of each player",
+    axis="Elo points",
+)
+_COMBINED = _RankedChart(
+    "mean_score",
+    "",
+    "points",
+    heading="Combined ranking",
+    caption="Mean adjusted score over the tournaments a player was scored in, with its 95% t "
+    "interval, and the 95% interval of its rank.",
+    title="adjusted score of each player",
+    axis="mean adjusted score (points)",
+    rank="overall_rank",
+)
 
 
 def _flagged(run_dir: Path) -> Section | None:
@@ -90,45 +118,31 @@ def _flagged(run_dir: Path) -> Section | None:
         where="judge is not null and is_flagged",
         order_by="anomaly_rank, judge, player",
     )
-    if not rows:
-        return None
-    return Section(
+    return table_section(
         "Flagged judges",
         "Judge x player pairs whose bias passes the permutation test after Benjamini-Hochberg.",
-        table_html(
-            [label(column) for column in columns],
-            [[format_cell(column, row[column]) for column in columns] for row in rows],
-        ),
+        columns,
+        rows,
     )
 
 
 def arena_sections(run_dir: Path) -> list[Section]:
     """The arena's sections of the report, in order."""
-    sections = [_leaderboard(run_dir), _bradley_terry(run_dir), _flagged(run_dir)]
+    sections = [
+        _ranked_forest(
+            run_dir / ArenaMart.LEADERBOARD,
+            _LEADERBOARD,
+            where="player is not null and has_enough_data",
+        ),
+        _ranked_forest(
+            run_dir / ArenaMart.BRADLEY_TERRY, _BRADLEY_TERRY, where="player is not null"
+        ),
+        _flagged(run_dir),
+    ]
     return [section for section in sections if section is not None]
 
 
 def series_sections(series_dir: Path) -> list[Section]:
     """A series' section: the combined ranking with its intervals."""
-    rows = read_rows(
-        series_dir / SeriesMart.PLAYERS,
-        ("overall_rank", "player", "mean_score", "ci_low", "ci_high", "rank_ci_low",
-         "rank_ci_high"),
-        where="player is not null",
-        order_by="overall_rank, player",
-    )  # fmt: skip
-    if not rows:
-        return []
-    ranked = [{**row, "rank": row["overall_rank"]} for row in rows]
-    return [
-        Section(
-            "Combined ranking",
-            "Mean adjusted score over the tournaments a player was scored in, with its 95% t "
-            "interval, and the 95% interval of its rank.",
-            forest_plot(
-                _forest(ranked, "mean_score", "", "points"),
-                title="adjusted score of each player",
-                axis="mean adjusted score (points)",
-            ),
-        )
-    ]
+    section = _ranked_forest(series_dir / SeriesMart.PLAYERS, _COMBINED, where="player is not null")
+    return [section] if section is not None else []

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pdbench.arena.prompts import PHASES, Phase
 from pdbench.arena.records import ArenaFiles
@@ -52,7 +52,7 @@ class ArenaResumeState:
     """What a resumed tournament starts from."""
 
     manifest: RunManifest
-    records: dict[Phase, list[dict]]
+    records: dict[Phase, list[dict[str, Any]]]
     """The records of every finished phase, in play order."""
     calls: int
     """``calls.jsonl`` lines kept (those of finished phases)."""

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from pdbench.arena.config import ArenaConfig
 from pdbench.arena.context import PhaseContext
@@ -89,7 +90,7 @@ class _Tournament:
     runtime: ProviderRuntime
     calls: JsonlWriter
     run_dir: Path
-    records: dict[Phase, list[dict]]
+    records: dict[Phase, list[dict[str, Any]]]
     """The records of every phase done, in play order."""
     kept_calls: int
     """``calls.jsonl`` lines kept from before a resume."""
@@ -117,9 +118,9 @@ class _Tournament:
         """Ask ``items``; those that wait for a batch, in order."""
         config = self.context.config
 
-        def one(item: tuple[int, CallTask]) -> tuple[CallOutcome | None, list[dict]]:
+        def one(item: tuple[int, CallTask]) -> tuple[CallOutcome | None, list[dict[str, Any]]]:
             _, task = item
-            records: list[dict] = []
+            records: list[dict[str, Any]] = []
             read = reader_for(task, context=self.context)
             lent = self.pool.client(task.player, record=records.append, phase=task.phase)
             try:
@@ -156,7 +157,7 @@ class _Tournament:
             if lane.queued:
                 ref = {"provider": lane.provider, "model": lane.model, "agent": name}
 
-                def note(batch_id: str, ref: dict = ref) -> None:
+                def note(batch_id: str, ref: dict[str, Any] = ref) -> None:
                     entry = BatchRef(batch_id=batch_id, phase=phase, **ref)
                     live.update(batches=[*live.manifest.batches, entry])
 
@@ -189,8 +190,8 @@ class _Tournament:
         *,
         live: LiveManifest,
         plan: Callable[[], list[CallTask]],
-        to_records: Callable[[list[CallOutcome]], list[dict]],
-    ) -> list[dict]:
+        to_records: Callable[[list[CallOutcome]], list[dict[str, Any]]],
+    ) -> list[dict[str, Any]]:
         """The records of ``phase``: read back when it was done before, else played, written
         and marked done."""
         if phase in self.records:
@@ -259,7 +260,7 @@ class _Tournament:
             live.update(phases_done=list(self.records), batches=[])
 
     def play_pairwise(
-        self, *, live: LiveManifest, answers: list[dict], questions: list[dict]
+        self, *, live: LiveManifest, answers: list[dict[str, Any]], questions: list[dict[str, Any]]
     ) -> None:
         """The pairwise judging phase (:mod:`pdbench.arena.pairwise_phase`)."""
         planned: list[PlannedVerdict] = []
@@ -288,7 +289,9 @@ class _Tournament:
         invalid = {"rate": "invalid_ratings", "answer": "invalid_answers",
                    "judge": "invalid_judgments", "pairwise": "invalid_pairwise_judgments",
                    "self_assess": "invalid_self_assessments"}  # fmt: skip
-        by_kind: dict[str, list[dict]] = {kind: lines for kind, lines in self.records.items()}
+        by_kind: dict[str, list[dict[str, Any]]] = {
+            kind: lines for kind, lines in self.records.items()
+        }
         for kind, name in invalid.items():
             if kind in by_kind:
                 counts[name] = sum(not r["is_valid"] for r in by_kind[kind])
@@ -359,7 +362,7 @@ class _ArenaPlay:
     def __init__(
         self,
         run_dir: Path,
-        tournament: Callable[[dict[Phase, list[dict]], int], _Tournament],
+        tournament: Callable[[dict[Phase, list[dict[str, Any]]], int], _Tournament],
         *,
         kept_questions: Callable[[Path], list[str]],
     ) -> None:

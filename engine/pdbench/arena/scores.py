@@ -22,9 +22,10 @@ rule.
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Literal
 
-from pdbench.replies import INVALID, Extraction, labelled_values, strip_decoration
+from pdbench.replies import INVALID, Extraction, first_valid, labelled_values, strip_decoration
 
 __all__ = ["SCORE_FORMATS", "ScoreFormat", "extract_score"]
 
@@ -41,15 +42,12 @@ _NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 
 def extract_score(reply: str, *, score_format: ScoreFormat = "strict") -> Extraction[int]:
     """The score (an integer 0..10) in ``reply`` under ``score_format`` (module docstring)."""
-    if score_format == "strict":
-        return _score(reply.strip(), rule="integer")
-    if score_format == "lenient":
-        for rule in (_integer_score, _decorated_score, _out_of_ten, _labelled_score, _single):
-            found = rule(reply)
-            if found.valid:
-                return found
-        return INVALID
-    raise ValueError(f"unknown score format {score_format!r}")
+    return first_valid(
+        reply,
+        score_format,
+        strict=partial(_score, rule="integer"),
+        lenient=(_integer_score, _decorated_score, _out_of_ten, _labelled_score, _single),
+    )
 
 
 def _score(text: str, *, rule: str) -> Extraction[int]:

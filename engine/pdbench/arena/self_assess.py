@@ -15,6 +15,7 @@ with it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from pdbench.arena.context import PhaseContext
 from pdbench.arena.phases import record_base
@@ -25,7 +26,7 @@ __all__ = ["self_assess_tasks", "self_assessment_records"]
 
 
 def self_assess_tasks(
-    answers: Sequence[dict], *, questions: Sequence[dict], context: PhaseContext
+    answers: Sequence[dict[str, Any]], *, questions: Sequence[dict[str, Any]], context: PhaseContext
 ) -> list[CallTask]:
     """One task per valid, not void answer, asked of its answerer."""
     config = context.config
@@ -52,7 +53,7 @@ def self_assess_tasks(
 
 def self_assessment_records(
     outcomes: Sequence[CallOutcome], *, context: PhaseContext
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """One ``self_assessments.jsonl`` line per task (``predicted_score`` null when invalid)."""
     config = context.config
     records = []

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.arena.pairwise_summary import bradley_terry_lines
-from pdbench.tables import aligned, mart_rows
+from pdbench.tables import aligned, built_mart_rows, mart_rows
 
 __all__ = ["leaderboard_table"]
 
@@ -102,10 +102,10 @@ def _truncation_lines(run_dir: Path) -> list[str]:
 def _diversity_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
     """With ``diversity``: each player's diversity and the score with the bonus, beside the
     plain score (which the leaderboard above never mixes it into)."""
-    if not tables.get(ArenaMart.DIVERSITY):
-        return []
-    rows = mart_rows(
-        run_dir / ArenaMart.DIVERSITY,
+    rows = built_mart_rows(
+        run_dir,
+        tables,
+        ArenaMart.DIVERSITY,
         columns=(
             "player",
             "score",
@@ -151,10 +151,10 @@ def _correlation(value: float | None) -> str:
 
 def _audience_line(run_dir: Path, tables: dict[str, int]) -> list[str]:
     """One line on the audience's votes (``pdbench audience``), when people voted."""
-    if not tables.get(ArenaMart.AUDIENCE_SCORES):
-        return []
-    rows = mart_rows(
-        run_dir / ArenaMart.AUDIENCE_SCORES,
+    rows = built_mart_rows(
+        run_dir,
+        tables,
+        ArenaMart.AUDIENCE_SCORES,
         columns=(
             "n_votes",
             "n_answers_voted",

@@ -141,7 +141,7 @@ def ask(
             request,
             context=context,
             attempt=number,
-            classify=classify,  # type: ignore[arg-type]
+            classify=classify,
         )
         reading = readings[0] if readings else read(reply.text)
         attempts.append(

@@ -20,11 +20,12 @@ and its name, recorded as ``parse_rule`` in ``calls.jsonl`` (counted by
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import get_args
 
 from pdbench.arena.records import Verdict
 from pdbench.arena.scores import ScoreFormat
-from pdbench.replies import INVALID, Extraction, labelled_values, strip_decoration
+from pdbench.replies import INVALID, Extraction, first_valid, labelled_values, strip_decoration
 
 __all__ = ["VERDICTS", "extract_verdict"]
 
@@ -37,15 +38,12 @@ _TOKEN = re.compile(r"(?<![\w<>=])([AB])\s*(>>|>|=)\s*([AB])(?![\w<>=])")
 
 def extract_verdict(reply: str, *, score_format: ScoreFormat = "strict") -> Extraction[Verdict]:
     """The verdict in ``reply`` under ``score_format`` (see the module docstring)."""
-    if score_format == "strict":
-        return _exact(reply.strip(), rule="verdict")
-    if score_format == "lenient":
-        for rule in (_whole, _decorated, _labelled, _single):
-            found = rule(reply)
-            if found.valid:
-                return found
-        return INVALID
-    raise ValueError(f"unknown score format {score_format!r}")
+    return first_valid(
+        reply,
+        score_format,
+        strict=partial(_exact, rule="verdict"),
+        lenient=(_whole, _decorated, _labelled, _single),
+    )
 
 
 def _exact(text: str, *, rule: str) -> Extraction[Verdict]:

@@ -30,7 +30,7 @@ from yaml.resolver import Resolver
 try:
     from yaml.cyaml import CParser
 except ImportError:  # pragma: no cover - PyYAML built without libyaml
-    CParser = None  # type: ignore[assignment, misc]
+    CParser = None
 from pydantic import (
     BaseModel,
     ValidationError,
@@ -73,16 +73,17 @@ class LoadedConfig:
     path -> sha256 of its bytes."""
 
     @property
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """The resolved config as JSON data (refs expanded, overrides applied)."""
-        return self.config.model_dump(mode="json")
+        model: BaseModel = self.config
+        return model.model_dump(mode="json")
 
 
 def _display(path: str | os.PathLike[str]) -> str:
     return os.path.normpath(os.fspath(path))
 
 
-def read_yaml(path: str | os.PathLike[str]) -> dict:
+def read_yaml(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A YAML file that must hold a mapping; errors name the file (and line). Duplicate keys,
     more than ``MAX_YAML_ALIASES`` aliases, nesting deeper than ``MAX_YAML_DEPTH`` and files
     over ``MAX_CONFIG_BYTES`` are refused."""
@@ -133,7 +134,7 @@ if yaml.__with_libyaml__:
             Composer.__init__(self)
 
 else:  # pragma: no cover - PyYAML built without libyaml
-    _SafeBase = yaml.SafeLoader  # type: ignore[misc, assignment]
+    _SafeBase = yaml.SafeLoader  # type: ignore[misc]
 
 
 class _StrictLoader(_SafeBase):
@@ -204,7 +205,7 @@ def _expanded_size(node: Any, sizes: dict[int, int]) -> int:
     return size
 
 
-def deep_merge(base: Mapping, overrides: Mapping) -> dict:
+def deep_merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
     """``base`` with ``overrides`` applied: mappings merge key by key, anything else replaces."""
     merged = dict(base)
     for key, value in overrides.items():
@@ -215,7 +216,9 @@ def deep_merge(base: Mapping, overrides: Mapping) -> dict:
     return merged
 
 
-def _ref_target(node: dict, *, file: str, where: str, chain: tuple[str, ...]) -> tuple[str, dict]:
+def _ref_target(
+    node: dict[str, Any], *, file: str, where: str, chain: tuple[str, ...]
+) -> tuple[str, dict[str, Any]]:
     """The file a ``{ref, overrides}`` mapping in ``file`` (at field ``where``) brings in, and
     its overrides, once the mapping is checked: only those two keys, a path to an existing
     file relative to the folder of ``file``, no cycle through ``chain``."""
@@ -250,7 +253,7 @@ def resolve_refs(
     loc: tuple[str | int, ...] = (),
     sites: list[RefSite] | None = None,
     chain: tuple[str, ...] = (),
-    files: dict[str, dict] | None = None,
+    files: dict[str, dict[str, Any]] | None = None,
 ) -> Any:
     """``node`` with every ``{ref, overrides}`` mapping replaced by the merged file content.
 

@@ -12,7 +12,7 @@ source never recorded (prompts, attempts beyond the one reply) is ``not recorded
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -101,9 +101,15 @@ def write_score_run(
         for q in run.questions
     }
     counts = {
-        "questions": _write_questions(run_dir, run.questions, question_ids, run_id=run_id),
-        "answers": _write_answers(run_dir, run.answers, question_ids, run_id=run_id),
-        "judgments": _write_scores(run_dir, run.scores, question_ids, run_id=run_id),
+        "questions": write_records(
+            run_dir / ArenaFiles.QUESTIONS, _question_records(run.questions, question_ids, run_id)
+        ),
+        "answers": write_records(
+            run_dir / ArenaFiles.ANSWERS, _answer_records(run.answers, question_ids, run_id)
+        ),
+        "judgments": write_records(
+            run_dir / ArenaFiles.JUDGMENTS, _judgment_records(run.scores, question_ids, run_id)
+        ),
     }
     if run.verdicts:
         counts["pairwise_judgments"] = write_verdicts(
@@ -123,89 +129,61 @@ def _answer_id(question_ids: dict[str, str], question: str, answerer: str) -> st
     return ids.answer_id(seed=IMPORT_SEED, question_id=question_ids[question], answerer=answerer)
 
 
-def _write_questions(
-    run_dir: Path,
-    questions: Sequence[ImportedQuestion],
-    question_ids: dict[str, str],
-    *,
-    run_id: str,
-) -> int:
-    unrecorded = _unrecorded(run_id)
-    return write_records(
-        run_dir / ArenaFiles.QUESTIONS,
-        (
-            QuestionRecord(
-                **unrecorded,
-                question_id=question_ids[question.key],
-                author=question.author,
-                category=question.category,
-                text=question.text,
-                position=question.position,
-                raw_line=question.text,
-                leaked_identities=[],
-                shown_text=question.text,
-                is_void=False,
-            )
-            for question in questions
-        ),
-    )
+def _question_records(
+    questions: Sequence[ImportedQuestion], question_ids: dict[str, str], run_id: str
+) -> Iterator[QuestionRecord]:
+    for question in questions:
+        yield QuestionRecord(
+            **_unrecorded(run_id),
+            **_shown_as_written(question.text),
+            question_id=question_ids[question.key],
+            author=question.author,
+            category=question.category,
+            text=question.text,
+            position=question.position,
+            raw_line=question.text,
+        )
 
 
-def _write_answers(
-    run_dir: Path,
-    answers: Sequence[ImportedAnswer],
-    question_ids: dict[str, str],
-    *,
-    run_id: str,
-) -> int:
-    unrecorded = _unrecorded(run_id)
-    return write_records(
-        run_dir / ArenaFiles.ANSWERS,
-        (
-            AnswerRecord(
-                **unrecorded,
-                answer_id=_answer_id(question_ids, answer.question, answer.answerer),
-                question_id=question_ids[answer.question],
-                answerer=answer.answerer,
-                text=answer.text,
-                is_valid=bool(answer.text.strip()),
-                raw_reply=answer.text,
-                leaked_identities=[],
-                shown_text=answer.text,
-                is_void=False,
-            )
-            for answer in answers
-        ),
-    )
+def _answer_records(
+    answers: Sequence[ImportedAnswer], question_ids: dict[str, str], run_id: str
+) -> Iterator[AnswerRecord]:
+    for answer in answers:
+        yield AnswerRecord(
+            **_unrecorded(run_id),
+            **_shown_as_written(answer.text),
+            answer_id=_answer_id(question_ids, answer.question, answer.answerer),
+            question_id=question_ids[answer.question],
+            answerer=answer.answerer,
+            text=answer.text,
+            is_valid=bool(answer.text.strip()),
+            raw_reply=answer.text,
+        )
 
 
-def _write_scores(
-    run_dir: Path,
-    scores: Sequence[ImportedScore],
-    question_ids: dict[str, str],
-    *,
-    run_id: str,
-) -> int:
-    unrecorded = _unrecorded(run_id)
-    return write_records(
-        run_dir / ArenaFiles.JUDGMENTS,
-        (
-            JudgmentRecord(
-                **unrecorded,
-                answer_id=_answer_id(question_ids, score.question, score.answerer),
-                question_id=question_ids[score.question],
-                judge=score.judge,
-                score=score.score,
-                is_valid=score.score is not None,
-                presentation_index=score.presentation_index,
-                raw_reply=score.raw_reply,
-                rationale_asked=False,
-                rationale=None,
-                arm=score.arm,
-            )
-            for score in scores
-        ),
-    )
+def _judgment_records(
+    scores: Sequence[ImportedScore], question_ids: dict[str, str], run_id: str
+) -> Iterator[JudgmentRecord]:
+    for score in scores:
+        yield JudgmentRecord(
+            **_unrecorded(run_id),
+            answer_id=_answer_id(question_ids, score.question, score.answerer),
+            question_id=question_ids[score.question],
+            judge=score.judge,
+            score=score.score,
+            is_valid=score.score is not None,
+            presentation_index=score.presentation_index,
+            raw_reply=score.raw_reply,
+            rationale_asked=False,
+            rationale=None,
+            arm=score.arm,
+        )
+
+
+def _shown_as_written(text: str) -> dict[str, Any]:
+    """The identity-leak fields of an imported text: shown as the source wrote it, no leak
+    looked for, never void."""
+    return {"leaked_identities": [], "shown_text": text, "is_void": False}
 
 
 def _unrecorded(run_id: str) -> dict[str, Any]:

@@ -22,6 +22,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from pdbench.imports.base import ImportInputError, ImportOptions, ImportSummary, SourceProblem
 from pdbench.imports.pd_run import ImportedMatch, import_pd_run
@@ -110,7 +111,7 @@ def _match(model: str, alpha: float, path: Path) -> ImportedMatch:
     )
 
 
-def _read_history(path: Path) -> dict:
+def _read_history(path: Path) -> dict[str, Any]:
     try:
         history = json.loads(path.read_bytes())
     except json.JSONDecodeError as exc:
@@ -128,7 +129,7 @@ def _read_history(path: Path) -> dict:
     return history
 
 
-def _actions(history: dict, player: str, path: Path) -> list[str]:
+def _actions(history: dict[str, Any], player: str, path: Path) -> list[str]:
     try:
         return [_ACTIONS[value] for value in history[player]]
     except (KeyError, TypeError):

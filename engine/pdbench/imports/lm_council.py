@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from pdbench.arena.pairwise_config import PairwiseConfig
 from pdbench.imports.arena_run import ImportedVerdict, reference_player, write_pairwise_run
@@ -123,7 +124,7 @@ def _read(path: Path, verdicts: list[ImportedVerdict], rubric: RubricRatings) ->
                 verdicts.append(_verdict(path, number, line))
 
 
-def _line(path: Path, number: int, text: str) -> dict:
+def _line(path: Path, number: int, text: str) -> dict[str, Any]:
     try:
         line = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -133,14 +134,14 @@ def _line(path: Path, number: int, text: str) -> dict:
     return line
 
 
-def _completion(line: dict, path: Path, number: int, rubric: RubricRatings) -> None:
+def _completion(line: dict[str, Any], path: Path, number: int, rubric: RubricRatings) -> None:
     for key in ("user_prompt", "model", "completion_text"):
         if not isinstance(line.get(key), str):
             raise ImportInputError("missing or not a text", at=SourceProblem(path, number, key))
     rubric.completions[line["user_prompt"], line["model"]] = line["completion_text"]
 
 
-def _verdict(path: Path, number: int, line: dict) -> ImportedVerdict:
+def _verdict(path: Path, number: int, line: dict[str, Any]) -> ImportedVerdict:
     for key in _REQUIRED:
         if not isinstance(line.get(key), str) or not line[key].strip():
             raise ImportInputError("missing or not a text", at=SourceProblem(path, number, key))

@@ -242,7 +242,7 @@ def _match_line(match: ImportedMatch, *, run_id: str, replicate: int) -> str:
 
 
 def _config(
-    run_id: str, *, payoffs: PayoffsConfig, conditions: dict[str, dict], longest: int
+    run_id: str, *, payoffs: PayoffsConfig, conditions: dict[str, dict[str, Any]], longest: int
 ) -> dict[str, Any]:
     """The manifest's config of an imported run: what the metrics read of a played run's
     config (payoffs, horizon, metrics, conditions), agents of type ``imported``."""

@@ -19,9 +19,8 @@ def _lazy(module: str, function: str = "run") -> ImportFunction:
     """``module.function``, imported on the first call."""
 
     def run(sources: list[Path], output_dir: Path, options: ImportOptions) -> ImportSummary:
-        return getattr(import_module(f"pdbench.imports.{module}"), function)(
-            sources, output_dir, options
-        )
+        importer: ImportFunction = getattr(import_module(f"pdbench.imports.{module}"), function)
+        return importer(sources, output_dir, options)
 
     return run
 

@@ -101,7 +101,8 @@ def _check_metrics(run: _Run, metrics: list[str]) -> None:
 
 def _key(row: dict[str, Any]) -> str:
     """The condition's name after agent A's name and ``_``, or the whole name."""
-    condition, agent_a = row["condition"], row["agent_a"]
+    condition: str = row["condition"]
+    agent_a: str = row["agent_a"]
     prefix = f"{agent_a}_"
     return condition.removeprefix(prefix) if agent_a and condition.startswith(prefix) else condition
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from pdbench.config.loader import LoadedConfig
 from pdbench.game import Game, Marts, PlayOptions, RunResult
@@ -74,7 +75,7 @@ class PDGame(Game):
         total = len(plan_matches(loaded.config))
         done = 0
 
-        def on_match_done(plan: MatchPlan, _: dict) -> None:
+        def on_match_done(plan: MatchPlan, _: dict[str, Any]) -> None:
             nonlocal done
             done += 1
             if on_progress is not None:

@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pdbench.errors import IntegrityError, RunDirError
 from pdbench.pd.records import PDFiles
@@ -62,7 +63,7 @@ def rewrite_in_plan_order(
         path = run_dir / name
         if not path.exists():
             path.touch()
-        kept: list[tuple[int, int, dict]] = []
+        kept: list[tuple[int, int, dict[str, Any]]] = []
         for position, record in enumerate(read_jsonl(path)):
             match_id = record.get("match_id", "")
             if keep is not None and match_id not in keep:

@@ -29,7 +29,7 @@ def _unit(column: str) -> str:
     return "" if metric.format == "percent" else metric.unit
 
 
-def _agent_values(rows: list[dict], column: str) -> list[dict[str, Any]]:
+def _agent_values(rows: list[dict[str, Any]], column: str) -> list[dict[str, Any]]:
     """Each (condition, seat) of the condition rows with its ``column`` and interval."""
     values = []
     for row in rows:
@@ -64,7 +64,9 @@ def _agent_text(entry: dict[str, Any]) -> str:
     return f"{entry['agent']} in {entry['condition']}, {shown}, {entry['n']} replicates"
 
 
-def _extremes(rows: list[dict], column: str, *, topic: str, what: str, page: str) -> list[Finding]:
+def _extremes(
+    rows: list[dict[str, Any]], column: str, *, topic: str, what: str, page: str
+) -> list[Finding]:
     """The seat with the highest ``column`` and the one with the lowest (the first of a tie,
     with how many share the value)."""
     values = _agent_values(rows, column)
@@ -133,7 +135,7 @@ def _difference(row: dict[str, Any]) -> str:
     )
 
 
-def _inconclusive(run_dir: Path, conditions: list[dict]) -> list[Finding]:
+def _inconclusive(run_dir: Path, conditions: list[dict[str, Any]]) -> list[Finding]:
     """What is inconclusive, and why: differences with BH p above the threshold (on few
     data, without an interval), conditions with too few replicates, aborted matches."""
     rows = read_rows(
@@ -167,7 +169,7 @@ def _inconclusive(run_dir: Path, conditions: list[dict]) -> list[Finding]:
     return [Finding("inconclusive", "; ".join(parts) + ".", "All conditions")]
 
 
-def _is_round_robin(manifest: dict) -> bool:
+def _is_round_robin(manifest: dict[str, Any]) -> bool:
     config = manifest.get("config")
     return isinstance(config, dict) and config.get("round_robin") is not None
 
@@ -218,7 +220,7 @@ def _standings(run_dir: Path) -> list[Finding]:
     ]
 
 
-def pd_findings(run_dir: Path, manifest: dict) -> list[Finding]:
+def pd_findings(run_dir: Path, manifest: dict[str, Any]) -> list[Finding]:
     """The sentences of a PD run's overview, answer first."""
     conditions = read_rows(
         run_dir / PDMart.AGGREGATES,

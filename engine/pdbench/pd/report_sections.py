@@ -10,7 +10,7 @@ from pdbench.column_labels import format_cell, label
 from pdbench.findings import bracket_text, read_rows
 from pdbench.pd.compare import METRICS, difference_text
 from pdbench.pd.marts import PDMart
-from pdbench.report_svg import ForestRow, Section, forest_plot, table_html
+from pdbench.report_svg import ForestRow, Section, forest_plot, mart_table_html, table_section
 
 __all__ = ["SHOWN_COMPARISONS", "pd_sections"]
 
@@ -108,10 +108,7 @@ def _condition_table(run_dir: Path) -> Section:
     return Section(
         "Metrics by condition",
         "Means over replicates, each replicate weighing the same.",
-        table_html(
-            [label(column) for column in _TABLE],
-            [[format_cell(column, row[column]) for column in _TABLE] for row in rows],
-        ),
+        mart_table_html(_TABLE, rows),
     )
 
 
@@ -125,17 +122,13 @@ def _standings(run_dir: Path) -> Section | None:
         where="agent is not null",
         order_by="overall_rank, agent",
     )
-    if not rows:
-        return None
-    return Section(
+    return table_section(
         "Round-robin standings",
         "Mean score per round over an agent's matches except self-play, with its 95% "
         "interval (Student's t over the replicates' mean scores: each replicate replays the "
         "whole round robin); wins; median rank across replicates.",
-        table_html(
-            [label(column) for column in columns],
-            [[format_cell(column, row[column]) for column in columns] for row in rows],
-        ),
+        columns,
+        rows,
     )
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.pd.marts import PDMart
-from pdbench.tables import decimals, mart_rows
+from pdbench.tables import built_mart_rows, decimals, mart_rows
 
 __all__ = ["FALLBACK_WARNING_SHARE", "FallbackCount", "fallback_counts", "fallback_warnings"]
 
@@ -88,10 +88,10 @@ def _agent_warning(count: FallbackCount) -> str:
 
 
 def _compared_pairs(run_dir: Path, tables: dict[str, int]) -> list[tuple[str, str]]:
-    if not tables.get(PDMart.COMPARISONS):
-        return []
-    return mart_rows(
-        run_dir / PDMart.COMPARISONS,
+    return built_mart_rows(
+        run_dir,
+        tables,
+        PDMart.COMPARISONS,
         columns=("distinct condition_1", "condition_2"),
         where="condition_1 is not null",
         order_by="condition_1, condition_2",

@@ -8,7 +8,9 @@ dbt runs in a process of its own (:mod:`pdbench.storage.dbt_worker`), one per pd
 process, started by the first call or ahead of it by :func:`prepare_dbt`: ``pdbench run``
 calls that before it plays, so that importing dbt and parsing the project, which take
 seconds, happen on another core meanwhile. The process holds dbt's memory (DuckDB's, on a
-large run) and gives it back when it ends; it ends with pdbench.
+large run) and gives it back when it ends; it ends with pdbench. When a persistent worker
+serves this project (``pdbench worker start``, :mod:`pdbench.storage.dbt_daemon`), the
+requests go to it instead (:mod:`pdbench.storage.worker_socket`).
 """
 
 from __future__ import annotations
@@ -24,11 +26,18 @@ import threading
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TextIO
 
 from pdbench.errors import AggregationError
 from pdbench.storage.jsonl import cut_torn_tails
 from pdbench.storage.run_links import refuse_outside_links
+from pdbench.storage.worker_socket import (
+    Connection,
+    WorkerFiles,
+    connect,
+    project_key,
+    read_state,
+)
 
 __all__ = [
     "DBT_PROJECT_DIR",
@@ -40,10 +49,13 @@ __all__ = [
     "invoke_dbt",
     "prepare_dbt",
     "saved_parse_path",
+    "worker_files",
 ]
 
 DBT_PROJECT_DIR = Path(__file__).resolve().parents[3] / "dbt_project"
 """The repository's dbt project (its ``profiles.yml`` links to ``dbt_profiles.yml``)."""
+RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
+"""A folder to write each dbt invocation's results into (:mod:`pdbench.storage.dbt_worker`)."""
 GAME_MODELS_ENV = "PDBENCH_GAME_MODELS"
 """The folder of dbt models of games registered from outside pdbench (``model-paths`` in
 ``dbt_project.yml``); unset when there are none."""
@@ -110,6 +122,19 @@ class DbtProcess:
             raise AggregationError(f"dbt project not found at {DBT_PROJECT_DIR}")
         self.game_models = _game_models_dir()
         """The outside games' models this process parsed (None: none)."""
+        self._lock = threading.Lock()
+        self._idle = False
+        """Answered every request it was given: it ends by itself at the end of its input."""
+        self.persistent: Connection | None = None
+        """The connection to the persistent worker (``pdbench worker start``), when one runs
+        for this project and serves nobody else (outside games' models: never)."""
+        if self.game_models is None and read_state(worker_files()) is not None:
+            # the project's key (about 0.1 s) only when a persistent worker runs
+            self.persistent = connect(worker_files(), project_key(DBT_PROJECT_DIR))
+        self._process = None if self.persistent is not None else self._start(self.game_models)
+
+    @staticmethod
+    def _start(game_models: str | None) -> subprocess.Popen[str]:
         env = dict(os.environ)
         env.pop(GAME_MODELS_ENV, None)
         # the worker dies with this process (see pdbench.storage.dbt_worker); the kernel's
@@ -117,12 +142,9 @@ class DbtProcess:
         env["PDBENCH_DBT_PARENT"] = str(os.getpid())
         main_thread = threading.current_thread() is threading.main_thread()
         env["PDBENCH_DBT_DEATH_SIGNAL"] = "1" if main_thread else "0"
-        if self.game_models is not None:
-            env[GAME_MODELS_ENV] = self.game_models
-        self._lock = threading.Lock()
-        self._idle = False
-        """Answered every request it was given: it ends by itself at the end of its input."""
-        self._process = subprocess.Popen(
+        if game_models is not None:
+            env[GAME_MODELS_ENV] = game_models
+        return subprocess.Popen(
             [sys.executable, "-m", "pdbench.storage.dbt_worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -136,28 +158,35 @@ class DbtProcess:
 
     @property
     def is_alive(self) -> bool:
-        return self._process.poll() is None
+        if self.persistent is not None:
+            return self.persistent.sock.fileno() != -1
+        return self._process is not None and self._process.poll() is None
+
+    def _streams(self) -> tuple[TextIO, TextIO]:
+        if self.persistent is not None:
+            return self.persistent.requests, self.persistent.answers
+        assert self._process is not None
+        assert self._process.stdin is not None and self._process.stdout is not None
+        return self._process.stdin, self._process.stdout
 
     def invoke(self, request: DbtRequest) -> DbtResults:
         """See :func:`invoke_dbt`."""
-        command, run_dir = request.command, request.run_dir
-        assert self._process.stdin is not None and self._process.stdout is not None
+        requests, answers = self._streams()
+        line = request.to_json()
+        if self.persistent is not None:  # the worker's environment is not this process's
+            env = {RUN_RESULTS_ENV: os.environ.get(RUN_RESULTS_ENV)}
+            line = json.dumps(json.loads(line) | {"env": env})
         with self._lock:
             self._idle = False
             try:
-                self._process.stdin.write(request.to_json() + "\n")
-                self._process.stdin.flush()
-                line = self._process.stdout.readline()
+                requests.write(line + "\n")
+                requests.flush()
+                line = answers.readline()
             except OSError:
                 line = ""
             self._idle = bool(line)
         if not line:
-            code = self._process.wait()
-            raise AggregationError(
-                f"dbt {command} on {run_dir}: the dbt process ended unexpectedly (exit code "
-                f"{code}; a negative code is the signal that stopped it, -9 often means it ran "
-                "out of memory)"
-            )
+            raise AggregationError(f"dbt {request.command} on {request.run_dir}: {self._ended()}")
         answer = json.loads(line)
         if "error" in answer:
             raise AggregationError(answer["error"])
@@ -171,16 +200,37 @@ class DbtProcess:
             },
         )
 
+    def _ended(self) -> str:
+        """Why no answer came."""
+        if self.persistent is not None:
+            self.persistent.close()
+            return (
+                f"the persistent dbt worker (pid {self.persistent.pid}) ended unexpectedly "
+                f"(its output: {worker_files().log}; `pdbench worker start` starts it again)"
+            )
+        assert self._process is not None
+        code = self._process.wait()
+        return (
+            f"the dbt process ended unexpectedly (exit code {code}; a negative code is the "
+            "signal that stopped it, -9 often means it ran out of memory)"
+        )
+
     @property
     def exit_code(self) -> int | None:
-        """The process's exit code once it has ended (143 or -15: stopped by SIGTERM)."""
-        return self._process.poll()
+        """The private process's exit code once it has ended (143 or -15: stopped by
+        SIGTERM); None while it runs, and for the persistent worker."""
+        return None if self._process is None else self._process.poll()
 
     def close(self, timeout: float = 10.0) -> None:
         """End the process: one that answered every request ends by itself at the end of its
         input; one still importing dbt, parsing or building (pdbench failed or was
         interrupted) is stopped at once (SIGTERM). Either way it removes its folders; it is
-        killed if it has not ended after ``timeout`` seconds."""
+        killed if it has not ended after ``timeout`` seconds. The persistent worker is only
+        left, and ends if it was building (:mod:`pdbench.storage.dbt_daemon`)."""
+        if self.persistent is not None:
+            self.persistent.close()
+            return
+        assert self._process is not None
         if self._process.stdin is not None and not self._process.stdin.closed:
             with contextlib.suppress(OSError):
                 self._process.stdin.close()
@@ -279,3 +329,9 @@ def saved_parse_path() -> Path:
     parsed = f"{DBT_PROJECT_DIR}\n{os.environ.get(GAME_MODELS_ENV, '')}"
     project = hashlib.sha256(parsed.encode()).hexdigest()[:12]
     return cache_home / "pdbench" / "dbt" / f"{project}-partial_parse.msgpack"
+
+
+def worker_files() -> WorkerFiles:
+    """The persistent dbt worker's files (:mod:`pdbench.storage.worker_socket`), in the
+    folder of dbt's saved parse."""
+    return WorkerFiles.in_folder(saved_parse_path().parent, DBT_PROJECT_DIR)

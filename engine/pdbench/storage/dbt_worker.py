@@ -5,6 +5,8 @@ a request is already waiting, parses the project; then it runs one request per l
 standard input (JSON: command, run directory, selection, threads, unit tests) and answers each
 with one JSON line. Importing dbt and parsing take seconds, so ``pdbench run`` starts this
 process before it plays: both happen on another core while the games are played.
+The persistent worker (``pdbench worker start``, :mod:`pdbench.storage.dbt_daemon`) answers
+its requests with the same :class:`DbtSession`.
 
 dbt's own output (failing tests and the like) goes to standard error; the answers have the
 original standard output to themselves. dbt reads the run directory from
@@ -46,10 +48,11 @@ import tempfile
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from pdbench.storage.dbt import DBT_PROJECT_DIR, saved_parse_path
+from pdbench.storage.dbt import DBT_PROJECT_DIR, RUN_RESULTS_ENV, saved_parse_path
 
 _PARTIAL_PARSE = "partial_parse.msgpack"
 PARENT_ENV = "PDBENCH_DBT_PARENT"
@@ -62,9 +65,6 @@ _FAILED_STATUSES = {"error", "fail", "runtime error"}
 _PARQUET_MATERIALIZATIONS = ("external", "parquet_copy")
 """Materializations that write a Parquet file at the model's ``location``
 (``parquet_copy``: ``dbt_project/macros/parquet_copy.sql``)."""
-RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
-"""A folder to write each invocation's ``run_results-<n>.json`` and ``stages-<n>.json`` into
-(unset: none written)."""
 GATHERED_TAG = "tag:gathered"
 """The data tests a build runs gathered, one node per game and content tag
 (``dbt_project.yml``), when asked for (:attr:`pdbench.storage.dbt.DbtRequest.gathered_checks`)."""
@@ -136,33 +136,46 @@ def _end(work_dirs: list[Path], code: int) -> None:
 
 
 def _serve(work_dir: Path, requests: TextIO, answers: TextIO) -> None:
-    from dbt.cli.main import dbtRunner
-    from dbt.contracts.graph.manifest import Manifest
-
-    _stages["dbt_imported"] = time.time()
-    target_dir = work_dir / "target"
-    stamp = _restore_saved_parse(target_dir)
-    manifest = None
-    if not _is_waiting(requests):
-        # nothing asked yet (pdbench is playing): parse now, and keep the result
-        parsed = dbtRunner().invoke(_arguments("parse", work_dir))
-        stamp = _save_parse(target_dir, stamp)
-        # a project dbt cannot parse is reported with the first request
-        manifest = parsed.result if parsed.success and isinstance(parsed.result, Manifest) else None
-        _stages["parsed_ahead"] = time.time()
+    session = DbtSession(work_dir, parse_now=lambda: not _is_waiting(requests))
     for line in requests:
-        if not line.strip():
-            continue
+        if line.strip():
+            answers.write(json.dumps(session.answer(line)) + "\n")
+            answers.flush()
+
+
+class DbtSession:
+    """dbt imported, and the project's parse kept for every request (the standard input's
+    here, a socket's in :mod:`pdbench.storage.dbt_daemon`)."""
+
+    def __init__(self, work_dir: Path, *, parse_now: Callable[[], bool]) -> None:
+        from dbt.cli.main import dbtRunner
+        from dbt.contracts.graph.manifest import Manifest
+
+        _stages["dbt_imported"] = time.time()
+        self._runner, self.work_dir = dbtRunner, work_dir
+        self._target_dir = work_dir / "target"
+        self._stamp = _restore_saved_parse(self._target_dir)
+        self._manifest = None
+        if parse_now():
+            # nothing asked yet (pdbench is playing): parse now, and keep the result
+            parsed = dbtRunner().invoke(_arguments("parse", work_dir))
+            self._stamp = _save_parse(self._target_dir, self._stamp)
+            # a project dbt cannot parse is reported with the first request
+            ok = parsed.success and isinstance(parsed.result, Manifest)
+            self._manifest = parsed.result if ok else None
+            _stages["parsed_ahead"] = time.time()
+
+    def answer(self, line: str) -> dict[str, Any]:
+        """The answer to one request (a JSON line)."""
         _stages["request_received"] = time.time()
         try:
-            answer = _run(dbtRunner(manifest=manifest), work_dir, json.loads(line))
+            answer = _run(self._runner(manifest=self._manifest), self.work_dir, json.loads(line))
         except Exception as err:  # answered, so pdbench can say what went wrong in one line
             answer = {"error": f"{type(err).__name__}: {err}"}
-        stamp = _save_parse(target_dir, stamp)
+        self._stamp = _save_parse(self._target_dir, self._stamp)
         _stages["answered"] = time.time()
         _keep_stages()
-        answers.write(json.dumps(answer) + "\n")
-        answers.flush()
+        return answer
 
 
 def _is_waiting(requests: TextIO) -> bool:

@@ -10,9 +10,9 @@ import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.ui import run_reader
+from pdbench.ui.arena_verdicts import few_data_column, few_data_warning
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import points_column, show_table
-from pdbench.ui.verdicts import few_data_column, few_data_warning
 
 __all__ = ["AUDIENCE_COLUMNS", "agreement_text", "audience_section"]
 
@@ -50,8 +50,6 @@ def audience_section(run_dir: Path) -> None:
     few_data_warning(scores, name="player", what="voted answers")
     show_table(
         scores[AUDIENCE_COLUMNS],
-        hide_index=True,
-        width="stretch",
         column_config={
             "audience_score": points_column("public score"),
             "audience_ci_low": points_column("95% low"),

@@ -56,4 +56,4 @@ def page(run_dir: Path) -> None:
         "player", "family_name", "budget", "score", "rank", "answer_tokens", "answer_cost_usd",
         "tokens_total", "cost_usd", "is_token_frontier", "score_gain_per_1k_tokens",
     ]  # fmt: skip
-    show_table(curves[shown], hide_index=True, width="stretch")
+    show_table(curves[shown])

@@ -11,10 +11,10 @@ import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.ui import run_reader
+from pdbench.ui.arena_verdicts import few_data_column, few_data_warning
 from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, points_column, show_table
 from pdbench.ui.palette import name_scale
-from pdbench.ui.verdicts import few_data_column, few_data_warning
 
 __all__ = [
     "CALIBRATION_COLUMNS",
@@ -118,8 +118,6 @@ def page_calibration(run_dir: Path) -> None:
         st.altair_chart(predicted_vs_actual(pairs), width="stretch")
     show_table(
         rows[CALIBRATION_COLUMNS],
-        hide_index=True,
-        width="stretch",
         column_config={
             "is_few_data": few_data_column("answers"),
             "n": st.column_config.NumberColumn("answers"),

@@ -66,8 +66,6 @@ def page_diversity(run_dir: Path) -> None:
     )
     show_table(
         rows[DIVERSITY_COLUMNS],
-        hide_index=True,
-        width="stretch",
         column_config={
             "diversity_score": _number("diversity score"),
             "question_diversity": _number("question diversity"),
@@ -84,9 +82,4 @@ def page_diversity(run_dir: Path) -> None:
     st.subheader("Near-duplicate questions")
     if nothing_to_show(pairs, f"No pair of questions at cosine similarity ≥ {near:g}."):
         return
-    show_table(
-        pairs[NEAR_DUPLICATE_COLUMNS],
-        hide_index=True,
-        width="stretch",
-        column_config={"similarity": _number("similarity")},
-    )
+    show_table(pairs[NEAR_DUPLICATE_COLUMNS], column_config={"similarity": _number("similarity")})

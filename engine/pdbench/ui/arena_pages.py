@@ -18,7 +18,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.model_text import show_model_text
-from pdbench.ui import arena_budgets, arena_charts, overview_page, run_reader
+from pdbench.ui import arena_budgets, arena_charts, arena_reader, overview_page, run_reader
 from pdbench.ui.arena_audience import audience_section
 from pdbench.ui.arena_calibration import page_calibration
 from pdbench.ui.arena_diversity import page_diversity
@@ -249,8 +249,8 @@ def _answers(run_dir: Path, question_id: str) -> None:
     """Every answer to the question, best first, each with its judgements."""
     st.subheader("Answers")
     trick_note(run_dir, question_id)
-    answers = run_reader.of_question(run_dir, ArenaMart.ANSWER_DETAIL, question_id)
-    judgments = run_reader.of_question(run_dir, ArenaMart.JUDGMENT_DETAIL, question_id)
+    answers = arena_reader.of_question(run_dir, ArenaMart.ANSWER_DETAIL, question_id)
+    judgments = arena_reader.of_question(run_dir, ArenaMart.JUDGMENT_DETAIL, question_id)
     nothing_to_show(answers, "Nobody answered this question (dropped questions are not answered).")
     for _, answer in answers.iterrows():
         score = format_value(answer["score"], "points")
@@ -285,8 +285,7 @@ def _page_questions(run_dir: Path) -> None:
     with ratings:
         st.subheader("Ratings")
         show_table(
-            run_reader.of_question(run_dir, ArenaMart.RATING_DETAIL, question_id),
-            RATING_COLUMNS,
+            arena_reader.of_question(run_dir, ArenaMart.RATING_DETAIL, question_id), RATING_COLUMNS
         )
     with answers:
         _answers(run_dir, question_id)

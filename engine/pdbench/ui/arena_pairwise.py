@@ -104,7 +104,7 @@ def bradley_terry_section(run_dir: Path) -> None:
             "ci_low": points_column("score 95% low"),
             "ci_high": points_column("score 95% high"),
         }
-    show_table(table, hide_index=True, width="stretch", column_config=config)
+    show_table(table, column_config=config)
     agreement = run_reader.mart(run_dir, ArenaMart.SCORE_AGREEMENT)
     if not agreement.empty and int(agreement["n_players"].iloc[0]) >= 2:
         row = agreement.iloc[0]
@@ -129,8 +129,6 @@ def page_pairwise(run_dir: Path) -> None:
     )
     show_table(
         board[BRADLEY_TERRY_COLUMNS],
-        hide_index=True,
-        width="stretch",
         column_config={
             **{name: _elo_column(title) for name, title in _ELO.items()},
             "rank_ci_low": st.column_config.NumberColumn("best rank (95%)"),
@@ -158,8 +156,6 @@ def _position(run_dir: Path) -> None:
         return
     show_table(
         rows.drop(columns=["is_all_judges"]),
-        hide_index=True,
-        width="stretch",
         column_config={
             "n_verdicts": st.column_config.NumberColumn("verdicts"),
             "first_win_rate": share_column("first shown wins"),
@@ -234,8 +230,6 @@ def _bias_table(
     interval = [bias, f"{bias}_ci_low", f"{bias}_ci_high"]
     show_table(
         _in_points(rows.drop(columns=["is_all_judges"]), *interval),
-        hide_index=True,
-        width="stretch",
         column_config={
             **counts,
             bias: _percentage_points(bias.replace("_", " ")),

@@ -12,10 +12,10 @@ import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.model_text import escaped
-from pdbench.ui import run_reader
+from pdbench.ui import arena_reader, run_reader
+from pdbench.ui.arena_verdicts import few_data_column, few_data_warning
 from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, points_column, share_column, show_table
-from pdbench.ui.verdicts import few_data_column, few_data_warning
 
 __all__ = [
     "AUTHOR_COLUMNS",
@@ -80,7 +80,7 @@ def gap_intervals(rows: pd.DataFrame) -> alt.LayerChart:
 
 def trick_note(run_dir: Path, question_id: str) -> None:
     """Above a trick question's answers: its kind, its author's note and how many fell."""
-    trick = run_reader.of_question(run_dir, ArenaMart.TRICK_OUTCOMES, question_id)
+    trick = arena_reader.of_question(run_dir, ArenaMart.TRICK_OUTCOMES, question_id)
     if trick.empty:
         return
     row = trick.iloc[0]
@@ -119,8 +119,6 @@ def page_tricks(run_dir: Path) -> None:
     st.altair_chart(gap_intervals(rows), width="stretch")
     show_table(
         rows[ROBUSTNESS_COLUMNS],
-        hide_index=True,
-        width="stretch",
         column_config={
             "is_few_data": few_data_column("answers on a side"),
             "robustness_gap": points_column("gap"),
@@ -134,10 +132,7 @@ def page_tricks(run_dir: Path) -> None:
     st.subheader("Whose tricks bite")
     authors = run_reader.mart(run_dir, ArenaMart.TRICK_AUTHORS)
     show_table(
-        authors[AUTHOR_COLUMNS],
-        hide_index=True,
-        width="stretch",
-        column_config={"share_fell": share_column("answers that fell")},
+        authors[AUTHOR_COLUMNS], column_config={"share_fell": share_column("answers that fell")}
     )
     st.subheader("Every trick")
     st.caption(
@@ -146,8 +141,6 @@ def page_tricks(run_dir: Path) -> None:
     )
     show_table(
         outcomes[OUTCOME_COLUMNS],
-        hide_index=True,
-        width="stretch",
         column_config={"mean_score": points_column("mean score")},
         titles={"question_id": "question"},
     )

@@ -1,4 +1,4 @@
-"""How the viewer writes a number or an agent from a mart: one place, so the tests can say
+"""How the viewer writes a number from a mart: one place, so the tests can say
 the same."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pandas as pd
 from pdbench.column_labels import MISSING
 from pdbench.metric_catalogue import Metric
 
-__all__ = ["ValueKind", "format_value", "number_format", "with_agent_labels"]
+__all__ = ["ValueKind", "format_value", "number_format"]
 
 ValueKind = Literal["rate", "points", "round", "count", "mean_count", "flag"]
 
@@ -36,13 +36,6 @@ def format_value(value: object, kind: ValueKind) -> str:
     if kind == "flag":
         return "yes" if bool(value) else "no"
     return f"{int(value):d}"  # type: ignore[call-overload]
-
-
-def with_agent_labels(rows: pd.DataFrame) -> pd.DataFrame:
-    """``rows`` (one per agent side: ``side``, ``agent_name``) with the column ``agent``:
-    the seat and the name, ``A · tft``, as every page writes an agent."""
-    seat = rows["side"].str.removeprefix("agent_").str.upper()
-    return rows.assign(agent=seat + " · " + rows["agent_name"].astype(str))
 
 
 def number_format(metric: Metric) -> str:

@@ -10,11 +10,9 @@ from collections.abc import Iterable
 import altair as alt
 
 __all__ = [
-    "ACTION_COLORS",
     "INTERVAL_COLOR",
     "PALETTE",
     "POINT_COLOR",
-    "SIDE_COLORS",
     "colors_of",
     "name_scale",
 ]
@@ -40,13 +38,6 @@ PALETTE: tuple[str, ...] = (
 )
 """Colour-blind-safe hues in the order they are handed out: each one far in hue from the one
 before it (Okabe & Ito 2008, then Tol's muted scheme); past the last, they come round again."""
-
-SIDE_COLORS: list[str] = [PALETTE[0], PALETTE[1]]
-"""Agent A blue and agent B orange, in every chart of one match or condition."""
-
-ACTION_COLORS = {"C": "#009E73", "D": "#D55E00"}
-"""Cooperation bluish green, defection vermillion: told apart with every kind of colour
-blindness, and by the legend's letters."""
 
 INTERVAL_COLOR = "#0072B2"
 """The rule of a 95% interval."""

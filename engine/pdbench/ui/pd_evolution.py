@@ -9,7 +9,7 @@ from pathlib import Path
 import streamlit as st
 
 from pdbench.pd.marts import PDMart
-from pdbench.ui import charts, run_reader
+from pdbench.ui import pd_charts, run_reader
 from pdbench.ui.page_parts import nothing_to_show, show_table
 
 __all__ = ["page"]
@@ -31,7 +31,7 @@ def page(run_dir: Path) -> None:
         "generation an agent's share grows in proportion to its mean score per round "
         "against the population (as Axelrod's Ecosystem)."
     )
-    st.altair_chart(charts.population_shares(ecosystem), width="stretch")
+    st.altair_chart(pd_charts.population_shares(ecosystem), width="stretch")
     fixation = run_reader.mart(run_dir, PDMart.TOURNAMENT_FIXATION)
     if fixation.empty:
         return
@@ -46,8 +46,6 @@ def page(run_dir: Path) -> None:
     shown = ["mutant", "resident", "fixation_probability", "is_favoured"]
     show_table(
         fixation[[*shown, "simulated_fixation_rate", "n_simulations"]],
-        hide_index=True,
-        width="stretch",
         column_config={
             "fixation_probability": st.column_config.NumberColumn(
                 "fixation probability", format="%.4f"

@@ -88,21 +88,15 @@ def _strategy_fit(run_dir: Path) -> None:
         "strategies that play identically in what was met share it."
     )
     agents = _closest(fit[fit["level"] == "agent"])
-    show_table(
-        agents[list(_FIT_COLUMNS)], hide_index=True, width="stretch", column_config=_FIT_COLUMNS
-    )
+    show_table(agents[list(_FIT_COLUMNS)], column_config=_FIT_COLUMNS)
     with st.expander("By condition and side"):
         per_condition = _closest(fit[fit["level"] == "condition"])
         shown = ["condition", "side", *_FIT_COLUMNS]
-        show_table(
-            per_condition[shown], hide_index=True, width="stretch", column_config=_FIT_COLUMNS
-        )
+        show_table(per_condition[shown], column_config=_FIT_COLUMNS)
     agent = st.selectbox("All strategies for", agents["agent_name"].tolist(), key="fit_agent")
     rows = fit[(fit["level"] == "agent") & (fit["agent_name"] == agent)]
     show_table(
         rows[["fit_rank", "reference", "reference_kind", "distance", "posterior"]],
-        hide_index=True,
-        width="stretch",
         column_config={k: v for k, v in _FIT_COLUMNS.items() if k != "reference"}
         | {"reference": st.column_config.TextColumn("strategy")},
     )

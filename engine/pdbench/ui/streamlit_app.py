@@ -1,5 +1,5 @@
-"""The read-only viewer of a run directory (or of a series of arena tournaments, the folder
-``pdbench leaderboard`` writes): ``pdbench ui <run_dir>`` starts it.
+"""The read-only viewer of a run directory (or of a series, a folder gathering runs of a game
+such as the one ``pdbench leaderboard`` writes): ``pdbench ui <run_dir>`` starts it.
 
 Run as ``streamlit run streamlit_app.py -- --run-dir <run_dir> [--runs-root data/runs]``.
 The sidebar also offers every run under ``--runs-root``; the page set follows the run's game
@@ -10,17 +10,16 @@ gets a message with the command that fixes it (:mod:`pdbench.ui.run_check`).
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from pathlib import Path
 
 import duckdb
 import streamlit as st
 
-from pdbench.arena.series import SERIES_MANIFEST
-from pdbench.games import GAMES
+from pdbench.game import imported
+from pdbench.games import GAMES, series_game
 from pdbench.storage.schema import RunFiles
-from pdbench.ui import overview_page, series_page
+from pdbench.ui import overview_page
 from pdbench.ui.run_check import RunProblem, ViewableRun, check_run, find_runs
 
 __all__ = ["main", "parse_args"]
@@ -28,8 +27,7 @@ __all__ = ["main", "parse_args"]
 
 def _render(run: ViewableRun) -> None:
     """Draw the pages of the run's game (its ``viewer``: ``"module:function"``)."""
-    module_name, _, function_name = GAMES[run.game].viewer.partition(":")
-    getattr(importlib.import_module(module_name), function_name)(run)
+    imported(GAMES[run.game].viewer)(run)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -67,7 +65,7 @@ def _choose_run(given: Path | None, runs_root: Path, *, folder: bool = False) ->
 
 def _is_runs_folder(path: Path | None) -> bool:
     """Whether ``path`` is a folder of runs (neither a run nor a series itself)."""
-    if path is None or not path.is_dir() or (path / SERIES_MANIFEST).is_file():
+    if path is None or not path.is_dir() or series_game(path) is not None:
         return False
     return not (path / RunFiles.MANIFEST).is_file() and bool(find_runs(path))
 
@@ -99,8 +97,9 @@ def main(argv: list[str] | None = None) -> None:
             language="bash",
         )
         return
-    if (run_dir / SERIES_MANIFEST).is_file():
-        series_page.page(run_dir)
+    series_of = series_game(run_dir)
+    if series_of is not None and series_of.series is not None:
+        imported(series_of.series.viewer)(run_dir)
         return
     checked = check_run(run_dir)
     if isinstance(checked, RunProblem):

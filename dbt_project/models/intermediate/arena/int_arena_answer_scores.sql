@@ -12,17 +12,9 @@ questions as (
     select * from {{ ref('int_arena_question_quality') }}
 ),
 
-judgments_per_answer as (
-    select
-        answer_id,
-        count(*) filter (where is_valid) as n_judges,
-        count(*) filter (where not is_valid) as n_judgments_invalid,
-        avg(score) as raw_score,
-        avg(normalized_score) as score,
-        stddev_samp(normalized_score) as score_stddev
-    from judgments
-    group by answer_id
-),
+{{ arena_scores_per_item('judgments_per_answer', 'judgments', 'answer_id', {
+    'n_valid': 'n_judges', 'n_invalid': 'n_judgments_invalid',
+    'raw_mean': 'raw_score', 'mean': 'score', 'stddev': 'score_stddev'}) }},
 
 answers_with_scores as (
     select

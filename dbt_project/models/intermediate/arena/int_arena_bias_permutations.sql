@@ -37,29 +37,8 @@ answers as (
     from judged_answers
 ),
 
-seed_halves as (
-    select
-        permutation_n,
-        ((permutation_seed % 4294967296) + 4294967296) % 4294967296 as seed_low,
-        (((permutation_seed // 4294967296) % 4294967296) + 4294967296) % 4294967296 as seed_high
-    from scoring
-),
-
 -- Stream 2 is the permutation test (the bootstrap uses stream 1).
-seed_low_mixed as (
-    select
-        permutation_n,
-        seed_high,
-        {{ mix32('xor(seed_low, 2)') }} as low_key
-    from seed_halves
-),
-
-seed_key as (
-    select
-        permutation_n,
-        {{ mix32('xor(low_key, seed_high::ubigint)') }} as seed_key
-    from seed_low_mixed
-),
+{{ seed_key_ctes('scoring', 2, 'permutation_seed', 'permutation_n') }},
 
 permutations as (
     select
@@ -134,15 +113,7 @@ relabelled as (
 ),
 
 permuted_means as (
-    select
-        judge,
-        player,
-        permutation,
-        count(*) as n_answers,
-        avg(centred_deviation) as pair_mean,
-        coalesce(var_samp(centred_deviation), 0) as pair_variance
-    from relabelled
-    group by judge, player, permutation
+    {{ arena_bias_cells('relabelled', 'permutation') }}
 )
 
 select * from permuted_means

@@ -31,35 +31,13 @@ judge_variances as (
 ),
 
 observed as (
-    select
-        judge,
-        player,
-        0 as permutation,
-        count(*) as n_answers,
-        avg(centred_deviation) as pair_mean,
-        coalesce(var_samp(centred_deviation), 0) as pair_variance
-    from deviations
-    group by judge, player
+    {{ arena_bias_cells('deviations', 0) }}
 ),
 
 pair_means as (
-    select
-        judge,
-        player,
-        permutation,
-        n_answers,
-        pair_mean,
-        pair_variance
-    from observed
+    select * from observed
     union all
-    select
-        judge,
-        player,
-        permutation,
-        n_answers,
-        pair_mean,
-        pair_variance
-    from permuted
+    select * from permuted
 ),
 
 judge_swept as (

@@ -20,67 +20,14 @@ kept_questions as (
     where is_kept
 ),
 
-seed_halves as (
-    select
-        bootstrap_n,
-        ((bootstrap_seed % 4294967296) + 4294967296) % 4294967296 as seed_low,
-        (((bootstrap_seed // 4294967296) % 4294967296) + 4294967296) % 4294967296 as seed_high
-    from scoring
-),
-
 -- Stream 1 is the bootstrap (the permutation tests use stream 2).
-seed_low_mixed as (
-    select
-        bootstrap_n,
-        seed_high,
-        {{ mix32('xor(seed_low, 1)') }} as low_key
-    from seed_halves
-),
-
-seed_key as (
-    select
-        bootstrap_n,
-        {{ mix32('xor(low_key, seed_high::ubigint)') }} as seed_key
-    from seed_low_mixed
-),
-
-replicates as (
-    select
-        seed_key,
-        unnest(generate_series(1, bootstrap_n)) as replicate
-    from seed_key
-),
+{{ seed_key_ctes('scoring', 1) }},
 
 kept_count as (
     select count(*) as n_kept from kept_questions
 ),
 
-replicate_keys as (
-    select
-        replicate,
-        {{ mix32('xor(seed_key, replicate::ubigint)') }} as replicate_key
-    from replicates
-),
-
-draw_slots as (
-    select
-        replicate_keys.replicate,
-        replicate_keys.replicate_key,
-        kept_count.n_kept,
-        unnest(generate_series(1, kept_count.n_kept)) as draw_index
-    from replicate_keys
-    cross join kept_count
-    where kept_count.n_kept > 0
-),
-
-draw_keys as (
-    select
-        replicate,
-        draw_index,
-        n_kept,
-        {{ mix32('xor(replicate_key, draw_index::ubigint)') }} as draw_key
-    from draw_slots
-),
+{{ bootstrap_draw_keys('kept_count', 'n_kept') }},
 
 draws as (
     select

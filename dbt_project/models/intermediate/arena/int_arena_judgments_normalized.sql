@@ -12,10 +12,6 @@ scoring as (
     select * from {{ ref('stg_arena_scoring') }}
 ),
 
-normalization_method as (
-    select normalization as chosen_method from scoring
-),
-
 judgments_as_scores as (
     select
         judgments.answer_id as item_id,
@@ -30,7 +26,7 @@ judgments_as_scores as (
         on judgments.answer_id = answers.answer_id
 ),
 
-{{ arena_normalized_scores('judgments_as_scores', 'normalization_method') }},
+{{ arena_normalized_scores('judgments_as_scores', 'scoring') }},
 
 renamed as (
     select

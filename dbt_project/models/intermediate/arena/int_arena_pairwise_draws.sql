@@ -26,61 +26,13 @@ judged_questions as (
     from scored_questions
 ),
 
-seed_halves as (
-    select
-        bootstrap_n,
-        ((bootstrap_seed % 4294967296) + 4294967296) % 4294967296 as seed_low,
-        (((bootstrap_seed // 4294967296) % 4294967296) + 4294967296) % 4294967296 as seed_high
-    from scoring
-),
-
-seed_low_mixed as (
-    select
-        bootstrap_n,
-        seed_high,
-        {{ mix32('xor(seed_low, 3)') }} as low_key
-    from seed_halves
-),
-
-seed_key as (
-    select
-        bootstrap_n,
-        {{ mix32('xor(low_key, seed_high::ubigint)') }} as seed_key
-    from seed_low_mixed
-),
-
-replicate_keys as (
-    select
-        replicate,
-        {{ mix32('xor(seed_key, replicate::ubigint)') }} as replicate_key
-    from (
-        select
-            seed_key,
-            unnest(generate_series(1, bootstrap_n)) as replicate
-        from seed_key
-    ) as replicates
-),
+{{ seed_key_ctes('scoring', 3) }},
 
 question_count as (
     select count(*) as n_questions from judged_questions
 ),
 
-draw_keys as (
-    select
-        replicate,
-        n_questions,
-        {{ mix32('xor(replicate_key, draw_index::ubigint)') }} as draw_key
-    from (
-        select
-            replicate_keys.replicate,
-            replicate_keys.replicate_key,
-            question_count.n_questions,
-            unnest(generate_series(1, question_count.n_questions)) as draw_index
-        from replicate_keys
-        cross join question_count
-        where question_count.n_questions > 0
-    ) as draw_slots
-),
+{{ bootstrap_draw_keys('question_count', 'n_questions') }},
 
 draws as (
     select

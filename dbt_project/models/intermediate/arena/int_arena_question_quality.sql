@@ -14,17 +14,9 @@ scoring as (
     select * from {{ ref('stg_arena_scoring') }}
 ),
 
-ratings_per_question as (
-    select
-        question_id,
-        count(*) filter (where is_valid) as n_raters,
-        count(*) filter (where not is_valid) as n_ratings_invalid,
-        avg(score) as raw_quality,
-        avg(normalized_score) as quality,
-        stddev_samp(normalized_score) as quality_stddev
-    from ratings
-    group by question_id
-),
+{{ arena_scores_per_item('ratings_per_question', 'ratings', 'question_id', {
+    'n_valid': 'n_raters', 'n_invalid': 'n_ratings_invalid',
+    'raw_mean': 'raw_quality', 'mean': 'quality', 'stddev': 'quality_stddev'}) }},
 
 questions_with_quality as (
     select

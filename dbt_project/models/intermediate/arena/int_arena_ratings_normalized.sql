@@ -12,10 +12,6 @@ scoring as (
     select * from {{ ref('stg_arena_scoring') }}
 ),
 
-normalization_method as (
-    select normalization as chosen_method from scoring
-),
-
 ratings_as_scores as (
     select
         ratings.question_id as item_id,
@@ -28,7 +24,7 @@ ratings_as_scores as (
         on ratings.question_id = questions.question_id
 ),
 
-{{ arena_normalized_scores('ratings_as_scores', 'normalization_method') }},
+{{ arena_normalized_scores('ratings_as_scores', 'scoring') }},
 
 renamed as (
     select

@@ -19,7 +19,7 @@ paired_replicates as (
     select * from {{ ref('int_pd_paired_replicates') }}
 ),
 
-{{ pd_seed_key('run_manifest', 2) }},
+{{ seed_key_ctes('run_manifest', 2) }},
 
 compared_pairs as (
     select distinct

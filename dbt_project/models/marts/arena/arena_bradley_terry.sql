@@ -55,11 +55,7 @@ rated as (
 bootstrap_quantiles as (
     select
         player,
-        quantile_cont(elo, 0.025) as elo_q025,
-        quantile_cont(elo, 0.975) as elo_q975,
-        quantile_disc(rank, 0.025) as rank_ci_low,
-        quantile_disc(rank, 0.975) as rank_ci_high,
-        count(*) as n_replicates
+        {{ arena_bootstrap_percentiles('elo') }}
     from rated
     where replicate > 0
     group by player

@@ -21,11 +21,7 @@ expansion as (
 percentiles as (
     select
         player,
-        quantile_cont(score, 0.025) as score_q025,
-        quantile_cont(score, 0.975) as score_q975,
-        quantile_disc(rank, 0.025) as rank_ci_low,
-        quantile_disc(rank, 0.975) as rank_ci_high,
-        count(*) as n_replicates
+        {{ arena_bootstrap_percentiles('score') }}
     from bootstrap_scores
     group by player
 ),

@@ -32,10 +32,7 @@ rates as (
     select
         judge,
         player,
-        count(*) filter (where is_named) as n_named,
-        sum(score) filter (where is_named) as named_wins,
-        count(*) filter (where not is_named) as n_blind,
-        sum(score) filter (where not is_named) as blind_wins
+        {{ arena_arm_wins('is_named', 'named', 'blind') }}
     from others
     group by judge, player
     having count(*) filter (where is_named) > 0
@@ -46,15 +43,7 @@ final as (
         judge,
         judge = '(all judges)' as is_all_judges,
         player,
-        n_named,
-        named_wins / n_named as named_win_rate,
-        n_blind,
-        blind_wins / nullif(n_blind, 0) as blind_win_rate,
-        named_wins / n_named - blind_wins / nullif(n_blind, 0) as name_bias,
-        {{ arena_share_difference_ci('named_wins', 'n_named', 'blind_wins', 'n_blind', 'low') }}
-            as name_bias_ci_low,
-        {{ arena_share_difference_ci('named_wins', 'n_named', 'blind_wins', 'n_blind', 'high') }}
-            as name_bias_ci_high
+        {{ arena_arm_win_rates('named', 'blind', 'name_bias') }}
     from rates
     order by is_all_judges desc, judge asc, player asc
 )

@@ -66,10 +66,7 @@ both_kinds as (
 rates as (
     select
         judge,
-        count(*) filter (where is_own) as n_self,
-        sum(score) filter (where is_own) as self_wins,
-        count(*) filter (where not is_own) as n_peer,
-        sum(score) filter (where not is_own) as peer_wins
+        {{ arena_arm_wins('is_own', 'self', 'peer') }}
     from both_kinds
     group by judge
     having count(*) filter (where is_own) > 0
@@ -79,15 +76,7 @@ final as (
     select
         judge,
         judge = '(all judges)' as is_all_judges,
-        n_self,
-        self_wins / n_self as self_win_rate,
-        n_peer,
-        peer_wins / nullif(n_peer, 0) as peer_win_rate,
-        self_wins / n_self - peer_wins / nullif(n_peer, 0) as self_bias,
-        {{ arena_share_difference_ci('self_wins', 'n_self', 'peer_wins', 'n_peer', 'low') }}
-            as self_bias_ci_low,
-        {{ arena_share_difference_ci('self_wins', 'n_self', 'peer_wins', 'n_peer', 'high') }}
-            as self_bias_ci_high
+        {{ arena_arm_win_rates('self', 'peer', 'self_bias') }}
     from rates
     order by is_all_judges desc, judge asc
 )

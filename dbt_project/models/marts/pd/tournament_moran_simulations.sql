@@ -19,7 +19,7 @@ moran_pairs as (
 ),
 
 -- stream 3: the Moran runs (the bootstrap draws use stream 1, the sign flips stream 2)
-{{ pd_seed_key('run_manifest', 3) }},
+{{ seed_key_ctes('run_manifest', 3) }},
 
 agent_indexes as (
     select
@@ -89,20 +89,18 @@ moran_steps as (
         1 as n_mutants
     from run_keys
     union all
+    -- the step's own columns, one step on
     select
-        mutant,
-        resident,
-        repetition,
-        run_key,
-        population_size,
-        mutant_vs_mutant,
-        mutant_vs_resident,
-        resident_vs_mutant,
-        resident_vs_resident,
-        step + 1 as step,
-        n_mutants
-        + (birth_draw::double / 4294967296 * total_weight < mutant_weight)::integer
-        - (death_draw % population_size < n_mutants)::integer as n_mutants
+        * exclude (
+            step_key, birth_draw, death_draw, mutant_fitness, resident_fitness, mutant_weight,
+            total_weight
+        )
+        replace (
+            step + 1 as step,
+            n_mutants
+            + (birth_draw::double / 4294967296 * total_weight < mutant_weight)::integer
+            - (death_draw % population_size < n_mutants)::integer as n_mutants
+        )
     from (
         select
             *,

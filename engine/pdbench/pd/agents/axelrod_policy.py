@@ -152,7 +152,7 @@ class AxelrodPolicy(Policy):
 
 @cache
 def _stand_in_class(axl: Any) -> type:
-    class Opponent(axl.Player):  # type: ignore[name-defined, misc]
+    class Opponent(axl.Player):  # type: ignore[misc]
         """The other side of a pdbench match, as an Axelrod strategy sees it: a history."""
 
         name = "pdbench opponent"

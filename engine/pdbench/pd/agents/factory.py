@@ -40,7 +40,7 @@ class MatchSetup:
     matrix: PayoffMatrix
     root: Path
     """Folder that relative config paths are read from."""
-    record_call: Callable[[dict], None]
+    record_call: Callable[[dict[str, Any]], None]
     """Receives each provider call's ``calls.jsonl`` record."""
     runtime: ProviderRuntime | None = None
     """Shared by every gateway of the run: cache, prices, limits, back-off clock, cancel."""

@@ -1,0 +1,171 @@
+"""The persistent dbt worker, seen from outside: its files, its key, and the client's side.
+
+``pdbench worker start`` runs :mod:`pdbench.storage.dbt_daemon` in a session of its own: the
+same dbt worker as :mod:`pdbench.storage.dbt_worker`, but it outlives the command that
+started it and answers requests on a unix socket in the user's cache folder, next to dbt's
+saved parse. Its files there, named for the dbt project's folder (one worker per checkout):
+
+- ``<project>-worker.sock``: the socket, there while the worker serves;
+- ``<project>-worker.json``: its state (pid, socket, key, started at, requests served, busy),
+  written by the worker, read by ``pdbench worker status`` and by clients;
+- ``<project>-worker.lock``: held by the one client the worker serves (``flock``);
+- ``<project>-worker.log``: dbt's own output (failing tests and the like).
+
+The worker is keyed by the content of the dbt project and of pdbench's dbt worker code
+(:func:`project_key`): a client whose project differs from the worker's does not use it
+(``status`` says so). Nor does one that builds outside games' models, nor a second client
+while a first holds the lock: each starts a private worker instead, as without a persistent
+one (:class:`pdbench.storage.dbt.DbtProcess`). So the persistent worker serves one client at
+a time, and no client ever waits for another.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+__all__ = [
+    "PRIVATE_ENV",
+    "Connection",
+    "WorkerFiles",
+    "connect",
+    "is_alive",
+    "project_key",
+    "read_state",
+]
+
+PRIVATE_ENV = "PDBENCH_PRIVATE_DBT_WORKER"
+"""Set (``1``): this command starts a private worker even when a persistent one serves."""
+HANDSHAKE_TIMEOUT_S = 60.0
+"""How long a client waits for the worker's greeting before it starts a private worker (the
+worker greets at once unless it is stuck)."""
+_SKIPPED_FOLDERS = {"target", "logs", "dbt_packages", "outside_games", ".user.yml"}
+"""What in the dbt project is dbt's output or outside games' links, not the project."""
+_WORKER_CODE = [
+    Path(__file__).with_name(name)
+    for name in ("dbt.py", "dbt_worker.py", "dbt_daemon.py", "worker_socket.py")
+]
+
+
+@dataclass(frozen=True)
+class WorkerFiles:
+    """The persistent worker's files (see the module)."""
+
+    socket: Path
+    state: Path
+    lock: Path
+    log: Path
+
+    @classmethod
+    def in_folder(cls, folder: Path, project_dir: Path) -> WorkerFiles:
+        """The files of the worker of ``project_dir`` in the cache folder ``folder``."""
+        name = hashlib.sha256(str(project_dir).encode()).hexdigest()[:12]
+        return cls(*(folder / f"{name}-worker.{kind}" for kind in ("sock", "json", "lock", "log")))
+
+
+@dataclass
+class Connection:
+    """A client's connection to the persistent worker, and the lock it holds."""
+
+    sock: socket.socket
+    lock: TextIO
+    requests: TextIO
+    answers: TextIO
+    pid: int
+
+    def close(self) -> None:
+        """Close the connection (the worker ends if it was answering a request) and free
+        the lock."""
+        for stream in (self.requests, self.answers):
+            with contextlib.suppress(OSError):
+                stream.close()
+        with contextlib.suppress(OSError):
+            self.sock.close()
+        self.lock.close()
+
+
+def project_key(project_dir: Path) -> str:
+    """A digest of every file of the dbt project (dbt's output aside) and of pdbench's dbt
+    worker code: what a worker must have started from to serve a client."""
+    digest = hashlib.sha256()
+    files = [
+        path
+        for path in project_dir.rglob("*")
+        if not _SKIPPED_FOLDERS & set(path.relative_to(project_dir).parts)
+    ]
+    for path in sorted(files) + _WORKER_CODE:
+        with contextlib.suppress(OSError):
+            content = path.read_bytes()
+            digest.update(f"{path.name}\0{len(content)}\0".encode())
+            digest.update(content)
+    return digest.hexdigest()[:16]
+
+
+def read_state(files: WorkerFiles) -> dict[str, Any] | None:
+    """The worker's state, if a worker wrote one and is still alive."""
+    try:
+        state = json.loads(files.state.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(state, dict) or not is_alive(int(state.get("pid", 0))):
+        return None
+    return state
+
+
+def is_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet waited for, does not)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    with contextlib.suppress(OSError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()
+        return fields[0] != "Z"
+    return True
+
+
+def connect(files: WorkerFiles, key: str) -> Connection | None:
+    """A connection to the persistent worker, if one runs for this project (``key``) and
+    serves nobody else (and :data:`PRIVATE_ENV` is not set); None otherwise."""
+    if os.environ.get(PRIVATE_ENV) == "1":
+        return None
+    state = read_state(files)
+    if state is None or state.get("key") != key:
+        return None
+    files.lock.parent.mkdir(parents=True, exist_ok=True)
+    lock = files.lock.open("a", encoding="utf-8")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.close()
+        return None  # another client holds it
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(HANDSHAKE_TIMEOUT_S)
+        sock.connect(str(files.socket))
+        requests = sock.makefile("w", encoding="utf-8")
+        answers = sock.makefile("r", encoding="utf-8")
+        requests.write(json.dumps({"hello": key}) + "\n")
+        requests.flush()
+        greeting = json.loads(answers.readline() or "{}")
+        sock.settimeout(None)
+    except (OSError, ValueError):
+        sock.close()
+        lock.close()
+        return None
+    if greeting.get("key") != key:
+        sock.close()
+        lock.close()
+        return None
+    return Connection(sock, lock, requests, answers, int(greeting["pid"]))

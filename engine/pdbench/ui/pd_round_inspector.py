@@ -1,0 +1,69 @@
+"""The round inspector of a PD match with an LLM agent: for one round, what each LLM agent
+was told, every reply it gave, what the extraction rules read in each, and its provider
+calls. Read from the raw records (``rounds.jsonl``, ``calls.jsonl``): no mart holds them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from pdbench.model_text import show_model_text
+from pdbench.ui import pd_reader
+from pdbench.ui.page_parts import show_table
+from pdbench.ui.pd_reader import RoundTalk
+
+__all__ = ["round_inspector"]
+
+
+def round_inspector(run_dir: Path, match_id: str, rounds: pd.DataFrame) -> None:
+    """The inspector of the match ``match_id``, whose ``rounds`` (one row per round and side,
+    with ``agent`` labels) are drawn above it; the round is chosen on the page."""
+    st.subheader("Round inspector")
+    last = int(rounds["round_index"].max())
+    round_index = int(
+        st.number_input("Round", min_value=1, max_value=last, value=1, step=1, key="round")
+    )
+    talk = pd_reader.round_talk(run_dir, match_id, round_index)
+    calls = pd_reader.round_calls(run_dir, match_id, round_index)
+    llm_agents = rounds[(rounds["round_index"] == round_index) & (rounds["agent_kind"] == "llm")]
+    if llm_agents.empty:
+        return
+    for column, (_, agent) in zip(st.columns(len(llm_agents)), llm_agents.iterrows(), strict=True):
+        with column:
+            _agent_round(agent, talk, calls[calls["agent"] == agent["side"]])
+
+
+def _agent_round(agent: pd.Series, talk: RoundTalk, calls: pd.DataFrame) -> None:
+    """One LLM agent in one round: its move, its prompts, each reply and what was read in
+    it, and its provider calls."""
+    side = str(agent["side"])
+    st.markdown(
+        f"**{agent['agent']}** played **{agent['action']}** "
+        f"after {int(agent['attempts'])} attempt(s) · "
+        + ("valid reply" if agent["is_valid"] else ":red[invalid: fallback played]")
+    )
+    prompts, replies = talk.prompts.get(side), talk.replies.get(side)
+    if prompts is None and replies is None:
+        st.info("This run did not store prompts and replies (`store_prompts: false`).")
+    if prompts is not None:
+        with st.expander("System prompt"):
+            show_model_text(prompts.get("system", ""))
+        st.markdown("Round prompt")
+        show_model_text(prompts.get("round", ""))
+    rules = dict(zip(calls["attempt"], calls["parse_rule"], strict=True))
+    for attempt, reply in enumerate(replies or [], 1):
+        st.markdown(f"Reply, attempt {attempt}")
+        show_model_text(reply)
+        st.markdown(_reading(rules.get(attempt), agent["intended_action"]))
+    if not calls.empty:
+        show_table(calls, [c for c in calls.columns if c != "agent"], pinned=("attempt",))
+
+
+def _reading(rule: object, action: object) -> str:
+    """What the extraction rules made of one reply: the move and the rule, or nothing."""
+    if isinstance(rule, str) and rule:
+        return f"→ read as **{action}** (rule `{rule}`)"
+    return "→ :red[not read as a move (invalid)]"

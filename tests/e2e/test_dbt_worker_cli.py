@@ -1,0 +1,163 @@
+"""``pdbench worker start|stop|status``: a dbt worker that stays between commands, used by
+``aggregate`` only while it serves the current dbt project and nobody else, and that ends
+rather than write into a run directory whose command was killed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+from pdbench.storage.dbt import DBT_PROJECT_DIR, DbtProcess, worker_files
+from pdbench.storage.worker_socket import WorkerFiles, connect, project_key, read_state
+
+from tests.e2e.test_resume_and_secrets import PDBENCH
+from tests.e2e.test_run_integrity import _is_gone, _until, pdbench
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A user cache folder for this module's workers (and dbt's saved parse)."""
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture
+def files(cache: Path, monkeypatch: pytest.MonkeyPatch) -> WorkerFiles:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    return worker_files()
+
+
+def _demo(project: Path, out: str) -> Path:
+    result = pdbench(
+        "run", "configs/experiment.yaml", "--no-aggregate", "--output-dir", out, cwd=project
+    )
+    assert result.returncode == 0, result.stderr
+    return project / out
+
+
+def _marts(run_dir: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(run_dir.glob("*.parquet"))}
+
+
+def test_aggregate_through_a_started_worker_writes_the_same_marts(
+    project: Path, files: WorkerFiles
+) -> None:
+    through_worker = _demo(project, "demo")
+    private = project / "demo-private"
+    shutil.copytree(through_worker, private)
+    # first without a worker: dbt's saved parse and the empty marts are made once here
+    assert pdbench("aggregate", str(private), cwd=project).returncode == 0
+
+    started = pdbench("worker", "start", cwd=project)
+    try:
+        assert started.returncode == 0, started.stderr
+        assert started.stdout.startswith("dbt worker started: pid ")
+        assert files.socket.is_socket()
+        result = pdbench("aggregate", str(through_worker), cwd=project)
+        assert result.returncode == 0, result.stderr
+        status = pdbench("worker", "status", cwd=project).stdout
+    finally:
+        stopped = pdbench("worker", "stop", cwd=project)
+
+    assert "1 request served" in status and "stale" not in status
+    assert _marts(through_worker) == _marts(private)
+    assert len(_marts(private)) > 10
+    assert stopped.stdout.startswith("dbt worker stopped (pid ")
+    assert not files.socket.exists()
+    assert "no dbt worker is running" in pdbench("worker", "status", cwd=project).stdout
+
+
+def test_a_worker_whose_client_is_killed_mid_build_ends_at_once(
+    project: Path, files: WorkerFiles
+) -> None:
+    run_dir = _demo(project, "demo")
+    assert pdbench("worker", "start", cwd=project).returncode == 0
+    state = read_state(files)
+    assert state is not None
+    client = subprocess.Popen(
+        [PDBENCH, "aggregate", str(run_dir)],
+        cwd=project,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _until(lambda: (read_state(files) or {}).get("busy"), what="the worker to build")
+        client.send_signal(signal.SIGKILL)
+        client.wait(timeout=60)
+        _until(lambda: _is_gone(state["pid"]), what="the worker to end")
+    finally:
+        pdbench("worker", "stop", cwd=project)
+    assert not files.socket.exists() and read_state(files) is None
+
+
+def _fake_worker(files: WorkerFiles, key: str) -> socket.socket:
+    """A socket that greets clients as the persistent worker of ``key`` does, and the state
+    file naming it (this process as its pid)."""
+    files.socket.parent.mkdir(parents=True, exist_ok=True)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(files.socket))
+    server.listen(8)
+    state = {"pid": os.getpid(), "socket": str(files.socket), "key": key,
+             "started_at": "2026-01-01T00:00:00+00:00", "requests_served": 0}  # fmt: skip
+    files.state.write_text(json.dumps(state), encoding="utf-8")
+
+    def greet() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            hello = json.loads(conn.makefile("r").readline())
+            conn.sendall((json.dumps({"key": hello["hello"], "pid": os.getpid()}) + "\n").encode())
+
+    threading.Thread(target=greet, daemon=True).start()
+    return server
+
+
+def test_one_client_at_a_time_and_only_for_the_same_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
+    files = worker_files()
+    key = project_key(DBT_PROJECT_DIR)
+    server = _fake_worker(files, key)
+    try:
+        first = connect(files, key)
+        assert first is not None
+        # a second client while the first is served: it does not wait, it gets None (and
+        # DbtProcess starts a private worker)
+        assert connect(files, key) is None
+        first.close()
+        second = connect(files, key)
+        assert second is not None
+        second.close()
+
+        # a worker of another version of the project is not used
+        files.state.write_text(
+            files.state.read_text().replace(key, "0" * len(key)), encoding="utf-8"
+        )
+        process = DbtProcess()
+        assert process.persistent is None
+        process.close()
+        status = pdbench("worker", "status", cwd=tmp_path).stdout
+        assert "stale: the dbt project changed since it started" in status
+    finally:
+        server.close()
+
+
+def test_the_key_follows_the_projects_content(tmp_path: Path) -> None:
+    project = tmp_path / "dbt_project"
+    (project / "models").mkdir(parents=True)
+    (project / "models" / "a.sql").write_text("select 1", encoding="utf-8")
+    before = project_key(project)
+    (project / "target").mkdir()
+    (project / "target" / "out.sql").write_text("compiled", encoding="utf-8")
+    assert project_key(project) == before, "dbt's output is not the project"
+    (project / "models" / "a.sql").write_text("select 2", encoding="utf-8")
+    assert project_key(project) != before
