@@ -26,7 +26,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import IO, Literal
 
 from pdbench.errors import AggregationError
 from pdbench.storage.jsonl import cut_torn_tails
@@ -162,7 +162,7 @@ class DbtProcess:
             return self.persistent.sock.fileno() != -1
         return self._process is not None and self._process.poll() is None
 
-    def _streams(self) -> tuple[TextIO, TextIO]:
+    def _streams(self) -> tuple[IO[str], IO[str]]:
         if self.persistent is not None:
             return self.persistent.requests, self.persistent.answers
         assert self._process is not None

@@ -33,8 +33,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from pdbench.storage.dbt import DBT_PROJECT_DIR, GAME_MODELS_ENV, worker_files
-from pdbench.storage.dbt_worker import RUN_RESULTS_ENV, DbtSession
+from pdbench.storage.dbt import DBT_PROJECT_DIR, GAME_MODELS_ENV, RUN_RESULTS_ENV, worker_files
+from pdbench.storage.dbt_worker import DbtSession
 from pdbench.storage.worker_socket import WorkerFiles, is_alive, project_key, read_state
 
 __all__ = ["start", "stop"]

@@ -161,8 +161,8 @@ class DbtSession:
             parsed = dbtRunner().invoke(_arguments("parse", work_dir))
             self._stamp = _save_parse(self._target_dir, self._stamp)
             # a project dbt cannot parse is reported with the first request
-            ok = parsed.success and isinstance(parsed.result, Manifest)
-            self._manifest = parsed.result if ok else None
+            result = parsed.result
+            self._manifest = result if parsed.success and isinstance(result, Manifest) else None
             _stages["parsed_ahead"] = time.time()
 
     def answer(self, line: str) -> dict[str, Any]:
