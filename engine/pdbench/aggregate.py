@@ -17,6 +17,7 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pdbench.empty_marts import write_empty_marts
 from pdbench.errors import AggregationError, RunDirError
@@ -111,7 +112,7 @@ REPLAYED_BY_RESUME = ("without exactly their rounds",)
 replays every match that lacks a round."""
 
 
-def _with_repair(message: str, run_dir: Path, manifest: dict) -> str:
+def _with_repair(message: str, run_dir: Path, manifest: dict[str, Any]) -> str:
     """``message``, with the command that repairs the run when ``--resume`` does."""
     if not any(phrase in message for phrase in REPLAYED_BY_RESUME):
         return message
@@ -157,7 +158,7 @@ def _build_what_the_run_holds(
     return results, left_out
 
 
-def _check_run_dir(run_dir: Path) -> tuple[Game, dict]:
+def _check_run_dir(run_dir: Path) -> tuple[Game, dict[str, Any]]:
     """Fail early, in one line, on a run directory dbt could not read; return its game and
     manifest."""
     if not run_dir.is_dir():

@@ -56,7 +56,9 @@ def bracket_text(column: str, value: Any, low: Any, high: Any, *, unit: str = ""
     return f"{shown} [{format_cell(column, low)}, {format_cell(column, high)}]"
 
 
-def read_rows(path: Path, columns: tuple[str, ...], *, where: str, order_by: str) -> list[dict]:
+def read_rows(
+    path: Path, columns: tuple[str, ...], *, where: str, order_by: str
+) -> list[dict[str, Any]]:
     """The rows of the mart at ``path`` as dicts (none when the file is missing); the all-NULL
     row an empty model writes is left out by ``where``."""
     if not path.is_file():

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -40,7 +41,7 @@ class Overview:
     """One line for a list of runs: the first finding, or why there is none."""
 
 
-def manifest_of(run_dir: Path) -> dict:
+def manifest_of(run_dir: Path) -> dict[str, Any]:
     """The manifest of ``run_dir`` as JSON, unchecked: the overview needs only its game, run
     id, status and config; a one-line :class:`RunDirError` when it cannot be read."""
     path = run_dir / RunFiles.MANIFEST

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "INVALID",
@@ -39,7 +40,7 @@ class Extraction[T]:
         return self.value is not None
 
 
-INVALID: Extraction = Extraction()
+INVALID: Extraction[Any] = Extraction()
 """What a rule returns for a reply it does not read."""
 
 # decoration around a lone token: emphasis, code, quotes, brackets, trailing punctuation

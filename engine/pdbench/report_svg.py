@@ -9,6 +9,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 from pdbench.column_labels import format_cell, label
 
@@ -156,7 +157,7 @@ def table_html(header: list[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def mart_table_html(columns: Sequence[str], rows: list[dict]) -> str:
+def mart_table_html(columns: Sequence[str], rows: list[dict[str, Any]]) -> str:
     """An HTML table of mart rows: each column's label over its formatted cells."""
     return table_html(
         [label(column) for column in columns],
@@ -165,7 +166,7 @@ def mart_table_html(columns: Sequence[str], rows: list[dict]) -> str:
 
 
 def table_section(
-    heading: str, caption: str, columns: Sequence[str], rows: list[dict]
+    heading: str, caption: str, columns: Sequence[str], rows: list[dict[str, Any]]
 ) -> Section | None:
     """A section showing ``rows`` as a table; None when there is no row."""
     return Section(heading, caption, mart_table_html(columns, rows)) if rows else None

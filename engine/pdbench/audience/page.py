@@ -40,7 +40,8 @@ def _run_dir(argv: list[str]) -> Path:
     parser = argparse.ArgumentParser(prog="pdbench-audience")
     parser.add_argument("--run-dir", type=Path, required=True)
     args, _ = parser.parse_known_args(argv)
-    return args.run_dir
+    run_dir: Path = args.run_dir
+    return run_dir
 
 
 @st.cache_resource(show_spinner=False)

@@ -99,7 +99,7 @@ def bias_heatmap(bias: pd.DataFrame) -> alt.LayerChart:
 
 def calls_by_phase(calls: pd.DataFrame) -> alt.Chart:
     """Provider calls per player, stacked by phase."""
-    return (
+    chart: alt.Chart = (
         alt.Chart(calls)
         .mark_bar()
         .encode(
@@ -117,3 +117,4 @@ def calls_by_phase(calls: pd.DataFrame) -> alt.Chart:
         )
         .properties(autosize=_FIT_WIDTH, height=max(140, 36 * calls["player"].nunique()))
     )
+    return chart

@@ -16,7 +16,7 @@ ValueKind = Literal["rate", "points", "round", "count", "mean_count", "flag"]
 
 
 def _missing(value: object) -> bool:
-    return value is None or bool(pd.isna(value))  # type: ignore[arg-type]
+    return value is None or bool(pd.isna(value))
 
 
 def format_value(value: object, kind: ValueKind) -> str:

@@ -66,7 +66,7 @@ def nothing_to_show(rows: pd.DataFrame, note: str) -> bool:
     """Whether ``rows`` is empty; if so ``note`` says on the page why."""
     if rows.empty:
         st.info(note)
-    return rows.empty
+    return bool(rows.empty)
 
 
 def points_column(title: str) -> ColumnConfig:
@@ -112,7 +112,7 @@ NAMED_VALUES = ("metric",)
 
 def _cell(column: str, per_agent: bool, fmt: str | None = None) -> Any:
     def written(value: object) -> str:
-        if value is None or (not isinstance(value, list | tuple | dict) and pd.isna(value)):  # type: ignore[arg-type]
+        if value is None or (not isinstance(value, list | tuple | dict) and pd.isna(value)):
             return MISSING
         if fmt == "flag":
             return "yes" if bool(value) else "no"

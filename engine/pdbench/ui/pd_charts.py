@@ -49,7 +49,8 @@ default, ``fit``, squeezes axes and legends into the height)."""
 
 def _agent_labels(rows: pd.DataFrame) -> list[str]:
     """The ``agent`` labels of ``rows`` (one row per agent side, or more), A first."""
-    return rows.sort_values("side")["agent"].drop_duplicates().tolist()
+    labels: list[str] = rows.sort_values("side")["agent"].drop_duplicates().tolist()
+    return labels
 
 
 def _agent_colors(rows: pd.DataFrame) -> alt.Scale:
@@ -129,7 +130,7 @@ def actions_timeline(rounds: pd.DataFrame) -> alt.LayerChart:
 
 def cumulative_payoff(rounds: pd.DataFrame) -> alt.Chart:
     """Each agent's cumulative payoff (as recorded per round) against the round."""
-    return (
+    chart: alt.Chart = (
         alt.Chart(rounds)
         .mark_line(interpolate="step-after", strokeWidth=2.2)
         .encode(
@@ -144,6 +145,7 @@ def cumulative_payoff(rounds: pd.DataFrame) -> alt.Chart:
         )
         .properties(autosize=_FIT_WIDTH, height=260)
     )
+    return chart
 
 
 def cooperation_over_time(rows: pd.DataFrame, agents: pd.DataFrame) -> alt.LayerChart:
@@ -187,7 +189,7 @@ def cooperation_over_time(rows: pd.DataFrame, agents: pd.DataFrame) -> alt.Layer
 def replicates_playing(rows: pd.DataFrame) -> alt.Chart:
     """The replicates still playing at each round (``n_replicates`` of the condition rows of
     cooperation_over_time): under a random horizon they end one by one."""
-    return (
+    chart: alt.Chart = (
         alt.Chart(rows)
         .mark_area(color=PALETTE[4], interpolate="step-after")
         .encode(
@@ -200,6 +202,7 @@ def replicates_playing(rows: pd.DataFrame) -> alt.Chart:
         )
         .properties(autosize=_FIT_WIDTH, height=90)
     )
+    return chart
 
 
 FEW_REPLICATES = 5
@@ -373,7 +376,7 @@ def payoff_heatmap(matrix: pd.DataFrame, order: list[str]) -> alt.LayerChart:
 def population_shares(ecosystem: pd.DataFrame) -> alt.Chart:
     """Each agent's share of the population against the generation (``tournament_ecosystem``
     rows), one line per agent."""
-    return (
+    chart: alt.Chart = (
         alt.Chart(ecosystem)
         .mark_line(strokeWidth=2.2)
         .encode(
@@ -395,3 +398,4 @@ def population_shares(ecosystem: pd.DataFrame) -> alt.Chart:
         )
         .properties(autosize=_FIT_WIDTH, height=300)
     )
+    return chart
