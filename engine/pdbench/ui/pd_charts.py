@@ -49,8 +49,7 @@ default, ``fit``, squeezes axes and legends into the height)."""
 
 def _agent_labels(rows: pd.DataFrame) -> list[str]:
     """The ``agent`` labels of ``rows`` (one row per agent side, or more), A first."""
-    labels: list[str] = rows.sort_values("side")["agent"].drop_duplicates().tolist()
-    return labels
+    return list(rows.sort_values("side")["agent"].drop_duplicates())
 
 
 def _agent_colors(rows: pd.DataFrame) -> alt.Scale:
