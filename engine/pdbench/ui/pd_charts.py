@@ -1,7 +1,5 @@
 """Altair charts of the PD's pages: each takes rows as the marts or the raw files hold them and
-draws them; none computes a number (the band around cooperation over time comes from the
-mart too).
-"""
+draws them; none computes a number (the band around cooperation over time is the mart's)."""
 
 from __future__ import annotations
 
@@ -244,7 +242,8 @@ def memory_one_heatmap(profile: pd.DataFrame) -> alt.LayerChart:
 def condition_bars(bars: pd.DataFrame, *, title: str, percent: bool) -> alt.LayerChart:
     """Grouped horizontal bars of one metric per condition and agent side, each with its 95%
     interval (``bars``: condition, side, agent, value, ci_low, ci_high, as aggregates holds
-    them per side); a bar without an interval has none drawn."""
+    them per side); a bar without an interval has none drawn, and with no interval at all
+    there is no interval layer (Vega warns of an empty layer's infinite extent)."""
     number = ".1%" if percent else ".3f"
     base = alt.Chart(bars).encode(
         y=alt.Y("condition:N", title=None, axis=alt.Axis(labelLimit=260)),
@@ -275,7 +274,8 @@ def condition_bars(bars: pd.DataFrame, *, title: str, percent: bool) -> alt.Laye
         .mark_errorbar(ticks=True, color="black")
         .encode(x=alt.X("ci_low:Q", title=title), x2="ci_high:Q", tooltip=tooltip)
     )
-    return alt.LayerChart(layer=[drawn, whiskers]).properties(
+    layers = [drawn, whiskers] if bars["ci_low"].notna().any() else [drawn]
+    return alt.LayerChart(layer=layers).properties(
         autosize=_FIT_WIDTH, height=max(120, 40 * bars["condition"].nunique())
     )
 
