@@ -1,5 +1,6 @@
-"""The ``pdbench`` command: validate, run, import, aggregate, compare, compare-runs,
-leaderboard, report, ui, audience, schema, worker.
+"""The ``pdbench`` command: validate, run, import, aggregate, then each game's own commands
+(:attr:`pdbench.game.Game.commands`: the PD's compare and compare-runs, the arena's
+leaderboard), then report, ui, audience, schema, worker.
 
 A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
 one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
@@ -19,14 +20,11 @@ import typer
 
 from pdbench import cli_run
 from pdbench.cli_errors import err as _err
-from pdbench.cli_errors import one_line as _one_line
 from pdbench.cli_errors import user_errors as _user_errors
-from pdbench.cli_help import CONTEXT_SETTINGS, FlagCommand, FlagGroup, examples
+from pdbench.cli_help import CONTEXT_SETTINGS, EXAMPLES, FlagGroup, command
 from pdbench.cli_options import (
     Address,
     ChunkRounds,
-    ComparedMetrics,
-    ComparedRuns,
     DryRun,
     ExecutorOption,
     ImportFormat,
@@ -47,31 +45,31 @@ from pdbench.cli_schema import schema
 from pdbench.cli_worker import worker
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import RunDirError
-from pdbench.game import Game, PlayOptions, RunResult
+from pdbench.game import Game, PlayOptions, RunResult, imported
 from pdbench.games import GAMES, load_config
 from pdbench.imports.cli import import_help, run_import
 from pdbench.pages import AUDIENCE_APP, STREAMLIT_APP, audience_command, streamlit_command
 from pdbench.storage.manifest import read_manifest
 from pdbench.storage.schema import RunFiles
 
-__all__ = ["AUDIENCE_APP", "STREAMLIT_APP", "app", "audience_command", "main", "streamlit_command"]
-
-app = typer.Typer(
-    name="pdbench",
-    help="Play the iterated Prisoner's Dilemma and Humanity's Last Arena with LLM agents.",
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    cls=FlagGroup,
-    context_settings=CONTEXT_SETTINGS,
-)
+__all__ = [
+    "AUDIENCE_APP",
+    "STREAMLIT_APP",
+    "app",
+    "audience_command",
+    "build_app",
+    "main",
+    "streamlit_command",
+]
 
 EXIT_INTERRUPTED = 130
 
 
-def _command[F: Callable[..., Any]](name: str, **settings: Any) -> Callable[[F], F]:
-    """``app.command`` for ``name``: ``-h``, plain flags, and examples under its help."""
-    return app.command(name, cls=FlagCommand, epilog=examples(name), **settings)
+def _command[F: Callable[..., Any]](
+    app: typer.Typer, name: str, **settings: Any
+) -> Callable[[F], F]:
+    """``app.command`` for ``name``: ``-h``, plain flags, and its examples under its help."""
+    return command(app, name, example_lines=EXAMPLES[name], **settings)
 
 
 def _load(config: Path) -> tuple[LoadedConfig, Game]:
@@ -91,7 +89,6 @@ def _checked(config: Path, *, keys: bool = True) -> tuple[LoadedConfig, Game]:
     return loaded, game
 
 
-@_command("validate")
 def validate(
     config: Annotated[Path, typer.Argument(help="The experiment YAML file.")],
 ) -> None:
@@ -104,7 +101,6 @@ def validate(
         typer.echo(line)
 
 
-@_command("run")
 def run(
     config: Annotated[Path, typer.Argument(help="The experiment YAML file.")],
     replicates: Replicates = None,
@@ -188,7 +184,6 @@ def _aggregate(run_dir: Path, *, unit_tests: bool = False) -> None:
     typer.echo(summary.text)
 
 
-@_command("import", help=import_help())
 def import_(
     format_name: ImportFormat,
     sources: ImportSources,
@@ -211,7 +206,6 @@ def import_(
             _aggregate(summary.run_dir)
 
 
-@_command("aggregate")
 def aggregate(
     run_dir: Annotated[Path, typer.Argument(help="A run directory written by `pdbench run`.")],
     unit_tests: Annotated[
@@ -232,61 +226,6 @@ def aggregate(
         _aggregate(run_dir, unit_tests=unit_tests)
 
 
-@_command("compare")
-def compare(
-    run_dir: Annotated[Path, typer.Argument(help="A PD run directory, aggregated.")],
-    first: Annotated[str, typer.Argument(help="A condition of the run.")],
-    second: Annotated[str, typer.Argument(help="Another condition, compared with the first.")],
-) -> None:
-    """Compare two conditions of a PD run: each metric's paired difference (first minus
-    second) with its 95% interval, p and BH-adjusted p, a verdict, and the fallback moves."""
-    from pdbench.pd.compare import compare_lines
-
-    with _user_errors():
-        manifest = read_manifest(run_dir)
-        if manifest.game != "pd":
-            raise RunDirError(f"{run_dir}: compare reads a PD run; this one is {manifest.game}")
-        lines = compare_lines(run_dir, first, second)
-    for line in lines:
-        typer.echo(line)
-
-
-@_command("compare-runs")
-def compare_runs(run_dirs: ComparedRuns, metric: ComparedMetrics = None) -> None:
-    """Several PD runs side by side (e.g. a study's imported games and a new model on its
-    replicate config): each condition's means with 95% intervals, matched by condition."""
-    from pdbench.pd.compare_runs import compare_runs_lines
-
-    with _user_errors():
-        lines = compare_runs_lines(run_dirs, metric or [])
-    for line in lines:
-        typer.echo(line)
-
-
-@_command("leaderboard")
-def leaderboard(
-    sources: Annotated[
-        list[Path],
-        typer.Argument(
-            help="Arena run directories, or folders holding them (every arena run inside)."
-        ),
-    ],
-    output_dir: Annotated[
-        Path, typer.Option(help="Folder of the series' files and marts (rebuilt each time).")
-    ] = Path("data/leaderboard"),
-) -> None:
-    """Rank arena players across tournaments: each one's adjusted score, trend and consistency."""
-    from pdbench.arena.series import build_series, summary_lines
-
-    with _user_errors():
-        series = build_series(sources, output_dir)
-    for line in series.skipped:
-        _err(f"skipped {_one_line(line)}")
-    for line in summary_lines(series):
-        typer.echo(line)
-
-
-@_command("report")
 def report(
     run_dir: Annotated[
         Path,
@@ -324,7 +263,6 @@ def _serve(command: list[str], *, print_command: bool) -> None:
     os.execvp(command[0], command)
 
 
-@_command("ui")
 def ui(
     run_dir: Annotated[
         Path,
@@ -348,7 +286,6 @@ def ui(
     _serve(command, print_command=print_command)
 
 
-@_command("audience")
 def audience(
     run_dir: Annotated[
         Path, typer.Argument(help="An arena run directory written by `pdbench run`.")
@@ -367,8 +304,34 @@ def audience(
     _serve(command, print_command=print_command)
 
 
-_command("schema")(schema)
-_command("worker")(worker)
+def build_app() -> typer.Typer:
+    """The ``pdbench`` command: the commands every game shares, with each registered game's
+    own (its ``commands``) after ``aggregate``, in the registry's order."""
+    app = typer.Typer(
+        name="pdbench",
+        help="Play the iterated Prisoner's Dilemma and Humanity's Last Arena with LLM agents.",
+        add_completion=False,
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        cls=FlagGroup,
+        context_settings=CONTEXT_SETTINGS,
+    )
+    _command(app, "validate")(validate)
+    _command(app, "run")(run)
+    _command(app, "import", help=import_help())(import_)
+    _command(app, "aggregate")(aggregate)
+    for game in GAMES.values():
+        if game.commands:
+            imported(game.commands)(app)
+    _command(app, "report")(report)
+    _command(app, "ui")(ui)
+    _command(app, "audience")(audience)
+    _command(app, "schema")(schema)
+    _command(app, "worker")(worker)
+    return app
+
+
+app = build_app()
 
 
 def main() -> None:

@@ -1,18 +1,22 @@
 """How the commands' help reads: ``-h`` as well as ``--help``, a flag printed as a plain flag
 (``--dry-run``, never ``--dry-run <bool>``), and a few real commands under "Examples" in
-every command's help."""
+every command's help. A game's own commands (:attr:`pdbench.game.Game.commands`) are added
+with :func:`command` too, their examples beside them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import typer
 from typer.core import TyperCommand, TyperGroup
 
-__all__ = ["CONTEXT_SETTINGS", "EXAMPLES", "FlagCommand", "FlagGroup", "examples"]
+__all__ = ["CONTEXT_SETTINGS", "EXAMPLES", "FlagCommand", "FlagGroup", "command", "examples"]
 
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
-# Commands of the docs, a few per command: what a person types first.
+# Commands of the docs, a few per command every game shares: what a person types first (a
+# game's own commands keep theirs beside them).
 EXAMPLES: dict[str, tuple[str, ...]] = {
     "validate": ("pdbench validate configs/experiment.yaml",),
     "run": (
@@ -26,11 +30,6 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "--mapping configs/import/akata_pd.yaml --output-dir data/runs/akata_excerpt",
     ),
     "aggregate": ("pdbench aggregate data/runs/demo", "pdbench aggregate data/runs/arena-demo"),
-    "compare": ("pdbench compare data/runs/demo cooperative_llm_vs_alld tft_vs_alld",),
-    "compare-runs": (
-        "pdbench compare-runs data/runs/gpt35t data/runs/fontana_urnd --metric cooperation_rate_a",
-    ),
-    "leaderboard": ("pdbench leaderboard data/runs --output-dir data/leaderboard",),
     "report": (
         "pdbench report data/runs/demo",
         "pdbench report data/runs/arena-demo --output arena-demo.html",
@@ -50,10 +49,18 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
 }
 
 
-def examples(command: str) -> str:
-    """The epilog of ``command``'s help: "Examples:" then one command a line (the help
-    joins paragraphs, so each command is a paragraph of its own)."""
-    return "\n\n".join(("Examples:", *(f"  {line}" for line in EXAMPLES[command])))
+def examples(lines: tuple[str, ...]) -> str:
+    """The epilog of a command's help: "Examples:" then one command a line (the help joins
+    paragraphs, so each command is a paragraph of its own)."""
+    return "\n\n".join(("Examples:", *(f"  {line}" for line in lines)))
+
+
+def command[F: Callable[..., Any]](
+    app: typer.Typer, name: str, *, example_lines: tuple[str, ...], **settings: Any
+) -> Callable[[F], F]:
+    """``app.command`` for ``name``: ``-h``, plain flags, and ``example_lines`` under its
+    help."""
+    return app.command(name, cls=FlagCommand, epilog=examples(example_lines), **settings)
 
 
 def _plain_flags(params: list[Any]) -> list[Any]:

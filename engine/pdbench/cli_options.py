@@ -11,8 +11,6 @@ import typer
 __all__ = [
     "Address",
     "ChunkRounds",
-    "ComparedMetrics",
-    "ComparedRuns",
     "DbtSources",
     "DryRun",
     "ExecutorOption",
@@ -94,20 +92,4 @@ MappingSettings = Annotated[
 ]
 RunId = Annotated[
     str | None, typer.Option(help="The run's id (default: the output directory's name).")
-]
-ComparedRuns = Annotated[
-    list[Path],
-    typer.Argument(
-        metavar="RUN_DIR...",
-        help="PD run directories, aggregated (played or imported), side by side.",
-    ),
-]
-ComparedMetrics = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--metric",
-        metavar="METRIC",
-        help="A metric of aggregates.parquet, e.g. payoff_per_round_a (repeat for several; "
-        "default: cooperation_rate_a).",
-    ),
 ]

@@ -2,8 +2,8 @@
 
 The command line, ``pdbench aggregate`` and the viewer know no game by name: they ask the
 :class:`Game` of the config (or of the run directory's manifest) for everything that differs
-between games. A game's package provides one subclass of :class:`Game` and the pieces it
-names:
+between games, and a command only one game has is that game's own (``commands``). A
+game's package provides one subclass of :class:`Game` and the pieces it names:
 
 - ``config_model``: the pydantic model of its experiment file (``game: <name>``);
 - ``records``: the raw records it writes (their files and pydantic models), from which the
@@ -14,6 +14,8 @@ names:
 - ``marts``: the raw files its dbt models read, the dbt tag that selects them, and the short
   table ``aggregate`` prints;
 - ``viewer``: ``"module:function"`` drawing its pages (imported only by the viewer);
+- ``commands``: ``"module:function"`` adding its own commands to ``pdbench`` (the PD's
+  ``compare`` and ``compare-runs``, the arena's ``leaderboard``), listed after ``aggregate``;
 - ``series``: a folder gathering several of its runs, if the game has one (the arena's
   ``pdbench leaderboard``): the file that marks it, and its viewer page, overview and report.
 
@@ -173,6 +175,11 @@ class Game:
     """The config the README runs for this game (named in the viewer's hints)."""
     series: ClassVar[Series | None] = None
     """The folder gathering several runs of the game, if it has one."""
+    commands: ClassVar[str] = ""
+    """``"module:function"``: ``function(app)`` adds the game's own commands to the
+    ``typer.Typer`` of ``pdbench`` (with :func:`pdbench.cli_help.command`), importing what
+    they run inside their bodies; empty: the game has none. Called, in the registry's order,
+    when :func:`pdbench.cli.build_app` builds the command."""
 
     def check_providers(self, loaded: LoadedConfig, *, keys: bool = True) -> None:
         """Fail before anything is written when a player's provider cannot be built here."""

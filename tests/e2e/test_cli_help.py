@@ -12,6 +12,19 @@ from pdbench.cli_help import EXAMPLES
 from typer.testing import CliRunner
 
 COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands)
+GAME_COMMANDS = ("compare", "compare-runs", "leaderboard")
+"""The games' own commands (``Game.commands``), whose examples live beside them."""
+
+
+def _examples(command: str) -> list[str]:
+    """The commands under "Examples:" in ``command``'s help, as registered."""
+    (info,) = [c for c in app.registered_commands if c.name == command]
+    head, *lines = (info.epilog or "").split("\n\n")
+    assert head == "Examples:", info.epilog
+    return [line.strip() for line in lines]
+
+
+EVERY_EXAMPLE = [line for command in COMMANDS for line in _examples(command)]
 
 
 def _help(*words: str) -> str:
@@ -21,7 +34,10 @@ def _help(*words: str) -> str:
 
 
 def test_every_command_has_examples() -> None:
-    assert set(EXAMPLES) == set(COMMANDS)
+    assert set(EXAMPLES) == set(COMMANDS) - set(GAME_COMMANDS)
+    for command in COMMANDS:
+        assert _examples(command), command
+        assert all(line.startswith(f"pdbench {command}") for line in _examples(command))
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -51,8 +67,8 @@ def test_run_help_lists_its_flags_without_a_value() -> None:
 
 @pytest.mark.parametrize(
     "words",
-    [shlex.split(line)[1:] for lines in EXAMPLES.values() for line in lines],
-    ids=[line for lines in EXAMPLES.values() for line in lines],
+    [shlex.split(line)[1:] for line in EVERY_EXAMPLE],
+    ids=EVERY_EXAMPLE,
 )
 def test_every_example_parses(words: list[str]) -> None:
     group = typer.main.get_command(app)

@@ -1,6 +1,7 @@
 """A third game added by registration only (``tests/games/coin``: its package and one
 ``register`` line): validated, played, aggregated by its one dbt model and shown by the
-viewer through the same commands as the PD and the arena, with no edit to pdbench."""
+viewer through the same commands as the PD and the arena, and given a command of its own,
+with no edit to pdbench."""
 
 from __future__ import annotations
 
@@ -100,3 +101,39 @@ def test_an_unknown_game_in_a_run_directory_is_one_line(project: Path, coin_game
         "data/runs/coins/run_manifest.json: unknown game 'coin' (known: pd, arena)\n"
     )
     assert result.stderr.count("\n") == 1
+
+
+def test_a_registered_game_adds_its_own_command(project: Path, coin_game: None):
+    Path("coin.yaml").write_text(CONFIG, encoding="utf-8")
+    assert _invoke("run", "coin.yaml", "--no-aggregate").exit_code == 0
+    assert "coin-calls" not in [c.name for c in cli.app.registered_commands]
+    app = cli.build_app()
+    names = [c.name for c in app.registered_commands]
+    # the games' own commands follow aggregate, in the registry's order (pd, arena, coin)
+    assert names[names.index("aggregate") :][:5] == [
+        "aggregate", "compare", "compare-runs", "leaderboard", "coin-calls",
+    ]  # fmt: skip
+    runner = CliRunner()
+    listed = runner.invoke(app, ["-h"], env={"COLUMNS": "200"})
+    (line,) = [line for line in listed.stdout.splitlines() if "│ coin-calls " in line]
+    assert " ".join(line.split()[2:]) == "Each player's right calls, straight from flips.jsonl. │"
+    helped = runner.invoke(app, ["coin-calls", "-h"], env={"COLUMNS": "200"})
+    assert helped.exit_code == 0
+    assert "pdbench coin-calls data/runs/coins" in helped.stdout.split("Examples:", 1)[1]
+
+    called = runner.invoke(app, ["coin-calls", "data/runs/coins"])
+    assert called.exit_code == 0, called.stderr
+    flips = [
+        json.loads(line) for line in Path("data/runs/coins/flips.jsonl").read_text().splitlines()
+    ]
+    right = {
+        player: sum(f["call"] == f["side"] for f in flips if f["player"] == player)
+        for player in ("ann", "bob")
+    }
+    assert called.stdout == (
+        f"ann: {right['ann']} of 25 calls right\nbob: {right['bob']} of 25 calls right\n"
+    )
+
+    missing = runner.invoke(app, ["coin-calls", "nowhere"])
+    assert missing.exit_code == 2
+    assert missing.stderr == "error: nowhere/flips.jsonl: no such file (a coin run directory?)\n"

@@ -17,4 +17,6 @@ score is a dbt model. Modules:
 - ``plan``: the calls per phase, tokens and cost (``--dry-run``);
 - ``resume``: which phases of a stopped tournament are kept (``--resume``);
 - ``runner``: the tournament into a run directory, each phase's calls concurrently.
+- ``series``: finished tournaments gathered into a series (``pdbench leaderboard``,
+  defined in ``cli_commands``).
 """

@@ -27,6 +27,7 @@ class ArenaGame(Game):
     config_model = ArenaConfig
     viewer = "pdbench.ui.arena_pages:render"
     overview = "pdbench.arena.overview:arena_findings"
+    commands = "pdbench.arena.cli_commands:add_commands"
     report_sections = "pdbench.arena.report_sections:arena_sections"
     example_config = "configs/arena.yaml"
     records = ARENA_RECORDS

@@ -29,6 +29,7 @@ class PDGame(Game):
     config_model = ExperimentConfig
     viewer = "pdbench.ui.pd_pages:render"
     overview = "pdbench.pd.overview:pd_findings"
+    commands = "pdbench.pd.cli_commands:add_commands"
     report_sections = "pdbench.pd.report_sections:pd_sections"
     example_config = "configs/experiment.yaml"
     records = PD_RECORDS

@@ -2,17 +2,23 @@
 
 It shows what a game is to pdbench (:class:`pdbench.game.Game`): a config model, a play that
 writes raw records into a run directory through the shared plumbing, one dbt model (in
-``models/``, built from this folder) and one viewer page.
+``models/``, built from this folder), one viewer page and one command of its own
+(``pdbench coin-calls``).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
+import typer
+from pdbench.cli_errors import user_errors
+from pdbench.cli_help import command
 from pdbench.clock import utc_timestamp
 from pdbench.config.base import NAME_PATTERN, Seed, StrictModel
 from pdbench.config.loader import LoadedConfig
+from pdbench.errors import RunDirError
 from pdbench.game import Game, Marts, PlayOptions, RunResult
 from pdbench.rng import stream
 from pdbench.run.run_dir import manifest_lifecycle, prepare_run_dir
@@ -22,7 +28,7 @@ from pdbench.storage.run_lock import hold_run_dir
 from pydantic import Field
 
 FLIPS = "flips.jsonl"
-__all__ = ["CoinConfig", "CoinGame", "render"]
+__all__ = ["CoinConfig", "CoinGame", "add_commands", "render"]
 
 
 class CoinConfig(StrictModel):
@@ -42,6 +48,7 @@ class CoinGame(Game):
     title = "Coin calls"
     config_model = CoinConfig
     viewer = "tests.games.coin:render"
+    commands = "tests.games.coin:add_commands"
     example_config = "configs/coin.yaml"
     marts = Marts(
         dbt_tag="coin",
@@ -82,3 +89,23 @@ def render(run) -> None:
     st.header("Scores")
     path = run.run_dir / "coin_scores.parquet"
     st.dataframe(duckdb.sql(f"select * from read_parquet('{path}') order by player").df())
+
+
+def coin_calls(
+    run_dir: Annotated[Path, typer.Argument(help="A coin run directory.")],
+) -> None:
+    """Each player's right calls, straight from flips.jsonl."""
+    with user_errors():
+        path = run_dir / FLIPS
+        if not path.is_file():
+            raise RunDirError(f"{path}: no such file (a coin run directory?)")
+        lines = path.read_text(encoding="utf-8").splitlines()
+    flips = [json.loads(line) for line in lines]
+    for player in sorted({flip["player"] for flip in flips}):
+        calls = [flip for flip in flips if flip["player"] == player]
+        right = sum(flip["call"] == flip["side"] for flip in calls)
+        typer.echo(f"{player}: {right} of {len(calls)} calls right")
+
+
+def add_commands(app: typer.Typer) -> None:
+    command(app, "coin-calls", example_lines=("pdbench coin-calls data/runs/coins",))(coin_calls)
