@@ -25,12 +25,11 @@ import duckdb
 from pdbench.game import Game
 from pdbench.storage.dbt import DBT_PROJECT_DIR, DbtRequest, invoke_dbt
 from pdbench.storage.schema import RunFiles
+from pdbench.storage.worker_socket import project_key
 
 __all__ = ["empty_marts_dir", "write_empty_marts"]
 
 _COMPLETE = ".complete"
-_PROJECT_SUFFIXES = {".sql", ".yml", ".yaml"}
-_NOT_PROJECT = {"target", "logs", "dbt_packages"}
 
 
 def write_empty_marts(run_dir: Path, game: Game, names: list[str]) -> None:
@@ -95,15 +94,5 @@ def _project_key(game: Game) -> str:
     """A digest of every file of the dbt project (and of the game's own models): a change to
     any model, macro or setting makes new empty marts."""
     folders = [DBT_PROJECT_DIR, *([game.marts.dbt_models] if game.marts.dbt_models else [])]
-    digest = hashlib.sha256()
-    for folder in folders:
-        for path in sorted(folder.rglob("*")):
-            relative = path.relative_to(folder)
-            if (
-                path.suffix in _PROJECT_SUFFIXES
-                and path.is_file()
-                and not _NOT_PROJECT & set(relative.parts)
-            ):
-                digest.update(f"{relative}\n".encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    keys = "".join(project_key(folder) for folder in folders)
+    return hashlib.sha256(keys.encode()).hexdigest()[:16]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from pdbench.errors import AggregationError
-from pdbench.storage.dbt import DbtProcess, DbtRequest, saved_parse_path
+from pdbench.storage.dbt import DbtProcess, DbtRequest, prune_saved_parses, saved_parse_path
 from pdbench.storage.dbt_worker import ONE_THREAD_BYTES, RUN_RESULTS_ENV, duckdb_threads
 
 from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
@@ -187,3 +187,31 @@ def test_a_run_with_large_raw_files_keeps_duckdbs_threads(tmp_path: Path) -> Non
     with (chunk / "rounds.jsonl").open("wb") as handle:
         handle.truncate(ONE_THREAD_BYTES)
     assert duckdb_threads(run_dir) is None
+
+
+def test_a_changed_project_is_never_given_the_parse_of_its_older_self(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # dbt's own check of a saved parse let a model's YAML entry, moved into a file of its
+    # own, be read twice (every build then failed): a parse is named for its project's content
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    project = tmp_path / "project"
+    (project / "models").mkdir(parents=True)
+    (project / "models" / "_marts.yml").write_text("models: [{name: a}, {name: b}]\n")
+    before = saved_parse_path(project)
+    assert saved_parse_path(project) == before  # the same content, the same parse
+
+    (project / "models" / "_marts.yml").write_text("models: [{name: a}]\n")
+    (project / "models" / "b.yml").write_text("models: [{name: b}]\n")
+    after = saved_parse_path(project)
+    assert after != before and after.parent == before.parent
+
+    elsewhere = saved_parse_path(tmp_path / "another_checkout")
+    legacy = before.parent / f"{before.name.split('-')[0]}-partial_parse.msgpack"
+    for path in (before, after, elsewhere, legacy):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"parse")
+    prune_saved_parses(after)
+    # the older parses of this checkout are gone; another checkout's is kept
+    assert after.exists() and elsewhere.exists()
+    assert not before.exists() and not legacy.exists()

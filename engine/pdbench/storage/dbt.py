@@ -48,6 +48,7 @@ __all__ = [
     "add_game_models",
     "invoke_dbt",
     "prepare_dbt",
+    "prune_saved_parses",
     "saved_parse_path",
     "worker_files",
 ]
@@ -322,13 +323,32 @@ def _close_shared() -> None:
         _shared.close()
 
 
-def saved_parse_path() -> Path:
-    """Where dbt's parse of this project is kept between processes (``$XDG_CACHE_HOME``): one
-    per set of outside games' models (``$PDBENCH_GAME_MODELS``), so that each stays valid."""
+def saved_parse_path(project_dir: Path = DBT_PROJECT_DIR) -> Path:
+    """Where dbt's parse of the project is kept between processes (``$XDG_CACHE_HOME``),
+    named ``<place>-<content>-partial_parse.msgpack``: the place is the project's folder and
+    the folder of outside games' models (``$PDBENCH_GAME_MODELS``), the content a digest of
+    their files. A parse is reused only by the very project it was made from: dbt's own check
+    of a saved parse against a changed project misses some changes (a model's YAML entry
+    moved into a file of its own was then read twice, and every build failed)."""
     cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    parsed = f"{DBT_PROJECT_DIR}\n{os.environ.get(GAME_MODELS_ENV, '')}"
-    project = hashlib.sha256(parsed.encode()).hexdigest()[:12]
-    return cache_home / "pdbench" / "dbt" / f"{project}-partial_parse.msgpack"
+    outside = os.environ.get(GAME_MODELS_ENV, "")
+    place = hashlib.sha256(f"{project_dir}\n{outside}".encode()).hexdigest()[:12]
+    content = project_key(project_dir) + (project_key(Path(outside)) if outside else "")
+    digest = hashlib.sha256(content.encode()).hexdigest()[:12]
+    return cache_home / "pdbench" / "dbt" / f"{place}-{digest}-{SAVED_PARSE_SUFFIX}"
+
+
+SAVED_PARSE_SUFFIX = "partial_parse.msgpack"
+"""The end of a saved parse's file name (:func:`saved_parse_path`)."""
+
+
+def prune_saved_parses(saved: Path) -> None:
+    """Remove the parses saved for the same place as ``saved`` but another content: that
+    project changed since, and they can never be read again."""
+    place = saved.name.split("-", 1)[0]
+    for old in saved.parent.glob(f"{place}-*{SAVED_PARSE_SUFFIX}"):
+        if old != saved:  # with the parses saved before they were named for their content
+            old.unlink(missing_ok=True)
 
 
 def worker_files() -> WorkerFiles:

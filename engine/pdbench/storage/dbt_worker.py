@@ -22,9 +22,10 @@ SIGTERM when the thread that started it ends (``prctl(PR_SET_PDEATHSIG)``, asked
 when the main thread started it, see :class:`pdbench.storage.dbt.DbtProcess`); everywhere, a
 watchdog thread ends it as soon as its parent process is gone (``PDBENCH_DBT_PARENT``).
 
-The parse dbt saves (``partial_parse.msgpack``) is kept in the user's cache folder
-(:func:`pdbench.storage.dbt.saved_parse_path`) and copied into each new process's target
-folder; dbt itself checks that it still matches the project and parses again when it does not.
+The parse dbt saves (``partial_parse.msgpack``) is kept in the user's cache folder, named for
+the content of the project it was made from (:func:`pdbench.storage.dbt.saved_parse_path`),
+and copied into each new process's target folder; a changed project finds none and is parsed
+whole, and its parse replaces the older ones of the same folder.
 
 With ``PDBENCH_DBT_RUN_RESULTS`` set to a folder (``benchmarks/profile_aggregate.py`` sets it),
 each invocation also writes dbt's ``run_results.json`` there, as ``run_results-<n>.json``: the
@@ -52,7 +53,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from pdbench.storage.dbt import DBT_PROJECT_DIR, RUN_RESULTS_ENV, saved_parse_path
+from pdbench.storage.dbt import (
+    DBT_PROJECT_DIR,
+    RUN_RESULTS_ENV,
+    prune_saved_parses,
+    saved_parse_path,
+)
 
 _PARTIAL_PARSE = "partial_parse.msgpack"
 PARENT_ENV = "PDBENCH_DBT_PARENT"
@@ -330,6 +336,7 @@ def _save_parse(target_dir: Path, seen: tuple[int, int] | None) -> tuple[int, in
             os.replace(partial, saved)
         finally:
             partial.unlink(missing_ok=True)
+        prune_saved_parses(saved)
     return stamp
 
 
