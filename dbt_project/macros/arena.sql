@@ -356,3 +356,15 @@
     quantile_disc(rank, 0.975) as rank_ci_high,
     count(*) as n_replicates
 {%- endmacro %}
+
+{#- The columns every staged arena reply ends on (after its keys and attempt counts): the
+    prompt's hash, the reply as written, the run and schema version, then whether it counts,
+    a reply being valid only when `value` was read from it, and `value`, kept only then. -#}
+{% macro arena_reply_columns(value) -%}
+    prompt_sha256,
+    raw_reply,
+    run_id,
+    schema_version,
+    coalesce(is_valid and {{ value }} is not null, false) as is_valid,
+    case when is_valid then {{ value }} end as {{ value }}
+{%- endmacro %}

@@ -135,6 +135,23 @@
     )
 {%- endmacro %}
 
+{#- The run's number of tests, the m of Benjamini-Hochberg, as the one-row CTE `test_count`
+    (column n_tests): every pair of conditions compared in `paired_replicates` times every
+    metric of pd_interval_metrics(). -#}
+{% macro pd_test_count_ctes(paired_replicates) -%}
+    compared_pairs as (
+        select distinct
+            condition_1,
+            condition_2
+        from {{ paired_replicates }}
+    ),
+
+    test_count as (
+        select count(*) * {{ pd_interval_metrics() | length }} as n_tests
+        from compared_pairs
+    )
+{%- endmacro %}
+
 {% macro pd_random_flip_count(bootstrap_n, n_tests) -%}
     least(
         greatest({{ bootstrap_n }}, {{ var('pd_sign_flips_per_test', 400) }} * {{ n_tests }}),

@@ -29,7 +29,7 @@ from pdbench.storage.marts_manifest import write_build_failure, write_marts_mani
 from pdbench.storage.run_links import refuse_outside_links
 from pdbench.storage.run_lock import hold_run_dir
 from pdbench.storage.schema import RunFiles
-from pdbench.storage.shards import record_files
+from pdbench.storage.shards import record_files, records_written
 from pdbench.tables import count_marts_rows
 
 __all__ = ["AggregateSummary", "aggregate_run"]
@@ -173,17 +173,9 @@ def _check_run_dir(run_dir: Path) -> tuple[Game, dict[str, Any]]:
         if not record_files(run_dir, name):
             raise RunDirError(f"{run_dir}: {name} is missing")
     for name in game.marts.non_empty_files:
-        if not any(_has_content(path) for path in record_files(run_dir, name)):
+        if not records_written(run_dir, name):
             raise RunDirError(f"{run_dir}: {name} is empty: the run played nothing")
     return game, manifest
-
-
-def _has_content(path: Path) -> bool:
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 16):
-            if chunk.strip():
-                return True
-    return False
 
 
 def _summary_text(run_dir: Path, game: Game, tables: dict[str, int]) -> str:

@@ -6,8 +6,10 @@ import pytest
 from pdbench import cli
 from pdbench.errors import ConfigError
 from pdbench.games import load_config
+from pdbench.pd.fingerprint import FingerprintConfig
 from pdbench.pd.plan import plan_matches
 from pdbench.pd.round_robin import pairing_name, pairings
+from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from tests.conftest import write_experiment
@@ -133,3 +135,8 @@ def test_validate_summarises_the_expansion(project: Path):
     assert "round robin: 6 agents, self-play on -> 21 pairings" in result.output
     assert "conditions (24):" in result.output
     assert "  GRIM_vs_GTFT: GRIM (policy) vs GTFT (policy)" in result.output
+
+
+def test_a_fingerprint_refuses_two_agents_of_one_name():
+    with pytest.raises(ValidationError, match="two agents are named 'TFT'"):
+        FingerprintConfig.model_validate({"agents": ["TFT", "TFT"]})

@@ -279,21 +279,25 @@ def _action(label: Any, mapping: TableMapping, at: SourceProblem) -> str:
     return action
 
 
-def _integer(value: Any, at: SourceProblem) -> int:
+def _read_as[N: (int, float)](value: Any, kind: Callable[[str], N]) -> N | None:
+    """``value``'s text read by ``kind`` (``int``, ``float``); None for a bool or a misfit."""
+    if isinstance(value, bool):
+        return None
     try:
-        number = int(str(value).strip()) if not isinstance(value, bool) else None
+        return kind(str(value).strip())
     except ValueError:
-        number = None
+        return None
+
+
+def _integer(value: Any, at: SourceProblem) -> int:
+    number = _read_as(value, int)
     if number is None or number < 1:
         raise ImportInputError(f"round {value!r} is not a whole number >= 1", at=at)
     return number
 
 
 def _number(value: Any, at: SourceProblem) -> float:
-    try:
-        number = float(str(value).strip()) if not isinstance(value, bool) else None
-    except ValueError:
-        number = None
+    number = _read_as(value, float)
     if number is None or number != number or number in (float("inf"), float("-inf")):
         raise ImportInputError(f"payoff {value!r} is not a number", at=at)
     return number

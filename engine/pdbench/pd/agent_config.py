@@ -227,5 +227,14 @@ class LLMAgentConfig(ProviderAccessConfig):
 AgentConfig = tagged_union(PolicyAgentConfig, LLMAgentConfig)
 
 
+def distinct_names(agents: list[PolicyAgentConfig | LLMAgentConfig]) -> list[str]:
+    """The agents' display names, in order; ``ValueError`` when two agents share one."""
+    names = [agent.display_name for agent in agents]
+    for name in names:
+        if names.count(name) > 1:
+            raise ValueError(f"two agents are named {name!r}: give them distinct 'name's")
+    return names
+
+
 # ---------------------------------------------------------------------------------------------
 # the experiment

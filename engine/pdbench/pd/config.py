@@ -30,7 +30,7 @@ from pdbench.config.base import (
 )
 from pdbench.config.providers import ProviderLayerConfig
 from pdbench.errors import unknown
-from pdbench.pd.agent_config import AgentConfig
+from pdbench.pd.agent_config import AgentConfig, distinct_names
 from pdbench.pd.condition import ConditionConfig
 from pdbench.pd.fingerprint import FingerprintConfig
 from pdbench.pd.labels import DEFAULT_LABELS, ActionLabels
@@ -201,11 +201,7 @@ class RoundRobinConfig(StrictModel):
 
     @model_validator(mode="after")
     def _enough_and_distinct(self) -> RoundRobinConfig:
-        names = [agent.display_name for agent in self.agents]
-        for name in names:
-            if names.count(name) > 1:
-                raise ValueError(f"two agents are named {name!r}: give them distinct 'name's")
-        if len(names) < 2 and not self.self_play:
+        if len(distinct_names(self.agents)) < 2 and not self.self_play:
             raise ValueError("a round robin needs two agents, or self_play: true")
         return self
 

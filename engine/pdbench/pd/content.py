@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from pdbench.storage.schema import RunFiles
-from pdbench.storage.shards import record_files
+from pdbench.storage.shards import records_written
 
 __all__ = ["CONTENT_TAGS", "absent_content"]
 
@@ -39,15 +39,6 @@ def absent_content(run_dir: Path) -> tuple[str, ...]:
         absent.append("pd_fingerprint")
     if isinstance(config.get("replicates"), int) and config["replicates"] < 2:
         absent.append("pd_comparisons")
-    if not any(_holds_a_line(path) for path in record_files(run_dir, RunFiles.CALLS)):
+    if not records_written(run_dir, RunFiles.CALLS):
         absent.append("pd_calls")
     return tuple(absent)
-
-
-def _holds_a_line(path: Path) -> bool:
-    """Whether the JSONL file at ``path`` holds anything but whitespace."""
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 16):
-            if chunk.strip():
-                return True
-    return False

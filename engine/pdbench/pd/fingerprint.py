@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import Field, field_validator, model_validator
 
 from pdbench.config.base import StrictModel
-from pdbench.pd.agent_config import AgentConfig, PolicyAgentConfig
+from pdbench.pd.agent_config import AgentConfig, PolicyAgentConfig, distinct_names
 from pdbench.pd.agents.probe import PROBE
 from pdbench.pd.condition import ConditionConfig
 from pdbench.pd.round_robin import safe_name
@@ -61,10 +61,7 @@ class FingerprintConfig(StrictModel):
 
     @model_validator(mode="after")
     def _distinct(self) -> FingerprintConfig:
-        names = [agent.display_name for agent in self.agents]
-        for name in names:
-            if names.count(name) > 1:
-                raise ValueError(f"two agents are named {name!r}: give them distinct 'name's")
+        distinct_names(self.agents)
         return self
 
     def conditions(self) -> list[ConditionConfig]:

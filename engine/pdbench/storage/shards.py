@@ -29,6 +29,7 @@ __all__ = [
     "SHARDS_DIR",
     "commit_shard",
     "record_files",
+    "records_written",
     "remove_unfinished_shards",
     "shard_dir",
     "temporary_shard_dir",
@@ -91,3 +92,17 @@ def record_files(run_dir: Path, name: str) -> list[Path]:
     if single.is_file():
         return [single]
     return sorted((run_dir / SHARDS_DIR).glob(f"part-*/{name}"))
+
+
+def records_written(run_dir: Path, name: str) -> bool:
+    """Whether record file ``name`` of ``run_dir`` (or any of its chunks' files) holds anything
+    but whitespace."""
+    return any(_holds_a_line(path) for path in record_files(run_dir, name))
+
+
+def _holds_a_line(path: Path) -> bool:
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 16):
+            if chunk.strip():
+                return True
+    return False

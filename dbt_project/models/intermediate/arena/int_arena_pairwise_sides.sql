@@ -7,6 +7,10 @@ with outcomes as (
 ),
 
 sides as (
+    {% for own, other, is_first, score in [
+        ('first', 'second', 'true', 'first_score'),
+        ('second', 'first', 'false', '1 - first_score'),
+    ] %}
     select
         pair_id,
         question_id,
@@ -15,25 +19,13 @@ sides as (
         is_named,
         is_self,
         is_scored,
-        first_player as player,
-        second_player as opponent,
-        true as is_first,
-        first_score as score
+        {{ own }}_player as player,
+        {{ other }}_player as opponent,
+        {{ is_first }} as is_first,
+        {{ score }} as score
     from outcomes
-    union all
-    select
-        pair_id,
-        question_id,
-        judge,
-        order_index,
-        is_named,
-        is_self,
-        is_scored,
-        second_player as player,
-        first_player as opponent,
-        false as is_first,
-        1 - first_score as score
-    from outcomes
+    {% if not loop.last %}union all{% endif %}
+    {% endfor %}
 ),
 
 final as (

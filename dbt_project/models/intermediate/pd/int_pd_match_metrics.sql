@@ -1,6 +1,7 @@
 {{ config(materialized='table') }}
 
 {%- set sides = [('a', 'b'), ('b', 'a')] -%}
+{%- set match_keys = ['match_id', 'condition', 'replicate', 'match_status', 'name_a', 'name_b'] -%}
 {#- Memory-one states from the agent's own point of view: own previous action first. -#}
 {%- set memory_one_states = [
     ('cc', 'C', 'C'), ('cd', 'C', 'D'), ('dc', 'D', 'C'), ('dd', 'D', 'D'),
@@ -14,12 +15,9 @@ round_features as (
 
 match_totals as (
     select
-        match_id,
-        condition,
-        replicate,
-        match_status,
-        name_a,
-        name_b,
+        {% for key in match_keys %}
+        {{ key }},
+        {% endfor %}
         {% for own, opp in sides %}
         avg((action_{{ own }} = 'C')::integer) as cooperation_rate_{{ own }},
         sum(payoff_{{ own }}) as total_payoff_{{ own }},
@@ -62,17 +60,14 @@ match_totals as (
         min(round_index) filter (where is_collapse_start) as time_to_collapse
     from round_features
     -- the agents' names are the match's: were they not, its match_id would not be unique
-    group by match_id, condition, replicate, match_status, name_a, name_b
+    group by {{ match_keys | join(', ') }}
 ),
 
 match_metrics as (
     select
-        match_id,
-        condition,
-        replicate,
-        match_status,
-        name_a,
-        name_b,
+        {% for key in match_keys %}
+        {{ key }},
+        {% endfor %}
         rounds_played,
         cooperation_rate,
         {% for own, opp in sides %}

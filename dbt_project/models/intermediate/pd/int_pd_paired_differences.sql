@@ -50,17 +50,7 @@ per_metric as (
     {% endfor %}
 ),
 
-compared_pairs as (
-    select distinct
-        condition_1,
-        condition_2
-    from paired_replicates
-),
-
-test_count as (
-    select count(*) * {{ metrics | length }} as n_tests
-    from compared_pairs
-),
+{{ pd_test_count_ctes('paired_replicates') }},
 
 observed as (
     select
@@ -196,18 +186,15 @@ differences as (
         observed.metric,
         observed.n_pairs,
         observed.mean_difference,
+        {% for end, sign in [('low', '-'), ('high', '+')] %}
+        {%- set normal_bound = 'observed.mean_difference ' ~ sign ~ ' normal_limits.half_width' %}
         case
             when observed.n_pairs < 2 or round(observed.variance, 12) = 0 then null
             when observed.is_normal_limit
-                then {{ pd_bound('observed.mean_difference - normal_limits.half_width') }}
-            else flip_intervals.ci_low
-        end as ci_low,
-        case
-            when observed.n_pairs < 2 or round(observed.variance, 12) = 0 then null
-            when observed.is_normal_limit
-                then {{ pd_bound('observed.mean_difference + normal_limits.half_width') }}
-            else flip_intervals.ci_high
-        end as ci_high,
+                then {{ pd_bound(normal_bound) }}
+            else flip_intervals.ci_{{ end }}
+        end as ci_{{ end }},
+        {% endfor %}
         case
             when observed.n_pairs < 2 then 'fewer than 2 paired replicates'
             when round(observed.variance, 12) = 0 then 'every paired difference is the same'

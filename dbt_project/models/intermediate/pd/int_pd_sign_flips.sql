@@ -21,17 +21,7 @@ paired_replicates as (
 
 {{ seed_key_ctes('run_manifest', 2) }},
 
-compared_pairs as (
-    select distinct
-        condition_1,
-        condition_2
-    from paired_replicates
-),
-
-test_count as (
-    select count(*) * {{ pd_interval_metrics() | length }} as n_tests
-    from compared_pairs
-),
+{{ pd_test_count_ctes('paired_replicates') }},
 
 sample_sizes as (
     select distinct

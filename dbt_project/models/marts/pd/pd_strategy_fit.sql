@@ -16,38 +16,22 @@ reference_strategies as (
     select * from {{ ref('int_pd_reference_strategies') }}
 ),
 
-by_condition as (
-    select
-        'condition' as level,
-        condition,
-        side,
-        agent_name,
-        previous_round,
-        opponent_has_defected,
-        sum(n_rounds) as n_rounds,
-        sum(n_cooperate) as n_cooperate
-    from contexts
-    group by condition, side, agent_name, previous_round, opponent_has_defected
-),
-
-by_agent as (
-    select
-        'agent' as level,
-        null as condition,
-        null as side,
-        agent_name,
-        previous_round,
-        opponent_has_defected,
-        sum(n_rounds) as n_rounds,
-        sum(n_cooperate) as n_cooperate
-    from contexts
-    group by agent_name, previous_round, opponent_has_defected
-),
-
 observed as (
-    select * from by_condition
-    union all
-    select * from by_agent
+    {% for level, keys in [('condition', ['condition', 'side']), ('agent', [])] %}
+    select
+        '{{ level }}' as level,
+        {% for key in ['condition', 'side'] %}
+        {{ key if key in keys else 'null' }} as {{ key }},
+        {% endfor %}
+        agent_name,
+        previous_round,
+        opponent_has_defected,
+        sum(n_rounds) as n_rounds,
+        sum(n_cooperate) as n_cooperate
+    from contexts
+    group by {{ (keys + ['agent_name', 'previous_round', 'opponent_has_defected']) | join(', ') }}
+    {% if not loop.last %}union all{% endif %}
+    {% endfor %}
 ),
 
 scored as (

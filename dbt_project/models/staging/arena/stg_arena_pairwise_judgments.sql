@@ -15,12 +15,7 @@ renamed as (
         order_index,
         is_named,
         attempts as n_attempts,
-        prompt_sha256,
-        raw_reply,
-        run_id,
-        schema_version,
-        coalesce(is_valid and verdict is not null, false) as is_valid,
-        case when is_valid then verdict end as verdict
+        {{ arena_reply_columns('verdict') }}
     from source
     where pair_id is not null and judge is not null
 )

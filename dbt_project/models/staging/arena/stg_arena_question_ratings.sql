@@ -11,12 +11,7 @@ renamed as (
         rater,
         attempts as n_attempts,
         presentation_index,
-        prompt_sha256,
-        raw_reply,
-        run_id,
-        schema_version,
-        coalesce(is_valid and score is not null, false) as is_valid,
-        case when is_valid then score end as score
+        {{ arena_reply_columns('score') }}
     from source
     where question_id is not null and rater is not null
 )
