@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pdbench.errors import AggregationError
 from pdbench.storage.dbt import DbtProcess, DbtRequest, prune_saved_parses, saved_parse_path
-from pdbench.storage.dbt_worker import ONE_THREAD_BYTES, RUN_RESULTS_ENV, duckdb_threads
+from pdbench.storage.dbt_worker import ONE_THREAD_BYTES, RUN_RESULTS_ENV, duckdb_threads, one_line
 
 from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
 from tests.servers.local import SAFETY_NET_S
@@ -215,3 +215,14 @@ def test_a_changed_project_is_never_given_the_parse_of_its_older_self(
     # the older parses of this checkout are gone; another checkout's is kept
     assert after.exists() and elsewhere.exists()
     assert not before.exists() and not legacy.exists()
+
+
+def test_an_error_dbt_reports_on_several_lines_is_said_in_one() -> None:
+    reported = (
+        "Compilation Error\n  dbt found two schema.yml entries for the same resource named b."
+        "\n   - models/a.yml\n  models/b.yml"
+    )
+    assert one_line(reported) == (
+        "Compilation Error dbt found two schema.yml entries for the same resource named b."
+        " - models/a.yml models/b.yml"
+    )

@@ -231,7 +231,7 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
     outcome = runner.invoke(args)
     _keep_run_results(outcome.result)
     if outcome.exception is not None:
-        return {"error": f"dbt {command} could not run on {run_dir}: {outcome.exception}"}
+        return {"error": f"dbt {command} could not run on {run_dir}: {one_line(outcome.exception)}"}
     node_results = getattr(outcome.result, "results", None) or []
     failures = [
         f"{result.node.resource_type} {result.node.name}: {_first_line(result.message)}"
@@ -298,6 +298,12 @@ def _keep_stages() -> None:
     target.mkdir(parents=True, exist_ok=True)
     path = target / f"stages-{len(list(target.glob('stages-*.json')))}.json"
     path.write_text(json.dumps(_stages), encoding="utf-8")
+
+
+def one_line(error: object) -> str:
+    """dbt's error (``Compilation Error``, then what and where on lines of their own) as one
+    line: its words, every run of spaces and line ends made one space."""
+    return " ".join(str(error).split())
 
 
 def _first_line(message: object) -> str:
