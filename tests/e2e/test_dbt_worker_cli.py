@@ -99,7 +99,8 @@ def test_a_worker_whose_client_is_killed_mid_build_ends_at_once(
 def _fake_worker(files: WorkerFiles, key: str) -> socket.socket:
     """A socket that greets clients as the persistent worker of ``key`` does, and the state
     file naming it (this process as its pid)."""
-    files.socket.parent.mkdir(parents=True, exist_ok=True)
+    files.socket.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    files.state.parent.mkdir(parents=True, exist_ok=True)
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(str(files.socket))
     server.listen(8)
@@ -161,3 +162,32 @@ def test_the_key_follows_the_projects_content(tmp_path: Path) -> None:
     assert project_key(project) == before, "dbt's output is not the project"
     (project / "models" / "a.sql").write_text("select 2", encoding="utf-8")
     assert project_key(project) != before
+
+
+def test_a_cache_folder_too_deep_for_a_socket_puts_it_in_a_folder_of_the_users_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a unix socket's path holds at most 107 bytes: a deep cache folder failed to bind
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "t"))
+    sockets = []
+    for deep in ("a" * 120, "b" * 120):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / deep))
+        files = worker_files()
+        assert len(os.fsencode(files.socket)) <= 107
+        assert files.socket.parent == tmp_path / "t" / f"pdbench-{os.getuid()}"
+        assert files.state.parent == tmp_path / deep / "pdbench" / "dbt"
+        sockets.append(files.socket)
+    # one socket per cache folder, as the workers of two cache folders are two workers
+    assert sockets[0] != sockets[1]
+
+    server = _fake_worker(files, "k")
+    try:
+        connection = connect(files, "k")
+        assert connection is not None
+        connection.close()
+        # a socket folder others may write in is not trusted: no connection, a private worker
+        files.socket.parent.chmod(0o777)
+        assert connect(files, "k") is None
+    finally:
+        server.close()

@@ -35,7 +35,13 @@ from typing import Any, TextIO
 
 from pdbench.storage.dbt import DBT_PROJECT_DIR, GAME_MODELS_ENV, RUN_RESULTS_ENV, worker_files
 from pdbench.storage.dbt_worker import DbtSession
-from pdbench.storage.worker_socket import WorkerFiles, is_alive, project_key, read_state
+from pdbench.storage.worker_socket import (
+    WorkerFiles,
+    is_alive,
+    private_folder,
+    project_key,
+    read_state,
+)
 
 __all__ = ["start", "stop"]
 
@@ -54,6 +60,8 @@ def main() -> None:
     work_dir = Path(tempfile.mkdtemp(prefix="pdbench-dbt-"))
     signal.signal(signal.SIGTERM, lambda signum, frame: _quit(files, work_dir, 143))
     session = DbtSession(work_dir, parse_now=lambda: True)
+    if not private_folder(files.socket.parent):
+        raise SystemExit(f"error: {files.socket.parent}: not this user's alone; no socket there")
     files.socket.unlink(missing_ok=True)
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(str(files.socket))

@@ -5,7 +5,10 @@ same dbt worker as :mod:`pdbench.storage.dbt_worker`, but it outlives the comman
 started it and answers requests on a unix socket in the user's cache folder, next to dbt's
 saved parse. Its files there, named for the dbt project's folder (one worker per checkout):
 
-- ``<project>-worker.sock``: the socket, there while the worker serves;
+- ``sockets/<project>-worker.sock``: the socket, there while the worker serves, in a folder
+  only this user may write in (:func:`private_folder`; under ``$XDG_RUNTIME_DIR`` or the
+  temporary folder when the cache folder is too deep for a socket's path,
+  :data:`SOCKET_PATH_MAX`);
 - ``<project>-worker.json``: its state (pid, socket, key, started at, requests served, busy),
   written by the worker, read by ``pdbench worker status`` and by clients;
 - ``<project>-worker.lock``: held by the one client the worker serves (``flock``);
@@ -27,6 +30,7 @@ import hashlib
 import json
 import os
 import socket
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -37,6 +41,7 @@ __all__ = [
     "WorkerFiles",
     "connect",
     "is_alive",
+    "private_folder",
     "project_key",
     "read_state",
 ]
@@ -46,6 +51,8 @@ PRIVATE_ENV = "PDBENCH_PRIVATE_DBT_WORKER"
 HANDSHAKE_TIMEOUT_S = 60.0
 """How long a client waits for the worker's greeting before it starts a private worker (the
 worker greets at once unless it is stuck)."""
+SOCKET_PATH_MAX = 107
+"""The longest path a unix socket may have on Linux (108 bytes with the closing NUL)."""
 _SKIPPED_FOLDERS = {"target", "logs", "dbt_packages", "outside_games", ".user.yml"}
 """What in the dbt project is dbt's output or outside games' links, not the project."""
 _WORKER_CODE = [
@@ -67,7 +74,30 @@ class WorkerFiles:
     def in_folder(cls, folder: Path, project_dir: Path) -> WorkerFiles:
         """The files of the worker of ``project_dir`` in the cache folder ``folder``."""
         name = hashlib.sha256(str(project_dir).encode()).hexdigest()[:12]
-        return cls(*(folder / f"{name}-worker.{kind}" for kind in ("sock", "json", "lock", "log")))
+        socket_path = folder / "sockets" / f"{name}-worker.sock"
+        if len(os.fsencode(socket_path)) > SOCKET_PATH_MAX:
+            socket_path = _short_socket_path(folder, name)
+        state, lock, log = (folder / f"{name}-worker.{kind}" for kind in ("json", "lock", "log"))
+        return cls(socket_path, state, lock, log)
+
+
+def _short_socket_path(folder: Path, name: str) -> Path:
+    """Where the socket goes when the cache folder is too deep for one: a folder of the
+    user's own (``$XDG_RUNTIME_DIR``, else the temporary folder), the socket named for the
+    project and the cache folder both."""
+    base = Path(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir())
+    where = hashlib.sha256(str(folder).encode()).hexdigest()[:8]
+    return base / f"pdbench-{os.getuid()}" / f"{name}-{where}.sock"
+
+
+def private_folder(folder: Path) -> bool:
+    """Make ``folder`` (the socket's) if it is missing, for this user alone; whether it is
+    this user's and no one else can write in it (else a socket there could be anyone's, and
+    none is trusted)."""
+    with contextlib.suppress(FileExistsError):
+        folder.mkdir(mode=0o700, parents=True)
+    facts = folder.stat()
+    return facts.st_uid == os.getuid() and not facts.st_mode & 0o022
 
 
 @dataclass
@@ -152,6 +182,8 @@ def connect(files: WorkerFiles, key: str) -> Connection | None:
         return None  # another client holds it
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
+        if not private_folder(files.socket.parent):
+            raise OSError(f"{files.socket.parent} is not this user's alone")
         sock.settimeout(HANDSHAKE_TIMEOUT_S)
         sock.connect(str(files.socket))
         requests = sock.makefile("w", encoding="utf-8")
