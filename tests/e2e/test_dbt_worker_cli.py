@@ -10,6 +10,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 from pathlib import Path
 
@@ -169,13 +170,14 @@ def test_a_cache_folder_too_deep_for_a_socket_puts_it_in_a_folder_of_the_users_o
 ) -> None:
     # a unix socket's path holds at most 107 bytes: a deep cache folder failed to bind
     monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
-    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "t"))
+    short = Path(tempfile.mkdtemp(prefix="pdb-"))  # the system's temporary folder: short
+    monkeypatch.setattr("tempfile.tempdir", str(short))
     sockets = []
     for deep in ("a" * 120, "b" * 120):
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / deep))
         files = worker_files()
         assert len(os.fsencode(files.socket)) <= 107
-        assert files.socket.parent == tmp_path / "t" / f"pdbench-{os.getuid()}"
+        assert files.socket.parent == short / f"pdbench-{os.getuid()}"
         assert files.state.parent == tmp_path / deep / "pdbench" / "dbt"
         sockets.append(files.socket)
     # one socket per cache folder, as the workers of two cache folders are two workers
@@ -191,3 +193,4 @@ def test_a_cache_folder_too_deep_for_a_socket_puts_it_in_a_folder_of_the_users_o
         assert connect(files, "k") is None
     finally:
         server.close()
+        shutil.rmtree(short)
