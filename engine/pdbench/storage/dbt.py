@@ -330,12 +330,18 @@ def saved_parse_path(project_dir: Path = DBT_PROJECT_DIR) -> Path:
     their files. A parse is reused only by the very project it was made from: dbt's own check
     of a saved parse against a changed project misses some changes (a model's YAML entry
     moved into a file of its own was then read twice, and every build failed)."""
-    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     outside = os.environ.get(GAME_MODELS_ENV, "")
     place = hashlib.sha256(f"{project_dir}\n{outside}".encode()).hexdigest()[:12]
     content = project_key(project_dir) + (project_key(Path(outside)) if outside else "")
     digest = hashlib.sha256(content.encode()).hexdigest()[:12]
-    return cache_home / "pdbench" / "dbt" / f"{place}-{digest}-{SAVED_PARSE_SUFFIX}"
+    return dbt_cache_folder() / f"{place}-{digest}-{SAVED_PARSE_SUFFIX}"
+
+
+def dbt_cache_folder() -> Path:
+    """The user's cache folder of pdbench's dbt files (``$XDG_CACHE_HOME``): saved parses,
+    the persistent worker's files."""
+    cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache_home / "pdbench" / "dbt"
 
 
 SAVED_PARSE_SUFFIX = "partial_parse.msgpack"
@@ -354,4 +360,4 @@ def prune_saved_parses(saved: Path) -> None:
 def worker_files() -> WorkerFiles:
     """The persistent dbt worker's files (:mod:`pdbench.storage.worker_socket`), in the
     folder of dbt's saved parse."""
-    return WorkerFiles.in_folder(saved_parse_path().parent, DBT_PROJECT_DIR)
+    return WorkerFiles.in_folder(dbt_cache_folder(), DBT_PROJECT_DIR)
