@@ -14,10 +14,10 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict
 
 from pdbench.metric_catalogue import MetricCatalogue, all_catalogues
+from pdbench.yaml_files import read_yaml
 
 __all__ = ["MISSING", "ColumnLabel", "LabelCatalogue", "format_cell", "label", "label_catalogue"]
 
@@ -82,7 +82,7 @@ def _metric_labels(
 @cache
 def label_catalogue() -> LabelCatalogue:
     """The labels of ``column_labels.yml`` and of every game's metric catalogue."""
-    raw = yaml.safe_load(LABELS_FILE.read_text(encoding="utf-8"))
+    raw = read_yaml(LABELS_FILE)
     metric_columns: dict[str, ColumnLabel] = {}
     agent_columns: dict[str, ColumnLabel] = {}
     for catalogue in all_catalogues():

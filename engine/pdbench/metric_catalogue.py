@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict
 
 from pdbench.storage.dbt import DBT_PROJECT_DIR
+from pdbench.yaml_files import read_yaml
 
 __all__ = [
     "Metric",
@@ -125,7 +125,7 @@ class MetricCatalogue(BaseModel):
 
 def load_catalogue(path: Path) -> MetricCatalogue:
     """The catalogue in ``path`` (YAML; its dbt macro tags are YAML comments)."""
-    return MetricCatalogue.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    return MetricCatalogue.model_validate(read_yaml(path))
 
 
 def load_game_catalogue(file_name: str) -> MetricCatalogue:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from pdbench.storage.dbt import DBT_PROJECT_DIR, DbtProcess, worker_files
+from pdbench.storage.dbt_plan import REPLAY_ENV
 from pdbench.storage.worker_socket import WorkerFiles, connect, project_key, read_state
 
 from tests.e2e.test_resume_and_secrets import PDBENCH
@@ -31,6 +32,7 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def files(cache: Path, monkeypatch: pytest.MonkeyPatch) -> WorkerFiles:
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.setenv(REPLAY_ENV, "0")  # dbt builds every run: these tests are about its worker
     return worker_files()
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from pdbench.pd.records import PDFiles
+from pdbench.storage.dbt_plan import REPLAY_ENV
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.schema import RunFiles, RunManifest
 
@@ -199,6 +200,7 @@ def test_ctrl_c_stops_the_run_and_its_dbt_worker_without_a_traceback(project: Pa
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        env=os.environ | {REPLAY_ENV: "0"},  # dbt is started ahead, not a replay after play
     )
     matches = project / "out" / PDFiles.MATCHES
     _wait_for_matches(matches, at_least=1)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from pdbench.pd.records import PDFiles
+from pdbench.storage.dbt_plan import REPLAY_ENV
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_experiment
@@ -104,6 +105,7 @@ def test_the_dbt_worker_of_a_killed_aggregate_ends_with_it(project: Path):
         cwd=project,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env=os.environ | {REPLAY_ENV: "0"},  # dbt builds it, not a replay of an earlier build
     )
     worker = _until(lambda: _children(process.pid), what="the dbt worker to start")[0]
 

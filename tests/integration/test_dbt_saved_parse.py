@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from pdbench.errors import AggregationError
 from pdbench.storage.dbt import DbtProcess, DbtRequest, prune_saved_parses, saved_parse_path
-from pdbench.storage.dbt_worker import ONE_THREAD_BYTES, RUN_RESULTS_ENV, duckdb_threads, one_line
+from pdbench.storage.dbt_plan import ONE_THREAD_BYTES, duckdb_threads
+from pdbench.storage.dbt_worker import RUN_RESULTS_ENV, one_line
 
 from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir
 from tests.servers.local import SAFETY_NET_S

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import IO, Literal
 
 from pdbench.errors import AggregationError
+from pdbench.storage.dbt_plan import has_plans, plan_file, replay
 from pdbench.storage.jsonl import cut_torn_tails
 from pdbench.storage.run_links import refuse_outside_links
 from pdbench.storage.worker_socket import (
@@ -84,11 +86,14 @@ class DbtRequest:
     """Also run the unit tests (``build`` only)."""
     one_duckdb_thread_when_small: bool = False
     """One DuckDB thread if the run's raw files are small
-    (:func:`pdbench.storage.dbt_worker.duckdb_threads`); DuckDB's default otherwise."""
+    (:func:`pdbench.storage.dbt_plan.duckdb_threads`); DuckDB's default otherwise."""
     gathered_checks: bool = False
     """Run the data tests of the models' YAML gathered, one test node per game and content
     tag (``dbt_project/macros/gathered_checks.sql``), instead of one node each (``build`` of
     a game's whole tag only: the gathering tests read the game's last models)."""
+    record_plan: str | None = None
+    """Where to keep what dbt sends DuckDB for this request, to replay it in later builds
+    (:mod:`pdbench.storage.dbt_plan`; None: nothing is kept)."""
 
     def to_json(self) -> str:
         """The request as the worker reads it: one JSON line; the run directory absolute,
@@ -112,6 +117,9 @@ class DbtResults:
     """Torn last lines cut off the run's JSONL files before dbt read them, one phrase each."""
     location_tags: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Each file of :attr:`locations` -> the dbt tags of the model that wrote it."""
+    replayed: bool = False
+    """Built by replaying what dbt sent DuckDB for the same request before
+    (:mod:`pdbench.storage.dbt_plan`), without dbt."""
 
 
 class DbtProcess:
@@ -251,8 +259,18 @@ _shared_lock = threading.Lock()
 
 
 def prepare_dbt() -> None:
-    """Start this process's dbt worker now, so that it is ready by the first invocation."""
+    """Start this process's dbt worker now, so that it is ready by the first invocation;
+    unless builds of this project are replayed (:mod:`pdbench.storage.dbt_plan`: a plan of
+    it is kept), when dbt starts only if a replay cannot serve."""
+    if not _game_model_folders and has_plans(_project_key()):
+        return
     _shared_process()
+
+
+@functools.cache
+def _project_key() -> str:
+    """The dbt project's key (:func:`project_key`), once per process: about 0.1 s."""
+    return project_key(DBT_PROJECT_DIR)
 
 
 def invoke_dbt(request: DbtRequest) -> DbtResults:
@@ -264,10 +282,19 @@ def invoke_dbt(request: DbtRequest) -> DbtResults:
     off first (:func:`pdbench.storage.jsonl.cut_torn_tails`) and reported in ``cut``. A link
     out of the run directory is refused before anything is read or cut
     (:func:`pdbench.storage.run_links.refuse_outside_links`).
+    A request built before on the same project and a run of the same layout is replayed
+    without dbt when it can be (:mod:`pdbench.storage.dbt_plan`): same statements, same
+    marts; dbt builds it whenever the replay cannot vouch for that.
     Raises :class:`AggregationError` naming every failing model and test.
     """
     refuse_outside_links(request.run_dir)
     cut = tuple(cut_torn_tails(request.run_dir))
+    plan = None if _game_model_folders else plan_file(request, _project_key())
+    if plan is not None:
+        replayed = replay(request, plan)
+        if replayed is not None:
+            return replace(replayed, cut=cut)
+        request = replace(request, record_plan=str(plan))
     try:
         return replace(_shared_process().invoke(request), cut=cut)
     except AggregationError as err:

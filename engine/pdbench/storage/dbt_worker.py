@@ -59,6 +59,8 @@ from pdbench.storage.dbt import (
     prune_saved_parses,
     saved_parse_path,
 )
+from pdbench.storage.dbt_plan import duckdb_threads, write_plan
+from pdbench.storage.dbt_recorder import recording
 
 _PARTIAL_PARSE = "partial_parse.msgpack"
 PARENT_ENV = "PDBENCH_DBT_PARENT"
@@ -74,13 +76,6 @@ _PARQUET_MATERIALIZATIONS = ("external", "parquet_copy")
 GATHERED_TAG = "tag:gathered"
 """The data tests a build runs gathered, one node per game and content tag
 (``dbt_project.yml``), when asked for (:attr:`pdbench.storage.dbt.DbtRequest.gathered_checks`)."""
-ONE_THREAD_BYTES = 16 * 2**20
-"""Raw files (the run's ``*.jsonl``) below this size are built with one DuckDB thread: on
-the demo (0.5 MB) that took 0.5 to 1.4 CPU-seconds off a build of about 7, and more wall
-time on a busy machine, where a second thread only waits for the first; a 210,000-round run
-(about 130 MB) keeps one thread per core. Asked for by the PD only
-(:attr:`pdbench.game.Marts.one_duckdb_thread_when_small`): its marts are the same either way,
-whereas two arena marts whose order leaves ties come out in another row order."""
 _stages: dict[str, float] = {}
 """When this process reached each stage (seconds since the epoch; see the module)."""
 
@@ -220,16 +215,31 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
         args += ["--exclude", *exclude]
     if request.get("threads") is not None:
         args += ["--threads", str(request["threads"])]
-    os.environ["PDBENCH_RUN_DIR"] = str(run_dir)
-    os.environ["PDBENCH_DUCKDB_TEMP_DIR"] = str(work_dir / "duckdb")
+    spill_dir = work_dir / "duckdb"
+    os.environ["PDBENCH_DUCKDB_TEMP_DIR"] = str(spill_dir)
     threads = duckdb_threads(run_dir) if request.get("one_duckdb_thread_when_small") else None
     if threads is None:
         os.environ.pop("PDBENCH_DUCKDB_THREADS", None)
     else:
         os.environ["PDBENCH_DUCKDB_THREADS"] = str(threads)
     _stages["duckdb_threads"] = float(threads or 0)
-    outcome = runner.invoke(args)
+    with recording(work_dir, run_dir, spill_dir) as record:
+        reads_by = record.run_dir if request.get("record_plan") else str(run_dir)
+        os.environ["PDBENCH_RUN_DIR"] = reads_by
+        outcome = runner.invoke(args)
     _keep_run_results(outcome.result)
+    answer = _answer(outcome, command, run_dir, select)
+    if "error" in answer:  # named by the path dbt read the run by
+        return {"error": answer["error"].replace(record.run_dir, str(run_dir))}
+    plan = record.plan(answer, run_dir) if request.get("record_plan") else None
+    if plan is not None:
+        with contextlib.suppress(OSError):
+            write_plan(Path(request["record_plan"]), plan)
+    return answer
+
+
+def _answer(outcome: Any, command: str, run_dir: Path, select: str) -> dict[str, Any]:
+    """The answer to a request from dbt's outcome: an error, or what the build wrote."""
     if outcome.exception is not None:
         return {"error": f"dbt {command} could not run on {run_dir}: {one_line(outcome.exception)}"}
     node_results = getattr(outcome.result, "results", None) or []
@@ -263,18 +273,6 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
         "n_checks_passed": len(passed),
         "n_unit_tests_passed": passed.count("unit_test"),
     }
-
-
-def duckdb_threads(run_dir: Path) -> int | None:
-    """The DuckDB threads to build ``run_dir`` with: 1 when its raw files (``*.jsonl``, its
-    chunks' too) hold fewer than :data:`ONE_THREAD_BYTES`; None (DuckDB's default) otherwise."""
-    size = 0
-    for path in run_dir.rglob("*.jsonl"):
-        with contextlib.suppress(OSError):
-            size += path.stat().st_size
-        if size >= ONE_THREAD_BYTES:
-            return None
-    return 1
 
 
 def _keep_run_results(result: Any) -> None:

@@ -57,7 +57,14 @@ _SKIPPED_FOLDERS = {"target", "logs", "dbt_packages", "outside_games", ".user.ym
 """What in the dbt project is dbt's output or outside games' links, not the project."""
 _WORKER_CODE = [
     Path(__file__).with_name(name)
-    for name in ("dbt.py", "dbt_worker.py", "dbt_daemon.py", "worker_socket.py")
+    for name in (
+        "dbt.py",
+        "dbt_worker.py",
+        "dbt_daemon.py",
+        "worker_socket.py",
+        "dbt_plan.py",
+        "dbt_recorder.py",
+    )
 ]
 
 

@@ -1,0 +1,245 @@
+"""A dbt build replayed: the statements dbt sent DuckDB for a request, kept and sent again.
+
+dbt's own cost is per node (about 115 ms of Python each: rendering the model, running its
+materialization's macros, its events), whatever the SQL; on a small run that is most of
+``pdbench aggregate``. dbt's Jinja reads nothing that differs from one run to the next but
+the run directory, the spill folder, DuckDB's threads (all three substituted or keyed) and
+what it asks DuckDB while it renders: whether a table came out empty, which columns it has,
+which of the run's files exist, the failing rows of each data test. So the first build of a
+request records every statement dbt sent and the rows of every answer dbt read
+(:mod:`pdbench.storage.dbt_recorder`, in the dbt worker), and a later build of the same
+request on the same project sends the same statements to DuckDB from pdbench's own process
+(:func:`replay`), checking every answer dbt read against the recorded one. An answer that
+differs (a test that fails, a mart that came out empty, a file that is absent) means dbt would
+have sent other statements: the replay stops and dbt builds the run, as it does after any
+error, so that dbt names what failed. The models stay dbt's: a plan is dbt's own output for
+one project, and a changed project, dbt, dbt-duckdb or DuckDB never reads an older one.
+
+Plans are kept in the user's cache folder (``plans/``, this user's alone), one per request,
+run layout and project (:func:`plan_file`). ``PDBENCH_DBT_REPLAY=0`` turns replaying off (dbt
+builds every run); so does ``PDBENCH_DBT_RUN_RESULTS`` (whose point is dbt's node timings).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pdbench.storage.marts_manifest import MARTS_MANIFEST
+
+if TYPE_CHECKING:
+    from pdbench.storage.dbt import DbtRequest, DbtResults
+
+__all__ = [
+    "ONE_THREAD_BYTES",
+    "REPLAY_ENV",
+    "RUN_DIR_MARK",
+    "SPILL_MARK",
+    "Plan",
+    "duckdb_threads",
+    "has_plans",
+    "plan_file",
+    "replay",
+    "rows_text",
+    "write_plan",
+]
+
+PLAN_FORMAT = 1
+REPLAY_ENV = "PDBENCH_DBT_REPLAY"
+"""Set to ``0``: never replay, dbt builds every run."""
+RUN_DIR_MARK = "\x00run_dir\x00"
+"""Stands for the run directory in a plan's statements."""
+SPILL_MARK = "\x00spill_dir\x00"
+"""Stands for DuckDB's spill folder in a plan's statements."""
+ONE_THREAD_BYTES = 16 * 2**20
+"""Raw files (the run's ``*.jsonl``) below this size are built with one DuckDB thread: on
+the demo (0.5 MB) that took 0.5 to 1.4 CPU-seconds off a build of about 7, and more wall
+time on a busy machine, where a second thread only waits for the first; a 210,000-round run
+(about 130 MB) keeps one thread per core. Asked for by the PD only
+(:attr:`pdbench.game.Marts.one_duckdb_thread_when_small`): its marts are the same either way,
+whereas two arena marts whose order leaves ties come out in another row order."""
+_UNSAFE_PATH_CHARACTERS = set("'\"\\\n\r\x00")
+_VERSIONED = ("dbt-core", "dbt-duckdb", "duckdb")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What dbt sent DuckDB for one request, and what it answered pdbench."""
+
+    config: dict[str, str]
+    """The DuckDB connection's configuration (the profile's ``config_options``)."""
+    statements: list[tuple[int, str, str | None]]
+    """In the order dbt sent them: dbt's connection (a DuckDB cursor), the statement, and the
+    rows dbt read from its answer (:func:`rows_text`; None: dbt read none)."""
+    answer: dict[str, Any]
+    """The worker's answer, its files named relative to the run directory."""
+
+
+def duckdb_threads(run_dir: Path) -> int | None:
+    """The DuckDB threads to build ``run_dir`` with: 1 when its raw files (``*.jsonl``, its
+    chunks' too) hold fewer than :data:`ONE_THREAD_BYTES`; None (DuckDB's default) otherwise."""
+    size = 0
+    for path in run_dir.rglob("*.jsonl"):
+        with contextlib.suppress(OSError):
+            size += path.stat().st_size
+        if size >= ONE_THREAD_BYTES:
+            return None
+    return 1
+
+
+def rows_text(rows: list[Any]) -> str:
+    """The rows of an answer as text, to compare a replayed answer with a recorded one."""
+    return json.dumps([list(row) for row in rows], default=str)
+
+
+def plan_file(request: DbtRequest, project_key: str) -> Path | None:
+    """Where the plan of ``request`` is kept (whether or not one is there yet); None when
+    this request is never replayed: replaying is off, the request runs unit tests, or the
+    run directory's path holds a quote or a backslash."""
+    run_dir = str(Path(request.run_dir).resolve())
+    if (
+        os.environ.get(REPLAY_ENV, "1") == "0"
+        or os.environ.get("PDBENCH_DBT_RUN_RESULTS")
+        or request.unit_tests
+        or _UNSAFE_PATH_CHARACTERS & set(run_dir)
+    ):
+        return None
+    key = {
+        "format": PLAN_FORMAT,
+        "request": asdict(request) | {"run_dir": None},
+        "duckdb_threads": (
+            duckdb_threads(Path(run_dir)) if request.one_duckdb_thread_when_small else None
+        ),
+        "layout": _layout(Path(run_dir)),
+        "versions": [_version(name) for name in _VERSIONED],
+    }
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
+    return plans_folder() / f"{project_key}-{digest[:20]}.json"
+
+
+def has_plans(project_key: str) -> bool:
+    """Whether a plan of this version of the project is kept (and replaying is on)."""
+    if os.environ.get(REPLAY_ENV, "1") == "0" or os.environ.get("PDBENCH_DBT_RUN_RESULTS"):
+        return False
+    return any(plans_folder().glob(f"{project_key}-*.json"))
+
+
+def plans_folder() -> Path:
+    from pdbench.storage.dbt import dbt_cache_folder
+
+    return dbt_cache_folder() / "plans"
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "-"
+
+
+def _layout(run_dir: Path) -> list[str]:
+    """The names of the run's record files, and of those in its chunks' copies: dbt renders
+    another statement where a file is absent or read from chunks. What the build itself
+    writes (the marts' manifest) is left out."""
+    names = sorted(
+        path.name
+        for path in run_dir.glob("*.json*")
+        if path.is_file() and path.name != MARTS_MANIFEST
+    )
+    shards = sorted({path.name for path in run_dir.glob("shards/part-*/*")})
+    return names + [f"shards/{name}" for name in shards]
+
+
+def write_plan(path: Path, plan: Plan) -> None:
+    """Keep ``plan`` at ``path`` (atomically: other processes may read it), and remove the
+    plans of other versions of the project, which can never be read again."""
+    folder = path.parent
+    if not _private_folder(folder):
+        return
+    text = json.dumps(asdict(plan))
+    with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(handle.name, path)
+    project = path.name.split("-", 1)[0]
+    for old in folder.glob("*.json"):
+        if not old.name.startswith(f"{project}-"):
+            old.unlink(missing_ok=True)
+
+
+def _private_folder(folder: Path) -> bool:
+    from pdbench.storage.worker_socket import private_folder
+
+    try:
+        return private_folder(folder)
+    except OSError:
+        return False
+
+
+def _read(path: Path) -> Plan | None:
+    if not path.is_file() or not _private_folder(path.parent):
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return Plan(
+            config={str(k): str(v) for k, v in data["config"].items()},
+            statements=[(int(c), str(s), r) for c, s, r in data["statements"]],
+            answer=dict(data["answer"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def replay(request: DbtRequest, path: Path) -> DbtResults | None:
+    """Send DuckDB the statements of the plan at ``path`` for ``request``'s run directory;
+    its results, or None when there is no plan to read, a statement fails or an answer dbt
+    read differs from the recorded one (dbt is then to build the run)."""
+    import duckdb
+
+    plan = _read(path)
+    if plan is None:
+        return None
+    run_dir = str(Path(request.run_dir).resolve())
+    with tempfile.TemporaryDirectory(prefix="pdbench-duckdb-") as spill:
+
+        def fill(text: str) -> str:
+            return text.replace(RUN_DIR_MARK, run_dir).replace(SPILL_MARK, spill)
+
+        database = duckdb.connect(":memory:", config=plan.config)
+        cursors: dict[int, duckdb.DuckDBPyConnection] = {}
+        try:
+            for connection, statement, rows in plan.statements:
+                if connection not in cursors:
+                    cursors[connection] = database.cursor()
+                cursor = cursors[connection]
+                cursor.execute(fill(statement))
+                if rows is not None and rows_text(cursor.fetchall()) != fill(rows):
+                    return None
+        except duckdb.Error:
+            return None
+        finally:
+            for cursor in cursors.values():
+                cursor.close()
+            database.close()
+    return _results(plan.answer, Path(run_dir))
+
+
+def _results(answer: dict[str, Any], run_dir: Path) -> DbtResults:
+    from pdbench.storage.dbt import DbtResults
+
+    return DbtResults(
+        locations=[str(run_dir / name) for name in answer["locations"]],
+        n_checks_passed=int(answer["n_checks_passed"]),
+        n_unit_tests_passed=int(answer["n_unit_tests_passed"]),
+        models=tuple(answer["models"]),
+        location_tags={
+            str(run_dir / name): tuple(tags) for name, tags in answer["location_tags"].items()
+        },
+        replayed=True,
+    )
