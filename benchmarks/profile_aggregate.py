@@ -11,7 +11,9 @@ Not a test. For each run measured, in fresh processes as a user would start them
   results (``stages-<n>.json``): pdbench's start-up until the worker runs, importing dbt,
   dbt's set-up for the build (reading the saved parse, selecting; or the parse ahead, when
   the worker had time for it), the build itself (dbt's elapsed: nodes and hooks), and what
-  pdbench does after dbt answered (empty marts, counts, the summary, the process's end).
+  pdbench does after dbt answered (empty marts, counts, the summary, the process's end);
+- aggregate replayed: ``pdbench aggregate`` as a user runs it, where a build made before on
+  the same project is replayed without dbt (``pdbench.storage.dbt_plan``), best of 3.
 
 Runs: the demo (``configs/experiment.yaml``), the policy round robin
 (``configs/round_robin.yaml`` with ``--replicates``, default 50: 21 pairings, about 200 rounds
@@ -173,6 +175,13 @@ def profile(label: str, run_dir: Path, *, play: float | None, top: int) -> None:
     share = f"{outside / wall:.0%}"
     print(f"  outside the nodes (start-up, parse, hooks, reading back): {outside:.2f} s ({share})")
     print_stages(stages, started=started, ended=ended, dbt_elapsed=dbt_elapsed)
+    # without the results folder a build made before is replayed (pdbench.storage.dbt_plan):
+    # the first of these keeps the plan, if no earlier aggregate kept it, the others replay it
+    replayed = min(pdbench("aggregate", str(run_dir)) for _ in range(3))
+    line = f"  aggregate replayed (dbt's statements sent again, without dbt): {replayed:.2f} s"
+    if play is not None:
+        line += f"; play + aggregate / play: {(play + replayed) / play:.1f}x"
+    print(line)
 
 
 def main() -> None:

@@ -211,7 +211,8 @@ def replay(request: DbtRequest, path: Path) -> DbtResults | None:
         def fill(text: str) -> str:
             return text.replace(RUN_DIR_MARK, run_dir).replace(SPILL_MARK, spill)
 
-        database = duckdb.connect(":memory:", config=plan.config)
+        config: dict[str, str | bool | int | float | list[str]] = dict(plan.config)
+        database = duckdb.connect(":memory:", config=config)
         cursors: dict[int, duckdb.DuckDBPyConnection] = {}
         try:
             for connection, statement, rows in plan.statements:

@@ -108,7 +108,7 @@ def recording(work_dir: Path, run_dir: Path, spill_dir: Path) -> Iterator[Record
     record = Recording(work_dir, run_dir, spill_dir)
     record.link.symlink_to(run_dir.resolve(), target_is_directory=True)
     execute = DuckDBCursorWrapper.execute
-    initialize_db = Environment.__dict__["initialize_db"]
+    initialize_db = Environment.__dict__["initialize_db"]  # the classmethod itself
 
     def recorded_execute(self: Any, sql: str, bindings: Any = None) -> Any:
         record.executed(self, sql, bindings)
@@ -139,20 +139,24 @@ def recording(work_dir: Path, run_dir: Path, spill_dir: Path) -> Iterator[Record
             record.replayable = False
         return initialize_db.__func__(cls, creds, plugins)
 
-    patched = {"execute": recorded_execute, "fetchall": fetchall, "fetchmany": fetchmany}
-    patched["fetchone"] = fetchone
+    patches: list[tuple[type, str, object]] = [
+        (DuckDBCursorWrapper, "execute", recorded_execute),
+        (DuckDBCursorWrapper, "fetchall", fetchall),
+        (DuckDBCursorWrapper, "fetchmany", fetchmany),
+        (DuckDBCursorWrapper, "fetchone", fetchone),
+        (Environment, "initialize_db", classmethod(recorded_initialize_db)),
+    ]
+    originals = [(owner, name, owner.__dict__.get(name)) for owner, name, _ in patches]
     try:
-        for name, function in patched.items():
-            setattr(DuckDBCursorWrapper, name, function)
-        Environment.initialize_db = classmethod(recorded_initialize_db)
+        for owner, name, function in patches:
+            setattr(owner, name, function)
         fresh_database()
         yield record
     finally:
-        for name in patched:
-            if name == "execute":
-                DuckDBCursorWrapper.execute = execute
+        for owner, name, original in originals:
+            if original is None:
+                delattr(owner, name)
             else:
-                delattr(DuckDBCursorWrapper, name)
-        Environment.initialize_db = initialize_db
+                setattr(owner, name, original)
         fresh_database()
         record.link.unlink(missing_ok=True)
