@@ -23,7 +23,7 @@ from pathlib import Path
 import duckdb
 
 from pdbench.game import Game
-from pdbench.storage.dbt import DBT_PROJECT_DIR, DbtRequest, invoke_dbt
+from pdbench.storage.dbt import DbtRequest, dbt_project_key, invoke_dbt
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.worker_socket import project_key
 
@@ -93,6 +93,6 @@ def _templates(run_dir: Path, game: Game) -> Path:
 def _project_key(game: Game) -> str:
     """A digest of every file of the dbt project (and of the game's own models): a change to
     any model, macro or setting makes new empty marts."""
-    folders = [DBT_PROJECT_DIR, *([game.marts.dbt_models] if game.marts.dbt_models else [])]
-    keys = "".join(project_key(folder) for folder in folders)
+    folders = [game.marts.dbt_models] if game.marts.dbt_models else []
+    keys = dbt_project_key() + "".join(project_key(folder) for folder in folders)
     return hashlib.sha256(keys.encode()).hexdigest()[:16]

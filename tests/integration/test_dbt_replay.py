@@ -18,10 +18,10 @@ from pdbench.storage.dbt_plan import (
     SPILL_MARK,
     Plan,
     plans_folder,
-    replay,
     write_plan,
 )
 from pdbench.storage.dbt_recorder import Recording
+from pdbench.storage.dbt_replay import Unit, replay, units
 
 from tests.conftest import write_experiment
 from tests.e2e.test_run_integrity import pdbench
@@ -106,7 +106,7 @@ def _plan(statements: list[tuple[int, str, str | None]]) -> Plan:
         "n_checks_passed": 1,
         "n_unit_tests_passed": 0,
     }
-    return Plan(config={"threads": "1"}, statements=statements, answer=answer)
+    return Plan(config={"threads": "1"}, statements=statements, answer=answer, upstream={})
 
 
 _WRITE = (
@@ -201,7 +201,7 @@ def test_a_recording_marks_the_run_directory_and_the_spill_folder(tmp_path: Path
     record.fetched(second, [(1,)])
     answer = {"locations": [str(run_dir / "a.parquet")], "location_tags": {}}
 
-    plan = record.plan(answer, run_dir)
+    plan = record.plan(answer, run_dir, {})
 
     assert plan is not None
     assert plan.statements == [
@@ -227,4 +227,48 @@ def test_a_recording_that_cannot_be_replayed_gives_no_plan(tmp_path: Path, flaw:
         record.executed(cursor, "select 1", None)
         record.fetched(cursor, [(1,)])
         record.fetched(cursor, [])
-    assert record.plan(answer, run_dir) is None
+    assert record.plan(answer, run_dir, {}) is None
+
+
+def _sent(node: str | None, sql: str) -> str:
+    """A statement with dbt's comment at its head, naming its node when it has one."""
+    comment = {"app": "dbt", "connection_name": node or "master"}
+    return f"/* {json.dumps(comment | ({'node_id': node} if node else {}))} */\n{sql}"
+
+
+_TABLES = [
+    (0, _sent(None, "set threads = 1"), None),
+    (1, _sent("model.p.a", "create table a as select 1 as x"), None),
+    (2, "BEGIN", None),
+    (2, _sent("model.p.b", "create table b as select 2 as y"), None),
+    (2, "COMMIT", None),
+    (3, _sent("model.p.c", "create table c as select x + y as z from a, b"), None),
+    (3, f"copy c to '{RUN_DIR_MARK}/answer.parquet' (format parquet)", None),
+    (4, "select 1", "[[1]]"),
+]
+
+
+def test_a_node_waits_for_the_nodes_it_reads_and_dbts_own_units_for_all_before() -> None:
+    plan = Plan(
+        config={}, statements=_TABLES, answer={}, upstream={"model.p.c": ["model.p.a", "model.p.b"]}
+    )
+
+    found = units(plan)
+
+    assert [sorted(unit.after) for unit in found] == [[], [0], [0], [0, 1, 2], [0, 1, 2, 3]]
+    assert found[2] == Unit(
+        statements=(("BEGIN", None), (_TABLES[3][1], None), ("COMMIT", None)), after=frozenset({0})
+    )
+
+
+def test_units_apart_are_replayed_side_by_side_and_their_readers_after_them(
+    tmp_path: Path, cache: Path
+) -> None:
+    answer = {"locations": ["answer.parquet"], "location_tags": {}, "models": ["c"]}
+    answer |= {"n_checks_passed": 0, "n_unit_tests_passed": 0}
+    upstream = {"model.p.c": ["model.p.a", "model.p.b"]}
+    for attempt in range(20):  # each time a new race between a and b
+        write_plan(cache / "key-one.json", Plan({}, _TABLES, answer, upstream))
+        results = replay(DbtRequest("build", run_dir=tmp_path, select="x"), cache / "key-one.json")
+        assert results is not None, attempt
+        assert duckdb.sql(f"select z from '{tmp_path / 'answer.parquet'}'").fetchall() == [(3,)]

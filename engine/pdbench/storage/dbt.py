@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import IO, Literal
 
 from pdbench.errors import AggregationError
-from pdbench.storage.dbt_plan import has_plans, plan_file, replay
+from pdbench.storage.dbt_plan import has_plans, plan_file
+from pdbench.storage.dbt_replay import replay
 from pdbench.storage.jsonl import cut_torn_tails
 from pdbench.storage.run_links import refuse_outside_links
 from pdbench.storage.worker_socket import (
@@ -48,6 +49,7 @@ __all__ = [
     "DbtRequest",
     "DbtResults",
     "add_game_models",
+    "dbt_project_key",
     "invoke_dbt",
     "prepare_dbt",
     "prune_saved_parses",
@@ -119,7 +121,7 @@ class DbtResults:
     """Each file of :attr:`locations` -> the dbt tags of the model that wrote it."""
     replayed: bool = False
     """Built by replaying what dbt sent DuckDB for the same request before
-    (:mod:`pdbench.storage.dbt_plan`), without dbt."""
+    (:mod:`pdbench.storage.dbt_replay`), without dbt."""
 
 
 class DbtProcess:
@@ -262,13 +264,13 @@ def prepare_dbt() -> None:
     """Start this process's dbt worker now, so that it is ready by the first invocation;
     unless builds of this project are replayed (:mod:`pdbench.storage.dbt_plan`: a plan of
     it is kept), when dbt starts only if a replay cannot serve."""
-    if not _game_model_folders and has_plans(_project_key()):
+    if not _game_model_folders and has_plans(dbt_project_key()):
         return
     _shared_process()
 
 
 @functools.cache
-def _project_key() -> str:
+def dbt_project_key() -> str:
     """The dbt project's key (:func:`project_key`), once per process: about 0.1 s."""
     return project_key(DBT_PROJECT_DIR)
 
@@ -289,7 +291,7 @@ def invoke_dbt(request: DbtRequest) -> DbtResults:
     """
     refuse_outside_links(request.run_dir)
     cut = tuple(cut_torn_tails(request.run_dir))
-    plan = None if _game_model_folders else plan_file(request, _project_key())
+    plan = None if _game_model_folders else plan_file(request, dbt_project_key())
     if plan is not None:
         replayed = replay(request, plan)
         if replayed is not None:

@@ -1,4 +1,4 @@
-"""A dbt build replayed: the statements dbt sent DuckDB for a request, kept and sent again.
+"""A dbt build kept to be replayed: the statements dbt sent DuckDB for a request.
 
 dbt's own cost is per node (about 115 ms of Python each: rendering the model, running its
 materialization's macros, its events), whatever the SQL; on a small run that is most of
@@ -9,11 +9,12 @@ which of the run's files exist, the failing rows of each data test. So the first
 request records every statement dbt sent and the rows of every answer dbt read
 (:mod:`pdbench.storage.dbt_recorder`, in the dbt worker), and a later build of the same
 request on the same project sends the same statements to DuckDB from pdbench's own process
-(:func:`replay`), checking every answer dbt read against the recorded one. An answer that
-differs (a test that fails, a mart that came out empty, a file that is absent) means dbt would
-have sent other statements: the replay stops and dbt builds the run, as it does after any
-error, so that dbt names what failed. The models stay dbt's: a plan is dbt's own output for
-one project, and a changed project, dbt, dbt-duckdb or DuckDB never reads an older one.
+(:mod:`pdbench.storage.dbt_replay`), checking every answer dbt read against the recorded
+one. An answer that differs (a test that fails, a mart that came out empty, a file that is
+absent) means dbt would have sent other statements: the replay stops and dbt builds the run,
+as it does after any error, so that dbt names what failed. The models stay dbt's: a plan is
+dbt's own output for one project, and a changed project, dbt, dbt-duckdb or DuckDB never
+reads an older one.
 
 Plans are kept in the user's cache folder (``plans/``, this user's alone), one per request,
 run layout and project (:func:`plan_file`). ``PDBENCH_DBT_REPLAY=0`` turns replaying off (dbt
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from pdbench.storage.marts_manifest import MARTS_MANIFEST
 
 if TYPE_CHECKING:
-    from pdbench.storage.dbt import DbtRequest, DbtResults
+    from pdbench.storage.dbt import DbtRequest
 
 __all__ = [
     "ONE_THREAD_BYTES",
@@ -46,12 +47,12 @@ __all__ = [
     "duckdb_threads",
     "has_plans",
     "plan_file",
-    "replay",
+    "read_plan",
     "rows_text",
     "write_plan",
 ]
 
-PLAN_FORMAT = 1
+PLAN_FORMAT = 2
 REPLAY_ENV = "PDBENCH_DBT_REPLAY"
 """Set to ``0``: never replay, dbt builds every run."""
 RUN_DIR_MARK = "\x00run_dir\x00"
@@ -80,6 +81,9 @@ class Plan:
     rows dbt read from its answer (:func:`rows_text`; None: dbt read none)."""
     answer: dict[str, Any]
     """The worker's answer, its files named relative to the run directory."""
+    upstream: dict[str, list[str]]
+    """Each dbt node built (``model.pdbench.x``, ``test.pdbench.y``) -> the nodes it reads:
+    nodes apart are replayed side by side (:mod:`pdbench.storage.dbt_replay`)."""
 
 
 def duckdb_threads(run_dir: Path) -> int | None:
@@ -182,7 +186,9 @@ def _private_folder(folder: Path) -> bool:
         return False
 
 
-def _read(path: Path) -> Plan | None:
+def read_plan(path: Path) -> Plan | None:
+    """The plan kept at ``path``; None when there is none, it cannot be read, or others may
+    write in its folder."""
     if not path.is_file() or not _private_folder(path.parent):
         return None
     try:
@@ -191,56 +197,7 @@ def _read(path: Path) -> Plan | None:
             config={str(k): str(v) for k, v in data["config"].items()},
             statements=[(int(c), str(s), r) for c, s, r in data["statements"]],
             answer=dict(data["answer"]),
+            upstream={str(k): [str(n) for n in v] for k, v in data["upstream"].items()},
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
-
-
-def replay(request: DbtRequest, path: Path) -> DbtResults | None:
-    """Send DuckDB the statements of the plan at ``path`` for ``request``'s run directory;
-    its results, or None when there is no plan to read, a statement fails or an answer dbt
-    read differs from the recorded one (dbt is then to build the run)."""
-    import duckdb
-
-    plan = _read(path)
-    if plan is None:
-        return None
-    run_dir = str(Path(request.run_dir).resolve())
-    with tempfile.TemporaryDirectory(prefix="pdbench-duckdb-") as spill:
-
-        def fill(text: str) -> str:
-            return text.replace(RUN_DIR_MARK, run_dir).replace(SPILL_MARK, spill)
-
-        config: dict[str, str | bool | int | float | list[str]] = dict(plan.config)
-        database = duckdb.connect(":memory:", config=config)
-        cursors: dict[int, duckdb.DuckDBPyConnection] = {}
-        try:
-            for connection, statement, rows in plan.statements:
-                if connection not in cursors:
-                    cursors[connection] = database.cursor()
-                cursor = cursors[connection]
-                cursor.execute(fill(statement))
-                if rows is not None and rows_text(cursor.fetchall()) != fill(rows):
-                    return None
-        except duckdb.Error:
-            return None
-        finally:
-            for cursor in cursors.values():
-                cursor.close()
-            database.close()
-    return _results(plan.answer, Path(run_dir))
-
-
-def _results(answer: dict[str, Any], run_dir: Path) -> DbtResults:
-    from pdbench.storage.dbt import DbtResults
-
-    return DbtResults(
-        locations=[str(run_dir / name) for name in answer["locations"]],
-        n_checks_passed=int(answer["n_checks_passed"]),
-        n_unit_tests_passed=int(answer["n_unit_tests_passed"]),
-        models=tuple(answer["models"]),
-        location_tags={
-            str(run_dir / name): tuple(tags) for name, tags in answer["location_tags"].items()
-        },
-        replayed=True,
-    )

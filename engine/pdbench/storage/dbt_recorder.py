@@ -58,8 +58,24 @@ class Recording:
                 return
             self.statements[index][2] = rows_text(rows)
 
-    def plan(self, answer: dict[str, Any], run_dir: Path) -> Plan | None:
-        """The plan of this build; None when it cannot be replayed."""
+    def connected(self, creds: Any) -> None:
+        """dbt-duckdb opens the database with ``creds`` (its profile): a plain in-memory one
+        is what a replay opens; anything more (extensions, attached databases, settings,
+        plugins) is not replayed."""
+        plain = creds.path == ":memory:" and not (
+            creds.extensions or creds.attach or creds.settings or creds.plugins
+            or creds.filesystems or creds.secrets or creds.retries
+        )  # fmt: skip
+        if plain:
+            self.config = {str(k): str(v) for k, v in (creds.config_options or {}).items()}
+        else:
+            self.replayable = False
+
+    def plan(
+        self, answer: dict[str, Any], run_dir: Path, upstream: dict[str, list[str]]
+    ) -> Plan | None:
+        """The plan of this build (``upstream``: each node built -> the nodes it reads);
+        None when it cannot be replayed."""
         if not self.replayable or self.config is None:
             return None
 
@@ -74,6 +90,7 @@ class Recording:
             return None  # a path dbt resolved: it would name this run in another's build
         root = str(run_dir.resolve())
         return Plan(
+            upstream=upstream,
             config=self.config,
             statements=statements,
             answer=answer
@@ -129,14 +146,7 @@ def recording(work_dir: Path, run_dir: Path, spill_dir: Path) -> Iterator[Record
         return self._cursor.fetchone()
 
     def recorded_initialize_db(cls: Any, creds: Any, plugins: Any = None) -> Any:
-        plain = creds.path == ":memory:" and not (
-            creds.extensions or creds.attach or creds.settings or creds.plugins
-            or creds.filesystems or creds.secrets or creds.retries
-        )  # fmt: skip
-        if plain:
-            record.config = {str(k): str(v) for k, v in (creds.config_options or {}).items()}
-        else:
-            record.replayable = False
+        record.connected(creds)
         return initialize_db.__func__(cls, creds, plugins)
 
     patches: list[tuple[type, str, object]] = [

@@ -231,7 +231,11 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
     answer = _answer(outcome, command, run_dir, select)
     if "error" in answer:  # named by the path dbt read the run by
         return {"error": answer["error"].replace(record.run_dir, str(run_dir))}
-    plan = record.plan(answer, run_dir) if request.get("record_plan") else None
+    upstream = {
+        result.node.unique_id: list(result.node.depends_on.nodes)
+        for result in getattr(outcome.result, "results", None) or []
+    }
+    plan = record.plan(answer, run_dir, upstream) if request.get("record_plan") else None
     if plan is not None:
         with contextlib.suppress(OSError):
             write_plan(Path(request["record_plan"]), plan)
