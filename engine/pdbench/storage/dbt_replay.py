@@ -110,6 +110,9 @@ class _Replay:
     def __init__(self, database: duckdb.DuckDBPyConnection, fill: dict[str, str]) -> None:
         self.database, self.fill = database, fill
         self.stopped = threading.Event()
+        self._lock = threading.Lock()
+        self._busy: set[duckdb.DuckDBPyConnection] = set()
+        """The cursors of the units running, to interrupt when pdbench is."""
 
     def _text(self, text: str) -> str:
         for mark, value in self.fill.items():
@@ -117,21 +120,30 @@ class _Replay:
         return text
 
     def _unit(self, unit: Unit) -> None:
-        import duckdb
-
-        if self.stopped.is_set():
-            return
-        cursor = self.database.cursor()
+        with self._lock:
+            if self.stopped.is_set():
+                return
+            cursor = self.database.cursor()
+            self._busy.add(cursor)
         try:
             for statement, rows in unit.statements:
                 cursor.execute(self._text(statement))
                 if rows is not None and rows_text(cursor.fetchall()) != self._text(rows):
                     self.stopped.set()  # dbt would have sent other statements from here
                     return
-        except duckdb.Error:
+        except Exception:  # a failing statement: dbt is to build the run and name it
             self.stopped.set()
         finally:
+            with self._lock:
+                self._busy.discard(cursor)
             cursor.close()
+
+    def _interrupt(self) -> None:
+        """Stop the statements running (pdbench is interrupted)."""
+        with self._lock:
+            self.stopped.set()
+            for cursor in self._busy:
+                cursor.interrupt()
 
     def run(self, plan_units: list[Unit]) -> bool:
         """Replay every unit; whether all ran and every answer was the recorded one."""
@@ -139,19 +151,32 @@ class _Replay:
         threads = max(1, min(REPLAY_THREADS, os.cpu_count() or 1))
         running: dict[Future[None], int] = {}
         with ThreadPoolExecutor(threads, thread_name_prefix="pdbench-replay") as pool:
-            while (waiting or running) and not self.stopped.is_set():
-                for index in [i for i, left in waiting.items() if not left]:
-                    del waiting[index]
-                    running[pool.submit(self._unit, plan_units[index])] = index
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    future.result()
-                    ended = running.pop(future)
-                    for left in waiting.values():
-                        left.discard(ended)
-            for future in running:
-                future.result()
+            try:
+                self._schedule(plan_units, waiting, running, pool)
+            except BaseException:
+                self._interrupt()
+                raise
         return not self.stopped.is_set()
+
+    def _schedule(
+        self,
+        plan_units: list[Unit],
+        waiting: dict[int, set[int]],
+        running: dict[Future[None], int],
+        pool: ThreadPoolExecutor,
+    ) -> None:
+        """Start each unit once those it waits for have ended, until all have or one
+        stopped the replay."""
+        while (waiting or running) and not self.stopped.is_set():
+            for index in [i for i, left in waiting.items() if not left]:
+                del waiting[index]
+                running[pool.submit(self._unit, plan_units[index])] = index
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                future.result()
+                ended = running.pop(future)
+                for left in waiting.values():
+                    left.discard(ended)
 
 
 def _results(answer: dict[str, Any], run_dir: Path) -> DbtResults:
