@@ -26,9 +26,9 @@
     {%- if execute -%}
         {%- set manifest_path = run_file('run_manifest.json') -%}
         {%- set found = run_query(
-            "select count(*) from glob('" ~ manifest_path ~ "')"
+            "select count(*) > 0 as is_found from glob('" ~ manifest_path ~ "')"
         ).columns[0].values()[0] -%}
-        {%- if found > 0 -%}
+        {%- if found -%}
             {%- set game = run_query(
                 "select game from read_json('" ~ manifest_path
                 ~ "', format = 'auto', columns = {game: 'varchar'})"

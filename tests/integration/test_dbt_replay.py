@@ -18,6 +18,7 @@ from pdbench.storage.dbt_plan import (
     SPILL_MARK,
     Plan,
     plans_folder,
+    rows_text,
     write_plan,
 )
 from pdbench.storage.dbt_recorder import Recording
@@ -40,15 +41,25 @@ def _request(run_dir: Path) -> DbtRequest:
     )
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A small PD run (two replicates, a mock LLM agent), played, not aggregated."""
-    project = tmp_path_factory.mktemp("replay")
+def _play(project: Path, **fields: object) -> Path:
     shutil.copytree(Path(__file__).resolve().parents[2] / "configs", project / "configs")
-    config = write_experiment(project / "configs")
+    config = write_experiment(project / "configs", **fields)
     result = pdbench("run", str(config), "--output-dir", "out", "--no-aggregate", cwd=project)
     assert result.returncode == 0, result.stderr
     return project / "out"
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small PD run (two replicates, a mock LLM agent), played, not aggregated."""
+    return _play(tmp_path_factory.mktemp("replay"))
+
+
+@pytest.fixture(scope="module")
+def played_other(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A run of the same kind with other data: another seed, longer matches, 3 replicates."""
+    horizon = {"type": "fixed", "n": 17}
+    return _play(tmp_path_factory.mktemp("replay"), seed=11, replicates=3, horizon=horizon)
 
 
 def _copy(played: Path, where: Path) -> Path:
@@ -75,6 +86,20 @@ def test_a_build_made_before_is_replayed_with_the_same_marts(
     assert [Path(p).name for p in replayed.locations] == [Path(p).name for p in built.locations]
     assert all(Path(p).parent == tmp_path / "replayed" for p in replayed.locations)
     assert (replayed.models, replayed.n_checks_passed) == (built.models, built.n_checks_passed)
+
+
+def test_a_run_with_other_data_of_the_same_kind_is_replayed_too(
+    played: Path, played_other: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    invoke_dbt(_request(_copy(played, tmp_path / "first")))  # keeps the plan, if not yet kept
+
+    replayed = invoke_dbt(_request(_copy(played_other, tmp_path / "replayed")))
+    monkeypatch.setenv(REPLAY_ENV, "0")
+    invoke_dbt(_request(_copy(played_other, tmp_path / "built")))
+
+    assert replayed.replayed
+    assert _marts(tmp_path / "replayed") == _marts(tmp_path / "built")
+    assert _marts(tmp_path / "replayed") != _marts(tmp_path / "first")
 
 
 def test_a_run_whose_data_fails_is_built_by_dbt_and_named_as_dbt_names_it(
@@ -272,3 +297,11 @@ def test_units_apart_are_replayed_side_by_side_and_their_readers_after_them(
         results = replay(DbtRequest("build", run_dir=tmp_path, select="x"), cache / "key-one.json")
         assert results is not None, attempt
         assert duckdb.sql(f"select z from '{tmp_path / 'answer.parquet'}'").fetchall() == [(3,)]
+
+
+def test_of_a_marts_row_count_a_replay_compares_only_whether_it_is_empty() -> None:
+    count = '/* {"app": "dbt"} */\n  select count(*) as row_count from "memory"."main"."x__dbt_tmp"'
+    other = "select count(*) from x"
+
+    assert rows_text(count, [(5,)]) == rows_text(count, [(9,)]) != rows_text(count, [(0,)])
+    assert rows_text(other, [(5,)]) != rows_text(other, [(9,)])

@@ -56,7 +56,7 @@ class Recording:
             if index is None or self.statements[index][2] is not None:
                 self.replayable = False  # rows dbt read twice, or of no statement seen
                 return
-            self.statements[index][2] = rows_text(rows)
+            self.statements[index][2] = rows_text(self.statements[index][1], rows)
 
     def connected(self, creds: Any) -> None:
         """dbt-duckdb opens the database with ``creds`` (its profile): a plain in-memory one

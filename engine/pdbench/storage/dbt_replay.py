@@ -127,8 +127,9 @@ class _Replay:
             self._busy.add(cursor)
         try:
             for statement, rows in unit.statements:
-                cursor.execute(self._text(statement))
-                if rows is not None and rows_text(cursor.fetchall()) != self._text(rows):
+                text = self._text(statement)
+                cursor.execute(text)
+                if rows is not None and rows_text(text, cursor.fetchall()) != self._text(rows):
                     self.stopped.set()  # dbt would have sent other statements from here
                     return
         except Exception:  # a failing statement: dbt is to build the run and name it
