@@ -59,7 +59,7 @@ from pdbench.storage.dbt import (
     prune_saved_parses,
     saved_parse_path,
 )
-from pdbench.storage.dbt_plan import duckdb_threads, write_plan
+from pdbench.storage.dbt_plan import duckdb_threads, plans_folder, write_plan
 from pdbench.storage.dbt_recorder import recording
 
 _PARTIAL_PARSE = "partial_parse.msgpack"
@@ -235,10 +235,11 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
         result.node.unique_id: list(result.node.depends_on.nodes)
         for result in getattr(outcome.result, "results", None) or []
     }
+    keep_in = Path(request.get("record_plan") or plans_folder())
     plan = record.plan(answer, run_dir, upstream) if request.get("record_plan") else None
-    if plan is not None:
+    if plan is not None and keep_in.parent == plans_folder():  # nowhere else, whoever asks
         with contextlib.suppress(OSError):
-            write_plan(Path(request["record_plan"]), plan)
+            write_plan(keep_in, plan)
     return answer
 
 
