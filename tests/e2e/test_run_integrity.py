@@ -54,6 +54,18 @@ def _until(check, *, what: str, bound_s: float = 120.0):
     raise AssertionError(f"gave up waiting: {what}")
 
 
+def _is_asleep(pid: int) -> bool:
+    """Whether a thread of process ``pid`` waits in ``time.sleep`` (the kernel's nanosleep,
+    as ``/proc/<pid>/task/<tid>/wchan`` names where a thread waits)."""
+    waits = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            waits.append((task / "wchan").read_text())
+        except OSError:  # the thread ended meanwhile
+            continue
+    return any("nanosleep" in where for where in waits)
+
+
 def test_aggregate_refuses_a_raw_file_linked_out_of_the_run_directory(project: Path):
     run_dir = _played(project)
     outside = project / "elsewhere.jsonl"
@@ -184,8 +196,10 @@ def test_ctrl_c_with_one_llm_match_in_flight_records_its_call_as_cancelled(
         text=True,
     )
     calls = project / "out" / RunFiles.CALLS
-    # the first call answered: the second is on its way (1.5 s of latency) as the line lands
+    # the first call answered, and the second on its way: a thread asleep in the mock's
+    # 1.5 s of latency (the run sleeps nowhere else: no call is retried)
     _until(lambda: calls.is_file() and calls.read_bytes().count(b"\n") >= 1, what="a call")
+    _until(lambda: _is_asleep(process.pid), what="the second call to be in flight")
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=120)
 
