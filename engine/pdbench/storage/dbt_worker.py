@@ -60,7 +60,7 @@ from pdbench.storage.dbt import (
     saved_parse_path,
 )
 from pdbench.storage.dbt_plan import duckdb_threads, plans_folder, write_plan
-from pdbench.storage.dbt_recorder import recording
+from pdbench.storage.dbt_recorder import Recording, recording
 
 _PARTIAL_PARSE = "partial_parse.msgpack"
 PARENT_ENV = "PDBENCH_DBT_PARENT"
@@ -231,16 +231,26 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
     answer = _answer(outcome, command, run_dir, select)
     if "error" in answer:  # named by the path dbt read the run by
         return {"error": answer["error"].replace(record.run_dir, str(run_dir))}
-    upstream = {
-        result.node.unique_id: list(result.node.depends_on.nodes)
-        for result in getattr(outcome.result, "results", None) or []
-    }
-    keep_in = Path(request.get("record_plan") or plans_folder())
-    plan = record.plan(answer, run_dir, upstream) if request.get("record_plan") else None
-    if plan is not None and keep_in.parent == plans_folder():  # nowhere else, whoever asks
-        with contextlib.suppress(OSError):
-            write_plan(keep_in, plan)
+    if request.get("record_plan"):
+        _keep_plan(record, Path(request["record_plan"]), answer, outcome.result, run_dir)
     return answer
+
+
+def _keep_plan(
+    record: Recording, where: Path, answer: dict[str, Any], result: Any, run_dir: Path
+) -> None:
+    """Keep the plan of the build just answered at ``where``: in the plans folder only,
+    whatever path a request names."""
+    if where.parent != plans_folder():
+        return
+    upstream = {
+        node_result.node.unique_id: list(node_result.node.depends_on.nodes)
+        for node_result in getattr(result, "results", None) or []
+    }
+    plan = record.plan(answer, run_dir, upstream)
+    if plan is not None:
+        with contextlib.suppress(OSError):
+            write_plan(where, plan)
 
 
 def _answer(outcome: Any, command: str, run_dir: Path, select: str) -> dict[str, Any]:
