@@ -7,26 +7,33 @@ is the rows of one match id, or, without a match column, the rows from a ``round
 row before the next one. Every match's rounds must be 1..n in order, its agents the same, and
 its recorded payoffs one payoff table (each pair of actions always paid the same); any row
 that breaks this, or does not parse, is one error naming the file, the line and the column.
+Recorded payoffs make one table for the whole run, the mapping's or the one they imply
+(:mod:`pdbench.imports.recorded_payoffs`).
 """
 
 from __future__ import annotations
 
-import json
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pdbench.config.base import MAX_PAYOFF
 from pdbench.imports.base import (
     ImportInputError,
     ImportOptions,
     ImportSummary,
     SourceProblem,
     csv_rows,
+    json_value,
+    open_source,
 )
 from pdbench.imports.mapping import TableMapping, load_mapping
 from pdbench.imports.pd_run import ImportedMatch, import_pd_run
+from pdbench.imports.recorded_payoffs import RecordedPayoffs
 from pdbench.imports.staging import check_output_dir, source_files
+from pdbench.pd.config import PayoffsConfig
 from pdbench.storage.schema import ImportRecord
 
 __all__ = ["run_csv", "run_jsonl"]
@@ -58,13 +65,18 @@ def _run(
     record = ImportRecord(
         format=name, sources=files, mapping=mapping.model_dump(mode="json", exclude_none=True)
     )
-    matches = (match for path in sources for match in _matches(path, rows(path, mapping), mapping))
+    recorded = RecordedPayoffs(named=mapping.payoffs) if mapping.payoff_a is not None else None
+    matches = (
+        match
+        for path in sources
+        for match in _matches(path, rows(path, mapping), mapping, recorded)
+    )
     return import_pd_run(
         matches,
         output_dir,
         options,
         record=record,
-        payoffs=mapping.payoffs,
+        payoffs=recorded.table if recorded is not None else mapping.payoffs or PayoffsConfig(),
         said=lambda counts: (
             f"imported {counts['matches']} matches ({counts['rounds']} rounds) from "
             f"{len(sources)} {name} file(s) -> {output_dir}"
@@ -99,17 +111,11 @@ def _row_reader(row: list[str], positions: dict[str, int]) -> Row:
 
 def _jsonl_rows(path: Path, mapping: TableMapping) -> Iterator[tuple[int, Row]]:
     columns = list(mapping.columns().values())
-    with path.open(encoding="utf-8") as handle:
+    with open_source(path) as handle:
         for number, text in enumerate(handle, start=1):
             if not text.strip():
                 continue
-            try:
-                value = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise ImportInputError(
-                    f"not JSON: {exc.msg} (at character {exc.colno})",
-                    at=SourceProblem(path, number),
-                ) from None
+            value = json_value(text, path, number)
             if not isinstance(value, dict):
                 raise ImportInputError("not a JSON object", at=SourceProblem(path, number))
             missing = [column for column in columns if column not in value]
@@ -147,9 +153,13 @@ class _Round:
 
 
 def _matches(
-    path: Path, rows: Iterator[tuple[int, Row]], mapping: TableMapping
+    path: Path,
+    rows: Iterator[tuple[int, Row]],
+    mapping: TableMapping,
+    recorded: RecordedPayoffs | None,
 ) -> Iterator[ImportedMatch]:
-    """The matches of one file, in the order they start."""
+    """The matches of one file, in the order they start; ``recorded`` checks the payoffs
+    the rows record (when the mapping reads them)."""
     open_matches: dict[str, _Match] = {}
     current: _Match | None = None
     found = False
@@ -160,10 +170,10 @@ def _matches(
             if parsed.number == 1 and current is not None:
                 yield _finished(current, mapping)
                 current = None
-            current = _extend(path, parsed, current, mapping)
+            current = _extend(path, parsed, current, mapping, recorded)
         else:
             key = parsed.match_key or ""
-            open_matches[key] = _extend(path, parsed, open_matches.get(key), mapping)
+            open_matches[key] = _extend(path, parsed, open_matches.get(key), mapping, recorded)
     if not found:
         raise ImportInputError("no rounds", at=SourceProblem(path))
     if current is not None:
@@ -199,9 +209,15 @@ def _round(path: Path, line: int, row: Row, mapping: TableMapping) -> _Round:
     return _Round(line, number, match_key, condition, names, actions, payoffs)
 
 
-def _extend(path: Path, parsed: _Round, match: _Match | None, mapping: TableMapping) -> _Match:
+def _extend(
+    path: Path,
+    parsed: _Round,
+    match: _Match | None,
+    mapping: TableMapping,
+    recorded: RecordedPayoffs | None,
+) -> _Match:
     """``match`` with the round ``parsed`` added (a new match when None); the round must be
-    the next one, of the same agents and condition, paid by the same table."""
+    the next one, of the same agents and condition, paid by the run's one table."""
     at = SourceProblem(path, parsed.line, mapping.round)
     if match is None:
         if parsed.number != 1:
@@ -233,6 +249,9 @@ def _extend(path: Path, parsed: _Round, match: _Match | None, mapping: TableMapp
     match.actions_b.append(parsed.actions[1])
     if parsed.payoffs is not None:
         _check_one_table(path, parsed, match, mapping)
+        if recorded is not None:
+            at = SourceProblem(path, parsed.line, mapping.payoff_a)
+            recorded.check(parsed.actions, parsed.payoffs, at)
         match.payoffs_a.append(parsed.payoffs[0])
         match.payoffs_b.append(parsed.payoffs[1])
     return match
@@ -297,7 +316,15 @@ def _integer(value: Any, at: SourceProblem) -> int:
 
 
 def _number(value: Any, at: SourceProblem) -> float:
+    """A payoff: a finite number no larger than a config's payoffs may be
+    (:data:`~pdbench.config.base.MAX_PAYOFF`), so that running totals stay finite."""
     number = _read_as(value, float)
-    if number is None or number != number or number in (float("inf"), float("-inf")):
+    if number is None:
         raise ImportInputError(f"payoff {value!r} is not a number", at=at)
+    if not math.isfinite(number):
+        raise ImportInputError(f"payoff {value!r} is not a finite number", at=at)
+    if abs(number) > MAX_PAYOFF:
+        raise ImportInputError(
+            f"payoff {value!r} is outside -{MAX_PAYOFF:g}..{MAX_PAYOFF:g}", at=at
+        )
     return number

@@ -18,13 +18,19 @@ every game a replicate (``game_history_<k>`` is replicate k - 1). The payoffs ar
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pdbench.imports.base import ImportInputError, ImportOptions, ImportSummary, SourceProblem
+from pdbench.imports.base import (
+    ImportInputError,
+    ImportOptions,
+    ImportSummary,
+    SourceProblem,
+    json_value,
+    read_source,
+)
 from pdbench.imports.pd_run import ImportedMatch, import_pd_run
 from pdbench.imports.staging import source_files
 from pdbench.pd.config import PayoffsConfig
@@ -112,10 +118,7 @@ def _match(model: str, alpha: float, path: Path) -> ImportedMatch:
 
 
 def _read_history(path: Path) -> dict[str, Any]:
-    try:
-        history = json.loads(path.read_bytes())
-    except json.JSONDecodeError as exc:
-        raise ImportInputError(f"not JSON: {exc.msg}", at=_at(path, line=exc.lineno)) from None
+    history = json_value(read_source(path), path)
     if not isinstance(history, dict) or not {"A", "B"} <= history.keys():
         raise ImportInputError('not a game history {"A": [...], "B": [...]}', at=_at(path))
     if not isinstance(history["A"], list) or not isinstance(history["B"], list):

@@ -25,14 +25,20 @@ absolute scores.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from pdbench.arena.pairwise_config import PairwiseConfig
 from pdbench.imports.arena_run import ImportedVerdict, reference_player, write_pairwise_run
 from pdbench.imports.arena_scores import ImportedRun, write_score_run
-from pdbench.imports.base import ImportInputError, ImportOptions, ImportSummary, SourceProblem
+from pdbench.imports.base import (
+    ImportInputError,
+    ImportOptions,
+    ImportSummary,
+    SourceProblem,
+    json_value,
+    open_source,
+)
 from pdbench.imports.lm_council_rubric import RubricRatings, rubric_rating
 from pdbench.imports.staging import source_files, staged_run_dir
 from pdbench.storage.schema import ImportRecord
@@ -111,7 +117,7 @@ def _summary(
 
 def _read(path: Path, verdicts: list[ImportedVerdict], rubric: RubricRatings) -> None:
     """Every line of ``path``, each into the list of its kind."""
-    with path.open(encoding="utf-8") as lines:
+    with open_source(path) as lines:
         for number, text in enumerate(lines, start=1):
             if not text.strip():
                 continue
@@ -125,10 +131,7 @@ def _read(path: Path, verdicts: list[ImportedVerdict], rubric: RubricRatings) ->
 
 
 def _line(path: Path, number: int, text: str) -> dict[str, Any]:
-    try:
-        line = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ImportInputError(f"not JSON: {exc.msg}", at=SourceProblem(path, number)) from None
+    line = json_value(text, path, number)
     if not isinstance(line, dict):
         raise ImportInputError("not a JSON object", at=SourceProblem(path, number))
     return line

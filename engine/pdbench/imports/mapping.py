@@ -9,13 +9,13 @@ Given as a small YAML file (``--mapping``), keys overridden on the command line
     agent_b: player2
     action_a: answer1       # what each played, in the labels below
     action_b: answer2
-    payoff_a: points1       # optional: payoffs as recorded (else from `payoffs`)
-    payoff_b: points2
+    payoff_a: points1       # optional: payoffs as recorded (else from `payoffs`); they must
+    payoff_b: points2       # be paid by one table: `payoffs`, or the one they imply
     match: null             # optional: a match id column; without one, a match starts where
                             # `round` returns to 1
     condition: null         # optional: a condition column (default: <agent_a>_vs_<agent_b>)
     actions: {J: C, F: D}   # every label -> C (cooperate) or D (defect)
-    payoffs: {CC: [8, 8], CD: [0, 10], DC: [10, 0], DD: [5, 5]}
+    payoffs: {CC: [8, 8], CD: [0, 10], DC: [10, 0], DD: [5, 5]}   # optional
     policies: [act_j, act_f, act_defect_once]   # agents that are fixed strategies, not LLMs
 
 On the command line: ``--set round=rnd``, ``--set actions=J:C,F:D``, ``--set
@@ -28,10 +28,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from pdbench.config.base import StrictModel
+from pdbench.config.loader import read_yaml
 from pdbench.errors import ConfigError
 from pdbench.pd.config import PayoffsConfig
 
@@ -78,9 +78,10 @@ class TableMapping(StrictModel):
     """Column of agent A's payoff as recorded; None: from ``payoffs``."""
     payoff_b: str | None = None
     """Column of agent B's payoff as recorded."""
-    payoffs: PayoffsConfig = Field(default_factory=PayoffsConfig)
-    """The payoff table (default 3/0/5/1): the metrics' R, S, T, P, and the payoffs of a
-    source that records none."""
+    payoffs: PayoffsConfig | None = None
+    """The payoff table: the metrics' R, S, T, P, and the payoffs of a source that records
+    none. None: read from the recorded payoffs when the source has them
+    (:mod:`pdbench.imports.recorded_payoffs`), else the default 3/0/5/1."""
     policies: list[str] = Field(default_factory=list)
     """Agents that are fixed strategies (kind ``policy``); every other agent is an LLM."""
 
@@ -117,15 +118,7 @@ def load_mapping(path: Path | None, settings: dict[str, str]) -> TableMapping:
     where = str(path) if path is not None else "--set"
     data: dict[str, Any] = {}
     if path is not None:
-        try:
-            loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(exc.strerror or "cannot be read", path=path) from None
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"not YAML: {exc}".splitlines()[0], path=path) from None
-        if loaded is not None and not isinstance(loaded, dict):
-            raise ConfigError("a mapping file holds keys (round: ..., actions: ...)", path=path)
-        data = dict(loaded or {})
+        data = dict(read_yaml(path))
     data.update({key: _setting(key, value) for key, value in settings.items()})
     if not data:
         raise ConfigError("no mapping: give --mapping FILE or --set KEY=VALUE")

@@ -13,13 +13,14 @@ order. What the source never recorded (match seed, validity, attempts, timestamp
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pdbench.clock import utc_timestamp
-from pdbench.imports.base import ImportOptions, ImportSummary
+from pdbench.imports.base import ImportInputError, ImportOptions, ImportSummary
 from pdbench.imports.manifest import IMPORT_SEED, imported_manifest
 from pdbench.imports.staging import staged_run_dir
 from pdbench.pd.config import MetricsConfig, PayoffsConfig, metric_params
@@ -64,7 +65,7 @@ def import_pd_run(
     options: ImportOptions,
     *,
     record: ImportRecord,
-    payoffs: PayoffsConfig,
+    payoffs: PayoffsConfig | Callable[[], PayoffsConfig],
     said: Callable[[dict[str, int]], str],
 ) -> ImportSummary:
     """Stage the completed PD run of ``matches`` into ``output_dir`` (:func:`write_pd_run`,
@@ -85,12 +86,14 @@ def write_pd_run(
     matches: Iterable[ImportedMatch],
     *,
     run_id: str,
-    payoffs: PayoffsConfig,
+    payoffs: PayoffsConfig | Callable[[], PayoffsConfig],
     record: ImportRecord,
 ) -> dict[str, int]:
-    """Write ``matches`` into the (empty) ``run_dir`` as a completed PD run; the counts."""
+    """Write ``matches`` into the (empty) ``run_dir`` as a completed PD run; the counts.
+    ``payoffs`` is the run's table, or (when every match records its payoffs) the function
+    that gives it once every match is read."""
     started_at = utc_timestamp()
-    table = _payoff_table(payoffs)
+    table = _payoff_table(payoffs) if isinstance(payoffs, PayoffsConfig) else {}
     conditions: dict[str, dict[str, Any]] = {}
     replicates: dict[str, int] = {}
     totals = _Totals()
@@ -108,6 +111,8 @@ def write_pd_run(
             totals.matches += 1
             totals.longest = max(totals.longest, len(match.actions_a))
     (run_dir / RunFiles.CALLS).touch()
+    if not isinstance(payoffs, PayoffsConfig):
+        payoffs = payoffs()
     counts = {"rounds": totals.rounds, "matches": totals.matches, "calls": 0}
     config = _config(run_id, payoffs=payoffs, conditions=conditions, longest=totals.longest)
     manifest = imported_manifest(
@@ -179,6 +184,11 @@ def _round_lines(
             f'"agent_b_intended_action":"{b}","agent_a_action":"{a}","agent_b_action":"{b}",'
             f'"agent_a_payoff":{pay_a!r},"agent_b_payoff":{pay_b!r},'
             f'"agent_a_cum_payoff":{total_a!r},"agent_b_cum_payoff":{total_b!r}{tail}'
+        )
+    if not (math.isfinite(total_a) and math.isfinite(total_b)):
+        raise ImportInputError(
+            f"match {match.condition}/{replicate}: its payoffs do not add up to a finite number "
+            "(a payoff too large or not a number)"
         )
     _check_first_line(parts[0], line)
     return "".join(parts)

@@ -33,7 +33,14 @@ from pdbench.imports.arena_scores import (
     ImportedScore,
     write_score_run,
 )
-from pdbench.imports.base import ImportInputError, ImportOptions, ImportSummary, SourceProblem
+from pdbench.imports.base import (
+    ImportInputError,
+    ImportOptions,
+    ImportSummary,
+    SourceProblem,
+    json_value,
+    read_source,
+)
 from pdbench.imports.staging import source_files, staged_run_dir
 from pdbench.storage.schema import ImportRecord
 
@@ -101,10 +108,7 @@ def _phase_files(sources: list[Path]) -> tuple[Path, Path, Path]:
 
 def _load(path: Path, key: str) -> Any:
     """``path``'s JSON object's ``key``."""
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ImportInputError(f"not JSON: {exc.msg}", at=SourceProblem(path, exc.lineno)) from None
+    document = json_value(read_source(path), path)
     if not isinstance(document, dict) or key not in document:
         raise ImportInputError("missing", at=SourceProblem(path, column=key))
     return document[key]

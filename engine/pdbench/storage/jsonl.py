@@ -24,11 +24,15 @@ from pdbench.errors import RunDirError
 __all__ = ["JsonlWriter", "cut_torn_tails", "dumps_line", "read_jsonl", "rewrite_jsonl"]
 
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
+_ENCODE = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), check_circular=False, allow_nan=False
+).encode
 
 
 def dumps_line(record: dict[str, Any]) -> str:
-    """One record as a JSONL line (compact, UTF-8, ending in a newline)."""
+    """One record as a JSONL line (compact, UTF-8, ending in a newline); a NaN or an
+    infinity, which JSON cannot hold, raises ``ValueError`` instead of a line no reader
+    parses."""
     return _ENCODE(record) + "\n"
 
 
