@@ -12,7 +12,7 @@ import typer
 
 from pdbench.cli_errors import err, one_line
 from pdbench.storage.dbt import DBT_PROJECT_DIR, worker_files
-from pdbench.storage.worker_socket import project_key, read_state
+from pdbench.storage.worker_socket import drop_stale_state, project_key, read_state
 
 __all__ = ["WorkerAction", "worker", "worker_lines"]
 
@@ -45,20 +45,23 @@ def worker(
 
 def worker_lines(action: WorkerAction) -> list[str]:
     """Do ``action``; the lines that say what was done (RuntimeError if the worker could
-    not start)."""
+    not start). Each action first removes a state file its worker no longer runs behind
+    (its pid may be another process now), saying so in the first line."""
     from pdbench.storage import dbt_daemon
 
     files = worker_files()
+    stale = drop_stale_state(files)
+    notes = [] if stale is None else [stale]
     if action is WorkerAction.start:
         state, started = dbt_daemon.start(files, timeout=START_TIMEOUT_S)
         verb = "started" if started else "already running"
-        return [f"dbt worker {verb}: pid {state['pid']}, socket {state['socket']}"]
+        return [*notes, f"dbt worker {verb}: pid {state['pid']}, socket {state['socket']}"]
     if action is WorkerAction.stop:
         pid = dbt_daemon.stop(files, timeout=STOP_TIMEOUT_S)
         if pid is None:
-            return ["no dbt worker was running"]
-        return [f"dbt worker stopped (pid {pid})"]
-    return status_lines()
+            return [*notes, "no dbt worker was running"]
+        return [*notes, f"dbt worker stopped (pid {pid})"]
+    return [*notes, *status_lines()]
 
 
 def status_lines() -> list[str]:

@@ -17,7 +17,14 @@ from pathlib import Path
 import pytest
 from pdbench.storage.dbt import DBT_PROJECT_DIR, DbtProcess, worker_files
 from pdbench.storage.dbt_plan import REPLAY_ENV
-from pdbench.storage.worker_socket import WorkerFiles, connect, project_key, read_state
+from pdbench.storage.worker_socket import (
+    WorkerFiles,
+    connect,
+    process_identity,
+    project_key,
+    read_state,
+    worker_alive,
+)
 
 from tests.e2e.test_resume_and_secrets import PDBENCH
 from tests.e2e.test_run_integrity import _is_gone, _until, pdbench
@@ -107,7 +114,8 @@ def _fake_worker(files: WorkerFiles, key: str) -> socket.socket:
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(str(files.socket))
     server.listen(8)
-    state = {"pid": os.getpid(), "socket": str(files.socket), "key": key,
+    state = {"pid": os.getpid(), "process": process_identity(os.getpid()),
+             "socket": str(files.socket), "key": key,
              "started_at": "2026-01-01T00:00:00+00:00", "requests_served": 0}  # fmt: skip
     files.state.write_text(json.dumps(state), encoding="utf-8")
 
@@ -196,3 +204,78 @@ def test_a_cache_folder_too_deep_for_a_socket_puts_it_in_a_folder_of_the_users_o
     finally:
         server.close()
         shutil.rmtree(short)
+
+
+def _state_naming(files: WorkerFiles, pid: int, **more: object) -> None:
+    """A state file as a worker of the current project writes it, naming process ``pid``."""
+    files.state.parent.mkdir(parents=True, exist_ok=True)
+    state = {"pid": pid, "socket": str(files.socket), "key": project_key(DBT_PROJECT_DIR),
+             "started_at": "2026-01-01T00:00:00+00:00", "requests_served": 0, **more}  # fmt: skip
+    files.state.write_text(json.dumps(state), encoding="utf-8")
+
+
+def test_a_state_file_whose_pid_is_another_process_now_is_not_a_running_worker(
+    project: Path, files: WorkerFiles
+) -> None:
+    # a worker killed (or a reboot) leaves its state file; its pid is then given to another
+    # process: here a `sleep`, alive all through the test
+    other = subprocess.Popen(["sleep", "600"])
+    try:
+        _state_naming(files, other.pid)
+        status = pdbench("worker", "status", cwd=project)
+        assert status.returncode == 0, status.stderr
+        assert status.stdout.splitlines()[0] == (
+            f"removed a stale dbt worker state file (pid {other.pid} is not the dbt worker "
+            f"that wrote it): {files.state}"
+        )
+        assert "no dbt worker is running" in status.stdout
+        assert not files.state.exists()
+
+        _state_naming(files, other.pid)
+        started = pdbench("worker", "start", cwd=project)
+        try:
+            assert started.returncode == 0, started.stderr
+            lines = started.stdout.splitlines()
+            assert lines[0].startswith("removed a stale dbt worker state file (pid ")
+            assert lines[1].startswith("dbt worker started: pid ")
+            state = read_state(files)
+            assert state is not None and state["pid"] != other.pid
+        finally:
+            stopped = pdbench("worker", "stop", cwd=project)
+        assert stopped.stdout.startswith(f"dbt worker stopped (pid {state['pid']})")
+        assert other.poll() is None, "the other process is never signalled"
+    finally:
+        other.kill()
+        other.wait()
+
+
+def test_a_worker_is_alive_only_as_the_process_that_wrote_its_state() -> None:
+    me = os.getpid()
+    # this process runs pytest, not the worker's module, and records no identity
+    assert not worker_alive({"pid": me})
+    assert worker_alive({"pid": me, "process": process_identity(me)})
+    # the same pid, started at another moment: another process than the one recorded
+    boot, started = str(process_identity(me)).rsplit(":", 1)
+    assert not worker_alive({"pid": me, "process": f"{boot}:{int(started) + 1}"})
+    assert not worker_alive({"pid": me, "process": f"another-boot:{started}"})
+    for pid in (0, -1, "12", True, 2**70, None):
+        assert not worker_alive({"pid": pid})
+
+
+def test_stop_leaves_a_process_that_took_a_stale_states_pid_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
+    files = worker_files()
+    other = subprocess.Popen(["sleep", "600"])
+    try:
+        _state_naming(files, other.pid, process="another-boot:1")
+        stopped = pdbench("worker", "stop", cwd=tmp_path)
+        assert stopped.returncode == 0, stopped.stderr
+        assert stopped.stdout.splitlines()[-1] == "no dbt worker was running"
+        assert "removed a stale dbt worker state file" in stopped.stdout
+        assert other.poll() is None
+        assert not files.state.exists()
+    finally:
+        other.kill()
+        other.wait()

@@ -36,9 +36,11 @@ from typing import Any, TextIO
 from pdbench.storage.dbt import DBT_PROJECT_DIR, GAME_MODELS_ENV, RUN_RESULTS_ENV, worker_files
 from pdbench.storage.dbt_worker import DbtSession
 from pdbench.storage.worker_socket import (
+    WORKER_MODULE,
     WorkerFiles,
     is_alive,
     private_folder,
+    process_identity,
     project_key,
     read_state,
 )
@@ -68,6 +70,7 @@ def main() -> None:
     server.listen(8)
     state = {
         "pid": os.getpid(),
+        "process": process_identity(os.getpid()),
         "socket": str(files.socket),
         "key": key,
         "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -192,7 +195,7 @@ def start(files: WorkerFiles, *, timeout: float) -> tuple[dict[str, Any], bool]:
     }
     with files.log.open("w", encoding="utf-8") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "pdbench.storage.dbt_daemon"],
+            [sys.executable, "-m", WORKER_MODULE],
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=log,
@@ -217,10 +220,8 @@ def start(files: WorkerFiles, *, timeout: float) -> tuple[dict[str, Any], bool]:
 def stop(files: WorkerFiles, *, timeout: float) -> int | None:
     """Stop the persistent worker, if one runs (a request it is answering fails); return
     its pid. Its socket and state are removed either way."""
-    state = read_state(files)
+    state = read_state(files)  # None for a state left behind: its pid may be another process
     pid = None if state is None else int(state["pid"])
-    if pid is not None and not _is_daemon(pid):
-        pid = None  # a state left behind (a reboot): its pid is another process now
     if pid is not None:
         os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
@@ -231,15 +232,6 @@ def stop(files: WorkerFiles, *, timeout: float) -> int | None:
     files.socket.unlink(missing_ok=True)
     files.state.unlink(missing_ok=True)
     return pid
-
-
-def _is_daemon(pid: int) -> bool:
-    """Whether process ``pid`` is a persistent dbt worker (where ``/proc`` tells)."""
-    try:
-        command = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return True
-    return b"pdbench.storage.dbt_daemon" in command
 
 
 if __name__ == "__main__":

@@ -9,8 +9,10 @@ saved parse. Its files there, named for the dbt project's folder (one worker per
   only this user may write in (:func:`private_folder`; under ``$XDG_RUNTIME_DIR`` or the
   temporary folder when the cache folder is too deep for a socket's path,
   :data:`SOCKET_PATH_MAX`);
-- ``<project>-worker.json``: its state (pid, socket, key, started at, requests served, busy),
-  written by the worker, read by ``pdbench worker status`` and by clients;
+- ``<project>-worker.json``: its state (pid and the process's identity, socket, key, started
+  at, requests served, busy), written by the worker, read by ``pdbench worker status`` and by
+  clients. A state file is believed only while its worker runs (:func:`worker_alive`): a pid
+  left behind (a killed worker, a reboot) may be another process now;
 - ``<project>-worker.lock``: held by the one client the worker serves (``flock``);
 - ``<project>-worker.log``: dbt's own output (failing tests and the like).
 
@@ -40,10 +42,13 @@ __all__ = [
     "Connection",
     "WorkerFiles",
     "connect",
+    "drop_stale_state",
     "is_alive",
     "private_folder",
+    "process_identity",
     "project_key",
     "read_state",
+    "worker_alive",
 ]
 
 PRIVATE_ENV = "PDBENCH_PRIVATE_DBT_WORKER"
@@ -53,6 +58,9 @@ HANDSHAKE_TIMEOUT_S = 60.0
 worker greets at once unless it is stuck)."""
 SOCKET_PATH_MAX = 107
 """The longest path a unix socket may have on Linux (108 bytes with the closing NUL)."""
+WORKER_MODULE = "pdbench.storage.dbt_daemon"
+"""The module the persistent worker runs as (``python -m``)."""
+_PROC = Path("/proc")
 _SKIPPED_FOLDERS = {"target", "logs", "dbt_packages", "outside_games", ".user.yml"}
 """What in the dbt project is dbt's output or outside games' links, not the project."""
 _WORKER_CODE = [
@@ -146,14 +154,72 @@ def project_key(project_dir: Path) -> str:
 
 
 def read_state(files: WorkerFiles) -> dict[str, Any] | None:
-    """The worker's state, if a worker wrote one and is still alive."""
+    """The worker's state, if a worker wrote one and it still runs (:func:`worker_alive`)."""
+    state = _load_state(files)
+    if state is None or not worker_alive(state):
+        return None
+    return state
+
+
+def drop_stale_state(files: WorkerFiles) -> str | None:
+    """Remove a state file whose worker no longer runs (:func:`worker_alive`), or that cannot
+    be read; the one line that says so, or None if there was none to remove."""
+    try:
+        content = files.state.read_bytes()
+    except FileNotFoundError:
+        return None
+    state = _load_state(files)
+    if state is not None and worker_alive(state):
+        return None
+    if state is None:
+        why = "it cannot be read"
+    else:
+        why = f"pid {state.get('pid')} is not the dbt worker that wrote it"
+    with contextlib.suppress(OSError):
+        if files.state.read_bytes() == content:  # not a new worker's, written meanwhile
+            files.state.unlink()
+    return f"removed a stale dbt worker state file ({why}): {files.state}"
+
+
+def _load_state(files: WorkerFiles) -> dict[str, Any] | None:
     try:
         state = json.loads(files.state.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(state, dict) or not is_alive(int(state.get("pid", 0))):
+    return state if isinstance(state, dict) else None
+
+
+def worker_alive(state: dict[str, Any]) -> bool:
+    """Whether the worker a state names still runs: its pid runs and is that worker, not a
+    process that got the pid later. The worker records its process's identity (the boot and
+    the moment it started, :func:`process_identity`), which must match the pid's now; a
+    state recorded without one must name a process running :data:`WORKER_MODULE`. Where
+    the system has no ``/proc`` to tell, a running pid is believed."""
+    pid = state.get("pid")
+    if not isinstance(pid, int) or isinstance(pid, bool) or not is_alive(pid):
+        return False
+    if not (_PROC / "self" / "stat").exists():
+        return True
+    recorded = state.get("process")
+    if recorded is not None:
+        return bool(recorded == process_identity(pid))
+    try:
+        command = (_PROC / str(pid) / "cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return WORKER_MODULE.encode() in command
+
+
+def process_identity(pid: int) -> str | None:
+    """Who process ``pid`` is, beyond its number, which the system gives again to a later
+    process: the boot's id and the clock tick the process started at (``/proc``); None
+    where ``/proc`` does not tell (the process ended, or another system)."""
+    try:
+        boot = (_PROC / "sys" / "kernel" / "random" / "boot_id").read_text().strip()
+        fields = (_PROC / str(pid) / "stat").read_text().rsplit(")", 1)[-1].split()
+    except OSError:
         return None
-    return state
+    return f"{boot}:{fields[19]}"  # field 22 of stat, the start time; fields[0] is field 3
 
 
 def is_alive(pid: int) -> bool:
@@ -162,12 +228,12 @@ def is_alive(pid: int) -> bool:
         return False
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):
         return False
     except PermissionError:
         return True
     with contextlib.suppress(OSError):
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()
+        fields = (_PROC / str(pid) / "stat").read_text().rsplit(")", 1)[-1].split()
         return fields[0] != "Z"
     return True
 
