@@ -2,10 +2,24 @@
 
 {#- The run directory. The variable is read only when dbt executes; while dbt parses, a
     placeholder stands in, so dbt's saved parse does not record the run directory and stays
-    valid from one run to the next. -#}
+    valid from one run to the next.
+    The path goes between quotes in SQL and DuckDB reads `*`, `?` and `[` in it as a glob
+    pattern (with `\` as its escape), so a path holding any of these or a quote is refused:
+    it would run as SQL or read another run's files. `pdbench aggregate` reads every run
+    through a link with a plain name (engine/pdbench/storage/duckdb_paths.py). -#}
 {% macro run_dir() -%}
     {%- if execute -%}
-        {{- env_var('PDBENCH_RUN_DIR') -}}
+        {%- set path = env_var('PDBENCH_RUN_DIR') -%}
+        {%- for character in ["'", '*', '?', '[', '\\'] -%}
+            {%- if character in path -%}
+                {{ exceptions.raise_compiler_error(
+                    "PDBENCH_RUN_DIR (" ~ path ~ ") holds " ~ character ~ ", which DuckDB would"
+                    ~ " read as SQL or as a file pattern: build this run with `pdbench aggregate`,"
+                    ~ " which reads it through a link of its own, or rename its folder"
+                ) }}
+            {%- endif -%}
+        {%- endfor -%}
+        {{- path -}}
     {%- else -%}
         {{- '/run_dir' -}}
     {%- endif -%}

@@ -24,6 +24,7 @@ import duckdb
 
 from pdbench.game import Game
 from pdbench.storage.dbt import DbtRequest, dbt_project_key, invoke_dbt
+from pdbench.storage.duckdb_paths import duckdb_path, sql_string
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.worker_socket import project_key
 
@@ -44,16 +45,12 @@ def write_empty_marts(run_dir: Path, game: Game, names: list[str]) -> None:
                 partial = Path(handle.name)
             try:
                 con.execute(
-                    f"copy (select * from read_parquet('{_quoted(templates / name)}') limit 0) "
-                    f"to '{_quoted(partial)}' (format parquet)"
+                    f"copy (select * from read_parquet({sql_string(duckdb_path(templates / name))})"
+                    f" limit 0) to {sql_string(duckdb_path(partial))} (format parquet)"
                 )
                 os.replace(partial, run_dir / name)
             finally:
                 partial.unlink(missing_ok=True)
-
-
-def _quoted(path: Path) -> str:
-    return str(path).replace("'", "''")
 
 
 def empty_marts_dir(game: Game) -> Path:

@@ -8,6 +8,8 @@ from typing import Any
 
 import duckdb
 
+from pdbench.storage.duckdb_paths import duckdb_path
+
 __all__ = [
     "aligned",
     "built_mart_rows",
@@ -51,7 +53,7 @@ def mart_rows(
     may name ``params`` as ``$name``."""
     sql = f"select {', '.join(columns)} from read_parquet($path) where {where} order by {order_by}"
     with duckdb.connect() as con:
-        return con.execute(sql, {**(params or {}), "path": str(path)}).fetchall()
+        return con.execute(sql, {**(params or {}), "path": duckdb_path(path)}).fetchall()
 
 
 def built_mart_rows(
@@ -73,7 +75,9 @@ def built_mart_rows(
 def mart_columns(path: Path) -> list[str]:
     """The column names of the Parquet mart at ``path``, in its order."""
     with duckdb.connect() as con:
-        cursor = con.execute("select * from read_parquet($path) limit 0", {"path": str(path)})
+        cursor = con.execute(
+            "select * from read_parquet($path) limit 0", {"path": duckdb_path(path)}
+        )
         return [column[0] for column in cursor.description]
 
 
@@ -92,7 +96,7 @@ def count_marts_rows(paths: Sequence[Path]) -> dict[str, int]:
                 "select"
                 " (select count(*) from read_parquet($path)),"
                 " (select count(*) from read_parquet($path) where columns(*) is null)",
-                {"path": str(path)},
+                {"path": duckdb_path(path)},
             ).fetchone()
             assert counted is not None  # a select of two scalars returns one row
             total, all_null = counted

@@ -227,3 +227,27 @@ def test_an_error_dbt_reports_on_several_lines_is_said_in_one() -> None:
         "Compilation Error dbt found two schema.yml entries for the same resource named b."
         " - models/a.yml models/b.yml"
     )
+
+
+def test_a_parse_in_a_folder_others_may_write_in_is_never_read_nor_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pdbench.storage.dbt_worker import _restore_saved_parse
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    saved = saved_parse_path()
+    saved.parent.mkdir(parents=True)
+    saved.parent.chmod(0o777)  # a shared cache: anyone may plant a parse here
+    saved.write_bytes(b"planted")
+
+    target = tmp_path / "target"
+    _restore_saved_parse(target)
+    assert not (target / "partial_parse.msgpack").exists()
+
+    _build(write_run_dir(tmp_path / "run", MATCHES))
+    assert (tmp_path / "run" / "aggregates.parquet").is_file()
+    assert saved.read_bytes() == b"planted"
+
+    saved.parent.chmod(0o700)
+    _restore_saved_parse(target)
+    assert (target / "partial_parse.msgpack").read_bytes() == b"planted"

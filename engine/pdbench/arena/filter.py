@@ -20,6 +20,7 @@ from pdbench.arena.records import ArenaFiles
 from pdbench.arena.scoring_config import ArenaScoring
 from pdbench.errors import AggregationError
 from pdbench.storage.dbt import DBT_PROJECT_DIR, DbtRequest, invoke_dbt
+from pdbench.storage.duckdb_paths import duckdb_path
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.manifest import read_manifest
 
@@ -48,6 +49,6 @@ def kept_question_ids(run_dir: Path | str) -> list[str]:
         rows = con.execute(
             "select question_id from read_parquet($path) "
             "where is_kept and question_id is not null order by question_id",
-            {"path": str(path)},
+            {"path": duckdb_path(path)},
         ).fetchall()
     return [question_id for (question_id,) in rows]

@@ -47,6 +47,7 @@ __all__ = [
     "Plan",
     "duckdb_threads",
     "has_plans",
+    "is_private_folder",
     "plan_file",
     "read_plan",
     "rows_text",
@@ -73,7 +74,6 @@ dbt's comment (``macros/materializations/external.sql``): it writes a row of NUL
 empty mart, and another view over it."""
 _HEAD = 1000
 """The length of a statement's beginning that holds dbt's comment and the count."""
-_UNSAFE_PATH_CHARACTERS = set("'\"\\\n\r\x00")
 _VERSIONED = ("dbt-core", "dbt-duckdb", "duckdb")
 
 
@@ -116,14 +116,12 @@ def rows_text(statement: str, rows: list[Any]) -> str:
 
 def plan_file(request: DbtRequest, project_key: str) -> Path | None:
     """Where the plan of ``request`` is kept (whether or not one is there yet); None when
-    this request is never replayed: replaying is off, the request runs unit tests, or the
-    run directory's path holds a quote or a backslash."""
+    this request is never replayed: replaying is off, or the request runs unit tests."""
     run_dir = str(Path(request.run_dir).resolve())
     if (
         os.environ.get(REPLAY_ENV, "1") == "0"
         or os.environ.get("PDBENCH_DBT_RUN_RESULTS")
         or request.unit_tests
-        or _UNSAFE_PATH_CHARACTERS & set(run_dir)
     ):
         return None
     key = {
@@ -176,7 +174,7 @@ def write_plan(path: Path, plan: Plan) -> None:
     """Keep ``plan`` at ``path`` (atomically: other processes may read it), and remove the
     plans of other versions of the project, which can never be read again."""
     folder = path.parent
-    if not _private_folder(folder):
+    if not is_private_folder(folder):
         return
     text = json.dumps(asdict(plan))
     with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, encoding="utf-8") as handle:
@@ -188,7 +186,9 @@ def write_plan(path: Path, plan: Plan) -> None:
             old.unlink(missing_ok=True)
 
 
-def _private_folder(folder: Path) -> bool:
+def is_private_folder(folder: Path) -> bool:
+    """Whether ``folder`` (made for this user alone if missing) is this user's and no one
+    else may write in it: what is read from it (a plan, dbt's saved parse) runs as SQL."""
     from pdbench.storage.worker_socket import private_folder
 
     try:
@@ -200,7 +200,7 @@ def _private_folder(folder: Path) -> bool:
 def read_plan(path: Path) -> Plan | None:
     """The plan kept at ``path``; None when there is none, it cannot be read, or others may
     write in its folder."""
-    if not path.is_file() or not _private_folder(path.parent):
+    if not path.is_file() or not is_private_folder(path.parent):
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdbench.storage.dbt_plan import RUN_DIR_MARK, SPILL_MARK, Plan, read_plan, rows_text
+from pdbench.storage.duckdb_paths import duckdb_path
 
 if TYPE_CHECKING:
     import duckdb
@@ -94,10 +95,12 @@ def replay(request: DbtRequest, path: Path) -> DbtResults | None:
         return None
     run_dir = str(Path(request.run_dir).resolve())
     with tempfile.TemporaryDirectory(prefix="pdbench-duckdb-") as spill:
+        # the statements name the run directory between quotes, as a plain path
+        reads_by = duckdb_path(Path(run_dir))
         config: dict[str, str | bool | int | float | list[str]] = dict(plan.config)
         database = duckdb.connect(":memory:", config=config)
         try:
-            fill = {RUN_DIR_MARK: run_dir, SPILL_MARK: spill}
+            fill = {RUN_DIR_MARK: reads_by, SPILL_MARK: spill}
             done = _Replay(database, fill).run(units(plan))
         finally:
             database.close()

@@ -59,8 +59,14 @@ from pdbench.storage.dbt import (
     prune_saved_parses,
     saved_parse_path,
 )
-from pdbench.storage.dbt_plan import duckdb_threads, plans_folder, write_plan
+from pdbench.storage.dbt_plan import (
+    duckdb_threads,
+    is_private_folder,
+    plans_folder,
+    write_plan,
+)
 from pdbench.storage.dbt_recorder import Recording, recording
+from pdbench.storage.duckdb_paths import duckdb_path
 
 _PARTIAL_PARSE = "partial_parse.msgpack"
 PARENT_ENV = "PDBENCH_DBT_PARENT"
@@ -224,13 +230,14 @@ def _run(runner: Any, work_dir: Path, request: dict[str, Any]) -> dict[str, Any]
         os.environ["PDBENCH_DUCKDB_THREADS"] = str(threads)
     _stages["duckdb_threads"] = float(threads or 0)
     with recording(work_dir, run_dir, spill_dir) as record:
-        reads_by = record.run_dir if request.get("record_plan") else str(run_dir)
+        # a plain path, never the folder's own name (pdbench.storage.duckdb_paths)
+        reads_by = record.run_dir if request.get("record_plan") else duckdb_path(run_dir)
         os.environ["PDBENCH_RUN_DIR"] = reads_by
         outcome = runner.invoke(args)
     _keep_run_results(outcome.result)
     answer = _answer(outcome, command, run_dir, select)
     if "error" in answer:  # named by the path dbt read the run by
-        return {"error": answer["error"].replace(record.run_dir, str(run_dir))}
+        return {"error": answer["error"].replace(reads_by, str(run_dir))}
     if request.get("record_plan"):
         _keep_plan(record, Path(request["record_plan"]), answer, outcome.result, run_dir)
     return answer
@@ -328,10 +335,11 @@ def _first_line(message: object) -> str:
 
 
 def _restore_saved_parse(target_dir: Path) -> tuple[int, int] | None:
-    """Give dbt the saved parse; return what dbt will find, to tell whether it writes anew."""
+    """Give dbt the saved parse; return what dbt will find, to tell whether it writes anew.
+    A parse is code dbt runs: one in a folder others may write in is never read."""
     current = target_dir / _PARTIAL_PARSE
     saved = saved_parse_path()
-    if saved.is_file():
+    if saved.is_file() and is_private_folder(saved.parent):
         target_dir.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(OSError):
             shutil.copyfile(saved, current)
@@ -347,7 +355,8 @@ def _save_parse(target_dir: Path, seen: tuple[int, int] | None) -> tuple[int, in
         return stamp
     saved = saved_parse_path()
     with contextlib.suppress(OSError):
-        saved.parent.mkdir(parents=True, exist_ok=True)
+        if not is_private_folder(saved.parent):
+            return stamp
         with tempfile.NamedTemporaryFile(dir=saved.parent, delete=False) as handle:
             partial = Path(handle.name)
         try:

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.arena.marts import SeriesMart
+from pdbench.storage.duckdb_paths import duckdb_path
 from pdbench.ui import overview_page
 from pdbench.ui.page_parts import show_table
 from pdbench.ui.palette import name_scale
@@ -21,7 +22,7 @@ __all__ = ["page", "progression_chart"]
 def _read(path: Path) -> pd.DataFrame:
     with duckdb.connect() as con:
         return con.execute(
-            "select * from read_parquet(?) where player is not null", [str(path)]
+            "select * from read_parquet(?) where player is not null", [duckdb_path(path)]
         ).df()
 
 

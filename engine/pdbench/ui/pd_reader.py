@@ -101,7 +101,7 @@ def match_rounds(run_dir: Path, match_id: str) -> pd.DataFrame:
     columns = ["match_id", "round_index", *(f"agent_{s}_{f}" for f in _SIDE_FIELDS for s in "ab")]
     if source.from_mart:
         names = ", ".join(columns)
-        table = f"(select {names} from read_parquet('{quoted(source.files[0])}'))"
+        table = f"(select {names} from read_parquet({quoted(source.files[0])}))"
     else:
         table = raw_source(source.files, columns, _ROUND_TYPES)
     per_side = ", ".join(

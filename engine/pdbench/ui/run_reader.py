@@ -18,6 +18,7 @@ import duckdb
 import pandas as pd
 import streamlit as st
 
+from pdbench.storage.duckdb_paths import duckdb_path, sql_string
 from pdbench.storage.marts import MartFile
 from pdbench.storage.shards import record_files
 
@@ -45,8 +46,9 @@ def read(sql: str, files: list[Path], *params: Any) -> pd.DataFrame:
 
 
 def quoted(path: Path) -> str:
-    """``path`` as it goes between single quotes in SQL."""
-    return str(path).replace("'", "''")
+    """``path`` as an SQL string literal naming exactly that file
+    (:mod:`pdbench.storage.duckdb_paths`: never read as a pattern)."""
+    return sql_string(duckdb_path(path))
 
 
 def mart(run_dir: Path, name: MartFile, where: str = "true", *params: Any) -> pd.DataFrame:
@@ -58,7 +60,7 @@ def mart(run_dir: Path, name: MartFile, where: str = "true", *params: Any) -> pd
         raise ValueError(f"{name} is not read whole by the viewer (its catalogue gives no key)")
     path = run_dir / name
     return read(
-        f"select * from read_parquet('{quoted(path)}') "
+        f"select * from read_parquet({quoted(path)}) "
         f"where {key} is not null and ({where}) order by {order_by}",
         [path],
         *params,
@@ -79,7 +81,7 @@ def raw_source(files: list[Path], columns: Sequence[str], types: Mapping[str, st
     file, or its chunks' copies) with their DuckDB ``types`` (the record's contract, by
     field); a torn last line reads as NULLs."""
     spec = ", ".join(f"'{name}': '{types[name]}'" for name in columns)
-    paths = ", ".join(f"'{quoted(path)}'" for path in files)
+    paths = ", ".join(quoted(path) for path in files)
     return (
         f"read_json([{paths}], format = 'newline_delimited', columns = {{{spec}}}, "
         "ignore_errors = true)"
