@@ -131,3 +131,57 @@ def test_a_refused_resume_leaves_no_folder_and_no_lock(project: Path) -> None:
     nothing = pdbench("run", config, "--output-dir", "never", "--resume", cwd=project)
     assert nothing.returncode == 2 and "nothing to resume" in nothing.stderr
     assert not (project / "never").exists()
+
+
+def _snapshot(folder: Path) -> dict[str, int]:
+    """Every name in ``folder`` (and the folder itself, as ``.``) with its mtime in ns."""
+    return {
+        str(path.relative_to(folder)): path.lstat().st_mtime_ns
+        for path in [folder, *sorted(folder.rglob("*"))]
+    }
+
+
+def test_a_refused_run_changes_nothing_in_the_folder_it_refuses(project: Path) -> None:
+    # a refusal used to create its lock file in the folder, then remove it: the folder's own
+    # mtime moved, though nothing in it was to be touched
+    config = str(slow_config(project))
+    done = pdbench("run", config, "--output-dir", "done", "--no-aggregate", cwd=project)
+    assert done.returncode == 0, done.stderr
+    (project / "done" / "notes.txt").write_text("mine")
+    mine = project / "mine"
+    mine.mkdir()
+    (mine / "data.csv").write_text("1,2\n")
+    fake = project / "fake"
+    fake.mkdir()
+    (fake / RunFiles.MANIFEST).write_text("{}")
+    (fake / "thesis.tex").write_text("keep")
+    refusals = [
+        ("mine", ("--overwrite",), "error: mine: not a pdbench run directory"),
+        ("mine", (), "error: mine: run directory already exists"),
+        ("mine", ("--resume",), "error: mine: nothing to resume"),
+        ("fake", ("--overwrite",), "error: fake: not a pdbench run directory"),
+        ("done", ("--overwrite",), "error: done: holds 'notes.txt', which pdbench did not write"),
+    ]
+    for folder in (mine, fake, project / "done"):
+        for path in [folder, *folder.rglob("*")]:
+            os.utime(path, ns=(1_000_000_000_000_000_000, 1_000_000_000_000_000_000))
+    for name, args, error in refusals:
+        before = _snapshot(project / name)
+        refused = pdbench("run", config, "--output-dir", name, *args, cwd=project)
+        assert refused.returncode == 2, (name, args, refused.stderr)
+        assert refused.stderr.startswith(error), (name, args, refused.stderr)
+        assert _snapshot(project / name) == before, (name, args)
+
+
+def test_a_writer_refused_under_the_lock_removes_the_folders_it_made(tmp_path: Path) -> None:
+    from pdbench.errors import RunDirError
+    from pdbench.storage.run_lock import LOCK_FILE, hold_run_dir
+
+    run_dir = tmp_path / "a" / "b" / "run"
+    try:
+        with hold_run_dir(run_dir, create=True):
+            assert (run_dir / LOCK_FILE).is_file()
+            raise RunDirError("refused")
+    except RunDirError:
+        pass
+    assert list(tmp_path.iterdir()) == []

@@ -1,6 +1,8 @@
 """The run frame: one sequence for every run of every game, local, sharded or arena.
 
-1. hold the run directory's lock (:func:`pdbench.storage.run_lock.hold_run_dir`);
+1. check the run directory as it is (:func:`~pdbench.run.run_dir.check_run_dir`): a folder
+   the run may not use is refused before anything is made in it, not even a lock file; then
+   hold its lock (:func:`pdbench.storage.run_lock.hold_run_dir`);
 2. start or resume: a new run empties the directory (:func:`~pdbench.run.run_dir.prepare_run_dir`)
    and starts from a new manifest; a resumed one checks that the config and its inputs are
    the ones the run started with (:func:`~pdbench.run.run_dir.resumable_manifest`); the game
@@ -32,6 +34,7 @@ from pdbench.run.run_dir import (
     LiveManifest,
     RunConfig,
     RunResult,
+    check_run_dir,
     manifest_lifecycle,
     new_run_manifest,
     prepare_run_dir,
@@ -131,6 +134,13 @@ def play_run(
     a stopped run, ``overwrite`` replaces a finished one; ``runtime`` is the provider runtime
     the run's calls go through (closed at the end when ``owns_runtime``)."""
     run_dir = spec.run_dir
+    check_run_dir(
+        run_dir,
+        resume=resume,
+        overwrite=overwrite,
+        config_sha256=spec.config_sha256,
+        inputs=spec.inputs,
+    )
     with hold_run_dir(run_dir, create=not resume):
         manifest = _started(spec, game, resume=resume, overwrite=overwrite)
         if runtime is not None:

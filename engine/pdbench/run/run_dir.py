@@ -1,5 +1,8 @@
 """The life of a run directory, the same for every game.
 
+- :func:`check_run_dir`: whether a run may start (or resume) in it as it is now, reading
+  only, so that a folder refused is left exactly as it was found: called before the lock is
+  taken (which makes a lock file in it), and again under the lock;
 - :func:`prepare_run_dir`: create it (an existing one only with ``overwrite``, and only if it
   is a run directory or empty);
 - :func:`new_run_manifest`: the manifest of a run starting now;
@@ -39,6 +42,7 @@ from pdbench.storage.shards import SHARDS_DIR
 __all__ = [
     "LiveManifest",
     "RunResult",
+    "check_run_dir",
     "finished_run",
     "is_run_file",
     "manifest_lifecycle",
@@ -50,15 +54,36 @@ __all__ = [
 ]
 
 
-def prepare_run_dir(run_dir: Path, *, overwrite: bool, config_sha256: str | None = None) -> None:
-    """Make the locked ``run_dir`` (:func:`pdbench.storage.run_lock.hold_run_dir`) ready for a
-    new run. A directory holding anything but the lock is replaced only with ``overwrite``,
-    only if its manifest is a valid pdbench manifest and only if it holds nothing but
-    pdbench's files; without ``overwrite`` the refusal says whether ``--resume`` could continue
-    it (same ``config_sha256``)."""
+def check_run_dir(
+    run_dir: Path,
+    *,
+    resume: bool,
+    overwrite: bool,
+    config_sha256: str,
+    inputs: RunInputs | None = None,
+) -> None:
+    """Refuse, in one line (:class:`RunDirError`), a run into ``run_dir`` as it is now: a
+    resume needs a stopped run of this config (:func:`resumable_manifest`), a new run a
+    missing or empty folder, or with ``overwrite`` a run directory (:func:`check_new_run_dir`).
+    It only reads: a folder it refuses is left exactly as it was."""
+    if resume:
+        if not run_dir.is_dir():
+            raise RunDirError(f"{run_dir}: no such run directory (nothing to resume)")
+        resumable_manifest(run_dir, config_sha256=config_sha256, inputs=inputs)
+    elif run_dir.is_dir():
+        check_new_run_dir(run_dir, overwrite=overwrite, config_sha256=config_sha256)
+
+
+def check_new_run_dir(
+    run_dir: Path, *, overwrite: bool, config_sha256: str | None = None
+) -> list[Path]:
+    """What the existing ``run_dir`` holds but its lock, if a new run may replace it: nothing,
+    or with ``overwrite`` a run directory's files (its manifest valid, nothing pdbench did not
+    write). Otherwise :class:`RunDirError`; without ``overwrite`` it says whether ``--resume``
+    could continue it (same ``config_sha256``). It only reads."""
     contents = sorted(p for p in run_dir.iterdir() if p.name != LOCK_FILE)
     if not contents:
-        return
+        return []
     if not overwrite:
         raise RunDirError(
             f"{run_dir}: run directory already exists {_held(run_dir, config_sha256)}"
@@ -76,7 +101,14 @@ def prepare_run_dir(run_dir: Path, *, overwrite: bool, config_sha256: str | None
             f"{run_dir}: holds {strangers[0]!r}, which pdbench did not write; refusing to "
             "replace the directory (move it away first)"
         )
-    for path in contents:
+    return contents
+
+
+def prepare_run_dir(run_dir: Path, *, overwrite: bool, config_sha256: str | None = None) -> None:
+    """Make the locked ``run_dir`` (:func:`pdbench.storage.run_lock.hold_run_dir`) ready for a
+    new run: empty it, once :func:`check_new_run_dir` accepts it (checked again here, as
+    another process may have changed it before the lock was taken)."""
+    for path in check_new_run_dir(run_dir, overwrite=overwrite, config_sha256=config_sha256):
         if path.is_dir():
             shutil.rmtree(path)
         else:

@@ -1,10 +1,12 @@
 """One writer per run directory: an OS lock held for a whole run, resume or aggregation.
 
 The lock is ``fcntl.flock`` on ``<run_dir>/.pdbench.lock``, a file that stays in the run
-directory (``--overwrite`` empties the directory around it). A writer refused before it wrote
-anything (:class:`RunDirError`: a foreign folder ``--overwrite`` will not replace, a run to
-resume that is not there) leaves the folder as it found it: no lock file, and no folder when
-it made the folder. The kernel releases it when the
+directory (``--overwrite`` empties the directory around it). A writer decides whether it may
+write into a folder before it takes the lock, reading only
+(:func:`pdbench.run.run_dir.check_run_dir`), so that a folder it refuses is left untouched (a
+lock file made and removed again changes the folder's time). One refused under the lock all
+the same (:class:`RunDirError`, before it wrote anything) removes what it made: the lock
+file, and the folder and its parents when it made them. The kernel releases it when the
 process ends, however it ends, so a killed run never leaves a stale lock. A second writer is
 refused at once with the pid and the command of the holder; readers (the viewer, ad-hoc SQL)
 never take the lock and are never blocked.
@@ -32,11 +34,14 @@ def hold_run_dir(run_dir: Path, *, create: bool = False) -> Iterator[None]:
 
     Raises :class:`RunDirError` (one line) when another process holds it.
     """
-    created_dir = create and not run_dir.exists()
+    made = (
+        [folder for folder in (run_dir, *run_dir.parents) if not folder.exists()] if create else []
+    )
     if create:
         try:
             run_dir.mkdir(parents=True, exist_ok=True)
         except OSError as err:
+            _undo(lock=None, folders=made)
             raise RunDirError(
                 f"{run_dir}: cannot create the run directory: {_reason(err)}"
             ) from None
@@ -63,20 +68,22 @@ def hold_run_dir(run_dir: Path, *, create: bool = False) -> Iterator[None]:
             yield
         except RunDirError:
             # refused before anything was written: leave the folder as it was found
-            _undo(run_dir, lock=path if created_lock else None, folder=created_dir)
+            _undo(lock=path if created_lock else None, folders=made)
             raise
     finally:
         os.close(fd)
 
 
-def _undo(run_dir: Path, *, lock: Path | None, folder: bool) -> None:
-    """Remove the lock file and the folder this holder created (the lock still held, so no
-    other writer is between the two)."""
+def _undo(*, lock: Path | None, folders: list[Path]) -> None:
+    """Remove the lock file and the folders this holder made, innermost first, each only if
+    it is empty (the lock still held, so no other writer is between the two)."""
     try:
         if lock is not None:
             lock.unlink(missing_ok=True)
-        if folder and not any(run_dir.iterdir()):
-            run_dir.rmdir()
+        for folder in folders:
+            if any(folder.iterdir()):
+                return
+            folder.rmdir()
     except OSError:
         pass
 
