@@ -22,6 +22,7 @@ import duckdb
 from pdbench.errors import RunDirError
 from pdbench.findings import Finding
 from pdbench.game import imported
+from pdbench.storage.marts_check import aggregate_command, marts_state
 from pdbench.storage.schema import RunFiles
 
 __all__ = ["Overview", "RunListing", "folder_overview", "manifest_of", "run_overview"]
@@ -103,6 +104,9 @@ def folder_overview(folder: Path) -> list[RunListing]:
             manifest = manifest_of(run_dir)
             overview = run_overview(run_dir)
             headline = overview.headline
+            problem = marts_state(run_dir).problem
+            if problem is not None:  # the headline is of marts that are not the run's
+                headline = f"{problem}; rebuild them: {aggregate_command(run_dir)}"
         except (RunDirError, duckdb.Error, OSError, ValueError) as err:  # listed, with why
             headline = f"not readable: {str(err).splitlines()[0] if str(err) else err}"
             manifest = {}

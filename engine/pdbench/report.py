@@ -9,21 +9,24 @@ browser. Like the viewer it only reads the marts.
 
 from __future__ import annotations
 
+import os
 import shlex
 from datetime import UTC, datetime
 from html import escape
 from pathlib import Path
-
-import duckdb
 
 from pdbench.column_labels import MISSING
 from pdbench.errors import RunDirError
 from pdbench.game import Series, imported
 from pdbench.overview import Overview, folder_overview, manifest_of, run_overview
 from pdbench.report_svg import Section
+from pdbench.storage.marts_check import check_marts, mart_read_errors
 from pdbench.storage.schema import RunFiles
 
 __all__ = ["default_output", "render_report", "render_run_list", "write_report"]
+
+_REPORT_SUFFIXES = (".html", ".htm")
+"""What a report written inside a run directory may be named."""
 
 
 _STYLE = """
@@ -40,10 +43,10 @@ svg { max-width: 100%; height: auto; }
 
 def _check(run_dir: Path) -> str:
     """The game of ``run_dir`` (``series`` for a series); a one-line :class:`RunDirError`
-    when it is no run, or its marts are not built."""
+    when it is no run, or its marts are not built, not readable, or older than its raw files
+    (:func:`pdbench.storage.marts_check.check_marts`)."""
     from pdbench.games import game_named, series_game, series_manifests
 
-    aggregate = shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)])
     if not run_dir.is_dir():
         raise RunDirError(f"{run_dir}: no such directory")
     if series_game(run_dir) is not None:
@@ -58,11 +61,7 @@ def _check(run_dir: Path) -> str:
         )
     manifest = manifest_of(run_dir)
     game = game_named(manifest.get("game"), where=str(run_dir / RunFiles.MANIFEST))
-    missing = [name for name in game.marts.viewer_marts if not (run_dir / name).is_file()]
-    if missing:
-        raise RunDirError(
-            f"{run_dir}: the metrics are not built (no {missing[0]}); build them: {aggregate}"
-        )
+    check_marts(run_dir, game.marts.viewer_marts)
     return game.name
 
 
@@ -195,15 +194,35 @@ def default_output(run_dir: Path) -> Path:
 def write_report(run_dir: Path, output: Path | None) -> Path:
     """Write the report of ``run_dir`` to ``output`` (or :func:`default_output`); the path."""
     target = output if output is not None else default_output(run_dir)
-    try:
+    _check_output(target)
+    with mart_read_errors(run_dir):
         text = render_report(run_dir)
-    except duckdb.Error as err:
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        aggregate = shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)])
-        raise RunDirError(
-            f"{run_dir}: a mart cannot be read ({first}); rebuild: {aggregate}"
-        ) from None
-    if target.parent and not target.parent.is_dir():
-        raise RunDirError(f"{target}: its folder {target.parent} does not exist")
-    target.write_text(text, encoding="utf-8")
+    tmp = target.with_name(f".{target.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
     return target
+
+
+def _check_output(target: Path) -> None:
+    """A one-line :class:`RunDirError` unless ``target`` is a place for a report: a file in
+    an existing folder, and inside a run directory or a series (any folder above it holding
+    their manifest) only an ``.html`` file, so that no record, manifest or mart of the run is
+    written over (none of them is ``.html``). A link is judged by the file it leads to."""
+    from pdbench.games import series_game
+
+    if not target.parent.is_dir():
+        raise RunDirError(f"{target}: its folder {target.parent} does not exist")
+    if target.is_dir():
+        raise RunDirError(f"{target}: a folder; name the HTML file to write")
+    resolved = target.resolve()
+    for folder in resolved.parents:
+        if (folder / RunFiles.MANIFEST).is_file() or series_game(folder) is not None:
+            if resolved.suffix.lower() not in _REPORT_SUFFIXES:
+                raise RunDirError(
+                    f"{target}: inside the run directory {folder}, where a report is an "
+                    f".html file: its records, manifest and marts are never written over"
+                )
+            return

@@ -122,6 +122,7 @@ def test_a_run_not_aggregated_names_the_command(tmp_path: Path):
     result = _compare(run_dir, "alpha", "beta")
     assert result.exit_code == 2
     assert result.stderr == (
-        f"error: {run_dir / 'aggregates.parquet'}: no such mart "
-        f"(build it: pdbench aggregate {run_dir})\n"
+        f"error: {run_dir / 'aggregates.parquet'}: no such mart (the run's tables are not built); "
+        f"build them: "
+        f"uv run pdbench aggregate {run_dir}\n"
     )

@@ -13,6 +13,7 @@ from typing import Any
 from pdbench.errors import RunDirError, unknown
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
+from pdbench.storage.marts_check import check_marts, mart_read_errors
 from pdbench.tables import aligned, mart_rows
 
 __all__ = ["ALPHA", "METRICS", "RATE", "compare_lines", "difference_text", "mean_text"]
@@ -74,12 +75,16 @@ class _Difference:
 
 def compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
     """What ``pdbench compare run_dir first second`` prints: a heading, the aligned table,
-    the legend. An unknown condition or a pair the run did not compare is a
-    :class:`RunDirError` of one line."""
+    the legend. Marts missing, damaged or older than the run's raw files
+    (:func:`pdbench.storage.marts_check.check_marts`), an unknown condition or a pair the run
+    did not compare is a :class:`RunDirError` of one line."""
+    check_marts(run_dir, (PDMart.AGGREGATES, PDMart.COMPARISONS))
+    with mart_read_errors(run_dir):
+        return _compare_lines(run_dir, first, second)
+
+
+def _compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
     aggregates, comparisons = run_dir / PDMart.AGGREGATES, run_dir / PDMart.COMPARISONS
-    for mart in (aggregates, comparisons):
-        if not mart.is_file():
-            raise RunDirError(f"{mart}: no such mart (build it: pdbench aggregate {run_dir})")
     known = [row[0] for row in mart_rows(
         aggregates, columns=("condition",), where="level = 'condition'", order_by="condition"
     )]  # fmt: skip

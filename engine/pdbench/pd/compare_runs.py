@@ -12,11 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from pdbench.errors import RunDirError, unknown
-from pdbench.pd.compare import METRICS, mean_text
+from pdbench.pd.compare import METRICS, RATE, mean_text
+from pdbench.pd.config import PayoffsConfig
 from pdbench.pd.marts import PDMart
+from pdbench.pd.payoff import PayoffView
 from pdbench.storage.manifest import read_manifest
-from pdbench.tables import aligned, mart_columns, mart_rows
+from pdbench.storage.marts_check import check_marts, mart_read_errors
+from pdbench.storage.schema import RunFiles
+from pdbench.tables import aligned, mart_columns, mart_rows, number
 
 __all__ = ["DEFAULT_METRICS", "compare_runs_lines"]
 
@@ -30,11 +36,13 @@ _MISSING = "—"
 
 @dataclass(frozen=True)
 class _Run:
-    """One aggregated PD run: its id, where it comes from, its folder."""
+    """One aggregated PD run: its id, where it comes from, its folder, its payoff table."""
 
     run_dir: Path
     run_id: str
     source: str
+    payoffs: str
+    """Its payoff table as :func:`_payoff_text` writes it."""
 
     @property
     def imported(self) -> bool:
@@ -43,26 +51,36 @@ class _Run:
 
 def compare_runs_lines(run_dirs: list[Path], metrics: list[str]) -> list[str]:
     """What ``pdbench compare-runs`` prints: a heading, the aligned table, the legend. A
-    folder that is not an aggregated PD run, or a metric without intervals, is a
-    :class:`RunDirError` of one line."""
+    folder that is not an aggregated PD run, marts missing, damaged or older than a run's
+    raw files (:func:`pdbench.storage.marts_check.check_marts`), a metric without intervals,
+    or a metric in points of runs scored under different payoff tables is a
+    :class:`RunDirError` of one line; rates of such runs come with a heading that says so."""
     runs = [_run(run_dir) for run_dir in run_dirs]
     chosen = list(dict.fromkeys(metrics or DEFAULT_METRICS))
-    for run in runs:
-        _check_metrics(run, chosen)
-    rows = [
-        (_key(row), position, row)
-        for position, run in enumerate(runs)
-        for row in _rows(run, chosen)
-    ]
+    tables = dict.fromkeys(run.payoffs for run in runs)
+    if len(tables) > 1:
+        _refuse_points(runs, chosen)
+    rows = []
+    for position, run in enumerate(runs):
+        with mart_read_errors(run.run_dir):
+            _check_metrics(run, chosen)
+            rows += [(_key(row), position, row) for row in _rows(run, chosen)]
     rows.sort(key=lambda keyed: (keyed[0], keyed[1]))
     header = (
         "matched as", "run", "source", "condition", "agents", "replicates",
         *(_heading(metric) for metric in chosen), f"{METRICS[_FALLBACK][0]} (%)",
     )  # fmt: skip
     table = [header, *(row["cells"] for _, _, row in rows)]
+    scored = (
+        f"payoff table (R/S/T/P) {next(iter(tables))} in every run"
+        if len(tables) == 1
+        else "note: the runs were scored under different payoff tables (R/S/T/P: "
+        f"{_by_run(runs)}): the rates are comparable as rates, but the incentives the "
+        "players met were not the same"
+    )
     return [
         f"{len(runs)} runs, {len(rows)} conditions, rows matched by condition name after "
-        "agent A's name",
+        f"agent A's name; {scored}",
         *aligned(table),
         "mean over replicates [95% interval over replicates: t, a rate's widened to its "
         "binomial floor]; "
@@ -72,7 +90,7 @@ def compare_runs_lines(run_dirs: list[Path], metrics: list[str]) -> list[str]:
 
 
 def _run(run_dir: Path) -> _Run:
-    """The run at ``run_dir``, if it is a PD run with its marts built."""
+    """The run at ``run_dir``, if it is a PD run with its marts built, readable and current."""
     hint = f"{run_dir}: not an aggregated PD run (build its tables: pdbench aggregate {run_dir})"
     try:
         manifest = read_manifest(run_dir)
@@ -80,13 +98,52 @@ def _run(run_dir: Path) -> _Run:
         raise RunDirError(hint) from None
     if manifest.game != "pd":
         raise RunDirError(f"{run_dir}: compare-runs reads PD runs; this one is {manifest.game}")
-    for mart in (PDMart.AGGREGATES, PDMart.MATCH_LIST):
-        if not (run_dir / mart).is_file():
-            raise RunDirError(hint)
+    check_marts(run_dir, (PDMart.AGGREGATES, PDMart.MATCH_LIST))
     source: str = manifest.source
     if manifest.imported is not None:
         source = f"imported ({manifest.imported.format})"
-    return _Run(run_dir, manifest.run_id, source)
+    return _Run(run_dir, manifest.run_id, source, _payoff_text(run_dir, manifest.config))
+
+
+def _payoff_text(run_dir: Path, config: dict[Any, Any]) -> str:
+    """The payoff table the run was scored under (its manifest's, as the marts read it):
+    R/S/T/P, ``3/0/5/1`` when both sides are paid alike, ``A 3/0/5/1, B 2/0/4/1`` when not."""
+    where = f"{run_dir / RunFiles.MANIFEST}: config.payoffs"
+    try:
+        matrix = PayoffsConfig.model_validate(config.get("payoffs") or {}).to_matrix()
+    except ValidationError as err:
+        first = err.errors()[0]
+        raise RunDirError(f"{where}: {first['msg']}") from None
+    a, b = matrix.view("agent_a"), matrix.view("agent_b")
+    if a == b:
+        return _rstp(a)
+    return f"A {_rstp(a)}, B {_rstp(b)}"
+
+
+def _rstp(view: PayoffView) -> str:
+    return "/".join(number(value) for value in (view.R, view.S, view.T, view.P))
+
+
+def _by_run(runs: list[_Run]) -> str:
+    return "; ".join(f"{run.run_id} {run.payoffs}" for run in runs)
+
+
+def _refuse_points(runs: list[_Run], metrics: list[str]) -> None:
+    """A metric in points means nothing across payoff tables: a one-line refusal naming it,
+    each run's table, and the rates that can still be compared."""
+    points = [metric for metric in metrics if _in_points(metric)]
+    if points:
+        rates = [m for m in METRICS if METRICS[m][1] == RATE and m.endswith("_a")][:3]
+        raise RunDirError(
+            f"compare-runs: {', '.join(points)} counts points, and the runs were scored under "
+            f"different payoff tables (R/S/T/P: {_by_run(runs)}): not comparable; "
+            f"compare rates (e.g. {', '.join(rates)}) or runs of one payoff table"
+        )
+
+
+def _in_points(metric: str) -> bool:
+    """Whether ``metric``'s value is a number of points, so depends on the payoff table."""
+    return METRICS[metric][1].startswith("points") if metric in METRICS else False
 
 
 def _check_metrics(run: _Run, metrics: list[str]) -> None:

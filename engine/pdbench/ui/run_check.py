@@ -15,7 +15,7 @@ from typing import Literal
 from pdbench.errors import RunDirError
 from pdbench.games import DEFAULT_GAME, GAMES, game_named
 from pdbench.storage.manifest import read_manifest
-from pdbench.storage.marts_manifest import build_failure, stale_raw_files
+from pdbench.storage.marts_check import MartsState, aggregate_command, marts_state
 from pdbench.storage.schema import RunFiles, RunManifest
 from pdbench.storage.shards import record_files
 
@@ -41,7 +41,7 @@ class ViewableRun:
     run_dir: Path
     manifest: RunManifest
     stale: tuple[str, ...] = ()
-    """Raw files that changed since the marts were built (:mod:`pdbench.storage.marts_manifest`):
+    """Raw files that changed since the marts were built (:mod:`pdbench.storage.marts_check`):
     the marts are out of date and :attr:`aggregate_command` rebuilds them."""
     build_failure: str | None = None
     """Why the last ``pdbench aggregate`` failed, when it did: the tables shown are older than
@@ -50,26 +50,17 @@ class ViewableRun:
     @property
     def aggregate_command(self) -> str:
         """The command that rebuilds the marts."""
-        return _aggregate_command(self.run_dir)
+        return aggregate_command(self.run_dir)
 
     @property
     def stale_message(self) -> str | None:
-        """A line saying the marts are older than the raw files, or None when they are not."""
-        if self.build_failure is not None:
-            return (
-                f"The last build of this run's tables failed ({self.build_failure}): the "
-                "tables shown are older than the run, or missing. Once the cause is fixed, "
-                "rebuild them:"
-            )
-        if not self.stale:
+        """A line saying the marts are not the run's (older than its raw files, or their last
+        build failed), or None when they are (:mod:`pdbench.storage.marts_check`, the check
+        ``pdbench report`` and ``compare`` refuse on)."""
+        problem = MartsState(self.stale, self.build_failure).problem
+        if problem is None:
             return None
-        shown = ", ".join(self.stale[:3]) + (
-            f" and {len(self.stale) - 3} more" if len(self.stale) > 3 else ""
-        )
-        return (
-            f"The tables are older than the run's raw files ({shown} changed since "
-            "they were built): they do not show what the run holds now. Rebuild them:"
-        )
+        return f"{problem[0].upper()}{problem[1:]}. Rebuild them:"
 
     @property
     def game(self) -> str:
@@ -134,19 +125,15 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
         return RunProblem(
             "not_aggregated",
             f"The run `{shown}` has not been aggregated yet (no {missing[0]}). Build its metrics:",
-            _aggregate_command(run_dir),
+            aggregate_command(run_dir),
         )
-    stale = stale_raw_files(run_dir) or []
+    state = marts_state(run_dir)
     return ViewableRun(
         run_dir=run_dir,
         manifest=manifest,
-        stale=tuple(stale),
-        build_failure=build_failure(run_dir),
+        stale=state.stale,
+        build_failure=state.build_failure,
     )
-
-
-def _aggregate_command(run_dir: Path) -> str:
-    return shlex.join(["uv", "run", "pdbench", "aggregate", str(run_dir)])
 
 
 def find_runs(runs_root: Path) -> list[Path]:
