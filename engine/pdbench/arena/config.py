@@ -31,8 +31,7 @@ from pdbench.arena.scoring_config import (
 )
 from pdbench.arena.tricks import TricksConfig
 from pdbench.config.base import (
-    MAX_NAME_LENGTH,
-    NAME_PATTERN,
+    RunId,
     Seed,
     StrictModel,
     config_root,
@@ -128,7 +127,7 @@ class ArenaConfig(ProviderLayerConfig):
 
     game: Literal["arena"]
     """The game: ``arena``."""
-    run_id: str = Field(pattern=NAME_PATTERN, max_length=MAX_NAME_LENGTH)
+    run_id: RunId
     """Name of the run; the run directory defaults to ``data/runs/<run_id>``."""
     seed: Seed
     """The one seed every random stream is derived from."""

@@ -3,7 +3,8 @@
 ``pdbench leaderboard <run_dir | runs_dir>...`` gathers the finished, aggregated arena runs it
 is given (a folder of runs stands for every arena run directly inside it), copies each one's
 ``run_manifest.json`` and ``leaderboard.parquet`` into ``<output>/tournaments/<k>-<run_id>/``
-(the series' raw input, so the output stands on its own and rebuilds identically), and runs
+(:func:`tournament_folder`: the run id kept to a plain name, whatever a shared run's manifest
+says; the series' raw input, so the output stands on its own and rebuilds identically), and runs
 the dbt models tagged ``series`` on the output folder. Every number is computed there
 (docs/arena_series.md); this module only collects files.
 """
@@ -11,6 +12,7 @@ the dbt models tagged ``series`` on the output folder. Every number is computed 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +32,7 @@ __all__ = [
     "build_series",
     "find_tournaments",
     "summary_lines",
+    "tournament_folder",
 ]
 
 SERIES_MANIFEST = "series_manifest.json"
@@ -37,6 +40,9 @@ SERIES_MANIFEST = "series_manifest.json"
 TOURNAMENTS = "tournaments"
 """The folder of the tournaments' copied files."""
 _SERIES_FILES = {SERIES_MANIFEST, TOURNAMENTS, *SeriesMart}
+_NOT_PLAIN = re.compile(r"[^A-Za-z0-9_.-]")
+_RUN_ID_CHARS = 100
+"""Characters of a run id kept in a tournament's folder name."""
 
 
 @dataclass(frozen=True)
@@ -113,7 +119,7 @@ def build_series(sources: list[Path], output_dir: Path) -> Series:
     _prepare(output_dir)
     entries = []
     for index, tournament in enumerate(tournaments):
-        folder = output_dir / TOURNAMENTS / f"{index:03d}-{tournament.run_id}"
+        folder = output_dir / TOURNAMENTS / tournament_folder(index, tournament.run_id)
         folder.mkdir(parents=True)
         for name in (RunFiles.MANIFEST, ArenaMart.LEADERBOARD):
             shutil.copyfile(tournament.run_dir / name, folder / name)
@@ -125,6 +131,15 @@ def build_series(sources: list[Path], output_dir: Path) -> Series:
     )
     tables = count_marts_rows([Path(p) for p in sorted(results.locations)])
     return Series(output_dir=output_dir, tournaments=tournaments, skipped=skipped, tables=tables)
+
+
+def tournament_folder(index: int, run_id: str) -> str:
+    """The folder name of the ``index``-th tournament, ``<k>-<run_id>``: one name inside
+    ``tournaments/``, never a path. A run id comes from a run's manifest, which whoever shares
+    the run wrote, so every character but letters, digits, ``_``, ``.`` and ``-`` becomes ``_``
+    (no separator, no pattern character) and it is cut to 100 characters; the number in
+    front keeps the name unique and in order (the folders' order is the tournaments')."""
+    return f"{index:03d}-{_NOT_PLAIN.sub('_', run_id)[:_RUN_ID_CHARS]}"
 
 
 def _prepare(output_dir: Path) -> None:

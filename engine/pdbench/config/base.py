@@ -53,6 +53,44 @@ Seed = Annotated[int, Field(strict=True, ge=-(2**63), lt=2**63)]
 TAG_PREFIX = "<tag>"
 
 
+def run_id_problem(run_id: str) -> str | None:
+    """What makes ``run_id`` unfit to be a run's id, or None. A run id names folders
+    (``data/runs/<run_id>``, a series' ``tournaments/<k>-<run_id>``) and is shown in pages and
+    tables, so it is a plain name: not empty, at most :data:`MAX_NAME_LENGTH` characters, no
+    path separator, no ``..``, no leading dot, no control character. The one check of every
+    run id, whoever gives it (a config, ``pdbench import --run-id``)."""
+    if not run_id:
+        return "a run id cannot be empty"
+    if len(run_id) > MAX_NAME_LENGTH:
+        return f"a run id has at most {MAX_NAME_LENGTH} characters (this one {len(run_id)})"
+    if "/" in run_id or "\\" in run_id:
+        return "a run id is a plain name, without / or \\"
+    if ".." in run_id:
+        return "a run id is a plain name, without .."
+    if run_id.startswith("."):
+        return "a run id cannot start with a dot"
+    if not run_id.isprintable():
+        return "a run id cannot hold a control character (a line break, a tab, ...)"
+    return None
+
+
+def check_run_id(run_id: str) -> str:
+    """``run_id`` if it is a run id (:func:`run_id_problem`); a ``ValueError`` otherwise."""
+    problem = run_id_problem(run_id)
+    if problem is not None:
+        raise ValueError(problem)
+    return run_id
+
+
+RunId = Annotated[
+    str,
+    Field(pattern=NAME_PATTERN, max_length=MAX_NAME_LENGTH),
+    AfterValidator(check_run_id),
+]
+"""A config's ``run_id``: letters, digits, ``_``, ``.`` and ``-`` (:data:`NAME_PATTERN`), and
+a run id (:func:`check_run_id`)."""
+
+
 class StrictModel(BaseModel):
     """Base of every config model: unknown keys are errors, field docstrings are docs."""
 

@@ -1,13 +1,16 @@
 """What ``pdbench import`` needs of the registry: its help text and its options, checked
-before any source is read."""
+before any source is read; then the import itself, holding the output directory's run lock
+from start to end (as ``pdbench run`` does), its sources checked to be distinct."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from pdbench.config.base import run_id_problem
 from pdbench.errors import ConfigError
 from pdbench.imports.base import Importer, ImportOptions, ImportSummary
 from pdbench.imports.registry import FORMATS, importer_named
+from pdbench.imports.staging import distinct_sources, held_output_dir
 
 __all__ = ["import_help", "import_options", "run_import"]
 
@@ -31,6 +34,10 @@ def import_options(
 ) -> ImportOptions:
     """The options of ``pdbench import`` for ``importer``; ``--mapping`` and ``--set`` are
     refused by formats that take no mapping, and a ``--set`` without ``=`` is refused."""
+    if run_id is not None:
+        problem = run_id_problem(run_id)
+        if problem is not None:
+            raise ConfigError(f"{run_id!r}: {problem}", field="--run-id")
     if not importer.takes_mapping and (mapping is not None or settings):
         raise ConfigError(f"format {importer.name} takes no mapping (drop --mapping/--set)")
     pairs = {}
@@ -52,9 +59,20 @@ def run_import(
     run_id: str | None,
     overwrite: bool,
 ) -> ImportSummary:
-    """``pdbench import``: the format's importer, run with the options checked first."""
+    """``pdbench import``: the format's importer, run with the options checked first, the
+    sources distinct, and the output directory's run lock held throughout."""
     importer = importer_named(format_name)
     options = import_options(
         importer, mapping=mapping, settings=settings, run_id=run_id, overwrite=overwrite
     )
-    return importer.run(sources, output_dir, options)
+    if run_id is None:
+        problem = run_id_problem(output_dir.name)
+        if problem is not None:
+            raise ConfigError(
+                f"the output directory's name {output_dir.name!r} is the run id by default, "
+                f"and {problem}: give --run-id",
+                path=output_dir,
+            )
+    distinct_sources(sources)
+    with held_output_dir(output_dir, overwrite=overwrite):
+        return importer.run(sources, output_dir, options)

@@ -20,10 +20,9 @@ from pydantic import (
 
 from pdbench.config.base import (
     MAX_MATCHES,
-    MAX_NAME_LENGTH,
     MAX_PAYOFF,
     MAX_ROUNDS_PER_MATCH,
-    NAME_PATTERN,
+    RunId,
     Seed,
     StrictModel,
     tagged_union,
@@ -224,7 +223,7 @@ class ExperimentConfig(ProviderLayerConfig):
 
     game: Literal["pd"] = "pd"
     """The game: ``pd``."""
-    run_id: str = Field(pattern=NAME_PATTERN, max_length=MAX_NAME_LENGTH)
+    run_id: RunId
     """Name of the run; the run directory defaults to ``data/runs/<run_id>``."""
     seed: Seed
     """The one seed every random stream is derived from."""
