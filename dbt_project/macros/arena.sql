@@ -166,9 +166,12 @@
     p = 1; the largest change of ln p in the last step is kept in bt_last_change. Strengths
     are rounded to 1e-12: digits below that are the noise of summing in another order, and
     two players with the same record must tie, not be told apart by that noise. A player
-    that never won has strength 0 after the first step. Ends with a CTE named `bt_fit`
-    (replicate, player, strength, bt_last_change). -#}
-{% macro arena_bradley_terry(edges, iterations=100) -%}
+    that never won has strength 0 after the first step. The fit of a replicate is_converged
+    when bt_last_change is at most `tolerance`: a field in which some players won (or lost)
+    every verdict against the rest has no finite maximum, and its steps keep moving, by
+    about 1 / step. Ends with a CTE named `bt_fit` (replicate, player, strength,
+    bt_last_change, is_converged). -#}
+{% macro arena_bradley_terry(edges, iterations=100, tolerance=1e-4) -%}
     bt_wins as (
         select
             replicate,
@@ -212,7 +215,7 @@
         from bt_raw_{{ step }}
     ),
     {% endfor %}
-    bt_fit as (
+    bt_changes as (
         select
             final_step.replicate,
             final_step.player,
@@ -225,6 +228,13 @@
             on
                 final_step.replicate = previous_step.replicate
                 and final_step.player = previous_step.player
+    ),
+
+    bt_fit as (
+        select
+            *,
+            bt_last_change <= {{ tolerance }} as is_converged
+        from bt_changes
     )
 {%- endmacro %}
 

@@ -45,6 +45,7 @@ def test_the_sql_fit_equals_a_newton_fit_of_the_same_verdicts(planted_run):
         assert math.log(row["strength"]) == pytest.approx(expected[row["player"]], abs=1e-6)
         assert row["elo"] == pytest.approx(1000 + ELO_PER_LN * expected[row["player"]], abs=1e-4)
         assert row["bt_last_change"] < 1e-9
+        assert (row["is_converged"], row["is_separated"], row["elo_note"]) == (True, False, None)
 
 
 def test_the_planted_order_comes_back_with_intervals_around_the_planted_strengths(planted_run):

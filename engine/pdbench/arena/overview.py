@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pdbench.arena.marts import ArenaMart, SeriesMart
+from pdbench.arena.pairwise_summary import ESTIMATE_NOTE_COLUMNS, estimate_notes
 from pdbench.findings import Finding, interval_text, read_rows, value_text
 
 __all__ = ["SHOWN_PLAYERS", "arena_findings", "series_findings"]
@@ -94,17 +95,21 @@ def _unsettled(ranked: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list
 def _bradley_terry(run_dir: Path) -> list[Finding]:
     rows = read_rows(
         run_dir / ArenaMart.BRADLEY_TERRY,
-        ("rank", "player", "elo", "elo_ci_low", "elo_ci_high"),
+        ("rank", "elo", "elo_ci_low", "elo_ci_high", *ESTIMATE_NOTE_COLUMNS),
         where="player is not null",
         order_by="rank, player",
     )
     if not rows:
         return []
-    top = rows[0]
-    text = (
-        f"Pairwise verdicts (Bradley-Terry) put {top['player']} first: "
-        f"{interval_text('elo', top['elo'], top['elo_ci_low'], top['elo_ci_high'], unit='Elo')}."
-    )
+    separated, convergence = estimate_notes(rows)
+    estimated = [row for row in rows if not row["is_separated"]]
+    parts = [f"Pairwise verdicts (Bradley-Terry){':' if separated else ''}", *separated]
+    if estimated:
+        top = estimated[0]
+        elo = interval_text("elo", top["elo"], top["elo_ci_low"], top["elo_ci_high"], unit="Elo")
+        first = "Of the others, {} comes first" if separated else "put {} first"
+        parts.append(f"{first.format(top['player'])}: {elo}.")
+    text = " ".join([*parts, *convergence])
     agreement = read_rows(
         run_dir / ArenaMart.SCORE_AGREEMENT,
         ("n_players", "spearman", "kendall_tau"),

@@ -3,17 +3,41 @@ pairwise verdicts, and how far it agrees with the absolute scores when the run h
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.tables import aligned, built_mart_rows, mart_rows
 
-__all__ = ["bradley_terry_lines"]
+__all__ = ["ESTIMATE_NOTE_COLUMNS", "bradley_terry_lines", "estimate_notes"]
+
+
+ESTIMATE_NOTE_COLUMNS = ("player", "is_separated", "elo_note", "is_converged", "bt_last_change")
+"""The columns of ``bradley_terry.parquet`` that :func:`estimate_notes` reads."""
+
+
+def estimate_notes(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[str]]:
+    """Why some Elo values of ``bradley_terry.parquet`` are not estimates, from its rows
+    (:data:`ESTIMATE_NOTE_COLUMNS`): a sentence per separated player (``ann won every
+    verdict: strength has no finite estimate (no Elo).``), and one for a fit that had not
+    converged (none when it had)."""
+    separated = [
+        f"{row['player']} {row['elo_note']} (no Elo)." for row in rows if row["is_separated"]
+    ]
+    if all(row["is_converged"] for row in rows):
+        return separated, []
+    last_change = max(row["bt_last_change"] for row in rows)
+    return separated, [
+        f"The fit was still moving at its last step (largest change of ln strength "
+        f"{last_change:.2g}): the Elo values are where it stopped, not estimates."
+    ]
 
 
 def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
     """The players by Bradley-Terry strength (Elo-style, 95% intervals), beside their
-    absolute score when the run has one, then the two rankings' agreement."""
+    absolute score when the run has one, then the two rankings' agreement. A player without
+    a finite strength (it won or lost every verdict) shows no Elo, and a sentence says why."""
     if not tables.get(ArenaMart.BRADLEY_TERRY):
         return []
     rows = mart_rows(
@@ -30,6 +54,7 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
             "n_verdicts",
             "baseline",
             "n_replicates",
+            *ESTIMATE_NOTE_COLUMNS[1:],
         ),
         where="player is not null",
         order_by="rank asc, player asc",
@@ -42,15 +67,18 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
         line = [
             str(rank),
             str(player),
-            f"{elo:.0f}",
+            "-" if elo is None else f"{elo:.0f}",
             "-" if low is None else f"{low:.0f} .. {high:.0f}",
             "-" if rank_low is None else f"{rank_low}-{rank_high}",
-            f"{100 * win_rate:.1f}%",
+            "-" if win_rate is None else f"{100 * win_rate:.1f}%",
             str(n_verdicts),
         ]
         if scores:
             line.append(scores.get(player, "-"))
         table.append(tuple(line))
+    separated, convergence = estimate_notes(
+        [dict(zip(ESTIMATE_NOTE_COLUMNS, (row[1], *row[11:]), strict=True)) for row in rows]
+    )
     baseline = rows[0][9] if rows else None
     anchor = f"{baseline} = 1000" if baseline else "geometric mean of the strengths = 1000"
     return [
@@ -58,6 +86,8 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
         f"Bradley-Terry ranking from pairwise verdicts (Elo points, {anchor}; 95% intervals "
         f"from {rows[0][10] if rows else 0} bootstrap replicates over questions):",
         *aligned(table),
+        *separated,
+        *convergence,
         *_agreement_line(run_dir, tables),
     ]
 

@@ -10,6 +10,12 @@
 -- reflected one 94% (docs/pairwise_judging.md, "Which interval"). The win rate against the
 -- baseline is a monotone function of the Elo, 1 / (1 + 10^((1000 - elo) / 400)), and its
 -- interval is that function of the Elo interval's ends. Ranks keep the percentile interval.
+-- A separated player (int_arena_pairwise_separation: it won, or lost, every verdict against
+-- part of the field) has no finite strength: its fit is where the MM steps stopped, so its
+-- Elo, win rate and their intervals are NULL and elo_note says why; its strength and rank
+-- stay, for the order only (above, or below, the players it was never beaten by, or never
+-- beat). A fit that had not converged by its last step keeps its numbers, with is_converged
+-- false and elo_note saying they are where it stopped.
 
 with fits as (
     select * from {{ ref('int_arena_bradley_terry_fits') }}
@@ -25,6 +31,10 @@ scoring as (
 
 expansion as (
     select * from {{ ref('int_arena_pairwise_interval_expansion') }}
+),
+
+separation as (
+    select * from {{ ref('int_arena_pairwise_separation') }}
 ),
 
 anchors as (
@@ -45,11 +55,23 @@ rated as (
         fits.strength,
         fits.rank,
         fits.bt_last_change,
+        fits.is_converged,
         1000 + 400 * log10(greatest(fits.strength, 1e-12) / anchors.anchor_strength) as elo,
         fits.strength / (fits.strength + anchors.anchor_strength) as win_rate_vs_baseline
     from fits
     inner join anchors
         on fits.replicate = anchors.replicate
+),
+
+observed_fits as (
+    select
+        rated.*,
+        coalesce(separation.is_separated, false) as is_separated,
+        separation.separation_note
+    from rated
+    left join separation
+        on rated.player = separation.player
+    where rated.replicate = 0
 ),
 
 bootstrap_quantiles as (
@@ -125,34 +147,48 @@ final as (
     select
         observed.player,
         observed.strength,
-        observed.elo,
-        bootstrap_intervals.elo_ci_low,
-        bootstrap_intervals.elo_ci_high,
+        case when not observed.is_separated then observed.elo end as elo,
+        case when not observed.is_separated then bootstrap_intervals.elo_ci_low end as elo_ci_low,
+        case when not observed.is_separated then bootstrap_intervals.elo_ci_high end as elo_ci_high,
         observed.rank,
         bootstrap_intervals.rank_ci_low,
         bootstrap_intervals.rank_ci_high,
         scoring.pairwise_baseline as baseline,
-        observed.win_rate_vs_baseline,
-        bootstrap_intervals.win_rate_ci_low,
-        bootstrap_intervals.win_rate_ci_high,
+        case
+            when not observed.is_separated then observed.win_rate_vs_baseline
+        end as win_rate_vs_baseline,
+        case
+            when not observed.is_separated then bootstrap_intervals.win_rate_ci_low
+        end as win_rate_ci_low,
+        case
+            when not observed.is_separated then bootstrap_intervals.win_rate_ci_high
+        end as win_rate_ci_high,
         verdict_counts.n_verdicts,
         verdict_counts.win_rate,
         verdict_counts.n_vs_baseline,
         verdict_counts.observed_win_rate_vs_baseline,
         observed.bt_last_change,
+        observed.is_converged,
+        observed.is_separated,
+        case
+            when observed.is_separated then observed.separation_note
+            when not observed.is_converged
+                then
+                    'the fit was still moving at its last step: the Elo is where it stopped, '
+                    || 'not an estimate'
+        end as elo_note,
         scoring.pairwise_strong_weight as strong_weight,
         scoring.bootstrap_n,
         coalesce(bootstrap_intervals.n_replicates, 0) as n_replicates,
         expansion.n_questions,
         expansion.arm_factor as interval_expansion
-    from rated as observed
+    from observed_fits as observed
     cross join scoring
     cross join expansion
     left join bootstrap_intervals
         on observed.player = bootstrap_intervals.player
     left join verdict_counts
         on observed.player = verdict_counts.player
-    where observed.replicate = 0
     order by observed.rank asc, observed.player asc
 )
 
