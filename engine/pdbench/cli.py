@@ -293,13 +293,40 @@ def audience(
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port of the page.")] = 8502,
     address: Address = "127.0.0.1",
     print_command: PrintCommand = False,
+    invite: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=10_000,
+            help="Instead: issue this many invite links, one per voter, print them and exit "
+            "(the page takes votes only through them).",
+        ),
+    ] = None,
+    link_base: Annotated[
+        str | None,
+        typer.Option(
+            help="The page's address as voters reach it, for the invite links "
+            "(default: http://ADDRESS:PORT)."
+        ),
+    ] = None,
 ) -> None:
-    """Serve the audience page: people score the run's answers, blinded, 0..10; the votes go
-    to audience_votes.jsonl, the public-opinion scores come from `pdbench aggregate`."""
+    """Serve the audience page: people score the run's answers, blinded, 0..10, through the
+    invite links `--invite` prints; the votes go to audience_votes.jsonl, the public-opinion
+    scores come from `pdbench aggregate`."""
     from pdbench.audience.ballot import open_audience_run
+    from pdbench.audience.invites import invitation_lines, no_invite_line, page_url
 
     with _user_errors():
         open_audience_run(run_dir)
+        if invite is not None:
+            links, note = invitation_lines(
+                run_dir, invite, base_url=link_base or page_url(address, port)
+            )
+            typer.echo("\n".join(links))
+            _err(note)
+            return
+        if (warning := no_invite_line(run_dir)) is not None:
+            _err(f"warning: {warning}")
     command = audience_command(run_dir, port=port, address=address)
     _serve(command, print_command=print_command)
 

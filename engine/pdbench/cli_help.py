@@ -41,6 +41,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "pdbench ui data/runs/demo --print-command",
     ),
     "audience": (
+        "pdbench audience data/runs/arena-demo --invite 20",
         "pdbench audience data/runs/arena-demo",
         "pdbench audience data/runs/arena-demo --address 0.0.0.0 --port 8600",
     ),

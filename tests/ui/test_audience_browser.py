@@ -1,5 +1,6 @@
 """The real ``pdbench audience`` server used by two people at once in headless Chromium: every
-vote arrives exactly once, nobody is shown an answer twice, and the marts count them.
+vote arrives exactly once, nobody is shown an answer twice, and the marts count them; an
+invite is one voter in any number of browsers, and an address without one takes no vote.
 
 Chromium as in ``test_browser.py``: Debian's ``chromium``, driven by Playwright.
 """
@@ -7,6 +8,7 @@ Chromium as in ``test_browser.py``: Debian's ``chromium``, driven by Playwright.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import shutil
 from collections import Counter
@@ -20,6 +22,7 @@ import pytest
 from pdbench import cli
 from pdbench.arena.marts import ArenaMart
 from pdbench.arena.records import ArenaFiles
+from pdbench.audience.invites import UNKNOWN_INVITE, issue_invites
 from pdbench.storage.jsonl import read_jsonl
 from typer.testing import CliRunner
 
@@ -41,6 +44,11 @@ if os.environ.get("PDBENCH_UPDATE_SCREENSHOT"):
 class AudienceServer:
     run_dir: Path
     url: str
+    invites: list[str]
+
+    def link(self, voter: int) -> str:
+        """The invite link of voter ``voter``, as the organiser hands it out."""
+        return f"{self.url}/?invite={self.invites[voter]}"
 
     @property
     def votes(self) -> list[dict]:
@@ -53,8 +61,9 @@ def audience(arena_run: Path, tmp_path: Path) -> Iterator[AudienceServer]:
     """``pdbench audience`` serving a copy of the arena run (the other tests read it as is)."""
     run_dir = tmp_path / "audience-run"
     shutil.copytree(arena_run, run_dir)
+    invites = issue_invites(run_dir, 2)
     with pdbench_page("audience", run_dir) as url:
-        yield AudienceServer(run_dir=run_dir, url=url)
+        yield AudienceServer(run_dir=run_dir, url=url, invites=invites)
 
 
 async def _scored(page, count: int) -> None:
@@ -80,14 +89,14 @@ async def _vote(page, *, scores: list[int], start: int = 0) -> list[str]:
 
 
 def _token(page) -> str:
-    """The signed voter token in the page's address."""
-    (token,) = parse_qs(urlparse(page.url).query)["voter"]
+    """The invite token in the page's address."""
+    (token,) = parse_qs(urlparse(page.url).query)["invite"]
     return token
 
 
 def _voter(page) -> str:
-    """The voter id of the page's session (its token without the signature)."""
-    return _token(page).partition(".")[0]
+    """The voter id of the page's invite: the first 32 hex digits of its sha256."""
+    return hashlib.sha256(_token(page).encode()).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
@@ -108,10 +117,10 @@ async def _two_sessions(server: AudienceServer) -> Sessions:
         browser = await playwright.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
         try:
             pages = []
-            for _ in range(2):
+            for voter in range(2):
                 context = await browser.new_context(viewport=VIEWPORT)
                 page = await context.new_page()
-                await page.goto(server.url)
+                await page.goto(server.link(voter))
                 await _scored(page, 0)
                 pages.append(page)
             first_text = await pages[0].locator("body").inner_text()
@@ -183,11 +192,11 @@ async def _vote_reload_vote(server: AudienceServer) -> tuple[str, list[int]]:
         browser = await playwright.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
         try:
             page = await browser.new_page(viewport=VIEWPORT)
-            await page.goto(server.url)
+            await page.goto(server.link(0))
             await _vote(page, scores=[7])
             lines = [len(server.votes)]
             await page.reload()
-            await _scored(page, 1)  # the same voter: the address keeps the voter id
+            await _scored(page, 1)  # the same voter: the address keeps the invite
             lines.append(len(server.votes))
             await _vote(page, scores=[1], start=1)
             lines.append(len(server.votes))
@@ -217,18 +226,18 @@ async def _answer_text(page) -> str:
 
 
 async def _two_tabs_of_one_voter(server: AudienceServer) -> dict:
-    """One voter's address opened in a second browser context (a second tab, or the address
-    sent to another browser), both scoring the answer they show; then a forged voter id."""
+    """One voter's invite opened in a second browser context (a second tab, or the link sent
+    to another browser), both scoring the answer they show; then a made-up invite."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
         try:
             first = await (await browser.new_context(viewport=VIEWPORT)).new_page()
-            await first.goto(server.url)
+            await first.goto(server.link(0))
             await _scored(first, 0)
             second = await (await browser.new_context(viewport=VIEWPORT)).new_page()
-            await second.goto(f"{server.url}/?voter={_token(first)}")
+            await second.goto(server.link(0))
             await _scored(second, 0)
             shown = [await _answer_text(p) for p in (first, second)]
             await first.get_by_role("button", name="7", exact=True).click()
@@ -237,14 +246,16 @@ async def _two_tabs_of_one_voter(server: AudienceServer) -> dict:
             refusal = second.get_by_text("Your last score was not counted", exact=False)
             await refusal.wait_for(timeout=SAFETY_NET_S * 1000)
             forged = await (await browser.new_context(viewport=VIEWPORT)).new_page()
-            await forged.goto(f"{server.url}/?voter={'f' * 32}")
-            await _scored(forged, 0)
+            await forged.goto(f"{server.url}/?invite={'f' * 22}")
+            unknown = forged.get_by_text("This invite is not one of this run's", exact=False)
+            await unknown.wait_for(timeout=SAFETY_NET_S * 1000)
             return {
                 "voter": _voter(first),
                 "second": _voter(second),
                 "shown": shown,
                 "refusal": await refusal.inner_text(),
-                "forged": _token(forged),
+                "forged": await unknown.inner_text(),
+                "forged_buttons": await forged.get_by_role("button", name="7").count(),
             }
         finally:
             await browser.close()
@@ -258,6 +269,7 @@ def test_one_voter_in_two_browser_contexts_counts_once(audience: AudienceServer)
     votes = audience.votes
     assert [(v["voter"], v["score"]) for v in votes] == [(seen["voter"], 7)]  # the first stands
     assert "already scored this answer" in seen["refusal"]
-    # a voter id the client made up is not taken: the page issued a signed one instead
-    voter, _, signature = seen["forged"].partition(".")
-    assert voter != "f" * 32 and len(voter) == 32 and signature
+    # an invite the client made up is not taken: no ballot, no vote
+    assert seen["forged"] == UNKNOWN_INVITE
+    assert seen["forged_buttons"] == 0
+    assert len(audience.votes) == 1

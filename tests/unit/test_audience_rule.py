@@ -1,13 +1,17 @@
-"""The audience's rule: one vote per voter per answer, a rate limit per voter, and voter ids
-the page signs, which a client can neither choose nor forge."""
+"""The audience's rule: one vote per voter per answer, a rate limit per voter, and voters who
+are the organiser's invites, which a client can neither choose nor forge."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
+import pytest
 from pdbench.arena.records import AudienceVoteRecord
-from pdbench.audience.voters import VoterDesk
+from pdbench.audience.invites import INVITES_FILE, invite_links, invited_voter, issue_invites
 from pdbench.audience.votes import MAX_VOTES_PER_MINUTE, cast_vote, read_tally
+from pdbench.errors import RunDirError
 
 
 def vote(n: int, *, voter: str = "a" * 32, answer: str | None = None, second: float = 0.0):
@@ -46,21 +50,43 @@ def test_a_voter_casts_at_most_the_limit_in_any_minute(tmp_path: Path):
     assert cast_vote(path, vote(100, voter="c" * 32, second=5)) is None
 
 
-def test_voter_ids_are_signed_and_a_forged_one_is_not_taken():
-    desk = VoterDesk(key=b"k" * 32)
-    token = desk.issue(address="10.0.0.1", now=0.0)
-    assert token is not None
-    voter = desk.voter_of(token)
-    assert voter is not None and token.startswith(voter + ".")
-    assert desk.voter_of(voter) is None  # the bare id the client saw
-    assert desk.voter_of("b" * 32 + "." + "0" * 32) is None  # a made-up signature
-    assert VoterDesk(key=b"j" * 32).voter_of(token) is None  # another server's key
-    assert desk.voter_of(None) is None and desk.voter_of("") is None
+def test_an_invite_is_a_voter_and_anything_else_is_none(tmp_path: Path):
+    tokens = issue_invites(tmp_path, 3)
+    assert len(set(tokens)) == 3
+    lines = [json.loads(line) for line in (tmp_path / INVITES_FILE).read_text().splitlines()]
+    # only the sha256 of each token is kept: the file holds no token
+    assert [line["invite_sha256"] for line in lines] == [
+        hashlib.sha256(token.encode()).hexdigest() for token in tokens
+    ]
+    assert not any(token in (tmp_path / INVITES_FILE).read_text() for token in tokens)
+    voters = [invited_voter(tmp_path, token) for token in tokens]
+    assert voters == [hashlib.sha256(t.encode()).hexdigest()[:32] for t in tokens]
+    # more invites later: the earlier ones still hold
+    later = issue_invites(tmp_path, 1)
+    assert invited_voter(tmp_path, later[0]) is not None
+    assert invited_voter(tmp_path, tokens[0]) == voters[0]
+
+    made_up = "A" * 22
+    for token in (None, "", made_up, tokens[0][:-1], tokens[0] + "x", lines[0]["invite_sha256"],
+                  voters[0], tokens[0] + "\n", ["list"], "é" * 22):  # fmt: skip
+        assert invited_voter(tmp_path, token) is None, token
+    assert invited_voter(tmp_path / "elsewhere", tokens[0]) is None  # another run's
 
 
-def test_new_voter_ids_per_address_are_limited_per_hour():
-    desk = VoterDesk(key=b"k" * 32, per_hour=3)
-    assert all(desk.issue(address="10.0.0.1", now=float(i)) for i in range(3))
-    assert desk.issue(address="10.0.0.1", now=10.0) is None
-    assert desk.issue(address="10.0.0.2", now=10.0) is not None
-    assert desk.issue(address="10.0.0.1", now=3601.0) is not None
+def test_the_invite_links_carry_the_token():
+    assert invite_links(["t1", "t2"], base_url="https://vote.example.org/") == [
+        "https://vote.example.org/?invite=t1",
+        "https://vote.example.org/?invite=t2",
+    ]
+
+
+def test_a_damaged_invites_file_is_one_line_naming_the_line_and_field(tmp_path: Path):
+    (token,) = issue_invites(tmp_path, 1)
+    with (tmp_path / INVITES_FILE).open("a") as handle:
+        handle.write('{"invite_sha256": "not hex"}\n')
+    with pytest.raises(RunDirError) as raised:
+        invited_voter(tmp_path, token)
+    assert (
+        str(raised.value)
+        == f"{tmp_path / INVITES_FILE}: line 2: invite_sha256: not a sha256 in hex"
+    )

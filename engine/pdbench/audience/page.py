@@ -1,12 +1,15 @@
 """The audience page: one blinded answer at a time, scored 0..10 with one click.
 
 Run as ``streamlit run page.py -- --run-dir <run_dir>`` (``pdbench audience <run_dir>``).
-Each browser session gets a voter id the page issues and signs (:mod:`pdbench.audience.voters`),
-kept in the address (``?voter=...``) so that a reload keeps it and never shows an answer the
-voter already scored; an id the page did not sign is replaced. The answer on screen carries
-the id its vote will have; the vote is cast once, when a score is clicked, under the rule of
-:func:`pdbench.audience.votes.cast_vote` (one vote per voter per answer, a rate limit), and the
-page moves on to the answer with the fewest votes (:func:`pdbench.audience.ballot.next_answer`).
+A voter opens the page through the invite link the organiser gave them (``?invite=<token>``,
+:mod:`pdbench.audience.invites`): the token is the voter, checked on every page run and again
+when a score is clicked, so a reload, a second tab or another browser is the same voter and
+is never shown an answer they already scored. Without a token, or with one that is not an
+invite of this run, the page says so and takes no vote. The answer on screen carries the id
+its vote will have; the vote is cast once, when a score is clicked, under the rule of
+:func:`pdbench.audience.votes.cast_vote` (one vote per voter per answer: a second one is
+refused and the first stands; a rate limit), and the page moves on to the answer with the
+fewest votes (:func:`pdbench.audience.ballot.next_answer`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import streamlit as st
 
 from pdbench.arena.records import AudienceVoteRecord
 from pdbench.audience.ballot import AudienceAnswer, AudienceRun, next_answer, open_audience_run
-from pdbench.audience.voters import VoterDesk
+from pdbench.audience.invites import INVITE_PARAM, NO_INVITE, UNKNOWN_INVITE, invited_voter
 from pdbench.audience.votes import cast_vote, read_tally
 from pdbench.clock import utc_timestamp
 from pdbench.errors import RunDirError
@@ -51,31 +54,20 @@ def _audience_run(run_dir: str) -> AudienceRun:
     return open_audience_run(Path(run_dir))
 
 
-@st.cache_resource(show_spinner=False)
-def _desk() -> VoterDesk:
-    """The page server's voter desk: its signing key lives as long as the server."""
-    return VoterDesk()
-
-
-def _voter() -> str | None:
-    """This browser session's voter id, from the signed token in the address, or a new one
-    put there (None: this address was issued too many ids within the hour)."""
-    desk = _desk()
-    voter = desk.voter_of(st.query_params.get("voter"))
-    if voter is None:
-        token = desk.issue(address=st.context.ip_address)
-        if token is None:
-            return None
-        st.query_params["voter"] = token
-        voter = desk.voter_of(token)
-    return voter
+def _token() -> str | None:
+    """The invite token in this page's address, if any."""
+    return st.query_params.get(INVITE_PARAM)
 
 
 def _cast(run: AudienceRun, voter: str, score: int) -> None:
-    """Append the vote on the answer shown (once per ballot: a second click is ignored)."""
+    """Append the vote on the answer shown (once per ballot: a second click is ignored), if
+    the address still carries the invite of ``voter``."""
     ballot = st.session_state.get("ballot")
     cast: set[str] = st.session_state.setdefault("cast", set())
     if ballot is None or ballot["vote_id"] in cast:
+        return
+    if invited_voter(run.run_dir, _token()) != voter:
+        st.session_state["refused"] = "the address no longer carries your invite"
         return
     vote = AudienceVoteRecord(
         vote_id=ballot["vote_id"],
@@ -137,9 +129,10 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _vote_page(run: AudienceRun) -> None:
-    voter = _voter()
+    token = _token()
+    voter = invited_voter(run.run_dir, token)
     if voter is None:
-        st.warning("Too many new voters from this address within the hour: try again later.")
+        st.warning(NO_INVITE if token is None else UNKNOWN_INVITE)
         return
     if refused := st.session_state.pop("refused", None):
         st.warning(f"Your last score was not counted: {refused}.")

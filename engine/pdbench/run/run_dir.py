@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from pdbench.audience.invites import INVITES_FILE
 from pdbench.clock import utc_timestamp
 from pdbench.errors import PdbenchError, RunDirError
 from pdbench.providers.base import sdk_packages
@@ -117,8 +118,8 @@ def prepare_run_dir(run_dir: Path, *, overwrite: bool, config_sha256: str | None
 
 def is_run_file(path: Path) -> bool:
     """Whether ``path`` is a file pdbench writes into a run directory (a record file, the
-    manifest, a mart, the temporary copy of one of them during an atomic rewrite, or the
-    folder of a sharded run's chunks)."""
+    manifest, a mart, the audience's invites, the temporary copy of one of them during an
+    atomic rewrite, or the folder of a sharded run's chunks)."""
     if path.is_symlink():
         return False
     if path.is_dir():
@@ -129,7 +130,7 @@ def is_run_file(path: Path) -> bool:
     return (
         name in record_file_names()
         or name.endswith(".parquet")
-        or name in (LOCK_FILE, MARTS_MANIFEST)
+        or name in (LOCK_FILE, MARTS_MANIFEST, INVITES_FILE)
     )
 
 

@@ -3,12 +3,14 @@ scores (``audience_scores.parquet``, voted on ``pdbench audience``) next to the 
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.model_text import escaped
 from pdbench.ui import run_reader
 from pdbench.ui.arena_verdicts import few_data_column, few_data_warning
 from pdbench.ui.formats import format_value
@@ -37,9 +39,11 @@ def audience_section(run_dir: Path) -> None:
     scores = run_reader.mart(run_dir, ArenaMart.AUDIENCE_SCORES, "n_votes > 0")
     st.subheader("Audience")
     if scores.empty:
+        serve = shlex.join(["pdbench", "audience", str(run_dir)])
         st.caption(
-            f"Nobody has scored this run's answers yet. The audience page collects votes: "
-            f"`pdbench audience {run_dir}`."
+            "Nobody has scored this run's answers yet. The audience page collects votes from "
+            f"the people invited: {escaped(serve + ' --invite N')} prints N invite links, "
+            f"{escaped(serve)} serves the page."
         )
         return
     first = scores.iloc[0]
