@@ -178,6 +178,18 @@ metrics:
     condition: mean
     description: The first round in which the agent defected.
     definition: the first round in which the agent played D; NULL when it never defected.
+  - name: longest_defection_streak
+    per_agent: true
+    label: longest defection streak
+    unit: rounds
+    format: number
+    decimals: 1
+    is_rate: false
+    interval: t
+    condition: mean
+    description: The longest run of consecutive rounds in which the agent defected.
+    definition: >-
+      the most consecutive rounds in which the agent played D; 0 when it never defected.
   - name: time_to_collapse
     per_agent: false
     label: collapse at round
@@ -277,6 +289,7 @@ agent_columns:
   - n_truncated_rounds
   - n_rounds
   - first_defection_round
+  - longest_defection_streak
   - is_nice
   - nice_rate
   - p_c_after

@@ -8,6 +8,7 @@ collapses with at most 1 cooperation out of 6 actions).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import subprocess
@@ -111,10 +112,10 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
         "tournament_fixation.parquet": 0,
         "tournament_moran_simulations.parquet": 0,
         # two conditions, so their one pair; the metrics defined in both conditions'
-        # replicate 0, their one common ok replicate: 32 less retaliation_a, forgiveness_a,
+        # replicate 0, their one common ok replicate: 34 less retaliation_a, forgiveness_a,
         # fallback_move_share_a and _b, the 8 memory-one states (no state visited in both)
         # and time_to_collapse (llm_vs_tft never collapses)
-        "comparisons.parquet": 19,
+        "comparisons.parquet": 21,
         # no probe, no fingerprint
         "fingerprints.parquet": 0,
         # 4 condition sides + 3 agents, each against the 6 classic references and the
@@ -302,10 +303,10 @@ def test_condition_intervals(run_dir: Path, summary: AggregateSummary) -> None:
     assert "0.750  " in lines["llm_vs_tft"] and "[" not in lines["llm_vs_tft"]
     # then the verdicts: the one pair shares replicate 0 only, cooperation 3/4 against 1/12,
     # a difference of +66.7 points; one pair can reject nothing (p = 1, BH p 1): none of the
-    # 19 rows holds
+    # 21 rows holds
     text = summary.text.splitlines()
     assert (
-        "comparisons (first minus second): 0 of 19 differences hold after Benjamini-Hochberg "
+        "comparisons (first minus second): 0 of 21 differences hold after Benjamini-Hochberg "
         "(BH p <= 0.05, over every metric of every compared pair)"
     ) in text
     assert (
@@ -577,3 +578,31 @@ def test_a_torn_last_line_is_cut_off_and_reported(tmp_path: Path) -> None:
         "was cut off; every complete line is kept"
     ]
     assert summary.tables["aggregates.parquet"] == 2
+
+
+def test_longest_defection_streak_is_a_count_from_the_rounds(
+    run_dir: Path, summary: AggregateSummary
+) -> None:
+    """Each replicate's longest run of D, counted here from rounds.jsonl, is the mart's."""
+    actions: dict[tuple[str, str], list[str]] = {}
+    for line in (run_dir / PDFiles.ROUNDS).read_text().splitlines():
+        record = json.loads(line)
+        for side in "ab":
+            key = (record["match_id"], side)
+            actions.setdefault(key, []).append(record[f"agent_{side}_action"])
+    counted = {
+        key: max(
+            (len(list(run)) for action, run in itertools.groupby(moves) if action == "D"), default=0
+        )
+        for key, moves in actions.items()
+    }
+    for match in MATCHES:
+        if match.status != "ok":
+            continue
+        row = _aggregate(run_dir, "replicate", match.condition, match.replicate)
+        for side in "ab":
+            assert row[f"longest_defection_streak_{side}"] == counted[(match.match_id, side)]
+    # by hand: TFT played CDDDDD and CDDD (runs of 5 and 3), ALLD 6 and 4 D in a row
+    condition = _aggregate(run_dir, "condition", "tft_vs_alld")
+    assert condition["longest_defection_streak_a"] == 4.0
+    assert condition["longest_defection_streak_b"] == 5.0

@@ -32,7 +32,8 @@ def test_the_interval_metrics_are_the_columns_the_sql_lists_held():
         "fallback_move_share_a", "fallback_move_share_b",
         "p_c_after_cc_a", "p_c_after_cd_a", "p_c_after_dc_a", "p_c_after_dd_a",
         "p_c_after_cc_b", "p_c_after_cd_b", "p_c_after_dc_b", "p_c_after_dd_b",
-        "first_defection_round_a", "first_defection_round_b", "time_to_collapse",
+        "first_defection_round_a", "first_defection_round_b",
+        "longest_defection_streak_a", "longest_defection_streak_b", "time_to_collapse",
         "nice_rate_a", "nice_rate_b",
     ]  # fmt: skip
     columns = [c for m in pd_metrics().where(interval=("t", "wilson")) for c in m.columns()]

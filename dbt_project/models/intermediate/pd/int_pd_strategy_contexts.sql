@@ -9,6 +9,7 @@ with
 
 agent_rounds as (
     select * from {{ ref('int_pd_agent_rounds') }}
+    where match_status = 'ok'
 ),
 
 with_context as (

@@ -4,11 +4,13 @@ with
 
 agent_rounds as (
     select * from {{ ref('int_pd_agent_rounds') }}
+    where match_status = 'ok'
 ),
 
 -- the same rounds again, read a second time rather than held in memory as a shared CTE
 next_rounds as (
     select * from {{ ref('int_pd_agent_rounds') }}
+    where match_status = 'ok'
 ),
 
 flipped_rounds as (

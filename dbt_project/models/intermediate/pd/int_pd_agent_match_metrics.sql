@@ -1,0 +1,168 @@
+{#- One row per PD match (any status) and side: every metric of one agent, written once,
+    from the rounds as that agent saw them (int_pd_agent_rounds). The counts behind a rate
+    (its trials) stand beside it. -#}
+{{ config(materialized='table') }}
+
+with
+
+agent_rounds as (
+    select * from {{ ref('int_pd_agent_rounds') }}
+),
+
+-- a run of consecutive defections is the rounds whose index minus their rank among the
+-- agent's defections is the same (gaps and islands)
+defection_runs as (
+    select
+        match_id,
+        side,
+        round_index - row_number() over (
+            partition by match_id, side order by round_index
+        ) as run_id
+    from agent_rounds
+    where action = 'D'
+),
+
+defection_run_lengths as (
+    select
+        match_id,
+        side,
+        count(*) as n_rounds
+    from defection_runs
+    group by match_id, side, run_id
+),
+
+longest_defection_runs as (
+    select
+        match_id,
+        side,
+        max(n_rounds) as longest_defection_streak
+    from defection_run_lengths
+    group by match_id, side
+),
+
+agent_totals as (
+    select
+        match_id,
+        condition,
+        replicate,
+        match_status,
+        side,
+        agent,
+        kind,
+        count(*) as rounds_played,
+        avg((action = 'C')::integer) as cooperation_rate,
+        sum(payoff) as total_payoff,
+        sum(opponent_payoff) as opponent_total_payoff,
+        count(*) filter (where opponent_previous_action = 'D') as n_after_opponent_defection,
+        count(*) filter (
+            where opponent_previous_action = 'D' and action = 'D'
+        ) as n_retaliations,
+        count(*) filter (
+            where opponent_previous_action = 'D' and action = 'C'
+        ) as n_forgivenesses,
+        -- memory-one states from the agent's own point of view: its own previous action first
+        count(*) filter (
+            where previous_action = 'C' and opponent_previous_action = 'C'
+        ) as n_after_cc,
+        count(*) filter (
+            where previous_action = 'C' and opponent_previous_action = 'D'
+        ) as n_after_cd,
+        count(*) filter (
+            where previous_action = 'D' and opponent_previous_action = 'C'
+        ) as n_after_dc,
+        count(*) filter (
+            where previous_action = 'D' and opponent_previous_action = 'D'
+        ) as n_after_dd,
+        count(*) filter (
+            where previous_action = 'C' and opponent_previous_action = 'C' and action = 'C'
+        ) as n_c_after_cc,
+        count(*) filter (
+            where previous_action = 'C' and opponent_previous_action = 'D' and action = 'C'
+        ) as n_c_after_cd,
+        count(*) filter (
+            where previous_action = 'D' and opponent_previous_action = 'C' and action = 'C'
+        ) as n_c_after_dc,
+        count(*) filter (
+            where previous_action = 'D' and opponent_previous_action = 'D' and action = 'C'
+        ) as n_c_after_dd,
+        min(round_index) filter (where action = 'D') as first_defection_round,
+        min(round_index) filter (where opponent_action = 'D') as opponent_first_defection_round,
+        bool_or(kind = 'llm') as is_llm,
+        -- an imported run whose source did not record validity: not recorded, not 0
+        count(is_valid) = count(*) as is_validity_recorded,
+        count(*) filter (where not is_valid) as n_invalid_moves,
+        avg((action = 'C')::integer) filter (where is_valid) as cooperation_rate_valid,
+        -- a valid move took one valid attempt, after any invalid ones; a fallback, none
+        sum(n_attempts - is_valid::integer)::bigint as n_invalid_attempts,
+        sum(n_attempts)::bigint as n_attempts,
+        -- NULL when the rounds did not record truncation (schema version 1)
+        sum(is_truncated::integer)::bigint as n_truncated_rounds
+    from agent_rounds
+    group by match_id, condition, replicate, match_status, side, agent, kind
+),
+
+agent_metrics as (
+    select
+        agent_totals.match_id,
+        agent_totals.condition,
+        agent_totals.replicate,
+        agent_totals.match_status,
+        agent_totals.side,
+        agent_totals.agent,
+        agent_totals.kind,
+        agent_totals.cooperation_rate,
+        agent_totals.total_payoff,
+        agent_totals.total_payoff / agent_totals.rounds_played as payoff_per_round,
+        agent_totals.opponent_total_payoff - agent_totals.total_payoff
+            as exploitability_payoff_gap,
+        agent_totals.n_retaliations / nullif(agent_totals.n_after_opponent_defection, 0)
+            as retaliation_rate,
+        agent_totals.n_forgivenesses / nullif(agent_totals.n_after_opponent_defection, 0)
+            as forgiveness_rate,
+        agent_totals.n_after_opponent_defection,
+        agent_totals.n_c_after_cc / nullif(agent_totals.n_after_cc, 0) as p_c_after_cc,
+        agent_totals.n_c_after_cd / nullif(agent_totals.n_after_cd, 0) as p_c_after_cd,
+        agent_totals.n_c_after_dc / nullif(agent_totals.n_after_dc, 0) as p_c_after_dc,
+        agent_totals.n_c_after_dd / nullif(agent_totals.n_after_dd, 0) as p_c_after_dd,
+        agent_totals.n_after_cc,
+        agent_totals.n_after_cd,
+        agent_totals.n_after_dc,
+        agent_totals.n_after_dd,
+        agent_totals.n_c_after_cc,
+        agent_totals.n_c_after_cd,
+        agent_totals.n_c_after_dc,
+        agent_totals.n_c_after_dd,
+        agent_totals.first_defection_round,
+        -- never defects before the opponent has defected in an earlier round: defecting in
+        -- the same round as the opponent's first defection is not nice
+        coalesce(
+            agent_totals.first_defection_round > agent_totals.opponent_first_defection_round,
+            agent_totals.first_defection_round is null
+        ) as is_nice,
+        coalesce(longest_defection_runs.longest_defection_streak, 0)
+            as longest_defection_streak,
+        agent_totals.is_llm,
+        agent_totals.is_validity_recorded,
+        agent_totals.cooperation_rate_valid,
+        case
+            when agent_totals.is_llm and agent_totals.is_validity_recorded
+                then agent_totals.n_invalid_moves
+        end as n_fallback_moves,
+        case
+            when agent_totals.is_llm and agent_totals.is_validity_recorded
+                then agent_totals.n_invalid_moves / agent_totals.rounds_played
+        end as fallback_move_share,
+        case
+            when agent_totals.is_llm
+                then agent_totals.n_invalid_attempts / nullif(agent_totals.n_attempts, 0)
+        end as invalid_attempt_share,
+        case when agent_totals.is_llm then agent_totals.n_truncated_rounds end
+            as n_truncated_rounds
+    from agent_totals
+    left join longest_defection_runs
+        on
+            agent_totals.match_id = longest_defection_runs.match_id
+            and agent_totals.side = longest_defection_runs.side
+)
+
+select * from agent_metrics
