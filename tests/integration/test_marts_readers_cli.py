@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import json
 import shutil
+from html import escape
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from pdbench.aggregate import aggregate_run
 from pdbench.cli import app
@@ -224,3 +227,42 @@ def test_runs_under_one_payoff_table_say_which(built: Path, tmp_path: Path):
     )
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0].endswith("; payoff table (R/S/T/P) 3/0/5/1 in every run")
+
+
+HOSTILE = "<img src=https://evil.example/x.png><script>fetch('https://evil.example')</script>"
+
+
+def _renamed(run: Path, names: dict[str, str]) -> Path:
+    """``run`` with every value in ``names`` renamed, in raw files and marts alike (the
+    marts' manifest written again: they are current)."""
+    for path in run.glob("*.jsonl"):
+        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        renamed = [{k: names.get(v, v) if isinstance(v, str) else v for k, v in line.items()}
+                   for line in lines]  # fmt: skip
+        path.write_text("".join(json.dumps(line) + "\n" for line in renamed))
+    manifest = json.loads((run / RunFiles.MANIFEST).read_text())
+    manifest["run_id"] = names.get(manifest["run_id"], manifest["run_id"])
+    (run / RunFiles.MANIFEST).write_text(json.dumps(manifest))
+    for path in run.glob("*.parquet"):
+        table = pq.read_table(path)
+        for i, field in enumerate(table.schema):
+            if pa.types.is_string(field.type):
+                values = [names.get(v, v) for v in table.column(i).to_pylist()]
+                table = table.set_column(i, field.name, pa.array(values, type=pa.string()))
+        pq.write_table(table, path)
+    write_marts_manifest(run)
+    return run
+
+
+def test_the_report_writes_names_as_text(built: Path, tmp_path: Path):
+    run = _renamed(
+        Path(shutil.copytree(built, tmp_path / "run <b>x</b>")),
+        {"alpha": f"alpha {HOSTILE}", "fixture": f"fixture {HOSTILE}"},
+    )
+    out = tmp_path / "r.html"
+    result = runner.invoke(app, ["report", str(run), "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert "<img" not in text and "<script" not in text and "<b>x" not in text
+    assert f"<h1>fixture {escape(HOSTILE)}</h1>" in text
+    assert f"alpha {escape(HOSTILE)}" in text

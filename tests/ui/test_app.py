@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -105,7 +106,7 @@ def test_match_page_shows_the_replicate_metrics_of_every_match(
     for row in replicates:
         _set(at, at.selectbox(key="condition"), row["condition"])
         _set(at, at.selectbox(key="replicate"), row["replicate"])
-        assert at.header[0].value == f"{row['condition']} · replicate {row['replicate']}"
+        assert at.header[0].value == f"{escaped(row['condition'])} · replicate {row['replicate']}"
         _assert_headline(at, row)
         _assert_agent_table(at.dataframe[0].value, row)
         # the cooperation tile really is the mart's column, written as a percentage
@@ -389,7 +390,7 @@ def test_round_inspector_shows_every_attempt_of_a_retried_round(
             if valid and attempt == len(replies):
                 move = record[f"{side}_intended_action"]
                 rule = "json" if replies[-1].lstrip().startswith("{") else "token"
-                expected.append(f"→ read as **{move}** (rule `{rule}`)")
+                expected.append(f"→ read as **{move}** (rule {rule})")
             else:
                 expected.append("→ :red[not read as a move (invalid)]")
     assert readings == expected
@@ -496,8 +497,10 @@ def test_a_player_with_insufficient_data_is_named_and_not_on_the_podium(
     at = _app(monkeypatch, "--run-dir", str(run))
     _set(at, at.radio(key="arena_page"), "Leaderboard")
     warnings = " ".join(w.value for w in at.warning)
-    assert f"{unranked['player']} (1 of {unranked['min_judgments']} judgements)" in warnings
-    assert f"Rank 1 · {board[0]['player']}" in _metrics(at)
+    assert f"{escaped(unranked['player'])} (1 of {unranked['min_judgments']} judgements)" in (
+        warnings
+    )
+    assert f"Rank 1 · {escaped(board[0]['player'])}" in _metrics(at)
     assert not any(unranked["player"] in label for label in _metrics(at))
 
 
@@ -541,7 +544,9 @@ def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.M
     )
     for question in questions:
         _set(at, at.selectbox(key="question"), question["question_id"])
-        assert any(f"author {question['author']}" in caption.value for caption in at.caption)
+        assert any(
+            f"author {escaped(question['author'])}" in caption.value for caption in at.caption
+        )
         # the text, the raters and every answer with its judges, as the raw records hold them
         assert question["text"] in [code.value for code in at.code]
         ratings = at.dataframe[0].value
@@ -556,7 +561,7 @@ def test_judges_questions_and_calls_pages(arena_run: Path, monkeypatch: pytest.M
         for answer in its_answers:
             expander = shown[answer["answerer"]]
             assert answer["text"] in [code.value for code in expander.code]
-            answer_id = expander.label.rsplit(" · ", 1)[1]
+            answer_id = _plain(expander.label.rsplit(" · ", 1)[1])
             judged_by = next((j["judges"] for j in judges if j["answer_id"] == answer_id), [])
             assert expander.dataframe[0].value["judge"].tolist() == judged_by
             assert "rationale" in expander.dataframe[0].value.columns
@@ -686,8 +691,14 @@ def test_the_gap_chart_draws_only_answerers_with_an_interval():
 # Runs that cannot be shown yet --------------------------------------------------------------
 
 
+def _plain(text: str) -> str:
+    """``text`` as Markdown shows it: each backslash-escaped character as itself (names and
+    paths reach the page through :func:`pdbench.model_text.escaped`)."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
+
+
 def _shown_text(at: AppTest) -> str:
-    parts = [w.value for w in at.warning] + [i.value for i in at.info]
+    parts = [_plain(w.value) for w in at.warning] + [_plain(i.value) for i in at.info]
     return "\n".join(parts + [code.value for code in at.code])
 
 
@@ -760,5 +771,5 @@ def test_the_sidebar_offers_the_other_runs(
     at = _app(monkeypatch, "--run-dir", str(pd_run), "--runs-root", str(pd_run.parent))
     assert set(at.selectbox(key="run").options) == {pd_run.name, arena_run.name}
     _set(at, at.selectbox(key="run"), str(arena_run))
-    assert "viewer-arena" in [title.value for title in at.title]
+    assert escaped("viewer-arena") in [title.value for title in at.title]
     assert at.radio(key="arena_page").options == arena_pages.PAGES

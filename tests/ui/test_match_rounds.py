@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 from pdbench.aggregate import aggregate_run
 from pdbench.games import load_config
+from pdbench.model_text import escaped
 from pdbench.pd.experiment import run_experiment
 from pdbench.pd.marts import PDMart
 from pdbench.pd.records import PDFiles
@@ -157,11 +158,11 @@ def test_the_match_page_says_why_it_reads_the_jsonl(
     at = AppTest.from_file(str(APP), default_timeout=SAFETY_NET_S)
     at.run()
     at.radio(key="pd_page").set_value("Match").run()
-    assert not at.exception and not [i for i in at.info if PDMart.ROUNDS in i.value]
+    assert not at.exception and not [i for i in at.info if escaped(PDMart.ROUNDS) in i.value]
     (run_copy / PDMart.ROUNDS).unlink()
     at.run()
     assert not at.exception, [e.message for e in at.exception]
-    notes = [i.value for i in at.info if PDMart.ROUNDS in i.value]
+    notes = [i.value for i in at.info if escaped(PDMart.ROUNDS) in i.value]
     assert len(notes) == 1 and "pdbench aggregate" in notes[0]
 
 

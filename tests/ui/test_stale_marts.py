@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from pdbench.arena.records import ArenaFiles
+from pdbench.model_text import escaped
 from pdbench.pd.records import PDFiles
 from pdbench.storage.marts_manifest import MARTS_MANIFEST
 from pdbench.storage.schema import RunFiles
@@ -74,7 +75,7 @@ def test_the_viewer_shows_the_banner_and_the_command(
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     assert not at.exception, [e.message for e in at.exception]
-    assert any("older than the run's raw files" in w.value for w in at.warning)
+    assert any(escaped("older than the run's raw files") in w.value for w in at.warning)
     assert f"pdbench aggregate {run_copy}" in next(c.value for c in at.code)
 
 

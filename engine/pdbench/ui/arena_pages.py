@@ -17,7 +17,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from pdbench.arena.marts import ArenaMart
-from pdbench.model_text import show_model_text
+from pdbench.model_text import escaped, show_model_text
 from pdbench.ui import arena_budgets, arena_charts, arena_reader, overview_page, run_reader
 from pdbench.ui.arena_audience import audience_section
 from pdbench.ui.arena_calibration import page_calibration
@@ -108,7 +108,7 @@ def _podium(
 ) -> None:
     """The player in ``place`` on the leaderboard: its score with its 95% interval."""
     column.metric(
-        f"Rank {place} · {player['player']}",
+        f"Rank {place} · {escaped(player['player'])}",
         format_value(player["score"], "points"),
         help=help_text,
         border=True,
@@ -126,13 +126,14 @@ def _insufficient_data_note(unranked: pd.DataFrame) -> None:
     if not referees.empty:
         st.caption(
             f"Judge only (rate questions and judge answers, never answer): "
-            f"{', '.join(referees['player'])}; not ranked."
+            f"{', '.join(escaped(name) for name in referees['player'])}; not ranked."
         )
     unranked = unranked[unranked["role"] != "judge"]
     if unranked.empty:
         return
     listed = ", ".join(
-        f"{row['player']} ({int(row['n_judgments'])} of {int(row['min_judgments'])} judgements)"
+        f"{escaped(row['player'])} ({int(row['n_judgments'])} of {int(row['min_judgments'])} "
+        "judgements)"
         for _, row in unranked.iterrows()
     )
     st.warning(f"Insufficient data, not ranked and no interval: {listed}.")
@@ -149,7 +150,7 @@ def _page_leaderboard(run_dir: Path) -> None:
     first = board.iloc[0]
     st.caption(
         f"Players ranked by the mean normalised score of their answers "
-        f"(normalisation `{first['normalization']}`); 95% intervals from a bootstrap over "
+        f"(normalisation {escaped(first['normalization'])}); 95% intervals from a bootstrap over "
         f"questions ({int(first['bootstrap_n'])} draws, seed {int(first['bootstrap_seed'])})."
     )
     ranked = board[board["has_enough_data"].fillna(False).astype(bool)]
@@ -198,7 +199,7 @@ def _page_judges(run_dir: Path) -> None:
     alpha = stats[["krippendorff_alpha_raw", "krippendorff_alpha_normalized"]].dropna()
     if "krippendorff_alpha_note" in stats and stats["krippendorff_alpha_note"].notna().any():
         note = stats["krippendorff_alpha_note"].dropna().iloc[0]
-        st.caption(f"Krippendorff's alpha: not computed where shown empty ({note}).")
+        st.caption(f"Krippendorff's alpha: not computed where shown empty ({escaped(note)}).")
     if not alpha.empty:
         raw, normalized = st.columns(2)
         raw.metric(
@@ -254,7 +255,8 @@ def _answers(run_dir: Path, question_id: str) -> None:
     nothing_to_show(answers, "Nobody answered this question (dropped questions are not answered).")
     for _, answer in answers.iterrows():
         score = format_value(answer["score"], "points")
-        with st.expander(f"{answer['answerer']} · score {score} · {answer['answer_id']}"):
+        title = f"{escaped(answer['answerer'])} · score {score} · {escaped(answer['answer_id'])}"
+        with st.expander(title):
             show_model_text(answer["answer_text"])
             st.caption(
                 f"{'valid' if answer['is_valid'] else 'invalid'} answer after "
@@ -276,7 +278,7 @@ def _page_questions(run_dir: Path) -> None:
     question_id = str(question["question_id"])
     show_model_text(question["question_text"])
     st.caption(
-        f"category {question['category']} · author {question['author']} · "
+        f"category {escaped(question['category'])} · author {escaped(question['author'])} · "
         + ("kept" if question["is_kept"] else "dropped by the question filter")
     )
     for column, (label, name) in zip(st.columns(len(QUESTION_TILES)), QUESTION_TILES, strict=True):

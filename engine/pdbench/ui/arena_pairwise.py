@@ -14,6 +14,7 @@ import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.model_text import escaped
 from pdbench.ui import run_reader
 from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, points_column, share_column, show_table
@@ -75,7 +76,7 @@ def _anchor(board: pd.DataFrame) -> str:
     baseline = board["baseline"].dropna()
     if baseline.empty:
         return "the geometric mean of the strengths at 1000"
-    return f"{baseline.iloc[0]} at 1000"
+    return f"{escaped(baseline.iloc[0])} at 1000"
 
 
 def bradley_terry_section(run_dir: Path) -> None:

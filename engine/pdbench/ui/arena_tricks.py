@@ -85,11 +85,11 @@ def trick_note(run_dir: Path, question_id: str) -> None:
         return
     row = trick.iloc[0]
     note = escaped(row["trick_note"]) if isinstance(row["trick_note"], str) else "(no note written)"
+    kind = escaped(str(row["trick_kind"]).replace("_", " "))
     st.info(
-        f"**Trick question** ({str(row['trick_kind']).replace('_', ' ')}), not told to the "
-        f"answerers. Author's note: {note}  \n"
+        f"**Trick question** ({kind}), not told to the answerers. Author's note: {note}  \n"
         f"{int(row['n_fell'])} of {int(row['n_answerers'])} answerers fell for it: "
-        f"{row['outcome']}."
+        f"{escaped(row['outcome'])}."
     )
 
 

@@ -9,6 +9,8 @@ import pandas as pd
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
+from pdbench.model_text import escaped
+
 __all__ = ["FEW_DATA_N", "few_data_column", "few_data_warning"]
 
 FEW_DATA_N = 5
@@ -28,7 +30,8 @@ def few_data_warning(rows: pd.DataFrame, *, name: str, what: str) -> None:
         return
     flagged = rows[rows["is_few_data"].fillna(True).astype(bool)][name].astype(str).tolist()
     if flagged:
+        named = ", ".join(escaped(row_name) for row_name in flagged)
         st.warning(
-            f"Few data: {', '.join(flagged)} (fewer than {FEW_DATA_N} {what}). Their "
+            f"Few data: {named} (fewer than {FEW_DATA_N} {what}). Their "
             "intervals are wide and their verdicts may change with more data."
         )

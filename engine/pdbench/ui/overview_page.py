@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.findings import Finding
+from pdbench.model_text import escaped
 from pdbench.overview import folder_overview, run_overview
 
 __all__ = ["findings_list", "page", "run_list"]
@@ -29,7 +30,7 @@ def findings_list(findings: tuple[Finding, ...], *, page_key: str | None) -> Non
         return
     for index, finding in enumerate(findings):
         text, button = st.columns([5, 2], vertical_alignment="center")
-        text.markdown(f"- {_escaped(finding.text)}")
+        text.markdown(f"- {escaped(finding.text)}")
         if page_key is not None:
             button.button(
                 f"{finding.page} →",
@@ -39,13 +40,6 @@ def findings_list(findings: tuple[Finding, ...], *, page_key: str | None) -> Non
                 args=(page_key, finding.page),
                 help=f"Open the {finding.page} page, where the numbers behind this come from.",
             )
-
-
-def _escaped(text: str) -> str:
-    """``text`` for st.markdown: Markdown's special characters written as themselves."""
-    for char in "\\`*_{}[]<>#|$~":
-        text = text.replace(char, f"\\{char}")
-    return text
 
 
 def _share_hint(run_dir: Path) -> None:
@@ -69,7 +63,7 @@ def run_list(folder: Path) -> None:
     """The runs directly under ``folder``, newest first, each with its headline."""
     st.title("Runs")
     listing = folder_overview(folder)
-    st.caption(f"{len(listing)} runs in `{folder}`, newest first; pick one in the sidebar.")
+    st.caption(f"{len(listing)} runs in {escaped(folder)}, newest first; pick one in the sidebar.")
     table = pd.DataFrame(
         {
             "run": [run.run_id for run in listing],

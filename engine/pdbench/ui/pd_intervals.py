@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.column_labels import label
+from pdbench.model_text import escaped
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.ui import run_reader
@@ -174,7 +175,9 @@ def difference(run_dir: Path, conditions: list[str]) -> None:
     rows = run_reader.mart(
         run_dir, PDMart.COMPARISONS, "condition_1 = ? and condition_2 = ?", one, two
     )
-    if nothing_to_show(rows, f"`{one}` and `{two}` are not compared in comparisons.parquet."):
+    if nothing_to_show(
+        rows, f"{escaped(one)} and {escaped(two)} are not compared in comparisons.parquet."
+    ):
         return
     drawn = rows.assign(metric_label=rows["metric"].map(label))
     st.altair_chart(
@@ -195,7 +198,8 @@ def difference(run_dir: Path, conditions: list[str]) -> None:
         width="stretch",
     )
     st.caption(
-        f"Each metric of `{one}` minus `{two}`: the point the mean paired difference, the bar "
+        f"Each metric of {escaped(one)} minus {escaped(two)}: the point the mean paired "
+        "difference, the bar "
         "its 95% interval (none when the note says why). The table gives p and p after "
         "Benjamini-Hochberg over every comparison of the run."
     )

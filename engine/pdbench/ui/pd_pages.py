@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.column_labels import format_cell
+from pdbench.model_text import escaped
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.schema import RunManifest
@@ -156,7 +157,7 @@ def _select_match(run_dir: Path, conditions: list[str]) -> pd.Series | None:
     condition = _select_condition(conditions)
     matches = run_reader.mart(run_dir, PDMart.MATCH_LIST)
     played = matches[matches["condition"] == condition]
-    if nothing_to_show(played, f"Condition `{condition}` has no finished match."):
+    if nothing_to_show(played, f"Condition {escaped(condition)} has no finished match."):
         return None
     replicate = st.sidebar.selectbox(
         "Replicate",
@@ -195,22 +196,23 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
     if match is None:
         return
     condition, replicate = str(match["condition"]), int(match["replicate"])
-    st.header(f"{condition} · replicate {replicate}")
+    st.header(f"{escaped(condition)} · replicate {replicate}")
     st.caption(
-        f"A: {match['agent_a_name']} ({match['agent_a_kind']}) vs "
-        f"B: {match['agent_b_name']} ({match['agent_b_kind']}) · "
+        f"A: {escaped(match['agent_a_name'])} ({escaped(match['agent_a_kind'])}) vs "
+        f"B: {escaped(match['agent_b_name'])} ({escaped(match['agent_b_kind'])}) · "
         f"{match['rounds_played']} of {match['planned_rounds']} planned rounds · "
-        f"status {match['match_status']}"
+        f"status {escaped(match['match_status'])}"
     )
     scored = pd_reader.replicate_aggregates(run_dir, condition, replicate)
     if match["match_status"] != "ok" or scored.empty:
-        reason = f": {match['abort_reason']}" if match["abort_reason"] else ""
+        reason = f": {escaped(match['abort_reason'])}" if match["abort_reason"] else ""
         st.warning(
-            f"This match is {match['match_status']}{reason}; it is excluded from every metric."
+            f"This match is {escaped(match['match_status'])}{reason}; it is excluded from every "
+            "metric."
         )
     rounds = with_agent_labels(pd_reader.match_rounds(run_dir, str(match["match_id"])))
     if (note := pd_reader.rounds_source(run_dir).note) is not None:
-        st.info(note)
+        st.info(escaped(note))
     if nothing_to_show(rounds, "No rounds were recorded for this match."):
         return
     if not scored.empty:
@@ -234,10 +236,11 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
 def _page_condition(run_dir: Path, conditions: list[str], rows: pd.DataFrame) -> None:
     condition = _select_condition(conditions)
     row = rows[rows["condition"] == condition].iloc[0]
-    st.header(f"{condition} · all replicates")
+    st.header(f"{escaped(condition)} · all replicates")
     st.caption(
-        f"A: {row['agent_a_name']} ({row['agent_a_kind']}) vs B: {row['agent_b_name']} "
-        f"({row['agent_b_kind']}) · means over replicates, each replicate weighing the same"
+        f"A: {escaped(row['agent_a_name'])} ({escaped(row['agent_a_kind'])}) vs "
+        f"B: {escaped(row['agent_b_name'])} ({escaped(row['agent_b_kind'])}) · means over "
+        "replicates, each replicate weighing the same"
     )
     tiles(row, CONDITION_TILES)
     _headline(row)

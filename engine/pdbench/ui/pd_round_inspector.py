@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from pdbench.model_text import show_model_text
+from pdbench.model_text import escaped, show_model_text
 from pdbench.ui import pd_reader
 from pdbench.ui.page_parts import show_table
 from pdbench.ui.pd_reader import RoundTalk
@@ -41,7 +41,7 @@ def _agent_round(agent: pd.Series, talk: RoundTalk, calls: pd.DataFrame) -> None
     it, and its provider calls."""
     side = str(agent["side"])
     st.markdown(
-        f"**{agent['agent']}** played **{agent['action']}** "
+        f"**{escaped(agent['agent'])}** played **{escaped(agent['action'])}** "
         f"after {int(agent['attempts'])} attempt(s) · "
         + ("valid reply" if agent["is_valid"] else ":red[invalid: fallback played]")
     )
@@ -65,5 +65,5 @@ def _agent_round(agent: pd.Series, talk: RoundTalk, calls: pd.DataFrame) -> None
 def _reading(rule: object, action: object) -> str:
     """What the extraction rules made of one reply: the move and the rule, or nothing."""
     if isinstance(rule, str) and rule:
-        return f"→ read as **{action}** (rule `{rule}`)"
+        return f"→ read as **{escaped(action)}** (rule {escaped(rule)})"
     return "→ :red[not read as a move (invalid)]"

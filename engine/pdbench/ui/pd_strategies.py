@@ -9,6 +9,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from pdbench.model_text import escaped
 from pdbench.pd.marts import PDMart
 from pdbench.ui import run_reader
 from pdbench.ui.page_parts import nothing_to_show, show_table
@@ -116,7 +117,7 @@ def _fingerprints(run_dir: Path) -> None:
         "(1, 1) Psycho."
     )
     for agent, rows in points.groupby("agent_name", sort=True):
-        st.markdown(f"**{agent}**")
+        st.markdown(f"**{escaped(agent)}**")
         st.altair_chart(fingerprint_heatmap(rows), width="content")
 
 

@@ -2,7 +2,8 @@
 
 The viewer shows a run only when it has a manifest, raw records and the marts of its game;
 otherwise it shows one :class:`RunProblem`: what is wrong and the exact command that fixes
-it, never a stack trace.
+it, never a stack trace. Messages are plain text (they quote a folder's name): the viewer
+escapes them before Markdown sees them.
 """
 
 from __future__ import annotations
@@ -91,15 +92,14 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
     if not run_dir.is_dir():
         return RunProblem(
             "missing",
-            f"The run directory `{shown}` does not exist. Play a run into it:",
+            f"The run directory {shown} does not exist. Play a run into it:",
             _run_command(_EXAMPLE, run_dir),
         )
     manifest_path = run_dir / RunFiles.MANIFEST
     if not manifest_path.is_file():
         return RunProblem(
             "not_a_run",
-            f"`{shown}` is not a run directory (it has no {RunFiles.MANIFEST}). Play a run "
-            "into it:",
+            f"{shown} is not a run directory (it has no {RunFiles.MANIFEST}). Play a run into it:",
             _run_command(_EXAMPLE, run_dir) + " --overwrite",
         )
     try:
@@ -108,7 +108,7 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
     except RunDirError as err:
         return RunProblem(
             "unreadable",
-            f"The manifest of `{shown}` cannot be read ({err}). Play the run again:",
+            f"The manifest of {shown} cannot be read ({err}). Play the run again:",
             _run_command(_EXAMPLE, run_dir) + " --overwrite",
         )
     config = manifest.config_path or game.example_config
@@ -116,7 +116,7 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
     if not any(_has_content(path) for path in record_files(run_dir, records)):
         return RunProblem(
             "empty",
-            f"The run `{shown}` holds no records yet ({records} is empty or missing; "
+            f"The run {shown} holds no records yet ({records} is empty or missing; "
             f"status: {manifest.status}). Play it:",
             _run_command(config, run_dir) + " --overwrite",
         )
@@ -124,7 +124,7 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
     if missing:
         return RunProblem(
             "not_aggregated",
-            f"The run `{shown}` has not been aggregated yet (no {missing[0]}). Build its metrics:",
+            f"The run {shown} has not been aggregated yet (no {missing[0]}). Build its metrics:",
             aggregate_command(run_dir),
         )
     state = marts_state(run_dir)

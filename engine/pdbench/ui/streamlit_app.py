@@ -4,7 +4,9 @@ such as the one ``pdbench leaderboard`` writes): ``pdbench ui <run_dir>`` starts
 Run as ``streamlit run streamlit_app.py -- --run-dir <run_dir> [--runs-root data/runs]``.
 The sidebar also offers every run under ``--runs-root``; the page set follows the run's game
 (the game's ``viewer``, :mod:`pdbench.games`). A run that cannot be shown yet
-gets a message with the command that fixes it (:mod:`pdbench.ui.run_check`).
+gets a message with the command that fixes it (:mod:`pdbench.ui.run_check`). Every name and
+path a run brings (its id, its folder, its config's path, its agents', conditions' and
+players' names) reaches Markdown only through :func:`pdbench.model_text.escaped`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import streamlit as st
 
 from pdbench.game import imported
 from pdbench.games import GAMES, series_game
+from pdbench.model_text import escaped
 from pdbench.storage.schema import RunFiles
 from pdbench.ui import overview_page
 from pdbench.ui.run_check import RunProblem, ViewableRun, check_run, find_runs
@@ -58,7 +61,7 @@ def _choose_run(given: Path | None, runs_root: Path, *, folder: bool = False) ->
             (f"all runs in {Path(path).name}" if folder and path == str(given) else Path(path).name)
             or path
         ),
-        help=f"The run given on the command line, then every run under {runs_root}.",
+        help=f"The run given on the command line, then every run under {escaped(runs_root)}.",
     )
     return Path(choice)
 
@@ -72,7 +75,7 @@ def _is_runs_folder(path: Path | None) -> bool:
 
 def _show_problem(problem: RunProblem) -> None:
     shown = st.warning if problem.kind in ("missing", "not_a_run", "unreadable") else st.info
-    shown(problem.message)
+    shown(escaped(problem.message))
     st.code(problem.command, language="bash")
 
 
@@ -107,13 +110,14 @@ def main(argv: list[str] | None = None) -> None:
         _show_problem(checked)
         return
     manifest = checked.manifest
-    st.title(f"{checked.run_id}")
+    st.title(escaped(checked.run_id))
     st.caption(
         f"{GAMES[checked.game].title} · status {manifest.status} · seed {manifest.seed} · "
-        f"config {manifest.config_path} · started {manifest.started_at} · `{run_dir}`"
+        f"config {escaped(manifest.config_path)} · started {escaped(manifest.started_at)} · "
+        f"{escaped(run_dir)}"
     )
     if checked.stale_message is not None:
-        st.warning(checked.stale_message)
+        st.warning(escaped(checked.stale_message))
         st.code(checked.aggregate_command, language="bash")
     if manifest.status != "completed":
         st.info(
@@ -124,7 +128,9 @@ def main(argv: list[str] | None = None) -> None:
     except (duckdb.Error, OSError) as exc:
         # a damaged or half-written mart: say which, and the command that builds it again
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        st.warning(f"A table of this run cannot be read ({first}). Build the tables again:")
+        st.warning(
+            escaped(f"A table of this run cannot be read ({first}). Build the tables again:")
+        )
         st.code(f"uv run pdbench aggregate {run_dir}", language="bash")
 
 
