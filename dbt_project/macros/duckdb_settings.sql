@@ -1,14 +1,14 @@
-{#- DuckDB settings applied when a build starts. The spill folder is set here rather than in
-    dbt_profiles.yml because it differs per process (pdbench's dbt worker gives each its own):
-    a value in the profile would invalidate dbt's saved parse on every build. -#}
+{#- DuckDB settings applied when a build by hand starts (`pdbench aggregate` applies the same
+    from Python: engine/pdbench/storage/dbt_execute.py). The spill folder is set here rather
+    than in dbt_profiles.yml because it differs per process: a value in the profile would
+    invalidate dbt's saved parse on every build. -#}
 {% macro set_duckdb_temp_directory() -%}
     set temp_directory = '{{ env_var("PDBENCH_DUCKDB_TEMP_DIR", "/tmp/pdbench-duckdb") }}'
 {%- endmacro %}
 
-{#- DuckDB's threads for this build: pdbench's dbt worker asks for one on a small run
-    (PDBENCH_DUCKDB_THREADS), where a second thread only adds its synchronisation to queries
-    of a few thousand rows; otherwise DuckDB's default (one per core). Reset either way, as a
-    worker builds one run after another. -#}
+{#- DuckDB's threads for this build: PDBENCH_DUCKDB_THREADS when set (`pdbench aggregate`
+    asks for one on a small run, where a second thread only adds its synchronisation to
+    queries of a few thousand rows); otherwise DuckDB's default (one per core). -#}
 {% macro set_duckdb_threads() -%}
     {%- set threads = env_var("PDBENCH_DUCKDB_THREADS", "") -%}
     {%- if threads -%}
@@ -18,13 +18,13 @@
     {%- endif -%}
 {%- endmacro %}
 
-{#- A build selects the models of the run's own game only (the manifest's `game`, matched
-    against the models' tags: every model carries the tag of each game it serves): a plain
-    `dbt build` on a PD run would otherwise write the arena's marts, empty, into it. Refuses
-    with the selector to use. -#}
+{#- A build by hand selects the models of the run's own game only (the manifest's `game`,
+    matched against the models' tags: every model carries the tag of each game it serves): a
+    plain `dbt build` on a PD run would otherwise write the arena's marts, empty, into it.
+    Refuses with the selector to use. -#}
 {% macro check_run_game() -%}
-    {%- if execute -%}
-        {%- set manifest_path = run_file('run_manifest.json') -%}
+    {%- if execute and not compiling_without_run() -%}
+        {%- set manifest_path = run_dir_path() ~ '/run_manifest.json' -%}
         {%- set found = run_query(
             "select count(*) > 0 as is_found from glob('" ~ manifest_path ~ "')"
         ).columns[0].values()[0] -%}

@@ -1,21 +1,20 @@
 """Build the dbt marts of a run directory: ``pdbench aggregate <run_dir>``.
 
-Python only runs dbt here; every metric is a SQL model in ``dbt_project/``. dbt runs in its
-worker process (:mod:`pdbench.storage.dbt`) on an in-memory DuckDB, reads the run's JSONL
-files and writes its marts as Parquet files into the same run directory
-(``aggregates.parquet``, ...). The build runs the dbt data tests on the run's tables too, so
-a successful aggregation is also a passing ``dbt test`` of this run; those declared in the
-models' YAML run gathered into one test node per game and content tag
-(``dbt_project/macros/gathered_checks.sql``), as dbt's cost is per node. The unit tests, which
-check the SQL on hand-made rows whatever the run, are left to ``pdbench aggregate
---unit-tests`` and to the test suite.
+Python only runs dbt's models here; every metric is a SQL model in ``dbt_project/``. The
+project, compiled by dbt once per version of it, is built on an in-memory DuckDB
+(:mod:`pdbench.storage.dbt`): it reads the run's JSONL files and writes its marts as Parquet
+files into the same run directory (``aggregates.parquet``, ...), exactly what ``dbt build``
+by hand writes. The build runs the dbt data tests on the run's tables too, so a successful
+aggregation is also a passing ``dbt test`` of this run. The unit tests, which check the SQL
+on hand-made rows whatever the run, are left to ``pdbench aggregate --unit-tests`` (a build by
+dbt itself) and to the test suite.
 """
 
 from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +89,7 @@ def aggregate_run(
             raise AggregationError(message) from None
         write_marts_manifest(run_dir)  # what they were built from: the viewer checks it
     tables = count_marts_rows(
-        [Path(p) for p in sorted([*results.locations, *(str(run_dir / n) for n in left_out)])]
+        [Path(p) for p in sorted({*results.locations, *(str(run_dir / n) for n in left_out)})]
     )
     if on_start is not None:
         for line in results.cut:
@@ -128,34 +127,30 @@ def _build_what_the_run_holds(
 ) -> tuple[DbtResults, list[str]]:
     """``dbt build`` of the game's models but those the run has no input for
     (:attr:`Game.marts.absent_content <pdbench.game.Marts.absent_content>`), whose marts are
-    then written empty (:mod:`pdbench.empty_marts`); with ``unit_tests``, every model is
-    built, so that every unit test runs, and the marts of the models the run has no input for
-    are then written empty over what their build wrote (an external model with no input
-    writes one row of NULLs). Returns dbt's results and the marts written empty."""
+    written with their columns and no row (:mod:`pdbench.empty_marts`); with ``unit_tests``,
+    dbt builds every model, so that every unit test runs, and the marts of the models the run
+    has no input for are then written empty over what their build wrote. Returns the build's
+    results and the marts written empty."""
     absent = () if game.marts.absent_content is None else tuple(game.marts.absent_content(run_dir))
-    results = invoke_dbt(
-        DbtRequest(
-            "build",
-            run_dir=run_dir,
-            select=f"tag:{game.marts.dbt_tag}",
-            exclude=None if unit_tests else " ".join(f"tag:{tag}" for tag in absent) or None,
-            threads=game.marts.dbt_threads,
-            unit_tests=unit_tests,
-            gathered_checks=not unit_tests,
-            one_duckdb_thread_when_small=game.marts.one_duckdb_thread_when_small,
-        )
+    request = DbtRequest(
+        "build",
+        run_dir=run_dir,
+        select=f"tag:{game.marts.dbt_tag}",
+        threads=game.marts.dbt_threads,
+        one_duckdb_thread_when_small=game.marts.one_duckdb_thread_when_small,
     )
     if unit_tests:
-        written = {
+        results = invoke_dbt(replace(request, unit_tests=True))
+        left_out = sorted(
             Path(location).name
             for location, tags in results.location_tags.items()
-            if not set(tags) & set(absent)
-        }
-    else:
-        written = {Path(location).name for location in results.locations}
-    left_out = [name for name in game.marts.viewer_marts if name not in written] if absent else []
-    write_empty_marts(run_dir, game, left_out)
-    return results, left_out
+            if set(tags) & set(absent)
+        )
+        write_empty_marts(run_dir, game, left_out)
+        return results, left_out
+    exclude = " ".join(f"tag:{tag}" for tag in absent) or None
+    viewer_marts = tuple(game.marts.viewer_marts) if absent else ()
+    return invoke_dbt(replace(request, exclude=exclude, empty_marts=viewer_marts)), []
 
 
 def _check_run_dir(run_dir: Path) -> tuple[Game, dict[str, Any]]:

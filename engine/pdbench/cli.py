@@ -1,6 +1,6 @@
 """The ``pdbench`` command: validate, run, import, aggregate, then each game's own commands
 (:attr:`pdbench.game.Game.commands`: the PD's compare and compare-runs, the arena's
-leaderboard), then report, ui, audience, schema, worker.
+leaderboard), then report, ui, audience, schema.
 
 A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
 one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
@@ -42,7 +42,6 @@ from pdbench.cli_options import (
     RunId,
 )
 from pdbench.cli_schema import schema
-from pdbench.cli_worker import worker
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import RunDirError
 from pdbench.game import Game, PlayOptions, RunResult, imported
@@ -162,7 +161,8 @@ def _play(game: Game, loaded: LoadedConfig, *, options: PlayOptions, run_dir: Pa
 
 
 def _prepare_dbt() -> None:
-    """Start dbt (import, parse) in its own process now, while the games are played."""
+    """Compile the dbt project now, if it changed since its last compilation, while the
+    games are played."""
     from pdbench.storage.dbt import prepare_dbt
 
     prepare_dbt()
@@ -354,7 +354,6 @@ def build_app() -> typer.Typer:
     _command(app, "ui")(ui)
     _command(app, "audience")(audience)
     _command(app, "schema")(schema)
-    _command(app, "worker")(worker)
     return app
 
 

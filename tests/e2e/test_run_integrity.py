@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 from pdbench.pd.records import PDFiles
-from pdbench.storage.dbt_plan import REPLAY_ENV
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import write_experiment
@@ -110,21 +109,22 @@ def _is_gone(pid: int) -> bool:
     return state == "Z"  # ended, not yet reaped by whoever adopted it
 
 
-def test_the_dbt_worker_of_a_killed_aggregate_ends_with_it(project: Path):
+def test_the_dbt_process_of_a_killed_aggregate_ends_with_it(project: Path):
+    """``--unit-tests`` is a build by dbt itself, in a process of its own: it must not go on
+    writing marts into a run whose lock is free."""
     run_dir = _played(project)
     process = subprocess.Popen(
-        [PDBENCH, "aggregate", str(run_dir)],
+        [PDBENCH, "aggregate", str(run_dir), "--unit-tests"],
         cwd=project,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env=os.environ | {REPLAY_ENV: "0"},  # dbt builds it, not a replay of an earlier build
     )
-    worker = _until(lambda: _children(process.pid), what="the dbt worker to start")[0]
+    worker = _until(lambda: _children(process.pid), what="dbt to start")[0]
 
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=60)
 
-    _until(lambda: _is_gone(worker), what=f"the dbt worker {worker} to end")
+    _until(lambda: _is_gone(worker), what=f"the dbt process {worker} to end")
     assert not _is_gone(os.getpid())
 
 

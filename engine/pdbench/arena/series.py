@@ -126,9 +126,7 @@ def build_series(sources: list[Path], output_dir: Path) -> Series:
         entries.append({"folder": folder.name, "run_dir": str(tournament.run_dir.resolve())})
     record = {"created_at": utc_timestamp(), "tournaments": entries}
     (output_dir / SERIES_MANIFEST).write_text(json.dumps(record, indent=2) + "\n", "utf-8")
-    results = invoke_dbt(
-        DbtRequest("build", run_dir=output_dir, select="tag:series", gathered_checks=True)
-    )
+    results = invoke_dbt(DbtRequest("build", run_dir=output_dir, select="tag:series"))
     tables = count_marts_rows([Path(p) for p in sorted(results.locations)])
     return Series(output_dir=output_dir, tournaments=tournaments, skipped=skipped, tables=tables)
 

@@ -1,0 +1,451 @@
+"""A build of a run from the compiled project (:mod:`pdbench.storage.dbt_compile`), on DuckDB.
+
+What ``dbt build`` sends DuckDB for each node, sent from pdbench's own process: dbt's cost is
+its Python per node (about 115 ms each, with seconds to import it and load the project), the
+SQL of a small run costs less than that. The statements are those of the project's
+materializations, one fresh in-memory database per build:
+
+- first the run's macros (``dbt_project/macros/run_dir.sql``): ``pdbench_run_dir()`` and, per
+  record file, ``pdbench_files_<file>()``, with paths DuckDB reads as plain files
+  (:func:`pdbench.storage.duckdb_paths.duckdb_path`);
+- a seed: a table read from its CSV with the column types its YAML declares
+  (``config.column_types``);
+- ``view``: ``create view``; ``table``: ``create table as``; ``parquet_copy`` (every mart):
+  ``copy (<query>) to <run directory>/<location> (format parquet, row_group_size ...)`` and a
+  view over the file (``dbt_project/macros/parquet_copy.sql``);
+- a data test: dbt's test query (``select <fail_calc> as failures, <fail_calc> <warn_if> as
+  should_warn, <fail_calc> <error_if> as should_error from (<test> limit ...)``), judged as
+  dbt's runner judges it: severity ``error`` fails on ``should_error``, a warning never fails.
+
+Nodes run in dependency order; a ``build`` runs each data test once every model it reads is
+built, and a model only once the tests of the models it reads have passed, as dbt's does. A
+failure skips what reads the failed node; the build goes on with the rest and fails naming
+every failed model and test. Interrupted (Ctrl-C), the statement running is stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from pdbench.errors import AggregationError
+from pdbench.storage.dbt_compile import CompiledProject, Node
+from pdbench.storage.dbt_request import DBT_PROJECT_DIR, DbtRequest, DbtResults
+from pdbench.storage.duckdb_paths import duckdb_path, sql_string
+from pdbench.storage.shards import record_files
+
+if TYPE_CHECKING:
+    import duckdb
+
+__all__ = ["ONE_THREAD_BYTES", "duckdb_threads", "execute", "record_files_macro", "selected"]
+
+ONE_THREAD_BYTES = 16 * 2**20
+"""Raw files (the run's ``*.jsonl``) below this size are built with one DuckDB thread: on
+the demo (0.5 MB) that took 0.5 to 1.4 CPU-seconds off a build of about 7, and more wall
+time on a busy machine, where a second thread only waits for the first; a 210,000-round run
+(about 130 MB) keeps one thread per core. Asked for by the PD only
+(:attr:`pdbench.game.Marts.one_duckdb_thread_when_small`): its marts are the same either way,
+whereas two arena marts whose order leaves ties come out in another row order."""
+PROFILE = "dbt_profiles.yml"
+"""The dbt profile, whose DuckDB ``config_options`` (the memory limit) a build uses too."""
+_MARTS = "parquet_copy"
+
+
+def duckdb_threads(run_dir: Path) -> int | None:
+    """The DuckDB threads to build ``run_dir`` with: 1 when its raw files (``*.jsonl``, its
+    chunks' too) hold fewer than :data:`ONE_THREAD_BYTES`; None (DuckDB's default) otherwise."""
+    size = 0
+    for path in run_dir.rglob("*.jsonl"):
+        with contextlib.suppress(OSError):
+            size += path.stat().st_size
+        if size >= ONE_THREAD_BYTES:
+            return None
+    return 1
+
+
+def record_files_macro(name: str) -> str:
+    """The DuckDB macro listing the files of record file ``name`` (``macros/run_dir.sql``)."""
+    return "pdbench_files_" + "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+
+
+def _config_options() -> dict[str, str]:
+    """The profile's DuckDB settings (``outputs.run.config_options``)."""
+    with contextlib.suppress(OSError, yaml.YAMLError, AttributeError, KeyError, TypeError):
+        profile = yaml.safe_load((DBT_PROJECT_DIR.parent / PROFILE).read_text(encoding="utf-8"))
+        options = profile["pdbench"]["outputs"]["run"].get("config_options") or {}
+        return {str(key): str(value) for key, value in options.items()}
+    return {}
+
+
+# -- selection ------------------------------------------------------------------------------
+
+
+def selected(project: CompiledProject, select: str, exclude: str | None) -> set[str]:
+    """The models (and seeds) dbt's ``--select``/``--exclude`` name: terms apart by spaces
+    (union) or commas (intersection), each a model's name or ``tag:<tag>``, with ``+`` before
+    (and what it reads) or after (and what reads it)."""
+    chosen = _union(project, select)
+    if exclude:
+        chosen -= _union(project, exclude)
+    return chosen
+
+
+def _union(project: CompiledProject, text: str) -> set[str]:
+    found: set[str] = set()
+    for term in text.split():
+        parts = [_term(project, part) for part in term.split(",")]
+        found |= set.intersection(*parts)
+    return found
+
+
+def _term(project: CompiledProject, term: str) -> set[str]:
+    up, down = term.startswith("+"), term.endswith("+")
+    name = term.strip("+")
+    buildable = [node for node in project.nodes if node.resource_type in ("model", "seed")]
+    if name.startswith("tag:"):
+        found = {node.unique_id for node in buildable if name[4:] in node.tags}
+    elif ":" in name:
+        raise AggregationError(f"dbt selector {term!r}: pdbench selects by name or tag: only")
+    else:
+        found = {node.unique_id for node in buildable if node.name == name}
+    if up:
+        found |= _upstream(project, found)
+    if down:
+        found |= _downstream(project, found)
+    return found
+
+
+def _upstream(project: CompiledProject, start: Iterable[str]) -> set[str]:
+    seen: set[str] = set()
+    queue = [dep for unique_id in start for dep in project.by_id[unique_id].depends_on]
+    while queue:
+        current = queue.pop()
+        if current not in seen and current in project.by_id:
+            seen.add(current)
+            queue.extend(project.by_id[current].depends_on)
+    return seen
+
+
+def _downstream(project: CompiledProject, start: Iterable[str]) -> set[str]:
+    seen = set(start)
+    grew = True
+    while grew:
+        grew = False
+        for node in project.nodes:
+            reads = set(node.depends_on)
+            if node.resource_type != "test" and node.unique_id not in seen and seen & reads:
+                seen.add(node.unique_id)
+                grew = True
+    return seen - set(start)
+
+
+# -- the build ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Outcome:
+    built: list[Node] = field(default_factory=list)
+    passed: int = 0
+    failures: list[str] = field(default_factory=list)
+    emptied: list[Node] = field(default_factory=list)
+    """Marts written with no row (not built)."""
+
+
+def execute(project: CompiledProject, request: DbtRequest) -> DbtResults:
+    """Build ``request`` from the compiled ``project`` (see the module). Raises
+    :class:`AggregationError` naming every failed model and test, by the run's own path."""
+    import duckdb
+
+    run_dir = Path(request.run_dir).resolve()
+    chosen = selected(project, request.select, request.exclude)
+    if not chosen and not request.empty_marts:
+        raise AggregationError(f"dbt {request.command}: nothing selected by {request.select!r}")
+    order = _order(project, chosen, with_tests=request.command == "build")
+    spill = Path(tempfile.mkdtemp(prefix="pdbench-duckdb-"))
+    try:
+        config: dict[str, Any] = {**_config_options(), "temp_directory": str(spill)}
+        threads = duckdb_threads(run_dir) if request.one_duckdb_thread_when_small else None
+        if threads is not None:
+            config["threads"] = threads
+        database = duckdb.connect(":memory:", config=config)
+        try:
+            # the marts to write empty are among the selection's, what is excluded included
+            empty = (selected(project, request.select, None), request.empty_marts)
+            outcome = _Build(project, database).run(
+                order, run_dir, spill, empty=empty, only_empty=not chosen
+            )
+        finally:
+            database.close()
+    finally:
+        shutil.rmtree(spill, ignore_errors=True)
+    if outcome.failures:
+        detail = "; ".join(outcome.failures).replace(duckdb_path(run_dir), str(run_dir))
+        raise AggregationError(
+            f"dbt {request.command} failed on {run_dir} ({request.select}): {detail}"
+        )
+    marts = [node for node in outcome.built if node.materialized == _MARTS] + outcome.emptied
+    locations = {str(run_dir / str(node.config["location"])): node.tags for node in marts}
+    return DbtResults(
+        locations=list(locations),
+        n_checks_passed=outcome.passed,
+        n_unit_tests_passed=0,
+        models=tuple(n.name for n in outcome.built if n.resource_type == "model"),
+        location_tags=locations,
+    )
+
+
+def _order(project: CompiledProject, chosen: set[str], *, with_tests: bool) -> list[Node]:
+    """The nodes to run, in an order where each comes after what it reads: the chosen models,
+    the seeds they read, and (``with_tests``) the data tests whose models are all built; a
+    model after the tests of the models it reads."""
+    seeds = {
+        unique_id
+        for unique_id in _upstream(project, chosen)
+        if project.by_id[unique_id].resource_type == "seed"
+    }
+    building = chosen | seeds
+    tests: dict[str, Node] = {}
+    if with_tests:
+        for node in project.nodes:
+            parents = {dep for dep in node.depends_on if dep in project.by_id}
+            if node.resource_type == "test" and parents and parents <= building:
+                tests[node.unique_id] = node
+    tests_of: dict[str, list[str]] = {}
+    for test in tests.values():
+        for dep in test.depends_on:
+            tests_of.setdefault(dep, []).append(test.unique_id)
+    waits: dict[str, set[str]] = {}
+    for unique_id in [*(n.unique_id for n in project.nodes if n.unique_id in building), *tests]:
+        node = project.by_id[unique_id]
+        reads = {dep for dep in node.depends_on if dep in building}
+        if node.resource_type != "test":
+            # dbt build: a model waits for the tests of what it reads (a singular test that
+            # reads the model itself aside)
+            reads |= {
+                t
+                for dep in reads
+                for t in tests_of.get(dep, ())
+                if unique_id not in tests[t].depends_on
+            }
+        waits[unique_id] = reads
+    ordered: list[Node] = []
+    done: set[str] = set()
+    while waits:
+        ready = [unique_id for unique_id, reads in waits.items() if reads <= done]
+        if not ready:
+            raise AggregationError(f"dbt nodes read one another in a circle: {sorted(waits)[:3]}")
+        for unique_id in ready:
+            del waits[unique_id]
+            done.add(unique_id)
+            ordered.append(project.by_id[unique_id])
+    return ordered
+
+
+class _Build:
+    """One build's statements on one database."""
+
+    def __init__(self, project: CompiledProject, database: duckdb.DuckDBPyConnection) -> None:
+        self.project, self.database = project, database
+        self._stop = threading.Event()
+        self._error: BaseException | None = None
+
+    def run(
+        self,
+        order: list[Node],
+        run_dir: Path,
+        spill: Path,
+        *,
+        empty: tuple[set[str], tuple[str, ...]],
+        only_empty: bool,
+    ) -> _Outcome:
+        """Run ``order``, then write the marts ``empty`` with no row; in a thread of its own,
+        so that a Ctrl-C here stops the statement running there."""
+        outcome = _Outcome()
+        worker = threading.Thread(
+            target=self._guarded,
+            args=(order, run_dir, spill, empty, only_empty, outcome),
+            name="pdbench-dbt-build",
+            daemon=True,
+        )
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.5)
+        except BaseException:
+            self._stop.set()
+            self.database.interrupt()
+            worker.join()
+            raise
+        if self._error is not None:
+            raise self._error
+        return outcome
+
+    def _guarded(self, *arguments: Any) -> None:
+        try:
+            self._run(*arguments)
+        except BaseException as err:  # handed to the calling thread
+            self._error = err
+
+    def _run(
+        self,
+        order: list[Node],
+        run_dir: Path,
+        spill: Path,
+        empty: tuple[set[str], tuple[str, ...]],
+        only_empty: bool,
+        outcome: _Outcome,
+    ) -> None:
+        self._define_run_macros(run_dir, spill, only_empty=only_empty)
+        for schema in sorted({node.schema for node in self.project.nodes} - {"main"}):
+            self.database.execute(f'create schema if not exists "{schema}"')
+        failed: set[str] = set()
+        for node in order:
+            if self._stop.is_set():
+                return
+            if failed & set(node.depends_on):
+                failed.add(node.unique_id)  # skipped, as dbt skips it
+                continue
+            try:
+                passed = self._node(node)
+            except Exception as err:  # named in the build's error
+                if self._stop.is_set():
+                    return
+                outcome.failures.append(f"{_kind(node)} {node.name}: {_first_line(err)}")
+                failed.add(node.unique_id)
+                continue
+            if node.resource_type == "test":
+                if passed is None:
+                    outcome.passed += 1
+                elif passed:
+                    outcome.failures.append(f"{_kind(node)} {_test_name(node)}: {passed}")
+                    failed.add(node.unique_id)
+                    failed |= {dep for dep in node.depends_on if dep in self.project.by_id}
+            else:
+                outcome.built.append(node)
+        if not outcome.failures and empty[1]:
+            outcome.emptied = self._write_empty(*empty, built=outcome.built)
+
+    def _define_run_macros(self, run_dir: Path, spill: Path, *, only_empty: bool) -> None:
+        placeholder = spill / "absent.jsonl"
+        placeholder.touch()
+        run = duckdb_path(run_dir)
+        statements = [f"create or replace macro pdbench_run_dir() as {sql_string(run)}"]
+        for record in self.project.record_files:
+            files = [duckdb_path(path) for path in record_files(run_dir, record.name)]
+            if not files:
+                # an absent required file stays named, for DuckDB's error to name it
+                absent = record.required and not only_empty
+                files = [f"{run}/{record.name}" if absent else duckdb_path(placeholder)]
+            listed = ", ".join(sql_string(path) for path in files)
+            statements.append(
+                f"create or replace macro {record_files_macro(record.name)}() "
+                f"as [{listed}]::varchar[]"
+            )
+        for statement in statements:
+            self.database.execute(statement)
+
+    def _node(self, node: Node) -> str | None:
+        """Run one node; for a data test, its failure (None: it passed)."""
+        code = node.compiled_code
+        if node.resource_type == "seed":
+            types = node.config.get("column_types") or {}
+            columns = ", ".join(f"{sql_string(k)}: {sql_string(v)}" for k, v in types.items())
+            self.database.execute(
+                f"create table {node.relation_name} as select * from read_csv("
+                f"{sql_string(str(node.seed_file))}, header = true"
+                + (f", types = {{{columns}}}" if columns else "")
+                + ")"
+            )
+        elif node.resource_type == "test":
+            return self._test(node)
+        elif node.materialized == "view":
+            self.database.execute(f"create view {node.relation_name} as (\n{code}\n)")
+        elif node.materialized == "table":
+            self.database.execute(f"create table {node.relation_name} as (\n{code}\n)")
+        elif node.materialized == _MARTS:
+            self._copy(node, code)
+        else:
+            raise AggregationError(
+                f"materialized={node.materialized!r}: pdbench builds view, table and "
+                "parquet_copy models only"
+            )
+        return None
+
+    def _copy(self, node: Node, query: str) -> None:
+        """The statements of the parquet_copy materialization (macros/parquet_copy.sql)."""
+        location = f"pdbench_run_dir() || {sql_string('/' + str(node.config['location']))}"
+        row_group_size = int(node.config.get("row_group_size") or 122880)
+        self.database.execute(
+            f"copy ({query}) to ({location}) (format parquet, row_group_size {row_group_size})"
+        )
+        self.database.execute(
+            f"create or replace view {node.relation_name} as select * from read_parquet({location})"
+        )
+
+    def _test(self, node: Node) -> str | None:
+        """dbt's test query (dbt-core's ``materializations/tests``), judged as dbt judges it."""
+        config = node.config
+        fail_calc = config.get("fail_calc") or "count(*)"
+        warn_if, error_if = config.get("warn_if") or "!= 0", config.get("error_if") or "!= 0"
+        limit = config.get("limit")
+        rows = self.database.execute(
+            f"select {fail_calc} as failures, {fail_calc} {warn_if} as should_warn, "
+            f"{fail_calc} {error_if} as should_error from (\n{node.compiled_code}\n"
+            + (f"limit {int(limit)}\n" if limit is not None else "")
+            + ") dbt_internal_test"
+        ).fetchall()
+        failures, should_error = (rows[0][0], rows[0][2]) if rows else (0, False)
+        if str(config.get("severity", "error")).lower() == "error" and should_error:
+            noun = "result" if failures == 1 else "results"
+            return f"Got {failures} {noun}, configured to fail if {error_if}"
+        return None
+
+    def _write_empty(
+        self, candidates: set[str], names: tuple[str, ...], *, built: list[Node]
+    ) -> list[Node]:
+        """The marts ``names`` of the ``candidates`` that this build did not write, with their
+        columns and no row; what they read and was not built is made a view (nothing of it
+        is computed)."""
+        written = {str(node.config.get("location")) for node in built}
+        marts = [
+            node
+            for node in self.project.nodes
+            if node.unique_id in candidates
+            and node.materialized == _MARTS
+            and str(node.config.get("location")) in set(names) - written
+        ]
+        wanted = {node.unique_id for node in marts}
+        needed = (_upstream(self.project, wanted) | wanted) - {node.unique_id for node in built}
+        for node in _order(self.project, needed, with_tests=False):
+            if node.unique_id in wanted:
+                self._copy(node, f"select * from (\n{node.compiled_code}\n) limit 0")
+            elif node.resource_type == "seed":
+                self._node(node)
+            else:
+                self.database.execute(
+                    f"create view {node.relation_name} as (\n{node.compiled_code}\n)"
+                )
+        return marts
+
+
+def _kind(node: Node) -> str:
+    return "test" if node.resource_type == "test" else node.resource_type
+
+
+def _test_name(node: Node) -> str:
+    """A data test as pdbench names it: dbt's name, and its model when it has one."""
+    return f"{node.name} ({node.attached_model})" if node.attached_model else node.name
+
+
+def _first_line(error: object) -> str:
+    """The line of DuckDB's error that says what went wrong, with its kind."""
+    lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+    return (lines or ["failed"])[0]
