@@ -8,15 +8,15 @@ a fresh child process so that start-up costs count and peak memory is per measur
   parsing the values);
 - floor, all columns: ``select count(columns(*)) from read_json('rounds.jsonl')``, which parses
   every column of every line: the baseline the ratio is taken against;
-- aggregate: ``aggregate_run(run_dir)`` (dbt build: every model and data test, in the dbt
-  worker process, whose peak memory counts too).
+- aggregate: ``aggregate_run(run_dir)`` (every model and data test of the compiled dbt
+  project, sent to DuckDB in the child process).
 
 Both are measured in the same invocation under the same conditions: the run's files are read
 once first (so all find them in the page cache), then the floors and the aggregate alternate
 ``--repeat`` times (default 3) and the best and the median of each are reported; the ratio is
-best aggregate / best all-columns floor. The first aggregate of a kind is built by dbt and
-later ones are replayed (``pdbench.storage.dbt_plan``): with ``--repeat`` 2 or more, the best
-is a replay. Peak memory is the largest peak RSS of the child processes.
+best aggregate / best all-columns floor. The first aggregate after a change of the dbt project
+also compiles it (``pdbench.storage.dbt_compile``): with ``--repeat`` 2 or more, the best is
+a build of the compiled project. Peak memory is the largest peak RSS of the child processes.
 
 Usage: ``uv run python benchmarks/bench_aggregate.py 1000000 10000000 [--repeat 3]
 [--dir DIR --keep --reuse]``

@@ -4,18 +4,18 @@ Not a test. Two comparisons, each side in a fresh process, alternated ``--repeat
 (best of each reported, the ratio best against best):
 
 - demo: ``pdbench run configs/experiment.yaml`` against the same run with ``--no-aggregate``
-  (how much the metrics add to playing); with ``--worker``, also ``pdbench run`` while a
-  persistent dbt worker runs (``pdbench worker start``, started before and not timed);
+  (how much the metrics add to playing), and once, first, with a user cache that holds no
+  compiled dbt project (the first run after a change of the project, which compiles it);
 - round robin: the six classic policies, every pairing and self-play (21 pairings) x 50
   replicates x 200 rounds (210,000 rounds, no noise), ``pdbench run`` end to end against
   Axelrod's serial ``Tournament.play`` + ``ResultSet.summarise`` of the same tournament
   (Axelrod's import, which builds every strategy, is reported apart and not counted).
 
 One untimed demo run first makes what a first aggregate after a change of the dbt project
-makes once (dbt's saved parse, the empty marts). The load average is printed beside the
+makes once (the compiled project). The load average is printed beside the
 numbers: on a shared machine they say what this machine gave at that moment.
 
-Usage: ``uv run python benchmarks/bench_end_to_end.py [--runs demo round_robin] [--worker]
+Usage: ``uv run python benchmarks/bench_end_to_end.py [--runs demo round_robin]
 [--repeat 2] [--replicates 50] [--turns 200]``
 """
 
@@ -32,7 +32,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _common import write_config
-from pdbench.storage.worker_socket import PRIVATE_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 POLICIES = ["ALLC", "ALLD", "TFT", "GRIM", "GTFT", "WSLS"]
@@ -53,14 +52,13 @@ print(time.perf_counter() - started, imported)
 """
 
 
-def pdbench(*arguments: str, private: bool = True) -> float:
-    """Wall seconds of ``pdbench <arguments>`` in a fresh process (with ``private``, one that
-    starts a dbt worker of its own, whether a persistent one runs or not)."""
+def pdbench(*arguments: str, env: dict[str, str] | None = None) -> float:
+    """Wall seconds of ``pdbench <arguments>`` in a fresh process."""
     start = time.perf_counter()
     done = subprocess.run(
         [str(Path(sys.executable).with_name("pdbench")), *arguments],
         cwd=ROOT,
-        env=os.environ | {PRIVATE_ENV: "1" if private else "0"},
+        env=os.environ | (env or {}),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -87,43 +85,22 @@ def load() -> str:
     return " / ".join(f"{value:.1f}" for value in os.getloadavg())
 
 
-def demo(folder: Path, repeat: int, *, worker: bool) -> None:
+def demo(folder: Path, repeat: int) -> None:
     run_dir = str(folder / "demo")
     common = ["run", "configs/experiment.yaml", "--overwrite", "--output-dir", run_dir]
-    plain, full, served = [], [], []
-    if worker:
-        pdbench("worker", "start")  # not timed: started once, it serves every run after
-    try:
-        for _ in range(repeat):
-            plain.append(pdbench(*common, "--no-aggregate"))
-            full.append(pdbench(*common))
-            if worker:
-                served.append(pdbench(*common, private=False))
-        if worker:  # each timed run through the worker is one request: none fell back
-            status = subprocess.run(
-                [str(Path(sys.executable).with_name("pdbench")), "worker", "status"],
-                cwd=ROOT,
-                capture_output=True,
-                text=True,
-            ).stdout
-            served_line = next(line for line in status.splitlines() if "served" in line)
-            print(f"persistent worker: {served_line.split('; ')[1]}", flush=True)
-    finally:
-        if worker:
-            pdbench("worker", "stop")
+    # cold: a user cache with no compiled project, as after a change of the dbt project
+    cold = pdbench(*common, env={"XDG_CACHE_HOME": str(folder / "cold_cache")})
+    plain, full = [], []
+    for _ in range(repeat):
+        plain.append(pdbench(*common, "--no-aggregate"))
+        full.append(pdbench(*common))
     print(
         f"demo (203 rounds): run --no-aggregate {min(plain):.2f} s, run {min(full):.2f} s, "
-        f"ratio {min(full) / min(plain):.2f}x (best of {repeat}; load average {load()})",
+        f"ratio {min(full) / min(plain):.2f}x (best of {repeat}; load average {load()}); "
+        f"first run after a change of the dbt project (compiles it) {cold:.2f} s, "
+        f"ratio {cold / min(plain):.2f}x",
         flush=True,
     )
-    if worker:
-        print(
-            f"demo with a persistent dbt worker running: run {min(served):.2f} s, ratio "
-            f"{min(served) / min(plain):.2f}x against run --no-aggregate, "
-            f"{min(full) / min(served):.2f}x faster than without it (best of {repeat}; "
-            f"load average {load()})",
-            flush=True,
-        )
 
 
 def round_robin(folder: Path, repeat: int, *, replicates: int, turns: int) -> None:
@@ -159,19 +136,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", nargs="+", default=["demo", "round_robin"],
                         choices=["demo", "round_robin"])  # fmt: skip
-    parser.add_argument("--worker", action="store_true",
-                        help="also time the demo with a persistent dbt worker running")  # fmt: skip
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--replicates", type=int, default=50)
     parser.add_argument("--turns", type=int, default=200)
     args = parser.parse_args()
     print(f"cpus={os.cpu_count()}  load average {load()}", flush=True)
     with tempfile.TemporaryDirectory(prefix="pdbench-e2e-") as tmp:
-        # once, not timed: dbt's saved parse and the empty marts of this project (kept in the
-        # user's cache), which a first aggregate after a change of the dbt project makes
+        # once, not timed: the compiled project (kept in the user's cache), which a first
+        # aggregate after a change of the dbt project makes
         pdbench("run", "configs/experiment.yaml", "--overwrite", "--output-dir", f"{tmp}/warm")
         if "demo" in args.runs:
-            demo(Path(tmp), max(1, args.repeat), worker=args.worker)
+            demo(Path(tmp), max(1, args.repeat))
         if "round_robin" in args.runs:
             round_robin(
                 Path(tmp), max(1, args.repeat), replicates=args.replicates, turns=args.turns

@@ -213,9 +213,8 @@ def aggregate(
         typer.Option(
             "--unit-tests",
             help=(
-                "Also run the dbt unit tests (the SQL checked on hand-made rows), and each data "
-                "test as its own node instead of one gathered check per game (slower; names "
-                "every failing check, not only the first)."
+                "Also run the dbt unit tests (the SQL checked on hand-made rows): dbt itself "
+                "builds the run then (slower)."
             ),
         ),
     ] = False,

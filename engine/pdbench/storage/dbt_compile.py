@@ -44,7 +44,7 @@ __all__ = [
     "saved_parse",
 ]
 
-FORMAT = 1
+FORMAT = 2
 """The layout of ``project.json``; another layout is compiled anew."""
 VERSIONED = ("dbt-core", "dbt-duckdb", "dbt-adapters", "dbt-common", "duckdb")
 """The packages whose versions key a compilation: dbt's materializations and test macros
@@ -59,7 +59,7 @@ class Node:
 
     unique_id: str
     resource_type: str
-    """``model``, ``seed`` or ``test``."""
+    """``model``, ``seed``, ``test`` or ``operation`` (an on-run-start hook)."""
     name: str
     tags: tuple[str, ...]
     materialized: str
@@ -92,7 +92,7 @@ class CompiledProject:
     """What the execution needs of the compiled project."""
 
     nodes: tuple[Node, ...]
-    """In the manifest's order."""
+    """The on-run-start hooks first, in their order; then the manifest's order."""
     record_files: tuple[RecordFile, ...]
     key: str = ""
 
@@ -205,7 +205,8 @@ def extract(manifest: dict[str, Any]) -> CompiledProject:
     entries = [*manifest.get("nodes", {}).values(), *manifest.get("seeds", {}).values()]
     for entry in entries:
         kind = entry["resource_type"]
-        if kind not in ("model", "seed", "test"):
+        hook = kind == "operation" and "on-run-start" in entry["unique_id"]
+        if kind not in ("model", "seed", "test") and not hook:
             continue
         config = entry.get("config") or {}
         attached = entry.get("attached_node")
@@ -235,7 +236,16 @@ def extract(manifest: dict[str, Any]) -> CompiledProject:
         },
         key=lambda record: record.name,
     )
+    # the on-run-start hooks in the order dbt runs them
+    nodes.sort(key=_hook_order)
     return CompiledProject(tuple(nodes), tuple(record_files))
+
+
+def _hook_order(node: Node) -> tuple[bool, int]:
+    """The on-run-start hooks first (``operation.<project>.<project>-on-run-start-<n>``), by n."""
+    if node.resource_type != "operation":
+        return True, 0
+    return False, int(node.unique_id.rsplit("-", 1)[-1])
 
 
 def _read(path: Path) -> CompiledProject | None:

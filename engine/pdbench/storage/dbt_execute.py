@@ -5,7 +5,10 @@ its Python per node (about 115 ms each, with seconds to import it and load the p
 SQL of a small run costs less than that. The statements are those of the project's
 materializations, one fresh in-memory database per build:
 
-- first the run's macros (``dbt_project/macros/run_dir.sql``): ``pdbench_run_dir()`` and, per
+- first the on-run-start hooks of ``dbt_project.yml`` as compiled (the statistics' macros,
+  ``macros/statistics.sql``; those that need a run compile to nothing without one), then the
+  build's own spill folder and DuckDB threads;
+- the run's macros (``dbt_project/macros/run_dir.sql``): ``pdbench_run_dir()`` and, per
   record file, ``pdbench_files_<file>()``, with paths DuckDB reads as plain files
   (:func:`pdbench.storage.duckdb_paths.duckdb_path`);
 - a seed: a table read from its CSV with the column types its YAML declares
@@ -179,7 +182,7 @@ def execute(project: CompiledProject, request: DbtRequest) -> DbtResults:
         try:
             # the marts to write empty are among the selection's, what is excluded included
             empty = (selected(project, request.select, None), request.empty_marts)
-            outcome = _Build(project, database).run(
+            outcome = _Build(project, database, threads).run(
                 order, run_dir, spill, empty=empty, only_empty=not chosen
             )
         finally:
@@ -252,8 +255,10 @@ def _order(project: CompiledProject, chosen: set[str], *, with_tests: bool) -> l
 class _Build:
     """One build's statements on one database."""
 
-    def __init__(self, project: CompiledProject, database: duckdb.DuckDBPyConnection) -> None:
-        self.project, self.database = project, database
+    def __init__(
+        self, project: CompiledProject, database: duckdb.DuckDBPyConnection, threads: int | None
+    ) -> None:
+        self.project, self.database, self.threads = project, database, threads
         self._stop = threading.Event()
         self._error: BaseException | None = None
 
@@ -303,6 +308,15 @@ class _Build:
         only_empty: bool,
         outcome: _Outcome,
     ) -> None:
+        for hook in self.project.nodes:
+            if hook.resource_type == "operation":
+                self.database.execute(hook.compiled_code)
+        # after the hooks, which set dbt's defaults (the spill folder, DuckDB's threads)
+        self.database.execute(f"set temp_directory = {sql_string(str(spill))}")
+        if self.threads is None:
+            self.database.execute("reset threads")
+        else:
+            self.database.execute(f"set threads = {int(self.threads)}")
         self._define_run_macros(run_dir, spill, only_empty=only_empty)
         for schema in sorted({node.schema for node in self.project.nodes} - {"main"}):
             self.database.execute(f'create schema if not exists "{schema}"')
@@ -353,7 +367,7 @@ class _Build:
             self.database.execute(statement)
 
     def _node(self, node: Node) -> str | None:
-        """Run one node; for a data test, its failure (None: it passed)."""
+        """Run one node; for a data test, its failure (None: it passed, "": it warned)."""
         code = node.compiled_code
         if node.resource_type == "seed":
             types = node.config.get("column_types") or {}
@@ -391,7 +405,9 @@ class _Build:
         )
 
     def _test(self, node: Node) -> str | None:
-        """dbt's test query (dbt-core's ``materializations/tests``), judged as dbt judges it."""
+        """dbt's test query (dbt-core's ``materializations/tests``), judged as dbt judges it
+        (dbt's ``TestRunner.build_test_run_result``): its failure, None when it passed, ""
+        when it warned (a warning is not a pass, and never fails the build)."""
         config = node.config
         fail_calc = config.get("fail_calc") or "count(*)"
         warn_if, error_if = config.get("warn_if") or "!= 0", config.get("error_if") or "!= 0"
@@ -402,11 +418,11 @@ class _Build:
             + (f"limit {int(limit)}\n" if limit is not None else "")
             + ") dbt_internal_test"
         ).fetchall()
-        failures, should_error = (rows[0][0], rows[0][2]) if rows else (0, False)
+        failures, should_warn, should_error = rows[0] if rows else (0, False, False)
         if str(config.get("severity", "error")).lower() == "error" and should_error:
             noun = "result" if failures == 1 else "results"
             return f"Got {failures} {noun}, configured to fail if {error_if}"
-        return None
+        return "" if should_warn else None
 
     def _write_empty(
         self, candidates: set[str], names: tuple[str, ...], *, built: list[Node]

@@ -1,9 +1,0 @@
--- Every data test declared in the YAML of the pd models tagged pd_fingerprint (tagged `gathered` in
--- dbt_project.yml), run as one query after the marts below (macros/gathered_checks.sql); the
--- first failing check fails the build, named as its own test node would be. The refs are
--- the pd models tagged pd_fingerprint that no other model reads: every such model is upstream
--- of them.
-{{ config(tags=['pd']) }}
--- depends_on: {{ ref('pd_fingerprints') }}
-
-{{ gathered_checks('pd_fingerprint') }}

@@ -1,0 +1,269 @@
+"""Building a compiled dbt project on DuckDB (pdbench.storage.dbt_execute), on a project made
+by hand: the materializations' statements, dbt's data-test semantics, selection, and where
+compilations are kept (pdbench.storage.dbt_compile)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import duckdb
+import pytest
+from pdbench.errors import AggregationError
+from pdbench.storage import dbt_compile
+from pdbench.storage.dbt_compile import CompiledProject, Node, RecordFile, extract
+from pdbench.storage.dbt_execute import execute, selected
+from pdbench.storage.dbt_request import DbtRequest
+
+ROUNDS = RecordFile("rounds.jsonl", required=True)
+EXTRA = RecordFile("extra.jsonl", required=False)
+
+
+def _model(name: str, sql: str, *, materialized: str = "view", reads: tuple[str, ...] = (),
+           tags: tuple[str, ...] = ("g",), **config: object) -> Node:  # fmt: skip
+    return Node(
+        unique_id=f"model.p.{name}",
+        resource_type="model",
+        name=name,
+        tags=tags,
+        materialized=materialized,
+        depends_on=tuple(f"model.p.{r}" for r in reads),
+        compiled_code=sql,
+        relation_name=f'"memory"."main"."{name}"',
+        config=dict(config),
+    )
+
+
+def _test(name: str, sql: str, model: str, **config: object) -> Node:
+    return Node(
+        unique_id=f"test.p.{name}.0123456789",
+        resource_type="test",
+        name=name,
+        tags=(),
+        materialized="test",
+        depends_on=(f"model.p.{model}",),
+        compiled_code=sql,
+        relation_name="",
+        config=dict(config),
+        attached_model=model,
+    )
+
+
+READ = (
+    "select * from read_json(pdbench_files_rounds_jsonl(), format = 'newline_delimited', "
+    "columns = {'n': 'INTEGER'})"
+)
+EXTRA_READ = (
+    "select * from read_json(pdbench_files_extra_jsonl(), format = 'newline_delimited', "
+    "columns = {'n': 'INTEGER'})"
+)
+
+
+def _project(*tests: Node, extra: tuple[Node, ...] = ()) -> CompiledProject:
+    nodes = (
+        _model("stg_rounds", READ),
+        _model("stg_extra", EXTRA_READ),
+        _model(
+            "int_doubled",
+            'select n * 2 as n2 from "memory"."main"."stg_rounds"',
+            materialized="table",
+            reads=("stg_rounds",),
+        ),
+        _model(
+            "g_totals",
+            'select sum(n2) as total from "memory"."main"."int_doubled"',
+            materialized="parquet_copy",
+            reads=("int_doubled",),
+            location="totals.parquet",
+            row_group_size=16,
+        ),
+        _model(
+            "g_nothing",
+            'select n from "memory"."main"."stg_extra" where n > 100',
+            materialized="parquet_copy",
+            reads=("stg_extra",),
+            location="nothing.parquet",
+            tags=("g", "g_extra"),
+        ),
+        *extra,
+        *tests,
+    )
+    return CompiledProject(nodes, (EXTRA, ROUNDS))
+
+
+@pytest.fixture
+def run_dir(tmp_path: Path) -> Path:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "rounds.jsonl").write_text("".join(json.dumps({"n": n}) + "\n" for n in (1, 2, 3)))
+    return run
+
+
+def _rows(path: Path) -> list[tuple]:
+    return duckdb.sql(f"select * from read_parquet('{path}')").fetchall()
+
+
+def test_a_build_writes_each_mart_once_and_an_empty_query_as_no_row(run_dir: Path) -> None:
+    results = execute(_project(), DbtRequest("build", run_dir=run_dir, select="tag:g"))
+    assert _rows(run_dir / "totals.parquet") == [(12,)]  # (1 + 2 + 3) * 2
+    assert _rows(run_dir / "nothing.parquet") == []  # extra.jsonl is absent: no row at all
+    assert sorted(results.locations) == [str(run_dir / "nothing.parquet"),
+                                         str(run_dir / "totals.parquet")]  # fmt: skip
+    assert set(results.models) == {"stg_rounds", "stg_extra", "int_doubled", "g_totals",
+                                   "g_nothing"}  # fmt: skip
+
+
+def test_a_mart_left_out_is_written_with_its_columns_and_no_row(run_dir: Path) -> None:
+    request = DbtRequest("build", run_dir=run_dir, select="tag:g", exclude="tag:g_extra",
+                         empty_marts=("nothing.parquet", "totals.parquet"))  # fmt: skip
+    results = execute(_project(), request)
+    assert "g_nothing" not in results.models
+    assert _rows(run_dir / "nothing.parquet") == []
+    assert duckdb.sql(f"describe select * from '{run_dir / 'nothing.parquet'}'").fetchall()[0][
+        :2
+    ] == ("n", "INTEGER")
+    assert _rows(run_dir / "totals.parquet") == [(12,)]  # built: not written over
+
+
+def test_a_failing_test_names_itself_its_model_and_dbts_verdict(run_dir: Path) -> None:
+    failing = _test("n_below_3", 'select * from "memory"."main"."stg_rounds" where n >= 3',
+                    "stg_rounds")  # fmt: skip
+    with pytest.raises(AggregationError) as caught:
+        execute(_project(failing), DbtRequest("build", run_dir=run_dir, select="tag:g"))
+    assert str(caught.value) == (
+        f"dbt build failed on {run_dir.resolve()} (tag:g): test n_below_3 (stg_rounds): "
+        "Got 1 result, configured to fail if != 0"
+    )
+    # what reads the failed model is skipped, as dbt skips it
+    assert not (run_dir / "totals.parquet").exists()
+
+
+@pytest.mark.parametrize(
+    ("config", "verdict"),
+    [
+        ({}, "Got 2 results, configured to fail if != 0"),
+        ({"severity": "warn"}, "warn"),  # a warning never fails a build, nor passes
+        ({"error_if": "> 2"}, "warn"),  # 2 rows: not more than 2, but warn_if != 0 holds
+        ({"error_if": "> 2", "warn_if": "> 2"}, "pass"),
+        ({"error_if": "> 1"}, "Got 2 results, configured to fail if > 1"),
+        ({"fail_calc": "sum(n)", "error_if": ">= 5"}, "Got 5 results, configured to fail if >= 5"),
+        ({"limit": 1}, "Got 1 result, configured to fail if != 0"),
+    ],
+)
+def test_data_tests_are_judged_as_dbt_judges_them(
+    run_dir: Path, config: dict[str, object], verdict: str
+) -> None:
+    test = _test(
+        "big", 'select * from "memory"."main"."stg_rounds" where n >= 2', "stg_rounds", **config
+    )
+    request = DbtRequest("build", run_dir=run_dir, select="stg_rounds")
+    if verdict in ("pass", "warn"):
+        assert execute(_project(test), request).n_checks_passed == (verdict == "pass")
+        return
+    with pytest.raises(AggregationError, match=f"test big \\(stg_rounds\\): {verdict}$"):
+        execute(_project(test), request)
+
+
+def test_a_run_folder_is_named_in_errors_by_its_own_path(tmp_path: Path) -> None:
+    run = tmp_path / "it's [a] run"
+    run.mkdir()
+    (run / "rounds.jsonl").write_text('{"n": "three"}\n')
+    with pytest.raises(AggregationError) as caught:
+        execute(_project(), DbtRequest("run", run_dir=run, select="g_totals+ +g_totals"))
+    message = str(caught.value)
+    assert message.startswith(f"dbt run failed on {run.resolve()} (g_totals+ +g_totals): ")
+    assert "model int_doubled: " in message  # the view stg_rounds is read by the table
+    assert "pdbench-paths-" not in message  # the link DuckDB read it by is not named
+    assert not list(tmp_path.rglob("*.parquet"))
+
+
+def test_selection_follows_dbt_selectors() -> None:
+    project = _project()
+    assert selected(project, "+g_totals", None) == {
+        "model.p.stg_rounds", "model.p.int_doubled", "model.p.g_totals"}  # fmt: skip
+    assert selected(project, "stg_rounds+", None) == {
+        "model.p.stg_rounds", "model.p.int_doubled", "model.p.g_totals"}  # fmt: skip
+    assert selected(project, "tag:g", "tag:g_extra int_doubled") == {
+        "model.p.stg_rounds", "model.p.stg_extra", "model.p.g_totals"}  # fmt: skip
+    assert selected(project, "tag:g,tag:g_extra", None) == {"model.p.g_nothing"}
+
+
+def test_the_manifests_documented_fields_are_what_is_kept() -> None:
+    manifest = {
+        "nodes": {
+            "model.p.m": {"unique_id": "model.p.m", "resource_type": "model", "name": "m",
+                          "tags": ["g"], "config": {"materialized": "parquet_copy",
+                          "location": "m.parquet", "enabled": True},
+                          "depends_on": {"nodes": ["seed.p.s"]}, "compiled_code": "select 1",
+                          "relation_name": '"memory"."main"."m"', "schema": "main"},
+            "operation.p.p-on-run-start-1": {"unique_id": "operation.p.p-on-run-start-1",
+                                             "resource_type": "operation", "name": "h1",
+                                             "compiled_code": "select 2", "config": {}},
+            "operation.p.p-on-run-start-0": {"unique_id": "operation.p.p-on-run-start-0",
+                                             "resource_type": "operation", "name": "h0",
+                                             "compiled_code": "select 1", "config": {}},
+        },
+        "seeds": {
+            "seed.p.s": {"unique_id": "seed.p.s", "resource_type": "seed", "name": "s",
+                         "root_path": "/project", "original_file_path": "seeds/s.csv",
+                         "config": {"materialized": "seed", "column_types": {"a": "INTEGER"}},
+                         "relation_name": '"memory"."main"."s"'},
+        },
+        "sources": {"source.p.run.x": {"identifier": "x.jsonl", "meta": {"required": False}}},
+    }  # fmt: skip
+    project = extract(manifest)
+    assert [node.name for node in project.nodes] == ["h0", "h1", "m", "s"]  # the hooks first
+    assert project.by_id["model.p.m"].config == {"location": "m.parquet"}
+    assert project.by_id["seed.p.s"].seed_file == "/project/seeds/s.csv"
+    assert project.by_id["seed.p.s"].config == {"column_types": {"a": "INTEGER"}}
+    assert project.record_files == (RecordFile("x.jsonl", required=False),)
+
+
+@pytest.fixture
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def _fake_project(folder: Path, text: str) -> Path:
+    (folder / "models").mkdir(parents=True, exist_ok=True)
+    (folder / "dbt_project.yml").write_text("name: p\n")
+    (folder / "models" / "m.sql").write_text(text)
+    return folder
+
+
+def test_a_compilation_is_kept_per_version_of_a_checkout_and_others_are_left_alone(
+    tmp_path: Path, own_cache: Path
+) -> None:
+    one = _fake_project(tmp_path / "one", "select 1")
+    other = _fake_project(tmp_path / "other", "select 1")
+    first = dbt_compile.compiled_dir(one, None)
+    assert dbt_compile.compiled_dir(one, None) == first
+    assert dbt_compile.compiled_dir(other, None) != first  # another checkout, another place
+    (one / "models" / "m.sql").write_text("select 2")
+    changed = dbt_compile.compiled_dir(one, None)
+    assert changed != first and changed.parent == first.parent
+    for folder in (first, changed, dbt_compile.compiled_dir(other, None)):
+        folder.mkdir(parents=True)
+    dbt_compile._prune(changed)
+    assert not first.exists()  # the same checkout's older version: never read again
+    assert changed.exists() and dbt_compile.compiled_dir(other, None).exists()
+
+
+def test_a_compilation_in_a_folder_others_may_write_in_is_never_read(
+    tmp_path: Path, own_cache: Path
+) -> None:
+    project = _fake_project(tmp_path / "one", "select 1")
+    where = dbt_compile.compiled_dir(project, None)
+    where.mkdir(parents=True)
+    kept = _project()
+    (where / dbt_compile.PROJECT_FILE).write_text(
+        json.dumps({"nodes": [n.__dict__ | {"tags": list(n.tags)} for n in kept.nodes],
+                    "record_files": [r.__dict__ for r in kept.record_files], "key": "k"})
+    )  # fmt: skip
+    assert dbt_compile._read(where / dbt_compile.PROJECT_FILE) is not None
+    os.chmod(where.parent, 0o777)
+    assert dbt_compile._read(where / dbt_compile.PROJECT_FILE) is None
+    with pytest.raises(AggregationError, match="another user may write in this folder"):
+        dbt_compile.compiled_project(project, None)
