@@ -3,13 +3,15 @@ JSONL line by line with the fields that measure time masked, Parquet marts by sc
 (in file order) with the same columns masked, anything else byte for byte.
 
     uv run python benchmarks/compare_run_dirs.py BEFORE_DIR AFTER_DIR [--mask REGEX ...]
-        [--rel-tol 1e-9] [--abs-tol 1e-12]
+        [--rel-tol 1e-9] [--abs-tol 1e-12] [--null-row-is-empty]
 
 ``--rel-tol`` and ``--abs-tol`` forgive float differences in the last bits, for marts whose
 sums run in parallel in no fixed order (the arena's bootstrap intervals differ in the 15th
 digit between two builds of the same run by the same code) and for values that are rounding
 noise around zero (a fit's last change of order 1e-16); two floats are the same when
-``math.isclose`` says so with both.
+``math.isclose`` says so with both. ``--null-row-is-empty`` reads a Parquet file whose one row
+is NULL in every column as a file with no row: dbt-duckdb's ``external`` materialization
+writes that row for a model with no row, where a ``copy (...) to`` writes none.
 
 Prints one line per file: its rows and columns before and after (a Parquet file's rows and
 columns, a JSONL file's lines and keys, a JSON file 1 row), and ``same bytes``, ``same
@@ -144,7 +146,7 @@ class Tolerance:
         largest_abs = max(abs(a - b) for a, b in self.seen)
         largest_rel = max(abs(a - b) / max(abs(a), abs(b)) for a, b in self.seen)
         return (
-            f"same within tolerance ({len(self.seen)} values differ; at most"
+            f"same within tolerance ({len(self.seen)} of the values differ; at most"
             f" {largest_rel:.1e} relative, {largest_abs:.1e} absolute)"
         )
 
@@ -163,12 +165,24 @@ def _first_difference(before: list[Any], after: list[Any], tolerance: Tolerance)
     return "same"
 
 
-def compare_file(before: Path, after: Path, mask: re.Pattern[str], tolerance: Tolerance) -> str:
+def _is_null_row(rows: list[Any]) -> bool:
+    return len(rows) == 1 and all(value is None for value in rows[0].values())
+
+
+def compare_file(
+    before: Path,
+    after: Path,
+    mask: re.Pattern[str],
+    tolerance: Tolerance,
+    null_row_is_empty: bool = False,
+) -> str:
     """``same bytes``, ``same content``, ``same within tolerance (...)`` or what differs
-    between two versions of one file."""
+    between two versions of one file; with ``null_row_is_empty`` a Parquet file's one
+    all-NULL row counts as no row."""
     if before.read_bytes() == after.read_bytes():
         return "same bytes"
     tolerance.reset()
+    note = ""
     if before.suffix in (".json", ".jsonl"):
         verdict = _first_difference(_json_lines(before, mask), _json_lines(after, mask), tolerance)
     elif before.suffix == ".parquet":
@@ -176,16 +190,25 @@ def compare_file(before: Path, after: Path, mask: re.Pattern[str], tolerance: To
         new_schema, new_rows = _parquet_rows(after, mask)
         if old_schema != new_schema:
             return f"schema differs: {sorted(set(old_schema) ^ set(new_schema))[:6]}"
+        if null_row_is_empty and _is_null_row(old_rows) != _is_null_row(new_rows):
+            side = "before" if _is_null_row(old_rows) else "after"
+            note = f" (the all-NULL row {side} read as no row)"
+            old_rows = [] if _is_null_row(old_rows) else old_rows
+            new_rows = [] if _is_null_row(new_rows) else new_rows
         verdict = _first_difference(old_rows, new_rows, tolerance)
     else:
         return "bytes differ"
     if verdict != "same":
         return verdict
-    return tolerance.summary() if tolerance.seen else "same content"
+    return (tolerance.summary() if tolerance.seen else "same content") + note
 
 
 def compare_dirs(
-    before: Path, after: Path, mask: re.Pattern[str], tolerance: Tolerance
+    before: Path,
+    after: Path,
+    mask: re.Pattern[str],
+    tolerance: Tolerance,
+    null_row_is_empty: bool = False,
 ) -> list[tuple[str, str, str, str]]:
     """One ``(relative path, shape before, shape after, verdict)`` per file of either
     directory."""
@@ -203,7 +226,7 @@ def compare_dirs(
         if not old.exists() or not new.exists():
             verdict = "only after" if new.exists() else "only before"
         else:
-            verdict = compare_file(old, new, mask, tolerance)
+            verdict = compare_file(old, new, mask, tolerance, null_row_is_empty)
         verdicts.append((name, old_shape, new_shape, verdict))
     return verdicts
 
@@ -219,13 +242,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--abs-tol", type=float, default=0.0, help="absolute tolerance for floats (default 0)"
     )
+    parser.add_argument(
+        "--null-row-is-empty",
+        action="store_true",
+        help="read a Parquet file whose one row is all NULL as a file with no row",
+    )
     args = parser.parse_args(argv)
     for folder in (args.before, args.after):
         if not folder.is_dir():
             parser.error(f"{folder}: not a directory")
     tolerance = Tolerance(rel=args.rel_tol, abs=args.abs_tol)
     mask = re.compile("|".join(f"(?:{pattern})" for pattern in (*DEFAULT_MASK, *args.mask)))
-    verdicts = compare_dirs(args.before, args.after, mask, tolerance)
+    verdicts = compare_dirs(args.before, args.after, mask, tolerance, args.null_row_is_empty)
     header = ("file", "before", "after", "verdict")
     widths = [max(len(row[i]) for row in (header, *verdicts)) for i in range(3)]
     for row in (header, *verdicts):
