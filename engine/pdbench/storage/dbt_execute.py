@@ -29,10 +29,12 @@ every failed model and test. Interrupted (Ctrl-C), the statement running is stop
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import tempfile
 import threading
 from collections.abc import Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,6 +59,12 @@ time on a busy machine, where a second thread only waits for the first; a 210,00
 (about 130 MB) keeps one thread per core. Asked for by the PD only
 (:attr:`pdbench.game.Marts.one_duckdb_thread_when_small`): its marts are the same either way,
 whereas two arena marts whose order leaves ties come out in another row order."""
+BUILD_THREADS = 1
+"""The most nodes built side by side (fewer on a machine with fewer cores). One: on the shared
+2-core machine (load 3), four took the PD demo's build from 1.20 to 1.34 s and the arena
+demo's from 2.41 to 2.56 s (best of 4 and of 2, alternated): DuckDB's own threads and the other
+processes had the cores already. Either way the nodes run on a thread of their own, so that a
+Ctrl-C in pdbench's stops the statement running (:meth:`_Build._interrupt`)."""
 PROFILE = "dbt_profiles.yml"
 """The dbt profile, whose DuckDB ``config_options`` (the memory limit) a build uses too."""
 _MARTS = "parquet_copy"
@@ -171,7 +179,7 @@ def execute(project: CompiledProject, request: DbtRequest) -> DbtResults:
     chosen = selected(project, request.select, request.exclude)
     if not chosen and not request.empty_marts:
         raise AggregationError(f"dbt {request.command}: nothing selected by {request.select!r}")
-    order = _order(project, chosen, with_tests=request.command == "build")
+    waits = _plan(project, chosen, with_tests=request.command == "build")
     spill = Path(tempfile.mkdtemp(prefix="pdbench-duckdb-"))
     try:
         config: dict[str, Any] = {**_config_options(), "temp_directory": str(spill)}
@@ -183,7 +191,7 @@ def execute(project: CompiledProject, request: DbtRequest) -> DbtResults:
             # the marts to write empty are among the selection's, what is excluded included
             empty = (selected(project, request.select, None), request.empty_marts)
             outcome = _Build(project, database, threads).run(
-                order, run_dir, spill, empty=empty, only_empty=not chosen
+                waits, run_dir, spill, empty=empty, only_empty=not chosen
             )
         finally:
             database.close()
@@ -206,9 +214,25 @@ def execute(project: CompiledProject, request: DbtRequest) -> DbtResults:
 
 
 def _order(project: CompiledProject, chosen: set[str], *, with_tests: bool) -> list[Node]:
-    """The nodes to run, in an order where each comes after what it reads: the chosen models,
-    the seeds they read, and (``with_tests``) the data tests whose models are all built; a
-    model after the tests of the models it reads."""
+    """The nodes of :func:`_plan`, in an order where each comes after what it waits for."""
+    waits = _plan(project, chosen, with_tests=with_tests)
+    ordered: list[Node] = []
+    done: set[str] = set()
+    while waits:
+        ready = [unique_id for unique_id, reads in waits.items() if reads <= done]
+        if not ready:
+            raise AggregationError(f"dbt nodes read one another in a circle: {sorted(waits)[:3]}")
+        for unique_id in ready:
+            del waits[unique_id]
+            done.add(unique_id)
+            ordered.append(project.by_id[unique_id])
+    return ordered
+
+
+def _plan(project: CompiledProject, chosen: set[str], *, with_tests: bool) -> dict[str, set[str]]:
+    """The nodes to run, each with the nodes it waits for: the chosen models, the seeds they
+    read, and (``with_tests``) the data tests whose models are all built; a model waits for
+    the tests of the models it reads, as in ``dbt build``. In the manifest's order."""
     seeds = {
         unique_id
         for unique_id in _upstream(project, chosen)
@@ -239,75 +263,53 @@ def _order(project: CompiledProject, chosen: set[str], *, with_tests: bool) -> l
                 if unique_id not in tests[t].depends_on
             }
         waits[unique_id] = reads
-    ordered: list[Node] = []
-    done: set[str] = set()
-    while waits:
-        ready = [unique_id for unique_id, reads in waits.items() if reads <= done]
-        if not ready:
-            raise AggregationError(f"dbt nodes read one another in a circle: {sorted(waits)[:3]}")
-        for unique_id in ready:
-            del waits[unique_id]
-            done.add(unique_id)
-            ordered.append(project.by_id[unique_id])
-    return ordered
+    return waits
 
 
 class _Build:
-    """One build's statements on one database."""
+    """One build's statements on one database: nodes that do not wait for one another run
+    side by side, each on a cursor of its own (a connection to the same database), on at most
+    :data:`BUILD_THREADS` threads."""
 
     def __init__(
         self, project: CompiledProject, database: duckdb.DuckDBPyConnection, threads: int | None
     ) -> None:
         self.project, self.database, self.threads = project, database, threads
         self._stop = threading.Event()
-        self._error: BaseException | None = None
+        self._lock = threading.Lock()
+        self._busy: set[duckdb.DuckDBPyConnection] = set()
+        """The cursors of the nodes running, to interrupt when pdbench is."""
 
     def run(
         self,
-        order: list[Node],
+        waits: dict[str, set[str]],
         run_dir: Path,
         spill: Path,
         *,
         empty: tuple[set[str], tuple[str, ...]],
         only_empty: bool,
     ) -> _Outcome:
-        """Run ``order``, then write the marts ``empty`` with no row; in a thread of its own,
-        so that a Ctrl-C here stops the statement running there."""
+        """Run the nodes of ``waits`` (each -> what it waits for), then write the marts
+        ``empty`` with no row. Interrupted (Ctrl-C), it stops the statements running."""
         outcome = _Outcome()
-        worker = threading.Thread(
-            target=self._guarded,
-            args=(order, run_dir, spill, empty, only_empty, outcome),
-            name="pdbench-dbt-build",
-            daemon=True,
-        )
-        worker.start()
         try:
-            while worker.is_alive():
-                worker.join(0.5)
+            self._set_up(run_dir, spill, only_empty=only_empty)
+            self._run_nodes(waits, outcome)
+            if not outcome.failures and empty[1]:
+                outcome.emptied = self._write_empty(*empty, built=outcome.built)
         except BaseException:
-            self._stop.set()
-            self.database.interrupt()
-            worker.join()
+            self._interrupt()
             raise
-        if self._error is not None:
-            raise self._error
         return outcome
 
-    def _guarded(self, *arguments: Any) -> None:
-        try:
-            self._run(*arguments)
-        except BaseException as err:  # handed to the calling thread
-            self._error = err
+    def _interrupt(self) -> None:
+        with self._lock:
+            self._stop.set()
+            for cursor in self._busy:
+                cursor.interrupt()
+        self.database.interrupt()
 
-    def _run(
-        self,
-        order: list[Node],
-        run_dir: Path,
-        spill: Path,
-        empty: tuple[set[str], tuple[str, ...]],
-        only_empty: bool,
-        outcome: _Outcome,
-    ) -> None:
+    def _set_up(self, run_dir: Path, spill: Path, *, only_empty: bool) -> None:
         for hook in self.project.nodes:
             if hook.resource_type == "operation":
                 self.database.execute(hook.compiled_code)
@@ -320,32 +322,78 @@ class _Build:
         self._define_run_macros(run_dir, spill, only_empty=only_empty)
         for schema in sorted({node.schema for node in self.project.nodes} - {"main"}):
             self.database.execute(f'create schema if not exists "{schema}"')
+
+    def _run_nodes(self, waits: dict[str, set[str]], outcome: _Outcome) -> None:
+        """Start each node once what it waits for is done, in the manifest's order among those
+        ready; skip one that reads a failed node, as dbt does."""
+        index = {unique_id: i for i, unique_id in enumerate(waits)}
+        pending = {unique_id: set(reads) for unique_id, reads in waits.items()}
+        done: set[str] = set()
         failed: set[str] = set()
-        for node in order:
-            if self._stop.is_set():
-                return
-            if failed & set(node.depends_on):
-                failed.add(node.unique_id)  # skipped, as dbt skips it
-                continue
+        failures: list[tuple[int, str]] = []
+        built: list[Node] = []
+        running: dict[Future[str | None], str] = {}
+        threads = max(1, min(BUILD_THREADS, os.cpu_count() or 1))
+        with ThreadPoolExecutor(threads, thread_name_prefix="pdbench-build") as pool:
             try:
-                passed = self._node(node)
-            except Exception as err:  # named in the build's error
-                if self._stop.is_set():
-                    return
-                outcome.failures.append(f"{_kind(node)} {node.name}: {_first_line(err)}")
-                failed.add(node.unique_id)
-                continue
-            if node.resource_type == "test":
-                if passed is None:
-                    outcome.passed += 1
-                elif passed:
-                    outcome.failures.append(f"{_kind(node)} {_test_name(node)}: {passed}")
-                    failed.add(node.unique_id)
-                    failed |= {dep for dep in node.depends_on if dep in self.project.by_id}
-            else:
-                outcome.built.append(node)
-        if not outcome.failures and empty[1]:
-            outcome.emptied = self._write_empty(*empty, built=outcome.built)
+                while (pending or running) and not self._stop.is_set():
+                    ready = [u for u, reads in pending.items() if reads <= done]
+                    if not ready and not running:
+                        raise AggregationError(
+                            f"dbt nodes wait for one another: {sorted(pending)[:3]}"
+                        )
+                    for unique_id in ready:
+                        del pending[unique_id]
+                        node = self.project.by_id[unique_id]
+                        if failed & (waits[unique_id] | set(node.depends_on)):
+                            failed.add(unique_id)  # skipped, as dbt skips it
+                            done.add(unique_id)
+                            continue
+                        running[pool.submit(self._on_cursor, node)] = unique_id
+                    if not running:
+                        continue
+                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        unique_id = running.pop(future)
+                        node = self.project.by_id[unique_id]
+                        done.add(unique_id)
+                        try:
+                            verdict = future.result()
+                        except Exception as err:  # named in the build's error
+                            failures.append(
+                                (index[unique_id], f"{_kind(node)} {node.name}: {_first_line(err)}")
+                            )
+                            failed.add(unique_id)
+                            continue
+                        if node.resource_type != "test":
+                            built.append(node)
+                        elif verdict is None:
+                            outcome.passed += 1
+                        elif verdict:
+                            failures.append(
+                                (index[unique_id], f"test {_test_name(node)}: {verdict}")
+                            )
+                            failed.add(unique_id)
+                            failed |= {dep for dep in node.depends_on if dep in self.project.by_id}
+            except BaseException:
+                self._interrupt()  # before the pool waits for the nodes running
+                raise
+        outcome.failures = [text for _, text in sorted(failures)]
+        outcome.built = sorted(built, key=lambda node: index[node.unique_id])
+
+    def _on_cursor(self, node: Node) -> str | None:
+        """Run ``node`` on a cursor of its own (see :meth:`_node`)."""
+        with self._lock:
+            if self._stop.is_set():
+                raise AggregationError("the build was stopped")
+            cursor = self.database.cursor()
+            self._busy.add(cursor)
+        try:
+            return self._node(node, cursor)
+        finally:
+            with self._lock:
+                self._busy.discard(cursor)
+            cursor.close()
 
     def _define_run_macros(self, run_dir: Path, spill: Path, *, only_empty: bool) -> None:
         placeholder = spill / "absent.jsonl"
@@ -366,26 +414,26 @@ class _Build:
         for statement in statements:
             self.database.execute(statement)
 
-    def _node(self, node: Node) -> str | None:
+    def _node(self, node: Node, con: duckdb.DuckDBPyConnection) -> str | None:
         """Run one node; for a data test, its failure (None: it passed, "": it warned)."""
         code = node.compiled_code
         if node.resource_type == "seed":
             types = node.config.get("column_types") or {}
             columns = ", ".join(f"{sql_string(k)}: {sql_string(v)}" for k, v in types.items())
-            self.database.execute(
+            con.execute(
                 f"create table {node.relation_name} as select * from read_csv("
                 f"{sql_string(str(node.seed_file))}, header = true"
                 + (f", types = {{{columns}}}" if columns else "")
                 + ")"
             )
         elif node.resource_type == "test":
-            return self._test(node)
+            return self._test(node, con)
         elif node.materialized == "view":
-            self.database.execute(f"create view {node.relation_name} as (\n{code}\n)")
+            con.execute(f"create view {node.relation_name} as (\n{code}\n)")
         elif node.materialized == "table":
-            self.database.execute(f"create table {node.relation_name} as (\n{code}\n)")
+            con.execute(f"create table {node.relation_name} as (\n{code}\n)")
         elif node.materialized == _MARTS:
-            self._copy(node, code)
+            self._copy(node, code, con)
         else:
             raise AggregationError(
                 f"materialized={node.materialized!r}: pdbench builds view, table and "
@@ -393,18 +441,18 @@ class _Build:
             )
         return None
 
-    def _copy(self, node: Node, query: str) -> None:
+    def _copy(self, node: Node, query: str, con: duckdb.DuckDBPyConnection) -> None:
         """The statements of the parquet_copy materialization (macros/parquet_copy.sql)."""
         location = f"pdbench_run_dir() || {sql_string('/' + str(node.config['location']))}"
         row_group_size = int(node.config.get("row_group_size") or 122880)
-        self.database.execute(
+        con.execute(
             f"copy ({query}) to ({location}) (format parquet, row_group_size {row_group_size})"
         )
-        self.database.execute(
+        con.execute(
             f"create or replace view {node.relation_name} as select * from read_parquet({location})"
         )
 
-    def _test(self, node: Node) -> str | None:
+    def _test(self, node: Node, con: duckdb.DuckDBPyConnection) -> str | None:
         """dbt's test query (dbt-core's ``materializations/tests``), judged as dbt judges it
         (dbt's ``TestRunner.build_test_run_result``): its failure, None when it passed, ""
         when it warned (a warning is not a pass, and never fails the build)."""
@@ -412,7 +460,7 @@ class _Build:
         fail_calc = config.get("fail_calc") or "count(*)"
         warn_if, error_if = config.get("warn_if") or "!= 0", config.get("error_if") or "!= 0"
         limit = config.get("limit")
-        rows = self.database.execute(
+        rows = con.execute(
             f"select {fail_calc} as failures, {fail_calc} {warn_if} as should_warn, "
             f"{fail_calc} {error_if} as should_error from (\n{node.compiled_code}\n"
             + (f"limit {int(limit)}\n" if limit is not None else "")
@@ -442,9 +490,9 @@ class _Build:
         needed = (_upstream(self.project, wanted) | wanted) - {node.unique_id for node in built}
         for node in _order(self.project, needed, with_tests=False):
             if node.unique_id in wanted:
-                self._copy(node, f"select * from (\n{node.compiled_code}\n) limit 0")
+                self._copy(node, f"select * from (\n{node.compiled_code}\n) limit 0", self.database)
             elif node.resource_type == "seed":
-                self._node(node)
+                self._node(node, self.database)
             else:
                 self.database.execute(
                     f"create view {node.relation_name} as (\n{node.compiled_code}\n)"
