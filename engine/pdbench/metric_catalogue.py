@@ -1,20 +1,19 @@
 """A game's metric catalogue: every metric once, with its label, unit, format and definition.
 
-A game keeps its catalogue in one file under ``dbt_project/macros/`` that is YAML and a dbt
-macro file at once (``pd_metric_catalogue.sql``): the SQL models loop over lists filtered from
-it (``macros/metric_catalogue.sql``), and Python reads it here, typed. The viewer's metric
-lists, ``pdbench compare`` and the metric table of ``docs/metrics.md`` come from it.
+A game keeps its catalogue as a dbt seed, ``dbt_project/seeds/<game>_metrics.csv``: the SQL
+models join it (the PD's int_pd_metric_columns), and Python reads it here, typed. The viewer's
+metric lists, ``pdbench compare`` and the metric table of ``docs/metrics.md`` come from it.
 """
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from pdbench.storage.dbt import DBT_PROJECT_DIR
-from pdbench.yaml_files import read_yaml
 
 __all__ = [
     "Metric",
@@ -33,12 +32,12 @@ class Metric(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    position: int
+    """Its place among the columns of the wide marts."""
     name: str
     """The column; for a metric of each agent the column without its side."""
     per_agent: bool = False
     """One value per agent side (``name_a``, ``name_b``) or one for the match."""
-    states: tuple[str, ...] = ()
-    """For a family of metrics, one per state: ``name_<state>_<side>``."""
     label: str
     """What a person reads; a side's column reads ``A's <label>``."""
     unit: str
@@ -54,8 +53,15 @@ class Metric(BaseModel):
     description: str
     definition: str
     trials: str | None = None
-    """For a rate counting events over a known number of trials per replicate, that number:
-    an SQL expression over ``int_pd_match_metrics``, ``<side>`` standing for the side."""
+    """For a rate counting events over a known number of trials per replicate, the count
+    column (without its side) that holds that number."""
+    successes: str | None = None
+    """For a share pooled over replicates, the count column of its successes."""
+
+    @field_validator("trials", "successes", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        return value or None
 
     def columns(self) -> list[str]:
         """The columns of ``aggregates.parquet`` this metric fills, in their order."""
@@ -72,10 +78,8 @@ class Metric(BaseModel):
         ]
 
     def agent_columns(self) -> list[tuple[str, str]]:
-        """The columns of one side without its suffix (``agent_metrics.parquet``), labelled."""
-        if not self.states:
-            return [(self.name, self.label)]
-        return [(f"{self.name}_{state}", f"{self.label} {state.upper()}") for state in self.states]
+        """The column of one side without its suffix (``agent_metrics.parquet``), labelled."""
+        return [(self.name, self.label)]
 
 
 class MetricCatalogue(BaseModel):
@@ -84,8 +88,11 @@ class MetricCatalogue(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     metrics: tuple[Metric, ...]
-    agent_columns: tuple[str, ...] = ()
-    """The columns of the per-agent mart that carry a metric of one side, in its order."""
+
+    @property
+    def agent_columns(self) -> tuple[str, ...]:
+        """The metrics of one agent, in order: the columns of the per-agent mart."""
+        return tuple(metric.name for metric in self.metrics if metric.per_agent)
 
     def labels(self) -> dict[str, str]:
         """Every column of the catalogue's metrics (side columns included) -> its label."""
@@ -112,8 +119,6 @@ class MetricCatalogue(BaseModel):
         ]
         for metric in self.metrics:
             column = f"`{metric.name}`"
-            if metric.states:
-                column = f"`{metric.name}_{{{','.join(metric.states)}}}`"
             if metric.per_agent:
                 column += " (`_a`, `_b`)"
             definition = metric.definition.replace("|", "\\|")
@@ -124,18 +129,24 @@ class MetricCatalogue(BaseModel):
 
 
 def load_catalogue(path: Path) -> MetricCatalogue:
-    """The catalogue in ``path`` (YAML; its dbt macro tags are YAML comments)."""
-    return MetricCatalogue.model_validate(read_yaml(path))
+    """The catalogue in ``path``: a CSV file (a dbt seed), one metric a row, in the order of
+    its ``position``."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = [
+            {"name" if key == "metric" else key: value for key, value in row.items()}
+            for row in csv.DictReader(handle)
+        ]
+    metrics = sorted((Metric.model_validate(row) for row in rows), key=lambda m: m.position)
+    return MetricCatalogue(metrics=tuple(metrics))
 
 
 def load_game_catalogue(file_name: str) -> MetricCatalogue:
-    """The catalogue of a game in ``dbt_project/macros/<file_name>``."""
-    return load_catalogue(DBT_PROJECT_DIR / "macros" / file_name)
+    """The catalogue of a game in ``dbt_project/seeds/<file_name>``."""
+    return load_catalogue(DBT_PROJECT_DIR / "seeds" / file_name)
 
 
 def all_catalogues() -> list[MetricCatalogue]:
-    """Every game's catalogue (``dbt_project/macros/*_metric_catalogue.sql``), by file name."""
+    """Every game's catalogue (``dbt_project/seeds/*_metrics.csv``), by file name."""
     return [
-        load_catalogue(path)
-        for path in sorted((DBT_PROJECT_DIR / "macros").glob("*_metric_catalogue.sql"))
+        load_catalogue(path) for path in sorted((DBT_PROJECT_DIR / "seeds").glob("*_metrics.csv"))
     ]

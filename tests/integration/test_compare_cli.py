@@ -96,7 +96,7 @@ def test_every_row_has_a_human_label_and_a_unit(run_dir: Path):
     for line in table:
         label, unit = [cell for cell in line.split("  ") if cell.strip()][:2]
         assert "_" not in label, line
-        assert unit.strip() in {"%", "points", "points/round", "round"}, line
+        assert unit.strip() in {"%", "points", "points/round", "round", "rounds"}, line
 
 
 def test_an_unknown_condition_names_the_closest(run_dir: Path):

@@ -1,4 +1,4 @@
-"""The metric catalogue (dbt_project/macros/pd_metric_catalogue.sql) as Python reads it, the
+"""The metric catalogue (dbt_project/seeds/pd_metrics.csv) as Python reads it, the
 label catalogue built on it, and the metric table of docs/metrics.md written from it."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def _metric_tables():
 
 
 def test_the_interval_metrics_are_the_columns_the_sql_lists_held():
-    # the list macros/pd_stats.sql spelled out before the catalogue, side by side
+    # the list macros/pd_stats.sql spelled out before the catalogue, in the catalogue's order
     by_hand = [
         "cooperation_rate", "cooperation_rate_a", "cooperation_rate_b",
         "mutual_cooperation_rate", "mutual_defection_rate",
@@ -30,8 +30,8 @@ def test_the_interval_metrics_are_the_columns_the_sql_lists_held():
         "exploitability_payoff_gap_a", "exploitability_payoff_gap_b",
         "cooperation_rate_valid_a", "cooperation_rate_valid_b",
         "fallback_move_share_a", "fallback_move_share_b",
-        "p_c_after_cc_a", "p_c_after_cd_a", "p_c_after_dc_a", "p_c_after_dd_a",
-        "p_c_after_cc_b", "p_c_after_cd_b", "p_c_after_dc_b", "p_c_after_dd_b",
+        "p_c_after_cc_a", "p_c_after_cc_b", "p_c_after_cd_a", "p_c_after_cd_b",
+        "p_c_after_dc_a", "p_c_after_dc_b", "p_c_after_dd_a", "p_c_after_dd_b",
         "first_defection_round_a", "first_defection_round_b",
         "longest_defection_streak_a", "longest_defection_streak_b", "time_to_collapse",
         "nice_rate_a", "nice_rate_b",

@@ -1,6 +1,6 @@
-"""The Prisoner's Dilemma's metric catalogue (``dbt_project/macros/pd_metric_catalogue.sql``):
-every PD metric once, with its label, unit, format, interval and definition. The SQL models
-read the same file; see :mod:`pdbench.metric_catalogue`."""
+"""The Prisoner's Dilemma's metric catalogue (``dbt_project/seeds/pd_metrics.csv``): every PD
+metric once, with its label, unit, format, interval and definition. The SQL models read the
+same file; see :mod:`pdbench.metric_catalogue`."""
 
 from __future__ import annotations
 
@@ -14,4 +14,4 @@ __all__ = ["pd_metrics"]
 @cache
 def pd_metrics() -> MetricCatalogue:
     """The PD's metrics, in the order of the columns of ``aggregates.parquet``."""
-    return load_game_catalogue("pd_metric_catalogue.sql")
+    return load_game_catalogue("pd_metrics.csv")

@@ -421,7 +421,7 @@ class _Build:
             types = node.config.get("column_types") or {}
             columns = ", ".join(f"{sql_string(k)}: {sql_string(v)}" for k, v in types.items())
             con.execute(
-                f"create table {node.relation_name} as select * from read_csv("
+                f"create or replace table {node.relation_name} as select * from read_csv("
                 f"{sql_string(str(node.seed_file))}, header = true"
                 + (f", types = {{{columns}}}" if columns else "")
                 + ")"

@@ -48,7 +48,7 @@ __all__ = [
 def _agent_metric(name: str) -> list[tuple[str, str]]:
     """The columns of one agent's metric ``name`` shown in the per-agent table, labelled."""
     metrics = [m for m in pd_metrics().metrics if m.per_agent and m.name == name]
-    shown = [m for m in metrics if m.format not in ("flag", "count") and not m.states]
+    shown = [m for m in metrics if m.format not in ("flag", "count") and m.condition != "pooled"]
     return [column for metric in shown for column in metric.agent_columns()]
 
 

@@ -41,7 +41,7 @@ joined as (
 intervals as (
     select
         *,
-        {{ t_quantile_975('n_votes - 1') }} * audience_stddev / sqrt(n_votes) as half_width
+        t_quantile_975(n_votes - 1) * audience_stddev / sqrt(n_votes) as half_width
     from joined
 ),
 

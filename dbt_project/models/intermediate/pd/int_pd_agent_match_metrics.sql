@@ -110,6 +110,9 @@ agent_metrics as (
         agent_totals.side,
         agent_totals.agent,
         agent_totals.kind,
+        agent_totals.rounds_played as n_rounds,
+        -- a match is one trial of being nice
+        1 as n_matches,
         agent_totals.cooperation_rate,
         agent_totals.total_payoff,
         agent_totals.total_payoff / agent_totals.rounds_played as payoff_per_round,
@@ -163,6 +166,14 @@ agent_metrics as (
         on
             agent_totals.match_id = longest_defection_runs.match_id
             and agent_totals.side = longest_defection_runs.side
+),
+
+with_shares as (
+    select
+        *,
+        is_nice::integer as nice_rate,
+        n_rounds - coalesce(n_fallback_moves, 0) as n_valid_moves
+    from agent_metrics
 )
 
-select * from agent_metrics
+select * from with_shares

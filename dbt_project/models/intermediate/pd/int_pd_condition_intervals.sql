@@ -1,192 +1,162 @@
--- 95% intervals of every condition mean (docs/pd_intervals.md, "Which interval, which p-value").
--- A mean over replicates (rates, payoffs, rounds): Student's t interval, mean -+ t(0.975,
--- n - 1) x sd / sqrt(n) over the n replicates that define the metric; a share's interval is
--- clipped to [0, 1], and its note says so. A rate of events over counted trials
--- (pd_rate_trials()): the wider, end by end, of that t interval and its binomial floor, the
--- Wilson interval of the mean at the effective trials n^2 / sum(1 / trials_i) (the variance
--- of a mean of n binomial shares is p (1 - p) / n^2 x sum(1 / trials_i)), so that a rate of
--- rare events whose few replicates all show 0 or 1 event is not given a too narrow interval;
--- the note says when the floor widened it. A memory-one share (P(C | the previous round)):
--- the Wilson score interval on the pooled counts, c cooperations of v visits over the
--- condition's replicates. NULL, with the reason in <metric>_ci_note, when fewer than two
--- replicates define a mean's metric, when they all gave the same value and no floor exists
--- (a random quantity never gets a zero-width interval) or when the state was never visited.
--- Bounds are rounded to 9 decimals (pd_bound): floating-point residue never leaves a bound a
--- hair outside the range or off the edge.
-
-{%- set memory_one = pd_memory_one_metrics() %}
-{%- set rates = pd_rate_metrics() %}
-{%- set means = pd_interval_metrics() | reject('in', memory_one) | list %}
-{%- set trials = pd_rate_trials() %}
-{%- set floor_note = 'widened to the binomial floor (Wilson on the pooled trials)' %}
+-- Each condition's value of every metric of the catalogue that a condition row gets from its
+-- replicates (int_pd_metric_columns: condition 'mean' or 'pooled'), and its 95% interval
+-- (docs/pd_intervals.md, "Which interval, which p-value"). A mean over replicates: Student's
+-- t interval, mean -+ t(0.975, n - 1) x sd / sqrt(n) over the n replicates that define the
+-- metric; a share's interval is clipped to [0, 1], and its note says so. A rate with trials:
+-- the wider, end by end, of that t interval and its binomial floor, the Wilson interval of
+-- the mean at the effective trials n^2 / sum(1 / trials_i) (the variance of a mean of n
+-- binomial shares is p (1 - p) / n^2 x sum(1 / trials_i)), so that a rate of rare events
+-- whose few replicates all show 0 or 1 event is not given a too narrow interval; the note
+-- says when the floor widened it. A pooled share (interval 'wilson'): the successes over the
+-- trials of every replicate, with the Wilson score interval on those counts. NULL, with the
+-- reason in ci_note, when fewer than two replicates define a mean, when they all gave the
+-- same value and no floor exists (a random quantity never gets a zero-width interval) or
+-- when a pooled share counted no trial. Bounds are rounded to 9 decimals (interval_bound).
+{{ config(materialized='table') }}
 
 with
 
-replicate_metrics as (
-    select * from {{ ref('int_pd_replicate_metrics') }}
+metric_values as (
+    select * from {{ ref('int_pd_metric_values') }}
 ),
 
-condition_moments as (
+metric_columns as (
+    select * from {{ ref('int_pd_metric_columns') }}
+    where condition in ('mean', 'pooled')
+),
+
+moments as (
     select
-        condition,
-        {% for column in means %}
-        count({{ column }}) as n_{{ column }},
-        avg({{ column }} order by replicate) as mean_{{ column }},
-        stddev_samp({{ column }} order by replicate) as sd_{{ column }},
-        {% if column in trials %}
+        metric_values.condition,
+        metric_values.column_name,
+        count(metric_values.value) as n,
+        -- summed in replicate order: a floating-point sum depends on the order of its terms
+        avg(metric_values.value order by metric_values.replicate) as mean,
+        stddev_samp(metric_values.value order by metric_values.replicate) as sd,
         -- n^2 / sum(1 / trials), only when every replicate that defines the rate counted them
         case
             when
-                count(n_trials_{{ column }}) filter (where {{ column }} is not null)
-                = count({{ column }})
-                then count({{ column }}) ^ 2 / sum(1.0 / n_trials_{{ column }}) filter (
-                    where {{ column }} is not null and n_trials_{{ column }} > 0
+                count(metric_values.n_trials) filter (where metric_values.value is not null)
+                = count(metric_values.value)
+                then count(metric_values.value) ^ 2 / sum(1.0 / metric_values.n_trials) filter (
+                    where metric_values.value is not null and metric_values.n_trials > 0
                 )
-        end as effective_trials_{{ column }},
-        {% endif %}
-        {% endfor %}
-        {% for column in memory_one %}
-        sum(n_{{ column[4:] }}) as n_{{ column[4:] }},
-        sum(n_c_{{ column[4:] }}) as n_c_{{ column[4:] }},
-        {% endfor %}
+        end as effective_trials,
+        sum(metric_values.n_successes) as pooled_successes,
+        sum(metric_values.n_trials) as pooled_trials,
         count(*) as n_replicates
-    from replicate_metrics
-    group by condition
+    from metric_values
+    group by metric_values.condition, metric_values.column_name
 ),
 
 t_bounds as (
     select
-        condition,
-        {% for column in means %}
+        moments.*,
+        metric_columns.metric,
+        metric_columns.side,
+        metric_columns.is_rate,
+        metric_columns.interval,
+        metric_columns.condition as condition_rule,
         case
-            when n_{{ column }} >= 2 and round(sd_{{ column }}, 12) > 0
-                then
-                    mean_{{ column }} - {{ t_quantile_975('n_' ~ column ~ ' - 1') }}
-                    * sd_{{ column }} / sqrt(n_{{ column }})
-        end as {{ column }}_raw_low,
+            when moments.n >= 2 and round(moments.sd, 12) > 0
+                then moments.mean - t_quantile_975(moments.n - 1) * moments.sd / sqrt(moments.n)
+        end as raw_low,
         case
-            when n_{{ column }} >= 2 and round(sd_{{ column }}, 12) > 0
-                then
-                    mean_{{ column }} + {{ t_quantile_975('n_' ~ column ~ ' - 1') }}
-                    * sd_{{ column }} / sqrt(n_{{ column }})
-        end as {{ column }}_raw_high,
+            when moments.n >= 2 and round(moments.sd, 12) > 0
+                then moments.mean + t_quantile_975(moments.n - 1) * moments.sd / sqrt(moments.n)
+        end as raw_high,
         case
-            when n_{{ column }} < 2 then 'fewer than 2 replicates define it'
-            when round(sd_{{ column }}, 12) = 0 then 'every replicate gave the same value'
-        end as {{ column }}_null_reason,
-        {% if column in trials %}
-        {%- set mean_column, trials_column = 'mean_' ~ column, 'effective_trials_' ~ column %}
+            when moments.n < 2 then 'fewer than 2 replicates define it'
+            when round(moments.sd, 12) = 0 then 'every replicate gave the same value'
+        end as null_reason,
         case
-            when n_{{ column }} >= 2
-                then {{ pd_wilson_share_bound(mean_column, trials_column, 'low') }}
-        end as {{ column }}_floor_low,
+            when moments.n >= 2 then wilson_share_low(moments.mean, moments.effective_trials)
+        end as floor_low,
         case
-            when n_{{ column }} >= 2
-                then {{ pd_wilson_share_bound(mean_column, trials_column, 'high') }}
-        end as {{ column }}_floor_high,
-        {% endif %}
-        {% endfor %}
-        {% for column in memory_one %}
-        n_{{ column[4:] }},
-        n_c_{{ column[4:] }},
-        {% endfor %}
-        n_replicates
-    from condition_moments
+            when moments.n >= 2 then wilson_share_high(moments.mean, moments.effective_trials)
+        end as floor_high
+    from moments
+    inner join metric_columns
+        on moments.column_name = metric_columns.column_name
 ),
 
+-- a rate's t interval clipped to [0, 1]; greatest() and least() skip a NULL argument, so
+-- only a bound that exists is clipped
 clipped as (
     select
-        condition,
-        {% for column in means %}
-        {% if column in rates %}
-        -- greatest() and least() skip a NULL argument: clip only a bound that exists
-        -- (the templater misplaces the indent of pd_bound's rendering here)
-        -- noqa: disable=LT02
+        *,
         case
-            when {{ column }}_raw_low is not null
-                then greatest(0.0, {{ pd_bound(column ~ '_raw_low') }})
-        end as {{ column }}_t_low,
+            when raw_low is not null then greatest(0.0, interval_bound(raw_low))
+        end as t_low,
         case
-            when {{ column }}_raw_high is not null
-                then least(1.0, {{ pd_bound(column ~ '_raw_high') }})
-        end as {{ column }}_t_high,
-        coalesce(
-            {{ pd_bound(column ~ '_raw_low') }} < 0 or {{ pd_bound(column ~ '_raw_high') }} > 1,
-            false
-        ) as {{ column }}_is_clipped,
-        -- noqa: enable=LT02
-        {% if column in trials %}
-        {{ column }}_floor_low,
-        {{ column }}_floor_high,
-        {% else %}
-        null::double as {{ column }}_floor_low,
-        null::double as {{ column }}_floor_high,
-        {% endif %}
-        {{ column }}_null_reason,
-        {% else %}
-        {{ pd_bound(column ~ '_raw_low') }} as {{ column }}_ci_low,
-        {{ pd_bound(column ~ '_raw_high') }} as {{ column }}_ci_high,
-        {{ column }}_null_reason as {{ column }}_ci_note,
-        {% endif %}
-        {% endfor %}
-        {% for column in memory_one %}
-        {{ pd_wilson_interval('n_c_' ~ column[4:], 'n_' ~ column[4:], column) }},
-        {% endfor %}
-        n_replicates
+            when raw_high is not null then least(1.0, interval_bound(raw_high))
+        end as t_high,
+        coalesce(interval_bound(raw_low) < 0 or interval_bound(raw_high) > 1, false)
+            as is_clipped
     from t_bounds
 ),
 
 -- a rate's interval: the wider of its t interval and its binomial floor at each end (where
 -- only one exists, that one); DuckDB's least() and greatest() would skip a NULL end
 -- silently, so the cases say what a missing end means
+rate_intervals as (
+    select
+        *,
+        case
+            when t_low is null then floor_low
+            when floor_low is null then t_low
+            else least(t_low, floor_low)
+        end as rate_low,
+        case
+            when t_high is null then floor_high
+            when floor_high is null then t_high
+            else greatest(t_high, floor_high)
+        end as rate_high,
+        case
+            when floor_low is null
+                then coalesce(null_reason, case when is_clipped then 'clipped to [0, 1]' end)
+            else nullif(concat_ws(
+                '; ',
+                null_reason,
+                case when is_clipped then 'clipped to [0, 1]' end,
+                case
+                    when t_low is null or floor_low < t_low or floor_high > t_high
+                        then 'widened to the binomial floor (Wilson on the pooled trials)'
+                end
+            ), '')
+        end as rate_note
+    from clipped
+),
+
 intervals as (
     select
         condition,
-        {% for column in means %}
-        {% if column in rates %}
+        column_name,
+        metric,
+        side,
         case
-            when {{ column }}_t_low is null then {{ column }}_floor_low
-            when {{ column }}_floor_low is null then {{ column }}_t_low
-            else least({{ column }}_t_low, {{ column }}_floor_low)
-        end as {{ column }}_ci_low,
+            when condition_rule = 'pooled' then pooled_successes / nullif(pooled_trials, 0)
+            else mean
+        end as value,
         case
-            when {{ column }}_t_high is null then {{ column }}_floor_high
-            when {{ column }}_floor_high is null then {{ column }}_t_high
-            else greatest({{ column }}_t_high, {{ column }}_floor_high)
-        end as {{ column }}_ci_high,
+            when interval = 'wilson' then wilson_count_low(pooled_successes, pooled_trials)
+            when interval = 't' and is_rate then rate_low
+            when interval = 't' then interval_bound(raw_low)
+        end as ci_low,
         case
-            when {{ column }}_floor_low is null
-                then
-                    coalesce(
-                        {{ column }}_null_reason,
-                        case when {{ column }}_is_clipped then 'clipped to [0, 1]' end
-                    )
-            else nullif(concat_ws(
-                '; ',
-                {{ column }}_null_reason,
-                case when {{ column }}_is_clipped then 'clipped to [0, 1]' end,
-                case
-                    when
-                        {{ column }}_t_low is null
-                        or {{ column }}_floor_low < {{ column }}_t_low
-                        or {{ column }}_floor_high > {{ column }}_t_high
-                        then '{{ floor_note }}'
-                end
-            ), '')
-        end as {{ column }}_ci_note,
-        {% else %}
-        {{ column }}_ci_low,
-        {{ column }}_ci_high,
-        {{ column }}_ci_note,
-        {% endif %}
-        {% endfor %}
-        {% for column in memory_one %}
-        {{ column }}_ci_low,
-        {{ column }}_ci_high,
-        {{ column }}_ci_note,
-        {% endfor %}
+            when interval = 'wilson' then wilson_count_high(pooled_successes, pooled_trials)
+            when interval = 't' and is_rate then rate_high
+            when interval = 't' then interval_bound(raw_high)
+        end as ci_high,
+        case
+            when interval = 'wilson' and coalesce(pooled_trials, 0) = 0
+                then 'the previous round never occurred'
+            when interval = 't' and is_rate then rate_note
+            when interval = 't' then null_reason
+        end as ci_note,
+        interval,
         n_replicates
-    from clipped
+    from rate_intervals
 )
 
 select * from intervals

@@ -22,6 +22,7 @@ match_totals as (
         name_a,
         name_b,
         count(*) as rounds_played,
+        2 * count(*) as n_moves,
         avg(n_cooperators) / 2 as cooperation_rate,
         avg(is_mutual_cooperation::integer) as mutual_cooperation_rate,
         avg(is_mutual_defection::integer) as mutual_defection_rate,

@@ -20,8 +20,6 @@
 -- SS the sum of squared deviations. So does a pair of more than pd_exact_flip_max() common
 -- replicates in a run of more tests than random flips can serve (pd_uses_normal_limit).
 
-{%- set metrics = pd_interval_metrics() %}
-
 with
 
 paired_replicates as (
@@ -33,21 +31,18 @@ sign_flips as (
 ),
 
 per_metric as (
-    {% for column in metrics %}
     select
         condition_1,
         condition_2,
-        '{{ column }}' as metric,
-        count({{ column }}) as n_pairs,
-        avg({{ column }} order by replicate) as mean_difference,
-        sum({{ column }} order by replicate) as sum_of_differences,
-        sum({{ column }} * {{ column }} order by replicate) as sum_of_squares,
-        var_pop({{ column }} order by replicate) as variance,
+        metric,
+        count(difference) as n_pairs,
+        avg(difference order by replicate) as mean_difference,
+        sum(difference order by replicate) as sum_of_differences,
+        sum(difference * difference order by replicate) as sum_of_squares,
+        var_pop(difference order by replicate) as variance,
         max(n_common) as n_common
     from paired_replicates
-    group by condition_1, condition_2
-    {% if not loop.last %}union all{% endif %}
-    {% endfor %}
+    group by condition_1, condition_2, metric
 ),
 
 {{ pd_test_count_ctes('paired_replicates') }},
@@ -61,39 +56,31 @@ observed as (
     cross join test_count
 ),
 
--- per flip, the sum and count of the differences it negates (the subset S)
-flipped_subsets as (
+-- per flip and metric, the mean of the differences it negates (the subset S)
+subset_means as (
     select
         paired_replicates.condition_1,
         paired_replicates.condition_2,
+        paired_replicates.metric,
         sign_flips.flip,
-        {% for column in metrics %}
-        sum(paired_replicates.{{ column }}) filter (where sign_flips.sign = -1)
-            as {{ column }}_sum,
-        count(paired_replicates.{{ column }}) filter (where sign_flips.sign = -1)
-            as {{ column }}_count,
-        {% endfor %}
-        bool_and(sign_flips.is_exact) as is_exact
+        bool_and(sign_flips.is_exact) as is_exact,
+        round(
+            sum(paired_replicates.difference) filter (where sign_flips.sign = -1)
+            / nullif(
+                count(paired_replicates.difference) filter (where sign_flips.sign = -1), 0
+            ),
+            9
+        ) as subset_mean
     from paired_replicates
     inner join sign_flips
         on
             paired_replicates.n_common = sign_flips.sample_size
             and paired_replicates.pair_position = sign_flips.slot
-    group by paired_replicates.condition_1, paired_replicates.condition_2, sign_flips.flip
-),
-
-subset_means as (
-    {% for column in metrics %}
-    select
-        condition_1,
-        condition_2,
-        '{{ column }}' as metric,
-        flip,
-        is_exact,
-        round({{ column }}_sum / nullif({{ column }}_count, 0), 9) as subset_mean
-    from flipped_subsets
-    {% if not loop.last %}union all{% endif %}
-    {% endfor %}
+    group by
+        paired_replicates.condition_1,
+        paired_replicates.condition_2,
+        paired_replicates.metric,
+        sign_flips.flip
 ),
 
 flip_tallies as (
@@ -167,13 +154,13 @@ normal_limits as (
         condition_2,
         metric,
         abs(sum_of_differences) / sqrt(sum_of_squares) as z,
-        {{ pd_normal_two_sided_ln_p('abs(sum_of_differences) / sqrt(sum_of_squares)') }}
+        normal_two_sided_ln_p(abs(sum_of_differences) / sqrt(sum_of_squares))
             as ln_p,
         case
-            when n_pairs > {{ pd_z_975() }} ^ 2
+            when n_pairs > z_975() ^ 2
                 then
-                    {{ pd_z_975() }}
-                    * sqrt(variance / (n_pairs - {{ pd_z_975() }} ^ 2))
+                    z_975()
+                    * sqrt(variance / (n_pairs - z_975() ^ 2))
         end as half_width
     from observed
     where is_normal_limit and sum_of_squares > 0
@@ -191,7 +178,7 @@ differences as (
         case
             when observed.n_pairs < 2 or round(observed.variance, 12) = 0 then null
             when observed.is_normal_limit
-                then {{ pd_bound(normal_bound) }}
+                then interval_bound({{ normal_bound }})
             else flip_intervals.ci_{{ end }}
         end as ci_{{ end }},
         {% endfor %}
@@ -213,9 +200,9 @@ differences as (
                     ) / flip_tallies.n_total
                 )
             when observed.sum_of_squares = 0 then 1.0
-            else {{ pd_normal_two_sided_p('normal_limits.z') }}
+            else normal_two_sided_p(normal_limits.z)
         end as p_value,
-        coalesce(normal_limits.ln_p < ln({{ pd_smallest_p() }}), false) as p_value_is_bound,
+        coalesce(normal_limits.ln_p < ln(smallest_p()), false) as p_value_is_bound,
         flip_tallies.n_flips,
         coalesce(flip_tallies.is_exact, false) as is_exact_test,
         case

@@ -1,8 +1,7 @@
--- For every compared pair of conditions, the replicates both finished (ok): the paired
--- differences condition_1 minus condition_2 of every metric (NULL when either side is), the
--- replicate's position among the pair's common replicates and their count.
-
-{%- set metrics = pd_interval_metrics() %}
+-- For every compared pair of conditions, the replicates both finished (ok), and in each the
+-- paired difference condition_1 minus condition_2 of every metric with an interval (NULL
+-- when either side is): one row per pair, replicate and metric column, with the replicate's
+-- position among the pair's common replicates and their count.
 
 with
 
@@ -10,29 +9,58 @@ pairs as (
     select * from {{ ref('int_pd_condition_pairs') }}
 ),
 
-replicate_metrics as (
+replicates as (
     select * from {{ ref('int_pd_replicate_metrics') }}
 ),
 
-paired as (
+metric_values as (
+    select * from {{ ref('int_pd_metric_values') }}
+),
+
+metric_columns as (
+    select * from {{ ref('int_pd_metric_columns') }}
+    where interval <> 'none'
+),
+
+common_replicates as (
     select
         pairs.condition_1,
         pairs.condition_2,
         first_side.replicate,
-        {% for column in metrics %}
-        first_side.{{ column }} - second_side.{{ column }} as {{ column }},
-        {% endfor %}
         row_number() over (
             partition by pairs.condition_1, pairs.condition_2 order by first_side.replicate
         ) as pair_position,
         count(*) over (partition by pairs.condition_1, pairs.condition_2) as n_common
     from pairs
-    inner join replicate_metrics as first_side
+    inner join replicates as first_side
         on pairs.condition_1 = first_side.condition
-    inner join replicate_metrics as second_side
+    inner join replicates as second_side
         on
             pairs.condition_2 = second_side.condition
             and first_side.replicate = second_side.replicate
+),
+
+paired as (
+    select
+        common_replicates.condition_1,
+        common_replicates.condition_2,
+        common_replicates.replicate,
+        metric_columns.column_name as metric,
+        first_values.value - second_values.value as difference,
+        common_replicates.pair_position,
+        common_replicates.n_common
+    from common_replicates
+    cross join metric_columns
+    inner join metric_values as first_values
+        on
+            common_replicates.condition_1 = first_values.condition
+            and common_replicates.replicate = first_values.replicate
+            and metric_columns.column_name = first_values.column_name
+    inner join metric_values as second_values
+        on
+            common_replicates.condition_2 = second_values.condition
+            and common_replicates.replicate = second_values.replicate
+            and metric_columns.column_name = second_values.column_name
 )
 
 select * from paired

@@ -29,7 +29,7 @@ players as (
 intervals as (
     select
         *,
-        {{ t_quantile_975('n_answers_voted - 1') }} * audience_stddev / sqrt(n_answers_voted)
+        t_quantile_975(n_answers_voted - 1) * audience_stddev / sqrt(n_answers_voted)
             as half_width
     from players
 ),

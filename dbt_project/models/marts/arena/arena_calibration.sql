@@ -36,8 +36,8 @@ player_moments as (
 half_widths as (
     select
         *,
-        {{ t_quantile_975('n - 1') }} * signed_error_stddev / sqrt(n) as signed_error_half,
-        {{ t_quantile_975('n - 1') }} * absolute_error_stddev / sqrt(n) as absolute_error_half,
+        t_quantile_975(n - 1) * signed_error_stddev / sqrt(n) as signed_error_half,
+        t_quantile_975(n - 1) * absolute_error_stddev / sqrt(n) as absolute_error_half,
         case
             when n > 3 and abs(pearson_r) < 1 then atanh(pearson_r)
         end as pearson_z,

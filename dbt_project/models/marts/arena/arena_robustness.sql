@@ -50,7 +50,7 @@ half_widths as (
         -- one (greatest() would skip the NULL df and take t(0.975, 1) x 0)
         case
             when welch_df is not null
-                then {{ t_quantile_975('greatest(floor(welch_df + 1e-9), 1)') }} * gap_se
+                then t_quantile_975(greatest(floor(welch_df + 1e-9), 1)) * gap_se
         end as gap_half
     from welch_df
 ),

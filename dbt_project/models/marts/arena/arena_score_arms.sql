@@ -41,7 +41,7 @@ per_judge as (
 intervals as (
     select
         *,
-        {{ t_quantile_975('n_scored_pairs - 1') }}
+        t_quantile_975(n_scored_pairs - 1)
         * arm_score_difference_stddev / sqrt(n_scored_pairs) as half_width
     from per_judge
 ),

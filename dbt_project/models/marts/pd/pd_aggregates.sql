@@ -1,12 +1,5 @@
 {{ config(location=mart_location()) }}
 
-{%- set metric_columns = pd_condition_mean_metrics() -%}
-{#- How far the moves came from valid replies: means over replicates without an interval, and
-    the counts behind them (NULL for a policy, and for truncation in files that did not record
-    it). -#}
-{%- set validity_columns = pd_condition_mean_metrics_without_interval() -%}
-{%- set validity_counts = pd_condition_sum_metrics() -%}
-
 with
 
 match_metrics as (
@@ -21,8 +14,8 @@ run_manifest as (
     select * from {{ ref('stg_pd_run_manifest') }}
 ),
 
-condition_intervals as (
-    select * from {{ ref('int_pd_condition_intervals') }}
+wide_metrics as (
+    select * from {{ ref('int_pd_wide_metrics') }}
 ),
 
 ok_match_metrics as (
@@ -75,33 +68,20 @@ condition_counts as (
     group by condition
 ),
 
-condition_means as (
+-- what no mean or pooled share gives: counts summed over the replicates, niceness in every
+-- replicate
+condition_totals as (
     select
         condition,
-        -- summed in replicate order: a floating-point sum depends on the order of its terms,
-        -- and the order rows reach a parallel aggregate varies between builds
-        {% for column in metric_columns %}
-        {% if column in pd_memory_one_metrics() %}
-        -- a memory-one share pooled over the condition's visits of the previous round, the
-        -- point its Wilson interval is about (every visit weighs the same)
-        sum(n_c_{{ column[4:] }}) / nullif(sum(n_{{ column[4:] }}), 0) as {{ column }},
-        {% else %}
-        avg({{ column }} order by replicate) as {{ column }},
-        {% endif %}
-        {% endfor %}
         sum(rounds_played)::bigint as n_rounds,
         avg(rounds_played) as rounds_played,
-        {% for column in validity_columns %}
-        avg({{ column }} order by replicate) as {{ column }},
-        {% endfor %}
-        {% for column in validity_counts %}
-        sum({{ column }})::bigint as {{ column }},
-        {% endfor %}
         count(time_to_collapse) as n_collapsed,
+        sum(n_fallback_moves_a)::bigint as n_fallback_moves_a,
+        sum(n_fallback_moves_b)::bigint as n_fallback_moves_b,
+        sum(n_truncated_rounds_a)::bigint as n_truncated_rounds_a,
+        sum(n_truncated_rounds_b)::bigint as n_truncated_rounds_b,
         bool_and(is_nice_a) as is_nice_a,
-        bool_and(is_nice_b) as is_nice_b,
-        avg(is_nice_a::integer) as nice_rate_a,
-        avg(is_nice_b::integer) as nice_rate_b
+        bool_and(is_nice_b) as is_nice_b
     from ok_match_metrics
     group by condition
 ),
@@ -118,52 +98,62 @@ condition_rows as (
         condition_counts.n_replicates,
         condition_counts.n_aborted,
         condition_counts.n_incomplete,
-        coalesce(condition_means.n_collapsed, 0) as n_collapsed,
+        coalesce(condition_totals.n_collapsed, 0) as n_collapsed,
         condition_counts.n_replicates
-        - coalesce(condition_means.n_collapsed, 0) as n_never_collapsed,
-        coalesce(condition_means.n_rounds, 0) as n_rounds,
-        condition_means.rounds_played,
-        {% for column in metric_columns + validity_columns + validity_counts %}
-        condition_means.{{ column }},
-        {% endfor %}
-        condition_means.is_nice_a,
-        condition_means.is_nice_b,
-        condition_means.nice_rate_a,
-        condition_means.nice_rate_b
+        - coalesce(condition_totals.n_collapsed, 0) as n_never_collapsed,
+        coalesce(condition_totals.n_rounds, 0) as n_rounds,
+        condition_totals.rounds_played,
+        -- every metric of the catalogue, then its interval
+        columns(wide_metrics.* exclude (level, condition, replicate)),
+        condition_totals.n_fallback_moves_a,
+        condition_totals.n_fallback_moves_b,
+        condition_totals.n_truncated_rounds_a,
+        condition_totals.n_truncated_rounds_b,
+        condition_totals.is_nice_a,
+        condition_totals.is_nice_b
     from condition_counts
-    left join condition_means
-        on condition_counts.condition = condition_means.condition
+    left join condition_totals
+        on condition_counts.condition = condition_totals.condition
+    left join wide_metrics
+        on
+            condition_counts.condition = wide_metrics.condition
+            and wide_metrics.level = 'condition'
 ),
 
 replicate_rows as (
     select
         'replicate' as level,
-        condition,
-        replicate,
-        agent_a_name,
-        agent_b_name,
-        agent_a_kind,
-        agent_b_kind,
+        ok_match_metrics.condition,
+        ok_match_metrics.replicate,
+        ok_match_metrics.agent_a_name,
+        ok_match_metrics.agent_b_name,
+        ok_match_metrics.agent_a_kind,
+        ok_match_metrics.agent_b_kind,
         1 as n_replicates,
         0 as n_aborted,
         0 as n_incomplete,
-        (time_to_collapse is not null)::integer as n_collapsed,
-        (time_to_collapse is null)::integer as n_never_collapsed,
-        rounds_played as n_rounds,
-        rounds_played,
-        {% for column in metric_columns + validity_columns + validity_counts %}
-        {{ column }},
-        {% endfor %}
-        is_nice_a,
-        is_nice_b,
-        is_nice_a::integer as nice_rate_a,
-        is_nice_b::integer as nice_rate_b
+        (ok_match_metrics.time_to_collapse is not null)::integer as n_collapsed,
+        (ok_match_metrics.time_to_collapse is null)::integer as n_never_collapsed,
+        ok_match_metrics.rounds_played as n_rounds,
+        ok_match_metrics.rounds_played,
+        columns(wide_metrics.* exclude (level, condition, replicate)),
+        ok_match_metrics.n_fallback_moves_a,
+        ok_match_metrics.n_fallback_moves_b,
+        ok_match_metrics.n_truncated_rounds_a,
+        ok_match_metrics.n_truncated_rounds_b,
+        ok_match_metrics.is_nice_a,
+        ok_match_metrics.is_nice_b
     from ok_match_metrics
+    left join wide_metrics
+        on
+            ok_match_metrics.condition = wide_metrics.condition
+            and ok_match_metrics.replicate = wide_metrics.replicate
+            and wide_metrics.level = 'replicate'
 ),
 
 both_levels as (
     select * from condition_rows
-    union all
+    union all by name
     select * from replicate_rows
 ),
 
@@ -173,20 +163,9 @@ with_run_params as (
         both_levels.*,
         run_manifest.collapse_k,
         run_manifest.collapse_threshold,
-        -- the 95% intervals of the condition means, after every earlier column, and why one
-        -- is NULL or clipped
-        {% for column in pd_interval_metrics() %}
-        condition_intervals.{{ column }}_ci_low,
-        condition_intervals.{{ column }}_ci_high,
-        condition_intervals.{{ column }}_ci_note,
-        {% endfor %}
         run_manifest.bootstrap_n
     from both_levels
     cross join run_manifest
-    left join condition_intervals
-        on
-            both_levels.condition = condition_intervals.condition
-            and both_levels.level = 'condition'
 )
 
 select * from with_run_params

@@ -1,11 +1,8 @@
 {{ config(location=mart_location()) }}
 
-{#- The previous round's actions, the agent's own first, as aggregates.parquet names them. -#}
-{%- set previous_rounds = ['cc', 'cd', 'dc', 'dd'] -%}
-
 -- The memory-one profile of every agent side, one row per previous round, with the visits of
 -- that round and the cooperations after them (pooled over the ok replicates at condition
--- level) and the 95% Wilson score interval of P(C) on those counts (pd_wilson_interval).
+-- level) and the 95% Wilson score interval of P(C) on those counts.
 
 with
 
@@ -13,40 +10,42 @@ agent_metrics as (
     select * from {{ ref('pd_agent_metrics') }}
 ),
 
-replicate_metrics as (
-    select * from {{ ref('int_pd_replicate_metrics') }}
+agent_match_metrics as (
+    select * from {{ ref('int_pd_agent_match_metrics') }}
+    where match_status = 'ok'
 ),
 
+-- the previous round's actions, the agent's own first
 profiles as (
-    {% for previous in previous_rounds %}
     select
         level,
         condition,
         replicate,
         side,
         agent_name,
-        '{{ previous | upper }}' as previous_round,
-        p_c_after_{{ previous }} as p_cooperate
+        upper(right(previous_column, 2)) as previous_round,
+        p_cooperate
     from agent_metrics
-    {% if not loop.last %}union all{% endif %}
-    {% endfor %}
+    unpivot include nulls (
+        p_cooperate for previous_column in (p_c_after_cc, p_c_after_cd, p_c_after_dc, p_c_after_dd)
+    )
 ),
 
 replicate_counts as (
-    {% for side in ['a', 'b'] %}
-    {% for previous in previous_rounds %}
     select
         condition,
         replicate,
-        'agent_{{ side }}' as side,
-        '{{ previous | upper }}' as previous_round,
-        n_after_{{ previous }}_{{ side }} as n_visits,
-        n_c_after_{{ previous }}_{{ side }} as n_cooperations
-    from replicate_metrics
-    {% if not loop.last %}union all{% endif %}
-    {% endfor %}
-    {% if not loop.last %}union all{% endif %}
-    {% endfor %}
+        side,
+        upper(right(visits_column, 2)) as previous_round,
+        n_visits,
+        case visits_column
+            when 'n_after_cc' then n_c_after_cc
+            when 'n_after_cd' then n_c_after_cd
+            when 'n_after_dc' then n_c_after_dc
+            when 'n_after_dd' then n_c_after_dd
+        end as n_cooperations
+    from agent_match_metrics
+    unpivot (n_visits for visits_column in (n_after_cc, n_after_cd, n_after_dc, n_after_dd))
 ),
 
 visit_counts as (
@@ -77,8 +76,13 @@ with_intervals as (
         profiles.*,
         coalesce(visit_counts.n_visits, 0)::bigint as n_visits,
         coalesce(visit_counts.n_cooperations, 0)::bigint as n_cooperations,
-        {{ pd_wilson_interval('visit_counts.n_cooperations', 'visit_counts.n_visits',
-            'p_cooperate') }}
+        wilson_count_low(visit_counts.n_cooperations, visit_counts.n_visits)
+            as p_cooperate_ci_low,
+        wilson_count_high(visit_counts.n_cooperations, visit_counts.n_visits)
+            as p_cooperate_ci_high,
+        case
+            when coalesce(visit_counts.n_visits, 0) = 0 then 'the previous round never occurred'
+        end as p_cooperate_ci_note
     from profiles
     left join visit_counts
         on

@@ -53,7 +53,7 @@ half_widths as (
         case
             when n_replicates >= 2 and round(replicate_score_sd, 12) > 0
                 then
-                    {{ t_quantile_975('n_replicates - 1') }}
+                    t_quantile_975(n_replicates - 1)
                     * replicate_score_sd / sqrt(n_replicates)
         end as half_width,
         case
@@ -83,9 +83,9 @@ standings as (
         totals.mean_score_per_round,
         -- Student's t over the replicates' means, around the mean over matches (the same
         -- number when every replicate played all its matches)
-        {{ pd_bound('totals.mean_score_per_round - half_widths.half_width') }}
+        interval_bound(totals.mean_score_per_round - half_widths.half_width)
             as mean_score_per_round_ci_low,
-        {{ pd_bound('totals.mean_score_per_round + half_widths.half_width') }}
+        interval_bound(totals.mean_score_per_round + half_widths.half_width)
             as mean_score_per_round_ci_high,
         half_widths.ci_note as mean_score_per_round_ci_note,
         totals.n_wins,

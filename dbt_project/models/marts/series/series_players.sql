@@ -60,10 +60,10 @@ intervals as (
         fits.last_tournament,
         fits.mean_score,
         fits.mean_score
-        - {{ t_quantile_975('fits.n_tournaments - 1') }}
+        - t_quantile_975(fits.n_tournaments - 1)
         * fits.score_sd / sqrt(fits.n_tournaments) as ci_low,
         fits.mean_score
-        + {{ t_quantile_975('fits.n_tournaments - 1') }}
+        + t_quantile_975(fits.n_tournaments - 1)
         * fits.score_sd / sqrt(fits.n_tournaments) as ci_high,
         fits.score_sd,
         case when fits.n_tournaments >= 3 then fits.trend end as trend,
@@ -86,8 +86,8 @@ intervals as (
 ranked as (
     select
         *,
-        trend - {{ t_quantile_975('n_tournaments - 2') }} * trend_se as trend_ci_low,
-        trend + {{ t_quantile_975('n_tournaments - 2') }} * trend_se as trend_ci_high,
+        trend - t_quantile_975(n_tournaments - 2) * trend_se as trend_ci_low,
+        trend + t_quantile_975(n_tournaments - 2) * trend_se as trend_ci_high,
         rank() over (order by round(mean_score, 9) desc) as overall_rank
     from intervals
 ),
