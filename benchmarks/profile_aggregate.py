@@ -1,19 +1,14 @@
-"""Where `pdbench aggregate` spends its time: dbt's own timing of every model and test.
+"""Where `pdbench aggregate` spends its time: the seconds of every model and data test.
 
 Not a test. For each run measured, in fresh processes as a user would start them:
 
 - play: ``pdbench run <config> --no-aggregate`` (the baseline: the same run without metrics);
-- aggregate: ``pdbench aggregate <run_dir>``, with ``PDBENCH_DBT_RUN_RESULTS`` set so that the
-  dbt worker writes dbt's ``run_results.json``; its node timings are printed, models and
-  tests apart, slowest first, each with its seconds and its share of the aggregate's wall
-  time; what no node accounts for (starting Python and dbt, parsing, hooks) is printed as
-  "outside the nodes", and split into stages by the times the dbt worker writes beside dbt's
-  results (``stages-<n>.json``): pdbench's start-up until the worker runs, importing dbt,
-  dbt's set-up for the build (reading the saved parse, selecting; or the parse ahead, when
-  the worker had time for it), the build itself (dbt's elapsed: nodes and hooks), and what
-  pdbench does after dbt answered (empty marts, counts, the summary, the process's end);
-- aggregate replayed: ``pdbench aggregate`` as a user runs it, where a build made before on
-  the same project is replayed without dbt (``pdbench.storage.dbt_plan``), best of 3.
+- aggregate: ``pdbench aggregate <run_dir>``, best of 3;
+- the build's nodes: ``aggregate_run`` once more in a child process that times each node the
+  compiled project runs (``pdbench.storage.dbt_execute``), printed models and tests apart,
+  slowest first, each with its seconds and its share of the aggregate's wall time; what no
+  node accounts for (starting Python, loading the compiled project, the run's set-up, counting
+  the marts' rows, the summary) is printed as "outside the nodes".
 
 Runs: the demo (``configs/experiment.yaml``), the policy round robin
 (``configs/round_robin.yaml`` with ``--replicates``, default 50: 21 pairings, about 200 rounds
@@ -40,148 +35,100 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 ROOT = Path(__file__).resolve().parents[1]
-RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
+_TIMED = """
+import json, sys, time
+from pdbench.aggregate import aggregate_run
+from pdbench.storage import dbt_execute
+
+times = []
+node = dbt_execute._Build._node
+
+def timed(self, one, con):
+    started = time.perf_counter()
+    try:
+        return node(self, one, con)
+    finally:
+        times.append((one.resource_type, one.name, time.perf_counter() - started))
+
+dbt_execute._Build._node = timed
+started = time.perf_counter()
+aggregate_run(sys.argv[1])
+print(json.dumps({"wall": time.perf_counter() - started, "nodes": times}))
+"""
 
 
 @dataclass(frozen=True)
 class Node:
     kind: str
-    """``model``, ``test`` (data test) or ``unit_test``."""
+    """``model``, ``seed`` or ``test`` (a data test)."""
     name: str
     seconds: float
-    status: str
 
 
 def load_average() -> str:
     return " / ".join(f"{value:.1f}" for value in os.getloadavg())
 
 
-def pdbench(*arguments: str, env: dict[str, str] | None = None) -> float:
+def pdbench(*arguments: str) -> float:
     """Wall seconds of ``pdbench <arguments>`` in a fresh process (its output discarded)."""
     start = time.perf_counter()
     done = subprocess.run(
         [str(Path(sys.executable).with_name("pdbench")), *arguments],
         cwd=ROOT,
-        env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
-        raise SystemExit(f"pdbench {' '.join(arguments)} failed: {done.stderr.strip()[-2000:]}")
+        raise SystemExit(f"pdbench {' '.join(arguments)} failed: {done.stderr[-2000:]}")
     return elapsed
 
 
-def read_nodes(folder: Path) -> tuple[list[Node], float]:
-    """The nodes of every ``run_results-*.json`` in ``folder``, and dbt's elapsed seconds."""
-    nodes: list[Node] = []
-    elapsed = 0.0
-    for path in sorted(folder.glob("run_results-*.json")):
-        results = json.loads(path.read_text(encoding="utf-8"))
-        elapsed += float(results.get("elapsed_time") or 0.0)
-        for result in results["results"]:
-            # model.<project>.<name>, test.<project>.<name>.<hash>,
-            # unit_test.<project>.<model>.<name>
-            kind, _, *rest = result["unique_id"].split(".")
-            nodes.append(
-                Node(
-                    kind=kind,
-                    name=".".join(rest[:-1])
-                    if kind == "test" and len(rest) > 1
-                    else ".".join(rest),
-                    seconds=float(result["execution_time"]),
-                    status=str(result["status"]),
-                )
-            )
-    return nodes, elapsed
+def timed_nodes(run_dir: Path) -> tuple[list[Node], float]:
+    """Each node's seconds in one ``aggregate_run`` of ``run_dir`` (a child process), and
+    the aggregate's wall seconds there."""
+    done = subprocess.run(
+        [sys.executable, "-c", _TIMED, str(run_dir)], capture_output=True, text=True, check=True
+    )
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    return [Node(kind, name, seconds) for kind, name, seconds in answer["nodes"]], answer["wall"]
 
 
 def print_nodes(title: str, nodes: list[Node], *, wall: float, top: int) -> float:
-    """Print the ``top`` slowest ``nodes`` with their share of ``wall``; return their total."""
+    """The ``top`` slowest of ``nodes``; their total seconds."""
     total = sum(node.seconds for node in nodes)
-    print(f"  {title}: {len(nodes)} nodes, {total:.2f} s ({total / wall:.0%} of aggregate)")
-    ranked = sorted(nodes, key=lambda node: node.seconds, reverse=True)
-    for node in ranked[:top]:
+    print(f"  {title}: {len(nodes)} nodes, {total:.2f} s ({total / wall:.0%} of the aggregate)")
+    for node in sorted(nodes, key=lambda n: -n.seconds)[:top]:
         print(f"    {node.seconds:7.3f} s  {node.seconds / wall:5.1%}  {node.name}")
-    rest = ranked[top:]
-    if rest:
-        rest_total = sum(node.seconds for node in rest)
-        print(f"    {rest_total:7.3f} s  {rest_total / wall:5.1%}  ({len(rest)} more)")
     return total
 
 
-def read_stages(folder: Path) -> list[dict[str, float]]:
-    """The stage times of every invocation the worker answered (``stages-<n>.json``)."""
-    paths = sorted(folder.glob("stages-*.json"), key=lambda p: int(p.stem.split("-")[1]))
-    return [json.loads(path.read_text(encoding="utf-8")) for path in paths]
-
-
-def print_stages(
-    stages: list[dict[str, float]], *, started: float, ended: float, dbt_elapsed: float
-) -> None:
-    """Print the wall seconds of each stage of one aggregate (see the module)."""
-    if not stages:
-        return
-    first, last = stages[0], stages[-1]
-    imported = first.get("dbt_imported", first["worker_started"])
-    ready = first.get("parsed_ahead", imported)
-    rows = [
-        ("pdbench start-up until the dbt worker runs", first["worker_started"] - started),
-        ("importing dbt", imported - first["worker_started"]),
-        ("parsing ahead of the request", ready - imported),
-        ("waiting for the request", max(0.0, first["request_received"] - ready)),
-        (
-            "dbt set-up of the build (saved parse, selection), outside its elapsed",
-            sum(s["answered"] - s["request_received"] for s in stages) - dbt_elapsed,
-        ),
-        ("dbt's elapsed (nodes, hooks)", dbt_elapsed),
-        ("after dbt answered (empty marts, counts, summary, exit)", ended - last["answered"]),
-    ]
-    print(f"  stages ({len(stages)} dbt invocation(s)):")
-    for title, seconds in rows:
-        print(f"    {seconds:7.2f} s  {title}")
-
-
 def profile(label: str, run_dir: Path, *, play: float | None, top: int) -> None:
-    """Aggregate ``run_dir`` once and print where the time went."""
-    with tempfile.TemporaryDirectory(prefix="pdbench-profile-") as results_dir:
-        env = dict(os.environ, **{RUN_RESULTS_ENV: results_dir})
-        load = load_average()
-        started = time.time()
-        wall = pdbench("aggregate", str(run_dir), env=env)
-        ended = time.time()
-        nodes, dbt_elapsed = read_nodes(Path(results_dir))
-        stages = read_stages(Path(results_dir))
+    """Aggregate ``run_dir`` and print where the time went."""
+    load = load_average()
+    wall = min(pdbench("aggregate", str(run_dir)) for _ in range(3))
+    nodes, in_process = timed_nodes(run_dir)
     rounds = sum(1 for _ in (run_dir / "rounds.jsonl").open("rb"))
     print(
         f"\n{label}: {rounds:,} rounds in {run_dir}  (load average {load}, cpus={os.cpu_count()})"
     )
     if play is not None:
         print(f"  play (pdbench run --no-aggregate): {play:.2f} s")
-    print(f"  aggregate (pdbench aggregate): {wall:.2f} s; dbt's own elapsed {dbt_elapsed:.2f} s")
+    print(f"  aggregate (pdbench aggregate, best of 3): {wall:.2f} s")
     if play is not None:
         print(f"  play + aggregate / play: {(play + wall) / play:.1f}x")
+    print(f"  aggregate_run in a child process, its nodes timed: {in_process:.2f} s")
     in_nodes = 0.0
-    for title, kinds in (
-        ("models", {"model"}),
-        ("data tests", {"test"}),
-        ("unit tests", {"unit_test"}),
-    ):
+    for title, kinds in (("models and seeds", {"model", "seed"}), ("data tests", {"test"})):
         chosen = [node for node in nodes if node.kind in kinds]
         if chosen:
-            in_nodes += print_nodes(title, chosen, wall=wall, top=top)
-    outside = wall - in_nodes
-    share = f"{outside / wall:.0%}"
-    print(f"  outside the nodes (start-up, parse, hooks, reading back): {outside:.2f} s ({share})")
-    print_stages(stages, started=started, ended=ended, dbt_elapsed=dbt_elapsed)
-    # without the results folder a build made before is replayed (pdbench.storage.dbt_plan):
-    # the first of these keeps the plan, if no earlier aggregate kept it, the others replay it
-    replayed = min(pdbench("aggregate", str(run_dir)) for _ in range(3))
-    line = f"  aggregate replayed (dbt's statements sent again, without dbt): {replayed:.2f} s"
-    if play is not None:
-        line += f"; play + aggregate / play: {(play + replayed) / play:.1f}x"
-    print(line)
+            in_nodes += print_nodes(title, chosen, wall=in_process, top=top)
+    outside = in_process - in_nodes
+    print(f"  outside the nodes (set-up, counting, summary): {outside:.2f} s")
+    print(
+        f"  pdbench aggregate outside aggregate_run (start-up, imports): {wall - in_process:.2f} s"
+    )
 
 
 def main() -> None:
