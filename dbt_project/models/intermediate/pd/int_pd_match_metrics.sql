@@ -1,6 +1,6 @@
 {#- One row per PD match (any status): the metrics of the match as a whole, then every
     metric of each agent (int_pd_agent_match_metrics) under its name with the side's suffix
-    (`forgiveness_rate_a`, `forgiveness_rate_b`), for the readers of a match as one row. -#}
+    (`<metric>_a`, `<metric>_b`), for the readers of a match as one row. -#}
 {{ config(materialized='table') }}
 
 with
