@@ -1,10 +1,12 @@
-"""Write the metric tables of docs/metrics.md from the metric catalogues.
+"""Write the metric tables of the docs from the metric catalogues (the dbt seeds
+``dbt_project/seeds/<game>_metrics.csv``).
 
     uv run python docs/metric_tables.py          # rewrite the tables in place
     uv run python docs/metric_tables.py --check  # exit 1 when a table is stale
 
 Each table sits between ``<!-- metric-catalogue:<game> -->`` and
-``<!-- /metric-catalogue:<game> -->``; tests/unit/test_metric_catalogue.py checks them.
+``<!-- /metric-catalogue:<game> -->`` in its game's page (the PD's in docs/metrics.md, the
+arena's in docs/arena_scoring.md); tests/unit/test_metric_catalogue.py checks them.
 """
 
 from __future__ import annotations
@@ -12,39 +14,48 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from pdbench.metric_catalogue import MetricCatalogue
-from pdbench.pd.metrics import pd_metrics
+from pdbench.metric_catalogue import MetricCatalogue, load_game_catalogue
 
-DOC = Path(__file__).resolve().parent / "metrics.md"
-
-
-def catalogues() -> dict[str, MetricCatalogue]:
-    """Each documented game's catalogue by the name its markers use."""
-    return {"pd": pd_metrics()}
+DOCS = Path(__file__).resolve().parent
+DOC = DOCS / "metrics.md"
+ARENA_DOC = DOCS / "arena_scoring.md"
 
 
-def rendered(text: str) -> str:
-    """``text`` with every marked table replaced by its catalogue's table."""
-    for game, catalogue in catalogues().items():
+def catalogues() -> dict[str, tuple[Path, MetricCatalogue]]:
+    """Each documented game's page and catalogue, by the name its markers use."""
+    return {
+        "pd": (DOC, load_game_catalogue("pd_metrics.csv")),
+        "arena": (ARENA_DOC, load_game_catalogue("arena_metrics.csv")),
+    }
+
+
+def rendered(text: str, doc: Path = DOC) -> str:
+    """``text`` (the page ``doc``) with every table of a game documented there replaced by
+    its catalogue's table."""
+    for game, (page, catalogue) in catalogues().items():
+        if page != doc:
+            continue
         start, end = f"<!-- metric-catalogue:{game} -->\n", f"<!-- /metric-catalogue:{game} -->"
         head, _, rest = text.partition(start)
         _, found, tail = rest.partition(end)
         if not found:
-            raise SystemExit(f"{DOC}: no {start.strip()} ... {end} section")
+            raise SystemExit(f"{doc}: no {start.strip()} ... {end} section")
         text = head + start + catalogue.markdown_table() + end + tail
     return text
 
 
 def main(argv: list[str]) -> int:
-    text = DOC.read_text(encoding="utf-8")
-    new = rendered(text)
-    if "--check" in argv:
-        if new != text:
-            print(f"{DOC}: a metric table is stale (uv run python docs/metric_tables.py)")
-            return 1
-        return 0
-    DOC.write_text(new, encoding="utf-8")
-    return 0
+    stale = False
+    for doc in dict.fromkeys(page for page, _ in catalogues().values()):
+        text = doc.read_text(encoding="utf-8")
+        new = rendered(text, doc)
+        if "--check" in argv:
+            if new != text:
+                print(f"{doc}: a metric table is stale (uv run python docs/metric_tables.py)")
+                stale = True
+        else:
+            doc.write_text(new, encoding="utf-8")
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

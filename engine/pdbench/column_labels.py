@@ -1,28 +1,40 @@
 """The label catalogue: the human name and format of every mart column a person reads.
 
-Metric columns take their label from their game's metric catalogue
-(:mod:`pdbench.metric_catalogue`), with ``<metric>_ci_low``, ``_ci_high`` and ``_ci_note``
-derived from it; every other column is in ``column_labels.yml`` beside this module, or on its
-list of columns never shown. The viewer's tables, axes and tiles and the terminal summaries
-ask here; a missing value is written ``—``.
+Every label is written once, in a dbt seed. A metric column takes its label from its game's
+metric catalogue (``dbt_project/seeds/<game>_metrics.csv``, :mod:`pdbench.metric_catalogue`),
+with the ends of its interval and the note on it (``<metric>_ci_low``, ``_ci_high``,
+``_ci_note``) derived from it; every other column (keys, counts, ids, flags, texts, the
+columns both games' call summaries share) is a row of ``dbt_project/seeds/column_labels.csv``,
+which also lists the columns never shown (``is_shown`` false). A column with two labels is
+an error. The viewer's tables, axes and tiles, the report and the terminal summaries ask
+here; a missing value is written ``—``.
 """
 
 from __future__ import annotations
 
+import csv
 import math
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from pdbench.metric_catalogue import MetricCatalogue, all_catalogues
-from pdbench.yaml_files import read_yaml
+from pdbench.storage.dbt import DBT_PROJECT_DIR
 
-__all__ = ["MISSING", "ColumnLabel", "LabelCatalogue", "format_cell", "label", "label_catalogue"]
+__all__ = [
+    "MISSING",
+    "ColumnLabel",
+    "LabelCatalogue",
+    "format_cell",
+    "label",
+    "label_catalogue",
+    "load_label_catalogue",
+]
 
 MISSING = "—"
-LABELS_FILE = Path(__file__).with_name("column_labels.yml")
+LABELS_FILE = DBT_PROJECT_DIR / "seeds" / "column_labels.csv"
 Format = Literal["percent", "number", "count", "round", "flag", "usd", "seconds", "text"]
 
 
@@ -34,6 +46,18 @@ class ColumnLabel(BaseModel):
     label: str
     format: Format
     decimals: int = 3
+
+    @field_validator("decimals", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: object) -> object:
+        return 3 if value == "" else value
+
+
+class _LabelRow(ColumnLabel):
+    """One row of ``column_labels.csv``."""
+
+    column_name: str
+    is_shown: bool
 
 
 class LabelCatalogue(BaseModel):
@@ -56,46 +80,68 @@ class LabelCatalogue(BaseModel):
 
 def _metric_labels(
     catalogue: MetricCatalogue,
-) -> tuple[dict[str, ColumnLabel], dict[str, ColumnLabel]]:
+) -> tuple[list[tuple[str, ColumnLabel]], dict[str, ColumnLabel]]:
     """The labels of a metric catalogue's columns (intervals included), and of its metrics
     of one agent under their names without the side."""
-    columns: dict[str, ColumnLabel] = {}
+    columns: list[tuple[str, ColumnLabel]] = []
     agent: dict[str, ColumnLabel] = {}
     for metric in catalogue.metrics:
-        fmt = metric.format
+        fmt, decimals = metric.format, metric.decimals
         for column, text in metric.labelled_columns():
-            columns[column] = ColumnLabel(label=text, format=fmt, decimals=metric.decimals)
-            if metric.interval != "none":
-                for end in ("low", "high"):
-                    columns[f"{column}_ci_{end}"] = ColumnLabel(
-                        label=f"{text}, 95% {end}", format=fmt, decimals=metric.decimals
-                    )
-                columns[f"{column}_ci_note"] = ColumnLabel(
-                    label=f"{text}: why no interval", format="text"
+            columns.append((column, ColumnLabel(label=text, format=fmt, decimals=decimals)))
+            for end, end_text in metric.interval_columns(column, text):
+                end_format: Format = "text" if end.endswith("_ci_note") else fmt
+                columns.append(
+                    (end, ColumnLabel(label=end_text, format=end_format, decimals=decimals))
                 )
         if metric.per_agent:
             for column, text in metric.agent_columns():
-                agent[column] = ColumnLabel(label=text, format=fmt, decimals=metric.decimals)
+                agent[column] = ColumnLabel(label=text, format=fmt, decimals=decimals)
     return columns, agent
+
+
+_LABEL = {"label", "format", "decimals"}
+
+
+def _label_rows(path: Path) -> list[_LabelRow]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return [_LabelRow.model_validate(row) for row in csv.DictReader(handle)]
+
+
+def load_label_catalogue(labels_file: Path, catalogues: list[MetricCatalogue]) -> LabelCatalogue:
+    """The labels of ``labels_file`` (a CSV like ``column_labels.csv``) and of the metric
+    catalogues; a ValueError naming the column when two of them label the same column."""
+    rows = _label_rows(labels_file)
+    labelled: list[tuple[str, ColumnLabel, str]] = [
+        (
+            row.column_name,
+            ColumnLabel.model_validate(row.model_dump(include=_LABEL)),
+            labels_file.name,
+        )
+        for row in rows
+        if row.is_shown
+    ]
+    agent_columns: dict[str, ColumnLabel] = {}
+    for catalogue in catalogues:
+        sided, agent = _metric_labels(catalogue)
+        labelled += [(column, found, catalogue.source) for column, found in sided]
+        agent_columns.update(agent)
+    never_shown = tuple(row.column_name for row in rows if not row.is_shown)
+    columns: dict[str, ColumnLabel] = {}
+    source: dict[str, str] = dict.fromkeys(never_shown, f"{labels_file.name} (never shown)")
+    for column, found, where in labelled:
+        if column in source:
+            raise ValueError(f"{column}: labelled twice, in {source[column]} and in {where}")
+        source[column] = where
+        columns[column] = found
+    return LabelCatalogue(columns=columns, never_shown=never_shown, agent_columns=agent_columns)
 
 
 @cache
 def label_catalogue() -> LabelCatalogue:
-    """The labels of ``column_labels.yml`` and of every game's metric catalogue."""
-    raw = read_yaml(LABELS_FILE)
-    metric_columns: dict[str, ColumnLabel] = {}
-    agent_columns: dict[str, ColumnLabel] = {}
-    for catalogue in all_catalogues():
-        sided, agent = _metric_labels(catalogue)
-        metric_columns.update(sided)
-        agent_columns.update(agent)
-    return LabelCatalogue.model_validate(
-        {
-            "columns": {**raw["columns"], **metric_columns},
-            "never_shown": raw.get("never_shown", []),
-            "agent_columns": agent_columns,
-        }
-    )
+    """The labels of ``dbt_project/seeds/column_labels.csv`` and of every game's metric
+    catalogue."""
+    return load_label_catalogue(LABELS_FILE, all_catalogues())
 
 
 def label(column: str, *, per_agent: bool = False) -> str:

@@ -1,8 +1,10 @@
 """A game's metric catalogue: every metric once, with its label, unit, format and definition.
 
-A game keeps its catalogue as a dbt seed, ``dbt_project/seeds/<game>_metrics.csv``: the SQL
-models join it (the PD's int_pd_metric_columns), and Python reads it here, typed. The viewer's
-metric lists, ``pdbench compare`` and the metric table of ``docs/metrics.md`` come from it.
+A game keeps its catalogue as a dbt seed, ``dbt_project/seeds/<game>_metrics.csv``
+(``pd_metrics.csv``, ``arena_metrics.csv``): the SQL models join it (the PD's
+int_pd_metric_columns), and Python reads it here, typed. The labels of the viewer, the report
+and the terminal summaries (:mod:`pdbench.column_labels`), the viewer's metric lists,
+``pdbench compare`` and the metric tables of ``docs/metrics.md`` come from it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ __all__ = [
 
 SIDES = ("a", "b")
 Format = Literal["percent", "number", "count", "round", "flag", "seconds", "usd"]
+Interval = Literal["t", "wilson", "welch", "agresti_caffo", "fisher_z", "bootstrap", "none"]
 
 
 class Metric(BaseModel):
@@ -46,22 +49,36 @@ class Metric(BaseModel):
     """Decimals of a ``number``."""
     is_rate: bool
     """A share in [0, 1]."""
-    interval: Literal["t", "wilson", "none"]
-    """Student's t over replicates, Wilson on pooled counts, or no interval."""
-    condition: Literal["mean", "pooled", "sum", "own"]
-    """How a condition row gets it from its replicates."""
+    interval: Interval
+    """Its 95% interval: Student's t, Wilson on counts, Welch's t for a difference of two
+    means, Agresti-Caffo for a difference of two shares, Fisher's z for a correlation, the
+    percentiles of a bootstrap, or none."""
+    interval_stem: str | None = None
+    """The interval's columns are ``<interval_stem>_ci_low`` and ``_ci_high``; the metric's
+    own column when None."""
+    condition: Literal["mean", "pooled", "sum", "own"] | None = None
+    """How a condition row gets it from its replicates (a PD metric)."""
+    marts: tuple[str, ...] = ()
+    """The marts (file names without ``.parquet``) it is a column of; apart by spaces in the
+    seed. Empty for the PD, whose metrics are the columns of its wide marts."""
     description: str
-    definition: str
+    definition: str = ""
+    """The definition the docs give; the description when empty."""
     trials: str | None = None
     """For a rate counting events over a known number of trials per replicate, the count
     column (without its side) that holds that number."""
     successes: str | None = None
     """For a share pooled over replicates, the count column of its successes."""
 
-    @field_validator("trials", "successes", mode="before")
+    @field_validator("trials", "successes", "interval_stem", "condition", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return value or None
+
+    @field_validator("marts", mode="before")
+    @classmethod
+    def _words(cls, value: object) -> object:
+        return value.split() if isinstance(value, str) else value
 
     def columns(self) -> list[str]:
         """The columns of ``aggregates.parquet`` this metric fills, in their order."""
@@ -81,6 +98,19 @@ class Metric(BaseModel):
         """The column of one side without its suffix (``agent_metrics.parquet``), labelled."""
         return [(self.name, self.label)]
 
+    def interval_columns(self, column: str, label: str) -> list[tuple[str, str]]:
+        """The columns of the interval of ``column`` (one of :meth:`columns`, labelled
+        ``label``), each labelled: its low and high ends, and the note saying why there is
+        none; no column for a metric without an interval."""
+        if self.interval == "none":
+            return []
+        stem = self.interval_stem or column
+        return [
+            (f"{stem}_ci_low", f"{label}, 95% low"),
+            (f"{stem}_ci_high", f"{label}, 95% high"),
+            (f"{stem}_ci_note", f"{label}: why no interval"),
+        ]
+
 
 class MetricCatalogue(BaseModel):
     """A game's metrics in the order of its marts' columns."""
@@ -88,6 +118,8 @@ class MetricCatalogue(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     metrics: tuple[Metric, ...]
+    source: str = ""
+    """The seed it was read from (``pd_metrics.csv``), for messages."""
 
     @property
     def agent_columns(self) -> tuple[str, ...]:
@@ -112,19 +144,26 @@ class MetricCatalogue(BaseModel):
         return [m for m in self.metrics if interval is None or m.interval in interval]
 
     def markdown_table(self) -> str:
-        """The catalogue as the Markdown table of ``docs/metrics.md``."""
+        """The catalogue as a Markdown table of ``docs/metrics.md``, with the marts of each
+        metric when the catalogue names them."""
+        with_marts = any(metric.marts for metric in self.metrics)
+        head = ["column", "label", "unit", "interval", *(["marts"] if with_marts else [])]
         lines = [
-            "| column | label | unit | interval | definition |",
-            "| --- | --- | --- | --- | --- |",
+            "| " + " | ".join([*head, "definition"]) + " |",
+            "| " + " | ".join(["---"] * (len(head) + 1)) + " |",
         ]
         for metric in self.metrics:
             column = f"`{metric.name}`"
             if metric.per_agent:
                 column += " (`_a`, `_b`)"
-            definition = metric.definition.replace("|", "\\|")
-            lines.append(
-                f"| {column} | {metric.label} | {metric.unit} | {metric.interval} | {definition} |"
-            )
+            interval: str = metric.interval
+            if metric.interval_stem:
+                interval += f" (`{metric.interval_stem}_ci_*`)"
+            cells = [column, metric.label, metric.unit, interval]
+            if with_marts:
+                cells.append(", ".join(f"`{mart}`" for mart in metric.marts))
+            cells.append(metric.definition or metric.description)
+            lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
         return "\n".join(lines) + "\n"
 
 
@@ -137,7 +176,7 @@ def load_catalogue(path: Path) -> MetricCatalogue:
             for row in csv.DictReader(handle)
         ]
     metrics = sorted((Metric.model_validate(row) for row in rows), key=lambda m: m.position)
-    return MetricCatalogue(metrics=tuple(metrics))
+    return MetricCatalogue(metrics=tuple(metrics), source=path.name)
 
 
 def load_game_catalogue(file_name: str) -> MetricCatalogue:

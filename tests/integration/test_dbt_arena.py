@@ -386,6 +386,27 @@ def test_torn_line_and_invalid_scores_are_not_counted(planted_run: Path) -> None
     assert n_invalid == 1
 
 
+def test_share_of_tens_is_counted_from_the_judgements(planted_run: Path) -> None:
+    # counted here from judgments.jsonl: per judge, the 10s among the judgements with a score
+    tens: dict[str, int] = {}
+    scored: dict[str, int] = {}
+    for line in (planted_run / ArenaFiles.JUDGMENTS).read_text().splitlines():
+        record = json.loads(line)
+        if record["score"] is None:
+            continue
+        judge = record["judge"]
+        scored[judge] = scored.get(judge, 0) + 1
+        tens[judge] = tens.get(judge, 0) + (record["score"] == 10)
+    shares = dict(
+        _rows(planted_run, "select judge, top_score_rate from '{run}/judge_stats.parquet'")
+    )
+    assert set(shares) == set(scored)
+    for judge, share in shares.items():
+        assert share == pytest.approx(tens[judge] / scored[judge], abs=1e-12), judge
+    # the lenient judge gives 10s, a strict one none: the shares are not all alike
+    assert shares["cyd"] > 0 and min(shares.values()) < shares["cyd"]
+
+
 def test_every_judge_awards_five_on_average(planted_run: Path) -> None:
     means = _rows(planted_run, "select normalized_mean from '{run}/judge_stats.parquet'")
     assert all(abs(mean - 5) < 1e-9 for (mean,) in means)

@@ -1,5 +1,7 @@
 """Every column of every mart a demo run builds has a human label (the label catalogue,
-pdbench.column_labels) or is on its list of columns never shown."""
+pdbench.column_labels: the games' metric catalogues and dbt_project/seeds/column_labels.csv,
+which may not label a column twice) or is on its list of columns never shown; the arena's
+metric catalogue names the marts its metrics are columns of."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 from pdbench.arena.marts import ArenaMart, SeriesMart
 from pdbench.column_labels import label_catalogue
+from pdbench.metric_catalogue import load_game_catalogue
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 
@@ -58,3 +61,23 @@ def test_every_series_mart_column_is_labelled(series_run: Path):
 def test_every_score_arms_column_is_labelled(peerrank_run: Path):
     checked, missing = _unlabelled(peerrank_run, [ArenaMart.SCORE_ARMS])
     assert checked == 1 and missing == {}
+
+
+def test_the_arena_catalogue_names_the_marts_of_its_metrics(
+    arena_run: Path, series_run: Path, peerrank_run: Path
+):
+    schemas: dict[str, set[str]] = {}
+    for run_dir in (arena_run, series_run, peerrank_run):
+        for path in run_dir.glob("*.parquet"):
+            schemas.setdefault(path.stem, set()).update(pq.read_schema(path).names)
+    missing = []
+    checked = 0
+    for metric in load_game_catalogue("arena_metrics.csv").metrics:
+        for mart in metric.marts:
+            assert mart in schemas, (metric.name, mart)
+            checked += 1
+            ends = [column for column, _ in metric.interval_columns(metric.name, metric.label)]
+            wanted = [metric.name, *(c for c in ends if not c.endswith("_ci_note"))]
+            missing += [(mart, column) for column in wanted if column not in schemas[mart]]
+    assert checked > 100 and missing == []
+    assert "top_score_rate" in schemas["judge_stats"]

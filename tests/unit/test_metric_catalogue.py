@@ -1,5 +1,6 @@
-"""The metric catalogue (dbt_project/seeds/pd_metrics.csv) as Python reads it, the
-label catalogue built on it, and the metric table of docs/metrics.md written from it."""
+"""The metric catalogues (dbt_project/seeds/pd_metrics.csv, arena_metrics.csv) as Python
+reads them, the label catalogue built on them, and the metric tables of docs/metrics.md and
+docs/arena_scoring.md written from them."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from pdbench.column_labels import format_cell, label, label_catalogue
+from pdbench.metric_catalogue import load_game_catalogue
 from pdbench.pd.metrics import pd_metrics
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -79,3 +81,26 @@ def test_the_docs_metric_table_is_the_catalogue():
     text = (DOCS / "metrics.md").read_text(encoding="utf-8")
     assert module.rendered(text) == text, "stale: uv run python docs/metric_tables.py"
     assert "| `forgiveness_rate` (`_a`, `_b`) | forgiveness |" in text
+
+
+def test_the_arena_docs_metric_table_is_the_arena_catalogue():
+    module = _metric_tables()
+    page = DOCS / "arena_scoring.md"
+    text = page.read_text(encoding="utf-8")
+    assert module.rendered(text, page) == text, "stale: uv run python docs/metric_tables.py"
+    assert (
+        "| `top_score_rate` | share of 10s given | share of scored judgements | none "
+        "| `judge_stats` |" in text
+    )
+    assert module.main(["--check"]) == 0
+
+
+def test_the_arena_catalogue_is_read_like_the_pds():
+    arena = load_game_catalogue("arena_metrics.csv")
+    assert [m.position for m in arena.metrics] == sorted(m.position for m in arena.metrics)
+    assert all(m.condition is None and not m.per_agent for m in arena.metrics)
+    assert all(m.marts for m in arena.metrics)
+    # a rate is a share shown in percent, and the other way round
+    assert all(m.is_rate == (m.format == "percent") for m in arena.metrics)
+    # the PD's catalogue keeps its own interval columns (no stem) and its condition rule
+    assert all(m.interval_stem is None and m.condition for m in pd_metrics().metrics)
