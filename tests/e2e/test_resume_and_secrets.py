@@ -207,16 +207,27 @@ def test_ctrl_c_stops_the_run_and_its_dbt_compile_without_a_traceback(
     )
     matches = project / "out" / PDFiles.MATCHES
     _wait_for_matches(matches, at_least=1)
-    # started by the thread that compiles: listed under that thread's task
-    tasks = Path(f"/proc/{process.pid}/task").glob("*/children")
-    children = [child for task in tasks for child in task.read_text().split()]
-    assert len(children) == 1, "dbt compiles the project while pdbench plays"
+    children = _until_children(process.pid)  # dbt compiles the project while pdbench plays
+    assert len(children) == 1
     os.killpg(process.pid, signal.SIGINT)
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130, stderr
     assert stderr.strip().endswith("out is marked interrupted")
     assert "Traceback" not in stderr
     _until_gone(int(children[0]))  # dbt has ended too
+
+
+def _until_children(pid: int, bound_s: float = 60.0) -> list[str]:
+    """The child processes of ``pid`` once it has one (a thread of it may start them: each
+    thread's are listed under its own task)."""
+    deadline = time.monotonic() + bound_s
+    while time.monotonic() < deadline:
+        tasks = Path(f"/proc/{pid}/task").glob("*/children")
+        children = [child for task in tasks for child in task.read_text().split()]
+        if children:
+            return children
+        threading.Event().wait(0.05)
+    raise AssertionError(f"process {pid} started no child in {bound_s} s")
 
 
 def _until_gone(pid: int, bound_s: float = 60.0) -> None:

@@ -15,12 +15,12 @@ build``, in a process of its own.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import shutil
 import tempfile
 import threading
+from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -57,38 +57,39 @@ _game_model_folders: dict[str, Path] = {}
 """Game name -> the folder of its dbt models, for games whose models live outside the
 project (:func:`add_game_models`)."""
 _FAILED_STATUSES = {"error", "fail", "runtime error"}
-_compiling: dict[str | None, threading.Thread] = {}
-_compiling_lock = threading.Lock()
+_ahead: dict[str | None, Future[CompiledProject]] = {}
+"""The compilation :func:`prepare_dbt` started, per set of outside games' models."""
+_ahead_lock = threading.Lock()
 
 
 def prepare_dbt() -> None:
-    """Compile the project now, in the background, if this version of it has not been: the
-    first build then finds it compiled."""
+    """Compile the project now, in the background, if this version of it has not been (and
+    load it if it has): the first build then finds it ready."""
     game_models = _game_models_dir()
-    with _compiling_lock:
-        if game_models not in _compiling:
-            thread = threading.Thread(
-                target=_compile_quietly,
-                args=(game_models,),
-                name="pdbench-dbt-compile",
-                daemon=True,
-            )
-            _compiling[game_models] = thread
-            thread.start()
+    with _ahead_lock:
+        if game_models in _ahead:
+            return
+        ahead: Future[CompiledProject] = Future()
+        _ahead[game_models] = ahead
+    threading.Thread(
+        target=_compile_ahead, args=(game_models, ahead), name="pdbench-dbt-compile", daemon=True
+    ).start()
 
 
-def _compile_quietly(game_models: str | None) -> None:
-    # a project dbt cannot compile is reported by the build that needs it
-    with contextlib.suppress(AggregationError):
-        compiled_project(DBT_PROJECT_DIR, game_models)
+def _compile_ahead(game_models: str | None, ahead: Future[CompiledProject]) -> None:
+    try:
+        ahead.set_result(compiled_project(DBT_PROJECT_DIR, game_models))
+    except Exception as err:  # reported by the build that needs it
+        ahead.set_exception(err)
 
 
 def _project() -> CompiledProject:
+    """The compiled project: the one :func:`prepare_dbt` made ready, once; else as it is now."""
     game_models = _game_models_dir()
-    with _compiling_lock:
-        ahead = _compiling.pop(game_models, None)
-    if ahead is not None:
-        ahead.join()
+    with _ahead_lock:
+        ahead = _ahead.pop(game_models, None)
+    if ahead is not None and ahead.exception() is None:
+        return ahead.result()
     if not (DBT_PROJECT_DIR / "dbt_project.yml").is_file():
         raise AggregationError(f"dbt project not found at {DBT_PROJECT_DIR}")
     return compiled_project(DBT_PROJECT_DIR, game_models)
