@@ -4,11 +4,11 @@ Not a test. For each run measured, in fresh processes as a user would start them
 
 - play: ``pdbench run <config> --no-aggregate`` (the baseline: the same run without metrics);
 - aggregate: ``pdbench aggregate <run_dir>``, best of 3;
-- the build's nodes: ``aggregate_run`` once more in a child process that times each node the
-  compiled project runs (``pdbench.storage.dbt_execute``), printed models and tests apart,
-  slowest first, each with its seconds and its share of the aggregate's wall time; what no
-  node accounts for (starting Python, loading the compiled project, the run's set-up, counting
-  the marts' rows, the summary) is printed as "outside the nodes".
+- the build's nodes: ``pdbench aggregate`` once more with ``PDBENCH_DBT_RUN_RESULTS`` set, so
+  that the build writes each node's seconds (``pdbench.storage.dbt_execute``), printed models
+  and tests apart, slowest first, each with its seconds and its share of the aggregate's wall
+  time; what no node accounts for (starting Python, loading the compiled project, the run's
+  set-up, counting the marts' rows, the summary) is printed as "outside the nodes".
 
 Runs: the demo (``configs/experiment.yaml``), the policy round robin
 (``configs/round_robin.yaml`` with ``--replicates``, default 50: 21 pairings, about 200 rounds
@@ -35,26 +35,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 ROOT = Path(__file__).resolve().parents[1]
-_TIMED = """
-import json, sys, time
-from pdbench.aggregate import aggregate_run
-from pdbench.storage import dbt_execute
-
-times = []
-node = dbt_execute._Build._node
-
-def timed(self, one, con):
-    started = time.perf_counter()
-    try:
-        return node(self, one, con)
-    finally:
-        times.append((one.resource_type, one.name, time.perf_counter() - started))
-
-dbt_execute._Build._node = timed
-started = time.perf_counter()
-aggregate_run(sys.argv[1])
-print(json.dumps({"wall": time.perf_counter() - started, "nodes": times}))
-"""
+RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
+"""pdbench.storage.dbt_execute writes each build's node timings into this folder."""
 
 
 @dataclass(frozen=True)
@@ -69,12 +51,13 @@ def load_average() -> str:
     return " / ".join(f"{value:.1f}" for value in os.getloadavg())
 
 
-def pdbench(*arguments: str) -> float:
+def pdbench(*arguments: str, env: dict[str, str] | None = None) -> float:
     """Wall seconds of ``pdbench <arguments>`` in a fresh process (its output discarded)."""
     start = time.perf_counter()
     done = subprocess.run(
         [str(Path(sys.executable).with_name("pdbench")), *arguments],
         cwd=ROOT,
+        env=os.environ | (env or {}),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -86,13 +69,16 @@ def pdbench(*arguments: str) -> float:
 
 
 def timed_nodes(run_dir: Path) -> tuple[list[Node], float]:
-    """Each node's seconds in one ``aggregate_run`` of ``run_dir`` (a child process), and
-    the aggregate's wall seconds there."""
-    done = subprocess.run(
-        [sys.executable, "-c", _TIMED, str(run_dir)], capture_output=True, text=True, check=True
-    )
-    answer = json.loads(done.stdout.strip().splitlines()[-1])
-    return [Node(kind, name, seconds) for kind, name, seconds in answer["nodes"]], answer["wall"]
+    """Each node's seconds in one ``pdbench aggregate`` of ``run_dir``, and its wall seconds."""
+    with tempfile.TemporaryDirectory(prefix="pdbench-profile-") as folder:
+        wall = pdbench("aggregate", str(run_dir), env={RUN_RESULTS_ENV: folder})
+        nodes = [
+            Node(result["unique_id"].split(".")[0], result["unique_id"].split(".")[2],
+                 result["execution_time"])
+            for path in sorted(Path(folder).glob("run_results-*.json"))
+            for result in json.loads(path.read_text(encoding="utf-8"))["results"]
+        ]  # fmt: skip
+    return nodes, wall
 
 
 def print_nodes(title: str, nodes: list[Node], *, wall: float, top: int) -> float:
@@ -108,7 +94,7 @@ def profile(label: str, run_dir: Path, *, play: float | None, top: int) -> None:
     """Aggregate ``run_dir`` and print where the time went."""
     load = load_average()
     wall = min(pdbench("aggregate", str(run_dir)) for _ in range(3))
-    nodes, in_process = timed_nodes(run_dir)
+    nodes, timed = timed_nodes(run_dir)
     rounds = sum(1 for _ in (run_dir / "rounds.jsonl").open("rb"))
     print(
         f"\n{label}: {rounds:,} rounds in {run_dir}  (load average {load}, cpus={os.cpu_count()})"
@@ -118,17 +104,14 @@ def profile(label: str, run_dir: Path, *, play: float | None, top: int) -> None:
     print(f"  aggregate (pdbench aggregate, best of 3): {wall:.2f} s")
     if play is not None:
         print(f"  play + aggregate / play: {(play + wall) / play:.1f}x")
-    print(f"  aggregate_run in a child process, its nodes timed: {in_process:.2f} s")
+    print(f"  the same, its nodes timed: {timed:.2f} s")
     in_nodes = 0.0
     for title, kinds in (("models and seeds", {"model", "seed"}), ("data tests", {"test"})):
         chosen = [node for node in nodes if node.kind in kinds]
         if chosen:
-            in_nodes += print_nodes(title, chosen, wall=in_process, top=top)
-    outside = in_process - in_nodes
-    print(f"  outside the nodes (set-up, counting, summary): {outside:.2f} s")
-    print(
-        f"  pdbench aggregate outside aggregate_run (start-up, imports): {wall - in_process:.2f} s"
-    )
+            in_nodes += print_nodes(title, chosen, wall=timed, top=top)
+    outside = timed - in_nodes
+    print(f"  outside the nodes (start-up, set-up, counting, summary): {outside:.2f} s")
 
 
 def main() -> None:

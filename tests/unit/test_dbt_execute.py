@@ -267,3 +267,19 @@ def test_a_compilation_in_a_folder_others_may_write_in_is_never_read(
     assert dbt_compile._read(where / dbt_compile.PROJECT_FILE) is None
     with pytest.raises(AggregationError, match="another user may write in this folder"):
         dbt_compile.compiled_project(project, None)
+
+
+def test_with_the_results_folder_set_each_node_s_seconds_are_written(
+    run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PDBENCH_DBT_RUN_RESULTS", str(tmp_path / "results"))
+    test = _test("big", 'select * from "memory"."main"."stg_rounds" where n > 5', "stg_rounds")
+    execute(_project(test), DbtRequest("build", run_dir=run_dir, select="+g_totals"))
+    written = json.loads((tmp_path / "results" / "run_results-0.json").read_text())["results"]
+    assert {(r["unique_id"], r["status"]) for r in written} == {
+        ("model.p.stg_rounds", "success"),
+        ("test.p.big.0123456789", "pass"),
+        ("model.p.int_doubled", "success"),
+        ("model.p.g_totals", "success"),
+    }
+    assert all(r["execution_time"] >= 0 for r in written)

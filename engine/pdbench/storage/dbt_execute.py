@@ -29,10 +29,12 @@ every failed model and test. Interrupted (Ctrl-C), the statement running is stop
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -65,6 +67,10 @@ BUILD_THREADS = 1
 demo's from 2.41 to 2.56 s (best of 4 and of 2, alternated): DuckDB's own threads and the other
 processes had the cores already. Either way the nodes run on a thread of their own, so that a
 Ctrl-C in pdbench's stops the statement running (:meth:`_Build._interrupt`)."""
+RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
+"""A folder to write each build's node timings into (the benchmarks set it), as
+``run_results-<n>.json`` with the fields of dbt's ``run_results.json`` they read:
+``results[]`` of ``unique_id``, ``status`` and ``execution_time`` (seconds)."""
 PROFILE = "dbt_profiles.yml"
 """The dbt profile, whose DuckDB ``config_options`` (the memory limit) a build uses too."""
 _MARTS = "parquet_copy"
@@ -190,9 +196,11 @@ def execute(project: CompiledProject, request: DbtRequest) -> DbtResults:
         try:
             # the marts to write empty are among the selection's, what is excluded included
             empty = (selected(project, request.select, None), request.empty_marts)
-            outcome = _Build(project, database, threads).run(
-                waits, run_dir, spill, empty=empty, only_empty=not chosen
-            )
+            build = _Build(project, database, threads)
+            try:
+                outcome = build.run(waits, run_dir, spill, empty=empty, only_empty=not chosen)
+            finally:
+                _keep_timings(build.timings)
         finally:
             database.close()
     finally:
@@ -279,6 +287,8 @@ class _Build:
         self._lock = threading.Lock()
         self._busy: set[duckdb.DuckDBPyConnection] = set()
         """The cursors of the nodes running, to interrupt when pdbench is."""
+        self.timings: list[dict[str, Any]] = []
+        """Each node run: its unique_id, status and seconds (:data:`RUN_RESULTS_ENV`)."""
 
     def run(
         self,
@@ -388,11 +398,18 @@ class _Build:
                 raise AggregationError("the build was stopped")
             cursor = self.database.cursor()
             self._busy.add(cursor)
+        started, status = time.perf_counter(), "error"
         try:
-            return self._node(node, cursor)
+            verdict = self._node(node, cursor)
+            status = "success" if node.resource_type != "test" else _status(verdict)
+            return verdict
         finally:
+            seconds = time.perf_counter() - started
             with self._lock:
                 self._busy.discard(cursor)
+                self.timings.append(
+                    {"unique_id": node.unique_id, "status": status, "execution_time": seconds}
+                )
             cursor.close()
 
     def _define_run_macros(self, run_dir: Path, spill: Path, *, only_empty: bool) -> None:
@@ -498,6 +515,22 @@ class _Build:
                     f"create view {node.relation_name} as (\n{node.compiled_code}\n)"
                 )
         return marts
+
+
+def _status(verdict: str | None) -> str:
+    """A data test's status as dbt's ``run_results.json`` names it."""
+    return "pass" if verdict is None else "warn" if verdict == "" else "fail"
+
+
+def _keep_timings(timings: list[dict[str, Any]]) -> None:
+    """Write the build's node timings into ``$PDBENCH_DBT_RUN_RESULTS``, when it is set."""
+    folder = os.environ.get(RUN_RESULTS_ENV)
+    if not folder:
+        return
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    path = target / f"run_results-{len(list(target.glob('run_results-*.json')))}.json"
+    path.write_text(json.dumps({"results": timings}), encoding="utf-8")
 
 
 def _kind(node: Node) -> str:
