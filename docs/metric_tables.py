@@ -6,7 +6,7 @@
 
 Each table sits between ``<!-- metric-catalogue:<game> -->`` and
 ``<!-- /metric-catalogue:<game> -->`` in its game's page (the PD's in docs/metrics.md, the
-arena's in docs/arena_scoring.md); tests/unit/test_metric_catalogue.py checks them.
+arena's in docs/arena_metrics.md); tests/unit/test_metric_catalogue.py checks them.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pdbench.metric_catalogue import MetricCatalogue, load_game_catalogue
 
 DOCS = Path(__file__).resolve().parent
 DOC = DOCS / "metrics.md"
-ARENA_DOC = DOCS / "arena_scoring.md"
+ARENA_DOC = DOCS / "arena_metrics.md"
 
 
 def catalogues() -> dict[str, tuple[Path, MetricCatalogue]]:

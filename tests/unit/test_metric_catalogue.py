@@ -1,6 +1,6 @@
 """The metric catalogues (dbt_project/seeds/pd_metrics.csv, arena_metrics.csv) as Python
 reads them, the label catalogue built on them, and the metric tables of docs/metrics.md and
-docs/arena_scoring.md written from them."""
+docs/arena_metrics.md written from them."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def test_the_docs_metric_table_is_the_catalogue():
 
 def test_the_arena_docs_metric_table_is_the_arena_catalogue():
     module = _metric_tables()
-    page = DOCS / "arena_scoring.md"
+    page = DOCS / "arena_metrics.md"
     text = page.read_text(encoding="utf-8")
     assert module.rendered(text, page) == text, "stale: uv run python docs/metric_tables.py"
     assert (
