@@ -177,7 +177,7 @@ class Game:
     """The folder gathering several runs of the game, if it has one."""
     commands: ClassVar[str] = ""
     """``"module:function"``: ``function(app)`` adds the game's own commands to the
-    ``typer.Typer`` of ``pdbench`` (with :func:`pdbench.cli_help.command`), importing what
+    ``typer.Typer`` of ``pdbench`` (with :func:`pdbench.cli.help.command`), importing what
     they run inside their bodies; empty: the game has none. Called, in the registry's order,
     when :func:`pdbench.cli.build_app` builds the command."""
 

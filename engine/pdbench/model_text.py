@@ -11,7 +11,7 @@ text to Markdown:
   punctuation character is backslash-escaped (CommonMark allows it for each), so no link,
   image, HTML tag, emphasis, colour or formula can form, and the text reads as written.
 
-The viewer (:mod:`pdbench.ui`) and the audience page (:mod:`pdbench.audience`) use only these
+The viewer (:mod:`pdbench.ui`) and the audience page (:mod:`pdbench.arena.audience`) use only these
 two for model text; ``tests/ui/test_model_text.py`` walks their pages with hostile text.
 """
 

@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
 from pathlib import Path
+
+import typer
 
 __all__ = ["AUDIENCE_APP", "STREAMLIT_APP", "audience_command", "streamlit_command"]
 
 STREAMLIT_APP = Path(__file__).parent / "ui" / "streamlit_app.py"
-AUDIENCE_APP = Path(__file__).parent / "audience" / "page.py"
+AUDIENCE_APP = Path(__file__).parent / "arena" / "audience" / "page.py"
 
 
 def _streamlit(app_path: Path, *, port: int, address: str, app_args: list[str]) -> list[str]:
@@ -56,3 +60,14 @@ def audience_command(run_dir: Path, *, port: int, address: str = "127.0.0.1") ->
     return _streamlit(
         AUDIENCE_APP, port=port, address=address, app_args=["--run-dir", str(run_dir)]
     )
+
+
+def serve(command: list[str], *, print_command: bool) -> None:
+    """Replace this process by a page's Streamlit ``command`` (stopping it stops the server),
+    or with ``--print-command`` print it."""
+    if print_command:
+        typer.echo(shlex.join(command))
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execvp(command[0], command)

@@ -9,7 +9,7 @@ import shlex
 from pathlib import Path
 
 from pdbench import cli
-from pdbench.audience.invites import INVITES_FILE
+from pdbench.arena.audience.invites import INVITES_FILE
 from typer.testing import CliRunner
 
 from tests.conftest import edit

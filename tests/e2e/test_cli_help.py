@@ -8,7 +8,7 @@ import shlex
 import pytest
 import typer
 from pdbench.cli import app
-from pdbench.cli_help import EXAMPLES
+from pdbench.cli.help import EXAMPLES
 from typer.testing import CliRunner
 
 COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands)

@@ -20,9 +20,9 @@ from urllib.parse import parse_qs, urlparse
 import duckdb
 import pytest
 from pdbench import cli
+from pdbench.arena.audience.invites import UNKNOWN_INVITE, issue_invites
 from pdbench.arena.marts import ArenaMart
 from pdbench.arena.records import ArenaFiles
-from pdbench.audience.invites import UNKNOWN_INVITE, issue_invites
 from pdbench.storage.jsonl import read_jsonl
 from typer.testing import CliRunner
 

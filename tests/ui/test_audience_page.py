@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from pdbench import cli
+from pdbench.arena.audience.ballot import open_audience_run
+from pdbench.arena.audience.invites import NO_INVITE, UNKNOWN_INVITE, issue_invites
+from pdbench.arena.audience.votes import append_vote, read_tally
 from pdbench.arena.records import AudienceVoteRecord
-from pdbench.audience.ballot import open_audience_run
-from pdbench.audience.invites import NO_INVITE, UNKNOWN_INVITE, issue_invites
-from pdbench.audience.votes import append_vote, read_tally
 from streamlit.testing.v1 import AppTest
 
 from tests.servers.local import SAFETY_NET_S

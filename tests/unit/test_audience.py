@@ -8,9 +8,9 @@ import threading
 from collections import Counter
 from pathlib import Path
 
+from pdbench.arena.audience.ballot import AudienceAnswer, next_answer
+from pdbench.arena.audience.votes import Tally, append_vote, read_tally
 from pdbench.arena.records import AudienceVoteRecord
-from pdbench.audience.ballot import AudienceAnswer, next_answer
-from pdbench.audience.votes import Tally, append_vote, read_tally
 
 ANSWERS = tuple(AudienceAnswer(f"a{i}", f"question {i}", f"answer {i}") for i in range(6))
 

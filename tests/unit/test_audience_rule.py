@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
+from pdbench.arena.audience.invites import INVITES_FILE, invite_links, invited_voter, issue_invites
+from pdbench.arena.audience.votes import MAX_VOTES_PER_MINUTE, cast_vote, read_tally
 from pdbench.arena.records import AudienceVoteRecord
-from pdbench.audience.invites import INVITES_FILE, invite_links, invited_voter, issue_invites
-from pdbench.audience.votes import MAX_VOTES_PER_MINUTE, cast_vote, read_tally
 from pdbench.errors import RunDirError
 
 

@@ -5,7 +5,7 @@ import io
 import json
 from pathlib import Path
 
-from pdbench.cli_progress import CallTally, RunProgress, lines_every
+from pdbench.cli.progress import CallTally, RunProgress, lines_every
 from rich.console import Console
 
 

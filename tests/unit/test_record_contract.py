@@ -10,10 +10,10 @@ from pathlib import Path
 import duckdb
 import pytest
 import yaml
+from pdbench.arena.audience.ballot import open_audience_run
+from pdbench.arena.audience.votes import append_vote
 from pdbench.arena.records import AudienceVoteRecord
 from pdbench.arena.runner import run_arena
-from pdbench.audience.ballot import open_audience_run
-from pdbench.audience.votes import append_vote
 from pdbench.games import load_config, record_sources, records
 from pdbench.imports import FORMATS, ImportOptions
 from pdbench.pd.experiment import run_experiment

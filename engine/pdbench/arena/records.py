@@ -4,7 +4,7 @@ self-assessment, a person's vote on an answer, and the embedding of a question o
 Each but the vote and the embedding is the outcome of one call task
 (:mod:`pdbench.arena.tasks`): the fields every outcome has (:class:`ArenaRecord`) come first,
 as the engine writes them, then the record's own. A vote is written by the audience page
-(:mod:`pdbench.audience`); an embedding by the embed phase (:mod:`pdbench.arena.diversity`).
+(:mod:`pdbench.arena.audience`); an embedding by the embed phase (:mod:`pdbench.arena.diversity`).
 
 A pairwise judgement is one verdict of a judge on two answers to one question, written by
 the pairwise judging phase or by ``pdbench import`` from another study's verdicts (the
@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pdbench.storage.records.fields import Count, Ordinal, Record, Score, stored_prompt
-from pdbench.storage.records.files import RecordFile, RecordSource
+from pdbench.storage.records.files import RecordFile, RecordSource, declare_run_file
 
 __all__ = [
     "ARENA_RECORDS",
@@ -51,6 +51,8 @@ class ArenaFiles:
     SELF_ASSESSMENTS = "self_assessments.jsonl"
     EMBEDDINGS = "embeddings.jsonl"
     PAIRWISE_JUDGMENTS = "pairwise_judgments.jsonl"
+    AUDIENCE_INVITES = declare_run_file("audience_invites.jsonl")
+    """The audience page's invites (:mod:`pdbench.arena.audience.invites`): not a record."""
 
 
 JudgmentArm = Literal["plain", "named", "fixed_order"]

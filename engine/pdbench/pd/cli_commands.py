@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from pdbench.cli_errors import user_errors
-from pdbench.cli_help import command
+from pdbench.cli.errors import user_errors
+from pdbench.cli.help import command
 from pdbench.errors import RunDirError
 from pdbench.storage.manifest import read_manifest
 

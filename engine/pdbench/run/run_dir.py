@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from pdbench.audience.invites import INVITES_FILE
 from pdbench.clock import utc_timestamp
 from pdbench.errors import PdbenchError, RunDirError
 from pdbench.providers.base import sdk_packages
@@ -130,7 +129,7 @@ def is_run_file(path: Path) -> bool:
     return (
         name in record_file_names()
         or name.endswith(".parquet")
-        or name in (LOCK_FILE, MARTS_MANIFEST, INVITES_FILE)
+        or name in (LOCK_FILE, MARTS_MANIFEST)
     )
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
-from pdbench.cli_errors import user_errors
-from pdbench.cli_help import command
+from pdbench.cli.errors import user_errors
+from pdbench.cli.help import command
 from pdbench.clock import utc_timestamp
 from pdbench.config.base import NAME_PATTERN, Seed, StrictModel
 from pdbench.config.loader import LoadedConfig

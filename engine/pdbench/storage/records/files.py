@@ -14,7 +14,14 @@ from pydantic import BaseModel
 from pdbench.storage.records.calls import CallRecord
 from pdbench.storage.records.manifest import RunManifest
 
-__all__ = ["RUN_RECORDS", "RecordFile", "RecordSource", "RunFiles", "record_file_names"]
+__all__ = [
+    "RUN_RECORDS",
+    "RecordFile",
+    "RecordSource",
+    "RunFiles",
+    "declare_run_file",
+    "record_file_names",
+]
 
 
 class RunFiles:
@@ -26,6 +33,14 @@ class RunFiles:
 
 _RECORD_FILE_NAMES: set[str] = set()
 """The file of every :class:`RecordSource` declared so far."""
+
+
+def declare_run_file(name: str) -> str:
+    """Declare ``name`` a file pdbench keeps in a game's run directories besides its records
+    (the arena's audience invites): replacing a run directory deletes it as it deletes the
+    records. Returns ``name``."""
+    _RECORD_FILE_NAMES.add(name)
+    return name
 
 
 def record_file_names() -> frozenset[str]:

@@ -9,8 +9,6 @@ directory behind.
 
 from __future__ import annotations
 
-import os
-import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,11 +16,11 @@ from typing import Annotated, Any
 
 import typer
 
-from pdbench import cli_run
-from pdbench.cli_errors import err as _err
-from pdbench.cli_errors import user_errors as _user_errors
-from pdbench.cli_help import CONTEXT_SETTINGS, EXAMPLES, FlagGroup, command
-from pdbench.cli_options import (
+from pdbench.cli import run_setup
+from pdbench.cli.errors import err as _err
+from pdbench.cli.errors import user_errors as _user_errors
+from pdbench.cli.help import CONTEXT_SETTINGS, EXAMPLES, FlagGroup, command
+from pdbench.cli.options import (
     Address,
     ChunkRounds,
     DryRun,
@@ -41,13 +39,13 @@ from pdbench.cli_options import (
     Resume,
     RunId,
 )
-from pdbench.cli_schema import schema
+from pdbench.cli.schemas import schema
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import RunDirError
 from pdbench.game import Game, PlayOptions, RunResult, imported
 from pdbench.games import GAMES, load_config
 from pdbench.imports.cli import import_help, run_import
-from pdbench.pages import AUDIENCE_APP, STREAMLIT_APP, audience_command, streamlit_command
+from pdbench.pages import AUDIENCE_APP, STREAMLIT_APP, audience_command, serve, streamlit_command
 from pdbench.storage.manifest import read_manifest
 from pdbench.storage.schema import RunFiles
 
@@ -118,14 +116,14 @@ def run(
         loaded, game = _checked(config, keys=not dry_run)
         if replicates is not None:
             loaded = game.with_replicates(loaded, replicates)
-        cluster = cli_run.executor(game, loaded, executor, chunk_rounds=chunk_rounds)
+        cluster = run_setup.executor(game, loaded, executor, chunk_rounds=chunk_rounds)
         run_dir = game.run_dir(loaded, output_dir)
         if resume and overwrite:
             raise RunDirError("--resume continues a run directory; --overwrite replaces it")
         if dry_run:
-            cli_run.print_plan(game, loaded, run_dir=run_dir, overwrite=overwrite, resume=resume)
+            run_setup.print_plan(game, loaded, run_dir=run_dir, overwrite=overwrite, resume=resume)
             return
-        if not (overwrite or resume) and cli_run.report_finished(run_dir, loaded.config):
+        if not (overwrite or resume) and run_setup.report_finished(run_dir, loaded.config):
             return
         if not no_aggregate or game.needs_dbt_while_playing(loaded):
             _prepare_dbt()
@@ -144,11 +142,11 @@ def run(
 
 
 def _play(game: Game, loaded: LoadedConfig, *, options: PlayOptions, run_dir: Path) -> RunResult:
-    """``game.play`` with its progress on stderr (:mod:`pdbench.cli_progress`): a bar per
+    """``game.play`` with its progress on stderr (:mod:`pdbench.cli.progress`): a bar per
     stage on a terminal, a line every few matches or calls elsewhere."""
     from dataclasses import replace
 
-    from pdbench.cli_progress import RunProgress
+    from pdbench.cli.progress import RunProgress
 
     with RunProgress(run_dir) as on_progress:
         try:
@@ -251,17 +249,6 @@ def report(
     typer.echo(f"wrote {written}")
 
 
-def _serve(command: list[str], *, print_command: bool) -> None:
-    """Replace this process by a page's Streamlit ``command`` (stopping it stops the server),
-    or with ``--print-command`` print it."""
-    if print_command:
-        typer.echo(shlex.join(command))
-        return
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os.execvp(command[0], command)
-
-
 def ui(
     run_dir: Annotated[
         Path,
@@ -282,52 +269,7 @@ def ui(
         if series_game(run_dir) is None and not runs_folder:
             read_manifest(run_dir)
     command = streamlit_command(run_dir, port=port, address=address)
-    _serve(command, print_command=print_command)
-
-
-def audience(
-    run_dir: Annotated[
-        Path, typer.Argument(help="An arena run directory written by `pdbench run`.")
-    ],
-    port: Annotated[int, typer.Option(min=1, max=65535, help="Port of the page.")] = 8502,
-    address: Address = "127.0.0.1",
-    print_command: PrintCommand = False,
-    invite: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            max=10_000,
-            help="Instead: issue this many invite links, one per voter, print them and exit "
-            "(the page takes votes only through them).",
-        ),
-    ] = None,
-    link_base: Annotated[
-        str | None,
-        typer.Option(
-            help="The page's address as voters reach it, for the invite links "
-            "(default: http://ADDRESS:PORT)."
-        ),
-    ] = None,
-) -> None:
-    """Serve the audience page: people score the run's answers, blinded, 0..10, through the
-    invite links `--invite` prints; the votes go to audience_votes.jsonl, the public-opinion
-    scores come from `pdbench aggregate`."""
-    from pdbench.audience.ballot import open_audience_run
-    from pdbench.audience.invites import invitation_lines, no_invite_line, page_url
-
-    with _user_errors():
-        open_audience_run(run_dir)
-        if invite is not None:
-            links, note = invitation_lines(
-                run_dir, invite, base_url=link_base or page_url(address, port)
-            )
-            typer.echo("\n".join(links))
-            _err(note)
-            return
-        if (warning := no_invite_line(run_dir)) is not None:
-            _err(f"warning: {warning}")
-    command = audience_command(run_dir, port=port, address=address)
-    _serve(command, print_command=print_command)
+    serve(command, print_command=print_command)
 
 
 def build_app() -> typer.Typer:
@@ -351,7 +293,6 @@ def build_app() -> typer.Typer:
             imported(game.commands)(app)
     _command(app, "report")(report)
     _command(app, "ui")(ui)
-    _command(app, "audience")(audience)
     _command(app, "schema")(schema)
     return app
 

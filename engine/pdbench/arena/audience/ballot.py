@@ -12,8 +12,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from pdbench.arena.audience.votes import Tally
 from pdbench.arena.records import ArenaFiles
-from pdbench.audience.votes import Tally
 from pdbench.errors import RunDirError
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.manifest import read_manifest

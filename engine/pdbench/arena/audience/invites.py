@@ -7,7 +7,7 @@ secret, and a token no one was given cannot be guessed (128 random bits). The pa
 vote only from an address that carries a token whose sha256 is in the file
 (:func:`invited_voter`); the voter id a vote records is derived from the token, so one
 invite is one voter, whatever the browser, the tab or the session: under the audience's rule
-(:func:`pdbench.audience.votes.cast_vote`) its vote on an answer counts once. A page without
+(:func:`pdbench.arena.audience.votes.cast_vote`) its vote on an answer counts once. A page without
 a token, or with one the file does not hold, takes no vote. Invites issued while the page
 serves are valid at once (the file is read on every page run).
 """
@@ -22,6 +22,7 @@ import secrets
 import socket
 from pathlib import Path
 
+from pdbench.arena.records import ArenaFiles
 from pdbench.clock import utc_timestamp
 from pdbench.errors import RunDirError
 from pdbench.storage.jsonl import dumps_line, read_jsonl
@@ -40,7 +41,7 @@ __all__ = [
     "page_url",
 ]
 
-INVITES_FILE = "audience_invites.jsonl"
+INVITES_FILE = ArenaFiles.AUDIENCE_INVITES
 """The run directory's file of invites: one line per invite, its sha256 and when it was
 issued."""
 INVITE_PARAM = "invite"

@@ -46,7 +46,6 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "pdbench audience data/runs/arena-demo --address 0.0.0.0 --port 8600",
     ),
     "schema": ("pdbench schema", "pdbench schema rounds"),
-    "worker": ("pdbench worker start", "pdbench worker status", "pdbench worker stop"),
 }
 
 

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from pdbench.cli_errors import err, one_line
-from pdbench.cli_options import DbtSources
+from pdbench.cli.errors import err, one_line
+from pdbench.cli.options import DbtSources
 from pdbench.games import record_sources, records
 from pdbench.storage.records.dbt_sources import write_sources
 

@@ -2,14 +2,14 @@
 
 Run as ``streamlit run page.py -- --run-dir <run_dir>`` (``pdbench audience <run_dir>``).
 A voter opens the page through the invite link the organiser gave them (``?invite=<token>``,
-:mod:`pdbench.audience.invites`): the token is the voter, checked on every page run and again
+:mod:`pdbench.arena.audience.invites`): the token is the voter, checked on every page run and again
 when a score is clicked, so a reload, a second tab or another browser is the same voter and
 is never shown an answer they already scored. Without a token, or with one that is not an
 invite of this run, the page says so and takes no vote. The answer on screen carries the id
 its vote will have; the vote is cast once, when a score is clicked, under the rule of
-:func:`pdbench.audience.votes.cast_vote` (one vote per voter per answer: a second one is
+:func:`pdbench.arena.audience.votes.cast_vote` (one vote per voter per answer: a second one is
 refused and the first stands; a rate limit), and the page moves on to the answer with the
-fewest votes (:func:`pdbench.audience.ballot.next_answer`).
+fewest votes (:func:`pdbench.arena.audience.ballot.next_answer`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,15 @@ from pathlib import Path
 
 import streamlit as st
 
+from pdbench.arena.audience.ballot import (
+    AudienceAnswer,
+    AudienceRun,
+    next_answer,
+    open_audience_run,
+)
+from pdbench.arena.audience.invites import INVITE_PARAM, NO_INVITE, UNKNOWN_INVITE, invited_voter
+from pdbench.arena.audience.votes import cast_vote, read_tally
 from pdbench.arena.records import AudienceVoteRecord
-from pdbench.audience.ballot import AudienceAnswer, AudienceRun, next_answer, open_audience_run
-from pdbench.audience.invites import INVITE_PARAM, NO_INVITE, UNKNOWN_INVITE, invited_voter
-from pdbench.audience.votes import cast_vote, read_tally
 from pdbench.clock import utc_timestamp
 from pdbench.errors import RunDirError
 from pdbench.model_text import show_model_text
