@@ -82,7 +82,7 @@ def test_a_run_folder_named_as_sql_builds_and_runs_none_of_it(
     aggregate_run(plain)
     built = _marts(hostile)
     assert built == _marts(plain)
-    aggregate_run(hostile)  # a build replayed (pdbench.storage.dbt_replay), as a second is
+    aggregate_run(hostile)  # a second build of the same compiled project
     assert _marts(hostile) == built
     assert not list(tmp_path.rglob("PWNED*"))
     assert not list(DBT_PROJECT_DIR.rglob("PWNED*"))
