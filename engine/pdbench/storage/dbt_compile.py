@@ -6,7 +6,8 @@ through DuckDB macros defined when a build starts (``dbt_project/macros/run_dir.
 compilation serves every run. Of the ``manifest.json`` it writes, pdbench reads documented
 fields only (each node's unique_id, resource_type, name, tags, config, depends_on,
 compiled_code, relation_name; each source's identifier and meta) and keeps them in a slim
-``project.json`` (reading it takes a few milliseconds, the manifest about 0.2 s).
+``project.json`` (1.1 MB, read in 6 ms; the manifest's 3.9 MB in 28 ms), beside dbt's saved
+parse (for a build by dbt itself); the rest of dbt's output is removed.
 
 Compilations are kept in the user's cache folder (``compiled/``, this user's alone), one per
 version of the project (:func:`compiled_dir`): a digest of the project's files, of the outside
@@ -50,6 +51,7 @@ VERSIONED = ("dbt-core", "dbt-duckdb", "dbt-adapters", "dbt-common", "duckdb")
 """The packages whose versions key a compilation: dbt's materializations and test macros
 live in dbt-core and dbt-adapters, the SQL is DuckDB's."""
 PROJECT_FILE = "project.json"
+PARTIAL_PARSE = "partial_parse.msgpack"
 _SKIPPED_FOLDERS = {"target", "logs", "dbt_packages", "outside_games", ".user.yml"}
 
 
@@ -155,8 +157,13 @@ def compiled_project(project_dir: Path, game_models: str | None) -> CompiledProj
         project = _compile(project_dir, game_models, building / "target")
         project = CompiledProject(project.nodes, project.record_files, key=where.name)
         (building / PROJECT_FILE).write_text(json.dumps(asdict(project)), encoding="utf-8")
-        shutil.rmtree(building / "target" / "compiled", ignore_errors=True)
-        shutil.rmtree(building / "target" / "run", ignore_errors=True)
+        # dbt's parse is kept for a build by dbt itself (saved_parse); the rest is read above
+        for written in (building / "target").iterdir():
+            if written.name != PARTIAL_PARSE:
+                if written.is_dir():
+                    shutil.rmtree(written, ignore_errors=True)
+                else:
+                    written.unlink(missing_ok=True)
         with contextlib.suppress(OSError):  # another process kept the same one first
             building.rename(where)
     finally:
@@ -270,7 +277,7 @@ def _read(path: Path) -> CompiledProject | None:
 def saved_parse(project_dir: Path, game_models: str | None) -> Path | None:
     """dbt's parse of this version of the project, written when it was compiled: a build by
     dbt (``--unit-tests``) starts from a copy of it instead of parsing the project again."""
-    where = compiled_dir(project_dir, game_models) / "target" / "partial_parse.msgpack"
+    where = compiled_dir(project_dir, game_models) / "target" / PARTIAL_PARSE
     with contextlib.suppress(OSError):
         if where.is_file() and is_private_folder(where.parent.parent.parent):
             return where
