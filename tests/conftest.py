@@ -17,7 +17,8 @@ CONFIGS = REPO / "configs"
 
 @pytest.fixture(scope="session", autouse=True)
 def _user_cache(tmp_path_factory: pytest.TempPathFactory):
-    """Caches a run keeps for the user (dbt's saved parse) go to a folder of the test session."""
+    """Caches a run keeps for the user (the compiled dbt project) go to a folder of the test
+    session."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user_cache")))
         yield

@@ -254,7 +254,7 @@ def write_answers_and_judgments(run_dir: Path, kept: list[tuple[str, str]]) -> N
 
 
 def run_dbt(run_dir: Path, select: str, *, unit_tests: bool = True) -> None:
-    """Build the selected arena models on run_dir, as pdbench does (its dbt worker)."""
+    """Build the selected arena models on run_dir, as pdbench does."""
     invoke_dbt(DbtRequest("build", run_dir=run_dir, select=select, unit_tests=unit_tests))
 
 

@@ -71,8 +71,9 @@ RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
 """A folder to write each build's node timings into (the benchmarks set it), as
 ``run_results-<n>.json`` with the fields of dbt's ``run_results.json`` they read:
 ``results[]`` of ``unique_id``, ``status`` and ``execution_time`` (seconds)."""
-PROFILE = "dbt_profiles.yml"
-"""The dbt profile, whose DuckDB ``config_options`` (the memory limit) a build uses too."""
+PROFILE = "profiles.yml"
+"""The dbt project's profile (a link to ``dbt_profiles.yml``), whose DuckDB ``config_options``
+(the memory limit) a build uses too."""
 _MARTS = "parquet_copy"
 
 
@@ -96,7 +97,7 @@ def record_files_macro(name: str) -> str:
 def _config_options() -> dict[str, str]:
     """The profile's DuckDB settings (``outputs.run.config_options``)."""
     with contextlib.suppress(OSError, yaml.YAMLError, AttributeError, KeyError, TypeError):
-        profile = yaml.safe_load((DBT_PROJECT_DIR.parent / PROFILE).read_text(encoding="utf-8"))
+        profile = yaml.safe_load((DBT_PROJECT_DIR / PROFILE).read_text(encoding="utf-8"))
         options = profile["pdbench"]["outputs"]["run"].get("config_options") or {}
         return {str(key): str(value) for key, value in options.items()}
     return {}
