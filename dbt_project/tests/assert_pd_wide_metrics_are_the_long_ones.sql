@@ -23,6 +23,15 @@ wide_columns as (
 ),
 
 -- the wide rows long again: every column but the keys, as text
+wide_text as (
+    select
+        level,
+        condition,
+        replicate,
+        columns(* exclude (level, condition, replicate))::varchar
+    from wide_metrics
+),
+
 wide_cells as (
     select
         level,
@@ -30,15 +39,10 @@ wide_cells as (
         replicate,
         column_name,
         cell
-    from (
-        select
-            level,
-            condition,
-            replicate,
-            columns(* exclude (level, condition, replicate))::varchar
-        from wide_metrics
+    from wide_text
+    unpivot include nulls (
+        cell for column_name in (columns(* exclude (level, condition, replicate)))
     )
-    unpivot include nulls (cell for column_name in (columns(* exclude (level, condition, replicate))))
 ),
 
 long_cells as (
@@ -66,7 +70,7 @@ long_cells as (
         column_name || '_ci_low' as column_name,
         ci_low::varchar as cell
     from condition_intervals
-    where interval <> 'none'
+    where interval_kind <> 'none'
     union all
     select
         'condition' as level,
@@ -75,7 +79,7 @@ long_cells as (
         column_name || '_ci_high' as column_name,
         ci_high::varchar as cell
     from condition_intervals
-    where interval <> 'none'
+    where interval_kind <> 'none'
     union all
     select
         'condition' as level,
@@ -84,7 +88,7 @@ long_cells as (
         column_name || '_ci_note' as column_name,
         ci_note as cell
     from condition_intervals
-    where interval <> 'none'
+    where interval_kind <> 'none'
 ),
 
 mismatches as (

@@ -55,7 +55,7 @@ t_bounds as (
         metric_columns.metric,
         metric_columns.side,
         metric_columns.is_rate,
-        metric_columns.interval,
+        metric_columns.interval_kind,
         metric_columns.condition as condition_rule,
         case
             when moments.n >= 2 and round(moments.sd, 12) > 0
@@ -134,27 +134,28 @@ intervals as (
         column_name,
         metric,
         side,
+        -- `value`, as every long table of the PD names it
         case
             when condition_rule = 'pooled' then pooled_successes / nullif(pooled_trials, 0)
             else mean
-        end as value,
+        end as value,  -- noqa: RF04
         case
-            when interval = 'wilson' then wilson_count_low(pooled_successes, pooled_trials)
-            when interval = 't' and is_rate then rate_low
-            when interval = 't' then interval_bound(raw_low)
+            when interval_kind = 'wilson' then wilson_count_low(pooled_successes, pooled_trials)
+            when interval_kind = 't' and is_rate then rate_low
+            when interval_kind = 't' then interval_bound(raw_low)
         end as ci_low,
         case
-            when interval = 'wilson' then wilson_count_high(pooled_successes, pooled_trials)
-            when interval = 't' and is_rate then rate_high
-            when interval = 't' then interval_bound(raw_high)
+            when interval_kind = 'wilson' then wilson_count_high(pooled_successes, pooled_trials)
+            when interval_kind = 't' and is_rate then rate_high
+            when interval_kind = 't' then interval_bound(raw_high)
         end as ci_high,
         case
-            when interval = 'wilson' and coalesce(pooled_trials, 0) = 0
+            when interval_kind = 'wilson' and coalesce(pooled_trials, 0) = 0
                 then 'the previous round never occurred'
-            when interval = 't' and is_rate then rate_note
-            when interval = 't' then null_reason
+            when interval_kind = 't' and is_rate then rate_note
+            when interval_kind = 't' then null_reason
         end as ci_note,
-        interval,
+        interval_kind,
         n_replicates
     from rate_intervals
 )

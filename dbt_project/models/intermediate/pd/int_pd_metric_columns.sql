@@ -20,7 +20,7 @@ metric_columns as (
         row_number() over (order by catalogue.position, sides.side) as column_position,
         catalogue.label,
         catalogue.is_rate,
-        catalogue.interval,
+        catalogue.interval as interval_kind,
         catalogue.condition,
         catalogue.trials || coalesce('_' || sides.side, '') as trials_column,
         catalogue.successes || coalesce('_' || sides.side, '') as successes_column

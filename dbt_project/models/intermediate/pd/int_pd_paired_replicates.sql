@@ -19,7 +19,7 @@ metric_values as (
 
 metric_columns as (
     select * from {{ ref('int_pd_metric_columns') }}
-    where interval <> 'none'
+    where interval_kind <> 'none'
 ),
 
 common_replicates as (

@@ -5,14 +5,10 @@
     catalogue's rows, read by DuckDB's PIVOT when it runs. -#}
 {{ config(materialized='table') }}
 
-{%- set metric_columns -%}
-    select column_name from {{ ref('int_pd_metric_columns') }}
-    where condition in ('mean', 'pooled') order by column_position
-{%- endset -%}
-{%- set interval_columns -%}
-    select column_name from {{ ref('int_pd_metric_columns') }}
-    where interval <> 'none' order by column_position
-{%- endset %}
+{%- set metric_columns = 'select column_name from ' ~ ref('int_pd_metric_columns')
+    ~ " where condition in ('mean', 'pooled') order by column_position" -%}
+{%- set interval_columns = 'select column_name from ' ~ ref('int_pd_metric_columns')
+    ~ " where interval_kind <> 'none' order by column_position" %}
 
 with
 
@@ -25,14 +21,27 @@ condition_intervals as (
 ),
 
 replicate_metrics as (
-    pivot (select condition, replicate, column_name, value from metric_values)
+    pivot (
+        select
+            condition,
+            replicate,
+            column_name,
+            value
+        from metric_values
+    )
     on column_name in ({{ metric_columns }})
     using first(value)
     group by condition, replicate
 ),
 
 condition_metrics as (
-    pivot (select condition, column_name, value from condition_intervals)
+    pivot (
+        select
+            condition,
+            column_name,
+            value
+        from condition_intervals
+    )
     on column_name in ({{ metric_columns }})
     using first(value)
     group by condition
@@ -40,7 +49,13 @@ condition_metrics as (
 
 condition_interval_columns as (
     pivot (
-        select condition, column_name, ci_low, ci_high, ci_note from condition_intervals
+        select
+            condition,
+            column_name,
+            ci_low,
+            ci_high,
+            ci_note
+        from condition_intervals
     )
     on column_name in ({{ interval_columns }})
     using first(ci_low) as ci_low, first(ci_high) as ci_high, first(ci_note) as ci_note
@@ -56,7 +71,7 @@ both_levels as (
     select
         'condition' as level,
         condition_metrics.*,
-        columns(condition_interval_columns.* exclude (condition))
+        columns(condition_interval_columns.* exclude (condition))  -- noqa: RF02
     from condition_metrics
     left join condition_interval_columns
         on condition_metrics.condition = condition_interval_columns.condition

@@ -104,7 +104,7 @@ condition_rows as (
         coalesce(condition_totals.n_rounds, 0) as n_rounds,
         condition_totals.rounds_played,
         -- every metric of the catalogue, then its interval
-        columns(wide_metrics.* exclude (level, condition, replicate)),
+        columns(wide_metrics.* exclude (level, condition, replicate)),  -- noqa: RF02
         condition_totals.n_fallback_moves_a,
         condition_totals.n_fallback_moves_b,
         condition_totals.n_truncated_rounds_a,
@@ -136,7 +136,7 @@ replicate_rows as (
         (ok_match_metrics.time_to_collapse is null)::integer as n_never_collapsed,
         ok_match_metrics.rounds_played as n_rounds,
         ok_match_metrics.rounds_played,
-        columns(wide_metrics.* exclude (level, condition, replicate)),
+        columns(wide_metrics.* exclude (level, condition, replicate)),  -- noqa: RF02
         ok_match_metrics.n_fallback_moves_a,
         ok_match_metrics.n_fallback_moves_b,
         ok_match_metrics.n_truncated_rounds_a,

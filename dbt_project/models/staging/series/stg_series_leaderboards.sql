@@ -4,7 +4,10 @@ with
 
 leaderboards as (
     select *
-    from read_parquet('{{ run_dir() }}/tournaments/*/leaderboard.parquet', filename = true)
+    from
+        read_parquet(
+            pdbench_run_dir() || '/tournaments/*/leaderboard.parquet', filename = true
+        )
 ),
 
 renamed as (
