@@ -1,0 +1,37 @@
+"""The dbt project compiled by dbt itself (pdbench.storage.dbt_compile): a project dbt cannot
+compile fails in one readable line and keeps nothing in the cache."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from pdbench.errors import AggregationError
+from pdbench.storage import dbt_compile
+from pdbench.storage.dbt import DBT_PROJECT_DIR
+
+
+def test_a_project_dbt_cannot_compile_fails_in_one_line_and_keeps_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    project = tmp_path / "dbt_project"
+    shutil.copytree(
+        DBT_PROJECT_DIR, project, symlinks=True, ignore=shutil.ignore_patterns("target", "logs")
+    )
+    (project / "profiles.yml").unlink()
+    shutil.copyfile(DBT_PROJECT_DIR / "profiles.yml", project / "profiles.yml")
+    (project / "models" / "staging" / "stg_broken.sql").write_text(
+        "select {{ this_macro_does_not_exist() }}\n", encoding="utf-8"
+    )
+
+    with pytest.raises(AggregationError) as caught:
+        dbt_compile.compiled_project(project, None)
+
+    message = str(caught.value)
+    assert message.startswith(f"dbt compile failed on {project}: ")
+    assert "this_macro_does_not_exist" in message and "stg_broken" in message
+    assert "\n" not in message
+    folder = dbt_compile.compiled_dir(project, None).parent
+    assert list(folder.iterdir()) == []  # no compilation kept, nothing half-written left
