@@ -35,3 +35,18 @@ def test_a_project_dbt_cannot_compile_fails_in_one_line_and_keeps_nothing(
     assert "\n" not in message
     folder = dbt_compile.compiled_dir(project, None).parent
     assert list(folder.iterdir()) == []  # no compilation kept, nothing half-written left
+
+
+def test_a_damaged_compilation_is_compiled_again_and_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    where = dbt_compile.compiled_dir(DBT_PROJECT_DIR, None)
+    where.mkdir(parents=True)
+    (where / dbt_compile.PROJECT_FILE).write_text('{"nodes": [', encoding="utf-8")
+
+    project = dbt_compile.compiled_project(DBT_PROJECT_DIR, None)
+
+    assert any(node.name == "pd_aggregates" for node in project.nodes)
+    kept = dbt_compile._read(where / dbt_compile.PROJECT_FILE)
+    assert kept is not None and kept.nodes == project.nodes

@@ -164,6 +164,8 @@ def compiled_project(project_dir: Path, game_models: str | None) -> CompiledProj
                     shutil.rmtree(written, ignore_errors=True)
                 else:
                     written.unlink(missing_ok=True)
+        if where.exists() and _read(where / PROJECT_FILE) is None:
+            shutil.rmtree(where, ignore_errors=True)  # damaged: replaced
         with contextlib.suppress(OSError):  # another process kept the same one first
             building.rename(where)
     finally:
