@@ -15,6 +15,7 @@ build``, in a process of its own.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
@@ -132,7 +133,8 @@ def _dbt_build(request: DbtRequest) -> DbtResults:
         target.mkdir()
         parse = saved_parse(DBT_PROJECT_DIR, game_models)
         if parse is not None:
-            shutil.copyfile(parse, target / parse.name)
+            with contextlib.suppress(OSError):  # pruned meanwhile: dbt parses the project
+                shutil.copyfile(parse, target / parse.name)
         arguments = [*dbt_arguments("build", DBT_PROJECT_DIR, target), "--select", request.select]
         if request.exclude:
             arguments += ["--exclude", *request.exclude.split()]
