@@ -110,8 +110,8 @@ def test_a_registered_game_adds_its_own_command(project: Path, coin_game: None):
     app = cli.build_app()
     names = [c.name for c in app.registered_commands]
     # the games' own commands follow aggregate, in the registry's order (pd, arena, coin)
-    assert names[names.index("aggregate") :][:5] == [
-        "aggregate", "compare", "compare-runs", "leaderboard", "coin-calls",
+    assert names[names.index("aggregate") :][:6] == [
+        "aggregate", "compare", "compare-runs", "leaderboard", "audience", "coin-calls",
     ]  # fmt: skip
     runner = CliRunner()
     listed = runner.invoke(app, ["-h"], env={"COLUMNS": "200"})

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from pdbench import cli
+from pdbench.arena.audience.invites import issue_invites
 from pdbench.model_text import escaped
 from streamlit.testing.v1 import AppTest
 
@@ -78,9 +79,13 @@ def _shown_as_text(at: AppTest) -> bool:
     return any(HOSTILE in t or escaped(HOSTILE) in t for t in plain)
 
 
-def _app(monkeypatch: pytest.MonkeyPatch, app: str, run_dir: Path) -> AppTest:
+def _app(
+    monkeypatch: pytest.MonkeyPatch, app: str, run_dir: Path, invite: str | None = None
+) -> AppTest:
     monkeypatch.setattr(sys, "argv", [Path(app).name, "--run-dir", str(run_dir)])
     at = AppTest.from_file(app, default_timeout=SAFETY_NET_S)
+    if invite is not None:
+        at.query_params["invite"] = invite
     at.run()
     return at
 
@@ -124,7 +129,9 @@ def test_the_audience_page_shows_hostile_text_as_text(
     arena_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     run_dir = _hostile_copy(arena_run, tmp_path / "run")
-    at = _app(monkeypatch, cli.AUDIENCE_APP, run_dir)
+    # a voter's page: the ballot shows only through an invite of the run
+    (token,) = issue_invites(run_dir, 1)
+    at = _app(monkeypatch, str(cli.AUDIENCE_APP), run_dir, invite=token)
     _check(at)
     assert [c.value.startswith(HOSTILE) for c in at.code] == [True, True]
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 LOADED_BY_NAME = {
+    "dbt-core": "pdbench runs dbt's command line (dbt compile, dbt build) in a process",
     "dbt-duckdb": "dbt loads its adapter by the profile's type",
     "pyarrow": "the viewer's tables reach the browser as Arrow (st.dataframe); a floor on it",
 }

@@ -1,11 +1,11 @@
-{{ config(materialized='external', location=mart_location(), tags=['coin']) }}
+{{ config(materialized='parquet_copy', location=mart_location(), tags=['coin']) }}
 
 with
 
 flips as (
     select *
     from read_json(
-        '{{ run_file("flips.jsonl") }}',
+        pdbench_run_dir() || '/flips.jsonl',
         format = 'newline_delimited',
         columns = {flip: 'bigint', player: 'varchar', call: 'varchar', side: 'varchar'}
     )
