@@ -25,13 +25,29 @@ match_numbers as (
     from match_metrics
 ),
 
--- and one row each
-match_values as (
+-- the columns the catalogue names: its metrics, their trials and their successes
+named_columns as (
+    select column_name from metric_columns
+    union
+    select trials_column from metric_columns
+    union
+    select successes_column from metric_columns
+),
+
+-- one row each
+all_values as (
     select *
     from match_numbers
     unpivot include nulls (
         value for column_name in (columns(* exclude (match_id, condition, replicate)))
     )
+),
+
+match_values as (
+    select all_values.*
+    from all_values
+    inner join named_columns
+        on all_values.column_name = named_columns.column_name
 ),
 
 metric_values as (
