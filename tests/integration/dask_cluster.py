@@ -43,6 +43,19 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     process.wait(timeout=30)
 
 
+def _scheduler_address(scheduler_file: Path) -> str:
+    """The address the scheduler writes into ``scheduler_file``, once the file holds it whole:
+    the file appears before its content does, so it is read until it parses."""
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while True:
+        try:
+            return str(json.loads(scheduler_file.read_text(encoding="utf-8"))["address"])
+        except (OSError, ValueError, KeyError):
+            if time.monotonic() > deadline:
+                raise
+        time.sleep(0.05)
+
+
 @contextmanager
 def local_dask_cluster(folder: Path, *, workers: int) -> Iterator[LocalDaskCluster]:
     """Start a scheduler and ``workers`` single-threaded worker processes; stop them all
@@ -58,10 +71,7 @@ def local_dask_cluster(folder: Path, *, workers: int) -> Iterator[LocalDaskClust
             folder / "scheduler.log",
         )  # fmt: skip
         stack.callback(_stop, scheduler)
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while not scheduler_file.is_file() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        address = json.loads(scheduler_file.read_text(encoding="utf-8"))["address"]
+        address = _scheduler_address(scheduler_file)
         processes = []
         for n in range(workers):
             worker = _started(
