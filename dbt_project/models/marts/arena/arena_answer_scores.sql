@@ -32,3 +32,4 @@ final as (
 )
 
 select * from final
+order by answer_id

@@ -20,3 +20,4 @@ calls_per_player_and_phase as (
 )
 
 select * from calls_per_player_and_phase
+order by player, phase

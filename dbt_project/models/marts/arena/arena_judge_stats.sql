@@ -103,3 +103,4 @@ final as (
 )
 
 select * from final
+order by judge

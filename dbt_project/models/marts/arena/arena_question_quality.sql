@@ -28,3 +28,4 @@ final as (
 )
 
 select * from final
+order by question_id

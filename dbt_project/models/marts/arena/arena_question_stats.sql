@@ -48,3 +48,4 @@ final as (
 )
 
 select * from final
+order by question_id
