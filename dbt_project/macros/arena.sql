@@ -9,7 +9,8 @@
     `normalized_scores`.
 
     fixed_effects fits score = item effect + judge offset by alternating means (Gauss-Seidel
-    least squares) for `iterations` unrolled steps from zero offsets; the change of the
+    least squares) for `iterations` steps from zero offsets, as a recursive CTE (the model
+    opens with `with recursive`); the change of the
     offsets in the last step is kept in fixed_effects_last_change. The offsets and the
     fixed-effects scores are rounded to 1e-9: digits below that are the noise of stopping
     after a fixed number of steps, and rounding makes them reproducible. -#}
@@ -33,33 +34,36 @@
         group by judge
     ),
 
-    fixed_effects_judge_0 as (
+    -- the alternating means as a recursive CTE: each pass reads the previous step's judge
+    -- offsets (the working table), takes every item's mean score net of them, and writes
+    -- the next step's offsets from those item effects
+    fixed_effects_steps as (
         select
+            0 as step,
             judge,
             0.0::double as judge_offset
         from judge_moments
-    ),
-    {% for step in range(1, iterations + 1) %}
-    fixed_effects_item_{{ step }} as (
+        union all
         select
-            valid_scores.item_id,
-            avg(valid_scores.score - offsets.judge_offset) as item_effect
-        from valid_scores
-        inner join fixed_effects_judge_{{ step - 1 }} as offsets
-            on valid_scores.judge = offsets.judge
-        group by valid_scores.item_id
-    ),
-
-    fixed_effects_judge_{{ step }} as (
-        select
+            any_value(item_effects.step) + 1 as step,
             valid_scores.judge,
-            avg(valid_scores.score - effects.item_effect) as judge_offset
+            avg(valid_scores.score - item_effects.item_effect) as judge_offset
         from valid_scores
-        inner join fixed_effects_item_{{ step }} as effects
-            on valid_scores.item_id = effects.item_id
+        inner join (
+            select
+                any_value(offsets.step) as step,
+                valid_scores.item_id,
+                avg(valid_scores.score - offsets.judge_offset) as item_effect
+            from valid_scores
+            inner join fixed_effects_steps as offsets
+                on valid_scores.judge = offsets.judge
+            where offsets.step < {{ iterations }}
+            group by valid_scores.item_id
+        ) as item_effects
+            on valid_scores.item_id = item_effects.item_id
         group by valid_scores.judge
     ),
-    {% endfor %}
+
     fixed_effects_judges as (
         select
             final_step.judge,
@@ -68,9 +72,12 @@
             ) as judge_offset,
             max(abs(final_step.judge_offset - previous_step.judge_offset)) over ()
                 as fixed_effects_last_change
-        from fixed_effects_judge_{{ iterations }} as final_step
-        inner join fixed_effects_judge_{{ iterations - 1 }} as previous_step
-            on final_step.judge = previous_step.judge
+        from fixed_effects_steps as final_step
+        inner join fixed_effects_steps as previous_step
+            on
+                final_step.judge = previous_step.judge
+                and previous_step.step = {{ iterations - 1 }}
+        where final_step.step = {{ iterations }}
     ),
 
     fixed_effects_centre as (
@@ -152,90 +159,6 @@
 
 {% macro arena_few_data_agreement_n() -%}
     {{ return(var('arena_few_data_agreement_n', 10)) }}
-{%- endmacro %}
-
-{#- CTEs that fit a Bradley-Terry model, P(i beats j) = p_i / (p_i + p_j), by Hunter's
-    (2004) minorization-maximization steps, separately in every replicate.
-
-    `edges` names a CTE with one row per replicate, player and opponent: n_games (verdicts
-    between the two, weighted) and wins (the player's weighted wins over the opponent, a tie
-    counting half). Both directions of a pair must be there. Each step sets
-    p_i = W_i / sum_j n_ij / (p_i + p_j) from the previous step's strengths, then divides
-    every strength of the replicate by their geometric mean (over the positive ones), so the
-    strengths of a replicate have geometric mean 1. `iterations` steps are unrolled from
-    p = 1; the largest change of ln p in the last step is kept in bt_last_change. Strengths
-    are rounded to 1e-12: digits below that are the noise of summing in another order, and
-    two players with the same record must tie, not be told apart by that noise. A player
-    that never won has strength 0 after the first step. The fit of a replicate is_converged
-    when bt_last_change is at most `tolerance`: a field in which some players won (or lost)
-    every verdict against the rest has no finite maximum, and its steps keep moving, by
-    about 1 / step. Ends with a CTE named `bt_fit` (replicate, player, strength,
-    bt_last_change, is_converged). -#}
-{% macro arena_bradley_terry(edges, iterations=100, tolerance=1e-4) -%}
-    bt_wins as (
-        select
-            replicate,
-            player,
-            sum(wins) as total_wins
-        from {{ edges }}
-        group by replicate, player
-    ),
-
-    bt_step_0 as (
-        select
-            replicate,
-            player,
-            1.0::double as strength
-        from bt_wins
-    ),
-    {% for step in range(1, iterations + 1) %}
-    bt_raw_{{ step }} as (
-        select
-            edges.replicate,
-            edges.player,
-            any_value(wins.total_wins)
-            / sum(edges.n_games / (own.strength + other.strength)) as strength
-        from {{ edges }} as edges
-        inner join bt_wins as wins
-            on edges.replicate = wins.replicate and edges.player = wins.player
-        inner join bt_step_{{ step - 1 }} as own
-            on edges.replicate = own.replicate and edges.player = own.player
-        inner join bt_step_{{ step - 1 }} as other
-            on edges.replicate = other.replicate and edges.opponent = other.player
-        group by edges.replicate, edges.player
-    ),
-
-    bt_step_{{ step }} as (
-        select
-            replicate,
-            player,
-            strength / exp(
-                avg(case when strength > 0 then ln(strength) end) over (partition by replicate)
-            ) as strength
-        from bt_raw_{{ step }}
-    ),
-    {% endfor %}
-    bt_changes as (
-        select
-            final_step.replicate,
-            final_step.player,
-            round(final_step.strength, 12) as strength,
-            max(
-                abs(ln(greatest(final_step.strength, 1e-300)) - ln(greatest(previous_step.strength, 1e-300)))
-            ) over (partition by final_step.replicate) as bt_last_change
-        from bt_step_{{ iterations }} as final_step
-        inner join bt_step_{{ iterations - 1 }} as previous_step
-            on
-                final_step.replicate = previous_step.replicate
-                and final_step.player = previous_step.player
-    ),
-
-    bt_fit as (
-        select
-            *,
-            bt_last_change <= {{ tolerance }} as is_converged
-        from bt_changes
-    )
 {%- endmacro %}
 
 {#- How far a bootstrap interval over `n` resampled units (questions) stretches each arm:

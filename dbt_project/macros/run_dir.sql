@@ -124,6 +124,21 @@
     {%- endif -%}
 {%- endmacro %}
 
+{#- The on-run-start hook that defines strict_json(value, file, column_name, accepted,
+    type_name): the JSON `value` when it is null or of a JSON type in `accepted` (as
+    json_type names them), else an error naming the file, the column, the value and the type
+    it should have been. read_run_json casts what it returns. -#}
+{% macro define_record_checks() -%}
+create or replace macro strict_json(value, file, column_name, accepted, type_name) as
+    case
+        when value is null or list_contains(accepted, json_type(value)) then value
+        else error(concat(
+            file, ': ', column_name, ': a JSON ', lower(json_type(value)),
+            ' (', left(value::varchar, 40), ') where a ', type_name, ' belongs'
+        ))
+    end
+{%- endmacro %}
+
 {#- JSON value types (as json_type names them) a column of each DuckDB type accepts. A
     number where a number belongs, a boolean where a boolean belongs: DuckDB's own reader
     would cast "500" to 500.0 and 2.5 to 2 without a word, so these columns are read as JSON
@@ -153,16 +168,10 @@
         select
         {%- for column, type in columns.items() %}
             {%- if type in strict %}
-            case
-                when {{ column }} is null
-                    or json_type({{ column }}) in ('{{ strict[type] | join("', '") }}')
-                    then {{ column }}::{{ type }}
-                else error(concat(
-                    _pdbench_file, ': ', '{{ column }}', ': a JSON ',
-                    lower(json_type({{ column }})), ' (', left({{ column }}::varchar, 40),
-                    ') where a {{ type }} belongs'
-                ))
-            end as {{ column }}{{ "," if not loop.last }}
+            strict_json(
+                {{ column }}, _pdbench_file, '{{ column }}',
+                ['{{ strict[type] | join("', '") }}'], '{{ type }}'
+            )::{{ type }} as {{ column }}{{ "," if not loop.last }}
             {%- else %}
             {{ column }}{{ "," if not loop.last }}
             {%- endif %}

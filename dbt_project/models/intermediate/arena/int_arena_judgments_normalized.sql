@@ -1,6 +1,6 @@
 {{ config(materialized='table') }}
 
-with judgments as (
+with recursive judgments as (
     select * from {{ ref('stg_arena_judgments') }}
 ),
 

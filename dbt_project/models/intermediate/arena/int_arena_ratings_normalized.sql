@@ -1,6 +1,6 @@
 {{ config(materialized='table', tags=['arena_questions']) }}
 
-with ratings as (
+with recursive ratings as (
     select * from {{ ref('stg_arena_question_ratings') }}
 ),
 
