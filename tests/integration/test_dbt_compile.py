@@ -50,3 +50,14 @@ def test_a_damaged_compilation_is_compiled_again_and_replaced(
     assert any(node.name == "pd_aggregates" for node in project.nodes)
     kept = dbt_compile._read(where / dbt_compile.PROJECT_FILE)
     assert kept is not None and kept.nodes == project.nodes
+
+
+def test_no_statement_of_the_project_compiles_past_10_kb() -> None:
+    """Each statement is SQL a reader can follow: no loop unrolls steps or metrics into it."""
+    project = dbt_compile.compiled_project(DBT_PROJECT_DIR, None)
+    sizes = sorted(
+        ((len(node.compiled_code.encode()), node.unique_id) for node in project.nodes),
+        reverse=True,
+    )
+    assert sizes[0][0] <= 10 * 1024, sizes[:3]
+    assert any(node.name == "int_arena_bradley_terry_fits" for node in project.nodes)
