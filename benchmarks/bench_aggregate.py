@@ -15,7 +15,7 @@ Both are measured in the same invocation under the same conditions: the run's fi
 once first (so all find them in the page cache), then the floors and the aggregate alternate
 ``--repeat`` times (default 3) and the best and the median of each are reported; the ratio is
 best aggregate / best all-columns floor. The first aggregate after a change of the dbt project
-also compiles it (``pdbench.storage.dbt_compile``): with ``--repeat`` 2 or more, the best is
+also compiles it (``pdbench.dbt_build.compilation``): with ``--repeat`` 2 or more, the best is
 a build of the compiled project. Peak memory is the largest peak RSS of the child processes.
 
 Usage: ``uv run python benchmarks/bench_aggregate.py 1000000 10000000 [--repeat 3]

@@ -27,7 +27,7 @@ import duckdb
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from pdbench.storage.dbt import DbtRequest, invoke_dbt  # noqa: E402
+from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt  # noqa: E402
 
 from tests.integration.pairwise_runs import (  # noqa: E402
     planted_verdicts,

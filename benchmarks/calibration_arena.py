@@ -89,8 +89,8 @@ def arena_file(folder: Path, *, seed: int, args: argparse.Namespace) -> Path:
 def play_one(folder: Path, *, seed: int, args: argparse.Namespace) -> dict[str, tuple]:
     """player -> (score, ci_low, ci_high) of one tournament."""
     from pdbench.arena.runner import run_arena
+    from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
     from pdbench.games import load_config
-    from pdbench.storage.dbt import DbtRequest, invoke_dbt
 
     path = arena_file(folder, seed=seed, args=args)
     run_dir = folder / "runs" / path.stem

@@ -5,7 +5,7 @@ Not a test. For each run measured, in fresh processes as a user would start them
 - play: ``pdbench run <config> --no-aggregate`` (the baseline: the same run without metrics);
 - aggregate: ``pdbench aggregate <run_dir>``, best of 3;
 - the build's nodes: ``pdbench aggregate`` once more with ``PDBENCH_DBT_RUN_RESULTS`` set, so
-  that the build writes each node's seconds (``pdbench.storage.dbt_execute``), printed models
+  that the build writes each node's seconds (``pdbench.dbt_build.execute``), printed models
   and tests apart, slowest first, each with its seconds and its share of the aggregate's wall
   time; what no node accounts for (starting Python, loading the compiled project, the run's
   set-up, counting the marts' rows, the summary) is printed as "outside the nodes".
@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
-"""pdbench.storage.dbt_execute writes each build's node timings into this folder."""
+"""pdbench.dbt_build.execute writes each build's node timings into this folder."""
 
 
 @dataclass(frozen=True)

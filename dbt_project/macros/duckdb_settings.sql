@@ -1,5 +1,5 @@
 {#- DuckDB settings applied when a build by hand starts (`pdbench aggregate` applies the same
-    from Python: engine/pdbench/storage/dbt_execute.py). The spill folder is set here rather
+    from Python: engine/pdbench/dbt_build/execute.py). The spill folder is set here rather
     than in dbt_profiles.yml because it differs per process: a value in the profile would
     invalidate dbt's saved parse on every build. -#}
 {% macro set_duckdb_temp_directory() -%}

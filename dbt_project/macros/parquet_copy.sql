@@ -5,7 +5,7 @@
     every row held twice, and writes one row of NULLs for an empty query.)
     Config: `location` (the file, relative to the run directory: mart_location()),
     `row_group_size` (rows per Parquet row group; DuckDB's default 122880). `pdbench aggregate`
-    sends DuckDB these same two statements (engine/pdbench/storage/dbt_execute.py). -#}
+    sends DuckDB these same two statements (engine/pdbench/dbt_build/execute.py). -#}
 {% materialization parquet_copy, adapter='duckdb' %}
     {%- set location = "pdbench_run_dir() || '/" ~ config.get('location') ~ "'" -%}
     {%- set row_group_size = config.get('row_group_size', 122880) -%}

@@ -1,7 +1,7 @@
 {#- The run directory's files, as the compiled SQL names them: through two kinds of DuckDB
     macros (`create macro`), defined before any model runs, never through a path written into
     the SQL. So a model compiles to the same statement for every run, and dbt compiles the
-    project once per version of it (engine/pdbench/storage/dbt_compile.py):
+    project once per version of it (engine/pdbench/dbt_build/compilation.py):
 
     - pdbench_run_dir(): the run directory (where the marts are written);
     - pdbench_files_<file>() (pdbench_files_rounds_jsonl()): the files a record file of the
@@ -11,7 +11,7 @@
 
     DuckDB macros rather than variables: a variable is its connection's alone, and dbt runs each
     of its threads on a connection of its own. `pdbench aggregate` defines them from Python
-    (engine/pdbench/storage/dbt_execute.py, with paths that hold nothing SQL or DuckDB reads as
+    (engine/pdbench/dbt_build/execute.py, with paths that hold nothing SQL or DuckDB reads as
     syntax); a build by hand (`PDBENCH_RUN_DIR=<run> dbt build`) defines them in the
     on-run-start hook define_run_macros(), from PDBENCH_RUN_DIR. -#}
 

@@ -2,7 +2,7 @@
 
 Python only runs dbt's models here; every metric is a SQL model in ``dbt_project/``. The
 project, compiled by dbt once per version of it, is built on an in-memory DuckDB
-(:mod:`pdbench.storage.dbt`): it reads the run's JSONL files and writes its marts as Parquet
+(:mod:`pdbench.dbt_build.invoke`): it reads the run's JSONL files and writes its marts as Parquet
 files into the same run directory (``aggregates.parquet``, ...), exactly what ``dbt build``
 by hand writes. The build runs the dbt data tests on the run's tables too, so a successful
 aggregation is also a passing ``dbt test`` of this run. The unit tests, which check the SQL
@@ -18,12 +18,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from pdbench.dbt_build.invoke import DbtRequest, DbtResults, invoke_dbt
 from pdbench.empty_marts import write_empty_marts
 from pdbench.errors import AggregationError, RunDirError
 from pdbench.game import Game
 from pdbench.games import game_named
 from pdbench.overview import manifest_of
-from pdbench.storage.dbt import DbtRequest, DbtResults, invoke_dbt
 from pdbench.storage.marts_manifest import write_build_failure, write_marts_manifest
 from pdbench.storage.run_links import refuse_outside_links
 from pdbench.storage.run_lock import hold_run_dir

@@ -20,8 +20,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from pdbench.dbt_project import DBT_PROJECT_DIR
 from pdbench.metric_catalogue import MetricCatalogue, all_catalogues
-from pdbench.storage.dbt import DBT_PROJECT_DIR
 
 __all__ = [
     "MISSING",

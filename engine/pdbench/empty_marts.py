@@ -4,7 +4,7 @@
 (:attr:`pdbench.game.Marts.absent_content`). Their marts must still be there for the viewer,
 the summaries and ad-hoc SQL, with the columns a build would give them and no row. The
 columns are the compiled models' own: each left-out mart is written from its query with
-``limit 0``, over views of what it reads (:mod:`pdbench.storage.dbt_execute`), so nothing of
+``limit 0``, over views of what it reads (:mod:`pdbench.dbt_build.execute`), so nothing of
 it is computed.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from pdbench.game import Game
-from pdbench.storage.dbt import DbtRequest, invoke_dbt
 
 __all__ = ["write_empty_marts"]
 

@@ -107,7 +107,7 @@ class Marts:
     """Models dbt builds side by side."""
     one_duckdb_thread_when_small: bool = False
     """Build a run whose raw files are small with one DuckDB thread
-    (:data:`pdbench.storage.dbt_execute.ONE_THREAD_BYTES`): less CPU, and the same marts only
+    (:data:`pdbench.dbt_build.execute.ONE_THREAD_BYTES`): less CPU, and the same marts only
     where no mart's row order depends on DuckDB's threads (the PD's; some arena marts leave
     ties in their order, which one thread breaks differently)."""
     viewer_marts: tuple[str, ...] = ()

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from pdbench.arena.game import ArenaGame
 from pdbench.config.loader import LoadedConfig, load_file
+from pdbench.dbt_build.invoke import add_game_models
 from pdbench.errors import RunDirError, unknown
 from pdbench.game import Game
 from pdbench.pd.game import PDGame
-from pdbench.storage.dbt import add_game_models
 from pdbench.storage.records.files import RUN_RECORDS, RecordFile, RecordSource
 
 __all__ = [

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from pdbench.storage.dbt import DBT_PROJECT_DIR
+from pdbench.dbt_project import DBT_PROJECT_DIR
 
 __all__ = [
     "Metric",

@@ -19,8 +19,8 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench.arena.runner import run_arena
+from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from pdbench.games import load_config
-from pdbench.storage.dbt import DbtRequest, invoke_dbt
 
 from tests.conftest import write_arena
 

@@ -20,8 +20,8 @@ from pdbench.arena.marts import ArenaMart
 from pdbench.arena.records import ArenaFiles
 from pdbench.arena.runner import run_arena
 from pdbench.arena.summary import leaderboard_table
+from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from pdbench.games import load_config
-from pdbench.storage.dbt import DbtRequest, invoke_dbt
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 

@@ -334,7 +334,7 @@ def test_an_output_dir_under_a_file_is_one_line_and_writes_nothing(project: Path
 
 def test_aggregate_warns_about_a_run_stopped_by_force(project: Path, monkeypatch):
     from pdbench import aggregate
-    from pdbench.storage.dbt import DbtResults
+    from pdbench.dbt_build.invoke import DbtResults
 
     assert _invoke("run", EXPERIMENT, "--no-aggregate").exit_code == 0
     manifest = Path("data/runs/demo/run_manifest.json")

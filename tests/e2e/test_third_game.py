@@ -13,7 +13,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli, games
-from pdbench.storage import dbt
+from pdbench.dbt_build import invoke
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
@@ -34,7 +34,7 @@ flips: 25
 def coin_game(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(games, "GAMES", dict(games.GAMES))
     monkeypatch.setattr(cli, "GAMES", games.GAMES)
-    monkeypatch.setattr(dbt, "_game_model_folders", {})
+    monkeypatch.setattr(invoke, "_game_model_folders", {})
     games.register(CoinGame())
     yield
 

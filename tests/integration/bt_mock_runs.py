@@ -15,8 +15,8 @@ from pathlib import Path
 import duckdb
 import yaml
 from pdbench.arena.runner import run_arena
+from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from pdbench.games import load_config
-from pdbench.storage.dbt import DbtRequest, invoke_dbt
 
 REPO = Path(__file__).resolve().parents[2]
 PAIRWISE_MARTS = (

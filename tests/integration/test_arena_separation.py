@@ -14,7 +14,7 @@ from pdbench import cli
 from pdbench.arena.marts import ArenaMart
 from pdbench.arena.overview import arena_findings
 from pdbench.arena.summary import leaderboard_table
-from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[2]

@@ -24,7 +24,7 @@ from pdbench.arena.records import (
     QuestionRatingRecord,
     QuestionRecord,
 )
-from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from pdbench.storage.schema import CallRecord, RunFiles, RunManifest
 
 RUN_ID = "arena-planted"

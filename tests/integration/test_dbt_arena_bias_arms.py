@@ -8,7 +8,7 @@ from statistics import mean
 
 import duckdb
 import pytest
-from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 
 from tests.integration.pairwise_runs import biased_verdicts, p_beats, scoring, write_pairwise_run
 

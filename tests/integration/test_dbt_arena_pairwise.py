@@ -8,7 +8,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 
 from tests.integration.pairwise_runs import (
     newton_fit,

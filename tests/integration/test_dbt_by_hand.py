@@ -17,9 +17,9 @@ from typing import Any
 import duckdb
 import pytest
 from pdbench.aggregate import aggregate_run
+from pdbench.dbt_project import DBT_PROJECT_DIR
 from pdbench.errors import AggregationError
 from pdbench.pd.records import PDFiles
-from pdbench.storage.dbt import DBT_PROJECT_DIR
 
 from tests.conftest import CONFIGS
 from tests.integration.pd_run_fixture import PlannedMatch, write_run_dir

@@ -1,4 +1,4 @@
-"""The dbt project compiled by dbt itself (pdbench.storage.dbt_compile): a project dbt cannot
+"""The dbt project compiled by dbt itself (pdbench.dbt_build.compilation): a project dbt cannot
 compile fails in one readable line and keeps nothing in the cache."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from pdbench.dbt_build import compilation as dbt_compile
+from pdbench.dbt_project import DBT_PROJECT_DIR
 from pdbench.errors import AggregationError
-from pdbench.storage import dbt_compile
-from pdbench.storage.dbt import DBT_PROJECT_DIR
 
 
 def test_a_project_dbt_cannot_compile_fails_in_one_line_and_keeps_nothing(

@@ -19,10 +19,10 @@ import duckdb
 import pytest
 import yaml
 from pdbench.aggregate import AggregateSummary, aggregate_run
+from pdbench.dbt_project import DBT_PROJECT_DIR
 from pdbench.errors import AggregationError, RunDirError
 from pdbench.pd.marts import PDMart
 from pdbench.pd.records import PDFiles
-from pdbench.storage.dbt import DBT_PROJECT_DIR
 from pdbench.storage.schema import RunFiles
 
 from tests.conftest import count_columns

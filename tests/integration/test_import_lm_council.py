@@ -14,7 +14,7 @@ import pytest
 from pdbench import cli
 from pdbench.arena.marts import ArenaMart
 from pdbench.arena.summary import leaderboard_table
-from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from pdbench.storage.schema import RunFiles, RunManifest
 from typer.testing import CliRunner
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from pdbench import cli
-from pdbench.storage.dbt import DbtRequest, invoke_dbt
+from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[2]

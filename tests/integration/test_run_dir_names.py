@@ -11,8 +11,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from pdbench.aggregate import aggregate_run
+from pdbench.dbt_project import DBT_PROJECT_DIR
 from pdbench.pd.records import PDFiles
-from pdbench.storage.dbt import DBT_PROJECT_DIR
 from pdbench.storage.duckdb_paths import duckdb_path, sql_string
 from pdbench.tables import count_mart_rows, mart_columns, mart_rows
 

@@ -1,20 +1,22 @@
-"""Building a compiled dbt project on DuckDB (pdbench.storage.dbt_execute), on a project made
+"""Building a compiled dbt project on DuckDB (pdbench.dbt_build.execute), on a project made
 by hand: the materializations' statements, dbt's data-test semantics, selection, and where
-compilations are kept (pdbench.storage.dbt_compile)."""
+compilations are kept (pdbench.dbt_build.compilation)."""
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
 import pytest
+from pdbench.dbt_build import compilation as dbt_compile
+from pdbench.dbt_build.compilation import CompiledProject, Node, RecordFile, extract
+from pdbench.dbt_build.execute import execute
+from pdbench.dbt_build.request import DbtRequest
+from pdbench.dbt_build.schedule import plan, selected
 from pdbench.errors import AggregationError
-from pdbench.storage import dbt_compile
-from pdbench.storage.dbt_compile import CompiledProject, Node, RecordFile, extract
-from pdbench.storage.dbt_execute import execute, selected
-from pdbench.storage.dbt_request import DbtRequest
 
 ROUNDS = RecordFile("rounds.jsonl", required=True)
 EXTRA = RecordFile("extra.jsonl", required=False)
@@ -187,6 +189,45 @@ def test_selection_follows_dbt_selectors() -> None:
     assert selected(project, "tag:g", "tag:g_extra int_doubled") == {
         "model.p.stg_rounds", "model.p.stg_extra", "model.p.g_totals"}  # fmt: skip
     assert selected(project, "tag:g,tag:g_extra", None) == {"model.p.g_nothing"}
+
+
+def test_a_model_waits_for_the_tests_of_what_it_reads_as_dbt_build_orders_them() -> None:
+    on_rounds = _test("positive", 'select * from "memory"."main"."stg_rounds" where n < 0',
+                      "stg_rounds")  # fmt: skip
+    waits = plan(_project(on_rounds), {"model.p.stg_rounds", "model.p.int_doubled",
+                 "model.p.g_totals"}, with_tests=True)  # fmt: skip
+    assert waits[on_rounds.unique_id] == {"model.p.stg_rounds"}
+    # what reads the tested model, directly or not, waits for its test
+    assert on_rounds.unique_id in waits["model.p.int_doubled"]
+    assert on_rounds.unique_id in waits["model.p.g_totals"]
+    assert waits["model.p.stg_rounds"] == set()
+
+
+def test_a_test_reading_a_model_and_its_descendant_holds_back_no_model_between(
+    run_dir: Path,
+) -> None:
+    """dbt adds a test before a node only when everything the test reads is upstream of the
+    node: int_doubled, between stg_rounds and g_totals, must not wait for a test that reads
+    g_totals (it would wait for itself)."""
+    across = replace(
+        _test(
+            "totals_match",
+            'select * from "memory"."main"."g_totals" where total != (select '
+            'sum(n) * 2 from "memory"."main"."stg_rounds")',
+            "g_totals",
+        ),
+        depends_on=("model.p.g_totals", "model.p.stg_rounds"),
+        attached_model=None,
+    )
+    project = _project(across)
+    waits = plan(project, selected(project, "+g_totals", None), with_tests=True)
+    assert across.unique_id not in waits["model.p.int_doubled"]
+    assert waits[across.unique_id] == {"model.p.g_totals", "model.p.stg_rounds"}
+
+    results = execute(project, DbtRequest("build", run_dir=run_dir, select="+g_totals"))
+
+    assert results.n_checks_passed == 1
+    assert _rows(run_dir / "totals.parquet") == [(12,)]
 
 
 def test_the_manifests_documented_fields_are_what_is_kept() -> None:

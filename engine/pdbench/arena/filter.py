@@ -18,8 +18,9 @@ from pathlib import Path
 from pdbench.arena.marts import ArenaMart
 from pdbench.arena.records import ArenaFiles
 from pdbench.arena.scoring_config import ArenaScoring
+from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
+from pdbench.dbt_project import DBT_PROJECT_DIR
 from pdbench.errors import AggregationError
-from pdbench.storage.dbt import DBT_PROJECT_DIR, DbtRequest, invoke_dbt
 from pdbench.storage.duckdb_paths import duckdb_path
 from pdbench.storage.jsonl import read_jsonl
 from pdbench.storage.manifest import read_manifest

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from pdbench.arena.marts import ArenaMart, SeriesMart
 from pdbench.clock import utc_timestamp
+from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from pdbench.errors import PdbenchError, RunDirError
-from pdbench.storage.dbt import DbtRequest, invoke_dbt
 from pdbench.storage.manifest import read_manifest
 from pdbench.storage.schema import RunFiles
 from pdbench.tables import aligned, count_marts_rows, decimals, mart_rows

@@ -161,7 +161,7 @@ def _play(game: Game, loaded: LoadedConfig, *, options: PlayOptions, run_dir: Pa
 def _prepare_dbt() -> None:
     """Compile the dbt project now, if it changed since its last compilation, while the
     games are played."""
-    from pdbench.storage.dbt import prepare_dbt
+    from pdbench.dbt_build.invoke import prepare_dbt
 
     prepare_dbt()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from pdbench.storage.dbt import DBT_PROJECT_DIR
+from pdbench.dbt_project import DBT_PROJECT_DIR
 from pdbench.storage.records.columns import duckdb_columns
 from pdbench.storage.records.files import RecordFile, RecordSource
 

@@ -1,4 +1,4 @@
-"""A build of a run from the compiled project (:mod:`pdbench.storage.dbt_compile`), on DuckDB.
+"""A build of a run from the compiled project (:mod:`pdbench.dbt_build.compilation`), on DuckDB.
 
 What ``dbt build`` sends DuckDB for each node, sent from pdbench's own process: dbt's cost is
 its Python per node (about 115 ms each, with seconds to import it and load the project), the
@@ -35,7 +35,6 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,16 +42,18 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from pdbench.dbt_build.compilation import CompiledProject, Node
+from pdbench.dbt_build.request import DbtRequest, DbtResults
+from pdbench.dbt_build.schedule import order, plan, selected, upstream
+from pdbench.dbt_project import DBT_PROJECT_DIR
 from pdbench.errors import AggregationError
-from pdbench.storage.dbt_compile import CompiledProject, Node
-from pdbench.storage.dbt_request import DBT_PROJECT_DIR, DbtRequest, DbtResults
 from pdbench.storage.duckdb_paths import duckdb_path, sql_string
 from pdbench.storage.shards import record_files
 
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["ONE_THREAD_BYTES", "duckdb_threads", "execute", "record_files_macro", "selected"]
+__all__ = ["ONE_THREAD_BYTES", "duckdb_threads", "execute", "record_files_macro"]
 
 ONE_THREAD_BYTES = 16 * 2**20
 """Raw files (the run's ``*.jsonl``) below this size are built with one DuckDB thread: on
@@ -103,68 +104,6 @@ def _config_options() -> dict[str, str]:
     return {}
 
 
-# -- selection ------------------------------------------------------------------------------
-
-
-def selected(project: CompiledProject, select: str, exclude: str | None) -> set[str]:
-    """The models (and seeds) dbt's ``--select``/``--exclude`` name: terms apart by spaces
-    (union) or commas (intersection), each a model's name or ``tag:<tag>``, with ``+`` before
-    (and what it reads) or after (and what reads it)."""
-    chosen = _union(project, select)
-    if exclude:
-        chosen -= _union(project, exclude)
-    return chosen
-
-
-def _union(project: CompiledProject, text: str) -> set[str]:
-    found: set[str] = set()
-    for term in text.split():
-        parts = [_term(project, part) for part in term.split(",")]
-        found |= set.intersection(*parts)
-    return found
-
-
-def _term(project: CompiledProject, term: str) -> set[str]:
-    up, down = term.startswith("+"), term.endswith("+")
-    name = term.strip("+")
-    buildable = [node for node in project.nodes if node.resource_type in ("model", "seed")]
-    if name.startswith("tag:"):
-        found = {node.unique_id for node in buildable if name[4:] in node.tags}
-    elif ":" in name:
-        raise AggregationError(f"dbt selector {term!r}: pdbench selects by name or tag: only")
-    else:
-        found = {node.unique_id for node in buildable if node.name == name}
-    if up:
-        found |= _upstream(project, found)
-    if down:
-        found |= _downstream(project, found)
-    return found
-
-
-def _upstream(project: CompiledProject, start: Iterable[str]) -> set[str]:
-    seen: set[str] = set()
-    queue = [dep for unique_id in start for dep in project.by_id[unique_id].depends_on]
-    while queue:
-        current = queue.pop()
-        if current not in seen and current in project.by_id:
-            seen.add(current)
-            queue.extend(project.by_id[current].depends_on)
-    return seen
-
-
-def _downstream(project: CompiledProject, start: Iterable[str]) -> set[str]:
-    seen = set(start)
-    grew = True
-    while grew:
-        grew = False
-        for node in project.nodes:
-            reads = set(node.depends_on)
-            if node.resource_type != "test" and node.unique_id not in seen and seen & reads:
-                seen.add(node.unique_id)
-                grew = True
-    return seen - set(start)
-
-
 # -- the build ------------------------------------------------------------------------------
 
 
@@ -186,7 +125,7 @@ def execute(project: CompiledProject, request: DbtRequest) -> DbtResults:
     chosen = selected(project, request.select, request.exclude)
     if not chosen and not request.empty_marts:
         raise AggregationError(f"dbt {request.command}: nothing selected by {request.select!r}")
-    waits = _plan(project, chosen, with_tests=request.command == "build")
+    waits = plan(project, chosen, with_tests=request.command == "build")
     spill = Path(tempfile.mkdtemp(prefix="pdbench-duckdb-"))
     try:
         config: dict[str, Any] = {**_config_options(), "temp_directory": str(spill)}
@@ -220,59 +159,6 @@ def execute(project: CompiledProject, request: DbtRequest) -> DbtResults:
         models=tuple(n.name for n in outcome.built if n.resource_type == "model"),
         location_tags=locations,
     )
-
-
-def _order(project: CompiledProject, chosen: set[str], *, with_tests: bool) -> list[Node]:
-    """The nodes of :func:`_plan`, in an order where each comes after what it waits for."""
-    waits = _plan(project, chosen, with_tests=with_tests)
-    ordered: list[Node] = []
-    done: set[str] = set()
-    while waits:
-        ready = [unique_id for unique_id, reads in waits.items() if reads <= done]
-        if not ready:
-            raise AggregationError(f"dbt nodes read one another in a circle: {sorted(waits)[:3]}")
-        for unique_id in ready:
-            del waits[unique_id]
-            done.add(unique_id)
-            ordered.append(project.by_id[unique_id])
-    return ordered
-
-
-def _plan(project: CompiledProject, chosen: set[str], *, with_tests: bool) -> dict[str, set[str]]:
-    """The nodes to run, each with the nodes it waits for: the chosen models, the seeds they
-    read, and (``with_tests``) the data tests whose models are all built; a model waits for
-    the tests of the models it reads, as in ``dbt build``. In the manifest's order."""
-    seeds = {
-        unique_id
-        for unique_id in _upstream(project, chosen)
-        if project.by_id[unique_id].resource_type == "seed"
-    }
-    building = chosen | seeds
-    tests: dict[str, Node] = {}
-    if with_tests:
-        for node in project.nodes:
-            parents = {dep for dep in node.depends_on if dep in project.by_id}
-            if node.resource_type == "test" and parents and parents <= building:
-                tests[node.unique_id] = node
-    tests_of: dict[str, list[str]] = {}
-    for test in tests.values():
-        for dep in test.depends_on:
-            tests_of.setdefault(dep, []).append(test.unique_id)
-    waits: dict[str, set[str]] = {}
-    for unique_id in [*(n.unique_id for n in project.nodes if n.unique_id in building), *tests]:
-        node = project.by_id[unique_id]
-        reads = {dep for dep in node.depends_on if dep in building}
-        if node.resource_type != "test":
-            # dbt build: a model waits for the tests of what it reads (a singular test that
-            # reads the model itself aside)
-            reads |= {
-                t
-                for dep in reads
-                for t in tests_of.get(dep, ())
-                if unique_id not in tests[t].depends_on
-            }
-        waits[unique_id] = reads
-    return waits
 
 
 class _Build:
@@ -505,8 +391,8 @@ class _Build:
             and str(node.config.get("location")) in set(names) - written
         ]
         wanted = {node.unique_id for node in marts}
-        needed = (_upstream(self.project, wanted) | wanted) - {node.unique_id for node in built}
-        for node in _order(self.project, needed, with_tests=False):
+        needed = (upstream(self.project, wanted) | wanted) - {node.unique_id for node in built}
+        for node in order(self.project, needed, with_tests=False):
             if node.unique_id in wanted:
                 self._copy(node, f"select * from (\n{node.compiled_code}\n) limit 0", self.database)
             elif node.resource_type == "seed":

@@ -4,9 +4,9 @@ The one place pdbench runs dbt's models: ``pdbench aggregate`` builds every mode
 (:mod:`pdbench.aggregate`), and the arena's question filter runs the question models between
 rating and answering.
 
-dbt compiles the project once per version of it (:mod:`pdbench.storage.dbt_compile`, ``dbt
+dbt compiles the project once per version of it (:mod:`pdbench.dbt_build.compilation`, ``dbt
 compile`` in a process of its own), and pdbench sends DuckDB the compiled nodes of each build
-(:mod:`pdbench.storage.dbt_execute`): the same statements as ``dbt build``, without dbt's own
+(:mod:`pdbench.dbt_build.execute`): the same statements as ``dbt build``, without dbt's own
 seconds per build. ``pdbench run`` compiles ahead (:func:`prepare_dbt`), on another core
 while the games are played, when the project changed since its last compilation. A build with
 dbt's unit tests (``pdbench aggregate --unit-tests``, the test suite) is dbt's own ``dbt
@@ -26,23 +26,22 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pdbench.errors import AggregationError
-from pdbench.storage.dbt_cli import dbt_arguments, one_line, run_dbt_cli
-from pdbench.storage.dbt_compile import CompiledProject, compiled_project, saved_parse
-from pdbench.storage.dbt_execute import duckdb_threads, execute
-from pdbench.storage.dbt_request import (
-    DBT_PROJECT_DIR,
+from pdbench.dbt_build.cli import dbt_arguments, one_line, run_dbt_cli
+from pdbench.dbt_build.compilation import CompiledProject, compiled_project, saved_parse
+from pdbench.dbt_build.execute import duckdb_threads, execute
+from pdbench.dbt_build.request import (
     GAME_MODELS_ENV,
     DbtRequest,
     DbtResults,
     dbt_cache_folder,
 )
+from pdbench.dbt_project import DBT_PROJECT_DIR
+from pdbench.errors import AggregationError
 from pdbench.storage.duckdb_paths import duckdb_path
 from pdbench.storage.jsonl import cut_torn_tails
 from pdbench.storage.run_links import refuse_outside_links
 
 __all__ = [
-    "DBT_PROJECT_DIR",
     "GAME_MODELS_ENV",
     "DbtRequest",
     "DbtResults",

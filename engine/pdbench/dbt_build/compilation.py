@@ -1,6 +1,6 @@
-"""The dbt project compiled once per version of it: what :mod:`pdbench.storage.dbt_execute` runs.
+"""The dbt project compiled once per version of it: what :mod:`pdbench.dbt_build.execute` runs.
 
-``dbt compile`` (dbt's own command line, :mod:`pdbench.storage.dbt_cli`) renders every model,
+``dbt compile`` (dbt's own command line, :mod:`pdbench.dbt_build.cli`) renders every model,
 seed and data test of the project into SQL. The SQL names no run: a run's files are reached
 through DuckDB macros defined when a build starts (``dbt_project/macros/run_dir.sql``), so one
 compilation serves every run. Of the ``manifest.json`` it writes, pdbench reads documented
@@ -11,7 +11,7 @@ parse (for a build by dbt itself); the rest of dbt's output is removed.
 
 Compilations are kept in the user's cache folder (``compiled/``, this user's alone), one per
 version of the project (:func:`compiled_dir`): a digest of the project's files, of the outside
-games' models (:func:`pdbench.storage.dbt.add_game_models`), and of the versions of dbt-core,
+games' models (:func:`pdbench.dbt_build.invoke.add_game_models`), and of the versions of dbt-core,
 dbt-duckdb, dbt-adapters, dbt-common and DuckDB. A changed project is compiled again, and the
 older compilations of the same checkout are removed; other checkouts' are left alone.
 """
@@ -30,10 +30,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from pdbench.dbt_build.cli import dbt_arguments, one_line, run_dbt_cli
+from pdbench.dbt_build.private_folder import is_private_folder
+from pdbench.dbt_build.request import GAME_MODELS_ENV, dbt_cache_folder
 from pdbench.errors import AggregationError
-from pdbench.storage.dbt_cli import dbt_arguments, one_line, run_dbt_cli
-from pdbench.storage.dbt_request import GAME_MODELS_ENV, dbt_cache_folder
-from pdbench.storage.private_folder import is_private_folder
 
 __all__ = [
     "CompiledProject",

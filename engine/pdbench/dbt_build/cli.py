@@ -2,7 +2,7 @@
 
 pdbench runs dbt only through its documented command line and reads only its documented
 artifacts (``manifest.json``, ``run_results.json``): to compile the project once per version
-of it (:mod:`pdbench.storage.dbt_compile`), and to build a run with its unit tests
+of it (:mod:`pdbench.dbt_build.compilation`), and to build a run with its unit tests
 (``pdbench aggregate --unit-tests``). The process is out of the terminal's process group, so
 a Ctrl-C reaches pdbench alone, which stops it; on Linux it also ends when pdbench ends, however
 pdbench ends (the kernel's death signal), so it never writes into a run whose lock is free.

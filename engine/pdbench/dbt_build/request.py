@@ -1,5 +1,5 @@
-"""What a dbt build of a run is asked for and what it answers, and where the project and
-pdbench's dbt cache are: the leaf the dbt modules share (:mod:`pdbench.storage.dbt`)."""
+"""What a dbt build of a run is asked for and what it answers, and where pdbench's dbt cache
+is: the leaf the modules of :mod:`pdbench.dbt_build` share."""
 
 from __future__ import annotations
 
@@ -10,15 +10,12 @@ from pathlib import Path
 from typing import Literal
 
 __all__ = [
-    "DBT_PROJECT_DIR",
     "GAME_MODELS_ENV",
     "DbtRequest",
     "DbtResults",
     "dbt_cache_folder",
 ]
 
-DBT_PROJECT_DIR = Path(__file__).resolve().parents[3] / "dbt_project"
-"""The repository's dbt project (its ``profiles.yml`` links to ``dbt_profiles.yml``)."""
 GAME_MODELS_ENV = "PDBENCH_GAME_MODELS"
 """The folder of dbt models of games registered from outside pdbench (``model-paths`` in
 ``dbt_project.yml``); unset when there are none."""
@@ -41,7 +38,7 @@ class DbtRequest:
     """Also run the unit tests (``build`` only): dbt itself builds the run then."""
     one_duckdb_thread_when_small: bool = False
     """One DuckDB thread if the run's raw files are small
-    (:func:`pdbench.storage.dbt_execute.duckdb_threads`); DuckDB's default otherwise."""
+    (:func:`pdbench.dbt_build.execute.duckdb_threads`); DuckDB's default otherwise."""
     empty_marts: tuple[str, ...] = ()
     """Marts (file names) to write with their columns and no row when the build does not
     write them: those of models left out of it (:mod:`pdbench.empty_marts`). Not with
@@ -68,6 +65,6 @@ class DbtResults:
 
 def dbt_cache_folder() -> Path:
     """The user's cache folder of pdbench's dbt files (``$XDG_CACHE_HOME``): the compiled
-    project (:mod:`pdbench.storage.dbt_compile`)."""
+    project (:mod:`pdbench.dbt_build.compilation`)."""
     cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return cache_home / "pdbench" / "dbt"
