@@ -1,7 +1,8 @@
 """The documented build by hand (``cd dbt_project; PDBENCH_RUN_DIR=<run> dbt build --select
-tag:<game>``) and ``pdbench aggregate`` write the same marts, empty ones included, on the PD demo
-and the arena demo; and on a run with planted bad data, the data tests that fail are the same
-whether dbt's runner or pdbench's execution of the compiled project runs them."""
+tag:<game>``) and ``pdbench aggregate`` write the same marts, empty ones included, on the PD
+demo, a round robin, the arena demo and an imported study of each game; and on a run with
+planted bad data, the data tests that fail are the same whether dbt's runner or pdbench's
+execution of the compiled project runs them."""
 
 from __future__ import annotations
 
@@ -28,15 +29,24 @@ PDBENCH = str(Path(sys.executable).with_name("pdbench"))
 DBT = str(Path(sys.executable).with_name("dbt"))
 
 
-def _played(config: str, where: Path) -> Path:
+def _played(config: str, where: Path, *extra: str) -> Path:
+    return _pdbench("run", str(CONFIGS / config), *extra, output_dir=where)
+
+
+def _imported(*arguments: str, where: Path) -> Path:
+    return _pdbench("import", *arguments, output_dir=where)
+
+
+def _pdbench(*arguments: str, output_dir: Path) -> Path:
     done = subprocess.run(
-        [PDBENCH, "run", str(CONFIGS / config), "--no-aggregate", "--output-dir", str(where)],
+        [PDBENCH, *arguments, "--no-aggregate", "--output-dir", str(output_dir)],
+        cwd=CONFIGS.parent,
         capture_output=True,
         text=True,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    return where
+    return output_dir
 
 
 def _by_hand(run_dir: Path, select: str, target: Path) -> subprocess.CompletedProcess[str]:
@@ -73,6 +83,30 @@ def pd_demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def arena_demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     tmp = tmp_path_factory.mktemp("arena_demo")
     return _both_ways(_played("arena.yaml", tmp / "played"), "arena", tmp)
+
+
+@pytest.fixture(scope="session")
+def round_robin(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    tmp = tmp_path_factory.mktemp("round_robin")
+    played = _played("round_robin.yaml", tmp / "played", "--replicates", "2")
+    return _both_ways(played, "pd", tmp)
+
+
+@pytest.fixture(scope="session")
+def akata_import(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    tmp = tmp_path_factory.mktemp("akata_import")
+    imported = _imported(
+        "csv", "tests/data/import/akata_pd_excerpt.csv", "--mapping",
+        "configs/import/akata_pd.yaml", where=tmp / "imported",
+    )  # fmt: skip
+    return _both_ways(imported, "pd", tmp)
+
+
+@pytest.fixture(scope="session")
+def council_import(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    tmp = tmp_path_factory.mktemp("council_import")
+    imported = _imported("lm-council", "tests/data/lm_council/lmc_ei.jsonl", where=tmp / "imported")
+    return _both_ways(imported, "arena", tmp)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -117,6 +151,28 @@ def test_the_arena_demo_built_by_hand_is_what_aggregate_writes(
     arena_demo: tuple[Path, Path],
 ) -> None:
     _assert_same_marts(*arena_demo)
+
+
+def test_a_round_robin_built_by_hand_is_what_aggregate_writes(
+    round_robin: tuple[Path, Path],
+) -> None:
+    aggregated, by_hand = round_robin
+    _assert_same_marts(aggregated, by_hand)
+    assert _mart(by_hand / "tournament_standings.parquet")[2]  # its tournament marts have rows
+
+
+def test_an_imported_pd_study_built_by_hand_is_what_aggregate_writes(
+    akata_import: tuple[Path, Path],
+) -> None:
+    _assert_same_marts(*akata_import)
+
+
+def test_an_imported_arena_built_by_hand_is_what_aggregate_writes(
+    council_import: tuple[Path, Path],
+) -> None:
+    aggregated, by_hand = council_import
+    _assert_same_marts(aggregated, by_hand)
+    assert _mart(by_hand / "bradley_terry.parquet")[2]  # the verdicts are fitted
 
 
 def _failing_by_dbt(run_dir: Path, target: Path) -> set[str]:

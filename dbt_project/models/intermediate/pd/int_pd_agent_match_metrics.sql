@@ -9,37 +9,6 @@ agent_rounds as (
     select * from {{ ref('int_pd_agent_rounds') }}
 ),
 
--- a run of consecutive defections is the rounds whose index minus their rank among the
--- agent's defections is the same (gaps and islands)
-defection_runs as (
-    select
-        match_id,
-        side,
-        round_index - row_number() over (
-            partition by match_id, side order by round_index
-        ) as run_id
-    from agent_rounds
-    where action = 'D'
-),
-
-defection_run_lengths as (
-    select
-        match_id,
-        side,
-        count(*) as n_rounds
-    from defection_runs
-    group by match_id, side, run_id
-),
-
-longest_defection_runs as (
-    select
-        match_id,
-        side,
-        max(n_rounds) as longest_defection_streak
-    from defection_run_lengths
-    group by match_id, side
-),
-
 agent_totals as (
     select
         match_id,
@@ -50,6 +19,14 @@ agent_totals as (
         agent,
         kind,
         count(*) as rounds_played,
+        -- the agent's moves in round order ('CCDDDCD'), cut wherever it did not defect: the
+        -- longest piece is its longest run of consecutive defections
+        list_max(list_transform(
+            regexp_split_to_array(
+                string_agg(coalesce(action, '-'), '' order by round_index), '[^D]+'
+            ),
+            lambda piece: length(piece)
+        )) as longest_defection_streak,
         avg((action = 'C')::integer) as cooperation_rate,
         sum(payoff) as total_payoff,
         sum(opponent_payoff) as opponent_total_payoff,
@@ -142,8 +119,7 @@ agent_metrics as (
             agent_totals.first_defection_round > agent_totals.opponent_first_defection_round,
             agent_totals.first_defection_round is null
         ) as is_nice,
-        coalesce(longest_defection_runs.longest_defection_streak, 0)
-            as longest_defection_streak,
+        agent_totals.longest_defection_streak,
         agent_totals.is_llm,
         agent_totals.is_validity_recorded,
         agent_totals.cooperation_rate_valid,
@@ -162,10 +138,6 @@ agent_metrics as (
         case when agent_totals.is_llm then agent_totals.n_truncated_rounds end
             as n_truncated_rounds
     from agent_totals
-    left join longest_defection_runs
-        on
-            agent_totals.match_id = longest_defection_runs.match_id
-            and agent_totals.side = longest_defection_runs.side
 ),
 
 with_shares as (

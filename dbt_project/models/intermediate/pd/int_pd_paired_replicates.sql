@@ -1,3 +1,5 @@
+{{ config(materialized='table') }}
+
 -- For every compared pair of conditions, the replicates both finished (ok), and in each the
 -- paired difference condition_1 minus condition_2 of every metric with an interval (NULL
 -- when either side is): one row per pair, replicate and metric column, with the replicate's

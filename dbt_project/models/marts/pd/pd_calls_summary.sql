@@ -20,8 +20,8 @@ agent_rows as (
     group by game, condition, agent, provider, model
 ),
 
--- an aggregate without group by always returns one row, so the file is never empty and
--- never holds the all-NULL row an empty external model would write
+-- the whole run's totals, when it made a call at all: a run of policies alone has an empty
+-- calls summary
 run_rows as (
     select
         'run' as level,
@@ -32,6 +32,7 @@ run_rows as (
         null as model,
         {{ call_measures() }}
     from calls
+    having count(*) > 0
 ),
 
 both_levels as (
