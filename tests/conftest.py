@@ -41,7 +41,9 @@ def fake_aggregation(
 
     seen: list[tuple[Path, bool]] = []
 
-    def fake_aggregate(run_dir: Path, *, unit_tests: bool, on_start=None) -> AggregateSummary:
+    def fake_aggregate(
+        run_dir: Path, *, unit_tests: bool, on_start=None, on_progress=None
+    ) -> AggregateSummary:
         seen.append((run_dir, unit_tests))
         if on_start is not None:
             on_start(f"building the metrics of {run_dir} with dbt...")

@@ -21,7 +21,7 @@ from typing import Any
 from pdbench.dbt_build.invoke import DbtRequest, DbtResults, invoke_dbt
 from pdbench.empty_marts import write_empty_marts
 from pdbench.errors import AggregationError, RunDirError
-from pdbench.game import Game
+from pdbench.game import Game, ProgressCallback
 from pdbench.games import game_named
 from pdbench.overview import manifest_of
 from pdbench.storage.marts_manifest import write_build_failure, write_marts_manifest
@@ -57,6 +57,7 @@ def aggregate_run(
     *,
     unit_tests: bool = False,
     on_start: Callable[[str], None] | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> AggregateSummary:
     """Run ``dbt build`` on ``run_dir`` and write its marts as Parquet into it.
 
@@ -64,6 +65,8 @@ def aggregate_run(
     is locked for the build (:mod:`pdbench.storage.run_lock`); ``on_start`` is told, once the
     lock is held, what is about to happen (a line for the user), and is warned first when the
     manifest says ``running`` although no process holds the run (it was stopped by force).
+    ``on_progress`` is told after each model and data test, as the bar ``metrics`` (not with
+    ``unit_tests``, where dbt itself builds).
 
     Raises :class:`RunDirError` when the directory, its manifest or its raw files are missing
     or empty, and :class:`AggregationError` naming the failing models and tests when dbt fails.
@@ -82,7 +85,9 @@ def aggregate_run(
                 )
             on_start(f"building the metrics of {run_dir} with dbt...")
         try:
-            results, left_out = _build_what_the_run_holds(run_dir, game, unit_tests=unit_tests)
+            results, left_out = _build_what_the_run_holds(
+                run_dir, game, unit_tests=unit_tests, on_progress=on_progress
+            )
         except AggregationError as err:
             message = _with_repair(str(err), run_dir, manifest)
             write_build_failure(run_dir, message)  # the viewer says the tables are not the run's
@@ -123,7 +128,7 @@ def _with_repair(message: str, run_dir: Path, manifest: dict[str, Any]) -> str:
 
 
 def _build_what_the_run_holds(
-    run_dir: Path, game: Game, *, unit_tests: bool
+    run_dir: Path, game: Game, *, unit_tests: bool, on_progress: ProgressCallback | None = None
 ) -> tuple[DbtResults, list[str]]:
     """``dbt build`` of the game's models but those the run has no input for
     (:attr:`Game.marts.absent_content <pdbench.game.Marts.absent_content>`), whose marts are
@@ -138,6 +143,7 @@ def _build_what_the_run_holds(
         select=f"tag:{game.marts.dbt_tag}",
         threads=game.marts.dbt_threads,
         one_duckdb_thread_when_small=game.marts.one_duckdb_thread_when_small,
+        on_node=None if on_progress is None else _metrics_bar(on_progress),
     )
     if unit_tests:
         results = invoke_dbt(replace(request, unit_tests=True))
@@ -151,6 +157,16 @@ def _build_what_the_run_holds(
     exclude = " ".join(f"tag:{tag}" for tag in absent) or None
     viewer_marts = tuple(game.marts.viewer_marts) if absent else ()
     return invoke_dbt(replace(request, exclude=exclude, empty_marts=viewer_marts)), []
+
+
+def _metrics_bar(on_progress: ProgressCallback) -> Callable[[int, int, str], None]:
+    """The build's nodes as the progress bar ``metrics``: how many of its models and data
+    tests are done, and the last one's name."""
+
+    def on_node(done: int, total: int, name: str) -> None:
+        on_progress("metrics", done, total, name)
+
+    return on_node
 
 
 def _check_run_dir(run_dir: Path) -> tuple[Game, dict[str, Any]]:

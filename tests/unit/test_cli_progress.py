@@ -61,7 +61,8 @@ def test_each_stage_has_its_own_pace_and_the_elapsed_time_is_the_runs(tmp_path: 
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("generate: 1/1 (100%), elapsed 0:00:10, done")
     # the answer phase began when generate ended: 2 s for one of four, 6 s left
-    assert lines[1].startswith("answer: 1/4 (25%), elapsed 0:00:12, ETA 0:00:06, 0 calls")
+    # no call yet: no "0 calls, 0 tokens, $0"
+    assert lines[1] == "answer: 1/4 (25%), elapsed 0:00:12, ETA 0:00:06"
 
 
 def test_the_tally_reads_only_whole_lines_and_says_when_costs_are_unknown(tmp_path: Path):
@@ -81,8 +82,21 @@ def test_the_tally_reads_only_whole_lines_and_says_when_costs_are_unknown(tmp_pa
     assert (tally.calls, tally.tokens) == (3, 1015)
     unpriced = CallTally(tmp_path / "nothing")
     _append_calls(tmp_path / "calls.jsonl")
-    assert unpriced.text() == "0 calls, 0 tokens, $0"
+    assert unpriced.text() == ""  # a run of policies makes no call, and says nothing of calls
 
 
 def test_lines_every_is_a_tenth_and_at_least_one():
     assert [lines_every(n) for n in (1, 9, 10, 40, 1005)] == [1, 1, 1, 4, 100]
+
+
+def test_the_metrics_bar_counts_the_builds_nodes_and_never_the_runs_calls(tmp_path: Path):
+    _append_calls(tmp_path / "calls.jsonl", {"tokens_in": 5, "tokens_out": 1, "cost_usd": 0.1})
+    console, out = _console()
+    clock = _Clock()
+    with RunProgress(tmp_path, console=console, clock=clock, calls=False) as progress:
+        for done in range(1, 21):
+            clock.now += 0.5
+            progress("metrics", done, 20, f"model_{done}")
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "metrics: 2/20 (10%), elapsed 0:00:01, ETA 0:00:09"
+    assert lines[-1] == "metrics: 20/20 (100%), elapsed 0:00:10, done"

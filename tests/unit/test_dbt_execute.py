@@ -191,6 +191,25 @@ def test_selection_follows_dbt_selectors() -> None:
     assert selected(project, "tag:g,tag:g_extra", None) == {"model.p.g_nothing"}
 
 
+def test_each_node_built_failed_or_skipped_is_told_once_with_the_builds_size(
+    run_dir: Path,
+) -> None:
+    failing = _test("never", 'select * from "memory"."main"."stg_rounds"', "stg_rounds")
+    told: list[tuple[int, int, str]] = []
+    request = DbtRequest(
+        "build", run_dir=run_dir, select="+g_totals",
+        on_node=lambda done, total, name: told.append((done, total, name)),
+    )  # fmt: skip
+
+    with pytest.raises(AggregationError):
+        execute(_project(failing), request)
+
+    # stg_rounds, its failing test, then int_doubled and g_totals skipped: four nodes
+    assert [done for done, _, _ in told] == [1, 2, 3, 4]
+    assert {total for _, total, _ in told} == {4}
+    assert [name for _, _, name in told] == ["stg_rounds", "never", "int_doubled", "g_totals"]
+
+
 def test_a_model_waits_for_the_tests_of_what_it_reads_as_dbt_build_orders_them() -> None:
     on_rounds = _test("positive", 'select * from "memory"."main"."stg_rounds" where n < 0',
                       "stg_rounds")  # fmt: skip

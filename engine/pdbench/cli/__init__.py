@@ -168,6 +168,7 @@ def _prepare_dbt() -> None:
 
 def _aggregate(run_dir: Path, *, unit_tests: bool = False) -> None:
     from pdbench.aggregate import aggregate_run
+    from pdbench.cli.progress import RunProgress
 
     checks = "unit and data tests" if unit_tests else "data tests"
 
@@ -175,7 +176,10 @@ def _aggregate(run_dir: Path, *, unit_tests: bool = False) -> None:
         _err(line.replace("with dbt...", f"with dbt (models and {checks})..."))
 
     try:
-        summary = aggregate_run(run_dir, unit_tests=unit_tests, on_start=announce)
+        with RunProgress(run_dir, calls=False) as on_progress:
+            summary = aggregate_run(
+                run_dir, unit_tests=unit_tests, on_start=announce, on_progress=on_progress
+            )
     except KeyboardInterrupt:
         _err(f"interrupted: the metrics of {run_dir} are incomplete (`pdbench aggregate` again)")
         raise typer.Exit(EXIT_INTERRUPTED) from None

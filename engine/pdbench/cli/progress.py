@@ -82,9 +82,11 @@ class CallTally:
 
     def text(self) -> str:
         """``N calls, N tokens, $cost`` (the cost of the priced calls; ``cost unknown`` when
-        no call had a price)."""
+        no call had a price); nothing before the first call (a run of policies makes none)."""
+        if self.calls == 0:
+            return ""
         if self.priced_calls == 0:
-            cost = "cost unknown (no prices)" if self.calls else "$0"
+            cost = "cost unknown (no prices)"
         elif self.priced_calls < self.calls:
             cost = f"${self.cost_usd:.4f} (priced calls only)"
         else:
@@ -116,9 +118,13 @@ class RunProgress:
         console: Console | None = None,
         every: Callable[[int], int] = lines_every,
         clock: Callable[[], float] = time.monotonic,
+        calls: bool = True,
     ) -> None:
         self.console = console or Console(stderr=True)
         self.tally = CallTally(run_dir)
+        self.calls = calls
+        """Whether the run's provider calls so far are shown (not while its metrics are
+        built: no call is made then)."""
         self.every = every
         self.clock = clock
         self.started = clock()
@@ -163,7 +169,7 @@ class RunProgress:
             finished or done - stage.printed >= stage.every
         )
         # a printed line reads the calls so far, however soon after the last read
-        if finished or printing or now - self._last_tally >= _TALLY_EVERY_S:
+        if self.calls and (finished or printing or now - self._last_tally >= _TALLY_EVERY_S):
             self.tally.refresh()
             self._last_tally = now
         if self.console.is_terminal:
@@ -193,4 +199,7 @@ class RunProgress:
         else:
             eta = "ETA unknown"
         elapsed = _clock_text(now - self.started)
-        return f"{bar}: {done}/{total}{share}, elapsed {elapsed}, {eta}, {self.tally.text()}"
+        usage = self.tally.text()
+        return f"{bar}: {done}/{total}{share}, elapsed {elapsed}, {eta}" + (
+            f", {usage}" if usage else ""
+        )

@@ -35,6 +35,7 @@ import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,7 +137,7 @@ def execute(project: CompiledProject, request: DbtRequest) -> DbtResults:
         try:
             # the marts to write empty are among the selection's, what is excluded included
             empty = (selected(project, request.select, None), request.empty_marts)
-            build = _Build(project, database, threads)
+            build = _Build(project, database, threads, on_node=request.on_node)
             try:
                 outcome = build.run(waits, run_dir, spill, empty=empty, only_empty=not chosen)
             finally:
@@ -167,9 +168,15 @@ class _Build:
     :data:`BUILD_THREADS` threads."""
 
     def __init__(
-        self, project: CompiledProject, database: duckdb.DuckDBPyConnection, threads: int | None
+        self,
+        project: CompiledProject,
+        database: duckdb.DuckDBPyConnection,
+        threads: int | None,
+        *,
+        on_node: Callable[[int, int, str], None] | None = None,
     ) -> None:
         self.project, self.database, self.threads = project, database, threads
+        self.on_node = on_node
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._busy: set[duckdb.DuckDBPyConnection] = set()
@@ -244,7 +251,7 @@ class _Build:
                         node = self.project.by_id[unique_id]
                         if failed & (waits[unique_id] | set(node.depends_on)):
                             failed.add(unique_id)  # skipped, as dbt skips it
-                            done.add(unique_id)
+                            self._done(done, unique_id, len(waits))
                             continue
                         running[pool.submit(self._on_cursor, node)] = unique_id
                     if not running:
@@ -253,7 +260,7 @@ class _Build:
                     for future in finished:
                         unique_id = running.pop(future)
                         node = self.project.by_id[unique_id]
-                        done.add(unique_id)
+                        self._done(done, unique_id, len(waits))
                         try:
                             verdict = future.result()
                         except Exception as err:  # named in the build's error
@@ -277,6 +284,11 @@ class _Build:
                 raise
         outcome.failures = [text for _, text in sorted(failures)]
         outcome.built = sorted(built, key=lambda node: index[node.unique_id])
+
+    def _done(self, done: set[str], unique_id: str, total: int) -> None:
+        done.add(unique_id)
+        if self.on_node is not None:
+            self.on_node(len(done), total, self.project.by_id[unique_id].name)
 
     def _on_cursor(self, node: Node) -> str | None:
         """Run ``node`` on a cursor of its own (see :meth:`_node`)."""

@@ -4,7 +4,7 @@ is: the leaf the modules of :mod:`pdbench.dbt_build` share."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -43,6 +43,9 @@ class DbtRequest:
     """Marts (file names) to write with their columns and no row when the build does not
     write them: those of models left out of it (:mod:`pdbench.empty_marts`). Not with
     ``unit_tests``."""
+    on_node: Callable[[int, int, str], None] | None = field(default=None, compare=False)
+    """Told after each model, seed or data test of the build, built, failed or skipped:
+    ``(done, total, its name)``. Not with ``unit_tests`` (dbt's own build says nothing)."""
 
 
 @dataclass(frozen=True)
