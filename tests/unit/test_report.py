@@ -72,10 +72,27 @@ def test_the_forest_plot_puts_values_where_the_axis_says():
     ]
 
 
+def _add_columns(mart: Path, columns: dict[str, str]) -> None:
+    """Add to the hand-made ``mart`` the columns a built one has (name -> SQL value)."""
+    import duckdb
+
+    shown = ", ".join(f"{value} as {name}" for name, value in columns.items())
+    with duckdb.connect() as con:
+        con.execute(f"create table widened as select *, {shown} from '{mart}'")
+        con.execute(f"copy widened to '{mart}' (format parquet)")
+
+
 def test_the_report_holds_the_overview_and_names_no_host(arena_run: Path, tmp_path: Path):  # noqa: F811
+    from pdbench.arena.marts import ArenaMart
     from pdbench.empty_marts import write_empty_marts
     from pdbench.games import GAMES
 
+    _add_columns(
+        arena_run / ArenaMart.LEADERBOARD,
+        {"n_answers": "10", "n_answers_invalid": "0", "normalization": "'shift'",
+         "bootstrap_n": "200", "interval_expansion": "1.0"},
+    )  # fmt: skip
+    _add_columns(arena_run / ArenaMart.JUDGE_PLAYER_BIAS, {"n_permutations": "400"})
     game = GAMES["arena"]  # the marts the hand-made run lacks: their columns, no row
     write_empty_marts(
         arena_run, game, [n for n in game.marts.viewer_marts if not (arena_run / n).exists()]

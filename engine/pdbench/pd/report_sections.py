@@ -1,16 +1,29 @@
-"""The charts and tables a PD run adds to ``pdbench report`` (:mod:`pdbench.report`):
-cooperation by condition with its 95% intervals, the paired differences in cooperation with
-theirs, the condition table, and the standings of a round robin. Values of the marts only."""
+"""The charts and tables a PD run adds to ``pdbench report`` (:mod:`pdbench.report`): its
+setup (payoff table, horizon, noise, agents: :mod:`pdbench.pd.report_methods`), cooperation by
+condition with its 95% intervals, the paired differences in cooperation with theirs, the
+condition table, the LLM agents' invalid replies and fallback moves, the standings and payoff
+matrix of a round robin, and the methods. Values of the marts and the manifest only."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pdbench.column_labels import format_cell, label
+from pdbench.column_labels import MISSING, format_cell, label
 from pdbench.findings import bracket_text, read_rows
-from pdbench.pd.compare import METRICS, difference_text
+from pdbench.metric_catalogue import INTERVAL_METHODS
+from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
-from pdbench.report_svg import ForestRow, Section, forest_plot, mart_table_html, table_section
+from pdbench.pd.metrics import pd_metrics
+from pdbench.pd.report_methods import fallback_section, methods_section, setup_sections
+from pdbench.report_svg import (
+    ForestRow,
+    Section,
+    forest_plot,
+    mart_table_html,
+    p_value_text,
+    table_html,
+    table_section,
+)
 
 __all__ = ["SHOWN_COMPARISONS", "pd_sections"]
 
@@ -19,11 +32,18 @@ SHOWN_COMPARISONS = 40
 _COOPERATION = "cooperation_rate"
 
 
+def _fallback_note(share: float | None) -> str:
+    """``, 3.1% fallback moves`` beside a value a fallback move changed; empty without one."""
+    if not share:
+        return ""
+    return f", {format_cell('fallback_move_share', share)} fallback moves"
+
+
 def _cooperation(run_dir: Path) -> Section:
     rows = read_rows(
         run_dir / PDMart.AGGREGATES,
         ("condition", "n_replicates", _COOPERATION, f"{_COOPERATION}_ci_low",
-         f"{_COOPERATION}_ci_high", f"{_COOPERATION}_ci_note"),
+         f"{_COOPERATION}_ci_high", f"{_COOPERATION}_ci_note", "fallback_move_share"),
         where="level = 'condition'",
         order_by="condition",
     )  # fmt: skip
@@ -38,19 +58,28 @@ def _cooperation(run_dir: Path) -> Section:
                 row[_COOPERATION],
                 row[f"{_COOPERATION}_ci_low"],
                 row[f"{_COOPERATION}_ci_high"],
-            ),
+            )
+            + _fallback_note(row["fallback_move_share"]),
             is_real=row[f"{_COOPERATION}_ci_low"] is not None,
         )
         for row in rows
     ]
+    metric = pd_metrics().metric_of(_COOPERATION)
+    with_fallbacks = any(row["fallback_move_share"] for row in rows)
     return Section(
         f"{label(_COOPERATION).capitalize()} by condition",
-        "Mean over replicates with its 95% interval (Student's t over replicates, clipped to "
-        "[0, 1] and widened to the binomial floor where narrower); grey: no interval.",
+        f"Mean over replicates with its 95% interval ({INTERVAL_METHODS[metric.interval]} "
+        "over replicates; see Methods); grey: no interval."
+        + (
+            " Beside a condition whose LLM agents played fallback moves, their share of all "
+            "moves: the cooperation counts them."
+            if with_fallbacks
+            else ""
+        ),
         forest_plot(
             forest,
             title=label(_COOPERATION),
-            axis=f"{label(_COOPERATION)} (share of actions)",
+            axis=f"{label(_COOPERATION)} ({metric.unit})",
             percent=True,
             bounds=(0.0, 1.0),
         ),
@@ -75,7 +104,7 @@ def _comparisons(run_dir: Path) -> Section | None:
             low=row["ci_low"],
             high=row["ci_high"],
             text=f"{difference_text(row['mean_difference'], row['ci_low'], row['ci_high'], unit)}"
-            f", BH p {format_cell('p_value_bh', row['p_value_bh'])}",
+            f", BH p {p_value_text(row['p_value_bh'])}",
             is_real=row["verdict"] in ("higher", "lower"),
         )
         for row in rows[:SHOWN_COMPARISONS]
@@ -84,8 +113,8 @@ def _comparisons(run_dir: Path) -> Section | None:
     return Section(
         f"Paired differences in {name}",
         "First condition minus second, replicate by replicate, with the 95% interval of the "
-        "sign-flip test; blue: real after Benjamini-Hochberg (BH p ≤ 0.05), grey: "
-        "inconclusive."
+        f"sign-flip test; blue: real after Benjamini-Hochberg over all the run's tests (BH p ≤ "
+        f"{ALPHA:g}; see Methods), grey: inconclusive."
         + (f" The {more} pairs with the largest BH p are left out." if more else ""),
         forest_plot(
             forest,
@@ -102,13 +131,22 @@ _TABLE = ("condition", "agent_a_name", "agent_b_name", "n_replicates", "n_aborte
 
 
 def _condition_table(run_dir: Path) -> Section:
+    columns = (*_TABLE, "fallback_move_share")
     rows = read_rows(
-        run_dir / PDMart.AGGREGATES, _TABLE, where="level = 'condition'", order_by="condition"
+        run_dir / PDMart.AGGREGATES, columns, where="level = 'condition'", order_by="condition"
     )
+    with_fallbacks = any(row["fallback_move_share"] is not None for row in rows)
+    shown = columns if with_fallbacks else _TABLE
     return Section(
         "Metrics by condition",
-        "Means over replicates, each replicate weighing the same.",
-        mart_table_html(_TABLE, rows),
+        "Means over replicates, each replicate weighing the same."
+        + (
+            " The last column: both agents' fallback moves over all moves (— without an LLM "
+            "agent), counted in the cooperation and the payoffs beside it."
+            if with_fallbacks
+            else ""
+        ),
+        mart_table_html(shown, rows),
     )
 
 
@@ -129,14 +167,66 @@ def _standings(run_dir: Path) -> Section | None:
         "whole round robin); wins; median rank across replicates.",
         columns,
         rows,
+        per_agent=True,
+    )
+
+
+def _payoff_matrix(run_dir: Path) -> Section | None:
+    """The round robin's payoff matrix: each agent's mean points per round (rows) against
+    each opponent (columns)."""
+    rows = read_rows(
+        run_dir / PDMart.TOURNAMENT_PAYOFF_MATRIX,
+        ("agent", "opponent", "mean_score_per_round", "n_matches"),
+        where="agent is not null",
+        order_by="agent, opponent",
+    )
+    if not rows:
+        return None
+    agents = list(dict.fromkeys(row["agent"] for row in rows))
+    opponents = list(dict.fromkeys(row["opponent"] for row in rows))
+    cell = {(row["agent"], row["opponent"]): row["mean_score_per_round"] for row in rows}
+    matches = sorted({int(row["n_matches"]) for row in rows})
+    return Section(
+        "Payoff matrix of the round robin",
+        "Mean points per round of the row's agent against the column's opponent, over "
+        + (
+            f"{matches[0]} matches each"
+            if len(matches) == 1
+            else f"{matches[0]} to {matches[-1]} matches"
+        )
+        + " (a self-play match counted once); — where the two never met.",
+        table_html(
+            ["agent ↓ opponent →", *opponents],
+            [
+                [
+                    agent,
+                    *(
+                        format_cell("mean_score_per_round", cell[(agent, opponent)])
+                        if (agent, opponent) in cell
+                        else MISSING
+                        for opponent in opponents
+                    ),
+                ]
+                for agent in agents
+            ],
+            row_headers=True,
+        ),
     )
 
 
 def pd_sections(run_dir: Path) -> list[Section]:
-    """The PD's sections of the report, in order."""
+    """The PD's sections of the report, in order: setup, results, methods."""
     from pdbench.overview import manifest_of
 
-    sections = [_cooperation(run_dir), _comparisons(run_dir), _condition_table(run_dir)]
-    if (manifest_of(run_dir).get("config") or {}).get("round_robin") is not None:
-        sections.append(_standings(run_dir))
+    manifest = manifest_of(run_dir)
+    sections = [
+        *setup_sections(run_dir, manifest),
+        _cooperation(run_dir),
+        fallback_section(run_dir),
+        _comparisons(run_dir),
+        _condition_table(run_dir),
+    ]
+    if (manifest.get("config") or {}).get("round_robin") is not None:
+        sections += [_standings(run_dir), _payoff_matrix(run_dir)]
+    sections.append(methods_section(run_dir, manifest))
     return [section for section in sections if section is not None]
