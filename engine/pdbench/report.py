@@ -199,7 +199,7 @@ def _overview_html(overview: Overview) -> str:
         f"{escape(finding.page)})</span></li>"
         for finding in overview.findings
     )
-    return f"<ul>{items}</ul>"
+    return f"<ul class='overview'>{items}</ul>"
 
 
 def _holds_runs(folder: Path) -> bool:

@@ -182,8 +182,8 @@ def _payoff_matrix(run_dir: Path) -> Section | None:
     )
     if not rows:
         return None
-    agents = list(dict.fromkeys(row["agent"] for row in rows))
-    opponents = list(dict.fromkeys(row["opponent"] for row in rows))
+    agents = sorted({row["agent"] for row in rows})
+    opponents = sorted({row["opponent"] for row in rows})
     cell = {(row["agent"], row["opponent"]): row["mean_score_per_round"] for row in rows}
     matches = sorted({int(row["n_matches"]) for row in rows})
     return Section(
