@@ -259,3 +259,24 @@ def test_an_imported_report_names_its_source_and_its_payoffs(imported: Path):
         ["A plays D", "10, 0", "5, 5"],
     ]
     assert facts["horizon"] == "fixed, 10 rounds"
+
+
+def test_an_imported_council_report_says_no_judge_test_ran(folder: Path):
+    run_dir = folder / "runs" / "council"
+    result = runner.invoke(
+        cli.app,
+        ["import", "lm-council", str(REPO / "tests/data/lm_council/lmc_ei.jsonl"),
+         "--output-dir", str(run_dir)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    html = _report(run_dir)
+    _common(html, run_dir)
+    text = _text(html)
+    assert "Judge bias: not tested" in text
+    fits = run_dir / "bradley_terry.parquet"
+    query = f"select distinct bootstrap_n from '{fits}' where player is not null"
+    ((bootstrap,),) = duckdb.sql(query).fetchall()
+    baseline = _manifest(run_dir)["scoring"]["pairwise"]["baseline"]
+    assert f"(1000 for the baseline, {baseline})" in text
+    assert f"bootstrap over questions ({bootstrap} replicates)" in text
+    assert _facts(html)["source"] == "imported (lm-council format)"

@@ -75,9 +75,9 @@ def _players(config: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def _filter_text(question_filter: Any) -> str:
+def _filter_text(question_filter: Any) -> str | None:
     if not isinstance(question_filter, dict):
-        return MISSING
+        return None
     return ", ".join(f"{key} {_number(value)}" for key, value in question_filter.items())
 
 
@@ -88,35 +88,37 @@ def setup_sections(run_dir: Path, manifest: dict[str, Any]) -> list[Section]:
     if not isinstance(config, dict):
         return []
     scoring = _mapping(manifest.get("scoring"))
-    anomaly = _mapping(config.get("anomaly"))
-    bootstrap = _mapping(config.get("bootstrap"))
+
+    def setting(key: str) -> Any:
+        """A scoring setting as dbt read it (the manifest's scoring), else the config's."""
+        return scoring.get(key, config.get(key))
+
+    anomaly = _mapping(setting("anomaly"))
     pairing = _mapping(config.get("pairing"))
+    judging = config.get("judging")
     facts = [
-        ("questions per player", _number(config.get("questions_per_player", MISSING))),
-        ("categories", ", ".join(str(c) for c in config.get("categories") or []) or MISSING),
-        ("question filter", _filter_text(config.get("question_filter"))),
-        (
-            "judging",
-            f"{config.get('judging', MISSING)}"
-            + (f" (pairs: {pairing.get('scheme')})" if config.get("judging") == "pairwise" else ""),
-        ),
-        ("score format", str(config.get("score_format", MISSING))),
-        ("retries of an invalid reply", _number(config.get("max_retries", MISSING))),
-        ("normalisation", str(config.get("normalization", scoring.get("normalization", MISSING)))),
-        ("fewest valid judgements to be ranked", _number(config.get("min_judgments", MISSING))),
-        ("bootstrap replicates", _number(bootstrap.get("n", MISSING))),
-        (
-            "judge bias test",
-            f"{_number(anomaly.get('permutations', MISSING))} permutations, flagged at q ≤ "
-            f"{_number(anomaly.get('fdr', MISSING))} for a bias beyond "
-            f"{_number(anomaly.get('min_effect', MISSING))} points",
-        ),
+        ("questions per player", config.get("questions_per_player")),
+        ("categories", ", ".join(str(c) for c in config.get("categories") or []) or None),
+        ("question filter", _filter_text(setting("question_filter"))),
+        ("judging", None if judging is None else f"{judging}"
+         + (f" (pairs: {pairing.get('scheme')})" if judging == "pairwise" else "")),
+        ("score format", config.get("score_format")),
+        ("retries of an invalid reply", config.get("max_retries")),
+        ("normalisation", setting("normalization")),
+        ("fewest valid judgements to be ranked", setting("min_judgments")),
+        ("bootstrap replicates", _mapping(setting("bootstrap")).get("n")),
+        ("judge bias test", None if not anomaly else
+         f"{_number(anomaly.get('permutations', MISSING))} permutations, flagged at q ≤ "
+         f"{_number(anomaly.get('fdr', MISSING))} for a bias beyond "
+         f"{_number(anomaly.get('min_effect', MISSING))} points"),
     ]  # fmt: skip
+    shown = [(name, _number(value)) for name, value in facts if value not in (None, "")]
     sections = [
         Section(
             "Setup",
-            "What the tournament played, from its manifest.",
-            fact_list_html(facts),
+            "What the tournament played, from its manifest (a setting it does not record is "
+            "left out).",
+            fact_list_html(shown),
             "setup",
         )
     ]
@@ -290,7 +292,7 @@ def _bias_items(run_dir: Path, manifest: dict[str, Any]) -> list[str]:
         order_by="judge",
     )
     if not rows:
-        return []
+        return ["Judge bias: not tested (the run has no absolute judgements to test)."]
     anomaly = _mapping(_mapping(manifest.get("scoring")).get("anomaly"))
     tested = [row for row in rows if row["q_value"] is not None]
     flagged = sum(1 for row in rows if row["is_flagged"])
@@ -306,7 +308,7 @@ def _bias_items(run_dir: Path, manifest: dict[str, Any]) -> list[str]:
     ]
 
 
-def _bradley_terry_items(run_dir: Path) -> list[str]:
+def _bradley_terry_items(run_dir: Path, manifest: dict[str, Any]) -> list[str]:
     rows = read_rows(
         run_dir / ArenaMart.BRADLEY_TERRY,
         ("player", "bootstrap_n"),
@@ -315,9 +317,12 @@ def _bradley_terry_items(run_dir: Path) -> list[str]:
     )
     if not rows:
         return []
+    pairwise = _mapping(_mapping(manifest.get("scoring")).get("pairwise"))
+    baseline = pairwise.get("baseline")
     return [
-        "Bradley-Terry: strengths fitted to the pairwise verdicts, in Elo points, with the "
-        f"{INTERVAL_METHODS['bootstrap']} over questions "
+        "Bradley-Terry: strengths fitted to the pairwise verdicts, in Elo points "
+        + (f"(1000 for the baseline, {baseline})" if baseline else "(1000 for a strength of 1)")
+        + f", with the {INTERVAL_METHODS['bootstrap']} over questions "
         f"({_one({row['bootstrap_n'] for row in rows})} replicates)."
     ]
 
@@ -339,7 +344,7 @@ def methods_section(run_dir: Path, manifest: dict[str, Any]) -> Section:
     items = [
         "Every interval is a 95% interval.",
         *_leaderboard_items(run_dir, manifest),
-        *_bradley_terry_items(run_dir),
+        *_bradley_terry_items(run_dir, manifest),
         *_bias_items(run_dir, manifest),
         "Other metrics' intervals (dbt_project/seeds/arena_metrics.csv):",
         *_interval_items(),
