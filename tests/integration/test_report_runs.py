@@ -194,6 +194,14 @@ def test_a_pd_report_holds_its_payoffs_horizon_noise_and_fallback_moves(pd_run: 
     assert moves > 0
     (row,) = _rows(html, "Invalid replies and fallback moves")
     assert row[:2] == [agent, condition] and row[5] == str(moves)
+    per_agent = {tuple(row[:3]): row[3:] for row in _rows(html, "Per agent")}
+    query = (
+        f"select fallback_move_share_a from '{pd_run / 'aggregates.parquet'}' "
+        f"where level = 'condition' and condition = '{condition}'"
+    )
+    ((share,),) = duckdb.sql(query).fetchall()
+    assert share > 0 and per_agent[(agent, condition, "A")][-1] == f"{share:.1%}"
+    assert per_agent[("TFT", "tft_vs_alld", "A")][-1] == "—"  # a policy plays no fallback
     text = _text(html)
     assert f"{moves} fallback moves in all" in text
     tests = duckdb.sql(f"select count(p_value) from '{pd_run / 'comparisons.parquet'}'").fetchall()[

@@ -150,6 +150,59 @@ def _condition_table(run_dir: Path) -> Section:
     )
 
 
+_PER_AGENT = ("cooperation_rate", "payoff_per_round", "retaliation_rate", "forgiveness_rate")
+"""The metrics of each agent in the per-agent table, each with its interval."""
+
+
+def _per_agent(run_dir: Path) -> Section | None:
+    """Each agent in each condition: its cooperation, payoff per round, retaliation and
+    forgiveness with their 95% intervals, and its fallback moves' share."""
+    columns = ["condition", "agent_a_name", "agent_b_name"]
+    for side in ("a", "b"):
+        for metric in _PER_AGENT:
+            columns += [f"{metric}_{side}", f"{metric}_{side}_ci_low", f"{metric}_{side}_ci_high"]
+        columns.append(f"fallback_move_share_{side}")
+    rows = read_rows(
+        run_dir / PDMart.AGGREGATES,
+        tuple(columns),
+        where="level = 'condition'",
+        order_by="condition",
+    )
+    if not rows:
+        return None
+    table = []
+    for row in rows:
+        for side in ("a", "b"):
+            cells = [str(row[f"agent_{side}_name"]), row["condition"], side.upper()]
+            for metric in _PER_AGENT:
+                column = f"{metric}_{side}"
+                low, high = row[f"{column}_ci_low"], row[f"{column}_ci_high"]
+                cells.append(
+                    MISSING if row[column] is None else bracket_text(column, row[column], low, high)
+                )
+            cells.append(
+                format_cell(f"fallback_move_share_{side}", row[f"fallback_move_share_{side}"])
+            )
+            table.append(cells)
+    table.sort(key=lambda cells: (cells[0], cells[1], cells[2]))
+    return Section(
+        "Per agent",
+        "Each agent in each condition and seat: means over replicates with their 95% "
+        "intervals in brackets ([—]: none), and the share of its moves that were fallbacks "
+        "(— for a policy, or a source that did not record it).",
+        table_html(
+            [
+                "agent",
+                "condition",
+                "seat",
+                *(label(metric, per_agent=True) for metric in _PER_AGENT),
+                label("fallback_move_share", per_agent=True),
+            ],
+            table,
+        ),
+    )
+
+
 def _standings(run_dir: Path) -> Section | None:
     columns = ("overall_rank", "agent", "mean_score_per_round", "mean_score_per_round_ci_low",
                "mean_score_per_round_ci_high", "mean_score_per_round_ci_note", "n_wins",
@@ -225,6 +278,7 @@ def pd_sections(run_dir: Path) -> list[Section]:
         fallback_section(run_dir),
         _comparisons(run_dir),
         _condition_table(run_dir),
+        _per_agent(run_dir),
     ]
     if (manifest.get("config") or {}).get("round_robin") is not None:
         sections += [_standings(run_dir), _payoff_matrix(run_dir)]
