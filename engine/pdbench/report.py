@@ -142,6 +142,7 @@ def run_facts(run_dir: Path, game: str) -> list[tuple[str, str]]:
     if game == "series":
         return [
             ("series", str(run_dir)),
+            *_series_facts(run_dir),
             ("pdbench writing this report", _report_version()),
         ]
     manifest = manifest_of(run_dir)
@@ -176,6 +177,27 @@ def run_facts(run_dir: Path, game: str) -> list[tuple[str, str]]:
         ("Python", str(manifest.get("python") or MISSING)),
         ("git commit", str(manifest.get("git_commit") or "not recorded")),
     ]  # fmt: skip
+    return facts
+
+
+def _series_facts(run_dir: Path) -> list[tuple[str, str]]:
+    """What a series' manifest records: each text as it is, each list as its length and its
+    entries' folder names."""
+    import json
+
+    path = run_dir / _series(run_dir).manifest
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return [("series manifest", f"{path.name} cannot be read")]
+    facts = []
+    for key, value in record.items() if isinstance(record, dict) else ():
+        name = str(key).replace("_", " ")
+        if isinstance(value, str | int | float):
+            facts.append((name, str(value)))
+        elif isinstance(value, list):
+            entries = [str(e.get("folder", e)) if isinstance(e, dict) else str(e) for e in value]
+            facts.append((name, f"{len(entries)}: {', '.join(entries)}"))
     return facts
 
 
