@@ -204,6 +204,7 @@ def test_a_pd_report_holds_its_payoffs_horizon_noise_and_fallback_moves(pd_run: 
     assert per_agent[("TFT", "tft_vs_alld", "A")][-1] == "—"  # a policy plays no fallback
     text = _text(html)
     assert f"{moves} fallback moves in all" in text
+    assert f"This run: {moves} fallback moves by its 1 LLM seat " in text
     tests = duckdb.sql(f"select count(p_value) from '{pd_run / 'comparisons.parquet'}'").fetchall()[
         0
     ]
@@ -226,6 +227,8 @@ def test_a_round_robin_report_holds_its_payoff_matrix(round_robin: Path):
     for agent, opponent, score in cells:
         assert rows[agent][opponents.index(opponent)] == f"{score:.3f}"
     assert _facts(html)["round robin"] == "3 agents, every pairing"
+    assert "This run has no LLM agent, so no fallback move." in _text(html)
+    assert "Invalid replies and fallback moves" not in html
     assert "Round-robin standings" in html
 
 
@@ -267,6 +270,12 @@ def test_an_imported_report_names_its_source_and_its_payoffs(imported: Path):
         ["A plays D", "10, 0", "5, 5"],
     ]
     assert facts["horizon"] == "fixed, 10 rounds"
+    seats = duckdb.sql(
+        f"select count(*) from '{imported / 'agent_metrics.parquet'}' "
+        "where level = 'condition' and agent_kind = 'llm' and fallback_move_share is null"
+    ).fetchall()[0][0]
+    assert seats > 0
+    assert f"source did not record whether its {seats} LLM seats' replies were valid" in _text(html)
 
 
 def test_an_imported_council_report_says_no_judge_test_ran(folder: Path):

@@ -323,6 +323,29 @@ def _resampling_text(methods: Counter[str], bootstrap: set[Any]) -> str:
     )
 
 
+def _fallbacks_of_this_run(run_dir: Path) -> str:
+    """What this run's LLM seats recorded of their replies' validity, in one sentence."""
+    seats = read_rows(
+        run_dir / PDMart.AGENT_METRICS,
+        ("agent_kind", "fallback_move_share", "n_fallback_moves"),
+        where="level = 'condition' and agent_kind = 'llm'",
+        order_by="agent_kind",
+    )
+    if not seats:
+        return "This run has no LLM agent, so no fallback move."
+    recorded = [seat for seat in seats if seat["fallback_move_share"] is not None]
+    if not recorded:
+        return (
+            f"This run's source did not record whether its {_span([len(seats)], 'LLM seat')}' "
+            "replies were valid: its fallback moves and invalid replies are not recorded (not 0)."
+        )
+    moves = sum(int(seat["n_fallback_moves"] or 0) for seat in recorded)
+    return (
+        f"This run: {moves} fallback moves by its {_span([len(recorded)], 'LLM seat')} "
+        "(condition and seat), each shown under Invalid replies and fallback moves."
+    )
+
+
 def methods_section(run_dir: Path, manifest: dict[str, Any]) -> Section:
     """How the numbers of the report were computed, from the catalogue, the marts and the
     manifest of this run."""
@@ -339,7 +362,7 @@ def methods_section(run_dir: Path, manifest: dict[str, Any]) -> Section:
         "are left out.",
         *_comparison_items(run_dir, manifest),
         f"Fallback moves: {fallback.definition} Cooperation counts them as played; "
-        f"{valid.label}: {valid.definition}",
+        f"{valid.label}: {valid.definition} {_fallbacks_of_this_run(run_dir)}",
         f"Collapse: {params.get('collapse_k', MISSING)} rounds in a row at "
         f"a cooperation rate ≤ {params.get('collapse_threshold', MISSING)}.",
     ]
