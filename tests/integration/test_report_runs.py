@@ -227,6 +227,17 @@ def test_a_round_robin_report_holds_its_payoff_matrix(round_robin: Path):
     for agent, opponent, score in cells:
         assert rows[agent][opponents.index(opponent)] == f"{score:.3f}"
     assert _facts(html)["round robin"] == "3 agents, every pairing"
+    headings = re.findall(r"<h2>(.*?)</h2>", html)
+    results = headings[headings.index("Overview") + 1 :]
+    assert results[:3] == [
+        "Who wins the round robin", "Round-robin standings", "Payoff matrix of the round robin"
+    ]  # fmt: skip
+    winner = duckdb.sql(
+        f"select agent from '{round_robin / 'tournament_standings.parquet'}' "
+        "where agent is not null order by overall_rank, agent limit 1"
+    ).fetchall()[0][0]
+    (first_chart,) = re.findall(r"<svg\b.*?</svg>", html, flags=re.S)[:1]
+    assert f">1. {winner}</text>" in first_chart
     assert "This run has no LLM agent, so no fallback move." in _text(html)
     assert "Invalid replies and fallback moves" not in html
     assert "Round-robin standings" in html

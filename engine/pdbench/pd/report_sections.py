@@ -224,6 +224,41 @@ def _standings(run_dir: Path) -> Section | None:
     )
 
 
+def _standings_chart(run_dir: Path) -> Section | None:
+    """Who wins the round robin: each agent's mean score per round with its 95% interval,
+    in the order of the standings."""
+    column = "mean_score_per_round"
+    rows = read_rows(
+        run_dir / PDMart.TOURNAMENT_STANDINGS,
+        ("overall_rank", "agent", column, f"{column}_ci_low", f"{column}_ci_high"),
+        where="agent is not null",
+        order_by="overall_rank, agent",
+    )
+    if not rows:
+        return None
+    forest = [
+        ForestRow(
+            label=f"{row['overall_rank']}. {row['agent']}",
+            value=row[column],
+            low=row[f"{column}_ci_low"],
+            high=row[f"{column}_ci_high"],
+            text=bracket_text(
+                column, row[column], row[f"{column}_ci_low"], row[f"{column}_ci_high"]
+            ),
+            is_real=row[f"{column}_ci_low"] is not None,
+        )
+        for row in rows
+    ]
+    return Section(
+        "Who wins the round robin",
+        "Each agent's mean points per round over its matches except self-play, in the order "
+        "of the standings, with its 95% interval (Student's t over the replicates' mean "
+        "scores); where two intervals overlap, the run does not settle which of the two "
+        "scores more.",
+        forest_plot(forest, title=label(column), axis=f"{label(column)} (points per round)"),
+    )
+
+
 def _payoff_matrix(run_dir: Path) -> Section | None:
     """The round robin's payoff matrix: each agent's mean points per round (rows) against
     each opponent (columns)."""
@@ -272,15 +307,20 @@ def pd_sections(run_dir: Path) -> list[Section]:
     from pdbench.overview import manifest_of
 
     manifest = manifest_of(run_dir)
+    round_robin = (manifest.get("config") or {}).get("round_robin") is not None
     sections = [
         *setup_sections(run_dir, manifest),
+        # a round robin answers who wins first
+        *(
+            [_standings_chart(run_dir), _standings(run_dir), _payoff_matrix(run_dir)]
+            if round_robin
+            else []
+        ),
         _cooperation(run_dir),
         fallback_section(run_dir),
         _comparisons(run_dir),
         _condition_table(run_dir),
         _per_agent(run_dir),
+        methods_section(run_dir, manifest),
     ]
-    if (manifest.get("config") or {}).get("round_robin") is not None:
-        sections += [_standings(run_dir), _payoff_matrix(run_dir)]
-    sections.append(methods_section(run_dir, manifest))
     return [section for section in sections if section is not None]
