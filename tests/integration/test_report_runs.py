@@ -95,7 +95,11 @@ def arena(folder: Path) -> Path:
             "ref": "agents/arena_player.yaml",
             "overrides": {
                 "name": f"p{i}",
-                "mock": {"answer_skill": 0.9 - 0.2 * i, "invalid_rate": 0.3 if i == 1 else 0},
+                "mock": {
+                    "answer_skill": 0.9 - 0.2 * i,
+                    "invalid_rate": 0.3 if i == 1 else 0,
+                    **({"favours": "p2", "favour_bonus": 4.0} if i == 3 else {}),
+                },
             },
         }
         for i in range(4)
@@ -104,7 +108,7 @@ def arena(folder: Path) -> Path:
         folder / "configs",
         players=players,
         bootstrap={"n": 30},
-        anomaly={"permutations": 40, "fdr": 0.2},
+        anomaly={"permutations": 400, "fdr": 0.2},
         normalization="zscore",
     )
     return _play(config, folder / "runs" / "arena")
@@ -253,6 +257,9 @@ def test_an_arena_report_names_its_bh_family_threshold_and_invalid_replies(arena
     assert pairs[0] > 0
     assert f"one family of all {pairs[0]} judge × player pairs of the run" in text
     assert "scoring.anomaly.fdr = 0.2" in text
+    flagged = _rows(html, "Flagged judges")
+    assert ["p3", "p2"] in [row[:2] for row in flagged]  # the planted favour
+    assert "flagged when q ≤ 0.2 (see Methods for the family)" in text
     assert "percentiles of a bootstrap over questions (30 replicates" in text
     assert "zscore: 5 + 2.5 × (score − the judge's mean)" in text
     phases = dict(

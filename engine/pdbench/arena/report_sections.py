@@ -123,7 +123,15 @@ _COMBINED = _RankedChart(
 )
 
 
-def _flagged(run_dir: Path) -> Section | None:
+def _fdr(manifest: dict[str, Any]) -> str:
+    """The false discovery rate the run flagged judges at (``scoring.anomaly.fdr``)."""
+    scoring = manifest.get("scoring")
+    anomaly = scoring.get("anomaly") if isinstance(scoring, dict) else None
+    fdr = anomaly.get("fdr") if isinstance(anomaly, dict) else None
+    return f"{fdr:g}" if isinstance(fdr, int | float) else "—"
+
+
+def _flagged(run_dir: Path, manifest: dict[str, Any]) -> Section | None:
     columns = ("judge", "player", "flag_kind", "relative_deviation", "q_value", "n_answers")
     rows = read_rows(
         run_dir / ArenaMart.JUDGE_PLAYER_BIAS,
@@ -134,7 +142,8 @@ def _flagged(run_dir: Path) -> Section | None:
     return table_section(
         "Flagged judges",
         "Judge x player pairs whose bias passes the permutation test after Benjamini-Hochberg "
-        "at the run's false discovery rate (see Methods for the family and the threshold).",
+        f"at the run's false discovery rate: flagged when q ≤ {_fdr(manifest)} (see Methods "
+        "for the family).",
         columns,
         rows,
     )
@@ -156,7 +165,7 @@ def arena_sections(run_dir: Path) -> list[Section]:
         _ranked_forest(
             run_dir / ArenaMart.BRADLEY_TERRY, _BRADLEY_TERRY, where="player is not null"
         ),
-        _flagged(run_dir),
+        _flagged(run_dir, manifest),
         methods_section(run_dir, manifest),
     ]
     return [section for section in sections if section is not None]
