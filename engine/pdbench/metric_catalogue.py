@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from pdbench.dbt_project import DBT_PROJECT_DIR
 
 __all__ = [
+    "INTERVAL_METHODS",
     "Metric",
     "MetricCatalogue",
     "all_catalogues",
@@ -28,6 +29,16 @@ __all__ = [
 SIDES = ("a", "b")
 Format = Literal["percent", "number", "count", "round", "flag", "seconds", "usd"]
 Interval = Literal["t", "wilson", "welch", "agresti_caffo", "fisher_z", "bootstrap", "none"]
+INTERVAL_METHODS: dict[str, str] = {
+    "t": "Student's t",
+    "wilson": "Wilson score interval on the pooled counts",
+    "welch": "Welch's t for a difference of two means",
+    "agresti_caffo": "Agresti-Caffo for a difference of two shares",
+    "fisher_z": "Fisher's z for a correlation",
+    "bootstrap": "percentiles of a bootstrap",
+    "none": "no interval",
+}
+"""What each interval kind of a catalogue is, in words (the methods of ``pdbench report``)."""
 
 
 class Metric(BaseModel):

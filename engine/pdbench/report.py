@@ -4,7 +4,12 @@ attach to a paper, an email or a CI job. For a run or a series it holds the over
 (:mod:`pdbench.report_svg`); for a folder of runs, the run list with each run's headline (as
 ``pdbench ui <folder>`` lists them). Every number is inline: no script, style sheet, font or
 image is fetched from any host and nothing links outside the file, so it opens offline in any
-browser. Like the viewer it only reads the marts.
+browser. Like the viewer it only reads the marts, and the run's manifest for what it played:
+the run's facts (source, seed, config and its sha256, the pdbench that played it and the one
+that wrote the report), the game's setup (its ``setup`` sections), the results, and the methods
+the game's sections write from the marts and catalogues. Every text from the run (a model's
+name, a condition, a reply) is escaped: data, never markup. A print style sheet keeps every
+heading on the page of its chart or table, on A4.
 """
 
 from __future__ import annotations
@@ -13,17 +18,19 @@ import os
 import shlex
 from datetime import UTC, datetime
 from html import escape
+from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from pdbench.column_labels import MISSING
 from pdbench.errors import RunDirError
 from pdbench.game import Series, imported
 from pdbench.overview import Overview, folder_overview, manifest_of, run_overview
-from pdbench.report_svg import Section
+from pdbench.report_svg import Section, fact_list_html
 from pdbench.storage.marts_check import check_marts, mart_read_errors
 from pdbench.storage.schema import RunFiles
 
-__all__ = ["default_output", "render_report", "render_run_list", "write_report"]
+__all__ = ["default_output", "render_report", "render_run_list", "run_facts", "write_report"]
 
 _REPORT_SUFFIXES = (".html", ".htm")
 """What a report written inside a run directory may be named."""
@@ -31,14 +38,29 @@ _REPORT_SUFFIXES = (".html", ".htm")
 
 _STYLE = """
 body { font-family: sans-serif; max-width: 960px; margin: 2em auto; color: #1a1a1a;
-       line-height: 1.45; padding: 0 1em; }
-h1 { margin-bottom: 0.1em; } .meta { color: #555; font-size: 0.9em; }
-li { margin-bottom: 0.5em; } .page { color: #555; font-size: 0.85em; }
+       background: #ffffff; line-height: 1.45; padding: 0 1em; }
+h1 { margin-bottom: 0.1em; } .meta { color: #555555; font-size: 0.9em; }
+li { margin-bottom: 0.5em; } .page { color: #555555; font-size: 0.85em; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1.5em; }
-th, td { border-bottom: 1px solid #ddd; padding: 0.25em 0.6em; text-align: left; }
-th { background: #f3f3f3; } .caption { color: #444; font-size: 0.9em; }
+th, td { border-bottom: 1px solid #dddddd; padding: 0.25em 0.6em; text-align: left; }
+th { background: #f3f3f3; color: #1a1a1a; }
+figure { margin: 0 0 1.5em; } figcaption { color: #444444; font-size: 0.9em; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.2em 1em;
+           font-size: 0.9em; } dl.facts dt { color: #444444; } dl.facts dd { margin: 0; }
+.methods li { margin-bottom: 0.3em; }
 svg { max-width: 100%; height: auto; }
+@page { size: A4; margin: 16mm 14mm; }
+@media print {
+  body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
+  h1, h2, h3, figcaption { break-after: avoid; page-break-after: avoid; }
+  section.chart, figure.chart, svg, dl.facts, tr, .keep { break-inside: avoid;
+    page-break-inside: avoid; }
+  thead { display: table-header-group; }
+  a { color: inherit; text-decoration: none; }
+}
 """
+"""Every colour of text is at least WCAG AA (4.5:1) on its background; the print rules keep
+each heading with the chart or table under it and never cut a chart across two pages."""
 
 
 def _check(run_dir: Path) -> str:
@@ -100,6 +122,97 @@ def _meta(run_dir: Path, game: str) -> str:
     )
 
 
+def _version(manifest: dict[str, Any], package: str) -> str:
+    versions = manifest.get("versions")
+    found = versions.get(package) if isinstance(versions, dict) else None
+    return str(found) if found else "not recorded"
+
+
+def _report_version() -> str:
+    """The version of the pdbench writing the report."""
+    try:
+        return metadata.version("pdbench")
+    except metadata.PackageNotFoundError:
+        return "not installed as a package"
+
+
+def run_facts(run_dir: Path, game: str) -> list[tuple[str, str]]:
+    """What every report says of its run, from its manifest: where the run comes from, its
+    seed, config and the versions that played and measured it."""
+    if game == "series":
+        return [
+            ("series", str(run_dir)),
+            *_series_facts(run_dir),
+            ("pdbench writing this report", _report_version()),
+        ]
+    manifest = manifest_of(run_dir)
+    facts = [
+        ("run id", str(manifest.get("run_id", MISSING))),
+        ("status", str(manifest.get("status", MISSING))),
+    ]
+    imported_from = manifest.get("imported")
+    if manifest.get("source") == "imported" and isinstance(imported_from, dict):
+        facts.append(("source", f"imported ({imported_from.get('format', MISSING)} format)"))
+        for source in imported_from.get("sources") or []:
+            if isinstance(source, dict):
+                facts.append(
+                    (
+                        "source file",
+                        f"{source.get('path', MISSING)} (sha256 {source.get('sha256', MISSING)})",
+                    )
+                )
+    else:
+        facts.append(("source", "played by pdbench"))
+    facts += [
+        ("seed", str(manifest.get("seed", MISSING))),
+        ("config", f"{manifest.get('config_path', MISSING)} "
+                   f"(sha256 {manifest.get('config_sha256', MISSING)})"),
+        ("started", str(manifest.get("started_at") or MISSING)),
+        ("finished", str(manifest.get("finished_at") or MISSING)),
+        ("pdbench that played it", _version(manifest, "pdbench")),
+        ("pdbench writing this report", _report_version()),
+        ("dbt-core, dbt-duckdb, DuckDB when played", ", ".join(
+            _version(manifest, package) for package in ("dbt-core", "dbt-duckdb", "duckdb")
+        )),
+        ("Python", str(manifest.get("python") or MISSING)),
+        ("git commit", str(manifest.get("git_commit") or "not recorded")),
+    ]  # fmt: skip
+    return facts
+
+
+def _series_facts(run_dir: Path) -> list[tuple[str, str]]:
+    """What a series' manifest records: each text as it is, each list as its length and its
+    entries' folder names."""
+    import json
+
+    path = run_dir / _series(run_dir).manifest
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return [("series manifest", f"{path.name} cannot be read")]
+    facts = []
+    for key, value in record.items() if isinstance(record, dict) else ():
+        name = str(key).replace("_", " ")
+        if isinstance(value, str | int | float):
+            facts.append((name, str(value)))
+        elif isinstance(value, list):
+            entries = [str(e.get("folder", e)) if isinstance(e, dict) else str(e) for e in value]
+            facts.append((name, f"{len(entries)}: {', '.join(entries)}"))
+    return facts
+
+
+def _section_html(section: Section) -> str:
+    """A section: its heading, and its body in a figure captioned by its caption. A chart
+    (an SVG) is never cut across two printed pages."""
+    chart = section.body.lstrip().startswith("<svg")
+    kind = "chart" if chart else "table"
+    caption = f"<figcaption>{escape(section.caption)}</figcaption>" if section.caption else ""
+    return (
+        f"<section class='{kind}'><h2>{escape(section.heading)}</h2>"
+        f"<figure class='{kind}'>{caption}{section.body}</figure></section>"
+    )
+
+
 def _overview_html(overview: Overview) -> str:
     if not overview.findings:
         return "<p>No finding: the marts hold no rows.</p>"
@@ -108,7 +221,7 @@ def _overview_html(overview: Overview) -> str:
         f"{escape(finding.page)})</span></li>"
         for finding in overview.findings
     )
-    return f"<ul>{items}</ul>"
+    return f"<ul class='overview'>{items}</ul>"
 
 
 def _holds_runs(folder: Path) -> bool:
@@ -166,18 +279,20 @@ def render_report(run_dir: Path) -> str:
     if game == "folder":
         return render_run_list(run_dir)
     overview = run_overview(run_dir)
+    sections = _sections(run_dir, game)
     parts = [
         f"<h1>{escape(overview.title)}</h1>",
         f"<p class='meta'>{escape(_meta(run_dir, game))}</p>",
-        "<h2>Overview</h2>",
+        "<section class='table'><h2>Run</h2>",
+        fact_list_html(run_facts(run_dir, game)),
+        "</section>",
+        *(_section_html(s) for s in sections if s.place == "setup"),
+        "<section class='table'><h2>Overview</h2>",
         _overview_html(overview),
+        "</section>",
+        *(_section_html(s) for s in sections if s.place == "results"),
+        *(_section_html(s) for s in sections if s.place == "methods"),
     ]
-    for section in _sections(run_dir, game):
-        parts += [
-            f"<h2>{escape(section.heading)}</h2>",
-            f"<p class='caption'>{escape(section.caption)}</p>",
-            section.body,
-        ]
     view = shlex.join(["pdbench", "ui", str(run_dir)])
     parts.append(
         f"<p class='meta'>Written by pdbench report on {_written_on()} from the run's marts; "

@@ -1,7 +1,8 @@
 """The parts of ``pdbench report``: its sections, its tables, and its charts as inline SVG,
 written here in Python: no script, no font or style sheet from any host. One chart serves
 every game: a forest plot, one row per item, a dot at its value and a line across its 95%
-interval."""
+interval; its ``<title>`` and ``<desc>`` say in words what it draws (every row's value and
+interval), for a screen reader and for a reader of the HTML source."""
 
 from __future__ import annotations
 
@@ -9,11 +10,22 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Any
+from typing import Any, Literal
 
-from pdbench.column_labels import format_cell, label
+from pdbench.column_labels import MISSING, format_cell, label
 
-__all__ = ["ForestRow", "Section", "forest_plot", "table_html"]
+__all__ = [
+    "ForestRow",
+    "Section",
+    "cell_text",
+    "chart_description",
+    "fact_list_html",
+    "forest_plot",
+    "mart_table_html",
+    "p_value_text",
+    "table_html",
+    "table_section",
+]
 
 ROW_HEIGHT = 22
 LABEL_WIDTH = 250
@@ -95,6 +107,7 @@ def forest_plot(
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
         f"<title>{escape(title)}</title>",
+        f"<desc>{escape(chart_description(rows, axis=axis))}</desc>",
         f'<text x="0" y="16" font-weight="bold">{escape(title)}</text>',
     ]
     bottom = TOP + ROW_HEIGHT * max(len(rows), 1)
@@ -119,6 +132,14 @@ def forest_plot(
     return "".join(parts)
 
 
+def chart_description(rows: Sequence[ForestRow], *, axis: str) -> str:
+    """The chart in words: its axis, then each row's label and its value as written beside
+    the plot (with its interval)."""
+    if not rows:
+        return f"{axis}: no rows."
+    return f"{axis}: " + "; ".join(f"{row.label}, {row.text}" for row in rows) + "."
+
+
 def _row(row: ForestRow, y: float, place: Callable[[float], float]) -> str:
     """One row: its label, its interval and dot at ``place`` (value -> pixel), its text."""
     colour = COLOURS["real" if row.is_real else "open"]
@@ -138,35 +159,88 @@ def _row(row: ForestRow, y: float, place: Callable[[float], float]) -> str:
     return "".join(parts)
 
 
+Place = Literal["setup", "results", "methods"]
+
+
 @dataclass(frozen=True)
 class Section:
-    """A part of the report under the overview: a heading, a caption, an SVG chart or a
-    table (already HTML)."""
+    """A part of the report: a heading, a caption, an SVG chart or a table (already HTML).
+    ``setup`` sections (what the run played) come before the overview, ``results`` after it,
+    ``methods`` (how its numbers were computed) last."""
 
     heading: str
     caption: str
     body: str
+    place: Place = "results"
 
 
-def table_html(header: list[str], rows: list[list[str]]) -> str:
-    """An HTML table, every cell escaped."""
-    head = "".join(f"<th>{escape(cell)}</th>" for cell in header)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
-    )
+def p_value_text(value: float | None) -> str:
+    """A p-value (or a q-value) as every table of the report writes it: three decimals, and
+    ``< 0.001`` below 0.001; ``—`` when missing."""
+    if value is None or math.isnan(value):
+        return MISSING
+    return "< 0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def fact_list_html(facts: Sequence[tuple[str, str]]) -> str:
+    """A definition list of (name, value) pairs, every text escaped."""
+    items = "".join(f"<dt>{escape(name)}</dt><dd>{escape(value)}</dd>" for name, value in facts)
+    return f"<dl class='facts'>{items}</dl>"
+
+
+def table_html(header: list[str], rows: list[list[str]], *, row_headers: bool = False) -> str:
+    """An HTML table, every cell escaped; with ``row_headers`` each row's first cell is its
+    header (a matrix)."""
+    head = "".join(f"<th scope='col'>{escape(cell)}</th>" for cell in header)
+
+    def cells(row: list[str]) -> str:
+        if row_headers and row:
+            first, *rest = row
+            return f"<th scope='row'>{escape(first)}</th>" + "".join(
+                f"<td>{escape(cell)}</td>" for cell in rest
+            )
+        return "".join(f"<td>{escape(cell)}</td>" for cell in row)
+
+    body = "".join(f"<tr>{cells(row)}</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def mart_table_html(columns: Sequence[str], rows: list[dict[str, Any]]) -> str:
-    """An HTML table of mart rows: each column's label over its formatted cells."""
+P_VALUE_COLUMNS = frozenset({"p_value", "p_value_bh", "q_value", "reverse_q_value"})
+"""The columns of p- and q-values, written by :func:`p_value_text`."""
+
+
+def cell_text(column: str, value: object, *, per_agent: bool = False) -> str:
+    """A mart cell as the report writes it: a p- or q-value by :func:`p_value_text`, every
+    other value as the label catalogue formats it (``per_agent``: a metric of one agent, in
+    a mart of one row per agent)."""
+    if column in P_VALUE_COLUMNS and (value is None or isinstance(value, int | float)):
+        return p_value_text(None if value is None else float(value))
+    return format_cell(column, value, per_agent=per_agent)
+
+
+def mart_table_html(
+    columns: Sequence[str], rows: list[dict[str, Any]], *, per_agent: bool = False
+) -> str:
+    """An HTML table of mart rows: each column's label over its formatted cells
+    (``per_agent``: the metrics of one agent, as in ``agent_metrics.parquet``)."""
     return table_html(
-        [label(column) for column in columns],
-        [[format_cell(column, row[column]) for column in columns] for row in rows],
+        [label(column, per_agent=per_agent) for column in columns],
+        [
+            [cell_text(column, row[column], per_agent=per_agent) for column in columns]
+            for row in rows
+        ],
     )
 
 
 def table_section(
-    heading: str, caption: str, columns: Sequence[str], rows: list[dict[str, Any]]
+    heading: str,
+    caption: str,
+    columns: Sequence[str],
+    rows: list[dict[str, Any]],
+    *,
+    per_agent: bool = False,
 ) -> Section | None:
     """A section showing ``rows`` as a table; None when there is no row."""
-    return Section(heading, caption, mart_table_html(columns, rows)) if rows else None
+    if not rows:
+        return None
+    return Section(heading, caption, mart_table_html(columns, rows, per_agent=per_agent))

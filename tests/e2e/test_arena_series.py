@@ -189,3 +189,15 @@ def test_pdbench_ui_opens_a_series(series: Path):
     result = runner.invoke(cli.app, ["ui", str(series), "--print-command"])
     assert result.exit_code == 0, result.output
     assert f"--run-dir {series}" in result.stdout
+
+
+def test_the_series_report_names_its_tournaments(series: Path, tmp_path: Path):
+    out = tmp_path / "series.html"
+    result = runner.invoke(cli.app, ["report", str(series), "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    record = json.loads((series / "series_manifest.json").read_text(encoding="utf-8"))
+    folders = [entry["folder"] for entry in record["tournaments"]]
+    assert len(folders) == 4
+    text = out.read_text(encoding="utf-8")
+    assert f"<dt>tournaments</dt><dd>4: {', '.join(folders)}</dd>" in text
+    assert f"<dt>created at</dt><dd>{record['created_at']}</dd>" in text

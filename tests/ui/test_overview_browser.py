@@ -60,7 +60,7 @@ def test_the_report_opens_offline_with_no_request_and_no_error(
             page.wait_for_load_state("load")
             assert requests == [report.as_uri()]  # the file itself, nothing else
             assert errors == []
-            items = page.locator("li").all_inner_texts()
+            items = page.locator("ul.overview li").all_inner_texts()
             expected = [finding.text for finding in run_overview(run_dir).findings]
             assert [item.split(" (viewer page: ")[0] for item in items] == expected
             assert page.locator("svg").count() >= (2 if which == "pd_run" else 1)

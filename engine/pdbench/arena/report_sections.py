@@ -1,7 +1,9 @@
 """The charts an arena run, or a series of them, adds to ``pdbench report``
-(:mod:`pdbench.report`): the leaderboard as a forest plot of scores with their 95% bootstrap
-intervals, the Bradley-Terry ranking with its intervals when the run judged in pairs, and a
-series' combined ranking. Values of the marts only."""
+(:mod:`pdbench.report`): the tournament's setup, the leaderboard as a forest plot of scores
+with their 95% bootstrap intervals, the invalid replies of each phase and player beside it,
+the Bradley-Terry ranking with its intervals when the run judged in pairs, the flagged judges,
+the methods (:mod:`pdbench.arena.report_methods`), and a series' combined ranking. Values of
+the marts and the manifest only."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pdbench.arena.marts import ArenaMart, SeriesMart
+from pdbench.arena.report_methods import invalid_sections, methods_section, setup_sections
 from pdbench.findings import bracket_text, read_rows
 from pdbench.report_svg import ForestRow, Section, forest_plot, table_section
 
@@ -28,6 +31,12 @@ def _interval(row: dict[str, Any], column: str, prefix: str, unit: str) -> str:
     return bracket_text(column, row[column], low, high, unit=unit)
 
 
+def _invalid_note(row: dict[str, Any]) -> str:
+    """``, 3 of 21 answers invalid`` beside a score that leaves them out; empty without."""
+    invalid, answers = row.get("n_answers_invalid"), row.get("n_answers")
+    return f", {invalid} of {answers} answers invalid" if invalid else ""
+
+
 def _forest(rows: list[dict[str, Any]], column: str, prefix: str, unit: str) -> list[ForestRow]:
     return [
         ForestRow(
@@ -35,7 +44,7 @@ def _forest(rows: list[dict[str, Any]], column: str, prefix: str, unit: str) -> 
             value=row[column],
             low=row[f"{prefix}ci_low"],
             high=row[f"{prefix}ci_high"],
-            text=f"{_interval(row, column, prefix, unit)}, rank {_ranks(row)}",
+            text=f"{_interval(row, column, prefix, unit)}, rank {_ranks(row)}{_invalid_note(row)}",
             is_real=row[f"{prefix}ci_low"] is not None,
         )
         for row in rows
@@ -56,12 +65,15 @@ class _RankedChart:
     title: str
     axis: str
     rank: str = "rank"
+    with_invalid: bool = False
+    """Also read ``n_answers_invalid`` and ``n_answers``, written beside each score."""
 
 
 def _ranked_forest(path: Path, chart: _RankedChart, *, where: str) -> Section | None:
     """``chart`` of the mart at ``path``'s rows ``where`` holds; None when there is none."""
     columns = (chart.rank, "player", chart.value, f"{chart.prefix}ci_low",
-               f"{chart.prefix}ci_high", "rank_ci_low", "rank_ci_high")  # fmt: skip
+               f"{chart.prefix}ci_high", "rank_ci_low", "rank_ci_high",
+               *(("n_answers_invalid", "n_answers") if chart.with_invalid else ()))  # fmt: skip
     rows = read_rows(path, columns, where=where, order_by=f"{chart.rank}, player")
     if not rows:
         return None
@@ -83,10 +95,11 @@ _LEADERBOARD = _RankedChart(
     "points",
     heading="Leaderboard",
     caption="Each player's mean normalised score (0 to 10) with its 95% bootstrap interval "
-    "over questions, and the 95% interval of its rank. Players without enough valid "
-    "judgements are left out.",
+    "over questions, and the 95% interval of its rank; beside it, its answers left invalid "
+    "(never scored), if any. Players without enough valid judgements are left out.",
     title="score of each player",
     axis="mean normalised score (points, 0 to 10)",
+    with_invalid=True,
 )
 _BRADLEY_TERRY = _RankedChart(
     "elo",
@@ -110,7 +123,15 @@ _COMBINED = _RankedChart(
 )
 
 
-def _flagged(run_dir: Path) -> Section | None:
+def _fdr(manifest: dict[str, Any]) -> str:
+    """The false discovery rate the run flagged judges at (``scoring.anomaly.fdr``)."""
+    scoring = manifest.get("scoring")
+    anomaly = scoring.get("anomaly") if isinstance(scoring, dict) else None
+    fdr = anomaly.get("fdr") if isinstance(anomaly, dict) else None
+    return f"{fdr:g}" if isinstance(fdr, int | float) else "—"
+
+
+def _flagged(run_dir: Path, manifest: dict[str, Any]) -> Section | None:
     columns = ("judge", "player", "flag_kind", "relative_deviation", "q_value", "n_answers")
     rows = read_rows(
         run_dir / ArenaMart.JUDGE_PLAYER_BIAS,
@@ -120,24 +141,32 @@ def _flagged(run_dir: Path) -> Section | None:
     )
     return table_section(
         "Flagged judges",
-        "Judge x player pairs whose bias passes the permutation test after Benjamini-Hochberg.",
+        "Judge x player pairs whose bias passes the permutation test after Benjamini-Hochberg "
+        f"at the run's false discovery rate: flagged when q ≤ {_fdr(manifest)} (see Methods "
+        "for the family).",
         columns,
         rows,
     )
 
 
 def arena_sections(run_dir: Path) -> list[Section]:
-    """The arena's sections of the report, in order."""
+    """The arena's sections of the report, in order: setup, results, methods."""
+    from pdbench.overview import manifest_of
+
+    manifest = manifest_of(run_dir)
     sections = [
+        *setup_sections(run_dir, manifest),
         _ranked_forest(
             run_dir / ArenaMart.LEADERBOARD,
             _LEADERBOARD,
             where="player is not null and has_enough_data",
         ),
+        *invalid_sections(run_dir, manifest),
         _ranked_forest(
             run_dir / ArenaMart.BRADLEY_TERRY, _BRADLEY_TERRY, where="player is not null"
         ),
-        _flagged(run_dir),
+        _flagged(run_dir, manifest),
+        methods_section(run_dir, manifest),
     ]
     return [section for section in sections if section is not None]
 

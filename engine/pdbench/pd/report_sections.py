@@ -1,16 +1,29 @@
-"""The charts and tables a PD run adds to ``pdbench report`` (:mod:`pdbench.report`):
-cooperation by condition with its 95% intervals, the paired differences in cooperation with
-theirs, the condition table, and the standings of a round robin. Values of the marts only."""
+"""The charts and tables a PD run adds to ``pdbench report`` (:mod:`pdbench.report`): its
+setup (payoff table, horizon, noise, agents: :mod:`pdbench.pd.report_methods`), cooperation by
+condition with its 95% intervals, the paired differences in cooperation with theirs, the
+condition table, the LLM agents' invalid replies and fallback moves, the standings and payoff
+matrix of a round robin, and the methods. Values of the marts and the manifest only."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pdbench.column_labels import format_cell, label
+from pdbench.column_labels import MISSING, format_cell, label
 from pdbench.findings import bracket_text, read_rows
-from pdbench.pd.compare import METRICS, difference_text
+from pdbench.metric_catalogue import INTERVAL_METHODS
+from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
-from pdbench.report_svg import ForestRow, Section, forest_plot, mart_table_html, table_section
+from pdbench.pd.metrics import pd_metrics
+from pdbench.pd.report_methods import fallback_section, methods_section, setup_sections
+from pdbench.report_svg import (
+    ForestRow,
+    Section,
+    forest_plot,
+    mart_table_html,
+    p_value_text,
+    table_html,
+    table_section,
+)
 
 __all__ = ["SHOWN_COMPARISONS", "pd_sections"]
 
@@ -19,11 +32,18 @@ SHOWN_COMPARISONS = 40
 _COOPERATION = "cooperation_rate"
 
 
+def _fallback_note(share: float | None) -> str:
+    """``, 3.1% fallback moves`` beside a value a fallback move changed; empty without one."""
+    if not share:
+        return ""
+    return f", {format_cell('fallback_move_share', share)} fallback moves"
+
+
 def _cooperation(run_dir: Path) -> Section:
     rows = read_rows(
         run_dir / PDMart.AGGREGATES,
         ("condition", "n_replicates", _COOPERATION, f"{_COOPERATION}_ci_low",
-         f"{_COOPERATION}_ci_high", f"{_COOPERATION}_ci_note"),
+         f"{_COOPERATION}_ci_high", f"{_COOPERATION}_ci_note", "fallback_move_share"),
         where="level = 'condition'",
         order_by="condition",
     )  # fmt: skip
@@ -38,19 +58,28 @@ def _cooperation(run_dir: Path) -> Section:
                 row[_COOPERATION],
                 row[f"{_COOPERATION}_ci_low"],
                 row[f"{_COOPERATION}_ci_high"],
-            ),
+            )
+            + _fallback_note(row["fallback_move_share"]),
             is_real=row[f"{_COOPERATION}_ci_low"] is not None,
         )
         for row in rows
     ]
+    metric = pd_metrics().metric_of(_COOPERATION)
+    with_fallbacks = any(row["fallback_move_share"] for row in rows)
     return Section(
         f"{label(_COOPERATION).capitalize()} by condition",
-        "Mean over replicates with its 95% interval (Student's t over replicates, clipped to "
-        "[0, 1] and widened to the binomial floor where narrower); grey: no interval.",
+        f"Mean over replicates with its 95% interval ({INTERVAL_METHODS[metric.interval]} "
+        "over replicates; see Methods); grey: no interval."
+        + (
+            " Beside a condition whose LLM agents played fallback moves, their share of all "
+            "moves: the cooperation counts them."
+            if with_fallbacks
+            else ""
+        ),
         forest_plot(
             forest,
             title=label(_COOPERATION),
-            axis=f"{label(_COOPERATION)} (share of actions)",
+            axis=f"{label(_COOPERATION)} ({metric.unit})",
             percent=True,
             bounds=(0.0, 1.0),
         ),
@@ -75,7 +104,7 @@ def _comparisons(run_dir: Path) -> Section | None:
             low=row["ci_low"],
             high=row["ci_high"],
             text=f"{difference_text(row['mean_difference'], row['ci_low'], row['ci_high'], unit)}"
-            f", BH p {format_cell('p_value_bh', row['p_value_bh'])}",
+            f", BH p {p_value_text(row['p_value_bh'])}",
             is_real=row["verdict"] in ("higher", "lower"),
         )
         for row in rows[:SHOWN_COMPARISONS]
@@ -84,8 +113,8 @@ def _comparisons(run_dir: Path) -> Section | None:
     return Section(
         f"Paired differences in {name}",
         "First condition minus second, replicate by replicate, with the 95% interval of the "
-        "sign-flip test; blue: real after Benjamini-Hochberg (BH p ≤ 0.05), grey: "
-        "inconclusive."
+        f"sign-flip test; blue: real after Benjamini-Hochberg over all the run's tests (BH p ≤ "
+        f"{ALPHA:g}; see Methods), grey: inconclusive."
         + (f" The {more} pairs with the largest BH p are left out." if more else ""),
         forest_plot(
             forest,
@@ -102,13 +131,75 @@ _TABLE = ("condition", "agent_a_name", "agent_b_name", "n_replicates", "n_aborte
 
 
 def _condition_table(run_dir: Path) -> Section:
+    columns = (*_TABLE, "fallback_move_share")
     rows = read_rows(
-        run_dir / PDMart.AGGREGATES, _TABLE, where="level = 'condition'", order_by="condition"
+        run_dir / PDMart.AGGREGATES, columns, where="level = 'condition'", order_by="condition"
     )
+    with_fallbacks = any(row["fallback_move_share"] is not None for row in rows)
+    shown = columns if with_fallbacks else _TABLE
     return Section(
         "Metrics by condition",
-        "Means over replicates, each replicate weighing the same.",
-        mart_table_html(_TABLE, rows),
+        "Means over replicates, each replicate weighing the same."
+        + (
+            " The last column: both agents' fallback moves over all moves (— without an LLM "
+            "agent), counted in the cooperation and the payoffs beside it."
+            if with_fallbacks
+            else ""
+        ),
+        mart_table_html(shown, rows),
+    )
+
+
+_PER_AGENT = ("cooperation_rate", "payoff_per_round", "retaliation_rate", "forgiveness_rate")
+"""The metrics of each agent in the per-agent table, each with its interval."""
+
+
+def _per_agent(run_dir: Path) -> Section | None:
+    """Each agent in each condition: its cooperation, payoff per round, retaliation and
+    forgiveness with their 95% intervals, and its fallback moves' share."""
+    columns = ["condition", "agent_a_name", "agent_b_name"]
+    for side in ("a", "b"):
+        for metric in _PER_AGENT:
+            columns += [f"{metric}_{side}", f"{metric}_{side}_ci_low", f"{metric}_{side}_ci_high"]
+        columns.append(f"fallback_move_share_{side}")
+    rows = read_rows(
+        run_dir / PDMart.AGGREGATES,
+        tuple(columns),
+        where="level = 'condition'",
+        order_by="condition",
+    )
+    if not rows:
+        return None
+    table = []
+    for row in rows:
+        for side in ("a", "b"):
+            cells = [str(row[f"agent_{side}_name"]), row["condition"], side.upper()]
+            for metric in _PER_AGENT:
+                column = f"{metric}_{side}"
+                low, high = row[f"{column}_ci_low"], row[f"{column}_ci_high"]
+                cells.append(
+                    MISSING if row[column] is None else bracket_text(column, row[column], low, high)
+                )
+            cells.append(
+                format_cell(f"fallback_move_share_{side}", row[f"fallback_move_share_{side}"])
+            )
+            table.append(cells)
+    table.sort(key=lambda cells: (cells[0], cells[1], cells[2]))
+    return Section(
+        "Per agent",
+        "Each agent in each condition and seat: means over replicates with their 95% "
+        "intervals in brackets ([—]: none), and the share of its moves that were fallbacks "
+        "(— for a policy, or a source that did not record it).",
+        table_html(
+            [
+                "agent",
+                "condition",
+                "seat",
+                *(label(metric, per_agent=True) for metric in _PER_AGENT),
+                label("fallback_move_share", per_agent=True),
+            ],
+            table,
+        ),
     )
 
 
@@ -129,14 +220,107 @@ def _standings(run_dir: Path) -> Section | None:
         "whole round robin); wins; median rank across replicates.",
         columns,
         rows,
+        per_agent=True,
+    )
+
+
+def _standings_chart(run_dir: Path) -> Section | None:
+    """Who wins the round robin: each agent's mean score per round with its 95% interval,
+    in the order of the standings."""
+    column = "mean_score_per_round"
+    rows = read_rows(
+        run_dir / PDMart.TOURNAMENT_STANDINGS,
+        ("overall_rank", "agent", column, f"{column}_ci_low", f"{column}_ci_high"),
+        where="agent is not null",
+        order_by="overall_rank, agent",
+    )
+    if not rows:
+        return None
+    forest = [
+        ForestRow(
+            label=f"{row['overall_rank']}. {row['agent']}",
+            value=row[column],
+            low=row[f"{column}_ci_low"],
+            high=row[f"{column}_ci_high"],
+            text=bracket_text(
+                column, row[column], row[f"{column}_ci_low"], row[f"{column}_ci_high"]
+            ),
+            is_real=row[f"{column}_ci_low"] is not None,
+        )
+        for row in rows
+    ]
+    return Section(
+        "Who wins the round robin",
+        "Each agent's mean points per round over its matches except self-play, in the order "
+        "of the standings, with its 95% interval (Student's t over the replicates' mean "
+        "scores); where two intervals overlap, the run does not settle which of the two "
+        "scores more.",
+        forest_plot(forest, title=label(column), axis=f"{label(column)} (points per round)"),
+    )
+
+
+def _payoff_matrix(run_dir: Path) -> Section | None:
+    """The round robin's payoff matrix: each agent's mean points per round (rows) against
+    each opponent (columns)."""
+    rows = read_rows(
+        run_dir / PDMart.TOURNAMENT_PAYOFF_MATRIX,
+        ("agent", "opponent", "mean_score_per_round", "n_matches"),
+        where="agent is not null",
+        order_by="agent, opponent",
+    )
+    if not rows:
+        return None
+    agents = sorted({row["agent"] for row in rows})
+    opponents = sorted({row["opponent"] for row in rows})
+    cell = {(row["agent"], row["opponent"]): row["mean_score_per_round"] for row in rows}
+    matches = sorted({int(row["n_matches"]) for row in rows})
+    return Section(
+        "Payoff matrix of the round robin",
+        "Mean points per round of the row's agent against the column's opponent, over "
+        + (
+            f"{matches[0]} matches each"
+            if len(matches) == 1
+            else f"{matches[0]} to {matches[-1]} matches"
+        )
+        + " (a self-play match counted once); — where the two never met.",
+        table_html(
+            ["agent ↓ opponent →", *opponents],
+            [
+                [
+                    agent,
+                    *(
+                        format_cell("mean_score_per_round", cell[(agent, opponent)])
+                        if (agent, opponent) in cell
+                        else MISSING
+                        for opponent in opponents
+                    ),
+                ]
+                for agent in agents
+            ],
+            row_headers=True,
+        ),
     )
 
 
 def pd_sections(run_dir: Path) -> list[Section]:
-    """The PD's sections of the report, in order."""
+    """The PD's sections of the report, in order: setup, results, methods."""
     from pdbench.overview import manifest_of
 
-    sections = [_cooperation(run_dir), _comparisons(run_dir), _condition_table(run_dir)]
-    if (manifest_of(run_dir).get("config") or {}).get("round_robin") is not None:
-        sections.append(_standings(run_dir))
+    manifest = manifest_of(run_dir)
+    round_robin = (manifest.get("config") or {}).get("round_robin") is not None
+    sections = [
+        *setup_sections(run_dir, manifest),
+        # a round robin answers who wins first
+        *(
+            [_standings_chart(run_dir), _standings(run_dir), _payoff_matrix(run_dir)]
+            if round_robin
+            else []
+        ),
+        _cooperation(run_dir),
+        fallback_section(run_dir),
+        _comparisons(run_dir),
+        _condition_table(run_dir),
+        _per_agent(run_dir),
+        methods_section(run_dir, manifest),
+    ]
     return [section for section in sections if section is not None]
