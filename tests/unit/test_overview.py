@@ -37,11 +37,35 @@ def _side(metric: str, side: str, value, low, high, note) -> str:
     )
 
 
-def _condition(name: str, a: str, b: str, n: int, coop: tuple, pay: tuple, aborted: int = 0):
-    """One condition row: cooperation and payoff of A and B, each (value, low, high, note)."""
+def _condition(
+    name: str,
+    a: str,
+    b: str,
+    n: int,
+    coop: tuple,
+    pay: tuple,
+    aborted: int = 0,
+    *,
+    n_rounds: int = 30,
+    fallbacks: tuple = (None, None),
+    invalid: tuple = (None, None),
+):
+    """One condition row: cooperation and payoff of A and B, each (value, low, high, note);
+    the fallback moves and invalid-attempt shares of A and B (None: a policy)."""
+
+    def sql(value):
+        return "null" if value is None else repr(value)
+
     return (
         f"select 'condition' as level, '{name}' as condition, '{a}' as agent_a_name, "
         f"'{b}' as agent_b_name, {n}::bigint as n_replicates, {aborted}::bigint as n_aborted, "
+        f"{n_rounds}::bigint as n_rounds, "
+        + "".join(
+            f"{sql(moves)}::bigint as n_fallback_moves_{side}, "
+            f"{sql(share)}::double as invalid_attempt_share_{side}, "
+            f"null::double as cooperation_rate_valid_{side}, "
+            for side, moves, share in zip("ab", fallbacks, invalid, strict=True)
+        )
         + ", ".join(
             _side(metric, side, *values)
             for metric, pair in (("cooperation_rate", coop), ("payoff_per_round", pay))
@@ -131,25 +155,132 @@ def test_the_pd_overview_says_which_differences_hold_and_why_the_rest_do_not(pd_
     assert "2 aborted match(es) are left out of every metric" in inconclusive
 
 
-def test_standings_are_named_only_for_a_round_robin_with_their_intervals(pd_run: Path):
+_STANDINGS = (
+    "overall_rank, agent, mean_score_per_round, mean_score_per_round_ci_low, "
+    "mean_score_per_round_ci_high, mean_score_per_round_ci_note, n_replicates, n_wins, "
+    "median_rank, n_matches"
+)
+_PLAYERS = (
+    "agent_1, agent_2, rank_1, rank_2, n_replicates, mean_difference, ci_low, ci_high, "
+    "ci_note, verdict, is_adjacent"
+)
+
+
+def _standings(run_dir: Path, standings: str, players: str) -> None:
+    """``standings``: value rows of (rank, agent, mean, low, high, note); every agent played
+    4 matches in 3 replicates. ``players``: value rows of the player comparisons."""
     _write(
-        pd_run / PDMart.TOURNAMENT_STANDINGS,
-        "select * from (values (1::bigint, 'TFT', 2.5::double, 2.25::double, 2.75::double, "
-        "null::varchar, 3::bigint, 3::bigint, 1.0::double, 4::bigint), (2, 'ALLD', 2.0, null, "
-        "null, 'every replicate gave the same value', 3, 1, 2.0, 4)) t(overall_rank, agent, "
-        "mean_score_per_round, mean_score_per_round_ci_low, mean_score_per_round_ci_high, "
-        "mean_score_per_round_ci_note, n_replicates, n_wins, median_rank, n_matches)",
+        run_dir / PDMart.TOURNAMENT_STANDINGS,
+        "select *, 3::bigint as n_replicates, 1::bigint as n_wins, 1.0::double as median_rank, "
+        f"4::bigint as n_matches from (values {standings}) "
+        f"t({_STANDINGS.removesuffix(', n_replicates, n_wins, median_rank, n_matches')})",
+    )
+    _write(
+        run_dir / PDMart.TOURNAMENT_PLAYER_COMPARISONS,
+        f"select * from (values {players}) t({_PLAYERS})",
+    )
+
+
+_THREE = (
+    "(1::bigint, 'TFT', 2.5::double, 2.25::double, 2.75::double, null::varchar), "
+    "(2, 'GRIM', 2.0, 1.9, 2.1, null), (3, 'ALLD', 1.0, null, null, 'every replicate gave "
+    "the same value')"
+)
+
+
+def test_a_round_robin_opens_on_its_winner_when_its_lead_holds(pd_run: Path):
+    _standings(
+        pd_run,
+        _THREE,
+        "('TFT', 'GRIM', 1::bigint, 2::bigint, 3::bigint, 0.5::double, 0.2::double, "
+        "0.8::double, null::varchar, 'first ahead', true), "
+        "('TFT', 'ALLD', 1, 3, 3, 1.5, null, null, 'every replicate gave the same difference', "
+        "'first ahead', false), "
+        "('GRIM', 'ALLD', 2, 3, 3, 1.0, 0.9, 1.1, null, 'first ahead', true)",
     )
     assert "standings" not in {f.topic for f in run_overview(pd_run).findings}
     _manifest(pd_run, "pd", round_robin=True)
-    (standings,) = [f for f in run_overview(pd_run).findings if f.topic == "standings"]
-    assert standings.page == "Tournament"
-    assert standings.text == (
-        "Round robin of 2 agents: 1. TFT, 2.500 points/round (95% interval 2.250 to 2.750) "
-        "over 4 matches in 3 replicates (3 wins, median rank 1.000); 2. ALLD, 2.000 "
-        "points/round (no interval: every replicate gave the same value) over 4 matches in 3 "
-        "replicates (1 wins, median rank 2.000). Each interval is Student's t over the "
-        "replicates' mean scores; the paired comparisons say which gaps are real."
+    overview = run_overview(pd_run)
+    first = overview.findings[0]
+    assert (first.topic, first.page) == ("standings", "Tournament")
+    assert overview.headline == first.text == (
+        "TFT wins with 2.500 points/round (95% interval 2.250 to 2.750) over 4 matches in 3 "
+        "replicates (round robin of 3 agents), ahead of every other agent in paired "
+        "comparisons over replicates; ahead of #2 GRIM by +0.500 points/round (95% interval "
+        "+0.200 to +0.800, 3 replicates). Next: #2 GRIM beats #3 ALLD by +1.000 points/round "
+        "(95% interval +0.900 to +1.100, 3 replicates)."
+    )
+
+
+def test_a_lead_the_paired_interval_does_not_hold_names_no_winner(pd_run: Path):
+    _manifest(pd_run, "pd", round_robin=True)
+    _standings(
+        pd_run,
+        _THREE,
+        "('TFT', 'GRIM', 1::bigint, 2::bigint, 3::bigint, 0.5::double, -0.1::double, "
+        "1.1::double, null::varchar, 'not separated', true), "
+        "('TFT', 'ALLD', 1, 3, 3, 1.5, 1.2, 1.8, null, 'first ahead', false), "
+        "('GRIM', 'ALLD', 2, 3, 1, 1.0, null, null, 'fewer than 2 paired replicates', "
+        "'not separated', true)",
+    )
+    text = run_overview(pd_run).findings[0].text
+    assert "wins" not in text
+    assert text == (
+        "TFT leads with 2.500 points/round (95% interval 2.250 to 2.750) over 4 matches in 3 "
+        "replicates (round robin of 3 agents), but is not separated from GRIM in paired "
+        "comparisons over replicates (over #2 GRIM: +0.500 points/round (95% interval -0.100 "
+        "to +1.100, 3 replicates)): no single winner at this run's size. Next: #2 GRIM and "
+        "#3 ALLD are not separated (+1.000 points/round (no interval: fewer than 2 paired "
+        "replicates; 1 replicate))."
+    )
+
+
+def test_agents_of_one_score_tie_for_first_place(pd_run: Path):
+    _manifest(pd_run, "pd", round_robin=True)
+    _standings(
+        pd_run,
+        "(1::bigint, 'TFT', 3.0::double, null::double, null::double, 'every replicate gave the "
+        "same value'), (1, 'GRIM', 3.0, null, null, 'every replicate gave the same value')",
+        "('GRIM', 'TFT', 1::bigint, 1::bigint, 3::bigint, 0.0::double, null::double, "
+        "null::double, 'every replicate gave the same difference', 'tied', true)",
+    )
+    assert run_overview(pd_run).headline == (
+        "GRIM and TFT tie for first place at 3.000 points/round (no interval: every replicate "
+        "gave the same value) each over 4 matches in 3 replicates (round robin of 2 agents)."
+    )
+
+
+def test_a_seat_of_mostly_fallback_moves_is_reported_and_never_ranked(tmp_path: Path):
+    run_dir = tmp_path / "small-model"
+    _manifest(run_dir, "pd")
+    rows = [
+        # 21 of 30 moves of the LLM were fallbacks: it is the least cooperative seat, unranked
+        _condition(
+            "llm_vs_tft", "smol", "TFT", 3,
+            ((0.1, 0.0, 0.3, None), (0.6, 0.5, 0.7, None)),
+            ((2.0, 1.5, 2.5, None), (1.0, 0.8, 1.2, None)),
+            fallbacks=(21, None), invalid=(0.8, None),
+        ),
+        _condition(
+            "alld_vs_tft", "ALLD", "TFT", 3,
+            ((0.2, 0.1, 0.3, None), (0.9, 0.8, 1.0, None)),
+            ((1.5, 1.2, 1.8, None), (0.5, 0.4, 0.6, None)),
+        ),
+    ]  # fmt: skip
+    _write(run_dir / PDMart.AGGREGATES, " union all ".join(rows))
+    findings = run_overview(run_dir).findings
+    assert findings[0].topic == "validity"
+    assert findings[0].text == (
+        "Invalid replies and fallback moves: A · smol in llm_vs_tft: 21 of 30 moves (70.0%) "
+        "were fallbacks after invalid replies, 80.0% of its attempts invalid (mostly "
+        "fallbacks: not ranked as behaviour)."
+    )
+    cooperation = next(f.text for f in findings if f.topic == "cooperation")
+    assert "smol" not in cooperation
+    assert cooperation.startswith("Highest cooperation: B · TFT in alld_vs_tft")
+    assert "Lowest: A · ALLD in alld_vs_tft" in cooperation
+    assert cooperation.endswith(
+        "Not ranked: 1 seat whose moves were mostly fallbacks after invalid replies."
     )
 
 
