@@ -1,0 +1,78 @@
+"""A built round robin answers first: its summary opens on the winner, whose lead holds in the
+paired comparisons of players, and ``pdbench compare`` pairs any two of its conditions from
+the marts, without playing the run again.
+
+ALLC, ALLD, TFT and GRIM (self-play on), two replicates of 12 rounds, no noise. Without
+self-play: ALLD scores 16/12 against TFT and GRIM (one 5, eleven 1s) and 5 against ALLC:
+(16/12 + 16/12 + 60/12) / 3 = 92/36 = 2.556 points/round; TFT and GRIM score 11/12 against
+ALLD, 3 against each other and against ALLC: 83/36 = 2.306, tied; ALLC 2.0. Every replicate
+plays the same, so ALLD's lead of 9/36 = 0.250 over GRIM and TFT is the same in both, and so
+is TFT's of 83/36 - 2 = 0.306 over ALLC."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from pdbench import cli
+from pdbench.aggregate import AggregateSummary, aggregate_run
+from pdbench.games import load_config
+from pdbench.pd.experiment import run_experiment
+from typer.testing import CliRunner
+
+from tests.conftest import CONFIGS, write_experiment
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> AggregateSummary:
+    folder = tmp_path_factory.mktemp("round_robin_answer")
+    shutil.copytree(CONFIGS, folder, dirs_exist_ok=True)
+    config = write_experiment(
+        folder,
+        name="rr.yaml",
+        run_id="rr",
+        replicates=2,
+        conditions=[],
+        round_robin={"agents": ["ALLC", "ALLD", "TFT", "GRIM"], "self_play": True},
+    )
+    result = run_experiment(load_config(config), output_dir=folder / "rr")
+    return aggregate_run(result.run_dir)
+
+
+def test_the_first_summary_sentence_names_the_winner(built: AggregateSummary) -> None:
+    lines = built.text.splitlines()
+    assert lines[1] == (
+        "ALLD wins with 2.556 points/round (no interval: every replicate gave the same value) "
+        "over 6 matches in 2 replicates (round robin of 4 agents), ahead of every other agent "
+        "in paired comparisons over replicates; ahead of #2 GRIM by +0.250 points/round (no "
+        "interval: every replicate gave the same difference; 2 replicates). Next: #2 GRIM and "
+        "#3 TFT tie (+0.000 points/round (no interval: every replicate gave the same "
+        "difference; 2 replicates)); #3 TFT beats #4 ALLC by +0.306 points/round (no "
+        "interval: every replicate gave the same difference; 2 replicates)."
+    )
+
+
+def test_compare_pairs_two_conditions_the_run_did_not_compare(built: AggregateSummary) -> None:
+    result = CliRunner().invoke(
+        cli.app, ["compare", str(built.run_dir), "TFT_vs_TFT", "GRIM_vs_GRIM"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "play the run again" not in result.output
+    assert "not among the run's comparisons" in result.output
+    # both play C throughout: no difference, and nothing to test
+    cooperation = next(
+        line for line in result.output.splitlines() if line.startswith("cooperation, both")
+    )
+    assert "+0.0 pp [—]" in cooperation
+    # ALLC_vs_ALLD cooperates 50%, TFT_vs_GRIM 100%: -50 pp in both replicates; the 4 exact
+    # sign flips give subset means -0.5 (3 flips) and none (1): p = 2 x min(1 + 3, 1 + 0) / 4
+    result = CliRunner().invoke(
+        cli.app, ["compare", str(built.run_dir), "ALLC_vs_ALLD", "TFT_vs_GRIM"]
+    )
+    assert result.exit_code == 0, result.output
+    cooperation = next(
+        line for line in result.output.splitlines() if line.startswith("cooperation, both")
+    ).split()
+    assert "-50.0" in cooperation
+    assert "0.500" in cooperation
