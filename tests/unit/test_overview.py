@@ -314,9 +314,10 @@ def test_the_arena_overview_gives_the_top_its_intervals_and_the_open_ranks(arena
     findings = {f.topic: f.text for f in run_overview(arena_run).findings}
     assert findings["leaderboard"] == (
         "Leaderboard of 3 ranked players (mean normalised score of their answers, 0 to 10): "
-        "1. atlas, 8.000 points (95% interval 7.500 to 8.500), rank 1 at 95%; 2. borealis, "
-        "6.000 points (95% interval 5.000 to 7.000), rank 2 to 3 at 95%; 3. cirrus, 5.500 "
-        "points (95% interval 4.500 to 6.500), rank 2 to 3 at 95%."
+        "1. atlas, 8.000 points (95% interval 7.500 to 8.500), rank 1 at 95%, 30 valid "
+        "judgements; 2. borealis, 6.000 points (95% interval 5.000 to 7.000), rank 2 to 3 at "
+        "95%, 30 valid judgements; 3. cirrus, 5.500 points (95% interval 4.500 to 6.500), rank "
+        "2 to 3 at 95%, 30 valid judgements."
     )
     assert findings["inconclusive"] == (
         "Ranks not settled at 95%: borealis (rank 2 to 3 at 95%), cirrus (rank 2 to 3 at 95%) "
@@ -337,3 +338,86 @@ def test_a_missing_value_is_a_dash_and_a_folder_lists_its_runs(pd_run: Path, are
     (pd_run / PDMart.AGGREGATES).write_bytes(b"PAR1 damaged PAR1")
     listing = {run.run_id: run for run in folder_overview(pd_run.parent)}
     assert listing["pd-small"].headline.startswith("not readable: ")
+
+
+def test_many_unreadable_judgements_are_said_before_the_ranks(arena_run: Path):
+    # 74 of 100 judgements unreadable (ref 40 of 50, atlas 34 of 50); calls: judge 60 and 40
+    # attempts at 80% and 50% invalid -> (48 + 20) / 100 = 68.0%; answer 10 attempts, 0%
+    _write(
+        arena_run / ArenaMart.JUDGE_STATS,
+        "select * from (values ('ref', 50::bigint, 40::bigint, 0.8::double), "
+        "('atlas', 50, 34, 0.68)) t(judge, n_judgments, n_invalid, invalid_rate)",
+    )
+    _write(
+        arena_run / ArenaMart.CALLS_SUMMARY,
+        "select * from (values ('ref', 'judge', 60::bigint, 0.8::double), "
+        "('atlas', 'judge', 40, 0.5), ('atlas', 'answer', 10, 0.0)) "
+        "t(player, phase, n_calls, invalid_attempt_share)",
+    )
+    findings = run_overview(arena_run).findings
+    assert findings[0].topic == "validity"
+    assert findings[0].text == (
+        "Unreadable replies: 74 of 100 judgements (74.0%) could not be read, so the scores "
+        "rest on the other 26 (most unreadable: ref 40 of 50, atlas 34 of 50); invalid "
+        "attempts by phase: judge 68.0% of 100."
+    )
+    assert findings[1].topic == "leaderboard"
+
+
+def test_a_few_unreadable_judgements_follow_the_ranks(arena_run: Path):
+    _write(
+        arena_run / ArenaMart.JUDGE_STATS,
+        "select * from (values ('ref', 50::bigint, 2::bigint, 0.04::double)) "
+        "t(judge, n_judgments, n_invalid, invalid_rate)",
+    )
+    topics = [f.topic for f in run_overview(arena_run).findings]
+    assert topics.index("leaderboard") < topics.index("validity")
+
+
+def _bradley_terry(run_dir: Path, rank_high: int) -> None:
+    _write(
+        run_dir / ArenaMart.BRADLEY_TERRY,
+        "select * from (values "
+        f"(1::bigint, 'qwen-110b', 1150.265::double, 1020.4::double, 1290.6::double, 1::bigint, "
+        f"{rank_high}::bigint, false, null::varchar, true, 0.0::double), "
+        "(2, 'qwen-32b', 1000.0, 900.0, 1100.0, 1, 4, false, null, true, 0.0)) "
+        "t(rank, player, elo, elo_ci_low, elo_ci_high, rank_ci_low, rank_ci_high, "
+        "is_separated, elo_note, is_converged, bt_last_change)",
+    )
+
+
+def test_pairwise_verdicts_name_a_first_place_only_where_its_rank_interval_holds_it(
+    tmp_path: Path,
+):
+    run_dir = tmp_path / "pairwise"
+    _manifest(run_dir, "arena")
+    _bradley_terry(run_dir, rank_high=4)
+    findings = run_overview(run_dir).findings
+    # no judge test ran: nothing is said of flagged judges
+    assert [f.topic for f in findings] == ["agreement"]
+    assert findings[0].text == (
+        "Pairwise verdicts (Bradley-Terry): qwen-110b has the highest strength, 1150 Elo (95% "
+        "interval 1020 to 1291), but rank 1 to 4 at 95%: first place is not settled; every "
+        "player's rank interval spans 4 places."
+    )
+    _bradley_terry(run_dir, rank_high=1)
+    assert run_overview(run_dir).findings[0].text == (
+        "Pairwise verdicts (Bradley-Terry): qwen-110b comes first (rank 1 at 95%): 1150 Elo "
+        "(95% interval 1020 to 1291)."
+    )
+
+
+def test_no_judge_is_flagged_only_where_the_judge_test_ran(arena_run: Path):
+    _write(
+        arena_run / ArenaMart.JUDGE_PLAYER_BIAS,
+        "select * from (values ('atlas', 'cirrus', null::varchar, 0.1::double, 0.9::double, "
+        "9::bigint, false, 1::bigint)) t(judge, player, flag_kind, relative_deviation, "
+        "q_value, n_answers, is_flagged, anomaly_rank)",
+    )
+    judges = [f.text for f in run_overview(arena_run).findings if f.topic == "judges"]
+    assert judges == [
+        "No judge is flagged: no judge x player bias passes the permutation test after "
+        "Benjamini-Hochberg."
+    ]
+    (arena_run / ArenaMart.JUDGE_PLAYER_BIAS).unlink()
+    assert "judges" not in {f.topic for f in run_overview(arena_run).findings}
