@@ -421,3 +421,22 @@ def test_no_judge_is_flagged_only_where_the_judge_test_ran(arena_run: Path):
     ]
     (arena_run / ArenaMart.JUDGE_PLAYER_BIAS).unlink()
     assert "judges" not in {f.topic for f in run_overview(arena_run).findings}
+
+
+def test_an_imported_study_opens_on_the_model_it_studies(pd_run: Path):
+    conditions = [
+        {"name": name, "agent_a": {"type": "imported", "name": a, "kind": kind},
+         "agent_b": {"type": "imported", "name": b, "kind": "policy"}}
+        for name, a, b, kind in (("tft_vs_alld", "TFT", "ALLD", "llm"),
+                                 ("grim_vs_wsls", "GRIM", "WSLS", "policy"))
+    ]  # fmt: skip
+    manifest = {"run_id": "akata", "game": "pd", "status": "completed", "source": "imported",
+                "config": {"round_robin": None, "conditions": conditions}}  # fmt: skip
+    (pd_run / "run_manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    first = run_overview(pd_run).findings[0]
+    assert (first.topic, first.page) == ("model", "All conditions")
+    assert first.text == (
+        "The model this imported study studies, TFT: in tft_vs_alld (seat A, against ALLD, 3 "
+        "replicates) it cooperates 75.0% (95% interval 60.0% to 90.0%) and scores 0.500 "
+        "points/round (95% interval 0.400 to 0.600)."
+    )

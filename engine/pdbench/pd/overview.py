@@ -1,6 +1,7 @@
 """The overview of a Prisoner's Dilemma run (:mod:`pdbench.overview`), answer first: a round
 robin opens on its standings (who wins, with its interval, and whether the lead holds in the
-paired comparisons of players), a persona study on its conditions' differences; then the LLM
+paired comparisons of players), an imported study on the model it studies, a persona study
+on its conditions' differences; then the LLM
 agents' invalid replies and fallback moves, who cooperates most and who scores most (a seat
 of mostly fallback moves is not ranked), which differences between conditions hold after
 Benjamini-Hochberg, and what is inconclusive and why. Every number is a value of
@@ -47,6 +48,8 @@ def _agent_values(rows: list[dict[str, Any]], column: str) -> list[dict[str, Any
             values.append(
                 {
                     "agent": f"{side.upper()} · {row[f'agent_{side}_name']}",
+                    "name": row[f"agent_{side}_name"],
+                    "opponent": row[f"agent_{'b' if side == 'a' else 'a'}_name"],
                     "condition": row["condition"],
                     "side": side,
                     "column": f"{column}_{side}",
@@ -351,6 +354,67 @@ def _next_places(rows: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> str
     return " Next: " + "; ".join(parts) + "."
 
 
+SHOWN_STUDIED = 4
+"""The conditions of a studied model a sentence names; the rest are counted."""
+
+
+def _studied_models(manifest: dict[str, Any]) -> list[str]:
+    """The LLMs an imported study studies: its agents of kind ``llm``, in config order."""
+    if manifest.get("source") != "imported":
+        return []
+    config = manifest.get("config")
+    conditions = config.get("conditions") if isinstance(config, dict) else None
+    names = [
+        str(agent["name"])
+        for condition in conditions or []
+        if isinstance(condition, dict)
+        for agent in (condition.get("agent_a"), condition.get("agent_b"))
+        if isinstance(agent, dict) and agent.get("kind") == "llm" and agent.get("name")
+    ]
+    return list(dict.fromkeys(names))
+
+
+def _studied(conditions: list[dict[str, Any]], models: list[str]) -> list[Finding]:
+    """An imported study's answer: how the model it studies cooperates and scores in each
+    condition, with the 95% intervals."""
+    findings = []
+    cooperation = _agent_values(conditions, "cooperation_rate")
+    payoffs = {
+        (entry["condition"], entry["side"]): entry
+        for entry in _agent_values(conditions, "payoff_per_round")
+    }
+    for model in models:
+        seats = [entry for entry in cooperation if entry["name"] == model]
+        if not seats:
+            continue
+        parts = []
+        for entry in seats[:SHOWN_STUDIED]:
+            payoff = payoffs.get((entry["condition"], entry["side"]))
+            shown = interval_text(
+                entry["column"], entry["value"], entry["low"], entry["high"], note=entry["note"]
+            )
+            if payoff is not None:
+                shown += " and scores " + interval_text(
+                    payoff["column"], payoff["value"], payoff["low"], payoff["high"],
+                    unit=_unit(payoff["column"]), note=payoff["note"],
+                )  # fmt: skip
+            parts.append(
+                f"in {entry['condition']} (seat {entry['side'].upper()}, against "
+                f"{entry['opponent']}, {entry['n']} replicates) it cooperates {shown}"
+            )
+        more = len(seats) - SHOWN_STUDIED
+        tail = f"; and {more} more condition(s)" if more > 0 else ""
+        findings.append(
+            Finding(
+                "model",
+                f"The model this imported study studies, {model}: " + "; ".join(parts)
+                + tail + ".",
+                "All conditions",
+            )
+        )  # fmt: skip
+    return findings
+
+
 def _validity(
     conditions: list[dict[str, Any]], fallbacks: dict[tuple[str, str], FallbackCount]
 ) -> list[Finding]:
@@ -415,8 +479,11 @@ def pd_findings(run_dir: Path, manifest: dict[str, Any]) -> list[Finding]:
     ]  # fmt: skip
     validity = _validity(conditions, fallbacks)
     differences = _differences(run_dir)
+    studied = _studied_models(manifest)
     if _is_round_robin(manifest):
         findings = [*_standings(run_dir), *validity, *extremes, *differences]
+    elif studied:
+        findings = [*_studied(conditions, studied), *validity, *extremes, *differences]
     elif _has_personas(manifest):
         findings = [*differences, *validity, *extremes]
     else:
