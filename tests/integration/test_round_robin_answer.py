@@ -12,7 +12,6 @@ is TFT's of 83/36 - 2 = 0.306 over ALLC."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 from pdbench import cli

@@ -203,12 +203,16 @@ def test_a_round_robin_opens_on_its_winner_when_its_lead_holds(pd_run: Path):
     overview = run_overview(pd_run)
     first = overview.findings[0]
     assert (first.topic, first.page) == ("standings", "Tournament")
-    assert overview.headline == first.text == (
-        "TFT wins with 2.500 points/round (95% interval 2.250 to 2.750) over 4 matches in 3 "
-        "replicates (round robin of 3 agents), ahead of every other agent in paired "
-        "comparisons over replicates; ahead of #2 GRIM by +0.500 points/round (95% interval "
-        "+0.200 to +0.800, 3 replicates). Next: #2 GRIM beats #3 ALLD by +1.000 points/round "
-        "(95% interval +0.900 to +1.100, 3 replicates)."
+    assert (
+        overview.headline
+        == first.text
+        == (
+            "TFT wins with 2.500 points/round (95% interval 2.250 to 2.750) over 4 matches in 3 "
+            "replicates (round robin of 3 agents), ahead of every other agent in paired "
+            "comparisons over replicates; ahead of #2 GRIM by +0.500 points/round (95% interval "
+            "+0.200 to +0.800, 3 replicates). Next: #2 GRIM beats #3 ALLD by +1.000 points/round "
+            "(95% interval +0.900 to +1.100, 3 replicates)."
+        )
     )
 
 
