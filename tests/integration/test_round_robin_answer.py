@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import shutil
 
+import duckdb
 import pytest
 from pdbench import cli
 from pdbench.aggregate import AggregateSummary, aggregate_run
 from pdbench.games import load_config
+from pdbench.pd.compare import _mart_columns
 from pdbench.pd.experiment import run_experiment
+from pdbench.pd.paired_query import paired_differences
 from typer.testing import CliRunner
 
 from tests.conftest import CONFIGS, write_experiment
@@ -75,3 +78,61 @@ def test_compare_pairs_two_conditions_the_run_did_not_compare(built: AggregateSu
     ).split()
     assert "-50.0" in cooperation
     assert "0.500" in cooperation
+
+
+@pytest.fixture(scope="module")
+def noisy(tmp_path_factory: pytest.TempPathFactory) -> AggregateSummary:
+    """TFT, GRIM and WSLS with execution noise, 7 replicates (128 sign flips, enough for an
+    interval): differences that vary."""
+    folder = tmp_path_factory.mktemp("round_robin_noisy")
+    shutil.copytree(CONFIGS, folder, dirs_exist_ok=True)
+    config = write_experiment(
+        folder,
+        name="noisy.yaml",
+        run_id="noisy",
+        replicates=7,
+        noise=0.1,
+        conditions=[],
+        round_robin={"agents": ["TFT", "GRIM", "WSLS"], "self_play": True},
+    )
+    result = run_experiment(load_config(config), output_dir=folder / "noisy")
+    return aggregate_run(result.run_dir)
+
+
+def test_an_uncompared_pair_gets_the_very_test_of_the_comparisons_mart(
+    noisy: AggregateSummary,
+) -> None:
+    """The query compare runs for a pair outside the run's comparisons gives, for a pair
+    inside them, every value the mart holds: the same sign-flip test."""
+    run_dir = noisy.run_dir
+    aggregates = run_dir / "aggregates.parquet"
+    compared = duckdb.sql(
+        f"select distinct condition_1, condition_2 from '{run_dir}/comparisons.parquet' "
+        "order by all limit 3"
+    ).fetchall()
+    assert compared
+    checked = 0
+    for first, second in compared:
+        mine = {
+            row["metric"]: row
+            for row in paired_differences(aggregates, first, second, _mart_columns(aggregates))
+        }
+        mart = duckdb.sql(
+            "select metric, n_pairs, mean_difference, ci_low, ci_high, p_value, ci_note "
+            f"from '{run_dir}/comparisons.parquet' "
+            f"where condition_1 = '{first}' and condition_2 = '{second}'"
+        ).fetchall()
+        assert set(mine) == {row[0] for row in mart}
+        for metric, n, mean, low, high, p, note in mart:
+            row = mine[metric]
+            assert row["n_pairs"] == n, metric
+            assert row["mean_difference"] == pytest.approx(mean, abs=1e-9), metric
+            assert (row["ci_low"], row["ci_high"], row["ci_note"]) == (low, high, note), metric
+            assert row["p_value"] == pytest.approx(p, abs=1e-12), metric
+            checked += 1
+    # some intervals exist: the check is not only of NULLs
+    assert checked > 20
+    assert any(
+        row[0] is not None
+        for row in duckdb.sql(f"select ci_low from '{run_dir}/comparisons.parquet'").fetchall()
+    )

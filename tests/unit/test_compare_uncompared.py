@@ -45,8 +45,8 @@ def test_an_uncompared_pair_gets_the_exact_sign_flip_test(tmp_path: Path) -> Non
 def test_means_over_more_replicates_than_the_difference_are_explained(tmp_path: Path) -> None:
     path = _aggregates(tmp_path / "aggregates.parquet")
     assert _pooling_note(path, "x", "y", 3) == [
-        "means: over every finished replicate (4 of x, 3 of y); difference: over the 3 "
-        "replicates both finished (3 paired of 4), so it need not equal the difference of "
-        "the means"
+        "means: over every finished replicate (4 of x, 3 of y) where the metric is defined; "
+        "difference: over the replicates both finished and define it (as few as 3 paired of "
+        "4: the replicates column), so it need not equal the difference of the means"
     ]
     assert _pooling_note(path, "y", "y", 3) == []

@@ -135,7 +135,7 @@ def _compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
         *aligned(_table(differences, means, first, second)),
         f"{legend}; few data: under 10 replicates; {_MISSING}: not defined (fallback moves: "
         "policies make none)",
-        *_pooling_note(aggregates, first, second, n_pairs),
+        *_pooling_note(aggregates, first, second, min(d.n_pairs for d in differences)),
         *_interval_notes(differences),
     ]
 
@@ -185,7 +185,8 @@ def _unadjusted_verdict(row: dict[str, Any]) -> str:
 
 def _pooling_note(aggregates: Path, first: str, second: str, n_pairs: int) -> list[str]:
     """Why the means beside a difference need not add up to it: the means are over every
-    finished replicate of each condition, the difference over the replicates both finished."""
+    finished replicate of each condition (where the metric is defined), a difference over the
+    replicates both finished and define it; ``n_pairs``: the fewest of any row."""
     counts = dict(
         mart_rows(
             aggregates,
@@ -199,9 +200,10 @@ def _pooling_note(aggregates: Path, first: str, second: str, n_pairs: int) -> li
     if n_pairs >= max(n_first, n_second):
         return []
     return [
-        f"means: over every finished replicate ({n_first} of {first}, {n_second} of {second}); "
-        f"difference: over the {n_pairs} replicates both finished ({n_pairs} paired of "
-        f"{max(n_first, n_second)}), so it need not equal the difference of the means"
+        f"means: over every finished replicate ({n_first} of {first}, {n_second} of {second}) "
+        "where the metric is defined; difference: over the replicates both finished and define "
+        f"it (as few as {n_pairs} paired of {max(n_first, n_second)}: the replicates column), "
+        "so it need not equal the difference of the means"
     ]
 
 
