@@ -113,11 +113,11 @@ def _elo_text(row: dict[str, Any]) -> str:
 def _bradley_terry_top(
     top: dict[str, Any], estimated: list[dict[str, Any]], *, others: bool
 ) -> str:
-    """The highest Bradley-Terry strength, called first only when its rank interval holds
-    first place alone."""
+    """The highest Bradley-Terry strength (of the players with an estimate), called first only
+    when its rank interval holds its place alone."""
     who = f"Of the others, {top['player']}" if others else top["player"]
-    if top["rank_ci_low"] == 1 and top["rank_ci_high"] == 1:
-        return f"{who} comes first (rank 1 at 95%): {_elo_text(top)}."
+    if top["rank_ci_low"] is not None and top["rank_ci_low"] == top["rank_ci_high"] == top["rank"]:
+        return f"{who} comes first ({_rank_range(top)}): {_elo_text(top)}."
     widths = [
         row["rank_ci_high"] - row["rank_ci_low"] + 1
         for row in estimated
