@@ -444,3 +444,16 @@ def test_an_imported_study_opens_on_the_model_it_studies(pd_run: Path):
         "replicates) it cooperates 75.0% (95% interval 60.0% to 90.0%) and scores 0.500 "
         "points/round (95% interval 0.400 to 0.600)."
     )
+
+
+def test_a_persona_study_opens_on_its_conditions_differences(pd_run: Path):
+    manifest = {
+        "run_id": "personas", "game": "pd", "status": "completed",
+        "config": {"round_robin": None, "conditions": [
+            {"name": "tft_vs_alld", "agent_a": {"type": "llm", "persona": "tit_for_tat"},
+             "agent_b": {"type": "policy", "policy": "ALLD"}},
+        ]},
+    }  # fmt: skip
+    (pd_run / "run_manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    topics = [f.topic for f in run_overview(pd_run).findings]
+    assert topics == ["differences", "cooperation", "score", "inconclusive"]
