@@ -1,5 +1,6 @@
 """``pdbench compare``: two conditions of a PD run side by side, as ``comparisons.parquet``
-holds them (docs/metrics.md, "Is the difference real?"): each metric's mean in both
+holds them (a pair it does not hold: the same test from ``aggregates.parquet``'s replicate
+rows, :mod:`pdbench.pd.paired_query`) (docs/metrics.md, "Is the difference real?"): each metric's mean in both
 conditions, the paired difference (first minus second) with its 95% interval, the sign-flip
 p and the Benjamini-Hochberg adjusted p, a verdict, and the LLM agents' fallback-move shares
 of both conditions beside them (``aggregates.parquet``). Python only reads and formats."""
@@ -89,8 +90,8 @@ class _Difference:
 def compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
     """What ``pdbench compare run_dir first second`` prints: a heading, the aligned table,
     the legend. Marts missing, damaged or older than the run's raw files
-    (:func:`pdbench.storage.marts_check.check_marts`), an unknown condition or a pair the run
-    did not compare is a :class:`RunDirError` of one line."""
+    (:func:`pdbench.storage.marts_check.check_marts`), an unknown condition or two conditions
+    without a common replicate is a :class:`RunDirError` of one line."""
     check_marts(run_dir, (PDMart.AGGREGATES, PDMart.COMPARISONS))
     with mart_read_errors(run_dir):
         return _compare_lines(run_dir, first, second)
