@@ -1,9 +1,10 @@
 """``pdbench compare``: two conditions of a PD run side by side, as ``comparisons.parquet``
 holds them (a pair it does not hold: the same test from ``aggregates.parquet``'s replicate
-rows, :mod:`pdbench.pd.paired_query`) (docs/metrics.md, "Is the difference real?"): each metric's mean in both
-conditions, the paired difference (first minus second) with its 95% interval, the sign-flip
-p and the Benjamini-Hochberg adjusted p, a verdict, and the LLM agents' fallback-move shares
-of both conditions beside them (``aggregates.parquet``). Python only reads and formats."""
+rows, :mod:`pdbench.pd.paired_query`) (docs/metrics.md, "Is the difference real?"): each
+metric's mean in both conditions, the paired difference (first minus second) with its 95%
+interval, the sign-flip p and the Benjamini-Hochberg adjusted p, a verdict, and the LLM
+agents' fallback-move shares of both conditions beside them (``aggregates.parquet``). Python
+only reads and formats."""
 
 from __future__ import annotations
 
