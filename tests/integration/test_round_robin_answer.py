@@ -55,6 +55,23 @@ def test_the_first_summary_sentence_names_the_winner(built: AggregateSummary) ->
     )
 
 
+def test_the_summary_tables_the_standings_with_each_gap_to_the_next_place(
+    built: AggregateSummary,
+) -> None:
+    lines = built.text.splitlines()
+    start = lines.index(
+        "standings (mean points per round over each agent's matches, self-play left out; "
+        "intervals: Student's t over replicates):"
+    )
+    rows = [[cell for cell in line.split("  ") if cell.strip()] for line in lines[start + 2 :]]
+    assert [[cell.strip() for cell in row] for row in rows[:4]] == [
+        ["1", "ALLD", "2.556", "2", "+0.250 [—] (GRIM)", "first ahead"],
+        ["2", "GRIM", "2.306", "2", "+0.000 [—] (TFT)", "tied"],
+        ["2", "TFT", "2.306", "2", "+0.306 [—] (ALLC)", "first ahead"],
+        ["4", "ALLC", "2.000", "2", "-", "-"],
+    ]
+
+
 def test_compare_pairs_two_conditions_the_run_did_not_compare(built: AggregateSummary) -> None:
     result = CliRunner().invoke(
         cli.app, ["compare", str(built.run_dir), "TFT_vs_TFT", "GRIM_vs_GRIM"]
