@@ -49,8 +49,8 @@ def test_the_first_summary_sentence_names_the_winner(built: AggregateSummary) ->
         "over 6 matches in 2 replicates (round robin of 4 agents), ahead of every other agent "
         "in paired comparisons over replicates; ahead of #2 GRIM by +0.250 points/round (no "
         "interval: every replicate gave the same difference; 2 replicates). Next: #2 GRIM and "
-        "#3 TFT tie (+0.000 points/round (no interval: every replicate gave the same "
-        "difference; 2 replicates)); #3 TFT beats #4 ALLC by +0.306 points/round (no "
+        "#2 TFT tie (+0.000 points/round (no interval: every replicate gave the same "
+        "difference; 2 replicates)); #2 TFT beats #4 ALLC by +0.306 points/round (no "
         "interval: every replicate gave the same difference; 2 replicates)."
     )
 

@@ -302,6 +302,7 @@ def _winner_text(
     """The first place's sentence: a winner only when its lead over every other agent holds
     (a paired difference whose interval excludes 0, or the same in every replicate)."""
     second = rows[1]
+    runner_up = f"#{second['overall_rank']} {second['agent']}"
     lead = _pair_of(pairs, first["agent"], second["agent"])
     if not pairs or lead is None:
         return (
@@ -317,7 +318,7 @@ def _winner_text(
     if not unseparated:
         return (
             f"{first['agent']} wins with {_score_text(first)}{over}, ahead of every other agent "
-            f"in paired comparisons over replicates; ahead of #2 {second['agent']} by "
+            f"in paired comparisons over replicates; ahead of {runner_up} by "
             f"{_gap_text(lead)}."
         )
     shown = ", ".join(unseparated[:SHOWN_STANDINGS])
@@ -326,13 +327,14 @@ def _winner_text(
         shown += f" and {more} more"
     return (
         f"{first['agent']} leads with {_score_text(first)}{over}, but is not separated from "
-        f"{shown} in paired comparisons over replicates (over #2 {second['agent']}: "
+        f"{shown} in paired comparisons over replicates (over {runner_up}: "
         f"{_gap_text(lead)}): no single winner at this run's size."
     )
 
 
 def _next_places(rows: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> str:
-    """Whether #2 beats #3, #3 beats #4 (up to :data:`SHOWN_STANDINGS` places)."""
+    """Whether #2 beats #3, #3 beats #4 (the places after the first, up to
+    :data:`SHOWN_STANDINGS`; each agent named with its rank, which ties share)."""
     parts = []
     for place, (upper, lower) in enumerate(pairwise(rows[1:]), start=2):
         if place > SHOWN_STANDINGS:
@@ -340,13 +342,17 @@ def _next_places(rows: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> str
         pair = _pair_of(pairs, upper["agent"], lower["agent"])
         if pair is None:
             continue
-        names = f"#{place} {upper['agent']} and #{place + 1} {lower['agent']}"
+        first, second = (
+            f"#{upper['overall_rank']} {upper['agent']}",
+            f"#{lower['overall_rank']} {lower['agent']}",
+        )
+        names = f"{first} and {second}"
         gap = _gap_text(pair)
         verdict = pair["verdict"]
         if verdict == "tied":
             parts.append(f"{names} tie ({gap})")
         elif verdict == "first ahead":
-            parts.append(f"#{place} {upper['agent']} beats #{place + 1} {lower['agent']} by {gap}")
+            parts.append(f"{first} beats {second} by {gap}")
         else:
             parts.append(f"{names} are not separated ({gap})")
     if not parts:
