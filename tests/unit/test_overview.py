@@ -457,3 +457,25 @@ def test_a_persona_study_opens_on_its_conditions_differences(pd_run: Path):
     (pd_run / "run_manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     topics = [f.topic for f in run_overview(pd_run).findings]
     assert topics == ["differences", "cooperation", "score", "inconclusive"]
+
+
+def test_the_seats_with_the_most_fallback_moves_come_first(tmp_path: Path):
+    run_dir = tmp_path / "two-llms"
+    _manifest(run_dir, "pd")
+    coop = ((0.5, 0.4, 0.6, None), (0.5, 0.4, 0.6, None))
+    pay = ((2.0, 1.5, 2.5, None), (2.0, 1.5, 2.5, None))
+    rows = [
+        # 3 of 30 moves (10.0%), then 12 of 30 (40.0%): the second is named first
+        _condition("a_first", "llm1", "TFT", 3, coop, pay, fallbacks=(3, None),
+                   invalid=(0.125, None)),
+        _condition("b_second", "TFT", "llm2", 3, coop, pay, fallbacks=(None, 12),
+                   invalid=(None, 0.5)),
+    ]  # fmt: skip
+    _write(run_dir / PDMart.AGGREGATES, " union all ".join(rows))
+    (validity,) = [f.text for f in run_overview(run_dir).findings if f.topic == "validity"]
+    assert validity == (
+        "Invalid replies and fallback moves: B · llm2 in b_second: 12 of 30 moves (40.0%) were "
+        "fallbacks after invalid replies, 50.0% of its attempts invalid; A · llm1 in a_first: "
+        "3 of 30 moves (10.0%) were fallbacks after invalid replies, 12.5% of its attempts "
+        "invalid."
+    )

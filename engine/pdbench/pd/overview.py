@@ -421,21 +421,28 @@ def _studied(conditions: list[dict[str, Any]], models: list[str]) -> list[Findin
     return findings
 
 
+SHOWN_SEATS = 5
+"""The LLM seats with invalid replies a sentence names; the rest are counted."""
+
+
 def _validity(
     conditions: list[dict[str, Any]], fallbacks: dict[tuple[str, str], FallbackCount]
 ) -> list[Finding]:
-    """Each LLM seat's fallback moves and invalid attempts, beside the numbers they affect:
-    a seat whose moves are mostly fallbacks plays its fallback, not its behaviour."""
+    """Each LLM seat's fallback moves and invalid attempts, beside the numbers they affect,
+    the most fallbacks first (up to :data:`SHOWN_SEATS`): a seat whose moves are mostly
+    fallbacks plays its fallback, not its behaviour."""
     invalid = {
         (row["condition"], side): row[f"invalid_attempt_share_{side}"]
         for row in conditions
         for side in _SIDES
     }
     parts = []
-    for (condition, side), count in sorted(fallbacks.items()):
+    seats = sorted(
+        ((key, count) for key, count in fallbacks.items() if count.n_fallback or invalid.get(key)),
+        key=lambda item: (-item[1].share, -(invalid.get(item[0]) or 0.0), item[0]),
+    )
+    for (condition, side), count in seats[:SHOWN_SEATS]:
         share = invalid.get((condition, side))
-        if not count.n_fallback and not share:
-            continue
         attempts = "" if share is None else f", {share:.1%} of its attempts invalid"
         parts.append(
             f"{side.upper()} · {count.agent} in {condition}: {count.n_fallback} of "
@@ -446,10 +453,12 @@ def _validity(
         )  # fmt: skip
     if not parts:
         return []
+    more = len(seats) - SHOWN_SEATS
+    tail = f"; and {more} more seat(s) with invalid replies" if more > 0 else ""
     return [
         Finding(
             "validity",
-            "Invalid replies and fallback moves: " + "; ".join(parts) + ".",
+            "Invalid replies and fallback moves: " + "; ".join(parts) + tail + ".",
             "All conditions",
         )
     ]
