@@ -362,8 +362,8 @@ def test_many_unreadable_judgements_are_said_before_the_ranks(arena_run: Path):
     assert findings[0].topic == "validity"
     assert findings[0].text == (
         "Unreadable replies: 74 of 100 judgements (74.0%) could not be read, so the scores "
-        "rest on the other 26 (most unreadable: ref 40 of 50, atlas 34 of 50); invalid "
-        "attempts by phase: judge 68.0% of 100."
+        "rest on the other 26 (by judge, most first: ref 40 of 50, atlas 34 of 50); invalid "
+        "attempts by phase: judge 68.0% of 100 attempts."
     )
     assert findings[1].topic == "leaderboard"
 

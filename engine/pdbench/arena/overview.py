@@ -247,13 +247,13 @@ def _validity(run_dir: Path) -> tuple[list[Finding], bool]:
         )
         parts.append(
             f"{n_invalid} of {n_judgments} judgements ({share:.1%}) could not be read, so the "
-            f"scores rest on the other {n_judgments - n_invalid} (most unreadable: {by_judge})"
+            f"scores rest on the other {n_judgments - n_invalid} (by judge, most first: {by_judge})"
         )
     if phases:
         parts.append(
             "invalid attempts by phase: "
             + ", ".join(
-                f"{row['phase']} {row['invalid_share']:.1%} of {int(row['n_calls'])}"
+                f"{row['phase']} {row['invalid_share']:.1%} of {int(row['n_calls'])} attempts"
                 for row in phases
             )
         )
