@@ -242,7 +242,7 @@ def _gap_text(pair: dict[str, Any]) -> str:
     +0.190, 5 replicates)``; without an interval, why."""
 
     def signed(value: float) -> str:
-        return f"{value:+.3f}".replace("+-", "-")
+        return f"{value:+.3f}"
 
     replicates = f"{pair['n_replicates']} replicate{'' if pair['n_replicates'] == 1 else 's'}"
     shown = f"{signed(pair['mean_difference'])} {_POINTS}"
@@ -353,6 +353,8 @@ def _next_places(rows: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> str
             parts.append(f"{names} tie ({gap})")
         elif verdict == "first ahead":
             parts.append(f"{first} beats {second} by {gap}")
+        elif verdict == "first behind":  # over the replicates both played, not all matches
+            parts.append(f"{second} beats {first} in the replicates both played ({gap})")
         else:
             parts.append(f"{names} are not separated ({gap})")
     if not parts:
