@@ -88,23 +88,24 @@ def test_the_leaderboard_order_is_the_planted_skill_order(demo: DemoRun):
 def test_aggregate_prints_the_leaderboard_with_intervals(demo: DemoRun):
     rows = _rows(
         demo,
-        "select rank, player, score, ci_low, ci_high, rank_ci_low, rank_ci_high, n_answers "
-        "from '{run}/leaderboard.parquet' where player is not null and role <> 'judge' "
+        "select rank, player, score, ci_low, ci_high, rank_ci_low, rank_ci_high, n_answers, "
+        "n_judgments from '{run}/leaderboard.parquet' where player is not null and role <> "
+        "'judge' "
         "order by rank",
     )
     lines = demo.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("leaderboard ("))
     assert lines[start + 1].split() == ["rank", "player", "score", "95%", "CI", "rank",
-                                        "interval", "answers"]  # fmt: skip
+                                        "interval", "answers", "valid", "judgements"]  # fmt: skip
     printed = [line.split() for line in lines[start + 2 : start + 2 + len(rows)]]
-    for cells, (rank, player, score, low, high, rank_low, rank_high, n_answers) in zip(
+    for cells, (rank, player, score, low, high, rank_low, rank_high, n_answers, n_valid) in zip(
         printed, rows, strict=True
     ):
         ranks = str(rank_low) if rank_low == rank_high else f"{rank_low}-{rank_high}"
         assert cells == [str(rank), player, f"{score:.2f}", f"{low:.2f}", "..", f"{high:.2f}",
-                         ranks, str(n_answers)]  # fmt: skip
+                         ranks, str(n_answers), str(n_valid)]  # fmt: skip
     referee = lines[start + 2 + len(rows)].split()
-    assert referee == ["-", "fathom", "-", "judge", "only", "(not", "ranked)", "-", "0"]
+    assert referee == ["-", "fathom", "-", "judge", "only", "(not", "ranked)", "-", "0", "0"]
 
 
 def test_the_most_lenient_planted_judge_has_the_highest_raw_leniency(demo: DemoRun):

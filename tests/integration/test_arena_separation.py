@@ -88,5 +88,6 @@ def test_the_printed_table_and_overview_say_no_finite_estimate(winner_run: Path)
     (finding,) = [f for f in arena_findings(winner_run, {}) if f.topic == "agreement"]
     assert finding.text.startswith(
         f"Pairwise verdicts (Bradley-Terry): {WINNER} {NOTE} (no Elo). Of the others, "
-        "qwen1.5-110B-Chat comes first: "
+        "qwen1.5-110B-Chat has the highest strength, "
     )
+    assert "first place is not settled" in finding.text

@@ -1,6 +1,7 @@
 """``pdbench compare`` on a small hand-written PD run, aggregated once: the paired
 differences read first minus second (either order), with interval, p, BH p, verdict and the
-fallback moves; an unknown condition or a pair not compared is one line.
+fallback moves; a pair the run did not compare is compared from the marts; an unknown
+condition is one line.
 
 The run: B always defects (DDDD). In ``alpha`` A is an LLM agent that cooperates every round,
 its round 2 a fallback move (1 of 4 moves, 25%); in ``beta`` A is a policy playing CCDD in
@@ -109,12 +110,16 @@ def test_an_unknown_condition_names_the_closest(run_dir: Path):
     )
 
 
-def test_a_pair_not_compared_says_so(run_dir: Path):
+def test_a_pair_not_compared_is_compared_from_the_marts(run_dir: Path):
+    # A's cooperation: alpha 1, 1; gamma 0, 0: +100 pp in both replicates, so no interval;
+    # of the 4 sign flips one negates nothing and three have mean +1: p = 2 x min(1, 4) / 4
     result = _compare(run_dir, "alpha", "gamma")
-    assert result.exit_code == 2
-    (line,) = result.stderr.splitlines()
-    assert line.startswith(f"error: {run_dir / 'comparisons.parquet'}: the run did not compare ")
-    assert "alpha and gamma" in line
+    assert result.exit_code == 0, result.output
+    assert _row(result.stdout, "A's cooperation")[:8] == [
+        "%", "100.0%", "0.0%", "+100.0 pp [—]", "2", "0.500", "—", "inconclusive (few data)",
+    ]  # fmt: skip
+    assert "not among the run's comparisons" in result.stdout
+    assert "no interval (—): every paired difference is the same" in result.stdout
 
 
 def test_a_run_not_aggregated_names_the_command(tmp_path: Path):

@@ -103,6 +103,8 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
         "tournament_match_scores.parquet": 6,
         # agents TFT, ALLD and the LLM agent
         "tournament_standings.parquet": 3,
+        # each pair of those agents once: 3 x 2 / 2
+        "tournament_player_comparisons.parquet": 3,
         # ordered pairs that met: TFT-ALLD, ALLD-TFT, LLM-TFT, TFT-LLM
         "tournament_payoff_matrix.parquet": 4,
         # no execution noise, so no flipped action to respond to

@@ -135,3 +135,19 @@ def test_a_verdict_off_the_scale_names_the_file_line_and_field(tmp_path: Path):
     assert "Traceback" not in result.output
     assert not (tmp_path / "out").exists()
     assert [p.name for p in tmp_path.iterdir()] == ["verdicts.jsonl"]
+
+
+def test_the_overview_names_no_first_place_its_rank_interval_does_not_hold(council_run: Path):
+    from pdbench.overview import run_overview
+
+    findings = run_overview(council_run).findings
+    text = " ".join(f.text for f in findings)
+    # the Council's verdicts test no judge: nothing may say that none is flagged
+    assert "flagged" not in text
+    (pairwise,) = [f.text for f in findings if f.topic == "agreement"]
+    assert pairwise.startswith(
+        "Pairwise verdicts (Bradley-Terry): qwen1.5-110B-Chat has the highest strength, 1150 "
+        "Elo (95% interval "
+    )
+    assert "but rank 1 to 4 at 95%: first place is not settled" in pairwise
+    assert "1150.265" not in pairwise

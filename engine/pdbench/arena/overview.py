@@ -1,8 +1,11 @@
 """The overview of a Humanity's Last Arena run, and of a series of them
 (:mod:`pdbench.overview`): the top of the leaderboard with its intervals, the ranks that are
-not settled and why, how far the Bradley-Terry ranking agrees, the flagged judges. Every
-number is a value of ``leaderboard.parquet``, ``bradley_terry.parquet``,
-``score_agreement.parquet``, ``judge_player_bias.parquet`` or the series' marts."""
+not settled and why, the Bradley-Terry ranking (a first place only when its rank interval
+holds it) and how far it agrees, the unreadable judgements and invalid attempts per phase
+(first when many judgements were unreadable), the flagged judges (only where the judge test
+ran). Every number is a value of ``leaderboard.parquet``, ``bradley_terry.parquet``,
+``score_agreement.parquet``, ``judge_stats.parquet``, ``calls_summary.parquet``,
+``judge_player_bias.parquet`` or the series' marts."""
 
 from __future__ import annotations
 
@@ -11,12 +14,16 @@ from typing import Any
 
 from pdbench.arena.marts import ArenaMart, SeriesMart
 from pdbench.arena.pairwise_summary import ESTIMATE_NOTE_COLUMNS, estimate_notes
+from pdbench.column_labels import MISSING
 from pdbench.findings import Finding, interval_text, read_rows, value_text
+from pdbench.tables import mart_rows
 
-__all__ = ["SHOWN_PLAYERS", "arena_findings", "series_findings"]
+__all__ = ["SHOWN_PLAYERS", "UNREADABLE_FIRST_SHARE", "arena_findings", "series_findings"]
 
 SHOWN_PLAYERS = 3
 """The places of the leaderboard a sentence names."""
+UNREADABLE_FIRST_SHARE = 0.10
+"""Above this share of unreadable judgements, the overview says so before the ranks."""
 _POINTS = "points"
 
 
@@ -55,7 +62,7 @@ def _leaderboard(run_dir: Path) -> list[Finding]:
     places = "; ".join(
         f"{row['rank']}. {row['player']}, "
         f"{interval_text('score', row['score'], row['ci_low'], row['ci_high'], unit=_POINTS)}, "
-        f"{_rank_range(row)}"
+        f"{_rank_range(row)}, {row['n_judgments']} valid judgements"
         for row in ranked[:SHOWN_PLAYERS]
     )
     findings = [
@@ -92,23 +99,59 @@ def _unsettled(ranked: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list
     return [Finding("inconclusive", "Ranks " + "; ".join(parts) + ".", "Leaderboard")]
 
 
+def _elo_text(row: dict[str, Any]) -> str:
+    """``1150 Elo (95% interval 1100 to 1200)``: Elo points are whole."""
+    if row["elo"] is None:
+        return f"{MISSING} Elo"
+    if row["elo_ci_low"] is None or row["elo_ci_high"] is None:
+        return f"{row['elo']:.0f} Elo (no interval)"
+    return (
+        f"{row['elo']:.0f} Elo (95% interval {row['elo_ci_low']:.0f} to {row['elo_ci_high']:.0f})"
+    )
+
+
+def _bradley_terry_top(
+    top: dict[str, Any], estimated: list[dict[str, Any]], *, others: bool
+) -> str:
+    """The highest Bradley-Terry strength (of the players with an estimate), called first only
+    when its rank interval holds its place alone."""
+    who = f"Of the others, {top['player']}" if others else top["player"]
+    if top["rank_ci_low"] is not None and top["rank_ci_low"] == top["rank_ci_high"] == top["rank"]:
+        return f"{who} comes first ({_rank_range(top)}): {_elo_text(top)}."
+    widths = [
+        row["rank_ci_high"] - row["rank_ci_low"] + 1
+        for row in estimated
+        if row["rank_ci_low"] is not None and row["rank_ci_high"] is not None
+    ]
+    spans = ""
+    if len(widths) > 1:
+        low, high = min(widths), max(widths)
+        spans = (
+            f"; every player's rank interval spans {low} places"
+            if low == high
+            else f"; the players' rank intervals span {low} to {high} places"
+        )
+    return (
+        f"{who} has the highest strength, {_elo_text(top)}, but {_rank_range(top)}: first place "
+        f"is not settled{spans}."
+    )
+
+
 def _bradley_terry(run_dir: Path) -> list[Finding]:
     rows = read_rows(
         run_dir / ArenaMart.BRADLEY_TERRY,
-        ("rank", "elo", "elo_ci_low", "elo_ci_high", *ESTIMATE_NOTE_COLUMNS),
+        ("rank", "elo", "elo_ci_low", "elo_ci_high", "rank_ci_low", "rank_ci_high",
+         *ESTIMATE_NOTE_COLUMNS),
         where="player is not null",
         order_by="rank, player",
-    )
+    )  # fmt: skip
     if not rows:
         return []
     separated, convergence = estimate_notes(rows)
     estimated = [row for row in rows if not row["is_separated"]]
-    parts = [f"Pairwise verdicts (Bradley-Terry){':' if separated else ''}", *separated]
+    parts = ["Pairwise verdicts (Bradley-Terry):", *separated]
     if estimated:
-        top = estimated[0]
-        elo = interval_text("elo", top["elo"], top["elo_ci_low"], top["elo_ci_high"], unit="Elo")
-        first = "Of the others, {} comes first" if separated else "put {} first"
-        parts.append(f"{first.format(top['player'])}: {elo}.")
+        parts.append(_bradley_terry_top(estimated[0], estimated, others=bool(separated)))
     text = " ".join([*parts, *convergence])
     agreement = read_rows(
         run_dir / ArenaMart.SCORE_AGREEMENT,
@@ -127,12 +170,16 @@ def _bradley_terry(run_dir: Path) -> list[Finding]:
 
 
 def _judges(run_dir: Path) -> list[Finding]:
-    rows = read_rows(
+    tested = read_rows(
         run_dir / ArenaMart.JUDGE_PLAYER_BIAS,
-        ("judge", "player", "flag_kind", "relative_deviation", "q_value", "n_answers"),
-        where="judge is not null and is_flagged",
+        ("judge", "player", "flag_kind", "relative_deviation", "q_value", "n_answers",
+         "is_flagged"),
+        where="judge is not null",
         order_by="anomaly_rank, judge, player",
-    )
+    )  # fmt: skip
+    if not tested:  # no judge test ran (pairwise verdicts only, an import of verdicts)
+        return []
+    rows = [row for row in tested if row["is_flagged"]]
     if not rows:
         return [
             Finding(
@@ -151,10 +198,78 @@ def _judges(run_dir: Path) -> list[Finding]:
     return [Finding("judges", f"{len(rows)} flagged judge x player pair(s): {named}.", "Judges")]
 
 
+_PHASES = ("generate", "rate", "answer", "judge")
+
+
+def _validity(run_dir: Path) -> tuple[list[Finding], bool]:
+    """The unreadable judgements (``judge_stats.parquet``), per judge, and the invalid
+    attempts of every phase (``calls_summary.parquet``); and whether the unreadable share of
+    judgements is above :data:`UNREADABLE_FIRST_SHARE`, so that it comes before the ranks."""
+    judges = read_rows(
+        run_dir / ArenaMart.JUDGE_STATS,
+        ("judge", "n_judgments", "n_invalid", "invalid_rate"),
+        where="judge is not null",
+        order_by="invalid_rate desc nulls last, judge",
+    )
+    calls_path = run_dir / ArenaMart.CALLS_SUMMARY
+    calls = [
+        {"phase": phase, "n_calls": n_calls, "invalid_share": invalid_share}
+        for phase, n_calls, invalid_share in (
+            mart_rows(
+                calls_path,
+                columns=(
+                    "phase",
+                    "sum(n_calls)",
+                    "sum(n_calls * invalid_attempt_share) / nullif(sum(n_calls), 0)",
+                ),
+                where="phase is not null and n_calls > 0 group by phase",
+                order_by="phase",
+            )
+            if calls_path.is_file()
+            else []
+        )
+    ]
+    n_judgments = sum(int(row["n_judgments"] or 0) for row in judges)
+    n_invalid = sum(int(row["n_invalid"] or 0) for row in judges)
+    phases = sorted(
+        (row for row in calls if row["invalid_share"]),
+        key=lambda row: (_PHASES.index(row["phase"]) if row["phase"] in _PHASES else 9,
+                         row["phase"]),
+    )  # fmt: skip
+    if not n_invalid and not phases:
+        return [], False
+    parts = []
+    share = n_invalid / n_judgments if n_judgments else 0.0
+    if n_invalid:
+        worst = [row for row in judges if row["n_invalid"]][:SHOWN_PLAYERS]
+        by_judge = ", ".join(
+            f"{row['judge']} {row['n_invalid']} of {row['n_judgments']}" for row in worst
+        )
+        parts.append(
+            f"{n_invalid} of {n_judgments} judgements ({share:.1%}) could not be read, so the "
+            f"scores rest on the other {n_judgments - n_invalid} (by judge, most first: {by_judge})"
+        )
+    if phases:
+        parts.append(
+            "invalid attempts by phase: "
+            + ", ".join(
+                f"{row['phase']} {row['invalid_share']:.1%} of {int(row['n_calls'])} attempts"
+                for row in phases
+            )
+        )
+    text = "Unreadable replies: " + "; ".join(parts) + "."
+    return [Finding("validity", text, "Judges")], share > UNREADABLE_FIRST_SHARE
+
+
 def arena_findings(run_dir: Path, manifest: dict[str, Any]) -> list[Finding]:
-    """The sentences of an arena run's overview, answer first."""
+    """The sentences of an arena run's overview, answer first: the leaderboard with its rank
+    intervals, or, when many judgements were unreadable, that share before it."""
     del manifest
-    return [*_leaderboard(run_dir), *_bradley_terry(run_dir), *_judges(run_dir)]
+    validity, first = _validity(run_dir)
+    ranks = [*_leaderboard(run_dir), *_bradley_terry(run_dir)]
+    if first:
+        return [*validity, *ranks, *_judges(run_dir)]
+    return [*ranks, *validity, *_judges(run_dir)]
 
 
 def series_findings(series_dir: Path) -> list[Finding]:

@@ -22,7 +22,8 @@ def _ranks(low: int | None, high: int | None) -> str:
 
 
 def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
-    """The players by rank: score, its interval, the rank interval, answers judged. A player
+    """The players by rank: score, its interval, the rank interval, answers judged and the
+    valid judgements the score rests on (unreadable ones are not counted). A player
     whose score rests on fewer valid judgements than ``min_judgments`` has no rank and, in
     place of the interval, ``insufficient data (n of min judgements)``; a judge-only
     participant (role ``judge``) has none and ``judge only (not ranked)``."""
@@ -51,7 +52,7 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     )
     if tables.get(ArenaMart.BRADLEY_TERRY) and not any(row[11] for row in rows):
         return bradley_terry_lines(run_dir, tables)  # judged in pairs only: no score
-    table = [("rank", "player", "score", "95% CI", "rank interval", "answers")]
+    table = [("rank", "player", "score", "95% CI", "rank interval", "answers", "valid judgements")]
     for row in rows:
         rank, player, score, low, high, rank_low, rank_high, n_answers = row[:8]
         enough, n_judgments, min_judgments, status = row[10:]
@@ -69,6 +70,7 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
                 interval,
                 _ranks(rank_low, rank_high),
                 str(n_answers),
+                str(n_judgments),
             )
         )
     normalization, bootstrap_n = (rows[0][8], rows[0][9]) if rows else ("?", "?")

@@ -1,8 +1,10 @@
 """``pdbench compare``: two conditions of a PD run side by side, as ``comparisons.parquet``
-holds them (docs/metrics.md, "Is the difference real?"): each metric's mean in both
-conditions, the paired difference (first minus second) with its 95% interval, the sign-flip
-p and the Benjamini-Hochberg adjusted p, a verdict, and the LLM agents' fallback-move shares
-of both conditions beside them (``aggregates.parquet``). Python only reads and formats."""
+holds them (a pair it does not hold: the same test from ``aggregates.parquet``'s replicate
+rows, :mod:`pdbench.pd.paired_query`) (docs/metrics.md, "Is the difference real?"): each
+metric's mean in both conditions, the paired difference (first minus second) with its 95%
+interval, the sign-flip p and the Benjamini-Hochberg adjusted p, a verdict, and the LLM
+agents' fallback-move shares of both conditions beside them (``aggregates.parquet``). Python
+only reads and formats."""
 
 from __future__ import annotations
 
@@ -10,9 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
 from pdbench.errors import RunDirError, unknown
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
+from pdbench.storage.duckdb_paths import duckdb_path
 from pdbench.storage.marts_check import check_marts, mart_read_errors
 from pdbench.tables import aligned, mart_rows
 
@@ -22,6 +27,9 @@ ALPHA = 0.05
 """A difference is called real when its BH-adjusted p is below this."""
 
 RATE = "%"
+
+FEW_DATA_REPLICATES = 10
+"""Below this many paired replicates a difference is marked few data (as the mart's)."""
 
 METRICS: dict[str, tuple[str, str]] = {
     column: (label, RATE if metric.format == "percent" else metric.unit)
@@ -49,7 +57,8 @@ class _Difference:
     low: float | None
     high: float | None
     p: float
-    p_bh: float
+    p_bh: float | None
+    """None for a pair outside the run's comparisons (no family to adjust over)."""
     mart_verdict: str
     """The mart's: ``higher`` / ``lower`` (condition_1 than condition_2) or ``inconclusive``."""
     is_few_data: bool
@@ -67,6 +76,12 @@ class _Difference:
 
     def verdict(self) -> str:
         """The mart's verdict, first against second, with its few-data warning."""
+        if self.p_bh is None:
+            text = {
+                "higher": "first higher (p, unadjusted)",
+                "lower": "first lower (p, unadjusted)",
+            }.get(self.mart_verdict, "inconclusive")
+            return f"{text} (few data)" if self.is_few_data else text
         text = {"higher": "real: first higher", "lower": "real: first lower"}.get(
             self.mart_verdict, "inconclusive"
         )
@@ -76,8 +91,8 @@ class _Difference:
 def compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
     """What ``pdbench compare run_dir first second`` prints: a heading, the aligned table,
     the legend. Marts missing, damaged or older than the run's raw files
-    (:func:`pdbench.storage.marts_check.check_marts`), an unknown condition or a pair the run
-    did not compare is a :class:`RunDirError` of one line."""
+    (:func:`pdbench.storage.marts_check.check_marts`), an unknown condition or two conditions
+    without a common replicate is a :class:`RunDirError` of one line."""
     check_marts(run_dir, (PDMart.AGGREGATES, PDMart.COMPARISONS))
     with mart_read_errors(run_dir):
         return _compare_lines(run_dir, first, second)
@@ -94,22 +109,103 @@ def _compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
     if first == second:
         raise RunDirError(f"compare: {first!r} is compared with itself; name two conditions")
     differences = _differences(comparisons, first, second)
+    in_family = bool(differences)
+    if not differences:
+        differences = _uncompared(aggregates, first, second)
     if not differences:
         raise RunDirError(
-            f"{comparisons}: the run did not compare {first} and {second} (name the pair under "
-            "`comparisons:` in the config and play the run again)"
+            f"{aggregates}: {first} and {second} finished no replicate in common: nothing to pair"
         )
     means = _means(aggregates, (first, second), [d.metric for d in differences])
     n_pairs = max(d.n_pairs for d in differences)
+    if in_family:
+        legend = (
+            f"interval: 95%, the values the sign-flip test beside it does not reject; p: "
+            f"two-sided sign-flip test; BH p: Benjamini-Hochberg over every comparison of the "
+            f"run; real: BH p <= {ALPHA}"
+        )
+    else:
+        legend = (
+            f"not among the run's comparisons: computed now from the replicate rows of "
+            f"{aggregates.name} (no replay); interval: 95%, the values the sign-flip test "
+            f"beside it does not reject; p: two-sided sign-flip test, not adjusted (the pair "
+            f"is outside the run's Benjamini-Hochberg family); first higher/lower: p <= {ALPHA}"
+        )
     return [
         f"{first} (first) minus {second} (second), paired by replicate: {n_pairs} replicates "
         f"({run_dir})",
         *aligned(_table(differences, means, first, second)),
-        f"interval: 95%, the values the sign-flip test beside it does not reject; p: two-sided "
-        f"sign-flip test; BH p: Benjamini-Hochberg over every comparison of the run; real: BH "
-        f"p <= {ALPHA}; few data: under 10 replicates; {_MISSING}: not defined (fallback moves: "
+        f"{legend}; few data: under 10 replicates; {_MISSING}: not defined (fallback moves: "
         "policies make none)",
+        *_pooling_note(aggregates, first, second, min(d.n_pairs for d in differences)),
         *_interval_notes(differences),
+    ]
+
+
+def _uncompared(aggregates: Path, first: str, second: str) -> list[_Difference]:
+    """The differences of a pair the run did not compare, from the marts' replicate rows."""
+    from pdbench.pd.paired_query import paired_differences
+
+    columns = _mart_columns(aggregates)
+    rows = paired_differences(aggregates, first, second, columns)
+    differences = [
+        _Difference(
+            row["metric"],
+            int(row["n_pairs"]),
+            row["mean_difference"],
+            row["ci_low"],
+            row["ci_high"],
+            row["p_value"],
+            None,
+            _unadjusted_verdict(row),
+            row["n_pairs"] < FEW_DATA_REPLICATES,
+            row["ci_note"],
+        )
+        for row in rows
+    ]
+    order = list(METRICS)
+    return sorted(differences, key=lambda d: order.index(d.metric))
+
+
+def _mart_columns(aggregates: Path) -> list[str]:
+    """The metrics of :data:`METRICS` that ``aggregates`` holds."""
+    with duckdb.connect() as con:
+        held = {
+            row[0]
+            for row in con.execute(
+                "select name from parquet_schema($path)", {"path": duckdb_path(aggregates)}
+            ).fetchall()
+        }
+    return [metric for metric in METRICS if metric in held]
+
+
+def _unadjusted_verdict(row: dict[str, Any]) -> str:
+    if row["p_value"] is None or row["p_value"] > ALPHA or not row["mean_difference"]:
+        return "inconclusive"
+    return "higher" if row["mean_difference"] > 0 else "lower"
+
+
+def _pooling_note(aggregates: Path, first: str, second: str, n_pairs: int) -> list[str]:
+    """Why the means beside a difference need not add up to it: the means are over every
+    finished replicate of each condition (where the metric is defined), a difference over the
+    replicates both finished and define it; ``n_pairs``: the fewest of any row."""
+    counts = dict(
+        mart_rows(
+            aggregates,
+            columns=("condition", "n_replicates"),
+            where="level = 'condition' and condition in ($first, $second)",
+            order_by="condition",
+            params={"first": first, "second": second},
+        )
+    )
+    n_first, n_second = counts.get(first, 0), counts.get(second, 0)
+    if n_pairs >= max(n_first, n_second):
+        return []
+    return [
+        f"means: over every finished replicate ({n_first} of {first}, {n_second} of {second}) "
+        "where the metric is defined; difference: over the replicates both finished and define "
+        f"it (as few as {n_pairs} paired of {max(n_first, n_second)}: the replicates column), "
+        "so it need not equal the difference of the means"
     ]
 
 
@@ -182,7 +278,8 @@ def _table(
         table.append((
             label, unit, mean_text(means.get((first, d.metric)), unit),
             mean_text(means.get((second, d.metric)), unit), _interval(d, unit), str(d.n_pairs),
-            f"{d.p:.3f}", f"{d.p_bh:.3f}", d.verdict(), fallback,
+            f"{d.p:.3f}", _MISSING if d.p_bh is None else f"{d.p_bh:.3f}", d.verdict(),
+            fallback,
         ))  # fmt: skip
     return table
 

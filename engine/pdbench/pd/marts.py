@@ -41,6 +41,11 @@ class PDMart(MartFile):
         "agent, condition, replicate, side",
     )
     TOURNAMENT_STANDINGS = "tournament_standings.parquet", "agent", "overall_rank, agent"
+    TOURNAMENT_PLAYER_COMPARISONS = (
+        "tournament_player_comparisons.parquet",
+        "agent_1",
+        "rank_1, agent_1, rank_2, agent_2",
+    )
     TOURNAMENT_PAYOFF_MATRIX = "tournament_payoff_matrix.parquet", "agent", "agent, opponent"
     TOURNAMENT_NOISE_RESPONSES = (
         "tournament_noise_responses.parquet",

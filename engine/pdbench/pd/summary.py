@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,15 @@ from pdbench.config.loader import LoadedConfig
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.validity import fallback_counts, fallback_warnings
-from pdbench.tables import aligned, decimals, mart_rows, number
+from pdbench.tables import aligned, built_mart_rows, decimals, mart_rows, number
 
-__all__ = ["SHOWN_PAIRS", "comparison_lines", "condition_table", "config_lines"]
+__all__ = [
+    "SHOWN_PAIRS",
+    "comparison_lines",
+    "condition_table",
+    "config_lines",
+    "standings_table",
+]
 
 SHOWN_PAIRS = 5
 """The compared pairs the summary shows, the clearest first; the rest are counted."""
@@ -134,11 +141,73 @@ def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
              decimals(pay_a), decimals(pay_b), collapse_text)
         )  # fmt: skip
     return (
-        aligned(table)
+        standings_table(run_dir, tables)
+        + aligned(table)
         + fallback_warnings(run_dir, tables)
         + _not_recorded(run_dir)
         + comparison_lines(run_dir, tables)
     )
+
+
+def standings_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
+    """A round robin's standings, first: each agent's mean points per round with its 95%
+    interval, and its paired difference from the next place down
+    (``tournament_player_comparisons.parquet``) with its interval and verdict. None for a run
+    that is not a round robin."""
+    if not tables.get(PDMart.TOURNAMENT_STANDINGS) or not _is_round_robin(run_dir):
+        return []
+    standings = mart_rows(
+        run_dir / PDMart.TOURNAMENT_STANDINGS,
+        columns=("overall_rank", "agent", "mean_score_per_round", "mean_score_per_round_ci_low",
+                 "mean_score_per_round_ci_high", "n_replicates"),
+        where="agent is not null",
+        order_by="overall_rank, agent",
+    )  # fmt: skip
+    following = {
+        agent_1: (agent_2, mean, low, high, verdict)
+        for agent_1, agent_2, mean, low, high, verdict in built_mart_rows(
+            run_dir,
+            tables,
+            PDMart.TOURNAMENT_PLAYER_COMPARISONS,
+            columns=("agent_1", "agent_2", "mean_difference", "ci_low", "ci_high", "verdict"),
+            where="is_adjacent",
+            order_by="rank_1, agent_1",
+        )
+    }
+    table = [("rank", "agent", "points per round [95% interval]", "replicates",
+              "minus the next place [95% interval]", "verdict")]  # fmt: skip
+    for rank, agent, mean, low, high, n in standings:
+        gap, verdict = "-", "-"
+        if agent in following:
+            other, difference, gap_low, gap_high, verdict = following[agent]
+            gap = f"{_points_difference(difference, gap_low, gap_high)} ({other})"
+        table.append((str(rank), str(agent), _with_interval(mean, low, high), str(n), gap,
+                      str(verdict)))  # fmt: skip
+    return [
+        "standings (mean points per round over each agent's matches, self-play left out; "
+        "intervals: Student's t over replicates):",
+        *aligned(table),
+        "",
+    ]
+
+
+def _points_difference(mean: float, low: float | None, high: float | None) -> str:
+    """``+0.250 [+0.100, +0.400]`` in points per round, as the standings' means; ``[—]``
+    without an interval."""
+    if low is None or high is None:
+        return f"{mean:+.3f} [—]"
+    return f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
+def _is_round_robin(run_dir: Path) -> bool:
+    from pdbench.storage.schema import RunFiles
+
+    try:
+        manifest = json.loads((run_dir / RunFiles.MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    config = manifest.get("config") if isinstance(manifest, dict) else None
+    return isinstance(config, dict) and config.get("round_robin") is not None
 
 
 def comparison_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
