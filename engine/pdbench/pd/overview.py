@@ -10,7 +10,6 @@ Benjamini-Hochberg, and what is inconclusive and why. Every number is a value of
 
 from __future__ import annotations
 
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +18,13 @@ from pdbench.findings import Finding, interval_text, read_rows
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
+from pdbench.pd.overview_standings import standings
 from pdbench.pd.validity import FallbackCount, fallback_counts
 
-__all__ = ["MOSTLY_FALLBACK_SHARE", "SHOWN_DIFFERENCES", "SHOWN_STANDINGS", "pd_findings"]
+__all__ = ["MOSTLY_FALLBACK_SHARE", "SHOWN_DIFFERENCES", "pd_findings"]
 
 SHOWN_DIFFERENCES = 3
 """The real differences a sentence names (smallest BH p first); the rest are counted."""
-SHOWN_STANDINGS = 3
 MOSTLY_FALLBACK_SHARE = 0.5
 """A seat with more than this share of its moves fallbacks is not ranked as behaviour."""
 
@@ -213,155 +212,6 @@ def _has_personas(manifest: dict[str, Any]) -> bool:
     )
 
 
-_STANDING_COLUMNS = (
-    "overall_rank", "agent", "mean_score_per_round", "mean_score_per_round_ci_low",
-    "mean_score_per_round_ci_high", "mean_score_per_round_ci_note", "n_replicates", "n_wins",
-    "median_rank", "n_matches",
-)  # fmt: skip
-_PLAYER_COLUMNS = (
-    "agent_1", "agent_2", "rank_1", "rank_2", "n_replicates", "mean_difference", "ci_low",
-    "ci_high", "ci_note", "verdict", "is_adjacent",
-)  # fmt: skip
-_SCORE = "mean_score_per_round"
-_POINTS = "points/round"
-
-
-def _score_text(row: dict[str, Any]) -> str:
-    return interval_text(
-        _SCORE,
-        row[_SCORE],
-        row[f"{_SCORE}_ci_low"],
-        row[f"{_SCORE}_ci_high"],
-        unit=_POINTS,
-        note=row[f"{_SCORE}_ci_note"],
-    )
-
-
-def _gap_text(pair: dict[str, Any]) -> str:
-    """A paired difference of two players: ``+0.120 points/round (95% interval +0.050 to
-    +0.190, 5 replicates)``; without an interval, why."""
-
-    def signed(value: float) -> str:
-        return f"{value:+.3f}"
-
-    replicates = f"{pair['n_replicates']} replicate{'' if pair['n_replicates'] == 1 else 's'}"
-    shown = f"{signed(pair['mean_difference'])} {_POINTS}"
-    if pair["ci_low"] is None or pair["ci_high"] is None:
-        return f"{shown} (no interval: {pair['ci_note'] or MISSING}; {replicates})"
-    return (
-        f"{shown} (95% interval {signed(pair['ci_low'])} to {signed(pair['ci_high'])}, "
-        f"{replicates})"
-    )
-
-
-def _pair_of(pairs: list[dict[str, Any]], first: str, second: str) -> dict[str, Any] | None:
-    return next(
-        (pair for pair in pairs if {pair["agent_1"], pair["agent_2"]} == {first, second}), None
-    )
-
-
-def _standings(run_dir: Path) -> list[Finding]:
-    """The round robin's answer: who wins, with its interval, and whether its lead holds
-    against each other agent in the paired comparisons of players
-    (``tournament_player_comparisons.parquet``); ties said as ties; then whether each of the
-    next places beats the one after it."""
-    rows = read_rows(
-        run_dir / PDMart.TOURNAMENT_STANDINGS,
-        _STANDING_COLUMNS,
-        where="agent is not null",
-        order_by="overall_rank, agent",
-    )
-    if not rows:
-        return []
-    pairs = read_rows(
-        run_dir / PDMart.TOURNAMENT_PLAYER_COMPARISONS,
-        _PLAYER_COLUMNS,
-        where="agent_1 is not null",
-        order_by="rank_1, agent_1, rank_2, agent_2",
-    )
-    first = rows[0]
-    over = (
-        f" over {first['n_matches']} matches in {first['n_replicates']} replicates"
-        f" (round robin of {len(rows)} agents)"
-    )
-    tied = [row for row in rows if row["overall_rank"] == first["overall_rank"]]
-    if len(tied) > 1:
-        names = ", ".join(row["agent"] for row in tied[:-1]) + f" and {tied[-1]['agent']}"
-        text = f"{names} tie for first place at {_score_text(first)} each{over}."
-    elif len(rows) == 1:
-        text = f"{first['agent']} is the only agent: {_score_text(first)}{over}."
-    else:
-        text = _winner_text(first, rows, pairs, over)
-    text += _next_places(rows, pairs)
-    return [Finding("standings", text, "Tournament")]
-
-
-def _winner_text(
-    first: dict[str, Any], rows: list[dict[str, Any]], pairs: list[dict[str, Any]], over: str
-) -> str:
-    """The first place's sentence: a winner only when its lead over every other agent holds
-    (a paired difference whose interval excludes 0, or the same in every replicate)."""
-    second = rows[1]
-    runner_up = f"#{second['overall_rank']} {second['agent']}"
-    lead = _pair_of(pairs, first["agent"], second["agent"])
-    if not pairs or lead is None:
-        return (
-            f"{first['agent']} leads with {_score_text(first)}{over}; no paired comparison of "
-            "players says whether the lead holds."
-        )
-    unseparated = [
-        row["agent"]
-        for row in rows[1:]
-        if (pair := _pair_of(pairs, first["agent"], row["agent"])) is None
-        or pair["verdict"] != "first ahead"
-    ]
-    if not unseparated:
-        return (
-            f"{first['agent']} wins with {_score_text(first)}{over}, ahead of every other agent "
-            f"in paired comparisons over replicates; ahead of {runner_up} by "
-            f"{_gap_text(lead)}."
-        )
-    shown = ", ".join(unseparated[:SHOWN_STANDINGS])
-    more = len(unseparated) - SHOWN_STANDINGS
-    if more > 0:
-        shown += f" and {more} more"
-    return (
-        f"{first['agent']} leads with {_score_text(first)}{over}, but is not separated from "
-        f"{shown} in paired comparisons over replicates (over {runner_up}: "
-        f"{_gap_text(lead)}): no single winner at this run's size."
-    )
-
-
-def _next_places(rows: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> str:
-    """Whether #2 beats #3, #3 beats #4 (the places after the first, up to
-    :data:`SHOWN_STANDINGS`; each agent named with its rank, which ties share)."""
-    parts = []
-    for place, (upper, lower) in enumerate(pairwise(rows[1:]), start=2):
-        if place > SHOWN_STANDINGS:
-            break
-        pair = _pair_of(pairs, upper["agent"], lower["agent"])
-        if pair is None:
-            continue
-        first, second = (
-            f"#{upper['overall_rank']} {upper['agent']}",
-            f"#{lower['overall_rank']} {lower['agent']}",
-        )
-        names = f"{first} and {second}"
-        gap = _gap_text(pair)
-        verdict = pair["verdict"]
-        if verdict == "tied":
-            parts.append(f"{names} tie ({gap})")
-        elif verdict == "first ahead":
-            parts.append(f"{first} beats {second} by {gap}")
-        elif verdict == "first behind":  # over the replicates both played, not all matches
-            parts.append(f"{second} beats {first} in the replicates both played ({gap})")
-        else:
-            parts.append(f"{names} are not separated ({gap})")
-    if not parts:
-        return ""
-    return " Next: " + "; ".join(parts) + "."
-
-
 SHOWN_STUDIED = 4
 """The conditions of a studied model a sentence names; the rest are counted."""
 
@@ -498,7 +348,7 @@ def pd_findings(run_dir: Path, manifest: dict[str, Any]) -> list[Finding]:
     differences = _differences(run_dir)
     studied = _studied_models(manifest)
     if _is_round_robin(manifest):
-        findings = [*_standings(run_dir), *validity, *extremes, *differences]
+        findings = [*standings(run_dir), *validity, *extremes, *differences]
     elif studied:
         findings = [*_studied(conditions, studied), *validity, *extremes, *differences]
     elif _has_personas(manifest):
