@@ -11,9 +11,9 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.model_text import escaped, show_model_text
-from pdbench.ui import pd_reader
 from pdbench.ui.page_parts import show_table
-from pdbench.ui.pd_reader import RoundTalk
+from pdbench.ui.pd import reader
+from pdbench.ui.pd.reader import RoundTalk
 
 __all__ = ["round_inspector"]
 
@@ -26,8 +26,8 @@ def round_inspector(run_dir: Path, match_id: str, rounds: pd.DataFrame) -> None:
     round_index = int(
         st.number_input("Round", min_value=1, max_value=last, value=1, step=1, key="round")
     )
-    talk = pd_reader.round_talk(run_dir, match_id, round_index)
-    calls = pd_reader.round_calls(run_dir, match_id, round_index)
+    talk = reader.round_talk(run_dir, match_id, round_index)
+    calls = reader.round_calls(run_dir, match_id, round_index)
     llm_agents = rounds[(rounds["round_index"] == round_index) & (rounds["agent_kind"] == "llm")]
     if llm_agents.empty:
         return
