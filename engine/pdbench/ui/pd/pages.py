@@ -183,7 +183,7 @@ def _timeline(rounds: pd.DataFrame) -> None:
     )
 
 
-def _page_match(run_dir: Path, conditions: list[str]) -> None:
+def _page_match(run_dir: Path, conditions: list[str], manifest: RunManifest) -> None:
     match = _select_match(run_dir, conditions)
     if match is None:
         return
@@ -222,7 +222,8 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
             st.subheader("Reactions")
             _memory_one(reader.agent_rows(run_dir, PDMart.MEMORY_ONE, condition, replicate))
     if match["has_llm_agent"]:
-        round_inspector(run_dir, str(match["match_id"]), rounds)
+        imported_from = manifest.imported.format if manifest.imported is not None else None
+        round_inspector(run_dir, str(match["match_id"]), rounds, imported_from=imported_from)
 
 
 def _page_condition(run_dir: Path, conditions: list[str], rows: pd.DataFrame) -> None:
@@ -339,7 +340,7 @@ def render(run: ViewableRun) -> None:
     page = st.sidebar.radio("Page", PAGES, key="pd_page")
     handlers: dict[str, Callable[[], None]] = {
         "Overview": lambda: overview_page.page(run_dir, page_key="pd_page"),
-        "Match": lambda: _page_match(run_dir, conditions),
+        "Match": lambda: _page_match(run_dir, conditions, run.manifest),
         "Condition": lambda: _page_condition(run_dir, conditions, rows),
         "All conditions": lambda: _page_conditions(run_dir, rows),
         "Tournament": lambda: tournament.page(run_dir, run.manifest),
