@@ -41,6 +41,7 @@ class ArenaGame(Game):
     marts = Marts(
         dbt_tag="arena",
         first_records=ArenaFiles.QUESTIONS,
+        other_first_records=(ArenaFiles.PAIRWISE_JUDGMENTS,),
         required_files=(RunFiles.CALLS,),
         dbt_threads=2,
         viewer_marts=tuple(ArenaMart),
