@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 SIDES = ("a", "b")
-Format = Literal["percent", "number", "count", "round", "flag", "seconds", "usd"]
+Format = Literal["percent", "number", "pvalue", "count", "round", "flag", "seconds", "usd"]
 Interval = Literal["t", "wilson", "welch", "agresti_caffo", "fisher_z", "bootstrap", "none"]
 Bounds = Literal["share", "payoff", "match_payoff", "payoff_gap", "round", "rounds"]
 

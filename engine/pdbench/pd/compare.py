@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pdbench.errors import RunDirError, unknown
+from pdbench.number_text import p_value_text, share_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.marts_check import check_marts, mart_read_errors
@@ -182,7 +183,7 @@ def _table(
         table.append((
             label, unit, mean_text(means.get((first, d.metric)), unit),
             mean_text(means.get((second, d.metric)), unit), _interval(d, unit), str(d.n_pairs),
-            f"{d.p:.3f}", f"{d.p_bh:.3f}", d.verdict(), fallback,
+            p_value_text(d.p), p_value_text(d.p_bh), d.verdict(), fallback,
         ))  # fmt: skip
     return table
 
@@ -196,7 +197,7 @@ def mean_text(value: float | None, unit: str) -> str:
     """A mean in its unit: a rate as a percentage, anything else with two decimals."""
     if value is None:
         return _MISSING
-    return f"{100 * value:.1f}%" if unit == RATE else f"{value:.2f}"
+    return share_text(value) if unit == RATE else f"{value:.2f}"
 
 
 def _signed(value: float, unit: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 from pdbench.column_labels import label
 from pdbench.config.loader import LoadedConfig
+from pdbench.number_text import p_value_text
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.validity import fallback_counts, fallback_warnings
@@ -187,10 +188,10 @@ def comparison_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
 
 
 def _p_text(p: float | None) -> str:
-    """A p-value to three decimals; below 0.001, ``< 0.001``."""
+    """A p-value as :func:`~pdbench.number_text.p_value_text` writes it; ``-`` when none."""
     if p is None:
         return "-"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+    return p_value_text(p)
 
 
 def _not_recorded(run_dir: Path) -> list[str]:

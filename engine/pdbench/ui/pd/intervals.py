@@ -148,8 +148,6 @@ def comparisons(run_dir: Path, condition: str | None = None) -> None:
         shown,
         COMPARISON_COLUMNS,
         pinned=("condition_1", "condition_2", "metric"),
-        # a p-value may be as small as 2.2e-308: three significant digits, never 0.000
-        formats={"p_value": "{:.3g}", "p_value_bh": "{:.3g}"},
     )
     st.caption(
         "Difference first condition minus second, replicate by replicate (the conditions of a "
@@ -207,5 +205,4 @@ def difference(run_dir: Path, conditions: list[str]) -> None:
         rows,
         DIFFERENCE_COLUMNS,
         pinned=("metric",),
-        formats={"p_value": "{:.3g}", "p_value_bh": "{:.3g}"},
     )
