@@ -3,11 +3,13 @@ summaries and ``compare``, and the report's sentences."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 from pdbench.column_labels import format_cell
 from pdbench.number_text import p_value_text, share_text
 from pdbench.pd.compare import RATE, mean_text
 from pdbench.pd.summary import _p_text
+from pdbench.ui.arena.charts import bias_heatmap
 from pdbench.ui.formats import format_value
 
 
@@ -65,3 +67,18 @@ def test_a_p_value_reads_the_same_everywhere(p: float, text: str):
     # the PD's sign-flip p and its BH-adjusted p, and the arena's q-values
     for column in ("p_value", "p_value_bh", "q_value", "reverse_q_value"):
         assert format_cell(column, p) == text, column
+
+
+def test_the_bias_heat_map_tooltips_write_p_and_q_as_the_tables_do():
+    bias = pd.DataFrame({
+        "judge": ["j", "k"], "player": ["p", "p"], "flag_kind": [None, None],
+        "relative_deviation": [0.5, -0.25], "mean_deviation": [0.5, -0.25],
+        "p_value": [0.00004, 0.5], "q_value": [0.0771, None], "n_answers": [4, 4],
+        "is_flagged": [False, False],
+    })  # fmt: skip
+    rows = bias_heatmap(bias).to_dict()["datasets"]
+    (values,) = rows.values()
+    assert [(row["p_text"], row["q_text"]) for row in values] == [
+        ("< 0.001", "0.077"),
+        ("0.500", "—"),
+    ]
