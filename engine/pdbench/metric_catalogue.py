@@ -114,7 +114,7 @@ class Metric(BaseModel):
         return [
             (f"{stem}_ci_low", f"{label}, 95% low"),
             (f"{stem}_ci_high", f"{label}, 95% high"),
-            (f"{stem}_ci_note", f"{label}: why no interval"),
+            (f"{stem}_ci_note", f"{label}: note on its interval"),
         ]
 
 
