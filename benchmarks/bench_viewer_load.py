@@ -35,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pdbench.ui.pd_pages import PAGES
+from pdbench.ui.pd.pages import PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_S = 3.0
@@ -59,7 +59,7 @@ def _child(kind: str, run_dir: Path, page: str) -> dict:
     start = time.perf_counter()
     import streamlit as st
     from pdbench import cli
-    from pdbench.ui import pd_reader
+    from pdbench.ui.pd import reader as pd_reader
     from streamlit.testing.v1 import AppTest
 
     imports = time.perf_counter() - start

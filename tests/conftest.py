@@ -168,6 +168,7 @@ LONGEST_FIRST = (
     "tests/e2e/test_arena_collusion.py",
     "tests/integration/test_real_model.py",
     "tests/ui/test_app.py",
+    "tests/ui/test_every_page.py",
     "tests/e2e/test_arena_roles.py",
     "tests/unit/test_config_fuzz.py",
     "tests/integration/test_pd_large_comparison.py",

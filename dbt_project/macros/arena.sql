@@ -176,31 +176,12 @@
     end
 {%- endmacro %}
 
-{#- One end (`side`: 'low' or 'high') of the 95% Wilson score interval of a share of
-    `successes` out of `trials`; NULL when there are no trials. -#}
-{% macro arena_wilson(successes, trials, side) -%}
-    {%- set z = 1.959963984540054 -%}
-    {%- set sign = '-' if side == 'low' else '+' -%}
-    case
-        when coalesce({{ trials }}, 0) > 0 then
-            (
-                ({{ successes }})::double / ({{ trials }})
-                + {{ z }} * {{ z }} / (2 * ({{ trials }}))
-                {{ sign }} {{ z }} * sqrt(
-                    ({{ successes }})::double / ({{ trials }})
-                    * (1 - ({{ successes }})::double / ({{ trials }}))
-                    / ({{ trials }})
-                    + {{ z }} * {{ z }} / (4 * ({{ trials }}) * ({{ trials }}))
-                )
-            )
-            / (1 + {{ z }} * {{ z }} / ({{ trials }}))
-    end
-{%- endmacro %}
-
 {#- One end (`side`: 'low' or 'high') of the 95% Agresti-Caffo interval of a difference of
     two shares, successes_1 / trials_1 - successes_2 / trials_2: each share is taken with one
     success and one failure added, which keeps the interval honest for a handful of trials
-    (a share of 1 out of 1 has no zero-width interval). NULL when either side has no trial. -#}
+    (a share of 1 out of 1 has no zero-width interval); clipped to [-1, 1], the range of a
+    difference of two shares, and rounded as every interval bound (interval_bound). NULL
+    when either side has no trial. -#}
 {% macro arena_share_difference_ci(successes_1, trials_1, successes_2, trials_2, side) -%}
     {%- set z = 1.959963984540054 -%}
     {%- set sign = '-' if side == 'low' else '+' -%}
@@ -208,11 +189,13 @@
     {%- set p2 = '((' ~ successes_2 ~ ') + 1.0) / ((' ~ trials_2 ~ ') + 2)' -%}
     case
         when coalesce({{ trials_1 }}, 0) > 0 and coalesce({{ trials_2 }}, 0) > 0 then
-            {{ p1 }} - {{ p2 }}
-            {{ sign }} {{ z }} * sqrt(
-                {{ p1 }} * (1 - {{ p1 }}) / (({{ trials_1 }}) + 2)
-                + {{ p2 }} * (1 - {{ p2 }}) / (({{ trials_2 }}) + 2)
-            )
+            {{ 'greatest(-1.0' if side == 'low' else 'least(1.0' }}, interval_bound(
+                {{ p1 }} - {{ p2 }}
+                {{ sign }} {{ z }} * sqrt(
+                    {{ p1 }} * (1 - {{ p1 }}) / (({{ trials_1 }}) + 2)
+                    + {{ p2 }} * (1 - {{ p2 }}) / (({{ trials_2 }}) + 2)
+                )
+            ))
     end
 {%- endmacro %}
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from pdbench.dbt_project import DBT_PROJECT_DIR
 from pdbench.metric_catalogue import MetricCatalogue, all_catalogues
+from pdbench.number_text import p_value_text, share_text
 
 __all__ = [
     "MISSING",
@@ -35,7 +36,7 @@ __all__ = [
 
 MISSING = "—"
 LABELS_FILE = DBT_PROJECT_DIR / "seeds" / "column_labels.csv"
-Format = Literal["percent", "number", "count", "round", "flag", "usd", "seconds", "text"]
+Format = Literal["percent", "number", "pvalue", "count", "round", "flag", "usd", "seconds", "text"]
 
 
 class ColumnLabel(BaseModel):
@@ -152,15 +153,18 @@ def label(column: str, *, per_agent: bool = False) -> str:
 
 
 def format_cell(column: str, value: object, *, per_agent: bool = False) -> str:
-    """``value`` of ``column`` as a person reads it: a share in percent (one decimal), a number
-    with its decimals, a count whole, a mean round whole or with one decimal, a flag yes/no,
-    money in USD; ``—`` when missing."""
+    """``value`` of ``column`` as a person reads it: a share in percent (one decimal, more for
+    a share that is not 0 or 1 but would read so: :func:`~pdbench.number_text.share_text`), a
+    number with its decimals, a p-value with three (``< 0.001`` below), a count whole, a mean
+    round whole or with one decimal, a flag yes/no, money in USD; ``—`` when missing."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return MISSING
     found = label_catalogue().get(column, per_agent=per_agent)
     kind = found.format if found else "text"
     if kind == "percent":
-        return f"{float(value):.1%}"  # type: ignore[arg-type]
+        return share_text(float(value))  # type: ignore[arg-type]
+    if kind == "pvalue":
+        return p_value_text(float(value))  # type: ignore[arg-type]
     if kind == "number":
         return f"{float(value):.{found.decimals if found else 3}f}"  # type: ignore[arg-type]
     if kind == "count":

@@ -103,6 +103,10 @@ class Marts:
     """Raw files that must exist in the run directory."""
     non_empty_files: tuple[str, ...] = ()
     """Of which those that must hold at least one record."""
+    other_first_records: tuple[str, ...] = ()
+    """Raw files that hold a run's records in place of ``first_records`` (an arena run of
+    pairwise verdicts only, such as an imported Language Model Council); a run with records
+    in any of them has played something."""
     dbt_threads: int = 1
     """Models dbt builds side by side."""
     one_duckdb_thread_when_small: bool = False

@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 SIDES = ("a", "b")
-Format = Literal["percent", "number", "count", "round", "flag", "seconds", "usd"]
+Format = Literal["percent", "number", "pvalue", "count", "round", "flag", "seconds", "usd"]
 Interval = Literal["t", "wilson", "welch", "agresti_caffo", "fisher_z", "bootstrap", "none"]
 INTERVAL_METHODS: dict[str, str] = {
     "t": "Student's t",
@@ -39,6 +39,7 @@ INTERVAL_METHODS: dict[str, str] = {
     "none": "no interval",
 }
 """What each interval kind of a catalogue is, in words (the methods of ``pdbench report``)."""
+Bounds = Literal["share", "payoff", "match_payoff", "payoff_gap", "round", "rounds"]
 
 
 class Metric(BaseModel):
@@ -64,6 +65,11 @@ class Metric(BaseModel):
     """Its 95% interval: Student's t, Wilson on counts, Welch's t for a difference of two
     means, Agresti-Caffo for a difference of two shares, Fisher's z for a correlation, the
     percentiles of a bootstrap, or none."""
+    bounds: Bounds | None = None
+    """The range its value can take, to which its interval is clipped: ``share`` [0, 1];
+    ``payoff`` the run's lowest to highest payoff; ``match_payoff`` those times the rounds of
+    a match; ``payoff_gap`` plus or minus their difference times the rounds; ``round`` 1 to
+    the rounds of a match; ``rounds`` 0 to them. None: no bound (a count, a flag)."""
     interval_stem: str | None = None
     """The interval's columns are ``<interval_stem>_ci_low`` and ``_ci_high``; the metric's
     own column when None."""
@@ -81,7 +87,7 @@ class Metric(BaseModel):
     successes: str | None = None
     """For a share pooled over replicates, the count column of its successes."""
 
-    @field_validator("trials", "successes", "interval_stem", "condition", mode="before")
+    @field_validator("trials", "successes", "interval_stem", "condition", "bounds", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return value or None
@@ -119,7 +125,7 @@ class Metric(BaseModel):
         return [
             (f"{stem}_ci_low", f"{label}, 95% low"),
             (f"{stem}_ci_high", f"{label}, 95% high"),
-            (f"{stem}_ci_note", f"{label}: why no interval"),
+            (f"{stem}_ci_note", f"{label}: note on its interval"),
         ]
 
 

@@ -165,7 +165,7 @@ def test_the_output_folder_is_never_a_strangers(runs: Path, tmp_path: Path):
 
 def test_the_viewer_draws_the_series(series: Path, monkeypatch: pytest.MonkeyPatch):
     """The combined ranking as the mart holds it, and one progression line per player."""
-    from pdbench.ui import arena_series_page
+    from pdbench.ui.arena import series_page as arena_series_page
     from streamlit.testing.v1 import AppTest
 
     monkeypatch.setattr("sys.argv", ["viewer", "--run-dir", str(series)])

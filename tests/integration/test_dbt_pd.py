@@ -301,8 +301,8 @@ def test_condition_intervals(run_dir: Path, summary: AggregateSummary) -> None:
     # 1/48: 5/48 -+ 12.706 / 48 = -0.160 .. 0.369, clipped at 0
     rows = [line for line in summary.text.splitlines() if line.strip() and line[0] != " "]
     lines = {line.split()[0]: line for line in rows}
-    assert "0.104 [0.000, 0.369]" in lines["tft_vs_alld"]
-    assert "0.750  " in lines["llm_vs_tft"] and "[" not in lines["llm_vs_tft"]
+    assert "10.4% [0.0%, 36.9%]" in lines["tft_vs_alld"]
+    assert "75.0%  " in lines["llm_vs_tft"] and "[" not in lines["llm_vs_tft"]
     # then the verdicts: the one pair shares replicate 0 only, cooperation 3/4 against 1/12,
     # a difference of +66.7 points; one pair can reject nothing (p = 1, BH p 1): none of the
     # 21 rows holds

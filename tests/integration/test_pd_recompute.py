@@ -286,6 +286,26 @@ def test_benjamini_hochberg_over_every_comparison(played: PlayedRun):
 # Student's t(0.975, df), from a printed table (Fisher and Yates), to 3 decimals
 _T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571}
 _RATES = {"cooperation_rate", "cooperation_rate_a", "cooperation_rate_b"}
+
+
+def _possible_range(
+    played: PlayedRun, metric: str, rounds: list[int]
+) -> tuple[float, float] | None:
+    """The range a condition's metric can take, as the catalogue's bounds say: a share
+    [0, 1]; the exploitability gap -+ (highest - lowest payoff) x the most rounds played; a
+    round 1 to the most rounds played; None for the others compared here."""
+    if metric in _RATES:
+        return (0.0, 1.0)
+    payoffs = json.loads((played.run_dir / RunFiles.MANIFEST).read_text())["config"]["payoffs"]
+    values = [value for pair in payoffs.values() for value in pair]
+    if metric == "exploitability_payoff_gap_a":
+        width = (max(values) - min(values)) * max(rounds)
+        return (-width, width)
+    if metric == "time_to_collapse":
+        return (1.0, float(max(rounds)))
+    return None
+
+
 _RATES |= {"retaliation_rate_a", "retaliation_rate_b", "forgiveness_rate_b"}
 _RATES |= {"fallback_move_share_a", "cooperation_rate_valid_a"}
 
@@ -332,9 +352,10 @@ def _wilson(successes: float, trials: float) -> tuple[float, float]:
 
 
 def test_condition_intervals_are_t_intervals_with_a_binomial_floor(played: PlayedRun):
-    """mean -+ t(0.975, n - 1) sd / sqrt(n) over the replicates that define the metric; a
-    share's clipped to [0, 1] with a note; a rate's widened, end by end, to the Wilson interval
-    of the mean at the effective trials n^2 / sum(1 / trials), with a note; NULL with a note
+    """mean -+ t(0.975, n - 1) sd / sqrt(n) over the replicates that define the metric,
+    clipped to the range the metric can take with a note; a rate's widened, end by end, to
+    the Wilson interval of the mean at the effective trials n^2 / sum(1 / trials), with a
+    note; NULL with a note
     for fewer than two values or no spread and no floor; bounds to 9 decimals."""
     expected, trials = recompute(played), _trials(played)
     checked = floored = 0
@@ -361,9 +382,13 @@ def test_condition_intervals_are_t_intervals_with_a_binomial_floor(played: Playe
             else:
                 half = _T_975[n - 1] * sd / math.sqrt(n)
                 want_low, want_high = mean - half, mean + half
-                if metric in _RATES and (want_low < 0 or want_high > 1):
-                    notes.append("clipped to [0, 1]")
-                    want_low, want_high = max(0.0, want_low), min(1.0, want_high)
+                rounds = [
+                    v["rounds_played"] for k, v in expected.items() if k[0] == row["condition"]
+                ]
+                bounds = _possible_range(played, metric, rounds)
+                if bounds is not None and (want_low < bounds[0] or want_high > bounds[1]):
+                    notes.append(f"clipped to [{bounds[0]:g}, {bounds[1]:g}]")
+                    want_low, want_high = max(bounds[0], want_low), min(bounds[1], want_high)
             if metric in _RATES:
                 effective = n * n / sum(1 / trials[key][metric] for key in keys)
                 floor_low, floor_high = _wilson(mean * effective, effective)

@@ -16,7 +16,7 @@ from pdbench.run.executors import LocalExecutor
 from pdbench.storage.manifest import read_manifest, write_manifest
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import SHARDS_DIR, record_files, shard_dir
-from pdbench.ui.pd_reader import match_rounds
+from pdbench.ui.pd.reader import match_rounds
 from pdbench.ui.run_check import RunProblem, check_run
 
 TIMES = re.compile(rb'"(timestamp_utc|started_at|finished_at)":"[^"]*"')

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from tests.conftest import CONFIGS, write_arena, write_experiment
 
 APP = Path(cli.STREAMLIT_APP)
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _play(config: Path, run_dir: Path) -> Path:
@@ -97,6 +98,41 @@ def arena_roles_run(ui_configs: Path) -> Path:
     )
     # apart from the runs the sidebar test lists
     return _play(config, ui_configs.parent / "runs_roles" / "viewer-arena-roles")
+
+
+def _import(run_dir: Path, *args: str) -> Path:
+    result = CliRunner().invoke(cli.app, ["import", *args, "--output-dir", str(run_dir)])
+    assert result.exit_code == 0, result.output
+    return run_dir
+
+
+@pytest.fixture(scope="session")
+def akata_run(ui_configs: Path) -> Path:
+    """The Akata et al. excerpt the repository ships, imported as docs/commands.md shows: a
+    PD run whose source never recorded attempts, reply validity, prompts or calls."""
+    return _import(
+        ui_configs.parent / "imported" / "akata_excerpt",
+        "csv",
+        str(REPO / "tests" / "data" / "import" / "akata_pd_excerpt.csv"),
+        "--mapping",
+        str(REPO / "configs" / "import" / "akata_pd.yaml"),
+    )
+
+
+@pytest.fixture(scope="session")
+def council_run(ui_configs: Path) -> Path:
+    """The Language Model Council's sample verdicts imported: a pairwise-only arena run."""
+    return _import(
+        ui_configs.parent / "imported" / "council",
+        "lm-council",
+        str(REPO / "tests" / "data" / "lm_council" / "lmc_ei.jsonl"),
+    )
+
+
+@pytest.fixture(scope="session")
+def arena_demo_run(ui_configs: Path) -> Path:
+    """The arena demo of the README, ``configs/arena.yaml``."""
+    return _play(ui_configs / "arena.yaml", ui_configs.parent / "demos" / "arena-demo")
 
 
 @pytest.fixture(scope="session")

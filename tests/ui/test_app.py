@@ -18,16 +18,14 @@ import pytest
 from pdbench.arena.marts import ArenaMart
 from pdbench.model_text import escaped
 from pdbench.pd.marts import PDMart
-from pdbench.ui import (
-    arena_calibration,
-    arena_diversity,
-    arena_pages,
-    arena_tricks,
-    pd_intervals,
-    pd_pages,
-    pd_strategies,
-)
+from pdbench.ui.arena import calibration as arena_calibration
+from pdbench.ui.arena import diversity as arena_diversity
+from pdbench.ui.arena import pages as arena_pages
+from pdbench.ui.arena import tricks as arena_tricks
 from pdbench.ui.formats import format_value
+from pdbench.ui.pd import intervals as pd_intervals
+from pdbench.ui.pd import pages as pd_pages
+from pdbench.ui.pd import strategies as pd_strategies
 from streamlit.testing.v1 import AppTest
 
 from tests.servers.local import SAFETY_NET_S

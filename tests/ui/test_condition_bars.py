@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-from pdbench.ui.pd_charts import condition_bars
+from pdbench.ui.pd.charts import condition_bars
 
 
 def _bars(low: float, high: float) -> pd.DataFrame:

@@ -38,7 +38,8 @@ import pytest
 from pdbench import cli
 from pdbench.column_labels import label_catalogue
 from pdbench.storage.marts_manifest import MARTS_MANIFEST, raw_file_stamps
-from pdbench.ui import arena_pages, pd_pages
+from pdbench.ui.arena import pages as arena_pages
+from pdbench.ui.pd import pages as pd_pages
 from typer.testing import CliRunner
 
 from tests.servers.local import SAFETY_NET_S

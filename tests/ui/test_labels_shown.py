@@ -13,7 +13,8 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 from pdbench.column_labels import label_catalogue
-from pdbench.ui import arena_pages, pd_pages
+from pdbench.ui.arena import pages as arena_pages
+from pdbench.ui.pd import pages as pd_pages
 from streamlit.testing.v1 import AppTest
 
 from tests.servers.local import SAFETY_NET_S

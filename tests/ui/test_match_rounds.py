@@ -22,7 +22,7 @@ from pdbench.pd.records import PDFiles
 from pdbench.run.executors import LocalExecutor
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import SHARDS_DIR, record_files
-from pdbench.ui import pd_reader
+from pdbench.ui.pd import reader as pd_reader
 from streamlit.testing.v1 import AppTest
 
 from tests.servers.local import SAFETY_NET_S

@@ -25,7 +25,7 @@ class ArenaGame(Game):
     name = "arena"
     title = "Humanity's Last Arena"
     config_model = ArenaConfig
-    viewer = "pdbench.ui.arena_pages:render"
+    viewer = "pdbench.ui.arena.pages:render"
     overview = "pdbench.arena.overview:arena_findings"
     commands = "pdbench.arena.cli_commands:add_commands"
     report_sections = "pdbench.arena.report_sections:arena_sections"
@@ -34,13 +34,14 @@ class ArenaGame(Game):
     series = Series(
         manifest=SERIES_MANIFEST,
         title="series of arena tournaments",
-        viewer="pdbench.ui.arena_series_page:page",
+        viewer="pdbench.ui.arena.series_page:page",
         overview="pdbench.arena.overview:series_findings",
         report_sections="pdbench.arena.report_sections:series_sections",
     )
     marts = Marts(
         dbt_tag="arena",
         first_records=ArenaFiles.QUESTIONS,
+        other_first_records=(ArenaFiles.PAIRWISE_JUDGMENTS,),
         required_files=(RunFiles.CALLS,),
         dbt_threads=2,
         viewer_marts=tuple(ArenaMart),

@@ -15,6 +15,7 @@ from typing import Any
 import duckdb
 
 from pdbench.errors import RunDirError, unknown
+from pdbench.number_text import p_value_text, share_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.duckdb_paths import duckdb_path
@@ -278,8 +279,8 @@ def _table(
         table.append((
             label, unit, mean_text(means.get((first, d.metric)), unit),
             mean_text(means.get((second, d.metric)), unit), _interval(d, unit), str(d.n_pairs),
-            f"{d.p:.3f}", _MISSING if d.p_bh is None else f"{d.p_bh:.3f}", d.verdict(),
-            fallback,
+            p_value_text(d.p), _MISSING if d.p_bh is None else p_value_text(d.p_bh),
+            d.verdict(), fallback,
         ))  # fmt: skip
     return table
 
@@ -293,7 +294,7 @@ def mean_text(value: float | None, unit: str) -> str:
     """A mean in its unit: a rate as a percentage, anything else with two decimals."""
     if value is None:
         return _MISSING
-    return f"{100 * value:.1f}%" if unit == RATE else f"{value:.2f}"
+    return share_text(value) if unit == RATE else f"{value:.2f}"
 
 
 def _signed(value: float, unit: str) -> str:

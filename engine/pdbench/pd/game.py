@@ -27,7 +27,7 @@ class PDGame(Game):
     name = "pd"
     title = "Iterated Prisoner's Dilemma"
     config_model = ExperimentConfig
-    viewer = "pdbench.ui.pd_pages:render"
+    viewer = "pdbench.ui.pd.pages:render"
     overview = "pdbench.pd.overview:pd_findings"
     commands = "pdbench.pd.cli_commands:add_commands"
     report_sections = "pdbench.pd.report_sections:pd_sections"

@@ -15,6 +15,7 @@ from typing import Any
 
 from pdbench.column_labels import MISSING, label
 from pdbench.findings import Finding, interval_text, read_rows
+from pdbench.number_text import p_value_text
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
@@ -152,7 +153,7 @@ def _differences(run_dir: Path) -> list[Finding]:
 def _difference(row: dict[str, Any]) -> str:
     name, unit = METRICS.get(row["metric"], (label(row["metric"]), ""))
     difference = difference_text(row["mean_difference"], row["ci_low"], row["ci_high"], unit)
-    p_bh = "< 0.001" if row["p_value_bh"] < 0.001 else f"{row['p_value_bh']:.3f}"
+    p_bh = p_value_text(row["p_value_bh"])
     higher = "higher" if row["verdict"] == "higher" else "lower"
     return (
         f"{name} is {higher} in {row['condition_1']} than in {row['condition_2']} "

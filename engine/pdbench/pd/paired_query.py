@@ -14,7 +14,7 @@ from typing import Any
 
 import duckdb
 
-from pdbench.storage.dbt_request import DBT_PROJECT_DIR
+from pdbench.dbt_project import DBT_PROJECT_DIR
 from pdbench.storage.duckdb_paths import duckdb_path
 
 __all__ = ["EXACT_FLIP_MAX", "paired_differences"]

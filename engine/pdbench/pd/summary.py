@@ -10,6 +10,7 @@ from typing import Any
 
 from pdbench.column_labels import label
 from pdbench.config.loader import LoadedConfig
+from pdbench.number_text import p_value_text, share_text
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.validity import fallback_counts, fallback_warnings
@@ -256,10 +257,10 @@ def comparison_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
 
 
 def _p_text(p: float | None) -> str:
-    """A p-value to three decimals; below 0.001, ``< 0.001``."""
+    """A p-value as :func:`~pdbench.number_text.p_value_text` writes it; ``-`` when none."""
     if p is None:
         return "-"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+    return p_value_text(p)
 
 
 def _not_recorded(run_dir: Path) -> list[str]:
@@ -279,7 +280,10 @@ def _not_recorded(run_dir: Path) -> list[str]:
 
 
 def _with_interval(mean: float | None, low: float | None, high: float | None) -> str:
-    """``0.500 [0.400, 0.600]``; the mean alone when there is no interval."""
+    """A share as every view writes it, ``50.0% [40.0%, 60.0%]``; the share alone when there
+    is no interval, ``-`` when none."""
+    if mean is None:
+        return "-"
     if low is None or high is None:
-        return decimals(mean)
-    return f"{decimals(mean)} [{decimals(low)}, {decimals(high)}]"
+        return share_text(mean)
+    return f"{share_text(mean)} [{share_text(low)}, {share_text(high)}]"

@@ -9,6 +9,7 @@ import pandas as pd
 
 from pdbench.column_labels import MISSING
 from pdbench.metric_catalogue import Metric
+from pdbench.number_text import share_text
 
 __all__ = ["ValueKind", "format_value", "number_format"]
 
@@ -20,14 +21,15 @@ def _missing(value: object) -> bool:
 
 
 def format_value(value: object, kind: ValueKind) -> str:
-    """``value`` as shown: rates in percent (one decimal), points with two decimals, rounds
+    """``value`` as shown: rates in percent (one decimal, more for a rate that is not 0 or 1
+    but would read so: :func:`~pdbench.number_text.share_text`), points with two decimals, rounds
     and mean counts whole when they are whole (a replicate's) and with one decimal otherwise
     (a mean over replicates), counts whole; ``—`` for NULL, as every table shows it (a round
     that never came is ``never``)."""
     if _missing(value):
         return "never" if kind == "round" else MISSING
     if kind == "rate":
-        return f"{float(value):.1%}"  # type: ignore[arg-type]
+        return share_text(float(value))  # type: ignore[arg-type]
     if kind == "points":
         return f"{float(value):.2f}"  # type: ignore[arg-type]
     if kind in ("round", "mean_count"):
@@ -44,6 +46,7 @@ def number_format(metric: Metric) -> str:
     return {
         "percent": "percent",
         "number": f"%.{metric.decimals}f",
+        "pvalue": "%.3f",
         "round": "%.1f",
         "seconds": "%.2f s",
         "usd": "$%.4f",

@@ -13,6 +13,7 @@ import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
 from pdbench.column_labels import MISSING, format_cell, label, label_catalogue
+from pdbench.number_text import share_text
 from pdbench.ui.formats import ValueKind, format_value
 
 __all__ = [
@@ -81,6 +82,7 @@ def share_column(title: str) -> ColumnConfig:
 
 _NUMBER_FORMATS = {
     "percent": "percent",
+    "pvalue": "%.3f",
     "count": "%d",
     "round": "%.1f",
     "usd": "$%.4f",
@@ -116,6 +118,8 @@ def _cell(column: str, per_agent: bool, fmt: str | None = None) -> Any:
             return MISSING
         if fmt == "flag":
             return "yes" if bool(value) else "no"
+        if fmt == "share":
+            return share_text(float(value))  # type: ignore[arg-type]
         if fmt is not None:
             return fmt.format(value)
         if column in NAMED_VALUES:
@@ -143,7 +147,7 @@ _PRINTF = re.compile(r"^(.*?)%([+0-9.]*)([dfge])(.*)$")
 def _python_format(printf: str | None) -> str | None:
     """A Streamlit number format (``"%.2f"``, ``"$%.4f"``, ``"percent"``) as a Python one."""
     if printf == "percent":
-        return "{:.1%}"
+        return "share"
     found = _PRINTF.match(printf or "")
     if found is None:
         return None
@@ -186,8 +190,9 @@ def show_table(
     format with ``—`` for a missing value, the ``pinned`` key columns (default
     :data:`KEY_COLUMNS`) kept in view when the table scrolls sideways, identifiers last
     (:func:`table_view`). ``titles`` overrides a header and ``formats`` a cell's format
-    (``"{:.3g}"``; ``"flag"``: yes/no), as Streamlit ``column_config`` entries do;
-    ``options`` go to ``st.dataframe``. The data keep their names and values."""
+    (``"{:.3g}"``; ``"flag"``: yes/no; ``"share"``: a share in percent), as Streamlit
+    ``column_config`` entries do; ``options`` go to ``st.dataframe``. The data keep their
+    names and values."""
     given_titles, given_formats = _from_config(column_config or {})
     titles = given_titles | (titles or {})
     shown, names = table_view(rows, columns, titled=list(titles))

@@ -113,7 +113,11 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
         )
     config = manifest.config_path or game.example_config
     records = game.marts.first_records
-    if not any(_has_content(path) for path in record_files(run_dir, records)):
+    if not any(
+        _has_content(path)
+        for name in (records, *game.marts.other_first_records)
+        for path in record_files(run_dir, name)
+    ):
         return RunProblem(
             "empty",
             f"The run {shown} holds no records yet ({records} is empty or missing; "

@@ -1,6 +1,6 @@
 """Every read the viewer makes, for any game: DuckDB over the Parquet marts of a run, and
 over its raw JSONL only for what no mart holds (each game's reader says which: the PD's
-:mod:`pdbench.ui.pd_reader`, the arena's :mod:`pdbench.ui.arena_reader`).
+:mod:`pdbench.ui.pd.reader`, the arena's :mod:`pdbench.ui.arena.reader`).
 
 Nothing here writes, and nothing computes a metric: the queries filter, select and order
 what the marts hold. Results are cached by ``st.cache_data`` keyed on the query, its

@@ -2,7 +2,9 @@
 -- replicates (int_pd_metric_columns: condition 'mean' or 'pooled'), and its 95% interval
 -- (docs/pd_intervals.md, "Which interval, which p-value"). A mean over replicates: Student's
 -- t interval, mean -+ t(0.975, n - 1) x sd / sqrt(n) over the n replicates that define the
--- metric; a share's interval is clipped to [0, 1], and its note says so. A rate with trials:
+-- metric, clipped to the range the metric can take (the catalogue's bounds: a share's [0, 1],
+-- a payoff per round's the run's lowest to highest payoff, a match's total those times the
+-- rounds its condition's matches played, ...), and its note says so. A rate with trials:
 -- the wider, end by end, of that t interval and its binomial floor, the Wilson interval of
 -- the mean at the effective trials n^2 / sum(1 / trials_i) (the variance of a mean of n
 -- binomial shares is p (1 - p) / n^2 x sum(1 / trials_i)), so that a rate of rare events
@@ -23,6 +25,23 @@ metric_values as (
 metric_columns as (
     select * from {{ ref('int_pd_metric_columns') }}
     where condition in ('mean', 'pooled')
+),
+
+run_payoffs as (
+    select
+        lowest_payoff,
+        highest_payoff
+    from {{ ref('stg_pd_run_manifest') }}
+),
+
+condition_rounds as (
+    select
+        condition,
+        min(rounds_played) as fewest_rounds,
+        max(rounds_played) as most_rounds
+    from {{ ref('int_pd_match_metrics') }}
+    where match_status = 'ok'
+    group by condition
 ),
 
 moments as (
@@ -55,6 +74,7 @@ t_bounds as (
         metric_columns.metric,
         metric_columns.side,
         metric_columns.is_rate,
+        metric_columns.bounds,
         metric_columns.interval_kind,
         metric_columns.condition as condition_rule,
         case
@@ -80,20 +100,64 @@ t_bounds as (
         on moments.column_name = metric_columns.column_name
 ),
 
--- a rate's t interval clipped to [0, 1]; greatest() and least() skip a NULL argument, so
--- only a bound that exists is clipped
+-- the range each metric can take in its condition; NULL: unbounded
+ranges as (
+    select
+        t_bounds.*,
+        case
+            when t_bounds.is_rate then 0.0
+            when t_bounds.bounds = 'payoff' then run_payoffs.lowest_payoff
+            when t_bounds.bounds = 'match_payoff'
+                then least(
+                    run_payoffs.lowest_payoff * condition_rounds.fewest_rounds,
+                    run_payoffs.lowest_payoff * condition_rounds.most_rounds
+                )
+            when t_bounds.bounds = 'payoff_gap'
+                then
+                    (run_payoffs.lowest_payoff - run_payoffs.highest_payoff)
+                    * condition_rounds.most_rounds
+            when t_bounds.bounds = 'round' then 1.0
+            when t_bounds.bounds = 'rounds' then 0.0
+        end as range_low,
+        case
+            when t_bounds.is_rate then 1.0
+            when t_bounds.bounds = 'payoff' then run_payoffs.highest_payoff
+            when t_bounds.bounds = 'match_payoff'
+                then greatest(
+                    run_payoffs.highest_payoff * condition_rounds.fewest_rounds,
+                    run_payoffs.highest_payoff * condition_rounds.most_rounds
+                )
+            when t_bounds.bounds = 'payoff_gap'
+                then
+                    (run_payoffs.highest_payoff - run_payoffs.lowest_payoff)
+                    * condition_rounds.most_rounds
+            when t_bounds.bounds in ('round', 'rounds') then condition_rounds.most_rounds
+        end as range_high
+    from t_bounds
+    cross join run_payoffs
+    left join condition_rounds
+        on t_bounds.condition = condition_rounds.condition
+),
+
+-- the t interval clipped to the metric's range; greatest() and least() skip a NULL argument,
+-- so only a bound that exists is clipped, and only where the range has that end
 clipped as (
     select
         *,
         case
-            when raw_low is not null then greatest(0.0, interval_bound(raw_low))
+            when raw_low is not null then greatest(range_low, interval_bound(raw_low))
         end as t_low,
         case
-            when raw_high is not null then least(1.0, interval_bound(raw_high))
+            when raw_high is not null then least(range_high, interval_bound(raw_high))
         end as t_high,
-        coalesce(interval_bound(raw_low) < 0 or interval_bound(raw_high) > 1, false)
-            as is_clipped
-    from t_bounds
+        coalesce(interval_bound(raw_low) < range_low, false)
+        or coalesce(interval_bound(raw_high) > range_high, false) as is_clipped,
+        'clipped to ['
+        || coalesce(printf('%g', range_low), '-inf')
+        || ', '
+        || coalesce(printf('%g', range_high), 'inf')
+        || ']' as clip_note
+    from ranges
 ),
 
 -- a rate's interval: the wider of its t interval and its binomial floor at each end (where
@@ -114,11 +178,11 @@ rate_intervals as (
         end as rate_high,
         case
             when floor_low is null
-                then coalesce(null_reason, case when is_clipped then 'clipped to [0, 1]' end)
+                then coalesce(null_reason, case when is_clipped then clip_note end)
             else nullif(concat_ws(
                 '; ',
                 null_reason,
-                case when is_clipped then 'clipped to [0, 1]' end,
+                case when is_clipped then clip_note end,
                 case
                     when t_low is null or floor_low < t_low or floor_high > t_high
                         then 'widened to the binomial floor (Wilson on the pooled trials)'
@@ -142,18 +206,19 @@ intervals as (
         case
             when interval_kind = 'wilson' then wilson_count_low(pooled_successes, pooled_trials)
             when interval_kind = 't' and is_rate then rate_low
-            when interval_kind = 't' then interval_bound(raw_low)
+            when interval_kind = 't' then t_low
         end as ci_low,
         case
             when interval_kind = 'wilson' then wilson_count_high(pooled_successes, pooled_trials)
             when interval_kind = 't' and is_rate then rate_high
-            when interval_kind = 't' then interval_bound(raw_high)
+            when interval_kind = 't' then t_high
         end as ci_high,
         case
             when interval_kind = 'wilson' and coalesce(pooled_trials, 0) = 0
                 then 'the previous round never occurred'
             when interval_kind = 't' and is_rate then rate_note
-            when interval_kind = 't' then null_reason
+            when interval_kind = 't'
+                then coalesce(null_reason, case when is_clipped then clip_note end)
         end as ci_note,
         interval_kind,
         n_replicates

@@ -21,6 +21,7 @@ metric_columns as (
         catalogue.label,
         catalogue.is_rate,
         catalogue.interval as interval_kind,
+        catalogue.bounds,
         catalogue.condition,
         catalogue.trials || coalesce('_' || sides.side, '') as trials_column,
         catalogue.successes || coalesce('_' || sides.side, '') as successes_column

@@ -76,16 +76,16 @@ final as (
         first_rates.judge = '(all judges)' as is_all_judges,
         first_rates.n_verdicts,
         first_rates.first_wins / first_rates.n_verdicts as first_win_rate,
-        {{ arena_wilson('first_rates.first_wins', 'first_rates.n_verdicts', 'low') }}
+        wilson_count_low(first_rates.first_wins, first_rates.n_verdicts)
             as first_win_rate_ci_low,
-        {{ arena_wilson('first_rates.first_wins', 'first_rates.n_verdicts', 'high') }}
+        wilson_count_high(first_rates.first_wins, first_rates.n_verdicts)
             as first_win_rate_ci_high,
         coalesce(flip_counts.n_swapped_pairs, 0) as n_swapped_pairs,
         coalesce(flip_counts.n_flips, 0) as n_flips,
         flip_counts.n_flips / flip_counts.n_swapped_pairs as flip_rate,
-        {{ arena_wilson('flip_counts.n_flips', 'flip_counts.n_swapped_pairs', 'low') }}
+        wilson_count_low(flip_counts.n_flips, flip_counts.n_swapped_pairs)
             as flip_rate_ci_low,
-        {{ arena_wilson('flip_counts.n_flips', 'flip_counts.n_swapped_pairs', 'high') }}
+        wilson_count_high(flip_counts.n_flips, flip_counts.n_swapped_pairs)
             as flip_rate_ci_high
     from first_rates
     left join flip_counts

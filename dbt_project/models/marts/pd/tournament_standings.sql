@@ -8,6 +8,13 @@ match_scores as (
     where not is_self_play
 ),
 
+run_payoffs as (
+    select
+        lowest_payoff,
+        highest_payoff
+    from {{ ref('stg_pd_run_manifest') }}
+),
+
 per_replicate as (
     select
         agent,
@@ -75,19 +82,50 @@ totals as (
     group by agent
 ),
 
+-- Student's t over the replicates' means, around the mean over matches (the same number
+-- when every replicate played all its matches)
+t_intervals as (
+    select
+        totals.agent,
+        interval_bound(totals.mean_score_per_round - half_widths.half_width) as raw_low,
+        interval_bound(totals.mean_score_per_round + half_widths.half_width) as raw_high,
+        run_payoffs.lowest_payoff,
+        run_payoffs.highest_payoff
+    from totals
+    inner join half_widths
+        on totals.agent = half_widths.agent
+    cross join run_payoffs
+),
+
+-- a score per round lies within the run's payoffs: the interval is clipped to them, and its
+-- note says so
+clipped as (
+    select
+        agent,
+        greatest(raw_low, lowest_payoff) as ci_low,
+        least(raw_high, highest_payoff) as ci_high,
+        case
+            when raw_low < lowest_payoff or raw_high > highest_payoff
+                then
+                    'clipped to ['
+                    || printf('%g', lowest_payoff)
+                    || ', '
+                    || printf('%g', highest_payoff)
+                    || ']'
+        end as clip_note
+    from t_intervals
+    where raw_low is not null
+),
+
 standings as (
     select
         totals.agent,
         totals.n_matches,
         half_widths.n_replicates,
         totals.mean_score_per_round,
-        -- Student's t over the replicates' means, around the mean over matches (the same
-        -- number when every replicate played all its matches)
-        interval_bound(totals.mean_score_per_round - half_widths.half_width)
-            as mean_score_per_round_ci_low,
-        interval_bound(totals.mean_score_per_round + half_widths.half_width)
-            as mean_score_per_round_ci_high,
-        half_widths.ci_note as mean_score_per_round_ci_note,
+        clipped.ci_low as mean_score_per_round_ci_low,
+        clipped.ci_high as mean_score_per_round_ci_high,
+        coalesce(half_widths.ci_note, clipped.clip_note) as mean_score_per_round_ci_note,
         totals.n_wins,
         median_ranks.median_rank,
         totals.cooperation_rate,
@@ -97,6 +135,8 @@ standings as (
         on totals.agent = median_ranks.agent
     inner join half_widths
         on totals.agent = half_widths.agent
+    left join clipped
+        on totals.agent = clipped.agent
 )
 
 select * from standings

@@ -32,6 +32,9 @@ renamed as (
         (config -> 'payoffs' -> 'CD' ->> 0)::double as payoff_s,
         (config -> 'payoffs' -> 'DC' ->> 0)::double as payoff_t,
         (config -> 'payoffs' -> 'DD' ->> 0)::double as payoff_p,
+        -- the lowest and highest payoff of either agent: the range of a payoff per round
+        list_min(from_json(config -> '$.payoffs.*[*]', '["DOUBLE"]')) as lowest_payoff,
+        list_max(from_json(config -> '$.payoffs.*[*]', '["DOUBLE"]')) as highest_payoff,
         (metric_params ->> 'bootstrap_seed')::bigint as bootstrap_seed,
         (metric_params ->> 'ecosystem_generations')::integer as ecosystem_generations,
         (metric_params ->> 'moran_population')::integer as moran_population,

@@ -73,7 +73,7 @@ def _agent_rows_axis(labels: list[str], *, centre: bool = False) -> alt.Y:
 
 def actions_timeline(rounds: pd.DataFrame) -> alt.LayerChart:
     """One row of cells per agent, one cell per round (rows as :func:`match_rounds
-    <pdbench.ui.pd_reader.match_rounds>` gives them, with ``agent`` labels), coloured by the
+    <pdbench.ui.pd.reader.match_rounds>` gives them, with ``agent`` labels), coloured by the
     executed action; invalid replies (a fallback was played) carry a black cross, noise flips
     a white dot."""
     labels = _agent_labels(rounds)

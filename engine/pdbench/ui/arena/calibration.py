@@ -11,7 +11,7 @@ import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.ui import run_reader
-from pdbench.ui.arena_verdicts import few_data_column, few_data_warning
+from pdbench.ui.arena.verdicts import few_data_column, few_data_warning
 from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, points_column, show_table
 from pdbench.ui.palette import name_scale

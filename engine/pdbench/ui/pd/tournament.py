@@ -11,8 +11,9 @@ import streamlit as st
 
 from pdbench.pd.marts import PDMart
 from pdbench.storage.schema import RunManifest
-from pdbench.ui import pd_charts, run_reader
+from pdbench.ui import run_reader
 from pdbench.ui.page_parts import nothing_to_show, show_table
+from pdbench.ui.pd import charts
 
 __all__ = ["STANDINGS_COLUMNS", "is_round_robin", "page"]
 
@@ -67,7 +68,7 @@ def page(run_dir: Path, manifest: RunManifest) -> None:
     show_table(table, columns, pinned=("overall_rank", "agent"), height=35 * (len(table) + 1) + 3)
     scores = run_reader.mart(run_dir, PDMart.TOURNAMENT_MATCH_SCORES, "not is_self_play")
     if not scores.empty:
-        st.altair_chart(pd_charts.standings_spread(scores, table), width="stretch")
+        st.altair_chart(charts.standings_spread(scores, table), width="stretch")
         st.caption(
             "A point per match (self-play left out): the spread of an agent's score per round "
             "across its matches and replicates; the black tick its mean, the number above, "
@@ -77,7 +78,7 @@ def page(run_dir: Path, manifest: RunManifest) -> None:
     st.subheader("Payoff matrix")
     st.caption("Mean score per round of the row agent against the column opponent.")
     matrix = run_reader.mart(run_dir, PDMart.TOURNAMENT_PAYOFF_MATRIX)
-    st.altair_chart(pd_charts.payoff_heatmap(matrix, table["agent"].tolist()), width="content")
+    st.altair_chart(charts.payoff_heatmap(matrix, table["agent"].tolist()), width="content")
     noise = run_reader.mart(run_dir, PDMart.TOURNAMENT_NOISE_RESPONSES)
     if not noise.empty:
         st.subheader("Responses to noise")

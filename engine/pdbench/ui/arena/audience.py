@@ -12,7 +12,7 @@ import streamlit as st
 from pdbench.arena.marts import ArenaMart
 from pdbench.model_text import escaped
 from pdbench.ui import run_reader
-from pdbench.ui.arena_verdicts import few_data_column, few_data_warning
+from pdbench.ui.arena.verdicts import few_data_column, few_data_warning
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import points_column, show_table
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from pdbench.column_labels import format_cell
 from pdbench.ui.palette import INTERVAL_COLOR, POINT_COLOR
 
 __all__ = ["bias_heatmap", "calls_by_phase", "leaderboard_intervals"]
@@ -56,6 +57,10 @@ def bias_heatmap(bias: pd.DataFrame) -> alt.LayerChart:
     relative to the judge's own overall deviation; flagged pairs are outlined and marked."""
     judges = sorted(bias["judge"].unique())
     players = sorted(bias["player"].unique())
+    bias = bias.assign(
+        p_text=[format_cell("p_value", p) for p in bias["p_value"]],
+        q_text=[format_cell("q_value", q) for q in bias["q_value"]],
+    )
     limit = float(bias["relative_deviation"].abs().max() or 1.0)
     base = alt.Chart(bias).encode(
         x=alt.X(
@@ -69,8 +74,8 @@ def bias_heatmap(bias: pd.DataFrame) -> alt.LayerChart:
         alt.Tooltip("flag_kind:N", title="flag"),
         alt.Tooltip("relative_deviation:Q", title="relative deviation", format="+.2f"),
         alt.Tooltip("mean_deviation:Q", title="mean deviation", format="+.2f"),
-        alt.Tooltip("p_value:Q", title="p", format=".3f"),
-        alt.Tooltip("q_value:Q", title="q (BH)", format=".3f"),
+        alt.Tooltip("p_text:N", title="p"),
+        alt.Tooltip("q_text:N", title="q (BH)"),
         alt.Tooltip("n_answers:Q", title="answers"),
     ]
     cells = base.mark_rect().encode(

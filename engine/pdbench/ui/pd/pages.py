@@ -1,6 +1,6 @@
 """The pages of a Prisoner's Dilemma run: one match, one condition, all conditions, the
 tournament, its evolutionary dynamics, provider calls. Every number comes from a mart row as
-it is; the rounds of a match are its raw records (:mod:`pdbench.ui.pd_round_inspector` shows what
+it is; the rounds of a match are its raw records (:mod:`pdbench.ui.pd.round_inspector` shows what
 was said in one)."""
 
 from __future__ import annotations
@@ -16,20 +16,12 @@ from pdbench.model_text import escaped
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.schema import RunManifest
-from pdbench.ui import (
-    overview_page,
-    pd_charts,
-    pd_evolution,
-    pd_intervals,
-    pd_reader,
-    pd_strategies,
-    pd_tournament,
-    run_reader,
-)
+from pdbench.ui import overview_page, run_reader
 from pdbench.ui.formats import number_format
 from pdbench.ui.page_parts import Tile, nothing_to_show, show_table, tiles
-from pdbench.ui.pd_charts import with_agent_labels
-from pdbench.ui.pd_round_inspector import round_inspector
+from pdbench.ui.pd import charts, evolution, intervals, reader, strategies, tournament
+from pdbench.ui.pd.charts import with_agent_labels
+from pdbench.ui.pd.round_inspector import round_inspector
 from pdbench.ui.run_check import ViewableRun
 
 __all__ = [
@@ -94,7 +86,7 @@ CONDITION_TABLE = [
     "n_replicates",
     "n_aborted",
     "rounds_played",
-    *(column for _, column in pd_intervals.INTERVAL_METRICS),
+    *(column for _, column in intervals.INTERVAL_METRICS),
     "n_collapsed",
 ]
 """The columns of ``aggregates.parquet`` in the table of every condition."""
@@ -140,7 +132,7 @@ def _agent_table(agents: pd.DataFrame) -> None:
 
 def _memory_one(profile: pd.DataFrame) -> None:
     st.markdown("**Memory-one profile**")
-    st.altair_chart(pd_charts.memory_one_heatmap(with_agent_labels(profile)), width="stretch")
+    st.altair_chart(charts.memory_one_heatmap(with_agent_labels(profile)), width="stretch")
     st.caption(
         "P(the agent plays C | the previous round), its own action first (CD: it cooperated, "
         "the other defected). Grey: a state never visited."
@@ -183,7 +175,7 @@ def _timeline(rounds: pd.DataFrame) -> None:
             help=f"Long matches are drawn {TIMELINE_WINDOW} rounds at a time.",
         )
         shown = rounds[rounds["round_index"].between(start, end)]
-    st.altair_chart(pd_charts.actions_timeline(shown), width="stretch")
+    st.altair_chart(charts.actions_timeline(shown), width="stretch")
     st.caption(
         "Each cell is one round: green C (cooperate), red D (defect). A black cross marks a "
         "reply still invalid after every retry (a fallback action was played); a white dot a "
@@ -191,7 +183,7 @@ def _timeline(rounds: pd.DataFrame) -> None:
     )
 
 
-def _page_match(run_dir: Path, conditions: list[str]) -> None:
+def _page_match(run_dir: Path, conditions: list[str], manifest: RunManifest) -> None:
     match = _select_match(run_dir, conditions)
     if match is None:
         return
@@ -203,15 +195,15 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
         f"{match['rounds_played']} of {match['planned_rounds']} planned rounds · "
         f"status {escaped(match['match_status'])}"
     )
-    scored = pd_reader.replicate_aggregates(run_dir, condition, replicate)
+    scored = reader.replicate_aggregates(run_dir, condition, replicate)
     if match["match_status"] != "ok" or scored.empty:
         reason = f": {escaped(match['abort_reason'])}" if match["abort_reason"] else ""
         st.warning(
             f"This match is {escaped(match['match_status'])}{reason}; it is excluded from every "
             "metric."
         )
-    rounds = with_agent_labels(pd_reader.match_rounds(run_dir, str(match["match_id"])))
-    if (note := pd_reader.rounds_source(run_dir).note) is not None:
+    rounds = with_agent_labels(reader.match_rounds(run_dir, str(match["match_id"])))
+    if (note := reader.rounds_source(run_dir).note) is not None:
         st.info(escaped(note))
     if nothing_to_show(rounds, "No rounds were recorded for this match."):
         return
@@ -220,17 +212,18 @@ def _page_match(run_dir: Path, conditions: list[str]) -> None:
     _timeline(rounds)
     if not scored.empty:
         st.subheader("Per agent")
-        _agent_table(pd_reader.agent_rows(run_dir, PDMart.AGENT_METRICS, condition, replicate))
+        _agent_table(reader.agent_rows(run_dir, PDMart.AGENT_METRICS, condition, replicate))
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader("Cumulative payoff")
-        st.altair_chart(pd_charts.cumulative_payoff(rounds), width="stretch")
+        st.altair_chart(charts.cumulative_payoff(rounds), width="stretch")
     with right:
         if not scored.empty:
             st.subheader("Reactions")
-            _memory_one(pd_reader.agent_rows(run_dir, PDMart.MEMORY_ONE, condition, replicate))
+            _memory_one(reader.agent_rows(run_dir, PDMart.MEMORY_ONE, condition, replicate))
     if match["has_llm_agent"]:
-        round_inspector(run_dir, str(match["match_id"]), rounds)
+        imported_from = manifest.imported.format if manifest.imported is not None else None
+        round_inspector(run_dir, str(match["match_id"]), rounds, imported_from=imported_from)
 
 
 def _page_condition(run_dir: Path, conditions: list[str], rows: pd.DataFrame) -> None:
@@ -245,19 +238,19 @@ def _page_condition(run_dir: Path, conditions: list[str], rows: pd.DataFrame) ->
     tiles(row, CONDITION_TILES)
     _headline(row)
     st.markdown("**Per agent**")
-    _agent_table(pd_reader.agent_rows(run_dir, PDMart.AGENT_METRICS, condition, None))
-    _memory_one(pd_reader.agent_rows(run_dir, PDMart.MEMORY_ONE, condition, None))
-    pd_intervals.intervals(row)
-    pd_intervals.comparisons(run_dir, condition)
+    _agent_table(reader.agent_rows(run_dir, PDMart.AGENT_METRICS, condition, None))
+    _memory_one(reader.agent_rows(run_dir, PDMart.MEMORY_ONE, condition, None))
+    intervals.intervals(row)
+    intervals.comparisons(run_dir, condition)
     st.subheader("Cooperation over time")
-    both, each = pd_reader.cooperation_over_time(run_dir, condition)
+    both, each = reader.cooperation_over_time(run_dir, condition)
     if nothing_to_show(both, "No finished match in this condition."):
         return
-    st.altair_chart(pd_charts.cooperation_over_time(both, with_agent_labels(each)), width="stretch")
-    st.altair_chart(pd_charts.replicates_playing(both), width="stretch")
+    st.altair_chart(charts.cooperation_over_time(both, with_agent_labels(each)), width="stretch")
+    st.altair_chart(charts.replicates_playing(both), width="stretch")
     st.caption(
         "Black: cooperation of both agents, mean over the replicates that reached the round; "
-        f"dashed: each agent; shaded: rounds fewer than {pd_charts.FEW_REPLICATES} replicates "
+        f"dashed: each agent; shaded: rounds fewer than {charts.FEW_REPLICATES} replicates "
         "reached, where a rate is a handful of moves. Below: the replicates still playing "
         "each round (a random horizon ends them one by one)."
     )
@@ -290,14 +283,14 @@ def _page_conditions(run_dir: Path, rows: pd.DataFrame) -> None:
         with column:
             st.subheader(heading)
             st.altair_chart(
-                pd_charts.condition_bars(_side_bars(rows, name), title=title, percent=percent),
+                charts.condition_bars(_side_bars(rows, name), title=title, percent=percent),
                 width="stretch",
             )
     st.caption("Each bar is the mean over the replicates; the black whiskers its 95% interval.")
     st.subheader("Metrics by condition")
     show_table(rows, CONDITION_TABLE, pinned=("condition",))
-    pd_intervals.difference(run_dir, rows["condition"].tolist())
-    pd_intervals.comparisons(run_dir)
+    intervals.difference(run_dir, rows["condition"].tolist())
+    intervals.comparisons(run_dir)
 
 
 CALL_TILES: list[Tile] = [
@@ -338,7 +331,7 @@ def _page_calls(run_dir: Path, manifest: RunManifest) -> None:
 def render(run: ViewableRun) -> None:
     """Draw the page chosen in the sidebar for the PD run ``run``."""
     run_dir = run.run_dir
-    rows = pd_reader.condition_rows(run_dir, PDMart.AGGREGATES)
+    rows = reader.condition_rows(run_dir, PDMart.AGGREGATES)
     if rows.empty:
         st.info(f"The run has no condition rows in {PDMart.AGGREGATES}. Rebuild its metrics:")
         st.code(f"uv run pdbench aggregate {run_dir}", language="bash")
@@ -347,12 +340,12 @@ def render(run: ViewableRun) -> None:
     page = st.sidebar.radio("Page", PAGES, key="pd_page")
     handlers: dict[str, Callable[[], None]] = {
         "Overview": lambda: overview_page.page(run_dir, page_key="pd_page"),
-        "Match": lambda: _page_match(run_dir, conditions),
+        "Match": lambda: _page_match(run_dir, conditions, run.manifest),
         "Condition": lambda: _page_condition(run_dir, conditions, rows),
         "All conditions": lambda: _page_conditions(run_dir, rows),
-        "Tournament": lambda: pd_tournament.page(run_dir, run.manifest),
-        "Strategies": lambda: pd_strategies.page(run_dir),
-        "Evolution": lambda: pd_evolution.page(run_dir),
+        "Tournament": lambda: tournament.page(run_dir, run.manifest),
+        "Strategies": lambda: strategies.page(run_dir),
+        "Evolution": lambda: evolution.page(run_dir),
         "Provider calls": lambda: _page_calls(run_dir, run.manifest),
     }
     handlers[page]()

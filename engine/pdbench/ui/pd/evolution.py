@@ -9,8 +9,9 @@ from pathlib import Path
 import streamlit as st
 
 from pdbench.pd.marts import PDMart
-from pdbench.ui import pd_charts, run_reader
+from pdbench.ui import run_reader
 from pdbench.ui.page_parts import nothing_to_show, show_table
+from pdbench.ui.pd import charts
 
 __all__ = ["page"]
 
@@ -31,7 +32,7 @@ def page(run_dir: Path) -> None:
         "generation an agent's share grows in proportion to its mean score per round "
         "against the population (as Axelrod's Ecosystem)."
     )
-    st.altair_chart(pd_charts.population_shares(ecosystem), width="stretch")
+    st.altair_chart(charts.population_shares(ecosystem), width="stretch")
     fixation = run_reader.mart(run_dir, PDMart.TOURNAMENT_FIXATION)
     if fixation.empty:
         return

@@ -10,7 +10,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from pdbench.column_labels import label
+from pdbench.column_labels import format_cell, label
 from pdbench.model_text import escaped
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
@@ -148,8 +148,6 @@ def comparisons(run_dir: Path, condition: str | None = None) -> None:
         shown,
         COMPARISON_COLUMNS,
         pinned=("condition_1", "condition_2", "metric"),
-        # a p-value may be as small as 2.2e-308: three significant digits, never 0.000
-        formats={"p_value": "{:.3g}", "p_value_bh": "{:.3g}"},
     )
     st.caption(
         "Difference first condition minus second, replicate by replicate (the conditions of a "
@@ -179,7 +177,11 @@ def difference(run_dir: Path, conditions: list[str]) -> None:
         rows, f"{escaped(one)} and {escaped(two)} are not compared in comparisons.parquet."
     ):
         return
-    drawn = rows.assign(metric_label=rows["metric"].map(label))
+    drawn = rows.assign(
+        metric_label=rows["metric"].map(label),
+        p_text=[format_cell("p_value", p) for p in rows["p_value"]],
+        p_bh_text=[format_cell("p_value_bh", p) for p in rows["p_value_bh"]],
+    )
     st.altair_chart(
         effect_intervals(
             drawn,
@@ -188,8 +190,8 @@ def difference(run_dir: Path, conditions: list[str]) -> None:
             interval=("ci_low", "ci_high"),
             axis_title="first condition minus second (paired by replicate), 95% interval",
             extra_tooltip=[
-                alt.Tooltip("p_value:Q", title="p", format=".3g"),
-                alt.Tooltip("p_value_bh:Q", title="p, BH", format=".3g"),
+                alt.Tooltip("p_text:N", title="p"),
+                alt.Tooltip("p_bh_text:N", title="p, BH"),
                 alt.Tooltip("verdict:N", title="verdict"),
                 alt.Tooltip("n_pairs:Q", title="paired replicates"),
             ],
@@ -207,5 +209,4 @@ def difference(run_dir: Path, conditions: list[str]) -> None:
         rows,
         DIFFERENCE_COLUMNS,
         pinned=("metric",),
-        formats={"p_value": "{:.3g}", "p_value_bh": "{:.3g}"},
     )

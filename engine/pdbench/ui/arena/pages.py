@@ -1,6 +1,6 @@
 """The pages of a Humanity's Last Arena run: leaderboard, judges, questions, calibration
-(:mod:`pdbench.ui.arena_calibration`), tricks (:mod:`pdbench.ui.arena_tricks`), diversity
-(:mod:`pdbench.ui.arena_diversity`), pairwise verdicts (:mod:`pdbench.ui.arena_pairwise`),
+(:mod:`pdbench.ui.arena.calibration`), tricks (:mod:`pdbench.ui.arena.tricks`), diversity
+(:mod:`pdbench.ui.arena.diversity`), pairwise verdicts (:mod:`pdbench.ui.arena.pairwise`),
 provider calls.
 
 Raters and judges saw only opaque ids (``q_...``, ``a_...``); this viewer is the one place
@@ -18,12 +18,13 @@ from streamlit.delta_generator import DeltaGenerator
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.model_text import escaped, show_model_text
-from pdbench.ui import arena_budgets, arena_charts, arena_reader, overview_page, run_reader
-from pdbench.ui.arena_audience import audience_section
-from pdbench.ui.arena_calibration import page_calibration
-from pdbench.ui.arena_diversity import page_diversity
-from pdbench.ui.arena_pairwise import bradley_terry_section, page_pairwise, score_arms_section
-from pdbench.ui.arena_tricks import page_tricks, trick_note
+from pdbench.ui import overview_page, run_reader
+from pdbench.ui.arena import budgets, charts, reader
+from pdbench.ui.arena.audience import audience_section
+from pdbench.ui.arena.calibration import page_calibration
+from pdbench.ui.arena.diversity import page_diversity
+from pdbench.ui.arena.pairwise import bradley_terry_section, page_pairwise, score_arms_section
+from pdbench.ui.arena.tricks import page_tricks, trick_note
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import nothing_to_show, show_table
 from pdbench.ui.run_check import ViewableRun
@@ -160,7 +161,7 @@ def _page_leaderboard(run_dir: Path) -> None:
     if len(ranked) > 1:
         _podium(runner_up, 2, ranked.iloc[1])
     _insufficient_data_note(board[~board.index.isin(ranked.index)])
-    st.altair_chart(arena_charts.leaderboard_intervals(board), width="stretch")
+    st.altair_chart(charts.leaderboard_intervals(board), width="stretch")
     show_table(board, LEADERBOARD_COLUMNS, pinned=("rank", "player"))
     bradley_terry_section(run_dir)
     audience_section(run_dir)
@@ -178,7 +179,7 @@ def _bias(run_dir: Path) -> None:
         "inflates the player; blue: deflates. ⚑ and a black border: flagged by the "
         "permutation test (Benjamini-Hochberg q ≤ the run's FDR)."
     )
-    st.altair_chart(arena_charts.bias_heatmap(bias), width="stretch")
+    st.altair_chart(charts.bias_heatmap(bias), width="stretch")
     flagged = bias[bias["is_flagged"].fillna(False)]
     if not flagged.empty:
         st.markdown("**Flagged pairs**, most anomalous first")
@@ -250,8 +251,8 @@ def _answers(run_dir: Path, question_id: str) -> None:
     """Every answer to the question, best first, each with its judgements."""
     st.subheader("Answers")
     trick_note(run_dir, question_id)
-    answers = arena_reader.of_question(run_dir, ArenaMart.ANSWER_DETAIL, question_id)
-    judgments = arena_reader.of_question(run_dir, ArenaMart.JUDGMENT_DETAIL, question_id)
+    answers = reader.of_question(run_dir, ArenaMart.ANSWER_DETAIL, question_id)
+    judgments = reader.of_question(run_dir, ArenaMart.JUDGMENT_DETAIL, question_id)
     nothing_to_show(answers, "Nobody answered this question (dropped questions are not answered).")
     for _, answer in answers.iterrows():
         score = format_value(answer["score"], "points")
@@ -287,7 +288,7 @@ def _page_questions(run_dir: Path) -> None:
     with ratings:
         st.subheader("Ratings")
         show_table(
-            arena_reader.of_question(run_dir, ArenaMart.RATING_DETAIL, question_id), RATING_COLUMNS
+            reader.of_question(run_dir, ArenaMart.RATING_DETAIL, question_id), RATING_COLUMNS
         )
     with answers:
         _answers(run_dir, question_id)
@@ -298,7 +299,7 @@ def _page_calls(run_dir: Path) -> None:
     calls = run_reader.mart(run_dir, ArenaMart.CALLS_SUMMARY)
     if nothing_to_show(calls, "No provider calls were recorded."):
         return
-    st.altair_chart(arena_charts.calls_by_phase(calls), width="stretch")
+    st.altair_chart(charts.calls_by_phase(calls), width="stretch")
     show_table(calls, pinned=("player", "phase"))
 
 
@@ -314,7 +315,7 @@ def render(run: ViewableRun) -> None:
         "Calibration": lambda: page_calibration(run.run_dir),
         "Tricks": lambda: page_tricks(run.run_dir),
         "Diversity": lambda: page_diversity(run.run_dir),
-        "Budgets": lambda: arena_budgets.page(run.run_dir),
+        "Budgets": lambda: budgets.page(run.run_dir),
         "Provider calls": lambda: _page_calls(run.run_dir),
     }
     handlers[page]()

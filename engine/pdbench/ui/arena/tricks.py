@@ -12,8 +12,9 @@ import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.model_text import escaped
-from pdbench.ui import arena_reader, run_reader
-from pdbench.ui.arena_verdicts import few_data_column, few_data_warning
+from pdbench.ui import run_reader
+from pdbench.ui.arena import reader
+from pdbench.ui.arena.verdicts import few_data_column, few_data_warning
 from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, points_column, share_column, show_table
 
@@ -80,7 +81,7 @@ def gap_intervals(rows: pd.DataFrame) -> alt.LayerChart:
 
 def trick_note(run_dir: Path, question_id: str) -> None:
     """Above a trick question's answers: its kind, its author's note and how many fell."""
-    trick = arena_reader.of_question(run_dir, ArenaMart.TRICK_OUTCOMES, question_id)
+    trick = reader.of_question(run_dir, ArenaMart.TRICK_OUTCOMES, question_id)
     if trick.empty:
         return
     row = trick.iloc[0]
