@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,9 @@ from tests.servers.wire import Step, WireServer, reply, wire_server
 SENTINEL = "sk-sentinel-7f3a9c1e5b"
 KEY_ENV = "PDBENCH_TEST_API_KEY"
 WIRES = ["openai", "anthropic"]
+TIMEOUT_S = 5.0
+"""The transport timeout of the timeout tests: a reply the server holds never beats it, and a
+reply it sends at once does, however busy the machine."""
 
 
 @pytest.fixture(params=WIRES)
@@ -123,8 +127,14 @@ def test_500_then_success_backs_off_with_jitter(project: Path, server: WireServe
 
 
 def test_a_reply_slower_than_the_timeout_is_retried(project: Path, server: WireServer):
-    server.then(Step(reply="C", delay_s=1.0))
-    play(llm_config(project, server, transport={"timeout_s": 0.2}), project)
+    # the slow reply never comes while the client waits, however busy the machine: the
+    # timeout, not a race between two delays, decides
+    never = threading.Event()
+    server.then(Step(reply="C", hold=never))
+    try:
+        play(llm_config(project, server, transport={"timeout_s": TIMEOUT_S}), project)
+    finally:
+        never.set()
     calls = lines(project, RunFiles.CALLS)
     assert [c["transport_retries"] for c in calls] == [1, 0, 0]
     assert manifest(project).status == "completed"
@@ -133,10 +143,14 @@ def test_a_reply_slower_than_the_timeout_is_retried(project: Path, server: WireS
 def test_timeouts_beyond_the_retries_fail_the_run_and_keep_what_was_written(
     project: Path, server: WireServer
 ):
-    server.then(reply("C"), Step(reply="C", delay_s=1.0))
-    config = llm_config(project, server, transport={"timeout_s": 0.2, "max_retries": 0})
-    with pytest.raises(ProviderError) as caught:
-        play(config, project)
+    never = threading.Event()
+    server.then(reply("C"), Step(reply="C", hold=never))
+    config = llm_config(project, server, transport={"timeout_s": TIMEOUT_S, "max_retries": 0})
+    try:
+        with pytest.raises(ProviderError) as caught:
+            play(config, project)
+    finally:
+        never.set()
     message = str(caught.value)
     assert "\n" not in message and "timeout" in message and SENTINEL not in message
     assert manifest(project).status == "failed"

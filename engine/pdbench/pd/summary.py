@@ -182,7 +182,7 @@ def standings_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         if agent in following:
             other, difference, gap_low, gap_high, verdict = following[agent]
             gap = f"{_points_difference(difference, gap_low, gap_high)} ({other})"
-        table.append((str(rank), str(agent), _with_interval(mean, low, high), str(n), gap,
+        table.append((str(rank), str(agent), _points_with_interval(mean, low, high), str(n), gap,
                       str(verdict)))  # fmt: skip
     return [
         "standings (mean points per round over each agent's matches, self-play left out; "
@@ -190,6 +190,16 @@ def standings_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         *aligned(table),
         "",
     ]
+
+
+def _points_with_interval(mean: float | None, low: float | None, high: float | None) -> str:
+    """``2.556 [2.100, 3.000]`` in points per round; the mean alone without an interval,
+    ``-`` when none."""
+    if mean is None:
+        return "-"
+    if low is None or high is None:
+        return f"{mean:.3f}"
+    return f"{mean:.3f} [{low:.3f}, {high:.3f}]"
 
 
 def _points_difference(mean: float, low: float | None, high: float | None) -> str:
