@@ -70,6 +70,9 @@ class Metric(BaseModel):
     ``payoff`` the run's lowest to highest payoff; ``match_payoff`` those times the rounds of
     a match; ``payoff_gap`` plus or minus their difference times the rounds; ``round`` 1 to
     the rounds of a match; ``rounds`` 0 to them. None: no bound (a count, a flag)."""
+    headline: bool = False
+    """One of the few metrics of each agent a summary table shows (the report's per-agent
+    table)."""
     interval_stem: str | None = None
     """The interval's columns are ``<interval_stem>_ci_low`` and ``_ci_high``; the metric's
     own column when None."""

@@ -150,16 +150,19 @@ def _condition_table(run_dir: Path) -> Section:
     )
 
 
-_PER_AGENT = ("cooperation_rate", "payoff_per_round", "retaliation_rate", "forgiveness_rate")
-"""The metrics of each agent in the per-agent table, each with its interval."""
+def _headline_metrics() -> list[str]:
+    """The metrics of each agent in the per-agent table, each with its interval: those the
+    catalogue marks ``headline``."""
+    return [metric.name for metric in pd_metrics().metrics if metric.per_agent and metric.headline]
 
 
 def _per_agent(run_dir: Path) -> Section | None:
     """Each agent in each condition: its cooperation, payoff per round, retaliation and
     forgiveness with their 95% intervals, and its fallback moves' share."""
+    headline = _headline_metrics()
     columns = ["condition", "agent_a_name", "agent_b_name"]
     for side in ("a", "b"):
-        for metric in _PER_AGENT:
+        for metric in headline:
             columns += [f"{metric}_{side}", f"{metric}_{side}_ci_low", f"{metric}_{side}_ci_high"]
         columns.append(f"fallback_move_share_{side}")
     rows = read_rows(
@@ -174,7 +177,7 @@ def _per_agent(run_dir: Path) -> Section | None:
     for row in rows:
         for side in ("a", "b"):
             cells = [str(row[f"agent_{side}_name"]), row["condition"], side.upper()]
-            for metric in _PER_AGENT:
+            for metric in headline:
                 column = f"{metric}_{side}"
                 low, high = row[f"{column}_ci_low"], row[f"{column}_ci_high"]
                 cells.append(
@@ -195,7 +198,7 @@ def _per_agent(run_dir: Path) -> Section | None:
                 "agent",
                 "condition",
                 "seat",
-                *(label(metric, per_agent=True) for metric in _PER_AGENT),
+                *(label(metric, per_agent=True) for metric in headline),
                 label("fallback_move_share", per_agent=True),
             ],
             table,
