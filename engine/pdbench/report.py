@@ -27,6 +27,7 @@ from pdbench.errors import RunDirError
 from pdbench.game import Series, imported
 from pdbench.overview import Overview, folder_overview, manifest_of, run_overview
 from pdbench.report_svg import Section, fact_list_html
+from pdbench.storage.manifest import require_run_dir
 from pdbench.storage.marts_check import check_marts, mart_read_errors
 from pdbench.storage.schema import RunFiles
 
@@ -69,8 +70,7 @@ def _check(run_dir: Path) -> str:
     (:func:`pdbench.storage.marts_check.check_marts`)."""
     from pdbench.games import game_named, series_game, series_manifests
 
-    if not run_dir.is_dir():
-        raise RunDirError(f"{run_dir}: no such directory")
+    require_run_dir(run_dir)
     if series_game(run_dir) is not None:
         return "series"
     if not (run_dir / RunFiles.MANIFEST).is_file():

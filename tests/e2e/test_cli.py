@@ -123,11 +123,25 @@ def test_overwrite_refuses_a_folder_that_is_not_a_run(project: Path):
     assert Path("precious/notes.txt").read_text() == "keep me"
 
 
-def test_aggregate_and_ui_need_a_run_directory(project: Path):
-    for command in (("aggregate", "nowhere"), ("ui", "nowhere", "--print-command")):
-        result = _invoke(*command)
-        assert result.exit_code == 2
-        assert result.stderr == "error: nowhere: not a run directory (no run_manifest.json)\n"
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("aggregate", "nowhere"),
+        ("report", "nowhere"),
+        ("ui", "nowhere", "--print-command"),
+        ("compare", "nowhere", "a", "b"),
+        ("compare-runs", "nowhere", "."),
+        ("compare-runs", ".", "nowhere"),
+        ("leaderboard", "nowhere", "."),
+        ("audience", "nowhere", "--print-command"),
+    ],
+    ids=" ".join,
+)
+def test_every_command_refuses_a_missing_run_directory_in_one_line(project: Path, command):
+    result = _invoke(*command)
+    assert result.exit_code == 2
+    assert result.stderr == "error: nowhere: no such run directory\n"
+    assert result.stdout == ""
 
 
 def test_aggregate_calls_the_aggregation_of_the_run(project: Path, monkeypatch):

@@ -23,7 +23,7 @@ from pdbench.arena.records import ARENA_RECORDS
 from pdbench.clock import utc_timestamp
 from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from pdbench.errors import PdbenchError, RunDirError
-from pdbench.storage.manifest import read_manifest
+from pdbench.storage.manifest import read_manifest, require_run_dir
 from pdbench.storage.records.files import RUN_RECORDS
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import record_files
@@ -79,6 +79,7 @@ def find_tournaments(sources: list[Path]) -> tuple[list[Tournament], list[str]]:
     found: list[Tournament] = []
     skipped: list[str] = []
     for source in sources:
+        require_run_dir(source)
         if (source / RunFiles.MANIFEST).is_file():
             tournament, problem = _tournament(source)
             if problem or tournament is None:

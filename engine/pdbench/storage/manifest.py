@@ -29,6 +29,7 @@ __all__ = [
     "new_manifest",
     "package_versions",
     "read_manifest",
+    "require_run_dir",
     "write_manifest",
 ]
 
@@ -127,8 +128,17 @@ def write_manifest(run_dir: Path, manifest: RunManifest) -> Path:
     return path
 
 
+def require_run_dir(run_dir: Path) -> None:
+    """Refuse a run directory (or a folder of runs, or a series) that is not there, in the
+    one line every command that reads one gives: ``<path>: no such run directory``."""
+    if not run_dir.is_dir():
+        raise RunDirError(f"{run_dir}: no such run directory")
+
+
 def read_manifest(run_dir: Path) -> RunManifest:
-    """Read and validate ``run_manifest.json`` of ``run_dir``."""
+    """Read and validate ``run_manifest.json`` of ``run_dir`` (a missing ``run_dir``:
+    :func:`require_run_dir`)."""
+    require_run_dir(run_dir)
     path = run_dir / RunFiles.MANIFEST
     if not path.is_file():
         raise RunDirError(f"{run_dir}: not a run directory (no {RunFiles.MANIFEST})")
