@@ -63,6 +63,13 @@ def test_dry_run_writes_nothing(project: Path):
     assert result.exit_code == 0, result.stderr
     assert "dry run: would write 21 matches to data/runs/demo" in result.stdout
     assert "tft_vs_alld/2:" in result.stdout
+    # replicates 0, 1, 2 of the demo's seed last 13, 16 and 60 rounds, in each of the seven
+    # conditions: 7 x 89 = 623; the mean length is (1 - 0.95 ** 60) / 0.05 = 19.0786, x 21
+    assert "  tft_vs_alld/2: 60 rounds" in result.stdout
+    assert (
+        "total rounds: 623 as drawn from the seed; expected 400.7 (21 matches x 19.08, the mean "
+        "length with stop_prob 0.05 capped at 60 rounds)"
+    ) in result.stdout.splitlines()
     assert not Path("data").exists()
 
 

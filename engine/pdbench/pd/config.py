@@ -99,6 +99,10 @@ class FixedHorizonConfig(StrictModel):
         """One line for summaries."""
         return f"fixed, {self.n} rounds"
 
+    def expected_rounds(self) -> float:
+        """The mean length of a match: ``n``."""
+        return float(self.n)
+
 
 class GeometricHorizonConfig(StrictModel):
     """After each round the match stops with probability ``stop_prob``."""
@@ -113,6 +117,13 @@ class GeometricHorizonConfig(StrictModel):
     def describe(self) -> str:
         """One line for summaries."""
         return f"geometric, stop_prob {self.stop_prob:g}, at most {self.max_rounds} rounds"
+
+    def expected_rounds(self) -> float:
+        """The mean length of a match under the cap: a match outlasts round ``k`` (``k`` below
+        ``max_rounds``) with probability ``(1 - stop_prob) ** k``, so the mean of
+        ``min(length, max_rounds)`` is the sum of those, ``(1 - (1 - p) ** max_rounds) / p``."""
+        p = self.stop_prob
+        return (1 - (1 - p) ** self.max_rounds) / p
 
 
 if TYPE_CHECKING:
