@@ -25,6 +25,7 @@ from typing import Any
 from pdbench.column_labels import MISSING
 from pdbench.errors import RunDirError
 from pdbench.game import Series, imported
+from pdbench.number_text import plural
 from pdbench.overview import Overview, folder_overview, manifest_of, run_overview
 from pdbench.report_svg import Section, fact_list_html
 from pdbench.storage.manifest import require_run_dir
@@ -260,7 +261,8 @@ def render_run_list(folder: Path) -> str:
         f"runs in {folder.name}",
         [
             f"<h1>Runs in {escape(str(folder))}</h1>",
-            f"<p class='meta'>{len(listing)} runs, newest first; each with the first sentence "
+            f"<p class='meta'>{plural(len(listing), 'run')}, newest first; each with the "
+            "first sentence "
             "of its overview.</p>",
             "<table><thead><tr><th>run</th><th>game</th><th>status</th><th>headline</th>"
             f"<th>its own report</th></tr></thead><tbody>{rows}</tbody></table>",

@@ -81,7 +81,7 @@ def test_dry_run_on_an_existing_directory_says_what_a_run_would_do(project: Path
     assert same.stdout.splitlines()[:3] == [
         "dry run: would write 14 matches to out/x",
         "out/x: holds this run, completed; the run would only say so",
-        "run_id demo, seed 20240917, 2 replicate(s), output out/x",
+        "run_id demo, seed 20240917, 2 replicates, output out/x",
     ]
     other = _invoke("run", EXPERIMENT, "--output-dir", "out/x", "--dry-run", "--replicates", "3")
     assert other.exit_code == 0, other.stderr

@@ -5,6 +5,7 @@ intervals, in the label catalogue's formats; inconclusive parts say why."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -149,10 +150,8 @@ def test_the_pd_overview_says_which_differences_hold_and_why_the_rest_do_not(pd_
         "1 of 3 differences are inconclusive: BH p > 0.05, 1 rest on fewer than 10 paired "
         "replicates, 1 have no interval (too few replicates)"
     )
-    assert "1 condition(s) have fewer than 2 replicates, so no interval: grim_vs_wsls" in (
-        inconclusive
-    )
-    assert "2 aborted match(es) are left out of every metric" in inconclusive
+    assert "1 condition has fewer than 2 replicates, so no interval: grim_vs_wsls" in (inconclusive)
+    assert "2 aborted matches are left out of every metric" in inconclusive
 
 
 _STANDINGS = (
@@ -328,7 +327,7 @@ def test_the_arena_overview_gives_the_top_its_intervals_and_the_open_ranks(arena
         "(their score intervals overlap a neighbour's)."
     )
     assert findings["judges"] == (
-        "1 flagged judge x player pair(s): ref on cirrus (favouritism, 1.250 points from the "
+        "1 flagged judge x player pair: ref on cirrus (favouritism, 1.250 points from the "
         "other judges on 9 answers, q 0.010)."
     )
     assert "agreement" not in findings  # no pairwise verdicts in this run

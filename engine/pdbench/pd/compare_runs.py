@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from pdbench.errors import RunDirError, unknown
+from pdbench.number_text import plural
 from pdbench.pd.compare import METRICS, RATE, mean_text
 from pdbench.pd.config import PayoffsConfig
 from pdbench.pd.marts import PDMart
@@ -82,7 +83,8 @@ def compare_runs_lines(run_dirs: list[Path], metrics: list[str]) -> list[str]:
         "players met were not the same"
     )
     return [
-        f"{len(runs)} runs, {len(rows)} conditions, rows matched by condition name after "
+        f"{plural(len(runs), 'run')}, {plural(len(rows), 'condition')}, rows matched by "
+        "condition name after "
         f"agent A's name; {scored}",
         *aligned(table),
         "mean over replicates [95% interval over replicates: t, a rate's widened to its "

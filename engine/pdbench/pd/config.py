@@ -29,6 +29,7 @@ from pdbench.config.base import (
 )
 from pdbench.config.providers import ProviderLayerConfig
 from pdbench.errors import unknown
+from pdbench.number_text import plural
 from pdbench.pd.agent_config import AgentConfig, distinct_names
 from pdbench.pd.condition import ConditionConfig
 from pdbench.pd.fingerprint import FingerprintConfig
@@ -97,7 +98,7 @@ class FixedHorizonConfig(StrictModel):
 
     def describe(self) -> str:
         """One line for summaries."""
-        return f"fixed, {self.n} rounds"
+        return f"fixed, {plural(self.n, 'round')}"
 
     def expected_rounds(self) -> float:
         """The mean length of a match: ``n``."""
@@ -116,7 +117,9 @@ class GeometricHorizonConfig(StrictModel):
 
     def describe(self) -> str:
         """One line for summaries."""
-        return f"geometric, stop_prob {self.stop_prob:g}, at most {self.max_rounds} rounds"
+        return (
+            f"geometric, stop_prob {self.stop_prob:g}, at most {plural(self.max_rounds, 'round')}"
+        )
 
     def expected_rounds(self) -> float:
         """The mean length of a match under the cap: a match outlasts round ``k`` (``k`` below

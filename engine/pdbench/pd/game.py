@@ -66,7 +66,7 @@ class PDGame(Game):
     def plan_lines(self, loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
         plans = plan_matches(loaded.config)
         return [
-            f"dry run: would write {len(plans)} matches to {run_dir}",
+            f"dry run: would write {plural(len(plans), 'match', 'matches')} to {run_dir}",
             *config_lines(loaded, run_dir=run_dir),
             *(f"  {plan.match_id}: {plural(plan.planned_rounds, 'round')}" for plan in plans),
             total_rounds_line(loaded.config, plans=plans),
@@ -94,6 +94,7 @@ class PDGame(Game):
 
     def counts_text(self, counts: dict[str, int]) -> str:
         return (
-            f"{counts['matches']} matches ({counts['aborted_matches']} aborted), "
-            f"{counts['rounds']} rounds, {counts['calls']} provider calls"
+            f"{plural(counts['matches'], 'match', 'matches')} "
+            f"({counts['aborted_matches']} aborted), {plural(counts['rounds'], 'round')}, "
+            f"{plural(counts['calls'], 'provider call')}"
         )
