@@ -252,7 +252,7 @@ def render_run_list(folder: Path) -> str:
     folder = Path(folder)
     listing = folder_overview(folder)
     rows = "".join(
-        f"<tr><td>{escape(run.run_id)}</td><td>{escape(run.game)}</td>"
+        f"<tr><td>{escape(run.name)}</td><td>{escape(run.game)}</td>"
         f"<td>{escape(run.status)}</td><td>{escape(run.headline)}</td>"
         f"<td><code>{escape(shlex.join(['pdbench', 'report', str(run.run_dir)]))}</code></td></tr>"
         for run in listing

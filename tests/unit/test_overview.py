@@ -343,6 +343,22 @@ def test_a_missing_value_is_a_dash_and_a_folder_lists_its_runs(pd_run: Path, are
     assert listing["pd-small"].headline.startswith("not readable: ")
 
 
+def test_two_runs_with_one_run_id_are_listed_with_their_folders(
+    pd_run: Path, arena_run: Path, tmp_path: Path
+):
+    from pdbench.report import render_run_list
+
+    runs = tmp_path / "runs"
+    for folder in ("copy-a", "copy-b"):
+        shutil.copytree(pd_run, runs / folder)
+    shutil.copytree(arena_run, runs / "arena")
+    names = sorted(run.name for run in folder_overview(runs))
+    assert names == ["arena-small", "pd-small (copy-a)", "pd-small (copy-b)"]
+    page = render_run_list(runs)
+    assert "<tr><td>pd-small (copy-a)</td>" in page
+    assert "<tr><td>arena-small</td>" in page
+
+
 def test_many_unreadable_judgements_are_said_before_the_ranks(arena_run: Path):
     # 74 of 100 judgements unreadable (ref 40 of 50, atlas 34 of 50); calls: judge 60 and 40
     # attempts at 80% and 50% invalid -> (48 + 20) / 100 = 68.0%; answer 10 attempts, 0%
