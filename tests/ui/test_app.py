@@ -789,6 +789,10 @@ def test_a_missing_or_foreign_directory_says_how_to_make_a_run(
         target.mkdir()
     at = _app(monkeypatch, "--run-dir", str(target), "--runs-root", str(tmp_path / "none"))
     assert at.warning, "expected a warning"
+    if not made:  # the words every command says of a run directory that is not there
+        assert at.warning[0].value == escaped(
+            f"{target}: no such run directory. Play a run into it:"
+        )
     assert any(
         code.value.startswith("uv run pdbench run configs/experiment.yaml --output-dir")
         for code in at.code
