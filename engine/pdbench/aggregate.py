@@ -23,7 +23,9 @@ from pdbench.empty_marts import write_empty_marts
 from pdbench.errors import AggregationError, RunDirError
 from pdbench.game import Game, ProgressCallback
 from pdbench.games import game_named
+from pdbench.number_text import plural
 from pdbench.overview import manifest_of
+from pdbench.storage.manifest import require_run_dir
 from pdbench.storage.marts_manifest import write_build_failure, write_marts_manifest
 from pdbench.storage.run_links import refuse_outside_links
 from pdbench.storage.run_lock import hold_run_dir
@@ -172,8 +174,7 @@ def _metrics_bar(on_progress: ProgressCallback) -> Callable[[int, int, str], Non
 def _check_run_dir(run_dir: Path) -> tuple[Game, dict[str, Any]]:
     """Fail early, in one line, on a run directory dbt could not read; return its game and
     manifest."""
-    if not run_dir.is_dir():
-        raise RunDirError(f"run directory not found: {run_dir}")
+    require_run_dir(run_dir)
     manifest_path = run_dir / RunFiles.MANIFEST
     if not manifest_path.is_file():
         raise RunDirError(f"{run_dir}: {RunFiles.MANIFEST} is missing (not a run directory?)")
@@ -195,7 +196,7 @@ def _summary_text(run_dir: Path, game: Game, tables: dict[str, int]) -> str:
     from pdbench.overview import run_overview
 
     empty = sum(1 for rows in tables.values() if not rows)
-    lines = [f"aggregated {run_dir}: {len(tables)} tables ({empty} empty)"]
+    lines = [f"aggregated {run_dir}: {plural(len(tables), 'table')} ({empty} empty)"]
     lines += [finding.text for finding in run_overview(run_dir).findings]
     table = game.marts.summary(run_dir, tables) if game.marts.summary else []
     if table:

@@ -1,9 +1,12 @@
-"""How a share and a p-value are written, once, for the viewer, the terminal and the report
-(:func:`pdbench.column_labels.format_cell` and :mod:`pdbench.ui.formats` ask here)."""
+"""How a share, a p-value and a count of things are written, once, for the viewer, the
+terminal and the report (:func:`pdbench.column_labels.format_cell` and
+:mod:`pdbench.ui.formats` ask here)."""
 
 from __future__ import annotations
 
-__all__ = ["P_FLOOR", "p_value_text", "share_text"]
+from numbers import Integral
+
+__all__ = ["P_FLOOR", "p_value_text", "plural", "share_text"]
 
 P_FLOOR = 0.001
 """A p-value below this is written ``< 0.001``: the tests behind it are not that exact."""
@@ -41,3 +44,17 @@ def share_text(value: float) -> str:
 def p_value_text(p: float) -> str:
     """A p-value with three decimals; below 0.001, ``< 0.001``."""
     return f"< {P_FLOOR:g}" if p < P_FLOOR else f"{p:.3f}"
+
+
+def plural(count: object, word: str, words: str | None = None, *, grouped: bool = False) -> str:
+    """A count and its noun, agreeing: ``1 replicate``, ``2 replicates``, ``0 matches``.
+    ``words`` is the plural when it is not ``word`` + ``s`` (``match``, ``matches``);
+    ``grouped`` writes an integer with thousands separators (``1,200 rounds``). A count that is
+    no number (a value a manifest does not give) keeps the plural."""
+    many = words if words is not None else f"{word}s"
+    if isinstance(count, Integral) and not isinstance(count, bool):
+        number = f"{int(count):,}" if grouped else str(int(count))
+        return f"{number} {word if int(count) == 1 else many}"
+    if isinstance(count, float) and count.is_integer():
+        return f"{int(count)} {word if count == 1 else many}"
+    return f"{count} {many}"

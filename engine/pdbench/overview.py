@@ -13,7 +13,8 @@ The viewer's Overview page, ``pdbench report`` and the summaries of ``pdbench ru
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -89,10 +90,14 @@ class RunListing:
     status: str
     headline: str
     """The overview's first sentence, or what keeps the run from having one."""
+    name: str = ""
+    """The run as the list names it: its run id, and its folder's name beside it when another
+    run of the list has the same id (a copy, or a config played into two folders)."""
 
 
 def folder_overview(folder: Path) -> list[RunListing]:
-    """Every run directly under ``folder`` (newest first), with its headline: the run list."""
+    """Every run directly under ``folder`` (newest first), with its headline and its name
+    (:attr:`RunListing.name`): the run list."""
     runs = sorted(
         (path.parent for path in folder.glob(f"*/{RunFiles.MANIFEST}")),
         key=lambda path: path.stat().st_mtime,
@@ -119,4 +124,10 @@ def folder_overview(folder: Path) -> list[RunListing]:
                 headline=headline,
             )
         )
-    return listing
+    shared = {run_id for run_id, n in Counter(run.run_id for run in listing).items() if n > 1}
+    return [
+        replace(
+            run, name=f"{run.run_id} ({run.run_dir.name})" if run.run_id in shared else run.run_id
+        )
+        for run in listing
+    ]

@@ -25,8 +25,10 @@ from typing import Any
 from pdbench.column_labels import MISSING
 from pdbench.errors import RunDirError
 from pdbench.game import Series, imported
+from pdbench.number_text import plural
 from pdbench.overview import Overview, folder_overview, manifest_of, run_overview
 from pdbench.report_svg import Section, fact_list_html
+from pdbench.storage.manifest import require_run_dir
 from pdbench.storage.marts_check import check_marts, mart_read_errors
 from pdbench.storage.schema import RunFiles
 
@@ -69,8 +71,7 @@ def _check(run_dir: Path) -> str:
     (:func:`pdbench.storage.marts_check.check_marts`)."""
     from pdbench.games import game_named, series_game, series_manifests
 
-    if not run_dir.is_dir():
-        raise RunDirError(f"{run_dir}: no such directory")
+    require_run_dir(run_dir)
     if series_game(run_dir) is not None:
         return "series"
     if not (run_dir / RunFiles.MANIFEST).is_file():
@@ -251,7 +252,7 @@ def render_run_list(folder: Path) -> str:
     folder = Path(folder)
     listing = folder_overview(folder)
     rows = "".join(
-        f"<tr><td>{escape(run.run_id)}</td><td>{escape(run.game)}</td>"
+        f"<tr><td>{escape(run.name)}</td><td>{escape(run.game)}</td>"
         f"<td>{escape(run.status)}</td><td>{escape(run.headline)}</td>"
         f"<td><code>{escape(shlex.join(['pdbench', 'report', str(run.run_dir)]))}</code></td></tr>"
         for run in listing
@@ -260,7 +261,8 @@ def render_run_list(folder: Path) -> str:
         f"runs in {folder.name}",
         [
             f"<h1>Runs in {escape(str(folder))}</h1>",
-            f"<p class='meta'>{len(listing)} runs, newest first; each with the first sentence "
+            f"<p class='meta'>{plural(len(listing), 'run')}, newest first; each with the "
+            "first sentence "
             "of its overview.</p>",
             "<table><thead><tr><th>run</th><th>game</th><th>status</th><th>headline</th>"
             f"<th>its own report</th></tr></thead><tbody>{rows}</tbody></table>",

@@ -155,6 +155,60 @@ def test_one_tournament_is_no_series(runs: Path, tmp_path: Path):
     assert "a series needs two finished arena runs with their metrics; found 1" in result.stderr
 
 
+@pytest.mark.parametrize("how", ["named twice", "a link", "a copy"])
+def test_a_run_given_twice_is_refused_naming_both_paths(runs: Path, tmp_path: Path, how: str):
+    first = runs / "season-1"
+    again = {
+        "named twice": first,
+        "a link": tmp_path / "link",
+        "a copy": tmp_path / "copy",
+    }[how]
+    if how == "a link":
+        again.symlink_to(first, target_is_directory=True)
+    elif how == "a copy":
+        shutil.copytree(first, again)
+    result = runner.invoke(
+        cli.app,
+        [
+            "leaderboard",
+            str(runs / "season-0"),
+            str(first),
+            str(again),
+            "--output-dir",
+            str(tmp_path / "x"),
+        ],
+    )
+    assert result.exit_code != 0
+    assert result.stderr.strip() == (
+        f"error: {first} and {again} are the same run (run id season-1, the same records): "
+        "give each tournament once"
+    )
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_run_inside_a_folder_and_named_again_is_refused(runs: Path, tmp_path: Path):
+    result = runner.invoke(
+        cli.app,
+        ["leaderboard", str(runs), str(runs / "season-2"), "--output-dir", str(tmp_path / "b")],
+    )
+    assert result.exit_code != 0
+    assert f"{runs / 'season-2'} and {runs / 'season-2'} are the same run" in result.stderr
+
+
+def test_the_same_run_id_with_other_records_is_another_run(runs: Path, tmp_path: Path):
+    """One changed line of a record file is another run; a copy holds the same digest."""
+    from pdbench.arena.records import ArenaFiles
+    from pdbench.arena.series import records_digest
+
+    copy = tmp_path / "copy"
+    shutil.copytree(runs / "season-1", copy)
+    assert records_digest(copy) == records_digest(runs / "season-1")
+    answers = copy / ArenaFiles.ANSWERS
+    lines = answers.read_text("utf-8").splitlines(keepends=True)
+    answers.write_text("".join(lines[:-1]), "utf-8")
+    assert records_digest(copy) != records_digest(runs / "season-1")
+
+
 def test_the_output_folder_is_never_a_strangers(runs: Path, tmp_path: Path):
     (tmp_path / "notes.txt").write_text("mine")
     result = runner.invoke(cli.app, ["leaderboard", str(runs), "--output-dir", str(tmp_path)])

@@ -24,7 +24,7 @@ def _invoke(*args: str):
 def test_audience_needs_an_arena_run_with_answers(project: Path):
     missing = _invoke("audience", "nowhere", "--print-command")
     assert missing.exit_code == 2
-    assert missing.stderr == "error: nowhere: not a run directory (no run_manifest.json)\n"
+    assert missing.stderr == "error: nowhere: no such run directory\n"
 
     assert _invoke("run", "configs/experiment.yaml", "--no-aggregate").exit_code == 0
     pd = _invoke("audience", "data/runs/demo", "--print-command")

@@ -63,6 +63,13 @@ def test_dry_run_writes_nothing(project: Path):
     assert result.exit_code == 0, result.stderr
     assert "dry run: would write 21 matches to data/runs/demo" in result.stdout
     assert "tft_vs_alld/2:" in result.stdout
+    # replicates 0, 1, 2 of the demo's seed last 13, 16 and 60 rounds, in each of the seven
+    # conditions: 7 x 89 = 623; the mean length is (1 - 0.95 ** 60) / 0.05 = 19.0786, x 21
+    assert "  tft_vs_alld/2: 60 rounds" in result.stdout
+    assert (
+        "total rounds: 623 as drawn from the seed; expected 400.7 (21 matches x 19.08, the mean "
+        "length with stop_prob 0.05 capped at 60 rounds)"
+    ) in result.stdout.splitlines()
     assert not Path("data").exists()
 
 
@@ -74,7 +81,7 @@ def test_dry_run_on_an_existing_directory_says_what_a_run_would_do(project: Path
     assert same.stdout.splitlines()[:3] == [
         "dry run: would write 14 matches to out/x",
         "out/x: holds this run, completed; the run would only say so",
-        "run_id demo, seed 20240917, 2 replicate(s), output out/x",
+        "run_id demo, seed 20240917, 2 replicates, output out/x",
     ]
     other = _invoke("run", EXPERIMENT, "--output-dir", "out/x", "--dry-run", "--replicates", "3")
     assert other.exit_code == 0, other.stderr
@@ -123,11 +130,25 @@ def test_overwrite_refuses_a_folder_that_is_not_a_run(project: Path):
     assert Path("precious/notes.txt").read_text() == "keep me"
 
 
-def test_aggregate_and_ui_need_a_run_directory(project: Path):
-    for command in (("aggregate", "nowhere"), ("ui", "nowhere", "--print-command")):
-        result = _invoke(*command)
-        assert result.exit_code == 2
-        assert result.stderr == "error: nowhere: not a run directory (no run_manifest.json)\n"
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("aggregate", "nowhere"),
+        ("report", "nowhere"),
+        ("ui", "nowhere", "--print-command"),
+        ("compare", "nowhere", "a", "b"),
+        ("compare-runs", "nowhere", "."),
+        ("compare-runs", ".", "nowhere"),
+        ("leaderboard", "nowhere", "."),
+        ("audience", "nowhere", "--print-command"),
+    ],
+    ids=" ".join,
+)
+def test_every_command_refuses_a_missing_run_directory_in_one_line(project: Path, command):
+    result = _invoke(*command)
+    assert result.exit_code == 2
+    assert result.stderr == "error: nowhere: no such run directory\n"
+    assert result.stdout == ""
 
 
 def test_aggregate_calls_the_aggregation_of_the_run(project: Path, monkeypatch):

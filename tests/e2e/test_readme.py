@@ -149,3 +149,27 @@ def test_the_worked_example_is_what_the_demo_gives(project: Path) -> None:
                     assert value is None, (row, mart)
                     continue
                 assert round(value, _decimals(text)) == float(text), (row, mart)
+
+
+# The series example of docs/commands.md runs on a fresh clone: the runs it ranks are made by
+# the `run` lines the page shows before it.
+
+COMMANDS_PAGE = REPO / "docs" / "commands.md"
+
+
+def test_the_leaderboard_example_runs_on_a_fresh_clone(project: Path) -> None:
+    commands = _pdbench_commands([COMMANDS_PAGE])
+    (leaderboard,) = [words for words in commands if words[0] == "leaderboard"]
+    sources = [w for w in leaderboard[1:] if not w.startswith("--")][:-1]
+    assert len(sources) >= 2, "a series needs two runs; the page must make them"
+    made = {}
+    for words in commands:
+        if words[0] == "run" and "--output-dir" in words:
+            made[words[words.index("--output-dir") + 1]] = words
+    for source in sources:
+        assert source in made, f"docs/commands.md shows no run writing {source}"
+        result = CliRunner().invoke(app, made[source])
+        assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(app, leaderboard)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"series of {len(sources)} tournaments")

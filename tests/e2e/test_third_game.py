@@ -55,7 +55,7 @@ def test_a_registered_game_is_validated_played_aggregated_and_shown(
     assert played.exit_code == 0, played.stderr
     run_dir = Path("data/runs/coins")
     assert "run coins completed: 50 flips" in played.stdout
-    assert "tables (0 empty)" in played.stdout
+    assert ": 1 table (0 empty)" in played.stdout  # its one model, coin_scores
     assert not [line for line in played.stdout.splitlines() if line.endswith(" rows")]
     where = Path("data/runs/coins").resolve()
     assert played.stdout.rstrip().splitlines()[-1] == (

@@ -486,7 +486,7 @@ def test_a_match_without_exactly_its_rounds_fails_the_build(tmp_path: Path, edit
 @pytest.mark.parametrize(
     ("prepare", "message"),
     [
-        (lambda d: None, "run directory not found"),
+        (lambda d: None, "run: no such run directory"),
         (lambda d: d.mkdir(), "run_manifest.json is missing"),
         (lambda d: _without_rounds(d, empty=True), "rounds.jsonl is empty"),
         (lambda d: _without_rounds(d, empty=False), "rounds.jsonl is missing"),

@@ -187,6 +187,39 @@ def test_all_conditions_table_is_the_condition_rows(pd_run: Path, monkeypatch: p
     _assert_comparisons(at.dataframe[2].value, compared)
 
 
+def test_the_side_by_side_view_opens_on_a_pair_the_run_compared(
+    pd_run: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    """A run that compared only its second and third conditions (in name order) opens the
+    side-by-side view on them, not on the first two, which it never compared."""
+    run_dir = tmp_path / "run"
+    shutil.copytree(pd_run, run_dir)
+    path = run_dir / PDMart.COMPARISONS
+    conditions = sorted(
+        r["condition"]
+        for r in _rows(
+            f"select condition from '{run_dir / PDMart.AGGREGATES}' where level = 'condition'"
+        )
+    )
+    assert len(conditions) == 3
+    kept = (conditions[1], conditions[2])
+    with duckdb.connect() as con:
+        con.execute(
+            f"copy (select * from read_parquet('{path}') where condition_1 = ? "
+            f"and condition_2 = ?) to '{path}.new' (format parquet)",
+            list(kept),
+        )
+    Path(f"{path}.new").replace(path)
+    at = _app(monkeypatch, "--run-dir", str(run_dir))
+    _set(at, at.radio(key="pd_page"), "All conditions")
+    assert (
+        at.selectbox(key="difference_first").value,
+        at.selectbox(key="difference_second").value,
+    ) == kept
+    picked = _rows(f"select * from '{path}' order by metric")
+    _assert_comparisons(at.dataframe[1].value, picked, pd_intervals.DIFFERENCE_COLUMNS)
+
+
 def test_the_comparisons_filter_keeps_what_holds_after_bh_and_the_conditions_chosen(
     pd_run: Path, monkeypatch: pytest.MonkeyPatch
 ):
@@ -756,6 +789,10 @@ def test_a_missing_or_foreign_directory_says_how_to_make_a_run(
         target.mkdir()
     at = _app(monkeypatch, "--run-dir", str(target), "--runs-root", str(tmp_path / "none"))
     assert at.warning, "expected a warning"
+    if not made:  # the words every command says of a run directory that is not there
+        assert at.warning[0].value == escaped(
+            f"{target}: no such run directory. Play a run into it:"
+        )
     assert any(
         code.value.startswith("uv run pdbench run configs/experiment.yaml --output-dir")
         for code in at.code

@@ -43,7 +43,7 @@ def _voter(token: str) -> str:
 def test_a_folder_that_is_no_run_gets_one_warning(tmp_path: Path, monkeypatch):
     at = _page(monkeypatch, tmp_path / "nowhere")
     assert [w.value for w in at.warning] == [
-        f"{(tmp_path / 'nowhere').resolve()}: not a run directory (no run_manifest.json)"
+        f"{(tmp_path / 'nowhere').resolve()}: no such run directory"
     ]
     assert len(at.button) == 0
 

@@ -47,9 +47,9 @@ def test_complete_matches_and_problems(tmp_path: Path) -> None:
     assert counts.complete == {"a/0", "d/0"}
     assert counts.problems() == [
         "b/0: 1 of 3 rounds in rounds.jsonl",
-        "c/0: 1 rounds but no line in matches.jsonl",
+        "c/0: 1 round but no line in matches.jsonl",
     ]
-    with pytest.raises(IntegrityError, match=r"rounds lost: b/0: 1 of 3 .*; c/0: 1 rounds"):
+    with pytest.raises(IntegrityError, match=r"rounds lost: b/0: 1 of 3 .*; c/0: 1 round but"):
         raise_if_incomplete(tmp_path, counts.problems())
 
 

@@ -5,6 +5,7 @@ intervals, in the label catalogue's formats; inconclusive parts say why."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -149,10 +150,8 @@ def test_the_pd_overview_says_which_differences_hold_and_why_the_rest_do_not(pd_
         "1 of 3 differences are inconclusive: BH p > 0.05, 1 rest on fewer than 10 paired "
         "replicates, 1 have no interval (too few replicates)"
     )
-    assert "1 condition(s) have fewer than 2 replicates, so no interval: grim_vs_wsls" in (
-        inconclusive
-    )
-    assert "2 aborted match(es) are left out of every metric" in inconclusive
+    assert "1 condition has fewer than 2 replicates, so no interval: grim_vs_wsls" in (inconclusive)
+    assert "2 aborted matches are left out of every metric" in inconclusive
 
 
 _STANDINGS = (
@@ -328,7 +327,7 @@ def test_the_arena_overview_gives_the_top_its_intervals_and_the_open_ranks(arena
         "(their score intervals overlap a neighbour's)."
     )
     assert findings["judges"] == (
-        "1 flagged judge x player pair(s): ref on cirrus (favouritism, 1.250 points from the "
+        "1 flagged judge x player pair: ref on cirrus (favouritism, 1.250 points from the "
         "other judges on 9 answers, q 0.010)."
     )
     assert "agreement" not in findings  # no pairwise verdicts in this run
@@ -342,6 +341,22 @@ def test_a_missing_value_is_a_dash_and_a_folder_lists_its_runs(pd_run: Path, are
     (pd_run / PDMart.AGGREGATES).write_bytes(b"PAR1 damaged PAR1")
     listing = {run.run_id: run for run in folder_overview(pd_run.parent)}
     assert listing["pd-small"].headline.startswith("not readable: ")
+
+
+def test_two_runs_with_one_run_id_are_listed_with_their_folders(
+    pd_run: Path, arena_run: Path, tmp_path: Path
+):
+    from pdbench.report import render_run_list
+
+    runs = tmp_path / "runs"
+    for folder in ("copy-a", "copy-b"):
+        shutil.copytree(pd_run, runs / folder)
+    shutil.copytree(arena_run, runs / "arena")
+    names = sorted(run.name for run in folder_overview(runs))
+    assert names == ["arena-small", "pd-small (copy-a)", "pd-small (copy-b)"]
+    page = render_run_list(runs)
+    assert "<tr><td>pd-small (copy-a)</td>" in page
+    assert "<tr><td>arena-small</td>" in page
 
 
 def test_many_unreadable_judgements_are_said_before_the_ranks(arena_run: Path):

@@ -69,7 +69,7 @@ def test_pairs_beyond_the_shown_ones_are_counted(
         "  tft_vs_alld vs allc_vs_alld",
     ]
     assert lines[3] == (
-        f"  and 1 more pair(s); every metric of a pair: pdbench compare {tmp_path} FIRST SECOND"
+        f"  and 1 more pair; every metric of a pair: pdbench compare {tmp_path} FIRST SECOND"
     )
     assert len(lines) == 4
 

@@ -32,7 +32,7 @@ def test_a_folder_that_is_no_run_is_one_line_and_exit_2(tmp_path: Path):
     missing = _report(str(tmp_path / "nowhere"))
     assert (missing.exit_code, missing.stderr) == (
         2,
-        f"error: {tmp_path / 'nowhere'}: no such directory\n",
+        f"error: {tmp_path / 'nowhere'}: no such run directory\n",
     )
 
 

@@ -14,6 +14,7 @@ from pdbench.arena.series import SERIES_MANIFEST
 from pdbench.arena.summary import leaderboard_table
 from pdbench.config.loader import LoadedConfig
 from pdbench.game import Game, Marts, PlayOptions, RunResult, Series
+from pdbench.number_text import plural
 from pdbench.storage.schema import RunFiles
 
 __all__ = ["ArenaGame"]
@@ -79,7 +80,7 @@ class ArenaGame(Game):
             if options.on_progress is not None:
                 options.on_progress(phase, done, total, "")
             if done == total and options.on_line is not None:
-                options.on_line(f"{phase}: {total} calls done")
+                options.on_line(f"{phase}: {plural(total, 'call')} done")
 
         return run_arena(
             loaded,
@@ -91,9 +92,10 @@ class ArenaGame(Game):
     def counts_text(self, counts: dict[str, int]) -> str:
         assessed = counts.get("self_assessments")
         return (
-            f"{counts['questions']} questions ({counts['kept_questions']} kept), "
-            f"{counts['question_ratings']} ratings, {counts['answers']} answers, "
-            f"{counts['judgments']} judgements, "
+            f"{plural(counts['questions'], 'question')} ({counts['kept_questions']} kept), "
+            f"{plural(counts['question_ratings'], 'rating')}, "
+            f"{plural(counts['answers'], 'answer')}, "
+            f"{plural(counts['judgments'], 'judgement')}, "
             + (f"{assessed} self-assessments, " if assessed is not None else "")
             + (
                 f"{verdicts} pairwise verdicts, "

@@ -16,6 +16,7 @@ from pdbench.arena.marts import ArenaMart, SeriesMart
 from pdbench.arena.pairwise_summary import ESTIMATE_NOTE_COLUMNS, estimate_notes
 from pdbench.column_labels import MISSING
 from pdbench.findings import Finding, interval_text, read_rows, value_text
+from pdbench.number_text import plural
 from pdbench.tables import mart_rows
 
 __all__ = ["SHOWN_PLAYERS", "UNREADABLE_FIRST_SHARE", "arena_findings", "series_findings"]
@@ -127,7 +128,7 @@ def _bradley_terry_top(
     if len(widths) > 1:
         low, high = min(widths), max(widths)
         spans = (
-            f"; every player's rank interval spans {low} places"
+            f"; every player's rank interval spans {plural(low, 'place')}"
             if low == high
             else f"; the players' rank intervals span {low} to {high} places"
         )
@@ -162,7 +163,8 @@ def _bradley_terry(run_dir: Path) -> list[Finding]:
     if agreement:
         row = agreement[0]
         text += (
-            f" Its ranking agrees with the scores' over {row['n_players']} players: Spearman "
+            f" Its ranking agrees with the scores' over {plural(row['n_players'], 'player')}: "
+            "Spearman "
             f"{value_text('spearman', row['spearman'])}, Kendall's tau "
             f"{value_text('kendall_tau', row['kendall_tau'])} (no interval)."
         )
@@ -192,10 +194,12 @@ def _judges(run_dir: Path) -> list[Finding]:
     named = "; ".join(
         f"{row['judge']} on {row['player']} ({row['flag_kind']}, "
         f"{value_text('relative_deviation', row['relative_deviation'], _POINTS)} from the other "
-        f"judges on {row['n_answers']} answers, q {value_text('q_value', row['q_value'])})"
+        f"judges on {plural(row['n_answers'], 'answer')}, "
+        f"q {value_text('q_value', row['q_value'])})"
         for row in rows
     )
-    return [Finding("judges", f"{len(rows)} flagged judge x player pair(s): {named}.", "Judges")]
+    pairs = plural(len(rows), "flagged judge x player pair")
+    return [Finding("judges", f"{pairs}: {named}.", "Judges")]
 
 
 _PHASES = ("generate", "rate", "answer", "judge")
@@ -246,7 +250,8 @@ def _validity(run_dir: Path) -> tuple[list[Finding], bool]:
             f"{row['judge']} {row['n_invalid']} of {row['n_judgments']}" for row in worst
         )
         parts.append(
-            f"{n_invalid} of {n_judgments} judgements ({share:.1%}) could not be read, so the "
+            f"{n_invalid} of {plural(n_judgments, 'judgement')} ({share:.1%}) could not be "
+            "read, so the "
             f"scores rest on the other {n_judgments - n_invalid} (by judge, most first: {by_judge})"
         )
     if phases:
@@ -291,7 +296,9 @@ def series_findings(series_dir: Path) -> list[Finding]:
         for row in rows[:SHOWN_PLAYERS]
     )
     findings = [
-        Finding("leaderboard", f"Combined ranking of {len(rows)} players: {places}.", "Series")
+        Finding(
+            "leaderboard", f"Combined ranking of {plural(len(rows), 'player')}: {places}.", "Series"
+        )
     ]
     trends = [r for r in rows if _excludes_zero(r["trend_ci_low"], r["trend_ci_high"])]
     if trends:

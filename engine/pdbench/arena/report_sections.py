@@ -14,6 +14,7 @@ from typing import Any
 from pdbench.arena.marts import ArenaMart, SeriesMart
 from pdbench.arena.report_methods import invalid_sections, methods_section, setup_sections
 from pdbench.findings import bracket_text, read_rows
+from pdbench.number_text import plural
 from pdbench.report_svg import ForestRow, Section, forest_plot, table_section
 
 __all__ = ["arena_sections", "series_sections"]
@@ -34,7 +35,7 @@ def _interval(row: dict[str, Any], column: str, prefix: str, unit: str) -> str:
 def _invalid_note(row: dict[str, Any]) -> str:
     """``, 3 of 21 answers invalid`` beside a score that leaves them out; empty without."""
     invalid, answers = row.get("n_answers_invalid"), row.get("n_answers")
-    return f", {invalid} of {answers} answers invalid" if invalid else ""
+    return f", {invalid} of {plural(answers, 'answer')} invalid" if invalid else ""
 
 
 def _forest(rows: list[dict[str, Any]], column: str, prefix: str, unit: str) -> list[ForestRow]:

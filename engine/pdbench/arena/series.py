@@ -11,6 +11,7 @@ the dbt models tagged ``series`` on the output folder. Every number is computed 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -18,11 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdbench.arena.marts import ArenaMart, SeriesMart
+from pdbench.arena.records import ARENA_RECORDS
 from pdbench.clock import utc_timestamp
 from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from pdbench.errors import PdbenchError, RunDirError
-from pdbench.storage.manifest import read_manifest
+from pdbench.storage.manifest import read_manifest, require_run_dir
+from pdbench.storage.records.files import RUN_RECORDS
 from pdbench.storage.schema import RunFiles
+from pdbench.storage.shards import record_files
 from pdbench.tables import aligned, count_marts_rows, decimals, mart_rows
 
 __all__ = [
@@ -31,6 +35,7 @@ __all__ = [
     "Tournament",
     "build_series",
     "find_tournaments",
+    "records_digest",
     "summary_lines",
     "tournament_folder",
 ]
@@ -69,30 +74,65 @@ class Series:
 
 def find_tournaments(sources: list[Path]) -> tuple[list[Tournament], list[str]]:
     """The arena runs of ``sources`` in the order they started, and one line per run of a
-    folder that was left out. A run directory named itself must be a usable arena run."""
-    found: dict[Path, Tournament] = {}
+    folder that was left out. A run directory named itself must be a usable arena run, and no
+    run may come twice (:func:`_refuse_twice`)."""
+    found: list[Tournament] = []
     skipped: list[str] = []
     for source in sources:
+        require_run_dir(source)
         if (source / RunFiles.MANIFEST).is_file():
             tournament, problem = _tournament(source)
             if problem or tournament is None:
                 raise RunDirError(f"{source}: {problem}")
-            found[source.resolve()] = tournament
+            found.append(tournament)
         elif source.is_dir():
             for child in sorted(p for p in source.iterdir() if (p / RunFiles.MANIFEST).is_file()):
                 tournament, problem = _tournament(child)
                 if problem or tournament is None:
                     skipped.append(f"{child}: {problem}")
                 else:
-                    found[child.resolve()] = tournament
+                    found.append(tournament)
         else:
             raise RunDirError(f"{source}: neither a run directory nor a folder of runs")
-    tournaments = sorted(found.values(), key=lambda t: (t.started_at, t.run_id, str(t.run_dir)))
+    _refuse_twice(found)
+    tournaments = sorted(found, key=lambda t: (t.started_at, t.run_id, str(t.run_dir)))
     if len(tournaments) < 2:
         raise RunDirError(
             f"a series needs two finished arena runs with their metrics; found {len(tournaments)}"
         )
     return tournaments, skipped
+
+
+def _refuse_twice(tournaments: list[Tournament]) -> None:
+    """Refuse a run given twice: the same folder named twice, a link to it, or a copy. Two
+    tournaments are one run when their manifests give one run id and their records hold the
+    same bytes (:func:`records_digest`); counted twice, a run would narrow every interval of
+    the series as if it had been played again."""
+    seen: dict[tuple[str, str], Tournament] = {}
+    for tournament in tournaments:
+        key = (tournament.run_id, records_digest(tournament.run_dir))
+        if (first := seen.get(key)) is not None:
+            raise RunDirError(
+                f"{first.run_dir} and {tournament.run_dir} are the same run (run id "
+                f"{tournament.run_id}, the same records): give each tournament once"
+            )
+        seen[key] = tournament
+
+
+def records_digest(run_dir: Path) -> str:
+    """The sha256 of the records of an arena run, every record file in the order its record
+    source lists them (a chunked run's chunks in part order), each behind its name: the same
+    for a run and its copy, different as soon as one line differs."""
+    digest = hashlib.sha256()
+    for record in (*RUN_RECORDS.records, *ARENA_RECORDS.records):
+        if record.file == RunFiles.MANIFEST:
+            continue
+        for path in record_files(run_dir, record.file):
+            digest.update(f"\0{record.file}\0{path.stat().st_size}\0".encode())
+            with path.open("rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    digest.update(chunk)
+    return digest.hexdigest()
 
 
 def _tournament(run_dir: Path) -> tuple[Tournament | None, str | None]:

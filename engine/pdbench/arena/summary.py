@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.arena.pairwise_summary import bradley_terry_lines
+from pdbench.number_text import plural
 from pdbench.tables import aligned, built_mart_rows, mart_rows
 
 __all__ = ["leaderboard_table"]
@@ -61,7 +62,7 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         elif status == "judge only":
             interval = "judge only (not ranked)"
         else:
-            interval = f"insufficient data ({n_judgments} of {min_judgments} judgements)"
+            interval = f"insufficient data ({n_judgments} of {plural(min_judgments, 'judgement')})"
         table.append(
             (
                 "-" if rank is None else str(rank),
@@ -175,11 +176,14 @@ def _audience_line(run_dir: Path, tables: dict[str, int]) -> list[str]:
     answers = sum(row[1] for row in rows)
     compared, pearson, spearman, few, reason = rows[0][2:]
     if reason is not None:
-        agreement = f"no agreement with the models over {compared} answers: {reason}"
+        agreement = f"no agreement with the models over {plural(compared, 'answer')}: {reason}"
     else:
         agreement = (
-            f"agreement with the models over {compared} answers: Pearson "
+            f"agreement with the models over {plural(compared, 'answer')}: Pearson "
             f"{_correlation(pearson)}, Spearman {_correlation(spearman)}"
             + (" (few data)" if few else "")
         )
-    return [f"audience: {votes} votes on {answers} answers; {agreement} (audience_scores.parquet)"]
+    return [
+        f"audience: {plural(votes, 'vote')} on {plural(answers, 'answer')}; {agreement} "
+        "(audience_scores.parquet)"
+    ]

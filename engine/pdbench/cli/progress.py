@@ -25,6 +25,7 @@ from typing import Any, Self
 from rich import progress as bars
 from rich.console import Console
 
+from pdbench.number_text import plural
 from pdbench.storage.records.files import RunFiles
 
 __all__ = ["CallTally", "RunProgress", "lines_every"]
@@ -91,7 +92,10 @@ class CallTally:
             cost = f"${self.cost_usd:.4f} (priced calls only)"
         else:
             cost = f"${self.cost_usd:.4f}"
-        return f"{self.calls:,} calls, {self.tokens:,} tokens, {cost}"
+        return (
+            f"{plural(self.calls, 'call', grouped=True)}, "
+            f"{plural(self.tokens, 'token', grouped=True)}, {cost}"
+        )
 
 
 def _clock_text(seconds: float) -> str:

@@ -28,6 +28,7 @@ from pdbench.imports.base import (
 )
 from pdbench.imports.pd_run import ImportedMatch, import_pd_run
 from pdbench.imports.staging import check_output_dir, source_files
+from pdbench.number_text import plural
 from pdbench.pd.config import PayoffsConfig
 from pdbench.storage.schema import ImportRecord
 
@@ -56,7 +57,7 @@ def run(sources: list[Path], output_dir: Path, options: ImportOptions) -> Import
         payoffs=PayoffsConfig(),
         said=lambda counts: (
             f"imported {counts['matches']} interactions ({counts['rounds']} turns) from "
-            f"{len(sources)} Axelrod interactions file(s) -> {output_dir}"
+            f"{plural(len(sources), 'Axelrod interactions file')} -> {output_dir}"
         ),
     )
 

@@ -33,6 +33,7 @@ from pdbench.imports.mapping import TableMapping, load_mapping
 from pdbench.imports.pd_run import ImportedMatch, import_pd_run
 from pdbench.imports.recorded_payoffs import RecordedPayoffs
 from pdbench.imports.staging import check_output_dir, source_files
+from pdbench.number_text import plural
 from pdbench.pd.config import PayoffsConfig
 from pdbench.storage.schema import ImportRecord
 
@@ -79,7 +80,7 @@ def _run(
         payoffs=recorded.table if recorded is not None else mapping.payoffs or PayoffsConfig(),
         said=lambda counts: (
             f"imported {counts['matches']} matches ({counts['rounds']} rounds) from "
-            f"{len(sources)} {name} file(s) -> {output_dir}"
+            f"{plural(len(sources), f'{name} file')} -> {output_dir}"
         ),
     )
 

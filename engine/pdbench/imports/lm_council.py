@@ -41,6 +41,7 @@ from pdbench.imports.base import (
 )
 from pdbench.imports.lm_council_rubric import RubricRatings, rubric_rating
 from pdbench.imports.staging import source_files, staged_run_dir
+from pdbench.number_text import plural
 from pdbench.storage.schema import ImportRecord
 
 __all__ = ["run"]
@@ -112,7 +113,7 @@ def _summary(
             f"{len(rubric.scores)} rubric scores of {len(judges)} judges on answers of "
             f"{len(authors)} models ({n_own} of a judge's own answer left out)"
         )
-    return [f"imported {' and '.join(parts)} from {n_files} file(s) -> {output_dir}"]
+    return [f"imported {' and '.join(parts)} from {plural(n_files, 'file')} -> {output_dir}"]
 
 
 def _read(path: Path, verdicts: list[ImportedVerdict], rubric: RubricRatings) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import duckdb
 
 from pdbench.errors import RunDirError, unknown
-from pdbench.number_text import p_value_text, share_text
+from pdbench.number_text import p_value_text, plural, share_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.duckdb_paths import duckdb_path
@@ -133,7 +133,8 @@ def _compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
             f"is outside the run's Benjamini-Hochberg family); first higher/lower: p <= {ALPHA}"
         )
     return [
-        f"{first} (first) minus {second} (second), paired by replicate: {n_pairs} replicates "
+        f"{first} (first) minus {second} (second), paired by replicate: "
+        f"{plural(n_pairs, 'replicate')} "
         f"({run_dir})",
         *aligned(_table(differences, means, first, second)),
         f"{legend}; few data: under 10 replicates; {_MISSING}: not defined (fallback moves: "

@@ -15,11 +15,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from pdbench.errors import RunDirError, unknown
+from pdbench.number_text import plural
 from pdbench.pd.compare import METRICS, RATE, mean_text
 from pdbench.pd.config import PayoffsConfig
 from pdbench.pd.marts import PDMart
 from pdbench.pd.payoff import PayoffView
-from pdbench.storage.manifest import read_manifest
+from pdbench.storage.manifest import read_manifest, require_run_dir
 from pdbench.storage.marts_check import check_marts, mart_read_errors
 from pdbench.storage.schema import RunFiles
 from pdbench.tables import aligned, mart_columns, mart_rows, number
@@ -54,7 +55,10 @@ def compare_runs_lines(run_dirs: list[Path], metrics: list[str]) -> list[str]:
     folder that is not an aggregated PD run, marts missing, damaged or older than a run's
     raw files (:func:`pdbench.storage.marts_check.check_marts`), a metric without intervals,
     or a metric in points of runs scored under different payoff tables is a
-    :class:`RunDirError` of one line; rates of such runs come with a heading that says so."""
+    :class:`RunDirError` of one line; rates of such runs come with a heading that says so.
+    A folder that is not there is named first, whichever place it has."""
+    for run_dir in run_dirs:
+        require_run_dir(run_dir)
     runs = [_run(run_dir) for run_dir in run_dirs]
     chosen = list(dict.fromkeys(metrics or DEFAULT_METRICS))
     tables = dict.fromkeys(run.payoffs for run in runs)
@@ -79,7 +83,8 @@ def compare_runs_lines(run_dirs: list[Path], metrics: list[str]) -> list[str]:
         "players met were not the same"
     )
     return [
-        f"{len(runs)} runs, {len(rows)} conditions, rows matched by condition name after "
+        f"{plural(len(runs), 'run')}, {plural(len(rows), 'condition')}, rows matched by "
+        "condition name after "
         f"agent A's name; {scored}",
         *aligned(table),
         "mean over replicates [95% interval over replicates: t, a rate's widened to its "

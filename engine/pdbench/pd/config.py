@@ -29,6 +29,7 @@ from pdbench.config.base import (
 )
 from pdbench.config.providers import ProviderLayerConfig
 from pdbench.errors import unknown
+from pdbench.number_text import plural
 from pdbench.pd.agent_config import AgentConfig, distinct_names
 from pdbench.pd.condition import ConditionConfig
 from pdbench.pd.fingerprint import FingerprintConfig
@@ -97,7 +98,11 @@ class FixedHorizonConfig(StrictModel):
 
     def describe(self) -> str:
         """One line for summaries."""
-        return f"fixed, {self.n} rounds"
+        return f"fixed, {plural(self.n, 'round')}"
+
+    def expected_rounds(self) -> float:
+        """The mean length of a match: ``n``."""
+        return float(self.n)
 
 
 class GeometricHorizonConfig(StrictModel):
@@ -112,7 +117,16 @@ class GeometricHorizonConfig(StrictModel):
 
     def describe(self) -> str:
         """One line for summaries."""
-        return f"geometric, stop_prob {self.stop_prob:g}, at most {self.max_rounds} rounds"
+        return (
+            f"geometric, stop_prob {self.stop_prob:g}, at most {plural(self.max_rounds, 'round')}"
+        )
+
+    def expected_rounds(self) -> float:
+        """The mean length of a match under the cap: a match outlasts round ``k`` (``k`` below
+        ``max_rounds``) with probability ``(1 - stop_prob) ** k``, so the mean of
+        ``min(length, max_rounds)`` is the sum of those, ``(1 - (1 - p) ** max_rounds) / p``."""
+        p = self.stop_prob
+        return (1 - (1 - p) ** self.max_rounds) / p
 
 
 if TYPE_CHECKING:

@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 from pdbench.config.loader import LoadedConfig
+from pdbench.number_text import plural
 from pdbench.pd.actions import C, Turn
 from pdbench.pd.agent_config import LLMAgentConfig
 from pdbench.pd.agents.prompts import PromptTemplates, render_round, render_system
@@ -28,7 +29,25 @@ from pdbench.pd.plan import SIDES, MatchPlan
 from pdbench.run.estimate import CallEstimate
 from pdbench.run.runtime import price_table
 
-__all__ = ["estimate_calls", "prompt_tokens"]
+__all__ = ["estimate_calls", "prompt_tokens", "total_rounds_line"]
+
+
+def total_rounds_line(config: ExperimentConfig, *, plans: list[MatchPlan]) -> str:
+    """The rounds the plan plays, for ``--dry-run``. A fixed horizon gives every match its
+    ``n`` rounds; under a geometric one the lengths drawn from the seed are summed, and beside
+    them the expected total of as many matches under the same horizon (the mean length with
+    the ``max_rounds`` cap), which another seed would give on average."""
+    total = sum(plan.planned_rounds for plan in plans)
+    matches = plural(len(plans), "match", "matches", grouped=True)
+    horizon = config.horizon
+    if horizon.type == "fixed":
+        return f"total rounds: {total:,} ({matches} x {plural(horizon.n, 'round')})"
+    expected = horizon.expected_rounds()
+    return (
+        f"total rounds: {total:,} as drawn from the seed; expected {len(plans) * expected:,.1f} "
+        f"({matches} x {expected:,.2f}, the mean length with stop_prob {horizon.stop_prob:g} "
+        f"capped at {plural(horizon.max_rounds, 'round')})"
+    )
 
 
 def prompt_tokens(

@@ -8,9 +8,10 @@ from typing import Any
 
 from pdbench.config.loader import LoadedConfig
 from pdbench.game import Game, Marts, PlayOptions, RunResult
+from pdbench.number_text import plural
 from pdbench.pd.config import ExperimentConfig
 from pdbench.pd.content import absent_content
-from pdbench.pd.estimate import estimate_calls
+from pdbench.pd.estimate import estimate_calls, total_rounds_line
 from pdbench.pd.experiment import check_executor, check_providers, run_experiment
 from pdbench.pd.marts import PDMart
 from pdbench.pd.plan import MatchPlan, plan_matches
@@ -65,9 +66,10 @@ class PDGame(Game):
     def plan_lines(self, loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
         plans = plan_matches(loaded.config)
         return [
-            f"dry run: would write {len(plans)} matches to {run_dir}",
+            f"dry run: would write {plural(len(plans), 'match', 'matches')} to {run_dir}",
             *config_lines(loaded, run_dir=run_dir),
-            *(f"  {plan.match_id}: {plan.planned_rounds} rounds" for plan in plans),
+            *(f"  {plan.match_id}: {plural(plan.planned_rounds, 'round')}" for plan in plans),
+            total_rounds_line(loaded.config, plans=plans),
             *estimate_calls(loaded, plans=plans).lines(),
         ]
 
@@ -92,6 +94,7 @@ class PDGame(Game):
 
     def counts_text(self, counts: dict[str, int]) -> str:
         return (
-            f"{counts['matches']} matches ({counts['aborted_matches']} aborted), "
-            f"{counts['rounds']} rounds, {counts['calls']} provider calls"
+            f"{plural(counts['matches'], 'match', 'matches')} "
+            f"({counts['aborted_matches']} aborted), {plural(counts['rounds'], 'round')}, "
+            f"{plural(counts['calls'], 'provider call')}"
         )

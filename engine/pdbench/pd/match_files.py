@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pdbench.errors import IntegrityError, RunDirError
+from pdbench.number_text import plural
 from pdbench.pd.records import PDFiles
 from pdbench.storage.jsonl import read_jsonl, rewrite_jsonl
 from pdbench.storage.schema import RunFiles
@@ -136,12 +137,12 @@ class MatchRounds:
     def problems(self) -> list[str]:
         """One phrase per incomplete match or stray round, in file order."""
         short = [
-            f"{m}: {self.found.get(m, 0)} of {n} rounds in {PDFiles.ROUNDS}"
+            f"{m}: {self.found.get(m, 0)} of {plural(n, 'round')} in {PDFiles.ROUNDS}"
             for m, n in self.played.items()
             if self.found.get(m, 0) != n
         ]
         stray = [
-            f"{m}: {n} rounds but no line in {PDFiles.MATCHES}"
+            f"{m}: {plural(n, 'round')} but no line in {PDFiles.MATCHES}"
             for m, n in self.found.items()
             if m not in self.played
         ]

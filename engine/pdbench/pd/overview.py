@@ -15,7 +15,7 @@ from typing import Any
 
 from pdbench.column_labels import MISSING, label
 from pdbench.findings import Finding, interval_text, read_rows
-from pdbench.number_text import p_value_text
+from pdbench.number_text import p_value_text, plural
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
@@ -72,7 +72,7 @@ def _agent_text(entry: dict[str, Any]) -> str:
         unit=_unit(entry["column"]),
         note=entry["note"],
     )
-    return f"{entry['agent']} in {entry['condition']}, {shown}, {entry['n']} replicates"
+    return f"{entry['agent']} in {entry['condition']}, {shown}, {plural(entry['n'], 'replicate')}"
 
 
 def _extremes(
@@ -157,7 +157,8 @@ def _difference(row: dict[str, Any]) -> str:
     higher = "higher" if row["verdict"] == "higher" else "lower"
     return (
         f"{name} is {higher} in {row['condition_1']} than in {row['condition_2']} "
-        f"({difference} 95% interval, first minus second; BH p {p_bh}; {row['n_pairs']} pairs)"
+        f"({difference} 95% interval, first minus second; BH p {p_bh}; "
+        f"{plural(row['n_pairs'], 'pair')})"
     )
 
 
@@ -185,11 +186,16 @@ def _inconclusive(run_dir: Path, conditions: list[dict[str, Any]]) -> list[Findi
                      + ", ".join(reasons))  # fmt: skip
     thin = [row["condition"] for row in conditions if (row["n_replicates"] or 0) < 2]
     if thin:
-        parts.append(f"{len(thin)} condition(s) have fewer than 2 replicates, so no interval: "
+        verb = "has" if len(thin) == 1 else "have"
+        parts.append(f"{plural(len(thin), 'condition')} {verb} fewer than 2 "
+                     "replicates, so no interval: "
                      + ", ".join(thin))  # fmt: skip
     aborted = sum(int(row["n_aborted"] or 0) for row in conditions)
     if aborted:
-        parts.append(f"{aborted} aborted match(es) are left out of every metric")
+        verb = "is" if aborted == 1 else "are"
+        parts.append(
+            f"{plural(aborted, 'aborted match', 'aborted matches')} {verb} left out of every metric"
+        )
     if not parts:
         return []
     return [Finding("inconclusive", "; ".join(parts) + ".", "All conditions")]
@@ -259,10 +265,10 @@ def _studied(conditions: list[dict[str, Any]], models: list[str]) -> list[Findin
                 )  # fmt: skip
             parts.append(
                 f"in {entry['condition']} (seat {entry['side'].upper()}, against "
-                f"{entry['opponent']}, {entry['n']} replicates) it cooperates {shown}"
+                f"{entry['opponent']}, {plural(entry['n'], 'replicate')}) it cooperates {shown}"
             )
         more = len(seats) - SHOWN_STUDIED
-        tail = f"; and {more} more condition(s)" if more > 0 else ""
+        tail = f"; and {plural(more, 'more condition')}" if more > 0 else ""
         findings.append(
             Finding(
                 "model",
@@ -299,7 +305,8 @@ def _validity(
         attempts = "" if share is None else f", {share:.1%} of its attempts invalid"
         parts.append(
             f"{side.upper()} · {count.agent} in {condition}: {count.n_fallback} of "
-            f"{count.n_moves} moves ({count.share:.1%}) were fallbacks after invalid replies"
+            f"{plural(count.n_moves, 'move')} ({count.share:.1%}) were fallbacks after "
+            "invalid replies"
             f"{attempts}"
             + (" (mostly fallbacks: not ranked as behaviour)" if _is_mostly_fallback(count)
                else "")
@@ -307,7 +314,7 @@ def _validity(
     if not parts:
         return []
     more = len(seats) - SHOWN_SEATS
-    tail = f"; and {more} more seat(s) with invalid replies" if more > 0 else ""
+    tail = f"; and {plural(more, 'more seat')} with invalid replies" if more > 0 else ""
     return [
         Finding(
             "validity",

@@ -11,6 +11,7 @@ from typing import Any
 
 from pdbench.column_labels import MISSING
 from pdbench.findings import Finding, interval_text, read_rows
+from pdbench.number_text import plural
 from pdbench.pd.marts import PDMart
 
 __all__ = ["SHOWN_STANDINGS", "standings"]
@@ -86,8 +87,9 @@ def standings(run_dir: Path) -> list[Finding]:
     )
     first = rows[0]
     over = (
-        f" over {first['n_matches']} matches in {first['n_replicates']} replicates"
-        f" (round robin of {len(rows)} agents)"
+        f" over {plural(first['n_matches'], 'match', 'matches')} in "
+        f"{plural(first['n_replicates'], 'replicate')}"
+        f" (round robin of {plural(len(rows), 'agent')})"
     )
     tied = [row for row in rows if row["overall_rank"] == first["overall_rank"]]
     if len(tied) > 1:

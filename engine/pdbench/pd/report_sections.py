@@ -11,6 +11,7 @@ from pathlib import Path
 from pdbench.column_labels import MISSING, format_cell, label
 from pdbench.findings import bracket_text, read_rows
 from pdbench.metric_catalogue import INTERVAL_METHODS
+from pdbench.number_text import plural
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
@@ -115,7 +116,12 @@ def _comparisons(run_dir: Path) -> Section | None:
         "First condition minus second, replicate by replicate, with the 95% interval of the "
         f"sign-flip test; blue: real after Benjamini-Hochberg over all the run's tests (BH p ≤ "
         f"{ALPHA:g}; see Methods), grey: inconclusive."
-        + (f" The {more} pairs with the largest BH p are left out." if more else ""),
+        + (
+            f" The {plural(more, 'pair')} with the largest BH p {'is' if more == 1 else 'are'} "
+            "left out."
+            if more
+            else ""
+        ),
         forest_plot(
             forest,
             title=f"{name}: first minus second",
@@ -281,7 +287,7 @@ def _payoff_matrix(run_dir: Path) -> Section | None:
         "Payoff matrix of the round robin",
         "Mean points per round of the row's agent against the column's opponent, over "
         + (
-            f"{matches[0]} matches each"
+            f"{plural(matches[0], 'match', 'matches')} each"
             if len(matches) == 1
             else f"{matches[0]} to {matches[-1]} matches"
         )

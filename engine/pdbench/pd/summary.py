@@ -10,7 +10,7 @@ from typing import Any
 
 from pdbench.column_labels import label
 from pdbench.config.loader import LoadedConfig
-from pdbench.number_text import p_value_text, share_text
+from pdbench.number_text import p_value_text, plural, share_text
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.validity import fallback_counts, fallback_warnings
@@ -55,7 +55,7 @@ def config_lines(loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
         )
     )
     lines = [
-        f"run_id {config.run_id}, seed {config.seed}, {config.replicates} replicate(s), "
+        f"run_id {config.run_id}, seed {config.seed}, {plural(config.replicates, 'replicate')}, "
         f"output {run_dir}",
         f"horizon: {config.horizon.describe()}",
         f"payoffs (A/B): {cells}",
@@ -70,7 +70,7 @@ def config_lines(loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
         n = len(robin.agents)
         added = len(config.round_robin_conditions)
         lines.append(
-            f"round robin: {n} agents, self-play {'on' if robin.self_play else 'off'} "
+            f"round robin: {plural(n, 'agent')}, self-play {'on' if robin.self_play else 'off'} "
             f"-> {added} pairings ({n}x{n - 1}/2{f' + {n}' if robin.self_play else ''})"
         )
     fingerprinted = set()
@@ -78,7 +78,8 @@ def config_lines(loaded: LoadedConfig, *, run_dir: Path) -> list[str]:
         fingerprinted = {c.name for c in config.fingerprint.conditions()}
         points = len(fingerprinted) // len(config.fingerprint.agents)
         lines.append(
-            f"fingerprint: {len(config.fingerprint.agents)} agent(s) x {points} probe points "
+            f"fingerprint: {plural(len(config.fingerprint.agents), 'agent')} x "
+            f"{plural(points, 'probe point')} "
             f"(step {config.fingerprint.step:g}) -> {len(fingerprinted)} conditions "
             "named fp_<agent>_x<x>_y<y>"
         )
@@ -129,7 +130,7 @@ def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     table = [header]
     for condition, n_ok, n_aborted, coop, low, high, pay_a, pay_b, collapse, n_collapsed in rows:
         replicates = f"{n_ok}" + (f" (+{n_aborted} aborted)" if n_aborted else "")
-        fraction = f"({n_collapsed}/{n_ok} replicates)"
+        fraction = f"({n_collapsed}/{plural(n_ok, 'replicate')})"
         collapse_text = (
             f"never {fraction}" if collapse is None else f"round {number(collapse)} {fraction}"
         )
@@ -262,7 +263,9 @@ def comparison_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
         )
     more = n_pairs - min(len(shown), SHOWN_PAIRS)
     every_metric = f"every metric of a pair: pdbench compare {run_dir} FIRST SECOND"
-    lines.append(f"  and {more} more pair(s); {every_metric}" if more else f"  {every_metric}")
+    lines.append(
+        f"  and {plural(more, 'more pair')}; {every_metric}" if more else f"  {every_metric}"
+    )
     return lines
 
 

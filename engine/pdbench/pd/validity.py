@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pdbench.number_text import plural
 from pdbench.pd.marts import PDMart
 from pdbench.tables import built_mart_rows, decimals, mart_rows
 
@@ -80,7 +81,7 @@ def fallback_counts(run_dir: Path) -> dict[tuple[str, str], FallbackCount]:
 
 def _agent_warning(count: FallbackCount) -> str:
     return (
-        f"warning: {count.n_fallback} of {count.n_moves} moves of {count.agent} "
+        f"warning: {count.n_fallback} of {plural(count.n_moves, 'move')} of {count.agent} "
         f"(agent_{count.side} in {count.condition}) were fallback moves after invalid replies; "
         "cooperation here measures reply validity, not behaviour "
         f"(cooperation among its valid moves: {decimals(count.cooperation_valid)})"

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn, Protocol
 
 from pdbench.errors import ProviderError
+from pdbench.number_text import plural
 from pdbench.providers.base import ProviderClient, Usage
 from pdbench.providers.batch_lane import AwaitingBatch, BatchLane, Settled
 from pdbench.providers.cache import CachedReply, cache_key
@@ -236,7 +237,7 @@ class ProviderGateway:
         """Record a call that failed for good and raise its one-line ``ProviderError``."""
         detail = scrub(f"{exc.failure.reason}: {describe(exc.error)}")
         self._write_unanswered(call, status="error", retries=exc.retries, error=detail[:500])
-        after = f" after {exc.retries} retries" if exc.retries else ""
+        after = f" after {plural(exc.retries, 'retry', 'retries')}" if exc.retries else ""
         raise ProviderError(
             f"provider {self.provider!r} ({self.model}) failed{after}: {detail[:300]}"
         ) from None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pdbench.number_text import plural
 from pdbench.providers.pricing import Price, PriceTable
 
 __all__ = ["CallEstimate", "ModelEstimate"]
@@ -135,7 +136,7 @@ class CallEstimate:
             if cost is not None and factor is not None:
                 shown += f" (in batches ${cost * factor:.4f})"
             out.append(
-                f"  {key}: {model.calls} calls, ~{model.tokens_in} tokens in, "
+                f"  {key}: {plural(model.calls, 'call')}, ~{plural(model.tokens_in, 'token')} in, "
                 f"<= {model.tokens_out_max} out{_reasoning_part(model.tokens_reasoning_max)}, "
                 f"cost {shown}"
             )

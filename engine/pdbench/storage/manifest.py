@@ -27,8 +27,10 @@ __all__ = [
     "canonical_sha256",
     "git_commit",
     "new_manifest",
+    "no_such_run_dir",
     "package_versions",
     "read_manifest",
+    "require_run_dir",
     "write_manifest",
 ]
 
@@ -127,8 +129,22 @@ def write_manifest(run_dir: Path, manifest: RunManifest) -> Path:
     return path
 
 
+def no_such_run_dir(run_dir: Path) -> str:
+    """What every command and the viewer say of a run directory that is not there."""
+    return f"{run_dir}: no such run directory"
+
+
+def require_run_dir(run_dir: Path) -> None:
+    """Refuse a run directory (or a folder of runs, or a series) that is not there, in the
+    one line every command that reads one gives (:func:`no_such_run_dir`)."""
+    if not run_dir.is_dir():
+        raise RunDirError(no_such_run_dir(run_dir))
+
+
 def read_manifest(run_dir: Path) -> RunManifest:
-    """Read and validate ``run_manifest.json`` of ``run_dir``."""
+    """Read and validate ``run_manifest.json`` of ``run_dir`` (a missing ``run_dir``:
+    :func:`require_run_dir`)."""
+    require_run_dir(run_dir)
     path = run_dir / RunFiles.MANIFEST
     if not path.is_file():
         raise RunDirError(f"{run_dir}: not a run directory (no {RunFiles.MANIFEST})")

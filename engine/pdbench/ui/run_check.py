@@ -15,7 +15,7 @@ from typing import Literal
 
 from pdbench.errors import RunDirError
 from pdbench.games import DEFAULT_GAME, GAMES, game_named
-from pdbench.storage.manifest import read_manifest
+from pdbench.storage.manifest import no_such_run_dir, read_manifest
 from pdbench.storage.marts_check import MartsState, aggregate_command, marts_state
 from pdbench.storage.schema import RunFiles, RunManifest
 from pdbench.storage.shards import record_files
@@ -92,7 +92,7 @@ def check_run(run_dir: Path) -> ViewableRun | RunProblem:
     if not run_dir.is_dir():
         return RunProblem(
             "missing",
-            f"The run directory {shown} does not exist. Play a run into it:",
+            f"{no_such_run_dir(run_dir)}. Play a run into it:",
             _run_command(_EXAMPLE, run_dir),
         )
     manifest_path = run_dir / RunFiles.MANIFEST

@@ -33,6 +33,7 @@ from pdbench.arena.records import AudienceVoteRecord
 from pdbench.clock import utc_timestamp
 from pdbench.errors import RunDirError
 from pdbench.model_text import show_model_text
+from pdbench.number_text import plural
 
 __all__ = ["SCORES", "main"]
 
@@ -148,7 +149,7 @@ def _vote_page(run: AudienceRun) -> None:
         st.success("You have scored every answer of this run. Thank you.")
     else:
         _show(run, voter, item)
-    st.caption(f"You have scored {len(scored)} of {len(run.answers)} answers.")
+    st.caption(f"You have scored {len(scored)} of {plural(len(run.answers), 'answer')}.")
 
 
 main()

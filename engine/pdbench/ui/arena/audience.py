@@ -11,6 +11,7 @@ import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.model_text import escaped
+from pdbench.number_text import plural
 from pdbench.ui import run_reader
 from pdbench.ui.arena.verdicts import few_data_column, few_data_warning
 from pdbench.ui.formats import format_value
@@ -77,9 +78,9 @@ def agreement_text(row: pd.Series) -> str:
     n = int(row["n_answers_compared"])
     reason = row.get("agreement_null_reason")
     if isinstance(reason, str):
-        return f"No agreement with the models over {n} answers: {reason}."
+        return f"No agreement with the models over {plural(n, 'answer')}: {reason}."
     text = (
-        f"Agreement with the models over {n} answers: Pearson "
+        f"Agreement with the models over {plural(n, 'answer')}: Pearson "
         f"{format_value(row['agreement_pearson'], 'points')}, Spearman "
         f"{format_value(row['agreement_spearman'], 'points')}"
     )

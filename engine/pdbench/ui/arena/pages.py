@@ -18,6 +18,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.model_text import escaped, show_model_text
+from pdbench.number_text import plural
 from pdbench.ui import overview_page, run_reader
 from pdbench.ui.arena import budgets, charts, reader
 from pdbench.ui.arena.audience import audience_section
@@ -261,7 +262,7 @@ def _answers(run_dir: Path, question_id: str) -> None:
             show_model_text(answer["answer_text"])
             st.caption(
                 f"{'valid' if answer['is_valid'] else 'invalid'} answer after "
-                f"{int(answer['n_attempts'])} attempt(s); judged by "
+                f"{plural(int(answer['n_attempts']), 'attempt')}; judged by "
                 f"{format_value(answer['n_judges'], 'count')}, score sd "
                 f"{format_value(answer['score_stddev'], 'points')}, raw score "
                 f"{format_value(answer['raw_score'], 'points')}"

@@ -158,17 +158,35 @@ def comparisons(run_dir: Path, condition: str | None = None) -> None:
     )
 
 
+def compared_pairs(run_dir: Path, conditions: list[str]) -> list[tuple[str, str]]:
+    """The pairs of ``conditions`` that ``comparisons.parquet`` compares, in its order."""
+    rows = run_reader.mart(run_dir, PDMart.COMPARISONS)
+    shown = set(conditions)
+    pairs = zip(rows["condition_1"], rows["condition_2"], strict=True) if not rows.empty else []
+    return list(dict.fromkeys((a, b) for a, b in pairs if a in shown and b in shown))
+
+
 def difference(run_dir: Path, conditions: list[str]) -> None:
     """Two conditions picked on the page: every metric's paired difference with its 95%
-    interval, p and p after Benjamini-Hochberg, as ``comparisons.parquet`` holds them."""
+    interval, p and p after Benjamini-Hochberg, as ``comparisons.parquet`` holds them. The
+    page opens on the first pair the run compared, and a first condition picked brings the
+    first condition it was compared with."""
     st.subheader("Two conditions side by side")
     if len(conditions) < 2:
         st.info("One condition only: there is nothing to compare it with.")
         return
+    pairs = compared_pairs(run_dir, conditions)
     left, right = st.columns(2)
-    first = left.selectbox("First condition", conditions, index=0, key="difference_first")
+    opening = conditions.index(pairs[0][0]) if pairs else 0
+    first = left.selectbox("First condition", conditions, index=opening, key="difference_first")
     others = [c for c in conditions if c != first]
-    second = right.selectbox("Second condition", others, index=0, key="difference_second")
+    partners = [b if a == first else a for a, b in pairs if first in (a, b)]
+    second = right.selectbox(
+        "Second condition",
+        others,
+        index=others.index(partners[0]) if partners else 0,
+        key="difference_second",
+    )
     one, two = sorted((first, second))
     rows = run_reader.mart(
         run_dir, PDMart.COMPARISONS, "condition_1 = ? and condition_2 = ?", one, two

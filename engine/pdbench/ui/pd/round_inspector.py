@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.model_text import escaped, show_model_text
+from pdbench.number_text import plural
 from pdbench.ui.page_parts import show_table
 from pdbench.ui.pd import reader
 from pdbench.ui.pd.reader import RoundTalk
@@ -48,7 +49,9 @@ def move_line(agent: pd.Series) -> str:
     attempts and whether its reply was valid, each "not recorded" when the run lacks it."""
     attempts, valid = agent["attempts"], agent["is_valid"]
     tried = (
-        " · attempts not recorded" if pd.isna(attempts) else f" after {int(attempts)} attempt(s)"
+        " · attempts not recorded"
+        if pd.isna(attempts)
+        else f" after {plural(int(attempts), 'attempt')}"
     )
     if pd.isna(valid):
         validity = "reply validity not recorded"
