@@ -1,11 +1,13 @@
 """The Overview page, first for every run and series: what the run found, answer first, in the
 sentences of :mod:`pdbench.overview` (the same the terminal summaries and ``pdbench report``
-say), each with a button to the page that holds its detail; and, for a folder of runs, the
+say), each with a button to the page that holds its detail, then one chart that answers the
+run's question (drawn by the run's game); and, for a folder of runs, the
 run list with each run's headline."""
 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -51,11 +53,14 @@ def _share_hint(run_dir: Path) -> None:
     st.code(f"uv run pdbench report {where}", language="bash")
 
 
-def page(run_dir: Path, *, page_key: str | None) -> None:
-    """The Overview of the run or series in ``run_dir``; ``page_key``: the sidebar radio the
-    buttons switch (None: no buttons)."""
+def page(run_dir: Path, *, page_key: str | None, chart: Callable[[], None] | None = None) -> None:
+    """The Overview of the run or series in ``run_dir``: its sentences, then ``chart`` (the
+    game's one chart answering the run's question, with its caption and text alternative);
+    ``page_key``: the sidebar radio the buttons switch (None: no buttons)."""
     st.header("Overview")
     findings_list(run_overview(run_dir).findings, page_key=page_key)
+    if chart is not None:
+        chart()
     _share_hint(run_dir)
 
 
