@@ -329,6 +329,7 @@ def render(run: ViewableRun) -> None:
         "Overview": lambda: overview_page.page(
             run_dir,
             page_key="pd_page",
+            focus_key="condition",
             chart=lambda: overview_chart.overview_chart(run_dir, run.manifest),
         ),
         "Match": lambda: _page_match(run_dir, conditions, run.manifest),
