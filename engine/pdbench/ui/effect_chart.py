@@ -7,7 +7,11 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-__all__ = ["effect_intervals"]
+__all__ = ["FIT_WIDTH", "effect_intervals"]
+
+FIT_WIDTH = alt.AutoSizeParams(type="fit-x", contains="padding")
+"""Stretch to the page's width but keep the stated height for the plot itself (Streamlit's
+default, ``fit``, squeezes axes into the height)."""
 
 
 def effect_intervals(

@@ -14,7 +14,7 @@ import streamlit as st
 from pdbench.arena.marts import ArenaMart
 from pdbench.ui import run_reader
 from pdbench.ui.arena import charts
-from pdbench.ui.effect_chart import effect_intervals
+from pdbench.ui.effect_chart import FIT_WIDTH, effect_intervals
 from pdbench.ui.page_parts import chart_as_table
 
 __all__ = ["overview_chart", "with_rank_intervals"]
@@ -67,7 +67,7 @@ def _bradley_terry(board: pd.DataFrame) -> None:
             axis_title="strength (Elo-style points; 100 more = preferred in 64% of verdicts)",
             drawn_with="elo",
             zero_rule=False,
-        ),
+        ).properties(autosize=FIT_WIDTH),
         width="stretch",
     )
     st.caption(

@@ -14,7 +14,7 @@ import streamlit as st
 from pdbench.pd.marts import PDMart
 from pdbench.storage.schema import RunManifest
 from pdbench.ui import run_reader
-from pdbench.ui.effect_chart import effect_intervals
+from pdbench.ui.effect_chart import FIT_WIDTH, effect_intervals
 from pdbench.ui.page_parts import chart_as_table
 from pdbench.ui.pd import charts, reader
 from pdbench.ui.pd.tournament import is_round_robin
@@ -50,7 +50,7 @@ def _standings(run_dir: Path) -> None:
             axis_title="mean points per round (points)",
             drawn_with="mean_score_per_round",
             zero_rule=False,
-        ),
+        ).properties(autosize=FIT_WIDTH),
         width="stretch",
     )
     st.caption(
