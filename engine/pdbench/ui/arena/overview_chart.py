@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.column_labels import format_cell
 from pdbench.ui import run_reader
 from pdbench.ui.arena import charts
 from pdbench.ui.effect_chart import FIT_WIDTH, effect_intervals
@@ -40,11 +41,22 @@ def with_rank_intervals(board: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def _alt_text(title: str, board: pd.DataFrame, column: str) -> str:
+    """The chart in one sentence: each place and its value, best first."""
+    placed = with_rank_intervals(board)
+    values = (
+        f"{place} {format_cell(column, value)}"
+        for place, value in zip(placed["place"], placed[column], strict=True)
+    )
+    return f"{title}, best first: {', '.join(values)}."
+
+
 def _leaderboard(board: pd.DataFrame) -> None:
     st.subheader("Leaderboard")
     st.altair_chart(
         charts.leaderboard_intervals(with_rank_intervals(board).assign(player=lambda b: b.place)),
         width="stretch",
+        alt=_alt_text("Leaderboard, mean normalised score (0 to 10)", board, "score"),
     )
     st.caption(
         "Players best first, each name with the ranks its 95% interval holds. Point: the mean "
@@ -69,6 +81,7 @@ def _bradley_terry(board: pd.DataFrame) -> None:
             zero_rule=False,
         ).properties(autosize=FIT_WIDTH),
         width="stretch",
+        alt=_alt_text("Bradley-Terry ranking, Elo-style strength", board, "elo"),
     )
     st.caption(
         "Players best first, each name with the ranks its 95% interval holds. Point: the "

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from pdbench.column_labels import format_cell
 from pdbench.pd.marts import PDMart
 from pdbench.storage.schema import RunManifest
 from pdbench.ui import run_reader
@@ -52,6 +53,12 @@ def _standings(run_dir: Path) -> None:
             zero_rule=False,
         ).properties(autosize=FIT_WIDTH),
         width="stretch",
+        alt="Standings, mean points per round in rank order: "
+        + ", ".join(
+            f"{place} {format_cell('mean_score_per_round', mean)}"
+            for place, mean in zip(placed["place"], placed["mean_score_per_round"], strict=True)
+        )
+        + ".",
     )
     st.caption(
         "Agents in rank order, best on top. Point: the agent's mean points per round over its "
@@ -72,7 +79,16 @@ def _cooperation(run_dir: Path) -> None:
     bars = charts.side_bars(rows, "cooperation_rate")
     st.subheader("Cooperation by condition and seat")
     st.altair_chart(
-        charts.condition_bars(bars, title="cooperation rate", percent=True), width="stretch"
+        charts.condition_bars(bars, title="cooperation rate", percent=True),
+        width="stretch",
+        alt="Cooperation rate per condition and seat: "
+        + "; ".join(
+            f"{condition} {agent} {format_cell('cooperation_rate', value)}"
+            for condition, agent, value in zip(
+                bars["condition"], bars["agent"], bars["value"], strict=True
+            )
+        )
+        + ".",
     )
     st.caption(
         "Bar: the share of a seat's moves that were C (cooperate), in percent, mean over the "
