@@ -25,6 +25,9 @@ class Finding:
     text: str
     page: str
     """The viewer page that holds the detail (``All conditions``, ``Leaderboard``, ...)."""
+    focus: str | None = None
+    """What the page should open on, when the page shows one thing at a time (the PD's
+    ``Condition`` page: the condition the sentence names first); None: the page as it is."""
 
 
 def value_text(column: str, value: Any, unit: str = "") -> str:

@@ -24,6 +24,7 @@ from typing import Any
 
 from pdbench.column_labels import MISSING
 from pdbench.errors import RunDirError
+from pdbench.findings import Finding
 from pdbench.game import Series, imported
 from pdbench.number_text import plural
 from pdbench.overview import Overview, folder_overview, manifest_of, run_overview
@@ -214,12 +215,18 @@ def _section_html(section: Section) -> str:
     )
 
 
+def _focus_text(finding: Finding) -> str:
+    """What the finding's viewer page opens on, after its name: ``, tft_vs_alld`` (a
+    condition of the PD's Condition page)."""
+    return "" if finding.focus is None else f", {escape(finding.focus)}"
+
+
 def _overview_html(overview: Overview) -> str:
     if not overview.findings:
         return "<p>No finding: the marts hold no rows.</p>"
     items = "".join(
         f"<li>{escape(finding.text)} <span class='page'>(viewer page: "
-        f"{escape(finding.page)})</span></li>"
+        f"{escape(finding.page)}{_focus_text(finding)})</span></li>"
         for finding in overview.findings
     )
     return f"<ul class='overview'>{items}</ul>"

@@ -61,6 +61,24 @@ def pd_round_robin_run(ui_configs: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def pd_noisy_round_robin_run(ui_configs: Path) -> Path:
+    """Five policies in a round robin with 5% execution noise, four replicates of 30 rounds:
+    standings whose means have intervals (the Overview's screenshot)."""
+    config = write_experiment(
+        ui_configs,
+        "viewer_noisy_round_robin.yaml",
+        run_id="viewer-noisy-round-robin",
+        conditions=[],
+        replicates=4,
+        noise=0.05,
+        horizon={"type": "fixed", "n": 30},
+        round_robin={"agents": ["ALLC", "ALLD", "TFT", "GRIM", "WSLS"], "self_play": False},
+    )
+    # apart from the runs the sidebar test lists
+    return _play(config, ui_configs.parent / "round_robin_runs" / "viewer-noisy-round-robin")
+
+
+@pytest.fixture(scope="session")
 def arena_run(ui_configs: Path) -> Path:
     """Three mock players, three questions each (one a trick), a small bootstrap."""
     config = write_arena(

@@ -1,6 +1,7 @@
 """The Overview in headless Chromium: the report ``pdbench report`` writes opens from the disk
-with no request to any host and no console error, and the viewer's Overview page of a PD and
-an arena run renders its sentences (the screenshots the docs show are taken here).
+with no request to any host and no console error, and the viewer's Overview page of a PD run,
+a round robin and an arena run renders its sentences and its chart (the screenshots the docs
+show are taken here).
 
 Chromium as in ``test_browser.py``: Debian's ``chromium``, driven by Playwright.
 """
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from pdbench import cli
 from pdbench.overview import run_overview
+from pdbench.ui.overview_page import button_label
 from typer.testing import CliRunner
 
 from tests.servers.local import SAFETY_NET_S
@@ -80,34 +82,52 @@ def _wait_for_overview(page) -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("which", "first_page"), [("pd_run", "All conditions"), ("arena_run", "Leaderboard")]
-)
-def test_the_overview_page_is_first_and_renders_its_sentences(
-    which: str, first_page: str, request: pytest.FixtureRequest
+SCREENSHOTS = {
+    "pd_run": ("overview_pd.png", "condition"),
+    "pd_noisy_round_robin_run": ("overview_round_robin.png", "condition"),
+    "arena_run": ("overview_arena.png", None),
+}
+"""Each run's screenshot, and the sidebar widget its buttons' focus sets."""
+
+CHART = '[data-testid="stVegaLiteChart"]'
+
+
+@pytest.mark.parametrize("which", list(SCREENSHOTS))
+def test_the_overview_page_is_first_and_renders_its_sentences_and_chart(
+    which: str, request: pytest.FixtureRequest
 ):
     run_dir: Path = request.getfixturevalue(which)
     findings = run_overview(run_dir).findings
     executable = chromium()
     from playwright.sync_api import sync_playwright
 
-    name = "overview_pd.png" if which == "pd_run" else "overview_arena.png"
+    name, focus_key = SCREENSHOTS[which]
     with pdbench_page("ui", run_dir) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page = browser.new_page(viewport={"width": 1280, "height": 1500})
             page.goto(url)
             _wait_for_overview(page)
             assert page.locator('[data-testid="stException"]').count() == 0
             text = page.locator('[data-testid="stMain"]').inner_text()
             for finding in findings:
                 assert finding.text[:60] in text
+            # the one chart under the sentences, drawn (Vega renders a canvas or an SVG)
+            page.wait_for_selector(
+                f"{CHART} canvas, {CHART} svg.marks", timeout=SAFETY_NET_S * 1000
+            )
+            assert page.locator(CHART).count() == 1
+            drawn = page.locator(f"{CHART} canvas, {CHART} svg.marks").first.bounding_box()
+            assert drawn is not None and drawn["width"] > 300 and drawn["height"] > 100
             for path in _screenshots(name):
                 path.parent.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(path))
-            # the first sentence's button opens its page
-            page.get_by_role("button", name=f"{findings[0].page} →").first.click()
-            page.wait_for_selector(f'h2:has-text("{first_page}")', timeout=SAFETY_NET_S * 1000)
+            # the first sentence's button opens its page, on what the sentence names
+            first = findings[0]
+            label = button_label(first, focus_key=focus_key)
+            page.get_by_role("button", name=label).first.click()
+            heading = first.focus if focus_key and first.focus else first.page
+            page.wait_for_selector(f'h2:has-text("{heading}")', timeout=SAFETY_NET_S * 1000)
             assert page.locator('[data-testid="stException"]').count() == 0
         finally:
             browser.close()

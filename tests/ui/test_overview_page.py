@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from pdbench.model_text import escaped
 from pdbench.overview import run_overview
+from pdbench.ui.overview_page import button_label
 from streamlit.testing.v1 import AppTest
 
 from tests.servers.local import SAFETY_NET_S
@@ -35,10 +37,29 @@ def test_the_overview_is_first_and_its_buttons_open_their_pages(
     assert at.radio(key="pd_page").value == "Overview"
     shown = [_unescaped(m.value) for m in at.markdown if m.value.startswith("- ")]
     assert shown == [finding.text for finding in findings]
-    assert [b.label for b in at.button] == [f"{finding.page} →" for finding in findings]
+    assert [b.label for b in at.button] == [
+        escaped(button_label(finding, focus_key="condition")) for finding in findings
+    ]
     at.button[0].click().run()
     assert not at.exception
     assert at.radio(key="pd_page").value == findings[0].page
+
+
+def test_each_button_opens_the_page_it_names_on_what_its_sentence_names(
+    pd_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    findings = run_overview(pd_run).findings
+    assert len({(finding.page, finding.focus) for finding in findings}) > 1
+    for index, finding in enumerate(findings):
+        at = _app(monkeypatch, "--run-dir", str(pd_run))
+        at.button[index].click().run()
+        assert not at.exception, [e.message for e in at.exception]
+        assert at.radio(key="pd_page").value == finding.page
+        assert at.header[0].value != "Overview"
+        if finding.focus is not None:
+            assert finding.focus in finding.text
+            assert at.selectbox(key="condition").value == finding.focus
+            assert at.header[0].value.startswith(escaped(finding.focus))
 
 
 def test_a_folder_of_runs_opens_on_its_run_list(

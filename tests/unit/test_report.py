@@ -214,3 +214,17 @@ def test_every_text_colour_of_the_report_reaches_wcag_aa():
         for background in backgrounds:
             high, low = sorted((luminance(colour), luminance(background)), reverse=True)
             assert (high + 0.05) / (low + 0.05) >= 4.5, (colour, background)
+
+
+def test_a_findings_viewer_page_names_what_it_opens_on():
+    from pdbench.findings import Finding
+    from pdbench.overview import Overview
+    from pdbench.report import _overview_html
+
+    findings = (
+        Finding("cooperation", "Highest cooperation: A · tft in c<1>.", "Condition", focus="c<1>"),
+        Finding("differences", "0 of 2 differences hold.", "All conditions"),
+    )
+    html = _overview_html(Overview(Path("run"), "run", "pd", findings, findings[0].text))
+    assert "(viewer page: Condition, c&lt;1&gt;)" in html
+    assert "(viewer page: All conditions)" in html

@@ -105,7 +105,7 @@ def _extremes(
             f" Not ranked: {skipped} seat{'' if skipped == 1 else 's'} whose moves were mostly "
             "fallbacks after invalid replies."
         )
-    return [Finding(topic, text, page)]
+    return [Finding(topic, text, page, focus=top["condition"])]
 
 
 _CONDITION_COLUMNS = (
@@ -319,7 +319,8 @@ def _validity(
         Finding(
             "validity",
             "Invalid replies and fallback moves: " + "; ".join(parts) + tail + ".",
-            "All conditions",
+            "Condition",
+            focus=seats[0][0][0],
         )
     ]
 
@@ -345,10 +346,10 @@ def pd_findings(run_dir: Path, manifest: dict[str, Any]) -> list[Finding]:
     extremes = [
         *_extremes(
             conditions, "cooperation_rate", topic="cooperation", what="cooperation",
-            page="All conditions", left_out=mostly_fallback,
+            page="Condition", left_out=mostly_fallback,
         ),
         *_extremes(
-            conditions, "payoff_per_round", topic="score", what="payoff", page="All conditions",
+            conditions, "payoff_per_round", topic="score", what="payoff", page="Condition",
             left_out=mostly_fallback,
         ),
     ]  # fmt: skip

@@ -7,7 +7,11 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-__all__ = ["effect_intervals"]
+__all__ = ["FIT_WIDTH", "effect_intervals"]
+
+FIT_WIDTH = alt.AutoSizeParams(type="fit-x", contains="padding")
+"""Stretch to the page's width but keep the stated height for the plot itself (Streamlit's
+default, ``fit``, squeezes axes into the height)."""
 
 
 def effect_intervals(
@@ -19,10 +23,11 @@ def effect_intervals(
     axis_title: str,
     extra_tooltip: list[alt.Tooltip] | None = None,
     drawn_with: str | None = None,
+    zero_rule: bool = True,
 ) -> alt.LayerChart:
     """Row ``label``'s ``effect`` (column, tooltip title) as a point and ``interval`` (low
-    and high columns) as a bar, with a rule at 0; rows without ``drawn_with`` (default: the
-    interval's low end) are left out."""
+    and high columns) as a bar, with a rule at 0 (``zero_rule``: an effect, where 0 means
+    none); rows without ``drawn_with`` (default: the interval's low end) are left out."""
     column, title = effect
     low, high = interval
     shown = rows.dropna(subset=[drawn_with or low])
@@ -45,4 +50,5 @@ def effect_intervals(
         .mark_rule(strokeDash=[4, 4])
         .encode(x=alt.X("x:Q", title=axis_title))
     )
-    return alt.LayerChart(layer=[bars, points, zero]).properties(height=max(120, 36 * len(shown)))
+    layers = [bars, points, zero] if zero_rule else [bars, points]
+    return alt.LayerChart(layer=layers).properties(height=max(120, 36 * len(shown)))

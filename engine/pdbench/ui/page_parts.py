@@ -18,6 +18,7 @@ from pdbench.ui.formats import ValueKind, format_value
 
 __all__ = [
     "Tile",
+    "chart_as_table",
     "labelled_columns",
     "nothing_to_show",
     "points_column",
@@ -212,3 +213,16 @@ def show_table(
     options.setdefault("width", "stretch")
     options.setdefault("placeholder", MISSING)
     st.dataframe(data, column_config=config, **options)
+
+
+def chart_as_table(
+    rows: pd.DataFrame,
+    columns: list[str],
+    *,
+    titles: dict[str, str] | None = None,
+    formats: dict[str, str] | None = None,
+) -> None:
+    """A chart's numbers as a table a click away, its text alternative (a chart has no alt
+    text): ``columns`` of ``rows``, the first kept in view, as :func:`show_table` writes them."""
+    with st.expander("The chart as a table"):
+        show_table(rows, columns, titles=titles, formats=formats, pinned=(columns[0],))

@@ -20,7 +20,7 @@ from pdbench.arena.marts import ArenaMart
 from pdbench.model_text import escaped, show_model_text
 from pdbench.number_text import plural
 from pdbench.ui import overview_page, run_reader
-from pdbench.ui.arena import budgets, charts, reader
+from pdbench.ui.arena import budgets, charts, overview_chart, reader
 from pdbench.ui.arena.audience import audience_section
 from pdbench.ui.arena.calibration import page_calibration
 from pdbench.ui.arena.diversity import page_diversity
@@ -308,7 +308,11 @@ def render(run: ViewableRun) -> None:
     """Draw the page chosen in the sidebar for the arena run ``run``."""
     page = st.sidebar.radio("Page", PAGES, key="arena_page")
     handlers: dict[str, Callable[[], None]] = {
-        "Overview": lambda: overview_page.page(run.run_dir, page_key="arena_page"),
+        "Overview": lambda: overview_page.page(
+            run.run_dir,
+            page_key="arena_page",
+            chart=lambda: overview_chart.overview_chart(run.run_dir),
+        ),
         "Leaderboard": lambda: _page_leaderboard(run.run_dir),
         "Pairwise": lambda: page_pairwise(run.run_dir),
         "Judges": lambda: _page_judges(run.run_dir),

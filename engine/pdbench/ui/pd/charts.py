@@ -21,6 +21,7 @@ __all__ = [
     "payoff_heatmap",
     "population_shares",
     "replicates_playing",
+    "side_bars",
     "standings_spread",
     "with_agent_labels",
 ]
@@ -236,6 +237,27 @@ def memory_one_heatmap(profile: pd.DataFrame) -> alt.LayerChart:
     text = visited.mark_text(fontSize=13).encode(text=alt.Text("p_cooperate:Q", format=".0%"))
     return alt.LayerChart(layer=[unvisited, cells, text]).properties(
         autosize=_FIT_WIDTH, height=72, width="container"
+    )
+
+
+def side_bars(rows: pd.DataFrame, column: str) -> pd.DataFrame:
+    """One row per condition and agent side: the metric ``column`` of that side and its 95%
+    interval, as ``aggregates.parquet`` holds them (``<column>_a``, ``<column>_a_ci_low``)."""
+    return pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "condition": rows["condition"],
+                    "side": f"agent_{side}",
+                    "agent": f"{side.upper()} · " + rows[f"agent_{side}_name"].astype(str),
+                    "value": rows[f"{column}_{side}"],
+                    "ci_low": rows[f"{column}_{side}_ci_low"],
+                    "ci_high": rows[f"{column}_{side}_ci_high"],
+                }
+            )
+            for side in "ab"
+        ],
+        ignore_index=True,
     )
 
 

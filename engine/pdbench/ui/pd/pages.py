@@ -19,7 +19,15 @@ from pdbench.storage.schema import RunManifest
 from pdbench.ui import overview_page, run_reader
 from pdbench.ui.formats import number_format
 from pdbench.ui.page_parts import Tile, nothing_to_show, show_table, tiles
-from pdbench.ui.pd import charts, evolution, intervals, reader, strategies, tournament
+from pdbench.ui.pd import (
+    charts,
+    evolution,
+    intervals,
+    overview_chart,
+    reader,
+    strategies,
+    tournament,
+)
 from pdbench.ui.pd.charts import with_agent_labels
 from pdbench.ui.pd.round_inspector import round_inspector
 from pdbench.ui.run_check import ViewableRun
@@ -256,34 +264,13 @@ def _page_condition(run_dir: Path, conditions: list[str], rows: pd.DataFrame) ->
     )
 
 
-def _side_bars(rows: pd.DataFrame, column: str) -> pd.DataFrame:
-    """One row per condition and agent side: the metric ``column`` of that side and its 95%
-    interval, as ``aggregates.parquet`` holds them (``<column>_a``, ``<column>_a_ci_low``)."""
-    return pd.concat(
-        [
-            pd.DataFrame(
-                {
-                    "condition": rows["condition"],
-                    "side": f"agent_{side}",
-                    "agent": f"{side.upper()} · " + rows[f"agent_{side}_name"].astype(str),
-                    "value": rows[f"{column}_{side}"],
-                    "ci_low": rows[f"{column}_{side}_ci_low"],
-                    "ci_high": rows[f"{column}_{side}_ci_high"],
-                }
-            )
-            for side in "ab"
-        ],
-        ignore_index=True,
-    )
-
-
 def _page_conditions(run_dir: Path, rows: pd.DataFrame) -> None:
     st.header("All conditions")
     for column, (heading, name, title, percent) in zip(st.columns(2), CONDITION_BARS, strict=True):
         with column:
             st.subheader(heading)
             st.altair_chart(
-                charts.condition_bars(_side_bars(rows, name), title=title, percent=percent),
+                charts.condition_bars(charts.side_bars(rows, name), title=title, percent=percent),
                 width="stretch",
             )
     st.caption("Each bar is the mean over the replicates; the black whiskers its 95% interval.")
@@ -339,7 +326,12 @@ def render(run: ViewableRun) -> None:
     conditions = rows["condition"].tolist()
     page = st.sidebar.radio("Page", PAGES, key="pd_page")
     handlers: dict[str, Callable[[], None]] = {
-        "Overview": lambda: overview_page.page(run_dir, page_key="pd_page"),
+        "Overview": lambda: overview_page.page(
+            run_dir,
+            page_key="pd_page",
+            focus_key="condition",
+            chart=lambda: overview_chart.overview_chart(run_dir, run.manifest),
+        ),
         "Match": lambda: _page_match(run_dir, conditions, run.manifest),
         "Condition": lambda: _page_condition(run_dir, conditions, rows),
         "All conditions": lambda: _page_conditions(run_dir, rows),
