@@ -4,6 +4,8 @@ opens on the run list with each run's headline."""
 
 from __future__ import annotations
 
+import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -75,3 +77,18 @@ def test_a_folder_of_runs_opens_on_its_run_list(
     at.selectbox(key="run").set_value(str(arena_run)).run()
     assert not at.exception
     assert at.radio(key="arena_page").value == "Overview"
+
+
+def test_two_runs_of_one_run_id_are_told_apart_by_their_folders(
+    pd_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    folder = tmp_path / "runs"
+    for copy in ("copy-a", "copy-b"):
+        shutil.copytree(pd_run, folder / copy)
+    run_id = json.loads((pd_run / "run_manifest.json").read_text(encoding="utf-8"))["run_id"]
+
+    at = _app(monkeypatch, "--run-dir", str(folder))
+
+    names = sorted(at.dataframe[0].value["run"])
+    assert names == [f"{run_id} (copy-a)", f"{run_id} (copy-b)"]
+    assert at.caption[0].value.startswith("2 runs in ")

@@ -15,6 +15,7 @@ import streamlit as st
 
 from pdbench.findings import Finding
 from pdbench.model_text import escaped
+from pdbench.number_text import plural
 from pdbench.overview import folder_overview, run_overview
 
 __all__ = ["button_label", "findings_list", "page", "run_list"]
@@ -93,10 +94,11 @@ def run_list(folder: Path) -> None:
     """The runs directly under ``folder``, newest first, each with its headline."""
     st.title("Runs")
     listing = folder_overview(folder)
-    st.caption(f"{len(listing)} runs in {escaped(folder)}, newest first; pick one in the sidebar.")
+    runs = plural(len(listing), "run")
+    st.caption(f"{runs} in {escaped(folder)}, newest first; pick one in the sidebar.")
     table = pd.DataFrame(
         {
-            "run": [run.run_id for run in listing],
+            "run": [run.name or run.run_id for run in listing],
             "game": [run.game for run in listing],
             "status": [run.status for run in listing],
             "headline": [run.headline for run in listing],
