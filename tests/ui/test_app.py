@@ -18,6 +18,7 @@ import pytest
 from pdbench.arena.marts import ArenaMart
 from pdbench.model_text import escaped
 from pdbench.pd.marts import PDMart
+from pdbench.pd.metrics import pd_metrics
 from pdbench.ui.arena import calibration as arena_calibration
 from pdbench.ui.arena import diversity as arena_diversity
 from pdbench.ui.arena import pages as arena_pages
@@ -31,6 +32,7 @@ from streamlit.testing.v1 import AppTest
 from tests.servers.local import SAFETY_NET_S
 from tests.ui.conftest import APP
 from tests.ui.test_labels_shown import _specs
+from tests.ui.test_overview_chart import _chart_specs
 
 
 def _rows(sql: str, *params: Any) -> list[dict[str, Any]]:
@@ -808,3 +810,33 @@ def test_the_sidebar_offers_the_other_runs(
     _set(at, at.selectbox(key="run"), str(arena_run))
     assert escaped("viewer-arena") in [title.value for title in at.title]
     assert at.radio(key="arena_page").options == arena_pages.PAGES
+
+
+def test_the_side_by_side_differences_are_drawn_one_chart_per_unit(
+    pd_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Shares (-1 to 1) and totals in points (hundreds) never share an axis."""
+    at = _app(monkeypatch, "--run-dir", str(pd_run))
+    _set(at, at.radio(key="pd_page"), "All conditions")
+    first, second = sorted(
+        (at.selectbox(key="difference_first").value, at.selectbox(key="difference_second").value)
+    )
+    picked = _rows(
+        f"select metric, mean_difference from '{pd_run / PDMart.COMPARISONS}' "
+        "where condition_1 = ? and condition_2 = ? and mean_difference is not null",
+        first,
+        second,
+    )
+    marker = ": first condition minus second (paired)"
+    panels = [
+        re.search(r'"([^"]*)' + re.escape(marker), spec).group(1)  # type: ignore[union-attr]
+        for spec in _chart_specs(at)
+        if marker in spec
+    ]
+    expected: set[str] = set()
+    for row in picked:
+        metric = pd_metrics().metric_of(row["metric"])
+        expected.add("share" if metric.is_rate else metric.unit)
+    assert sorted(panels) == sorted(expected)  # one chart per unit, each unit once
+    charts = set(panels)
+    assert {"share", "points"} <= set(charts)  # the demo compares rates and total payoffs

@@ -158,6 +158,13 @@ def comparisons(run_dir: Path, condition: str | None = None) -> None:
     )
 
 
+def difference_panel(column: str) -> str:
+    """The chart a metric's difference is drawn in, by its unit: every share in one
+    (``share``), every other unit in its own (``points``, ``rounds``)."""
+    metric = pd_metrics().metric_of(column)
+    return "share" if metric.is_rate else metric.unit
+
+
 def compared_pairs(run_dir: Path, conditions: list[str]) -> list[tuple[str, str]]:
     """The pairs of ``conditions`` that ``comparisons.parquet`` compares, in its order."""
     rows = run_reader.mart(run_dir, PDMart.COMPARISONS)
@@ -197,31 +204,34 @@ def difference(run_dir: Path, conditions: list[str]) -> None:
         return
     drawn = rows.assign(
         metric_label=rows["metric"].map(label),
+        panel=rows["metric"].map(difference_panel),
         p_text=[format_cell("p_value", p) for p in rows["p_value"]],
         p_bh_text=[format_cell("p_value_bh", p) for p in rows["p_value_bh"]],
     )
-    st.altair_chart(
-        effect_intervals(
-            drawn,
-            label="metric_label",
-            effect=("mean_difference", "difference"),
-            interval=("ci_low", "ci_high"),
-            axis_title="first condition minus second (paired by replicate), 95% interval",
-            extra_tooltip=[
-                alt.Tooltip("p_text:N", title="p"),
-                alt.Tooltip("p_bh_text:N", title="p, BH"),
-                alt.Tooltip("verdict:N", title="verdict"),
-                alt.Tooltip("n_pairs:Q", title="paired replicates"),
-            ],
-            drawn_with="mean_difference",
-        ),
-        width="stretch",
-    )
+    # one panel per unit: a difference of shares (-1 to 1) and one of points (hundreds) on
+    # one axis would put every share on the zero line
+    for panel, panel_rows in drawn.groupby("panel", sort=False):
+        st.altair_chart(
+            effect_intervals(
+                panel_rows,
+                label="metric_label",
+                effect=("mean_difference", "difference"),
+                interval=("ci_low", "ci_high"),
+                axis_title=f"{panel}: first condition minus second (paired), 95% interval",
+                extra_tooltip=[
+                    alt.Tooltip("p_text:N", title="p"),
+                    alt.Tooltip("p_bh_text:N", title="p, BH"),
+                    alt.Tooltip("verdict:N", title="verdict"),
+                    alt.Tooltip("n_pairs:Q", title="paired replicates"),
+                ],
+                drawn_with="mean_difference",
+            ),
+            width="stretch",
+        )
     st.caption(
-        f"Each metric of {escaped(one)} minus {escaped(two)}: the point the mean paired "
-        "difference, the bar "
-        "its 95% interval (none when the note says why). The table gives p and p after "
-        "Benjamini-Hochberg over every comparison of the run."
+        f"Each metric of {escaped(one)} minus {escaped(two)}, one chart per unit: the point the "
+        "mean paired difference, the bar its 95% interval (none when the note says why). The "
+        "table gives p and p after Benjamini-Hochberg over every comparison of the run."
     )
     show_table(
         rows,
