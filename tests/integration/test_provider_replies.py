@@ -100,7 +100,7 @@ def test_a_malformed_reply_that_persists_ends_as_one_recorded_line(
     with pytest.raises(ProviderError) as caught:
         play(config(project, route, max_retries=1), project)
     message = str(caught.value)
-    assert "\n" not in message and "after 1 retries" in message
+    assert "\n" not in message and "after 1 retry:" in message
     assert "AttributeError" not in message and "internal error" not in message
     (call,) = lines(project, "calls.jsonl")
     assert call["status"] == "error" and call["transport_retries"] == 1
