@@ -69,11 +69,17 @@ def page(run_dir: Path, manifest: RunManifest) -> None:
     scores = run_reader.mart(run_dir, PDMart.TOURNAMENT_MATCH_SCORES, "not is_self_play")
     if not scores.empty:
         st.altair_chart(charts.standings_spread(scores, table), width="stretch")
+        spread = (
+            "A box per agent (self-play left out; more than "
+            f"{charts.MOST_POINTS_PER_AGENT} matches an agent): the quartiles of its score per "
+            "round across its matches and replicates, the whiskers its lowest and highest"
+            if charts.spread_as_boxes(scores)
+            else "A point per match (self-play left out): the spread of an agent's score per "
+            "round across its matches and replicates"
+        )
         st.caption(
-            "A point per match (self-play left out): the spread of an agent's score per round "
-            "across its matches and replicates; the black tick its mean, the number above, "
-            "and the black bar its 95% interval over replicates (none where the table says "
-            "why)."
+            f"{spread}; the black tick its mean, the number above, and the black bar its 95% "
+            "interval over replicates (none where the table says why)."
         )
     st.subheader("Payoff matrix")
     st.caption("Mean score per round of the row agent against the column opponent.")
