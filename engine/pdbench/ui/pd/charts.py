@@ -344,7 +344,7 @@ def _spread_boxes(scores: pd.DataFrame, order: list[str], title: str) -> alt.Lay
     box = base.mark_bar(size=18, opacity=0.45).encode(
         x=alt.X("q1:Q", title=title), x2=alt.X2("q3:Q")
     )
-    return alt.layer(whiskers, box)
+    return alt.LayerChart(layer=[whiskers, box])
 
 
 def standings_spread(scores: pd.DataFrame, standings: pd.DataFrame) -> alt.LayerChart:
