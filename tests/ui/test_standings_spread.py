@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pandas as pd
-from pdbench.ui.pd import charts
+from pdbench.ui.pd import standings_chart as charts
 
 
 def _scores(matches_per_agent: int) -> pd.DataFrame:

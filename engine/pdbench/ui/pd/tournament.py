@@ -13,7 +13,7 @@ from pdbench.pd.marts import PDMart
 from pdbench.storage.schema import RunManifest
 from pdbench.ui import run_reader
 from pdbench.ui.page_parts import nothing_to_show, show_table
-from pdbench.ui.pd import charts
+from pdbench.ui.pd import charts, standings_chart
 
 __all__ = ["STANDINGS_COLUMNS", "is_round_robin", "page"]
 
@@ -68,12 +68,13 @@ def page(run_dir: Path, manifest: RunManifest) -> None:
     show_table(table, columns, pinned=("overall_rank", "agent"), height=35 * (len(table) + 1) + 3)
     scores = run_reader.mart(run_dir, PDMart.TOURNAMENT_MATCH_SCORES, "not is_self_play")
     if not scores.empty:
-        st.altair_chart(charts.standings_spread(scores, table), width="stretch")
+        st.altair_chart(standings_chart.standings_spread(scores, table), width="stretch")
         spread = (
             "A box per agent (self-play left out; more than "
-            f"{charts.MOST_POINTS_PER_AGENT} matches an agent): the quartiles of its score per "
-            "round across its matches and replicates, the whiskers its lowest and highest"
-            if charts.spread_as_boxes(scores)
+            f"{standings_chart.MOST_POINTS_PER_AGENT} matches an agent): the quartiles of its "
+            "score per round across its matches and replicates, the whiskers its lowest and "
+            "highest"
+            if standings_chart.spread_as_boxes(scores)
             else "A point per match (self-play left out): the spread of an agent's score per "
             "round across its matches and replicates"
         )
