@@ -12,25 +12,39 @@ agent_rounds as (
     where match_status = 'ok'
 ),
 
+-- the round of the opponent's first defection in each match, grouped rather than a window
+-- over the rounds in order: the previous round is already a column of the rounds, and a
+-- window would sort every round of the run once more
+opponent_first_defections as (
+    select
+        match_id,
+        side,
+        min(round_index) filter (where opponent_action = 'D')
+            as opponent_first_defection_round
+    from agent_rounds
+    group by match_id, side
+),
+
 with_context as (
     select
-        condition,
-        side,
-        agent as agent_name,
-        kind,
-        intended_action,
-        is_valid,
+        agent_rounds.condition,
+        agent_rounds.side,
+        agent_rounds.agent as agent_name,
+        agent_rounds.kind,
+        agent_rounds.intended_action,
+        agent_rounds.is_valid,
         coalesce(
-            lag(action) over match_side || lag(opponent_action) over match_side, 'FIRST'
+            agent_rounds.previous_action || agent_rounds.opponent_previous_action, 'FIRST'
         ) as previous_round,
         coalesce(
-            bool_or(opponent_action = 'D') over (
-                match_side rows between unbounded preceding and 1 preceding
-            ),
+            opponent_first_defections.opponent_first_defection_round < agent_rounds.round_index,
             false
         ) as opponent_has_defected
     from agent_rounds
-    window match_side as (partition by match_id, side order by round_index)
+    inner join opponent_first_defections
+        on
+            agent_rounds.match_id = opponent_first_defections.match_id
+            and agent_rounds.side = opponent_first_defections.side
 ),
 
 context_counts as (
