@@ -1,5 +1,6 @@
 """A run folder's name is data: it never runs as SQL and is never read as a file pattern, in
-dbt's build and in pdbench's own reads of the marts (pdbench.storage.duckdb_paths)."""
+dbt's build and in pdbench's own reads of the marts and records (pdbench.storage.duckdb_paths);
+nor does the spill folder of a build by hand."""
 
 from __future__ import annotations
 
@@ -98,15 +99,35 @@ def test_a_run_folder_named_as_a_pattern_builds_its_own_records(tmp_path: Path):
     assert not (tmp_path / "exp1" / "aggregates.parquet").exists()
 
 
-def test_a_by_hand_build_refuses_a_run_folder_duckdb_would_misread(tmp_path: Path):
-    run_dir = write_run_dir(tmp_path / "exp[1]", [PlannedMatch("c", 0, "CC", "CC")])
-    env = {**os.environ, "PDBENCH_RUN_DIR": str(run_dir), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+def _build_by_hand(run_dir: Path, tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``dbt build`` of the run's rounds by hand, from the dbt project's folder."""
+    environment = {**os.environ, "PDBENCH_RUN_DIR": str(run_dir), **env,
+                   "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}  # fmt: skip
     dbt = Path(sys.executable).parent / "dbt"
-    done = subprocess.run(
+    return subprocess.run(
         [str(dbt), "build", "--select", "stg_pd_rounds", "--no-version-check",
          "--target-path", str(tmp_path / "target"), "--log-path", str(tmp_path / "logs")],
-        cwd=DBT_PROJECT_DIR, env=env, capture_output=True, text=True, check=False,
+        cwd=DBT_PROJECT_DIR, env=environment, capture_output=True, text=True, check=False,
     )  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "character"), [("exp[1]", "["), (INJECTION, "'")])
+def test_a_by_hand_build_refuses_a_run_folder_duckdb_would_misread(
+    tmp_path: Path, name: str, character: str
+):
+    run_dir = write_run_dir(tmp_path / name, [PlannedMatch("c", 0, "CC", "CC")])
+    done = _build_by_hand(run_dir, tmp_path)
     assert done.returncode != 0
-    assert "holds [, which DuckDB would read as SQL or as a file pattern" in done.stdout
+    assert f"holds {character}, which DuckDB would read as SQL or as a file pattern" in done.stdout
     assert not (run_dir / PDFiles.ROUNDS).with_suffix(".parquet").exists()
+    assert not list(tmp_path.rglob("PWNED*"))
+    assert not list(DBT_PROJECT_DIR.rglob("PWNED*"))
+
+
+def test_a_by_hand_builds_spill_folder_named_as_sql_runs_none_of_it(tmp_path: Path):
+    run_dir = write_run_dir(tmp_path / "run", [PlannedMatch("c", 0, "CC", "CC")])
+    spill = f"{tmp_path}/spill'; copy (select 42 as pwned) to '{tmp_path}/PWNED.csv'; select '"
+    done = _build_by_hand(run_dir, tmp_path, PDBENCH_DUCKDB_TEMP_DIR=spill)
+    assert done.returncode == 0, done.stdout
+    assert not list(tmp_path.rglob("PWNED*"))
+    assert not list(DBT_PROJECT_DIR.rglob("PWNED*"))
