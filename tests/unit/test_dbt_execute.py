@@ -180,6 +180,27 @@ def test_a_run_folder_is_named_in_errors_by_its_own_path(tmp_path: Path) -> None
     assert not list(tmp_path.rglob("*.parquet"))
 
 
+def test_a_seed_is_read_from_its_own_file_whatever_its_folders_name(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    # a checkout in a folder named as a pattern, beside the folder the pattern matches
+    for folder, value in (("seeds[1]", 7), ("seeds1", 1)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "s.csv").write_text(f"v\n{value}\n")
+    seed = Node(
+        unique_id="seed.p.s", resource_type="seed", name="s", tags=("g",), materialized="seed",
+        depends_on=(), compiled_code="", relation_name='"memory"."main"."s"',
+        seed_file=str(tmp_path / "seeds[1]" / "s.csv"),
+    )  # fmt: skip
+    mart = replace(
+        _model("g_seeded", 'select v from "memory"."main"."s"', materialized="parquet_copy",
+               location="seeded.parquet"),
+        depends_on=(seed.unique_id,),
+    )  # fmt: skip
+    execute(CompiledProject((seed, mart), (ROUNDS,)), DbtRequest("build", run_dir, "tag:g"))
+    assert _rows(run_dir / "seeded.parquet") == [(7,)]
+
+
 def test_selection_follows_dbt_selectors() -> None:
     project = _project()
     assert selected(project, "+g_totals", None) == {
