@@ -350,6 +350,40 @@ def test_a_compilation_in_a_folder_others_may_write_in_is_never_read(
         dbt_compile.compiled_project(project, None)
 
 
+def test_dbt_compiles_into_a_new_private_folder_and_its_parse_is_read_only_from_there(
+    tmp_path: Path, own_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _fake_project(tmp_path / "one", "select 1")
+    # a parse planted where dbt looks by default: the project's own target folder
+    (project / "target").mkdir()
+    (project / "target" / dbt_compile.PARTIAL_PARSE).write_bytes(b"planted")
+    seen: dict[str, object] = {}
+
+    def dbt(arguments: list[str], env: object) -> tuple[int, str]:
+        target = Path(arguments[arguments.index("--target-path") + 1])
+        seen.update(target=target, found=target.exists())
+        target.mkdir()
+        (target / "manifest.json").write_text(json.dumps({"nodes": {}, "sources": {}}))
+        (target / dbt_compile.PARTIAL_PARSE).write_bytes(b"dbt's own")
+        return 0, ""
+
+    monkeypatch.setattr(dbt_compile, "run_dbt_cli", dbt)
+    dbt_compile.compiled_project(project, None)
+    where = dbt_compile.compiled_dir(project, None)
+    target = seen["target"]
+    assert isinstance(target, Path)
+    assert seen["found"] is False  # dbt starts from no saved parse
+    assert target.parent.parent == where.parent  # a new folder of the private cache
+    assert where.parent.stat().st_uid == os.getuid()
+    assert not where.parent.stat().st_mode & 0o022
+    parse = dbt_compile.saved_parse(project, None)
+    assert parse == where / "target" / dbt_compile.PARTIAL_PARSE
+    assert parse.read_bytes() == b"dbt's own"
+    # once others may write in the cache, its parse is never handed to dbt
+    os.chmod(where.parent, 0o777)
+    assert dbt_compile.saved_parse(project, None) is None
+
+
 def test_with_the_results_folder_set_each_node_s_seconds_are_written(
     run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
