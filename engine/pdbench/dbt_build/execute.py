@@ -338,7 +338,7 @@ class _Build:
             columns = ", ".join(f"{sql_string(k)}: {sql_string(v)}" for k, v in types.items())
             con.execute(
                 f"create or replace table {node.relation_name} as select * from read_csv("
-                f"{sql_string(str(node.seed_file))}, header = true"
+                f"{sql_string(duckdb_path(Path(str(node.seed_file))))}, header = true"
                 + (f", types = {{{columns}}}" if columns else "")
                 + ")"
             )
