@@ -6,8 +6,9 @@ SQL of a small run costs less than that. The statements are those of the project
 materializations, one fresh in-memory database per build:
 
 - first the on-run-start hooks of ``dbt_project.yml`` as compiled (the statistics' macros,
-  ``macros/statistics.sql``; those that need a run compile to nothing without one), then the
-  build's own spill folder and DuckDB threads;
+  ``macros/statistics.sql``, and the hash of the seeded draws, ``macros/hashing.sql``; those
+  that need a run compile to nothing without one), then the build's own spill folder and
+  DuckDB threads;
 - the run's macros (``dbt_project/macros/run_dir.sql``): ``pdbench_run_dir()`` and, per
   record file, ``pdbench_files_<file>()``, with paths DuckDB reads as plain files
   (:func:`pdbench.storage.duckdb_paths.duckdb_path`);

@@ -1,24 +1,24 @@
--- For every compared pair of conditions and every metric defined in at least one common
--- replicate: the mean paired difference (condition_1 minus condition_2), a two-sided
--- sign-flip p-value and the 95% interval that inverts the same test, so that the interval
--- excludes 0 exactly when p <= 0.05 (docs/pd_intervals.md, "Which interval, which p-value").
---
--- Flipping the signs of a subset S of the differences d moves their sum below the observed
--- one exactly when sum over S of (d - delta) >= 0, i.e. when the mean of d over S is at least
--- delta. So the one-sided p-values of "the mean difference is delta" count subset means:
--- p_greater(delta) = (u + #{subset means <= delta}) / N and p_less the same with >=, over the
--- N flips (u: flips that negate no defined difference, and, with random flips, the observed
--- sample itself counted once more: (1 + count) / (1 + B)). The p-value is
--- min(1, 2 min(p_greater(0), p_less(0))); the interval is every delta whose two-sided p is
--- above 0.05: from the (c + 1)-th smallest subset mean to the (c + 1)-th largest, with
--- c = floor(N / 40) - u (Hartigan's subset means). When c < 0 no delta can be rejected (5
--- replicates or fewer: p >= 2 / 32): NULL with the reason. Subset means are rounded to 9
--- decimals, and both the p-value and the interval read the rounded means. A pair of more
--- than pd_max_draws() common replicates gets the normal limit of the same test:
--- z = |sum d| / sqrt(sum d^2), p = erfc(z / sqrt(2)) in log space (never 0), and the
--- interval of every delta with |z(delta)| <= z(0.975): mean -+ z sqrt(SS / (n (n - z^2))),
--- SS the sum of squared deviations. So does a pair of more than pd_exact_flip_max() common
--- replicates in a run of more tests than random flips can serve (pd_uses_normal_limit).
+{#- For every compared pair of conditions and every metric defined in at least one common
+    replicate: the mean paired difference (condition_1 minus condition_2), a two-sided
+    sign-flip p-value and the 95% interval that inverts the same test, so that the interval
+    excludes 0 exactly when p <= 0.05 (docs/pd_intervals.md, "Which interval, which p-value").
+
+    Flipping the signs of a subset S of the differences d moves their sum below the observed
+    one exactly when sum over S of (d - delta) >= 0, i.e. when the mean of d over S is at least
+    delta. So the one-sided p-values of "the mean difference is delta" count subset means:
+    p_greater(delta) = (u + #{subset means <= delta}) / N and p_less the same with >=, over the
+    N flips (u: flips that negate no defined difference, and, with random flips, the observed
+    sample itself counted once more: (1 + count) / (1 + B)). The p-value is
+    min(1, 2 min(p_greater(0), p_less(0))); the interval is every delta whose two-sided p is
+    above 0.05: from the (c + 1)-th smallest subset mean to the (c + 1)-th largest, with
+    c = floor(N / 40) - u (Hartigan's subset means). When c < 0 no delta can be rejected (5
+    replicates or fewer: p >= 2 / 32): NULL with the reason. Subset means are rounded to 9
+    decimals, and both the p-value and the interval read the rounded means. A pair of more
+    than pd_max_draws() common replicates gets the normal limit of the same test:
+    z = |sum d| / sqrt(sum d^2), p = erfc(z / sqrt(2)) in log space (never 0), and the
+    interval of every delta with |z(delta)| <= z(0.975): mean -+ z sqrt(SS / (n (n - z^2))),
+    SS the sum of squared deviations. So does a pair of more than pd_exact_flip_max() common
+    replicates in a run of more tests than random flips can serve (pd_uses_normal_limit). -#}
 
 with
 
