@@ -446,7 +446,7 @@ def test_leaderboard_is_the_leaderboard_mart(arena_run: Path, monkeypatch: pytes
     for column in ("rank", "score", "ci_low", "ci_high", "rank_ci_low", "rank_ci_high"):
         for position, row in enumerate(board):
             assert _same(table[column].iloc[position], row[column]), column
-    assert _metrics(at)[f"Rank 1 · {board[0]['player']}"] == f"{board[0]['score']:.2f}"
+    assert _metrics(at)[f"Rank 1 · {board[0]['player']}"] == f"{board[0]['score']:.3f}"
 
 
 def test_the_leaderboard_shows_each_participants_role(
@@ -501,7 +501,7 @@ def test_the_leaderboard_shows_the_audience_scores_once_people_voted(
     for column in ("audience_score", "model_score", "audience_rank", "n_votes"):
         for position, row in enumerate(rows):
             assert _same(table[column].iloc[position], row[column]), column
-    assert any("Pearson -0.50" in caption.value for caption in at.caption)
+    assert any("Pearson -0.500" in caption.value for caption in at.caption)
     # a correlation over few answers and scores over 2 voted answers each say so
     assert any("few data" in caption.value for caption in at.caption)
     assert any("Few data" in warning.value for warning in at.warning)

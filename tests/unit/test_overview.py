@@ -143,7 +143,7 @@ def test_the_pd_overview_says_which_differences_hold_and_why_the_rest_do_not(pd_
         "Benjamini-Hochberg (BH p ≤ 0.05): cooperation, both agents is higher in tft_vs_alld "
         "than in grim_vs_wsls (+25.0 pp [+10.0, +40.0] 95% interval, first minus second; "
         "BH p 0.004; 12 pairs); B's payoff per round is lower in tft_vs_alld than in "
-        "grim_vs_wsls (-0.50 [-0.90, -0.10]"
+        "grim_vs_wsls (-0.500 [-0.900, -0.100]"
     )
     inconclusive = findings["inconclusive"].text
     assert inconclusive.startswith(

@@ -151,8 +151,10 @@ def _differences(run_dir: Path) -> list[Finding]:
 
 
 def _difference(row: dict[str, Any]) -> str:
-    name, unit = METRICS.get(row["metric"], (label(row["metric"]), ""))
-    difference = difference_text(row["mean_difference"], row["ci_low"], row["ci_high"], unit)
+    name, _unit = METRICS.get(row["metric"], (label(row["metric"]), ""))
+    difference = difference_text(
+        row["mean_difference"], row["ci_low"], row["ci_high"], row["metric"]
+    )
     p_bh = p_value_text(row["p_value_bh"])
     higher = "higher" if row["verdict"] == "higher" else "lower"
     return (

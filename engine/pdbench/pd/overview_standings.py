@@ -9,7 +9,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from pdbench.column_labels import MISSING
+from pdbench.column_labels import MISSING, number_spec
 from pdbench.findings import Finding, interval_text, read_rows
 from pdbench.number_text import plural
 from pdbench.pd.marts import PDMart
@@ -48,7 +48,7 @@ def _gap_text(pair: dict[str, Any]) -> str:
     +0.190, 5 replicates)``; without an interval, why."""
 
     def signed(value: float) -> str:
-        return f"{value:+.3f}"
+        return format(value, number_spec(_SCORE, signed=True))
 
     replicates = f"{pair['n_replicates']} replicate{'' if pair['n_replicates'] == 1 else 's'}"
     shown = f"{signed(pair['mean_difference'])} {_POINTS}"

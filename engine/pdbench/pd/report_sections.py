@@ -97,15 +97,17 @@ def _comparisons(run_dir: Path) -> Section | None:
     )  # fmt: skip
     if not rows:
         return None
-    name, unit = METRICS[_COOPERATION]
+    name, _unit = METRICS[_COOPERATION]
     forest = [
         ForestRow(
             label=f"{row['condition_1']} − {row['condition_2']}",
             value=row["mean_difference"],
             low=row["ci_low"],
             high=row["ci_high"],
-            text=f"{difference_text(row['mean_difference'], row['ci_low'], row['ci_high'], unit)}"
-            f", BH p {p_value_text(row['p_value_bh'])}",
+            text=difference_text(
+                row["mean_difference"], row["ci_low"], row["ci_high"], _COOPERATION
+            )
+            + f", BH p {p_value_text(row['p_value_bh'])}",
             is_real=row["verdict"] in ("higher", "lower"),
         )
         for row in rows[:SHOWN_COMPARISONS]

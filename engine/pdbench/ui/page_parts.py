@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
-from pdbench.column_labels import MISSING, format_cell, label, label_catalogue
+from pdbench.column_labels import MISSING, format_cell, label, label_catalogue, number_spec
 from pdbench.number_text import share_text
 from pdbench.ui.formats import ValueKind, format_value
 
@@ -71,9 +71,9 @@ def nothing_to_show(rows: pd.DataFrame, note: str) -> bool:
     return bool(rows.empty)
 
 
-def points_column(title: str) -> ColumnConfig:
-    """A table column of scores or points, two decimals."""
-    return st.column_config.NumberColumn(title, format="%.2f")
+def points_column(title: str, column: str = "score") -> ColumnConfig:
+    """A table column of scores or points, with the decimals the catalogue gives ``column``."""
+    return st.column_config.NumberColumn(title, format="%" + number_spec(column))
 
 
 def share_column(title: str) -> ColumnConfig:

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.column_labels import number_spec
 from pdbench.ui import run_reader
 from pdbench.ui.page_parts import nothing_to_show, show_table
 
@@ -31,10 +32,14 @@ def budget_chart(curves: pd.DataFrame) -> alt.LayerChart:
         tooltip=[
             "player:N",
             "budget:N",
-            alt.Tooltip("score:Q", format=".2f"),
+            alt.Tooltip("score:Q", format=number_spec("score")),
             "answer_tokens:Q",
             alt.Tooltip("answer_cost_usd:Q", title="answer cost (USD)", format=".4f"),
-            alt.Tooltip("score_gain_per_1k_tokens:Q", title="gain / 1k tokens", format=".2f"),
+            alt.Tooltip(
+                "score_gain_per_1k_tokens:Q",
+                title="gain / 1k tokens",
+                format=number_spec("score_gain_per_1k_tokens"),
+            ),
         ],
     )
     return alt.LayerChart(layer=[lines, points])

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.column_labels import number_spec
 from pdbench.ui import run_reader
 from pdbench.ui.arena.verdicts import few_data_column, few_data_warning
 from pdbench.ui.effect_chart import effect_intervals
@@ -74,7 +75,7 @@ def predicted_vs_actual(pairs: pd.DataFrame) -> alt.LayerChart:
         alt.Tooltip("player:N"),
         alt.Tooltip("answer_id:N"),
         alt.Tooltip("predicted_score:Q", title="predicted"),
-        alt.Tooltip("actual_score:Q", title="actual", format=".2f"),
+        alt.Tooltip("actual_score:Q", title="actual", format=number_spec("actual_score")),
     ]
     scale = alt.Scale(domain=[0, 10])
     points = (

@@ -14,6 +14,7 @@ import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.column_labels import format_cell
 from pdbench.model_text import escaped
 from pdbench.ui import run_reader
 from pdbench.ui.effect_chart import effect_intervals
@@ -111,8 +112,8 @@ def bradley_terry_section(run_dir: Path) -> None:
         row = agreement.iloc[0]
         st.caption(
             f"Agreement of the absolute and Bradley-Terry rankings over {int(row['n_players'])} "
-            f"players: Spearman's rho {row['spearman']:.2f}, Kendall's tau-b "
-            f"{row['kendall_tau']:.2f} (1 = the same order)."
+            f"players: Spearman's rho {format_cell('spearman', row['spearman'])}, Kendall's "
+            f"tau-b {format_cell('kendall_tau', row['kendall_tau'])} (1 = the same order)."
         )
 
 

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.arena.marts import SeriesMart
+from pdbench.column_labels import number_spec
 from pdbench.storage.duckdb_paths import duckdb_path
 from pdbench.ui import overview_page
 from pdbench.ui.page_parts import show_table
@@ -43,10 +44,14 @@ def progression_chart(progression: pd.DataFrame, *, adjusted: bool) -> alt.Layer
             alt.Tooltip("player:N", title="player"),
             alt.Tooltip("model:N", title="model"),
             alt.Tooltip("run_id:N", title="tournament run"),
-            alt.Tooltip(f"{score}:Q", title=title, format=".2f"),
-            alt.Tooltip(f"{low}:Q", title="95% low", format=".2f"),
-            alt.Tooltip(f"{high}:Q", title="95% high", format=".2f"),
-            alt.Tooltip("offset_score:Q", title="tournament offset", format="+.2f"),
+            alt.Tooltip(f"{score}:Q", title=title, format=number_spec(score)),
+            alt.Tooltip(f"{low}:Q", title="95% low", format=number_spec(score)),
+            alt.Tooltip(f"{high}:Q", title="95% high", format=number_spec(score)),
+            alt.Tooltip(
+                "offset_score:Q",
+                title="tournament offset",
+                format=number_spec("offset_score", signed=True),
+            ),
             alt.Tooltip("rank_in_tournament:Q", title="rank in the tournament"),
         ],
     )
