@@ -167,11 +167,13 @@ _PLAYERS = (
 
 def _standings(run_dir: Path, standings: str, players: str) -> None:
     """``standings``: value rows of (rank, agent, mean, low, high, note); every agent played
-    4 matches in 3 replicates. ``players``: value rows of the player comparisons."""
+    4 matches in 3 replicates, all policies (no fallback share). ``players``: value rows of
+    the player comparisons."""
     _write(
         run_dir / PDMart.TOURNAMENT_STANDINGS,
         "select *, 3::bigint as n_replicates, 1::bigint as n_wins, 1.0::double as median_rank, "
-        f"4::bigint as n_matches from (values {standings}) "
+        "4::bigint as n_matches, null::double as agent_fallback_move_share "
+        f"from (values {standings}) "
         f"t({_STANDINGS.removesuffix(', n_replicates, n_wins, median_rank, n_matches')})",
     )
     _write(

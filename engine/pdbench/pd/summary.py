@@ -13,7 +13,12 @@ from pdbench.config.loader import LoadedConfig
 from pdbench.number_text import p_value_text, plural, share_text
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
-from pdbench.pd.validity import fallback_counts, fallback_warnings
+from pdbench.pd.validity import (
+    fallback_counts,
+    fallback_warnings,
+    is_mostly_fallback,
+    standing_name,
+)
 from pdbench.tables import aligned, built_mart_rows, mart_rows, number
 
 __all__ = [
@@ -162,7 +167,7 @@ def standings_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     standings = mart_rows(
         run_dir / PDMart.TOURNAMENT_STANDINGS,
         columns=("overall_rank", "agent", "mean_score_per_round", "mean_score_per_round_ci_low",
-                 "mean_score_per_round_ci_high", "n_replicates"),
+                 "mean_score_per_round_ci_high", "n_replicates", "agent_fallback_move_share"),
         where="agent is not null",
         order_by="overall_rank, agent",
     )  # fmt: skip
@@ -179,17 +184,27 @@ def standings_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     }
     table = [("rank", "agent", "points per round [95% interval]", "replicates",
               "minus the next place [95% interval]", "verdict")]  # fmt: skip
-    for rank, agent, mean, low, high, n in standings:
+    for rank, agent, mean, low, high, n, fallback_share in standings:
         gap, verdict = "-", "-"
         if agent in following:
             other, difference, gap_low, gap_high, verdict = following[agent]
             gap = f"{_points_difference(difference, gap_low, gap_high)} ({other})"
-        table.append((str(rank), str(agent), _points_with_interval(mean, low, high), str(n), gap,
+        shown = standing_name(str(agent), fallback_share)
+        table.append((str(rank), shown, _points_with_interval(mean, low, high), str(n), gap,
                       str(verdict)))  # fmt: skip
+    marked = any(is_mostly_fallback(row[-1]) for row in standings)
     return [
         "standings (mean points per round over each agent's matches, self-play left out; "
         "intervals: Student's t over replicates):",
         *aligned(table),
+        *(
+            [
+                "mostly fallback moves: more than half of the agent's moves were its fallback "
+                "after invalid replies, so its place is its fallback's, not the model's play"
+            ]
+            if marked
+            else []
+        ),
         "",
     ]
 
