@@ -13,6 +13,7 @@ import streamlit as st
 from pdbench.arena.marts import ArenaMart
 from pdbench.column_labels import number_spec
 from pdbench.ui import run_reader
+from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.page_parts import nothing_to_show, show_table
 
 __all__ = ["budget_chart", "page"]
@@ -56,7 +57,21 @@ def page(run_dir: Path) -> None:
         "measures. A family is one player entry expanded by `budgets`; the frontier holds the "
         "players no other beat on both score and tokens."
     )
-    st.altair_chart(budget_chart(curves), width="stretch")
+    st.altair_chart(
+        budget_chart(curves),
+        width="stretch",
+        alt=chart_alt(
+            "Each player's score against the tokens it spent answering",
+            [
+                f"{mark} at {tokens} answer tokens"
+                for mark, tokens in zip(
+                    value_marks(curves, curves["player"], "score"),
+                    curves["answer_tokens"],
+                    strict=True,
+                )
+            ],
+        ),
+    )
     shown = [
         "player", "family_name", "budget", "score", "rank", "answer_tokens", "answer_cost_usd",
         "tokens_total", "cost_usd", "is_token_frontier", "score_gain_per_1k_tokens",

@@ -27,6 +27,7 @@ from pdbench.ui.arena.calibration import page_calibration
 from pdbench.ui.arena.diversity import page_diversity
 from pdbench.ui.arena.pairwise import bradley_terry_section, page_pairwise, score_arms_section
 from pdbench.ui.arena.tricks import page_tricks, trick_note
+from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import nothing_to_show, show_table
 from pdbench.ui.run_check import ViewableRun
@@ -163,7 +164,15 @@ def _page_leaderboard(run_dir: Path) -> None:
     if len(ranked) > 1:
         _podium(runner_up, 2, ranked.iloc[1])
     _insufficient_data_note(board[~board.index.isin(ranked.index)])
-    st.altair_chart(charts.leaderboard_intervals(board), width="stretch")
+    scored = board.dropna(subset=["score"])
+    st.altair_chart(
+        charts.leaderboard_intervals(board),
+        width="stretch",
+        alt=chart_alt(
+            "Leaderboard, each player's score with its 95% bootstrap interval, best on top",
+            value_marks(scored, scored["player"], "score"),
+        ),
+    )
     show_table(board, LEADERBOARD_COLUMNS, pinned=("rank", "player"))
     bradley_terry_section(run_dir)
     audience_section(run_dir)
@@ -181,7 +190,23 @@ def _bias(run_dir: Path) -> None:
         "inflates the player; blue: deflates. ⚑ and a black border: flagged by the "
         "permutation test (Benjamini-Hochberg q ≤ the run's FDR)."
     )
-    st.altair_chart(charts.bias_heatmap(bias), width="stretch")
+    st.altair_chart(
+        charts.bias_heatmap(bias),
+        width="stretch",
+        alt=chart_alt(
+            "Judge by player heat map of the relative deviation, points (flagged pairs marked)",
+            value_marks(
+                bias,
+                [
+                    f"{judge} on {player}{' (flagged)' if flagged else ''}"
+                    for judge, player, flagged in zip(
+                        bias["judge"], bias["player"], bias["is_flagged"].fillna(False), strict=True
+                    )
+                ],
+                "relative_deviation",
+            ),
+        ),
+    )
     flagged = bias[bias["is_flagged"].fillna(False)]
     if not flagged.empty:
         st.markdown("**Flagged pairs**, most anomalous first")
@@ -303,7 +328,16 @@ def _page_calls(run_dir: Path) -> None:
     calls = run_reader.mart(run_dir, ArenaMart.CALLS_SUMMARY)
     if nothing_to_show(calls, "No provider calls were recorded."):
         return
-    st.altair_chart(charts.calls_by_phase(calls), width="stretch")
+    st.altair_chart(
+        charts.calls_by_phase(calls),
+        width="stretch",
+        alt=chart_alt(
+            "Provider calls by phase and player",
+            value_marks(
+                calls, calls["player"].astype(str) + " " + calls["phase"].astype(str), "n_calls"
+            ),
+        ),
+    )
     show_table(calls, pinned=("player", "phase"))
 
 

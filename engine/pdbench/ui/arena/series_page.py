@@ -14,6 +14,7 @@ from pdbench.arena.marts import SeriesMart
 from pdbench.column_labels import number_spec
 from pdbench.storage.duckdb_paths import duckdb_path
 from pdbench.ui import overview_page
+from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.page_parts import show_table
 from pdbench.ui.palette import name_scale
 
@@ -100,7 +101,22 @@ def page(series_dir: Path) -> None:
         help="Subtract how much easier the tournament scored its anchors: the players of "
         "every tournament.",
     )
-    st.altair_chart(progression_chart(progression, adjusted=adjusted), width="stretch")
+    score = "adjusted_score" if adjusted else "score"
+    st.altair_chart(
+        progression_chart(progression, adjusted=adjusted),
+        width="stretch",
+        alt=chart_alt(
+            f"Each player's {'adjusted ' if adjusted else ''}score by tournament, with its 95% "
+            "interval",
+            value_marks(
+                progression,
+                progression["player"].astype(str)
+                + " in tournament "
+                + progression["tournament_index"].astype(str),
+                score,
+            ),
+        ),
+    )
     offsets = progression.drop_duplicates("tournament_index")[
         ["tournament_index", "run_id", "offset_score", "n_anchors"]
     ]

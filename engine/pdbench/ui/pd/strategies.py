@@ -13,6 +13,7 @@ from pdbench.column_labels import number_spec
 from pdbench.model_text import escaped
 from pdbench.pd.marts import PDMart
 from pdbench.ui import run_reader
+from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.page_parts import nothing_to_show, show_table
 
 __all__ = ["fingerprint_heatmap", "page"]
@@ -123,7 +124,21 @@ def _fingerprints(run_dir: Path) -> None:
     )
     for agent, rows in points.groupby("agent_name", sort=True):
         st.markdown(f"**{escaped(agent)}**")
-        st.altair_chart(fingerprint_heatmap(rows), width="content")
+        st.altair_chart(
+            fingerprint_heatmap(rows),
+            width="content",
+            alt=chart_alt(
+                f"{agent}'s fingerprint, mean score per round against each probe (x, y)",
+                value_marks(
+                    rows,
+                    [
+                        f"({x:g}, {y:g})"
+                        for x, y in zip(rows["probe_x"], rows["probe_y"], strict=True)
+                    ],
+                    "mean_score_per_round",
+                ),
+            ),
+        )
 
 
 def page(run_dir: Path) -> None:

@@ -14,6 +14,7 @@ from pdbench.pd.marts import PDMart
 from pdbench.pd.validity import is_mostly_fallback, standing_name
 from pdbench.storage.schema import RunManifest
 from pdbench.ui import run_reader
+from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.page_parts import nothing_to_show, show_table
 from pdbench.ui.pd import charts, standings_chart
 
@@ -95,7 +96,15 @@ def page(run_dir: Path, manifest: RunManifest) -> None:
     )
     scores = run_reader.mart(run_dir, PDMart.TOURNAMENT_MATCH_SCORES, "not is_self_play")
     if not scores.empty:
-        st.altair_chart(standings_chart.standings_spread(scores, table), width="stretch")
+        st.altair_chart(
+            standings_chart.standings_spread(scores, table),
+            width="stretch",
+            alt=chart_alt(
+                "Each agent's score per round across its matches and replicates, with its mean "
+                "and 95% interval; means",
+                value_marks(table, table["agent"], "mean_score_per_round"),
+            ),
+        )
         spread = (
             "A box per agent (self-play left out; more than "
             f"{standings_chart.MOST_POINTS_PER_AGENT} matches an agent): the quartiles of its "
@@ -112,7 +121,18 @@ def page(run_dir: Path, manifest: RunManifest) -> None:
     st.subheader("Payoff matrix")
     st.caption("Mean score per round of the row agent against the column opponent.")
     matrix = run_reader.mart(run_dir, PDMart.TOURNAMENT_PAYOFF_MATRIX)
-    st.altair_chart(charts.payoff_heatmap(matrix, table["agent"].tolist()), width="content")
+    st.altair_chart(
+        charts.payoff_heatmap(matrix, table["agent"].tolist()),
+        width="content",
+        alt=chart_alt(
+            "Payoff matrix, mean score per round of each agent against each opponent",
+            value_marks(
+                matrix,
+                matrix["agent"].astype(str) + " against " + matrix["opponent"].astype(str),
+                "mean_score_per_round",
+            ),
+        ),
+    )
     noise = run_reader.mart(run_dir, PDMart.TOURNAMENT_NOISE_RESPONSES)
     if not noise.empty:
         st.subheader("Responses to noise")
