@@ -1,7 +1,7 @@
 """The paired differences of two conditions a run did not compare, read from the replicate
 rows of ``aggregates.parquet`` (no replay): the very test of ``comparisons.parquet``, the
-DuckDB macro ``paired_sign_flip_test`` of the project's statistics macros
-(``dbt_project/macros/statistics.sql``) that ``int_pd_paired_differences`` calls, here with
+DuckDB macro ``paired_sign_flip_test`` (``dbt_project/macros/sign_flip_test.sql``, over the
+statistics macros of ``statistics.sql``) that ``int_pd_paired_differences`` calls, here with
 every subset of the sign flips enumerated up to :data:`EXACT_FLIP_MAX` common replicates (as
 the mart's default); past it, the normal limit of the sign-flip test. No Benjamini-Hochberg:
 the pair is outside the run's family of comparisons."""
@@ -22,8 +22,12 @@ __all__ = ["EXACT_FLIP_MAX", "paired_differences"]
 EXACT_FLIP_MAX = 12
 """The most common replicates whose 2^n sign flips are all enumerated."""
 
-_STATISTICS = DBT_PROJECT_DIR / "macros" / "statistics.sql"
-_BODY = re.compile(r"\{% macro define_statistics\(\) -%\}(.*?)\{%- endmacro %\}", re.DOTALL)
+_MACROS = (
+    (DBT_PROJECT_DIR / "macros" / "statistics.sql", "define_statistics"),
+    (DBT_PROJECT_DIR / "macros" / "sign_flip_test.sql", "define_sign_flip_test"),
+)
+"""The on-run-start hooks whose statements the query needs, in their order: the statistics
+macros, then the sign-flip test that calls them."""
 
 _QUERY = """
 with
@@ -121,11 +125,16 @@ order by metric
 
 
 def _statistics() -> str:
-    """The statements of the project's statistics macros, as the build runs them."""
-    match = _BODY.search(_STATISTICS.read_text(encoding="utf-8"))
-    if match is None:  # pragma: no cover - the project's own file
-        raise RuntimeError(f"{_STATISTICS}: define_statistics() not found")
-    return match.group(1)
+    """The statements of the project's statistics macros and of its sign-flip test, as the
+    build's on-run-start hooks run them."""
+    statements = []
+    for path, name in _MACROS:
+        body = re.compile(rf"\{{% macro {name}\(\) -%\}}(.*?)\{{%- endmacro %\}}", re.DOTALL)
+        match = body.search(path.read_text(encoding="utf-8"))
+        if match is None:  # pragma: no cover - the project's own files
+            raise RuntimeError(f"{path}: {name}() not found")
+        statements.append(match.group(1))
+    return "\n".join(statements)
 
 
 def paired_differences(

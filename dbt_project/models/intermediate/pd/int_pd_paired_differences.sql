@@ -2,7 +2,7 @@
 -- replicate: the mean paired difference (condition_1 minus condition_2), a two-sided
 -- sign-flip p-value and the 95% interval that inverts the same test, so that the interval
 -- excludes 0 exactly when p <= 0.05 (docs/pd_intervals.md, "Which interval, which p-value").
--- The test is the DuckDB macro paired_sign_flip_test (macros/statistics.sql), which
+-- The test is the DuckDB macro paired_sign_flip_test (macros/sign_flip_test.sql), which
 -- `pdbench compare` also runs on a pair the run did not compare. A pair of more than
 -- pd_max_draws() common replicates gets the normal limit of the same test, and so does a
 -- pair of more than pd_exact_flip_max() common replicates in a run of more tests than random
