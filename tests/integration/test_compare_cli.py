@@ -71,10 +71,8 @@ def test_the_difference_first_minus_second_with_its_interval_and_p(run_dir: Path
     # A's fallback moves: 25% in alpha (an LLM), none to count for a policy
     assert cells[8] == "25.0%; — | —; —"
     payoff = _row(result.output, "A's payoff per round")
-    assert payoff[:2] == ["points/round", "0.00"]
-    # 0.625 shows with two decimals: 0.62 or 0.63, whichever way the float falls
-    assert payoff[2] in {"0.62", "0.63"}
-    assert payoff[3] in {"-0.62 [—]", "-0.63 [—]"}
+    # points per round with the catalogue's 3 decimals: 0.625, not 0.62 or 0.63
+    assert payoff[:4] == ["points/round", "0.000", "0.625", "-0.625 [—]"]
     assert (
         "no interval (—): too few replicates for a 95% interval of the sign-flip test"
         in result.output.splitlines()

@@ -14,8 +14,9 @@ from typing import Any
 
 import duckdb
 
+from pdbench.column_labels import format_cell, label_catalogue, number_spec
 from pdbench.errors import RunDirError, unknown
-from pdbench.number_text import p_value_text, plural, share_text
+from pdbench.number_text import p_value_text, plural
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.duckdb_paths import duckdb_path
@@ -278,8 +279,8 @@ def _table(
         label, unit = METRICS.get(d.metric, (d.metric.replace("_", " "), ""))
         fallback = " | ".join(_fallback(means, name) for name in (first, second))
         table.append((
-            label, unit, mean_text(means.get((first, d.metric)), unit),
-            mean_text(means.get((second, d.metric)), unit), _interval(d, unit), str(d.n_pairs),
+            label, unit, mean_text(means.get((first, d.metric)), d.metric),
+            mean_text(means.get((second, d.metric)), d.metric), _interval(d), str(d.n_pairs),
             p_value_text(d.p), _MISSING if d.p_bh is None else p_value_text(d.p_bh),
             d.verdict(), fallback,
         ))  # fmt: skip
@@ -287,31 +288,39 @@ def _table(
 
 
 def _fallback(means: dict[tuple[str, str], Any], condition: str) -> str:
-    shares = [means.get((condition, f"fallback_move_share_{side}")) for side in "ab"]
-    return "; ".join(mean_text(share, RATE) for share in shares)
+    columns = [f"fallback_move_share_{side}" for side in "ab"]
+    return "; ".join(mean_text(means.get((condition, column)), column) for column in columns)
 
 
-def mean_text(value: float | None, unit: str) -> str:
-    """A mean in its unit: a rate as a percentage, anything else with two decimals."""
-    if value is None:
-        return _MISSING
-    return share_text(value) if unit == RATE else f"{value:.2f}"
+def mean_text(value: float | None, column: str) -> str:
+    """A mean of ``column`` as the catalogue writes it: a rate as a percentage, a number with
+    its decimals (points: 3)."""
+    return _MISSING if value is None else format_cell(column, value)
 
 
-def _signed(value: float, unit: str) -> str:
-    """A difference: a rate in percentage points, anything else with two decimals."""
-    return f"{100 * value:+.1f}" if unit == RATE else f"{value:+.2f}"
+def _is_rate(column: str) -> bool:
+    found = label_catalogue().get(column)
+    return found is not None and found.format == "percent"
 
 
-def _interval(d: _Difference, unit: str) -> str:
-    return difference_text(d.mean, d.low, d.high, unit)
+def _signed(value: float, column: str) -> str:
+    """A difference of ``column``: a rate in percentage points, anything else with the
+    catalogue's decimals."""
+    if _is_rate(column):
+        return f"{100 * value:+.1f}"
+    return format(value, number_spec(column, signed=True))
 
 
-def difference_text(mean: float, low: float | None, high: float | None, unit: str) -> str:
-    """A paired difference in its unit with its interval: ``+62.5 pp [+50.0, +75.0]`` (a
-    rate, in percentage points), ``+1.20 [+0.40, +2.00]``; ``[—]`` without an interval."""
-    suffix = " pp" if unit == RATE else ""
-    text = _signed(mean, unit) + suffix
+def _interval(d: _Difference) -> str:
+    return difference_text(d.mean, d.low, d.high, d.metric)
+
+
+def difference_text(mean: float, low: float | None, high: float | None, column: str) -> str:
+    """A paired difference of ``column`` with its interval: ``+62.5 pp [+50.0, +75.0]`` (a
+    rate, in percentage points), ``+1.200 [+0.400, +2.000]`` (the catalogue's decimals);
+    ``[—]`` without an interval."""
+    suffix = " pp" if _is_rate(column) else ""
+    text = _signed(mean, column) + suffix
     if low is None or high is None:
         return f"{text} [{_MISSING}]"
-    return f"{text} [{_signed(low, unit)}, {_signed(high, unit)}]"
+    return f"{text} [{_signed(low, column)}, {_signed(high, column)}]"

@@ -16,6 +16,7 @@ from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.pd.report_methods import fallback_section, methods_section, setup_sections
+from pdbench.pd.validity import standing_name
 from pdbench.report_svg import (
     ForestRow,
     Section,
@@ -97,15 +98,17 @@ def _comparisons(run_dir: Path) -> Section | None:
     )  # fmt: skip
     if not rows:
         return None
-    name, unit = METRICS[_COOPERATION]
+    name, _unit = METRICS[_COOPERATION]
     forest = [
         ForestRow(
             label=f"{row['condition_1']} − {row['condition_2']}",
             value=row["mean_difference"],
             low=row["ci_low"],
             high=row["ci_high"],
-            text=f"{difference_text(row['mean_difference'], row['ci_low'], row['ci_high'], unit)}"
-            f", BH p {p_value_text(row['p_value_bh'])}",
+            text=difference_text(
+                row["mean_difference"], row["ci_low"], row["ci_high"], _COOPERATION
+            )
+            + f", BH p {p_value_text(row['p_value_bh'])}",
             is_real=row["verdict"] in ("higher", "lower"),
         )
         for row in rows[:SHOWN_COMPARISONS]
@@ -215,18 +218,23 @@ def _per_agent(run_dir: Path) -> Section | None:
 def _standings(run_dir: Path) -> Section | None:
     columns = ("overall_rank", "agent", "mean_score_per_round", "mean_score_per_round_ci_low",
                "mean_score_per_round_ci_high", "mean_score_per_round_ci_note", "n_wins",
-               "median_rank", "cooperation_rate", "n_matches", "n_replicates")  # fmt: skip
+               "median_rank", "cooperation_rate", "agent_fallback_move_share", "n_matches",
+               "n_replicates")  # fmt: skip
     rows = read_rows(
         run_dir / PDMart.TOURNAMENT_STANDINGS,
         columns,
         where="agent is not null",
         order_by="overall_rank, agent",
     )
+    for row in rows:
+        row["agent"] = standing_name(row["agent"], row["agent_fallback_move_share"])
     return table_section(
         "Round-robin standings",
         "Mean score per round over an agent's matches except self-play, with its 95% "
         "interval (Student's t over the replicates' mean scores: each replicate replays the "
-        "whole round robin); wins; median rank across replicates.",
+        "whole round robin); wins; median rank across replicates. An agent marked mostly "
+        "fallback moves played its fallback after invalid replies in more than half its "
+        "moves: its place is its fallback's, not the model's play.",
         columns,
         rows,
         per_agent=True,

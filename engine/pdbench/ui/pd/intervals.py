@@ -12,9 +12,11 @@ import streamlit as st
 
 from pdbench.column_labels import format_cell, label
 from pdbench.model_text import escaped
+from pdbench.pd.compare import difference_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.ui import run_reader
+from pdbench.ui.chart_text import chart_alt
 from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, show_table
 
@@ -227,6 +229,20 @@ def difference(run_dir: Path, conditions: list[str]) -> None:
                 drawn_with="mean_difference",
             ),
             width="stretch",
+            alt=chart_alt(
+                f"{panel}: first condition minus second, paired, with 95% intervals",
+                [
+                    f"{name} {difference_text(mean, low, high, metric)}"
+                    for name, metric, mean, low, high in zip(
+                        panel_rows["metric_label"],
+                        panel_rows["metric"],
+                        panel_rows["mean_difference"],
+                        panel_rows["ci_low"],
+                        panel_rows["ci_high"],
+                        strict=True,
+                    )
+                ],
+            ),
         )
     st.caption(
         f"Each metric of {escaped(one)} minus {escaped(two)}, one chart per unit: the point the "
