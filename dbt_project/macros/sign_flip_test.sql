@@ -41,6 +41,7 @@ per_metric as (
         sum(difference order by replicate) as sum_of_differences,
         sum(difference * difference order by replicate) as sum_of_squares,
         var_pop(difference order by replicate) as variance,
+        stddev_samp(difference order by replicate) as sd_difference,
         bool_or(is_normal_limit) as is_normal_limit
     from query_table(paired)
     group by condition_1, condition_2, metric
@@ -149,6 +150,7 @@ select
     per_metric.metric,
     per_metric.n_pairs,
     per_metric.mean_difference,
+    per_metric.sd_difference,
     case
         when per_metric.n_pairs < 2 or round(per_metric.variance, 12) = 0 then null
         when per_metric.is_normal_limit

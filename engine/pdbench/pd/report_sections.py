@@ -7,12 +7,14 @@ matrix of a round robin, and the methods. Values of the marts and the manifest o
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pdbench.column_labels import MISSING, format_cell, label
 from pdbench.findings import bracket_text, read_rows
 from pdbench.metric_catalogue import INTERVAL_METHODS
 from pdbench.number_text import plural
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
+from pdbench.pd.detectable import detectable_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.pd.report_methods import fallback_section, methods_section, setup_sections
@@ -92,7 +94,8 @@ def _comparisons(run_dir: Path) -> Section | None:
     rows = read_rows(
         run_dir / PDMart.COMPARISONS,
         ("condition_1", "condition_2", "mean_difference", "ci_low", "ci_high", "p_value_bh",
-         "verdict", "n_pairs"),
+         "verdict", "n_pairs", "family", "minimum_detectable_difference",
+         "replicates_for_interval"),
         where=f"metric = '{_COOPERATION}'",
         order_by="p_value_bh, condition_1, condition_2",
     )  # fmt: skip
@@ -108,7 +111,8 @@ def _comparisons(run_dir: Path) -> Section | None:
             text=difference_text(
                 row["mean_difference"], row["ci_low"], row["ci_high"], _COOPERATION
             )
-            + f", BH p {p_value_text(row['p_value_bh'])}",
+            + f", BH p {p_value_text(row['p_value_bh'])} ({row['family']})"
+            + _detectable_note(row),
             is_real=row["verdict"] in ("higher", "lower"),
         )
         for row in rows[:SHOWN_COMPARISONS]
@@ -117,8 +121,9 @@ def _comparisons(run_dir: Path) -> Section | None:
     return Section(
         f"Paired differences in {name}",
         "First condition minus second, replicate by replicate, with the 95% interval of the "
-        f"sign-flip test; blue: real after Benjamini-Hochberg over all the run's tests (BH p ≤ "
-        f"{ALPHA:g}; see Methods), grey: inconclusive."
+        f"sign-flip test; blue: real after Benjamini-Hochberg within its family, primary or "
+        f"exploratory (BH p ≤ {ALPHA:g}; see Methods), grey: inconclusive, with the smallest "
+        "difference the run could have detected."
         + (
             f" The {plural(more, 'pair')} with the largest BH p {'is' if more == 1 else 'are'} "
             "left out."
@@ -133,6 +138,19 @@ def _comparisons(run_dir: Path) -> Section | None:
             zero=True,
         ),
     )
+
+
+def _detectable_note(row: dict[str, Any]) -> str:
+    """``: this run could detect ...`` after an inconclusive difference; empty otherwise."""
+    if row["verdict"] != "inconclusive":
+        return ""
+    text = detectable_text(
+        metric=_COOPERATION,
+        n_pairs=int(row["n_pairs"]),
+        detectable=row["minimum_detectable_difference"],
+        replicates_for_interval=row["replicates_for_interval"],
+    )
+    return f": {text}" if text else ""
 
 
 _TABLE = ("condition", "agent_a_name", "agent_b_name", "n_replicates", "n_aborted",

@@ -274,7 +274,7 @@ def comparison_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
     label, _unit = METRICS[_HEADLINE]
     lines = [
         f"comparisons (first minus second): {n_real} of {n_rows} differences hold after "
-        f"Benjamini-Hochberg (BH p <= {ALPHA}, over every metric of every compared pair)"
+        f"Benjamini-Hochberg (BH p <= {ALPHA}, within each family, primary or exploratory)"
     ]
     for first, second, mean, low, high, p_bh, verdict, is_few_data, n in shown[:SHOWN_PAIRS]:
         text = _VERDICTS.get(verdict, "inconclusive")

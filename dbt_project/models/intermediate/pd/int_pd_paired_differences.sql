@@ -36,8 +36,81 @@ paired_rows as (  -- noqa: ST03
     cross join test_count
 ),
 
-differences as (
+tested as (
     select * from paired_sign_flip_test(paired_rows, sign_flips)
+),
+
+-- the smallest step a metric moves in, the floor of a minimum detectable difference where
+-- the differences do not vary: 1 / T for a rate over T trials (the most of any replicate of
+-- the pair); else the smallest gap between two distinct values the pair's replicates took;
+-- else (every value the same) one whole unit, a point or a round
+pair_values as (
+    select
+        condition_1,
+        condition_2,
+        metric,
+        value_1 as metric_value
+    from paired_replicates
+    union
+    select
+        condition_1,
+        condition_2,
+        metric,
+        value_2 as metric_value
+    from paired_replicates
+),
+
+value_gaps as (
+    select
+        condition_1,
+        condition_2,
+        metric,
+        metric_value - lag(metric_value) over (
+            partition by condition_1, condition_2, metric order by metric_value
+        ) as gap
+    from pair_values
+    where metric_value is not null
+),
+
+trial_counts as (
+    select
+        condition_1,
+        condition_2,
+        metric,
+        max(n_trials) as most_trials
+    from paired_replicates
+    group by condition_1, condition_2, metric
+),
+
+resolutions as (
+    select
+        value_gaps.condition_1,
+        value_gaps.condition_2,
+        value_gaps.metric,
+        min(value_gaps.gap) filter (where value_gaps.gap > 1e-9) as smallest_gap,
+        any_value(trial_counts.most_trials) as most_trials
+    from value_gaps
+    left join trial_counts
+        on
+            value_gaps.condition_1 = trial_counts.condition_1
+            and value_gaps.condition_2 = trial_counts.condition_2
+            and value_gaps.metric = trial_counts.metric
+    group by value_gaps.condition_1, value_gaps.condition_2, value_gaps.metric
+),
+
+differences as (
+    select
+        tested.*,
+        case
+            when resolutions.most_trials > 0 then 1.0 / resolutions.most_trials
+            else coalesce(resolutions.smallest_gap, 1.0)
+        end as resolution
+    from tested
+    left join resolutions
+        on
+            tested.condition_1 = resolutions.condition_1
+            and tested.condition_2 = resolutions.condition_2
+            and tested.metric = resolutions.metric
 )
 
 select * from differences
