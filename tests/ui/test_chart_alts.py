@@ -5,7 +5,6 @@ dbt."""
 from __future__ import annotations
 
 import ast
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +15,10 @@ from pdbench.ui import run_reader
 from pdbench.ui.chart_text import MOST_MARKS, chart_alt
 from streamlit.testing.v1 import AppTest
 
-from tests.servers.local import SAFETY_NET_S
-from tests.ui.conftest import APP
+from tests.ui.conftest import open_page
 from tests.ui.test_overview_chart import _chart_alt_texts
 
 UI = Path(__file__).resolve().parents[2] / "engine" / "pdbench" / "ui"
-
-
-def _app(monkeypatch: pytest.MonkeyPatch, run_dir: Path, key: str, page: str) -> AppTest:
-    monkeypatch.setattr(sys, "argv", ["streamlit_app.py", "--run-dir", str(run_dir)])
-    at = AppTest.from_file(str(APP), default_timeout=SAFETY_NET_S)
-    at.run()
-    at.radio(key=key).set_value(page)
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 def test_every_chart_of_the_viewer_passes_a_text_alternative():
@@ -66,7 +54,7 @@ def _pages(at: AppTest, key: str, pages: list[str]) -> dict[str, list[str]]:
 def test_the_charts_of_a_pd_runs_pages_have_text_alternatives(
     pd_run: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    at = _app(monkeypatch, pd_run, "pd_page", "Overview")
+    at = open_page(monkeypatch, pd_run, "pd_page", "Overview")
     alts = _pages(at, "pd_page", ["Match", "Condition", "All conditions"])
     assert all(alts[page] for page in alts), alts
     assert all(alt.strip() for texts in alts.values() for alt in texts), alts
@@ -80,7 +68,7 @@ def test_the_charts_of_a_pd_runs_pages_have_text_alternatives(
 def test_the_arena_leaderboard_chart_names_each_score(
     arena_run: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    at = _app(monkeypatch, arena_run, "arena_page", "Leaderboard")
+    at = open_page(monkeypatch, arena_run, "arena_page", "Leaderboard")
     board = run_reader.mart(arena_run, ArenaMart.LEADERBOARD).dropna(subset=["score"])
     marks: list[Any] = [
         f"{player} {format_cell('score', score)}"

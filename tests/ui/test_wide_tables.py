@@ -4,26 +4,13 @@ engine and dbt."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 from pdbench.ui.page_parts import chosen_columns
 from pdbench.ui.pd.pages import CONDITION_TABLE
-from streamlit.testing.v1 import AppTest
 
-from tests.servers.local import SAFETY_NET_S
-from tests.ui.conftest import APP
-
-
-def _app(monkeypatch: pytest.MonkeyPatch, run_dir: Path, key: str, page: str) -> AppTest:
-    monkeypatch.setattr(sys, "argv", ["streamlit_app.py", "--run-dir", str(run_dir)])
-    at = AppTest.from_file(str(APP), default_timeout=SAFETY_NET_S)
-    at.run()
-    at.radio(key=key).set_value(page)
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+from tests.ui.conftest import open_page
 
 
 def test_a_wide_table_shows_its_keys_and_headline_metrics_first():
@@ -43,7 +30,7 @@ def test_a_wide_table_shows_its_keys_and_headline_metrics_first():
 def test_the_condition_table_shows_its_chosen_columns_and_all_a_click_away(
     pd_run: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    at = _app(monkeypatch, pd_run, "pd_page", "All conditions")
+    at = open_page(monkeypatch, pd_run, "pd_page", "All conditions")
     everything = [e for e in at.expander if e.label == f"All {len(CONDITION_TABLE)} columns"]
     assert len(everything) == 1
     assert list(everything[0].dataframe[0].value.columns) == CONDITION_TABLE
