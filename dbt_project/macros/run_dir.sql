@@ -124,32 +124,60 @@
     {%- endif -%}
 {%- endmacro %}
 
-{#- The on-run-start hook that defines strict_json(value, file, column_name, accepted,
-    type_name): the JSON `value` when it is null or of a JSON type in `accepted` (as
-    json_type names them), else an error naming the file, the column, the value and the type
-    it should have been. read_run_json casts what it returns. -#}
+{#- The on-run-start hook that defines how read_run_json reads a column strictly: a number
+    where a number belongs, a boolean where a boolean belongs. DuckDB's own reader would cast
+    "500" to 500.0 and 2.5 to 2 without a word, so these columns are read as JSON and read here
+    from the text of their JSON value, by one macro per type (strict_json_types): a JSON
+    number's text is the number itself, a string's is quoted, a boolean's is true or false, so
+    one cast of the text reads a number and refuses every other JSON type; an integer's text
+    has no '.', 'e' or 'E' (with one it is a fraction or an exponent, a JSON double), and an
+    integer too large for its column is refused too. A JSON null is NULL. Anything else fails
+    the build in one line naming the file, the column, the JSON type of the value, the value
+    and the type it should have been (json_type_error; the JSON type is looked up only
+    then). -#}
 {% macro define_record_checks() -%}
-create or replace macro strict_json(value, file, column_name, accepted, type_name) as
+create or replace macro json_type_error(value, file, column_name, type_name) as
     case
-        when value is null or list_contains(accepted, json_type(value)) then value
+        when value is null or json_type(value) = 'NULL' then null
         else error(concat(
             file, ': ', column_name, ': a JSON ', lower(json_type(value)),
             ' (', left(value::varchar, 40), ') where a ', type_name, ' belongs'
         ))
+    end;
+create or replace macro json_whole_number(value) as
+    not (
+        contains(value::varchar, '.')
+        or contains(value::varchar, 'e')
+        or contains(value::varchar, 'E')
+    );
+create or replace macro json_integer(value, file, column_name) as coalesce(
+    case when json_whole_number(value) then try_cast(value::varchar as integer) end,
+    json_type_error(value, file, column_name, 'INTEGER')
+);
+create or replace macro json_bigint(value, file, column_name) as coalesce(
+    case when json_whole_number(value) then try_cast(value::varchar as bigint) end,
+    json_type_error(value, file, column_name, 'BIGINT')
+);
+create or replace macro json_double(value, file, column_name) as coalesce(
+    try_cast(value::varchar as double),
+    json_type_error(value, file, column_name, 'DOUBLE')
+);
+create or replace macro json_boolean(value, file, column_name) as
+    case value::varchar
+        when 'true' then true
+        when 'false' then false
+        else json_type_error(value, file, column_name, 'BOOLEAN')
     end
 {%- endmacro %}
 
-{#- JSON value types (as json_type names them) a column of each DuckDB type accepts. A
-    number where a number belongs, a boolean where a boolean belongs: DuckDB's own reader
-    would cast "500" to 500.0 and 2.5 to 2 without a word, so these columns are read as JSON
-    and cast here, and any other value fails the build in one line naming the file, the
-    column, the value and the type it should have been. -#}
+{#- The DuckDB types read_run_json reads strictly, each by the macro of define_record_checks
+    that reads it. -#}
 {% macro strict_json_types() -%}
     {{- return({
-        'INTEGER': ['UBIGINT', 'BIGINT'],
-        'BIGINT': ['UBIGINT', 'BIGINT'],
-        'DOUBLE': ['UBIGINT', 'BIGINT', 'DOUBLE'],
-        'BOOLEAN': ['BOOLEAN'],
+        'INTEGER': 'json_integer',
+        'BIGINT': 'json_bigint',
+        'DOUBLE': 'json_double',
+        'BOOLEAN': 'json_boolean',
     }) -}}
 {%- endmacro %}
 
@@ -168,10 +196,8 @@ create or replace macro strict_json(value, file, column_name, accepted, type_nam
         select
         {%- for column, type in columns.items() %}
             {%- if type in strict %}
-            strict_json(
-                {{ column }}, _pdbench_file, '{{ column }}',
-                ['{{ strict[type] | join("', '") }}'], '{{ type }}'
-            )::{{ type }} as {{ column }}{{ "," if not loop.last }}
+            {{ strict[type] }}({{ column }}, _pdbench_file, '{{ column }}') as {{ column }}
+            {{- "," if not loop.last }}
             {%- else %}
             {{ column }}{{ "," if not loop.last }}
             {%- endif %}

@@ -51,6 +51,33 @@ def test_a_fraction_where_a_count_belongs_fails(tmp_path: Path):
     assert "rounds_played: a JSON double (2.5) where a INTEGER belongs" in _one_line(caught)
 
 
+@pytest.mark.parametrize(
+    ("file", "column", "value", "expected"),
+    [
+        # an exponent makes a JSON double, even of a whole number
+        (PDFiles.MATCHES, "rounds_played", 1e3, "a JSON double (1000.0) where a INTEGER belongs"),
+        # a whole number too large for its column is refused, not cut or wrapped
+        (
+            PDFiles.MATCHES,
+            "rounds_played",
+            10**12,
+            "a JSON ubigint (1000000000000) where a INTEGER belongs",
+        ),
+        (PDFiles.ROUNDS, "agent_a_valid", 1, "a JSON ubigint (1) where a BOOLEAN belongs"),
+        (PDFiles.ROUNDS, "agent_a_payoff", True, "a JSON boolean (true) where a DOUBLE belongs"),
+    ],
+    ids=["exponent", "too-large", "number-for-boolean", "boolean-for-number"],
+)
+def test_a_value_of_another_json_type_fails_naming_file_column_and_value(
+    tmp_path: Path, file: str, column: str, value: object, expected: str
+):
+    run_dir = write_run_dir(tmp_path / "run", [PlannedMatch("c", 0, "CC", "CC")])
+    _edit_lines(run_dir / file, lambda i, line: {**line, column: value})
+    with pytest.raises(AggregationError) as caught:
+        aggregate_run(run_dir)
+    assert f"{run_dir / file}: {column}: {expected}" in _one_line(caught)
+
+
 def test_rounds_of_a_match_that_does_not_exist_fail(tmp_path: Path):
     run_dir = write_run_dir(tmp_path / "run", [PlannedMatch("c", 0, "CC", "CD")])
     rounds = run_dir / PDFiles.ROUNDS
