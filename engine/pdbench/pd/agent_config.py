@@ -29,8 +29,14 @@ from pdbench.pd.agents.axelrod_policy import (
 )
 from pdbench.pd.agents.policy import POLICIES
 from pdbench.pd.agents.probe import PROBE
-from pdbench.pd.agents.prompts import ROUND_PLACEHOLDERS, SYSTEM_PLACEHOLDERS, template_problem
+from pdbench.pd.agents.prompts import (
+    ROUND_PLACEHOLDERS,
+    STRATEGY_PLACEHOLDERS,
+    SYSTEM_PLACEHOLDERS,
+    template_problem,
+)
 from pdbench.pd.mock_player import PDMockPlayer
+from pdbench.pd.statements import STATED_POLICIES
 from pdbench.providers.mock import MockSetup
 
 UnitFloat = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
@@ -121,6 +127,19 @@ class MockConfig(StrictModel):
     """Simulated latency per call."""
     seed: int | None = None
     """Fixed seed for the mock (default: derived from the run seed, condition and replicate)."""
+    stated_strategy: Annotated[str, one_of("stated_strategy", STATED_POLICIES)] | None = None
+    """The strategy the mock states when asked (``elicit_strategy``): ALLC, ALLD, TFT, GRIM,
+    GTFT, WSLS; default: ``strategy``, the one it plays. Another one plants a lie."""
+
+
+def _checked_template(value: str, info: ValidationInfo, allowed: frozenset[str]) -> str:
+    path = config_root(info) / value
+    if not path.is_file():
+        raise ValueError(f"prompt file not found: {value}")
+    problem = template_problem(read_text_file(path, shown=value), allowed)
+    if problem:
+        raise ValueError(f"{value}: {problem}")
+    return value
 
 
 class LLMAgentConfig(ProviderAccessConfig):
@@ -156,6 +175,14 @@ class LLMAgentConfig(ProviderAccessConfig):
     """When every attempt is invalid: ``abort`` the match, or play ``fallback_action``."""
     fallback_action: Literal["C", "D"] = "D"
     """The action played (and recorded as invalid) when ``on_invalid`` is ``fallback``."""
+    elicit_strategy: bool = False
+    """Ask the agent once per match, before its first move, to state its strategy as a
+    memory-one table (``statements.jsonl``; held against its play in
+    ``stated_vs_played.parquet``, docs/strategy.md)."""
+    strategy_prompt: str = "prompts/pd_strategy.md"
+    """The strategy statement's template (read only with ``elicit_strategy``)."""
+    strategy_max_tokens: int = Field(default=80, ge=1)
+    """Most tokens a strategy statement may have."""
     mock: MockConfig = Field(default_factory=MockConfig)
     """Settings of the mock provider."""
 
@@ -172,14 +199,17 @@ class LLMAgentConfig(ProviderAccessConfig):
     @field_validator("system_prompt", "round_prompt")
     @classmethod
     def _template_exists(cls, value: str, info: ValidationInfo) -> str:
-        path = config_root(info) / value
-        if not path.is_file():
-            raise ValueError(f"prompt file not found: {value}")
         allowed = SYSTEM_PLACEHOLDERS if info.field_name == "system_prompt" else ROUND_PLACEHOLDERS
-        problem = template_problem(read_text_file(path, shown=value), allowed)
-        if problem:
-            raise ValueError(f"{value}: {problem}")
-        return value
+        return _checked_template(value, info, allowed)
+
+    @model_validator(mode="after")
+    def _strategy_template_exists(self, info: ValidationInfo) -> LLMAgentConfig:
+        if self.elicit_strategy:
+            try:
+                _checked_template(self.strategy_prompt, info, STRATEGY_PLACEHOLDERS)
+            except ValueError as exc:
+                raise ValueError(f"strategy_prompt: {exc}") from None
+        return self
 
     @field_validator("personas_dir")
     @classmethod
@@ -212,7 +242,11 @@ class LLMAgentConfig(ProviderAccessConfig):
         """The mock that stands in for this agent (:class:`pdbench.providers.mock.MockSource`):
         it plays ``mock.strategy`` in the agent's output format."""
         return MockSetup(
-            player=PDMockPlayer(strategy=self.mock.strategy, output_format=self.output_format),
+            player=PDMockPlayer(
+                strategy=self.mock.strategy,
+                output_format=self.output_format,
+                stated_strategy=self.mock.stated_strategy,
+            ),
             seed=self.mock.seed,
             invalid_rate=self.mock.invalid_rate,
             latency_ms=self.mock.latency_ms,

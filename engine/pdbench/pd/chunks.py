@@ -118,8 +118,10 @@ def play_chunk(job: ChunkJob) -> ChunkReport:
     if (counts := committed_counts(final, plans=job.plans)) is not None:
         return ChunkReport(job.shard.part, counts, committed_here=False, worker=worker)
     temporary = temporary_shard_dir(job.run_dir, job.shard.part)
-    files = MatchFiles(temporary, kept=dict.fromkeys(_COUNTS, 0))
     config = job.loaded.config
+    files = MatchFiles(
+        temporary, kept=dict.fromkeys(_COUNTS, 0), statements=config.elicits_strategy
+    )
     runtime = build_runtime(config, seed=config.seed, wants_cache=False)
     play = match_player(job.loaded, config, runtime=runtime, files=files)
     try:

@@ -347,6 +347,16 @@ class ExperimentConfig(ProviderLayerConfig):
         return generated
 
     @property
+    def elicits_strategy(self) -> bool:
+        """Whether an LLM agent of some condition is asked for its strategy (so the run
+        writes ``statements.jsonl``)."""
+        return any(
+            getattr(agent, "elicit_strategy", False)
+            for condition in self.conditions
+            for agent in (condition.agent_a, condition.agent_b)
+        )
+
+    @property
     def round_robin_conditions(self) -> list[str]:
         """Names of the conditions the round robin added."""
         if self.round_robin is None:

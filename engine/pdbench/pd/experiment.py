@@ -214,14 +214,18 @@ class _LocalPlay:
         self.files: MatchFiles | None = None
 
     def start(self, manifest: RunManifest) -> RunManifest:
-        self.files = MatchFiles(self.run_dir, kept=dict(_NO_LINES))
+        self.files = MatchFiles(
+            self.run_dir, kept=dict(_NO_LINES), statements=self.config.elicits_strategy
+        )
         return manifest
 
     def resume(self, manifest: RunManifest) -> RunManifest:
         state = prepare_resume(self.run_dir, plan_order=[p.match_id for p in self.plans])
         self.todo = [plan for plan in self.plans if plan.match_id not in state.finished]
         self.resuming = True
-        self.files = MatchFiles(self.run_dir, kept=state.counts)
+        self.files = MatchFiles(
+            self.run_dir, kept=state.counts, statements=self.config.elicits_strategy
+        )
         return manifest
 
     def play(self, live: LiveManifest) -> None:

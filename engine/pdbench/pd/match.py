@@ -17,14 +17,17 @@ from typing import Any
 from pdbench.clock import utc_timestamp
 from pdbench.pd.actions import Action, Observation, Turn
 from pdbench.pd.agents.base import POLICY_DECISION, Agent, MatchAborted
+from pdbench.pd.agents.llm import LLMAgent, Statement
 from pdbench.pd.noise import noisy
 from pdbench.pd.payoff import PayoffMatrix
-from pdbench.pd.plan import MatchPlan
+from pdbench.pd.plan import SIDES, MatchPlan
 from pdbench.pd.policy_match import play_policy_rounds
 from pdbench.pd.round_lines import MATCH_KEYS, ROUND_KEYS, MatchFields, RoundLineTemplate
+from pdbench.pd.statements import STATES
 from pdbench.storage.jsonl import JsonlWriter
+from pdbench.storage.records.fields import SCHEMA_VERSION
 
-__all__ = ["match_fields", "play_match"]
+__all__ = ["match_fields", "play_match", "statement_line"]
 
 Noise = Callable[[str], str] | None
 """Turns an intended action into the executed one; None: no noise."""
@@ -60,8 +63,12 @@ def play_match(
     horizon: Any,
     rounds: JsonlWriter,
     store_prompts: bool = False,
+    statements: JsonlWriter | None = None,
 ) -> dict[str, Any]:
-    """Play one match, append its round lines to ``rounds``; return its ``matches.jsonl`` line."""
+    """Play one match, append its round lines to ``rounds``; return its ``matches.jsonl`` line.
+
+    An LLM agent asked to state its strategy (``elicit_strategy``) does so before the first
+    round, and the statement's line goes to ``statements``."""
     started_at = utc_timestamp()
     match = match_fields(
         plan, run_id=run_id, names=names, kinds=(agent_a.kind, agent_b.kind), horizon=horizon
@@ -75,6 +82,12 @@ def play_match(
     played, status, abort_reason = 0, "ok", None
     try:
         if "llm" in match.kinds:
+            for side, agent in zip(SIDES, (agent_a, agent_b), strict=True):
+                if isinstance(agent, LLMAgent) and agent.elicits_strategy and statements:
+                    statement = agent.state_strategy()
+                    statements.write(
+                        statement_line(match, side, agent.name, statement, store_prompts)
+                    )
             for record in _llm_rounds(
                 plan, match, agents=(agent_a, agent_b), payoffs=table, noise=noise
             ):
@@ -106,6 +119,32 @@ def play_match(
         "finished_at": utc_timestamp(),
     }
     return {key: line[key] for key in MATCH_KEYS}
+
+
+def statement_line(
+    match: MatchFields, side: str, name: str, statement: Statement, store_prompts: bool
+) -> dict[str, Any]:
+    """The ``statements.jsonl`` line of ``side``'s statement in ``match``."""
+    table = statement.table
+    line: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "run_id": match.run_id,
+        "match_id": match.match_id,
+        "condition": match.condition,
+        "replicate": match.replicate,
+        "side": side,
+        "agent_name": name,
+        "valid": table is not None,
+        "attempts": statement.attempts,
+        "truncated": statement.truncated,
+    }
+    for state in STATES:
+        line[f"{state}_p"] = None if table is None else table.p_cooperate(state)
+    line["timestamp_utc"] = utc_timestamp()
+    if store_prompts:
+        line["prompt"] = statement.prompt
+        line["raw_responses"] = list(statement.raw_responses)
+    return line
 
 
 def _llm_rounds(

@@ -39,7 +39,9 @@ __all__ = [
     "rewrite_in_plan_order",
 ]
 
-MATCH_FILES = (PDFiles.ROUNDS, RunFiles.CALLS, PDFiles.MATCHES)
+MATCH_FILES = (PDFiles.ROUNDS, RunFiles.CALLS, PDFiles.MATCHES, PDFiles.STATEMENTS)
+"""The files with a line per match, round or call; ``statements.jsonl`` only in runs with
+an agent asked for its strategy (never created here when absent)."""
 
 
 def rewrite_in_plan_order(
@@ -63,6 +65,8 @@ def rewrite_in_plan_order(
     for name in MATCH_FILES:
         path = run_dir / name
         if not path.exists():
+            if name == PDFiles.STATEMENTS:
+                continue
             path.touch()
         kept: list[tuple[int, int, dict[str, Any]]] = []
         for position, record in enumerate(read_jsonl(path)):

@@ -66,6 +66,7 @@ def match_player(
             horizon=config.horizon,
             rounds=files.rounds,
             store_prompts=config.store_prompts,
+            statements=files.statements,
         )
         files.matches.write(match_record)
         return match_record
@@ -74,21 +75,25 @@ def match_player(
 
 
 class MatchFiles:
-    """The three files the matches of a run append to, and how they end: checked (and put
-    in plan order) when the run completes, counted whatever the end."""
+    """The files the matches of a run append to (and ``statements.jsonl`` when an agent
+    states its strategy), and how they end: checked (and put in plan order) when the run
+    completes, counted whatever the end."""
 
-    def __init__(self, run_dir: Path, *, kept: dict[str, int]) -> None:
+    def __init__(self, run_dir: Path, *, kept: dict[str, int], statements: bool = False) -> None:
         self.run_dir = run_dir
         self.rounds = JsonlWriter(run_dir / PDFiles.ROUNDS)
         self.matches = JsonlWriter(run_dir / PDFiles.MATCHES)
         self.calls = JsonlWriter(run_dir / RunFiles.CALLS)
+        self.statements = JsonlWriter(run_dir / PDFiles.STATEMENTS) if statements else None
+        """``statements.jsonl``, only in a run with an agent asked for its strategy."""
         self._kept = kept
         self._rewritten: dict[str, int] = {}
 
     def close(self) -> None:
         """Close the three writers (idempotent)."""
-        for writer in (self.rounds, self.matches, self.calls):
-            writer.close()
+        for writer in (self.rounds, self.matches, self.calls, self.statements):
+            if writer is not None:
+                writer.close()
 
     def finish(self, *, order: dict[str, int] | None) -> None:
         """Put the files in plan order, and refuse to call a run with lost rounds complete.

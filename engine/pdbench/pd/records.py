@@ -23,6 +23,7 @@ __all__ = [
     "PDFiles",
     "PromptPair",
     "RoundRecord",
+    "StatementRecord",
 ]
 
 Action = Literal["C", "D"]
@@ -37,6 +38,7 @@ class PDFiles:
 
     ROUNDS = "rounds.jsonl"
     MATCHES = "matches.jsonl"
+    STATEMENTS = "statements.jsonl"
 
 
 class PromptPair(BaseModel):
@@ -164,12 +166,60 @@ class MatchRecord(Record):
     """When the match ended (ISO 8601, UTC); null in an imported run (not recorded)."""
 
 
+class StatementRecord(Record):
+    """An LLM agent's stated strategy, asked once per match before its first move (a line of
+    ``statements.jsonl``; only agents with ``elicit_strategy: true``). The table gives the
+    probability of cooperating first and after each outcome of the round before, from the
+    agent's own view: ``cc`` both cooperated, ``cd`` it cooperated and the other defected,
+    ``dc`` it defected and the other cooperated, ``dd`` both defected
+    (:mod:`pdbench.pd.statements`)."""
+
+    run_id: str
+    """The run's id (``run_id`` of the config)."""
+    match_id: str
+    """The match the statement opens (``<condition>/<replicate>``)."""
+    condition: str
+    """Name of the condition."""
+    replicate: Count
+    """0-based replicate of the condition."""
+    side: Literal["agent_a", "agent_b"]
+    """The seat of the agent that stated it."""
+    agent_name: str
+    """Display name of that agent."""
+    valid: bool
+    """Whether a reply read as a table (the last attempt's, when the others were invalid);
+    false: every attempt was invalid and the table is null."""
+    attempts: Count
+    """Provider calls made for the statement (1 + re-asks)."""
+    truncated: bool
+    """Whether one of the replies was cut at the token limit (read as invalid)."""
+    first_p: float | None
+    """Stated probability of cooperating in the first round; null when invalid."""
+    cc_p: float | None
+    """Stated probability of cooperating after both cooperated; null when invalid."""
+    cd_p: float | None
+    """Stated probability of cooperating after it cooperated and the other defected."""
+    dc_p: float | None
+    """Stated probability of cooperating after it defected and the other cooperated."""
+    dd_p: float | None
+    """Stated probability of cooperating after both defected; null when invalid."""
+    timestamp_utc: str
+    """When the statement was read (ISO 8601, UTC, ``Z`` suffix)."""
+    prompt: str | None = stored_prompt()
+    """The statement prompt (first attempt); only with ``store_prompts``."""
+    raw_responses: list[str] | None = stored_prompt()
+    """The raw reply of every attempt; only with ``store_prompts``."""
+
+
 PD_RECORDS = RecordSource(
     name="pd",
-    description="The PD's raw records: one line per round, one per match.",
+    description=(
+        "The PD's raw records: one line per round, one per match, one per stated strategy."
+    ),
     records=(
         RecordFile("rounds", PDFiles.ROUNDS, RoundRecord, required=True),
         RecordFile("matches", PDFiles.MATCHES, MatchRecord, required=True),
+        RecordFile("statements", PDFiles.STATEMENTS, StatementRecord, required=False),
     ),
 )
 """The PD's records, as its dbt source ``pd`` declares them."""

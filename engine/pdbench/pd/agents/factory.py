@@ -73,8 +73,12 @@ def _policy(config: PolicyAgentConfig, *, side: str, setup: MatchSetup) -> Agent
 
 
 @lru_cache(maxsize=64)
-def _templates(*, system: Path, round_: Path, persona: Path | None) -> PromptTemplates:
-    return PromptTemplates.from_files(system_path=system, round_path=round_, persona_path=persona)
+def _templates(
+    *, system: Path, round_: Path, persona: Path | None, strategy: Path | None
+) -> PromptTemplates:
+    return PromptTemplates.from_files(
+        system_path=system, round_path=round_, persona_path=persona, strategy_path=strategy
+    )
 
 
 def _llm(config: LLMAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
@@ -93,6 +97,7 @@ def _llm(config: LLMAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
             system=setup.root / config.system_prompt,
             round_=setup.root / config.round_prompt,
             persona=config.persona_path(setup.root),
+            strategy=setup.root / config.strategy_prompt if config.elicit_strategy else None,
         ),
         matrix=setup.matrix,
         gateway=gateway,
@@ -113,6 +118,7 @@ def _llm(config: LLMAgentConfig, *, side: str, setup: MatchSetup) -> Agent:
         on_invalid=config.on_invalid,
         fallback_action=Action(config.fallback_action),
         labels=setup.labels,
+        strategy_max_tokens=config.strategy_max_tokens,
     )
 
 

@@ -7,11 +7,16 @@ history echo ("You chose D, the other player played D; you got 1.") as a move. A
 still does not parse after the last attempt is never counted as a move: the agent either
 aborts the match (``on_invalid: abort``) or plays ``fallback_action`` with ``valid=False`` in
 its decision.
+
+An agent built with a strategy template (``elicit_strategy``) also answers
+:meth:`LLMAgent.state_strategy` once per match, before its first move: the same attempts and
+re-asks, read by :func:`pdbench.pd.statements.parse_statement`; a statement that stays
+invalid is recorded as such and never aborts the match (:mod:`pdbench.pd.statements`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import ClassVar, Literal
 
 from pdbench.pd.actions import Action, Observation
@@ -20,17 +25,32 @@ from pdbench.pd.agents.prompts import (
     PromptTemplates,
     correction_prompt,
     render_round,
+    render_strategy,
     render_system,
+    strategy_correction_prompt,
 )
 from pdbench.pd.labels import DEFAULT_LABELS, ActionLabels
 from pdbench.pd.moves import ActionFormat, extract_action
 from pdbench.pd.payoff import PayoffMatrix
+from pdbench.pd.statements import StatedStrategy, parse_statement
 from pdbench.pd.transcript import last_rounds
 from pdbench.providers.calls import CallContext, CallRequest, Reply, Verdict
 from pdbench.providers.gateway import ProviderGateway
 from pdbench.replies import INVALID, Extraction
 
-__all__ = ["LLMAgent"]
+__all__ = ["LLMAgent", "Statement"]
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """What an agent said of its strategy: the table (None when every reply was invalid),
+    the attempts, whether a reply was cut, the prompt and the raw replies."""
+
+    table: StatedStrategy | None
+    attempts: int
+    truncated: bool
+    prompt: str
+    raw_responses: tuple[str, ...]
 
 
 class LLMAgent:
@@ -56,6 +76,7 @@ class LLMAgent:
         on_invalid: Literal["abort", "fallback"] = "fallback",
         fallback_action: Action = Action.D,
         labels: ActionLabels = DEFAULT_LABELS,
+        strategy_max_tokens: int = 80,
     ) -> None:
         self.name = name
         self.side = side
@@ -72,6 +93,8 @@ class LLMAgent:
         self.on_invalid = on_invalid
         self.fallback_action = Action(fallback_action)
         self.labels = labels
+        self.strategy_max_tokens = strategy_max_tokens
+        self.elicits_strategy = bool(templates.strategy)
         self.system_prompt = render_system(
             templates, matrix=matrix, side=side, output_format=output_format, labels=labels
         )
@@ -135,6 +158,41 @@ class LLMAgent:
                 f"{obs.round_index} after {len(replies)} attempts"
             )
         return self.fallback_action
+
+    def state_strategy(self) -> Statement:
+        """Ask for the agent's strategy as a memory-one table until a reply reads as one or
+        attempts run out (``1 + max_retries``); see the module docstring."""
+        prompt = render_strategy(self.templates, self.labels)
+        context = replace(self.context, phase="pd_strategy", round_index=None)
+        request = CallRequest(
+            system=self.system_prompt,
+            prompt=prompt,
+            temperature=self.temperature,
+            max_tokens=self.strategy_max_tokens,
+        )
+        replies: list[Reply] = []
+        table: StatedStrategy | None = None
+        for attempt in range(1, self.max_retries + 2):
+            reply = self.gateway.complete(
+                request, context=context, attempt=attempt, classify=self._classify_statement
+            )
+            replies.append(reply)
+            table = None if reply.truncated else parse_statement(reply.text).value
+            if table is not None:
+                break
+            request = replace(request, prompt=strategy_correction_prompt(prompt))
+        return Statement(
+            table=table,
+            attempts=len(replies),
+            truncated=any(reply.truncated for reply in replies),
+            prompt=prompt,
+            raw_responses=tuple(reply.text for reply in replies),
+        )
+
+    @staticmethod
+    def _classify_statement(reply: Reply) -> Verdict:
+        found = parse_statement(reply.text) if not reply.truncated else parse_statement("")
+        return ("ok" if found.valid else "invalid"), found.rule
 
     def _decision(self, *, valid: bool, round_prompt: str, replies: list[Reply]) -> Decision:
         return Decision(

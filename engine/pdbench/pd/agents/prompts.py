@@ -5,6 +5,8 @@ Placeholders (a template may use any of them, and no others):
 - system template: ``{persona}``, ``{payoff_table}``, ``{output_instruction}``, ``{actions}``
   (the two actions: ``C (cooperate) and D (defect)``, or with neutral labels ``J and F``)
 - round template: ``{round_index}``, ``{totals}``, ``{history}``, ``{output_instruction}``
+- strategy template (``elicit_strategy``): ``{cooperate}``, ``{defect}`` (the actions'
+  labels), ``{table_shape}`` (the JSON object asked for, :mod:`pdbench.pd.statements`)
 
 An empty placeholder (no persona, totals off) would leave a gap: runs of blank lines collapse
 to one blank line, and the prompt is stripped at both ends.
@@ -21,6 +23,7 @@ from pdbench.pd.actions import Turn
 from pdbench.pd.labels import DEFAULT_LABELS, ActionLabels
 from pdbench.pd.moves import ActionFormat
 from pdbench.pd.payoff import PayoffMatrix
+from pdbench.pd.statements import STATEMENT_KEYS_LINE
 from pdbench.pd.transcript import render_history, render_payoff_table, render_totals
 from pdbench.templates import template_problem
 
@@ -28,18 +31,22 @@ __all__ = [
     "CORRECTION",
     "OUTPUT_INSTRUCTIONS",
     "ROUND_PLACEHOLDERS",
+    "STRATEGY_PLACEHOLDERS",
     "SYSTEM_PLACEHOLDERS",
     "PromptTemplates",
     "correction_prompt",
     "output_instruction",
     "render_history_block",
     "render_round",
+    "render_strategy",
     "render_system",
+    "strategy_correction_prompt",
     "template_problem",
 ]
 
 SYSTEM_PLACEHOLDERS = frozenset({"persona", "payoff_table", "output_instruction", "actions"})
 ROUND_PLACEHOLDERS = frozenset({"round_index", "totals", "history", "output_instruction"})
+STRATEGY_PLACEHOLDERS = frozenset({"cooperate", "defect", "table_shape"})
 
 _ONE_LETTER = "Reply with exactly one letter: C to cooperate or D to defect. Output nothing else."
 OUTPUT_INSTRUCTIONS: dict[str, str] = {
@@ -90,17 +97,25 @@ class PromptTemplates:
     system: str
     round: str
     persona: str = ""
+    strategy: str = ""
+    """The strategy statement's template; "" when the agent is not asked for one."""
 
     @classmethod
     def from_files(
-        cls, *, system_path: Path, round_path: Path, persona_path: Path | None
+        cls,
+        *,
+        system_path: Path,
+        round_path: Path,
+        persona_path: Path | None,
+        strategy_path: Path | None = None,
     ) -> PromptTemplates:
-        """Read the three files (UTF-8)."""
+        """Read the files (UTF-8)."""
         persona = persona_path.read_text(encoding="utf-8").strip() if persona_path else ""
         return cls(
             system=system_path.read_text(encoding="utf-8"),
             round=round_path.read_text(encoding="utf-8"),
             persona=persona,
+            strategy=strategy_path.read_text(encoding="utf-8") if strategy_path else "",
         )
 
 
@@ -170,6 +185,24 @@ def render_round(
             output_instruction=output_instruction(output_format, labels),
         )
     )
+
+
+def render_strategy(templates: PromptTemplates, labels: ActionLabels = DEFAULT_LABELS) -> str:
+    """The prompt that asks for the agent's strategy as a memory-one table."""
+    return _tidy(
+        templates.strategy.format(
+            cooperate=labels.C, defect=labels.D, table_shape=STATEMENT_KEYS_LINE
+        )
+    )
+
+
+STRATEGY_CORRECTION = "Your previous reply was not a valid strategy table."
+"""Put before the same strategy prompt when the reply could not be read as a table."""
+
+
+def strategy_correction_prompt(strategy_prompt: str) -> str:
+    """The re-prompt after a statement that could not be read."""
+    return f"{STRATEGY_CORRECTION}\n\n{strategy_prompt}"
 
 
 def correction_prompt(round_prompt: str) -> str:
