@@ -113,6 +113,8 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
         "tournament_ecosystem.parquet": 0,
         "tournament_fixation.parquet": 0,
         "tournament_moran_simulations.parquet": 0,
+        # no agent asked for its strategy
+        "stated_vs_played.parquet": 0,
         # two conditions, so their one pair; the metrics defined in both conditions'
         # replicate 0, their one common ok replicate: 34 less retaliation_a, forgiveness_a,
         # fallback_move_share_a and _b, the 8 memory-one states (no state visited in both)

@@ -26,6 +26,7 @@ EVOLUTION_MODELS = {
 STANDINGS_MODELS = {"tournament_match_scores", "tournament_standings", "tournament_payoff_matrix"}
 CALL_MODELS = {"stg_calls", "pd_calls_summary", "pd_parse_rules"}
 COMPARISON_MODELS = {"pd_comparisons", "int_pd_paired_differences", "int_pd_sign_flips"}
+STATEMENT_MODELS = {"stg_pd_statements", "int_pd_stated_vs_played", "pd_stated_vs_played"}
 POLICIES = ["TFT", "ALLD", "GRIM"]
 
 
@@ -80,9 +81,12 @@ def test_a_policies_only_run_of_one_replicate_builds_no_evolution_call_or_compar
         "pd_fingerprint",
         "pd_comparisons",
         "pd_calls",
+        "pd_statements",
     )
     built = set(policies_only.models)
-    assert not built & (EVOLUTION_MODELS | CALL_MODELS | COMPARISON_MODELS | {"pd_fingerprints"})
+    assert not built & (
+        EVOLUTION_MODELS | CALL_MODELS | COMPARISON_MODELS | STATEMENT_MODELS | {"pd_fingerprints"}
+    )
     assert {"pd_aggregates", "pd_agent_metrics", "pd_match_list", "pd_strategy_fit"} <= built
     assert built >= STANDINGS_MODELS  # standings are shown for any run
 
@@ -90,10 +94,10 @@ def test_a_policies_only_run_of_one_replicate_builds_no_evolution_call_or_compar
 def test_a_round_robin_of_two_replicates_builds_its_dynamics_and_comparisons(
     round_robin: AggregateSummary,
 ) -> None:
-    assert absent_content(round_robin.run_dir) == ("pd_fingerprint", "pd_calls")
+    assert absent_content(round_robin.run_dir) == ("pd_fingerprint", "pd_calls", "pd_statements")
     built = set(round_robin.models)
     assert built >= EVOLUTION_MODELS | COMPARISON_MODELS
-    assert not built & (CALL_MODELS | {"pd_fingerprints"})
+    assert not built & (CALL_MODELS | STATEMENT_MODELS | {"pd_fingerprints"})
     ecosystem = run_reader.mart(round_robin.run_dir, PDMart.TOURNAMENT_ECOSYSTEM)
     assert set(ecosystem["agent"]) == set(POLICIES)
 

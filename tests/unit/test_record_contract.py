@@ -83,7 +83,7 @@ def test_each_game_is_one_dbt_source_and_what_every_run_writes_another():
     sources = yaml.safe_load(render_sources(record_sources()))["sources"]
     tables = {source["name"]: [table["name"] for table in source["tables"]] for source in sources}
     assert list(tables) == ["pd", "arena", "run"]
-    assert tables["pd"] == ["rounds", "matches"]
+    assert tables["pd"] == ["rounds", "matches", "statements"]
     assert {"questions", "answers", "judgments", "pairwise_judgments"} <= set(tables["arena"])
     assert tables["run"] == ["manifest", "calls"]
     meta = {table: _source_tables()[table]["meta"] for table in ("rounds", "answers", "manifest")}
@@ -157,7 +157,7 @@ def test_every_records_file_is_one_pdbench_writes_and_no_other_jsonl_is(tmp_path
     from pdbench.run.run_dir import is_run_file
 
     files = {record.file for record in RECORDS.values()}
-    assert len(files) == 12 and {"rounds.jsonl", "answers.jsonl", "calls.jsonl"} <= files
+    assert len(files) == 13 and {"rounds.jsonl", "answers.jsonl", "calls.jsonl"} <= files
     for name in [*files, "notes.jsonl"]:
         (tmp_path / name).write_text("{}\n", encoding="utf-8")
         assert is_run_file(tmp_path / name) is (name != "notes.jsonl"), name
@@ -198,12 +198,15 @@ def test_a_type_with_no_duckdb_column_is_refused():
 
 @pytest.fixture(scope="module")
 def run_dirs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """The demo PD experiment and the demo arena, played on the mock provider; two votes on
-    the arena's answers, written as the audience page writes them; and the Language Model
-    Council's pairwise verdicts, imported."""
+    """The demo PD experiment, the PD config whose agents state their strategies, and the
+    demo arena, played on the mock provider; two votes on the arena's answers, written as the
+    audience page writes them; and the Language Model Council's pairwise verdicts, imported."""
     root = tmp_path_factory.mktemp("contract")
     shutil.copytree(REPO / "configs", root / "configs")
     pd = run_experiment(load_config(root / "configs" / "experiment.yaml"), output_dir=root / "pd")
+    stated = run_experiment(
+        load_config(root / "configs" / "stated_strategies.yaml"), output_dir=root / "stated"
+    )
     arena = run_arena(load_config(root / "configs" / "arena.yaml"), output_dir=root / "arena")
     audience = open_audience_run(arena.run_dir)
     for score, answer in enumerate(audience.answers[:2]):
@@ -219,7 +222,7 @@ def run_dirs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     council = FORMATS["lm-council"].run(
         [REPO / "tests" / "data" / "lm_council" / "lmc_ei.jsonl"], root / "council", ImportOptions()
     )
-    return [pd.run_dir, arena.run_dir, council.run_dir]
+    return [pd.run_dir, stated.run_dir, arena.run_dir, council.run_dir]
 
 
 def _written(run_dirs: list[Path], record: RecordFile) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pdbench.pd.records import PDFiles
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import records_written
 
@@ -23,6 +24,7 @@ CONTENT_TAGS = {
     "pd_fingerprint": "a fingerprint section (the probe grid)",
     "pd_comparisons": "at least two replicates (paired comparisons of conditions)",
     "pd_calls": "a provider call in calls.jsonl (LLM agents)",
+    "pd_statements": "a stated strategy in statements.jsonl (elicit_strategy)",
 }
 """The content tags of the PD's models, and what a run must hold for them to be built."""
 
@@ -41,4 +43,6 @@ def absent_content(run_dir: Path) -> tuple[str, ...]:
         absent.append("pd_comparisons")
     if not records_written(run_dir, RunFiles.CALLS):
         absent.append("pd_calls")
+    if not records_written(run_dir, PDFiles.STATEMENTS):
+        absent.append("pd_statements")
     return tuple(absent)

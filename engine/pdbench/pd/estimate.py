@@ -13,6 +13,8 @@
   ``max_completion_tokens`` (reasoning budget + ``max_tokens``) for an OpenAI reasoning model
   and ``thinking.budget_tokens`` + ``max_tokens`` with Anthropic's thinking. Reasoning tokens
   are billed as output tokens, and priced so.
+- A strategy statement (``elicit_strategy``) is one more call per match and agent, its
+  prompt counted as a round prompt's and its reply as ``strategy_max_tokens``.
 - Cost: from the config's price table (LiteLLM's map when installed); unknown prices are
   named, never guessed. The cache is not consulted: a cached re-run costs less.
 """
@@ -108,4 +110,16 @@ def estimate_calls(loaded: LoadedConfig, *, plans: list[MatchPlan]) -> CallEstim
                 prices=prices,
                 reasoning_tokens=agent.reasoning_budget(),
             )
+            if agent.elicit_strategy:
+                estimate.add(
+                    provider=agent.provider,
+                    model=agent.model,
+                    calls=1,
+                    max_retries=agent.max_retries,
+                    transport_retries=agent.transport.max_retries,
+                    tokens_in_per_call=per_call,
+                    max_tokens=agent.strategy_max_tokens,
+                    prices=prices,
+                    reasoning_tokens=agent.reasoning_budget(),
+                )
     return estimate

@@ -22,6 +22,11 @@ class PDMart(MartFile):
         "agent_name",
         "level, agent_name, condition, side, fit_rank, reference",
     )
+    STATED_VS_PLAYED = (
+        "stated_vs_played.parquet",
+        "agent_name",
+        "agent_name, condition, state",
+    )
     COOPERATION_OVER_TIME = (
         "cooperation_over_time.parquet",
         "level",

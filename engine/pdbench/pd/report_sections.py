@@ -177,6 +177,41 @@ def _condition_table(run_dir: Path) -> Section:
     )
 
 
+_STATED_COLUMNS = (
+    "agent_name",
+    "condition",
+    "state",
+    "stated_p",
+    "played_p",
+    "difference",
+    "ci_low",
+    "ci_high",
+    "is_inconsistent",
+    "n_matches",
+)
+
+
+def _stated_vs_played(run_dir: Path) -> Section | None:
+    """What the agents asked for their strategy stated against what they played; None in a
+    run where none was asked."""
+    return table_section(
+        "Stated against played",
+        "Agents asked for their strategy (elicit_strategy) stated, before their first move of "
+        "every match, the probability of cooperating first and after each outcome of the "
+        "round before (own action first: cc, cd, dc, dd). Played: the share of their rounds "
+        "in that state in which they cooperated. The difference (stated minus played) has a "
+        "95% t interval over the matches, exact when it is the same in every match; "
+        "'says one thing and plays another' where the interval excludes 0.",
+        _STATED_COLUMNS,
+        read_rows(
+            run_dir / PDMart.STATED_VS_PLAYED,
+            _STATED_COLUMNS,
+            where="agent_name is not null",
+            order_by="agent_name, condition, state",
+        ),
+    )
+
+
 def _headline_metrics() -> list[str]:
     """The metrics of each agent in the per-agent table, each with its interval: those the
     catalogue marks ``headline``."""
@@ -356,6 +391,7 @@ def pd_sections(run_dir: Path) -> list[Section]:
         _comparisons(run_dir),
         _condition_table(run_dir),
         _per_agent(run_dir),
+        _stated_vs_played(run_dir),
         methods_section(run_dir, manifest),
     ]
     return [section for section in sections if section is not None]

@@ -1,5 +1,7 @@
-"""The PD viewer's Strategies page: which known strategy each agent plays (strategy_fit.parquet)
-and the Ashlock fingerprints of the agents a run probed (fingerprints.parquet)."""
+"""The PD viewer's Strategies page: which known strategy each agent plays (strategy_fit.parquet),
+what the agents asked for their strategy said against what they played
+(stated_vs_played.parquet) and the Ashlock fingerprints of the agents a run probed
+(fingerprints.parquet)."""
 
 from __future__ import annotations
 
@@ -109,6 +111,43 @@ def _strategy_fit(run_dir: Path) -> None:
     )
 
 
+def _stated_vs_played(run_dir: Path) -> None:
+    rows = run_reader.mart(run_dir, PDMart.STATED_VS_PLAYED)
+    if rows.empty:
+        return
+    st.subheader("Stated against played")
+    st.caption(
+        "Each agent asked for its strategy (elicit_strategy) stated, before its first move of "
+        "every match, the probability that it cooperates first and after each outcome of the "
+        "round before (its own action first). Against it: the share of its rounds in that "
+        "state in which it cooperated. The difference is stated minus played, with a 95% "
+        "interval over the matches; 'says one thing and plays another' only where the "
+        "interval excludes 0."
+    )
+    caught = rows[rows["is_inconsistent"]]
+    for agent, states in caught.groupby("agent_name", sort=True):
+        st.warning(
+            f"{escaped(agent)} plays otherwise than it states in "
+            + ", ".join(sorted(set(states["state"])))
+        )
+    show_table(
+        rows,
+        [
+            "agent_name",
+            "condition",
+            "state",
+            "stated_p",
+            "played_p",
+            "difference",
+            "ci_low",
+            "ci_high",
+            "ci_note",
+            "is_inconsistent",
+            "n_matches",
+        ],
+    )
+
+
 def _fingerprints(run_dir: Path) -> None:
     points = run_reader.mart(run_dir, PDMart.FINGERPRINTS)
     st.subheader("Fingerprints")
@@ -145,4 +184,5 @@ def page(run_dir: Path) -> None:
     """The Strategies page of the PD run in ``run_dir``."""
     st.header("Strategies")
     _strategy_fit(run_dir)
+    _stated_vs_played(run_dir)
     _fingerprints(run_dir)

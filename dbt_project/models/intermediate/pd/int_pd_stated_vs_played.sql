@@ -1,0 +1,115 @@
+-- One row per valid stated strategy and state its agent met in the match the statement
+-- opens: the stated probability of cooperating in that state and the share of the agent's
+-- rounds in that state in which it chose to cooperate (its intended action, before
+-- execution noise; rounds where every reply was invalid and a fallback was played are not
+-- the agent's choice and are left out). The state of round 1 is 'first'; of a later round,
+-- the round before as the agent saw it, its own action first: cc, cd, dc, dd.
+
+with
+
+statements as (
+    select * from {{ ref('stg_pd_statements') }}
+    where is_valid
+),
+
+agent_rounds as (
+    select * from {{ ref('int_pd_agent_rounds') }}
+    where match_status = 'ok' and coalesce(is_valid, true)
+),
+
+round_states as (
+    select
+        match_id,
+        side,
+        intended_action = 'C' as is_cooperation,
+        case
+            when round_index = 1 then 'first'
+            else lower(previous_action || opponent_previous_action)
+        end as state
+    from agent_rounds
+),
+
+played as (
+    select
+        match_id,
+        side,
+        state,
+        count(*) as n_rounds,
+        avg(is_cooperation::integer) as played_p
+    from round_states
+    group by match_id, side, state
+),
+
+stated as (
+    select
+        match_id,
+        condition,
+        replicate,
+        side,
+        agent_name,
+        'first' as state,
+        first_p as stated_p
+    from statements
+    union all
+    select
+        match_id,
+        condition,
+        replicate,
+        side,
+        agent_name,
+        'cc' as state,
+        cc_p as stated_p
+    from statements
+    union all
+    select
+        match_id,
+        condition,
+        replicate,
+        side,
+        agent_name,
+        'cd' as state,
+        cd_p as stated_p
+    from statements
+    union all
+    select
+        match_id,
+        condition,
+        replicate,
+        side,
+        agent_name,
+        'dc' as state,
+        dc_p as stated_p
+    from statements
+    union all
+    select
+        match_id,
+        condition,
+        replicate,
+        side,
+        agent_name,
+        'dd' as state,
+        dd_p as stated_p
+    from statements
+),
+
+compared as (
+    select
+        stated.match_id,
+        stated.condition,
+        stated.replicate,
+        stated.side,
+        stated.agent_name,
+        stated.state,
+        stated.stated_p,
+        played.n_rounds,
+        played.played_p,
+        stated.stated_p - played.played_p as difference
+    from stated
+    inner join played
+        on
+            stated.match_id = played.match_id
+            and stated.side = played.side
+            and stated.state = played.state
+)
+
+select * from compared
