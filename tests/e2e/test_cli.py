@@ -380,6 +380,7 @@ def test_schema_lists_every_record_with_its_file():
     assert listed == {
         "rounds": PDFiles.ROUNDS,
         "matches": PDFiles.MATCHES,
+        "statements": PDFiles.STATEMENTS,
         "calls": RunFiles.CALLS,
         "questions": ArenaFiles.QUESTIONS,
         "question_ratings": ArenaFiles.QUESTION_RATINGS,
