@@ -105,3 +105,28 @@ def test_the_report_shows_what_was_said_against_what_was_played(built: Aggregate
     page = render_report(built.run_dir)
     assert "Stated against played" in page
     assert "says one thing and plays another" in page
+    assert "What the stated strategies would have earned" in page
+
+
+def test_the_stated_table_is_played_against_a_copy_of_the_same_opponent(
+    built: AggregateSummary,
+):
+    # A copy of URND taken before the match draws what the real one drew. TFT's table is
+    # TFT, so it earns what the agent earned. ALLC's table cooperates throughout: 3 points
+    # in each round where URND cooperated, 0 where it defected, counted here from the rounds.
+    rounds = [
+        json.loads(line) for line in (built.run_dir / "rounds.jsonl").read_text().splitlines()
+    ]
+    allc = [
+        3.0 if line["agent_b_action"] == "C" else 0.0
+        for line in rounds
+        if line["condition"] == "grim_says_allc"
+    ]
+    grim = [line["agent_a_payoff"] for line in rounds if line["condition"] == "grim_says_allc"]
+    rows = _rows(built)
+    tft = rows["tft-says-tft", "first"]
+    assert tft["stated_points_per_round"] == pytest.approx(tft["played_points_per_round"])
+    liar = rows["grim-says-allc", "cd"]
+    # every match has 20 rounds, so the mean of the matches' means is the mean of the rounds
+    assert liar["stated_points_per_round"] == pytest.approx(sum(allc) / len(allc))
+    assert liar["played_points_per_round"] == pytest.approx(sum(grim) / len(grim))

@@ -36,3 +36,5 @@ def test_the_strategies_page_names_the_agent_that_plays_otherwise_than_it_states
     tables = [frame.value for frame in at.dataframe]
     stated = next(table for table in tables if "stated_p" in table.columns)
     assert len(stated) == 10  # two agents, five states each
+    earned = next(table for table in tables if "stated_points_per_round" in table.columns)
+    assert earned["agent_name"].tolist() == ["grim-says-allc", "tft-says-tft"]

@@ -23,7 +23,9 @@ from pdbench.pd.payoff import PayoffMatrix
 from pdbench.pd.plan import SIDES, MatchPlan
 from pdbench.pd.policy_match import play_policy_rounds
 from pdbench.pd.round_lines import MATCH_KEYS, ROUND_KEYS, MatchFields, RoundLineTemplate
+from pdbench.pd.stated_play import opponent_copy, stated_points_per_round
 from pdbench.pd.statements import STATES
+from pdbench.rng import derive_seed
 from pdbench.storage.jsonl import JsonlWriter
 from pdbench.storage.records.fields import SCHEMA_VERSION
 
@@ -82,12 +84,8 @@ def play_match(
     played, status, abort_reason = 0, "ok", None
     try:
         if "llm" in match.kinds:
-            for side, agent in zip(SIDES, (agent_a, agent_b), strict=True):
-                if isinstance(agent, LLMAgent) and agent.elicits_strategy and statements:
-                    statement = agent.state_strategy()
-                    statements.write(
-                        statement_line(match, side, agent.name, statement, store_prompts)
-                    )
+            if statements is not None:
+                _state_strategies(plan, match, (agent_a, agent_b), table, statements, store_prompts)
             for record in _llm_rounds(
                 plan, match, agents=(agent_a, agent_b), payoffs=table, noise=noise
             ):
@@ -121,10 +119,45 @@ def play_match(
     return {key: line[key] for key in MATCH_KEYS}
 
 
+def _state_strategies(
+    plan: MatchPlan,
+    match: MatchFields,
+    agents: tuple[Agent, Agent],
+    payoffs: Payoffs,
+    statements: JsonlWriter,
+    store_prompts: bool,
+) -> None:
+    """Each LLM agent asked for its strategy states it, before the first round; where its
+    opponent is a policy, the stated table is played against a copy of it
+    (:mod:`pdbench.pd.stated_play`)."""
+    for side, agent, other in zip(SIDES, agents, agents[::-1], strict=True):
+        if not (isinstance(agent, LLMAgent) and agent.elicits_strategy):
+            continue
+        opponent = opponent_copy(other)
+        statement = agent.state_strategy()
+        points = None
+        if statement.table is not None and opponent is not None:
+            points = stated_points_per_round(
+                statement.table,
+                opponent=opponent,
+                side=side,
+                plan=plan,
+                payoffs=payoffs,
+                seed=derive_seed(plan.match_seed, "stated", side),
+            )
+        statements.write(statement_line(match, side, agent.name, statement, points, store_prompts))
+
+
 def statement_line(
-    match: MatchFields, side: str, name: str, statement: Statement, store_prompts: bool
+    match: MatchFields,
+    side: str,
+    name: str,
+    statement: Statement,
+    points: float | None,
+    store_prompts: bool,
 ) -> dict[str, Any]:
-    """The ``statements.jsonl`` line of ``side``'s statement in ``match``."""
+    """The ``statements.jsonl`` line of ``side``'s statement in ``match``; ``points``: what
+    the stated table earned per round played against a copy of the opponent."""
     table = statement.table
     line: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
@@ -140,6 +173,7 @@ def statement_line(
     }
     for state in STATES:
         line[f"{state}_p"] = None if table is None else table.p_cooperate(state)
+    line["stated_points_per_round"] = points
     line["timestamp_utc"] = utc_timestamp()
     if store_prompts:
         line["prompt"] = statement.prompt

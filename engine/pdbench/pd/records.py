@@ -203,6 +203,11 @@ class StatementRecord(Record):
     """Stated probability of cooperating after it defected and the other cooperated."""
     dd_p: float | None
     """Stated probability of cooperating after both defected; null when invalid."""
+    stated_points_per_round: float | None
+    """Mean points per round the stated table earns when pdbench plays it against a copy of
+    the same opponent, taken before the match (same draws, planned rounds and noise;
+    :mod:`pdbench.pd.stated_play`); null when the statement is invalid or the opponent is
+    not one of pdbench's policies (an LLM opponent would cost calls)."""
     timestamp_utc: str
     """When the statement was read (ISO 8601, UTC, ``Z`` suffix)."""
     prompt: str | None = stored_prompt()

@@ -212,6 +212,32 @@ def _stated_vs_played(run_dir: Path) -> Section | None:
     )
 
 
+_EARNED_COLUMNS = (
+    "agent_name",
+    "condition",
+    "stated_points_per_round",
+    "played_points_per_round",
+)
+
+
+def _stated_earnings(run_dir: Path) -> Section | None:
+    """What the stated tables would have earned, beside what the agents earned; None when
+    no stated table was played (no statement, or only LLM opponents)."""
+    return table_section(
+        "What the stated strategies would have earned",
+        "Mean points per round of each stated table played by pdbench against a copy of the "
+        "same opponent (same random draws, planned rounds and noise; opponents that are "
+        "policies only), beside what the agent earned in the same matches.",
+        _EARNED_COLUMNS,
+        read_rows(
+            run_dir / PDMart.STATED_VS_PLAYED,
+            _EARNED_COLUMNS,
+            where="state = 'first' and stated_points_per_round is not null",
+            order_by="agent_name, condition",
+        ),
+    )
+
+
 def _headline_metrics() -> list[str]:
     """The metrics of each agent in the per-agent table, each with its interval: those the
     catalogue marks ``headline``."""
@@ -392,6 +418,7 @@ def pd_sections(run_dir: Path) -> list[Section]:
         _condition_table(run_dir),
         _per_agent(run_dir),
         _stated_vs_played(run_dir),
+        _stated_earnings(run_dir),
         methods_section(run_dir, manifest),
     ]
     return [section for section in sections if section is not None]

@@ -3,7 +3,9 @@
 -- rounds in that state in which it chose to cooperate (its intended action, before
 -- execution noise; rounds where every reply was invalid and a fallback was played are not
 -- the agent's choice and are left out). The state of round 1 is 'first'; of a later round,
--- the round before as the agent saw it, its own action first: cc, cd, dc, dd.
+-- the round before as the agent saw it, its own action first: cc, cd, dc, dd. Beside them,
+-- on every row of the match: the mean points per round the stated table earned played by
+-- pdbench against a copy of the opponent (NULL against an LLM) and what the agent earned.
 
 with
 
@@ -12,9 +14,15 @@ statements as (
     where is_valid
 ),
 
-agent_rounds as (
+finished_rounds as (
     select * from {{ ref('int_pd_agent_rounds') }}
-    where match_status = 'ok' and coalesce(is_valid, true)
+    where match_status = 'ok'
+),
+
+-- the agent's own choices: not the rounds where a fallback was played for it
+agent_rounds as (
+    select * from finished_rounds
+    where coalesce(is_valid, true)
 ),
 
 round_states as (
@@ -27,6 +35,15 @@ round_states as (
             else lower(previous_action || opponent_previous_action)
         end as state
     from agent_rounds
+),
+
+match_points as (
+    select
+        match_id,
+        side,
+        avg(payoff) as played_points_per_round
+    from finished_rounds
+    group by match_id, side
 ),
 
 played as (
@@ -48,7 +65,8 @@ stated as (
         side,
         agent_name,
         'first' as state,
-        first_p as stated_p
+        first_p as stated_p,
+        stated_points_per_round
     from statements
     union all
     select
@@ -58,7 +76,8 @@ stated as (
         side,
         agent_name,
         'cc' as state,
-        cc_p as stated_p
+        cc_p as stated_p,
+        stated_points_per_round
     from statements
     union all
     select
@@ -68,7 +87,8 @@ stated as (
         side,
         agent_name,
         'cd' as state,
-        cd_p as stated_p
+        cd_p as stated_p,
+        stated_points_per_round
     from statements
     union all
     select
@@ -78,7 +98,8 @@ stated as (
         side,
         agent_name,
         'dc' as state,
-        dc_p as stated_p
+        dc_p as stated_p,
+        stated_points_per_round
     from statements
     union all
     select
@@ -88,7 +109,8 @@ stated as (
         side,
         agent_name,
         'dd' as state,
-        dd_p as stated_p
+        dd_p as stated_p,
+        stated_points_per_round
     from statements
 ),
 
@@ -103,13 +125,19 @@ compared as (
         stated.stated_p,
         played.n_rounds,
         played.played_p,
-        stated.stated_p - played.played_p as difference
+        stated.stated_p - played.played_p as difference,
+        stated.stated_points_per_round,
+        match_points.played_points_per_round
     from stated
     inner join played
         on
             stated.match_id = played.match_id
             and stated.side = played.side
             and stated.state = played.state
+    inner join match_points
+        on
+            stated.match_id = match_points.match_id
+            and stated.side = match_points.side
 )
 
 select * from compared

@@ -19,7 +19,8 @@ renamed as (
         cc_p,
         cd_p,
         dc_p,
-        dd_p
+        dd_p,
+        stated_points_per_round
     from source_statements
     -- a torn last line (crash while writing) reads as an all-NULL row
     where match_id is not null

@@ -146,6 +146,19 @@ def _stated_vs_played(run_dir: Path) -> None:
             "n_matches",
         ],
     )
+    earned = rows.dropna(subset=["stated_points_per_round"]).drop_duplicates(
+        ["agent_name", "condition"]
+    )
+    if not earned.empty:
+        st.caption(
+            "What the stated table earns when pdbench plays it against a copy of each opponent "
+            "(same draws, rounds and noise; opponents that are policies only), beside what the "
+            "agent earned in the same matches."
+        )
+        show_table(
+            earned,
+            ["agent_name", "condition", "stated_points_per_round", "played_points_per_round"],
+        )
 
 
 def _fingerprints(run_dir: Path) -> None:
