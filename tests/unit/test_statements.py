@@ -4,10 +4,13 @@ from dataclasses import replace
 
 import pytest
 from pdbench.pd.agents.llm import LLMAgent
+from pdbench.pd.agents.policy import AllD, TitForTat, make_policy
 from pdbench.pd.agents.prompts import PromptTemplates, render_strategy, render_system
 from pdbench.pd.labels import ActionLabels
 from pdbench.pd.mock_player import PDMockPlayer
 from pdbench.pd.payoff import PayoffMatrix, PayoffView
+from pdbench.pd.plan import MatchPlan
+from pdbench.pd.stated_play import opponent_copy, stated_points_per_round
 from pdbench.pd.statements import StatedStrategy, is_statement_prompt, parse_statement, policy_table
 from pdbench.providers.calls import CallContext
 from pdbench.providers.gateway import ProviderGateway
@@ -156,3 +159,40 @@ def test_an_agent_without_a_strategy_template_is_not_asked():
         history_window=5,
     )
     assert not other.elicits_strategy
+
+
+def _plan(rounds: int) -> MatchPlan:
+    return MatchPlan(
+        condition_index=0,
+        condition="c",
+        replicate=0,
+        match_id="c/0",
+        match_seed=1,
+        planned_rounds=rounds,
+    )
+
+
+@pytest.mark.parametrize("side", ["agent_a", "agent_b"])
+def test_a_stated_table_is_played_against_the_opponent_by_hand(side):
+    # TFT's table against ALLD over 3 rounds: C then D, D against D, D, D: 0 + 1 + 1 points
+    tft = StatedStrategy(1, 1, 0, 1, 0)
+    points = stated_points_per_round(
+        tft, opponent=AllD(), side=side, plan=_plan(3), payoffs=CLASSIC.table(), seed=7
+    )
+    assert points == pytest.approx(2 / 3)
+    # WSLS's table against TFT: C, C, C: 3 points a round
+    wsls = StatedStrategy(1, 1, 0, 0, 1)
+    points = stated_points_per_round(
+        wsls, opponent=TitForTat(), side=side, plan=_plan(4), payoffs=CLASSIC.table(), seed=7
+    )
+    assert points == 3.0
+
+
+def test_the_copy_of_a_random_opponent_draws_what_the_original_draws():
+    original = make_policy("URND", payoffs=PayoffView(R=3, S=0, T=5, P=1), coop_prob=0.5)
+    original.reset(11)
+    copy = opponent_copy(original)
+    assert copy is not None
+    assert [copy.first_action()] + [copy.next_action("C", "C", 3) for _ in range(30)] == [
+        original.first_action()
+    ] + [original.next_action("C", "C", 3) for _ in range(30)]
