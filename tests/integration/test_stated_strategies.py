@@ -130,3 +130,14 @@ def test_the_stated_table_is_played_against_a_copy_of_the_same_opponent(
     # every match has 20 rounds, so the mean of the matches' means is the mean of the rounds
     assert liar["stated_points_per_round"] == pytest.approx(sum(allc) / len(allc))
     assert liar["played_points_per_round"] == pytest.approx(sum(grim) / len(grim))
+
+
+def test_the_overview_says_who_plays_otherwise_than_it_states(built: AggregateSummary):
+    from pdbench.overview import run_overview
+
+    texts = [f.text for f in run_overview(built.run_dir).findings if f.topic == "statements"]
+    assert texts == [
+        "Stated against played: grim-says-allc in grim_says_allc plays otherwise than it "
+        "states in cd, dc, dd (in cd: stated 100.0% C, played 0.0%; difference 1.000 "
+        "[1.000, 1.000]); as stated, within the intervals: tft-says-tft in tft_says_tft."
+    ]

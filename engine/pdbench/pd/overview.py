@@ -10,11 +10,13 @@ Benjamini-Hochberg, and what is inconclusive and why. Every number is a value of
 
 from __future__ import annotations
 
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 from pdbench.column_labels import MISSING, label
-from pdbench.findings import Finding, interval_text, read_rows
+from pdbench.findings import Finding, bracket_text, interval_text, read_rows, value_text
 from pdbench.number_text import p_value_text, plural
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
@@ -330,6 +332,52 @@ def _validity(
     ]
 
 
+_STATED_COLUMNS = (
+    "agent_name",
+    "condition",
+    "state",
+    "stated_p",
+    "played_p",
+    "difference",
+    "ci_low",
+    "ci_high",
+    "is_inconsistent",
+)
+
+
+def _stated(run_dir: Path) -> list[Finding]:
+    """Whether the agents asked for their strategy play as they state it: each one that
+    does not, with the states where the interval excludes 0 (the first one's numbers); the
+    others in one clause. None in a run where no agent was asked."""
+    rows = read_rows(
+        run_dir / PDMart.STATED_VS_PLAYED,
+        _STATED_COLUMNS,
+        where="agent_name is not null",
+        order_by="agent_name, condition, state",
+    )
+    if not rows:
+        return []
+    parts, consistent = [], []
+    for (agent, condition), group in groupby(rows, key=itemgetter("agent_name", "condition")):
+        caught = [row for row in group if row["is_inconsistent"]]
+        if not caught:
+            consistent.append(f"{agent} in {condition}")
+            continue
+        first = caught[0]
+        states = ", ".join(row["state"] for row in caught)
+        difference = bracket_text(
+            "difference", first["difference"], first["ci_low"], first["ci_high"]
+        )
+        parts.append(
+            f"{agent} in {condition} plays otherwise than it states in {states} (in "
+            f"{first['state']}: stated {value_text('stated_p', first['stated_p'])} C, played "
+            f"{value_text('played_p', first['played_p'])}; difference {difference})"
+        )
+    if consistent:
+        parts.append("as stated, within the intervals: " + ", ".join(consistent))
+    return [Finding("statements", "Stated against played: " + "; ".join(parts) + ".", "Strategies")]
+
+
 def _is_mostly_fallback(count: FallbackCount) -> bool:
     return is_mostly_fallback(count.share)
 
@@ -369,5 +417,6 @@ def pd_findings(run_dir: Path, manifest: dict[str, Any]) -> list[Finding]:
         findings = [*differences, *validity, *extremes]
     else:
         findings = [*validity, *extremes, *differences]
+    findings += _stated(run_dir)
     findings += _inconclusive(run_dir, conditions)
     return findings
