@@ -16,6 +16,7 @@ import duckdb
 import pandas as pd
 import pytest
 from pdbench.arena.marts import ArenaMart
+from pdbench.column_labels import format_cell
 from pdbench.model_text import escaped
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
@@ -139,10 +140,16 @@ def _assert_intervals(table: pd.DataFrame, row: dict[str, Any]) -> None:
     assert len(table) == len(pd_intervals.INTERVAL_METRICS) > 10
     for position, (title, column) in enumerate(pd_intervals.INTERVAL_METRICS):
         assert table["metric"].iloc[position] == title
-        assert _same(table["mean"].iloc[position], row[column]), column
-        assert _same(table["95% low"].iloc[position], row[f"{column}_ci_low"]), column
-        assert _same(table["95% high"].iloc[position], row[f"{column}_ci_high"]), column
+        # each value in its own metric's format (the column mixes shares and points)
+        assert table["mean"].iloc[position] == format_cell(column, row[column]), column
+        assert table["95% low"].iloc[position] == format_cell(column, row[f"{column}_ci_low"])
+        assert table["95% high"].iloc[position] == format_cell(column, row[f"{column}_ci_high"])
         assert _same(table["note"].iloc[position], row[f"{column}_ci_note"]), column
+    shown = dict(zip(table["metric"], table["mean"], strict=True))
+    cooperation = next(t for t, c in pd_intervals.INTERVAL_METRICS if c == "cooperation_rate_a")
+    payoff = next(t for t, c in pd_intervals.INTERVAL_METRICS if c == "payoff_per_round_a")
+    assert shown[cooperation] == f"{100 * row['cooperation_rate_a']:.1f}%"
+    assert shown[payoff] == f"{row['payoff_per_round_a']:.3f}"
     # an interval holds the mean and is never a point: two replicates that agree get none
     # but a rate's binomial floor, and the note says why
     low, high = row["cooperation_rate_a_ci_low"], row["cooperation_rate_a_ci_high"]

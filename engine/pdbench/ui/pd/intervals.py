@@ -78,13 +78,19 @@ DIFFERENCE_COLUMNS = [
 
 
 def interval_rows(row: pd.Series) -> pd.DataFrame:
-    """One line per metric of :data:`INTERVAL_METRICS`: mean, interval low and high."""
+    """One line per metric of :data:`INTERVAL_METRICS`: mean, interval low and high, each in
+    its metric's format from the catalogue (a share in percent, points with their
+    decimals), as text: the column mixes metrics of different units."""
+
+    def cells(suffix: str) -> list[str]:
+        return [format_cell(column, row[column + suffix]) for _, column in INTERVAL_METRICS]
+
     return pd.DataFrame(
         {
             "metric": [title for title, _ in INTERVAL_METRICS],
-            "mean": [row[column] for _, column in INTERVAL_METRICS],
-            "95% low": [row[f"{column}_ci_low"] for _, column in INTERVAL_METRICS],
-            "95% high": [row[f"{column}_ci_high"] for _, column in INTERVAL_METRICS],
+            "mean": cells(""),
+            "95% low": cells("_ci_low"),
+            "95% high": cells("_ci_high"),
             "note": [row[f"{column}_ci_note"] for _, column in INTERVAL_METRICS],
         }
     )
@@ -93,11 +99,7 @@ def interval_rows(row: pd.Series) -> pd.DataFrame:
 def intervals(row: pd.Series) -> None:
     """The condition's means with their 95% intervals."""
     st.subheader("Means and 95% intervals")
-    show_table(
-        interval_rows(row),
-        pinned=("metric",),
-        formats=dict.fromkeys(("mean", "95% low", "95% high"), "{:.3f}"),
-    )
+    show_table(interval_rows(row), pinned=("metric",))
     st.caption(
         "Student's t interval over the replicates (a share's clipped to [0, 1], as its note "
         "says); a rate of events is widened, where it is narrower, to its binomial floor (the "
