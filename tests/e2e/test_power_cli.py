@@ -103,3 +103,18 @@ def test_an_agent_on_a_paid_provider_needs_a_pilot(project: Path) -> None:
         result.stderr
     )
     assert "--pilot RUN_DIR" in result.stderr
+
+
+def test_power_of_an_arena_pilot(project: Path) -> None:
+    played = runner.invoke(cli.app, ["run", "configs/arena.yaml", "--output-dir", "arena"])
+    assert played.exit_code == 0, played.output
+    result = _invoke("configs/arena.yaml", "--effect", "1.0", "--pilot", "arena",
+                     "--simulations", "200")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    (needed,) = re.findall(r"^common questions needed: (\d+)$", result.stdout, re.MULTILINE)
+    (per_player,) = re.findall(r"^questions per player needed: (\d+) ", result.stdout, re.M)
+    assert int(needed) >= 6 and int(per_player) >= 1
+    assert "estimated cost: $0.0000" in result.stdout
+    elo = _invoke("configs/arena.yaml", "--effect", "50", "--metric", "elo", "--pilot", "arena")
+    assert elo.exit_code == 2
+    assert elo.stderr.startswith("error: configs/arena.yaml: --metric: the arena planner plans")

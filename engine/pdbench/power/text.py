@@ -54,8 +54,8 @@ def result_lines(
         f"{unit}s needed: {needed}",
         f"  the fewest {unit}s whose simulated power reaches {target} ({simulations} each, "
         f"{point_text(reached, unit=unit)}); the normal approximation says {approximation}",
-        f"power curve ({unit}s per {'condition' if unit == 'replicate' else 'player'}: share of "
-        f"{simulations} that find the planted difference, Monte-Carlo SE):",
+        f"power curve ({unit}s: share of {simulations} that find the planted difference, "
+        "Monte-Carlo SE):",
     ]
     lines += [f"  {point_text(point, unit=unit)}" for point in search.curve(needed)]
     return lines
