@@ -13,6 +13,8 @@ error on a power of 0.8 (about 1.5 replicates at D = 0.10, 6 at D = 0.05): the t
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from pdbench.power.planting import grid_step, planting
 from pdbench.power.simulate import PairedTest, PowerSearch, Study, normal_approximation
 
 SD = 0.0245**0.5
@@ -64,3 +66,22 @@ def test_no_effect_is_found_at_the_nominal_rate() -> None:
         simulations=400, seed=5,
     )  # fmt: skip
     assert PowerSearch(study).power(20).power <= 0.025 + 3 * (0.025 * 0.975 / 400) ** 0.5
+
+
+def test_a_planted_shift_keeps_the_grid() -> None:
+    # differences -0.05, 0, 0, 0.05, 0.10 (a grid of 0.05), mean 0.02; an effect of 0.0325
+    # moves every value by 0.0125 = 0.25 steps: 0 whole steps, and one step more where the
+    # uniform is below 0.25
+    values = np.array([-0.05, 0.0, 0.0, 0.05, 0.10])
+    shift = planting(values, 0.0325)
+    assert shift.step == 0.05
+    assert shift.shift == pytest.approx(0.0125)
+    uniforms = np.array([[0.10, 0.30, 0.20, 0.90, 0.24]])
+    moved = shift.apply(values[None, :], uniforms)
+    assert moved[0] == pytest.approx([0.0, 0.0, 0.05, 0.05, 0.15])
+    # off a grid (0.13 is no whole multiple of the smallest gap, 0.03) every value moves by s
+    assert grid_step(np.array([0.10, 0.13, 0.30])) is None
+    off_grid = planting(np.array([0.10, 0.13, 0.30]), 0.2)
+    assert off_grid.apply(np.array([[0.1]]), np.zeros((1, 1)))[0, 0] == pytest.approx(
+        0.1 + 0.2 - 0.53 / 3
+    )

@@ -26,6 +26,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from pdbench.power.planting import Planting, planting
 from pdbench.power.sign_flip import (
     Floats,
     benjamini_hochberg,
@@ -120,14 +121,19 @@ class PowerSearch:
         self._draws = rng.integers(
             0, study.pool_size, size=(study.simulations, MAX_REPLICATES), dtype=np.int32
         )
+        self._uniforms = rng.random(size=(study.simulations, MAX_REPLICATES), dtype=np.float32)
         self._pools = [self._pool(test) for test in study.tests]
+        self._plantings = {
+            column: planting(test.differences, study.effect)
+            for column, test in enumerate(study.tests)
+            if test.planted
+        }
 
     def _pool(self, test: PairedTest) -> Floats | None:
-        """The pool of a test as it is simulated, None when it is all 0 (p = 1 always)."""
+        """The pool of a test as it is drawn from, None when it is all 0 and nothing is
+        planted on it (p = 1 always)."""
         values = test.differences
-        if test.planted:
-            return values - np.nanmean(values) + self.study.effect
-        if np.all(np.isnan(values) | (values == 0)):
+        if not test.planted and np.all(np.isnan(values) | (values == 0)):
             return None
         return values
 
@@ -160,6 +166,10 @@ class PowerSearch:
                 )
                 continue
             sample = pool[draws]
+            shift: Planting | None = self._plantings.get(column)
+            if shift is not None:
+                uniforms = self._uniforms[start : start + _CHUNK, :replicates]
+                sample = shift.apply(sample, uniforms.astype(np.float64))
             p_values[:, column] = test(sample)
             with np.errstate(invalid="ignore"):
                 means[:, column] = np.nan_to_num(np.nanmean(sample, axis=1))
