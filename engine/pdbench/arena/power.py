@@ -85,8 +85,7 @@ def _played_differences(
     loaded: LoadedConfig, on_line: Callable[[str], None]
 ) -> tuple[np.ndarray, float]:
     from pdbench.aggregate import aggregate_run
-    from pdbench.game import PlayOptions
-    from pdbench.games import GAMES
+    from pdbench.arena.runner import run_arena
 
     config: ArenaConfig = loaded.config
     paid = [p.name for p in config.players if p.provider != "mock"]
@@ -99,7 +98,7 @@ def _played_differences(
     with tempfile.TemporaryDirectory(prefix="pdbench-power-") as folder:
         run_dir = Path(folder) / config.run_id
         on_line("playing the tournament once on the mock (its planted abilities)...")
-        GAMES["arena"].play(loaded, options=PlayOptions(output_dir=run_dir))
+        run_arena(loaded, output_dir=run_dir, overwrite=False, resume=False, use_cache=False)
         aggregate_run(run_dir)
         return paired_question_differences(run_dir)
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import numpy as np
@@ -71,7 +72,6 @@ def played_pool(
     """The config played ``replicates`` times by its own agents into a temporary run
     directory and measured (the directory is removed afterwards)."""
     from pdbench.aggregate import aggregate_run
-    from pdbench.games import GAMES
     from pdbench.pd.experiment import run_experiment
 
     config: ExperimentConfig = loaded.config
@@ -82,7 +82,7 @@ def played_pool(
             "the mock: give a pilot run of this config (--pilot RUN_DIR)",
             path=loaded.path,
         )
-    pool_loaded = GAMES["pd"].with_replicates(loaded, replicates)
+    pool_loaded = replace(loaded, config=config.model_copy(update={"replicates": replicates}))
     with tempfile.TemporaryDirectory(prefix="pdbench-power-") as folder:
         run_dir = Path(folder) / config.run_id
         on_line(
@@ -133,7 +133,7 @@ def read_pool(run_dir: Path, *, source: str | None = None) -> Pool:
         if replicate in position:
             for metric, value in zip(metrics, row, strict=True):
                 if value is not None:
-                    values[(condition, metric)][position[replicate]] = value
+                    values[(condition, metric)][position[replicate]] = float(value)
     return Pool(
         source=source or f"the {len(replicates)} replicates of the pilot run {run_dir}",
         replicates=replicates,
@@ -145,7 +145,8 @@ def read_pool(run_dir: Path, *, source: str | None = None) -> Pool:
 
 def _replicate_rows(
     con: duckdb.DuckDBPyConnection, aggregates: Path, conditions: list[str]
-) -> list[tuple[object, ...]]:
+) -> list[tuple[Any, ...]]:
+    """(condition, replicate, metric values...) of the replicate rows of ``conditions``."""
     columns = ", ".join(f'"{metric}"' for metric in comparable_metrics())
     return con.execute(
         f"select condition, replicate, {columns} from read_parquet($path) "
