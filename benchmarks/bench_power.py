@@ -3,7 +3,9 @@
 For configs/power_urnd.yaml (URND 0.6 and URND 0.5 against ALLD over 20 rounds, one compared
 pair, primary family cooperation_rate_a): asks `pdbench power` for the replicates that detect
 0.10 (and 0.05), then plays studies of that size through the engine and measures them with
-the project's SQL, and counts how many find the difference.
+the project's SQL, and counts how many find the difference: URND 0.5 + D against URND 0.5,
+a true difference of D (the planner's pool is the config's own 0.6 and 0.5, whose paired
+differences have about the same SD).
 
 A study is a block of N consecutive replicates of one large run (played once with
 seeds x N replicates, then measured by one `dbt build`): the blocks are disjoint, so they are
@@ -163,13 +165,21 @@ def main() -> None:
     args = parser.parse_args()
     needed, seconds = planned(CONFIG, args.effect, args.simulations)
     print(f"pdbench power: replicates needed for {args.effect:g}: {needed} ({seconds:.1f} s)")
-    study(CONFIG, effect=args.effect, size=needed, seeds=args.seeds, null=False)
-    if not args.no_null:
-        with tempfile.TemporaryDirectory() as folder:
-            null_config = Path(folder) / "power_urnd_null.yaml"
-            text = CONFIG.read_text(encoding="utf-8").replace("coop_prob: 0.6", "coop_prob: 0.5")
-            null_config.write_text(text.replace("run_id: power_urnd", "run_id: power_null"))
-            study(null_config, effect=0.0, size=needed, seeds=args.seeds, null=True)
+    with tempfile.TemporaryDirectory() as folder:
+        planted = _variant(Path(folder), "power_planted", first=0.5 + args.effect)
+        study(planted, effect=args.effect, size=needed, seeds=args.seeds, null=False)
+        if not args.no_null:
+            null = _variant(Path(folder), "power_null", first=0.5)
+            study(null, effect=0.0, size=needed, seeds=args.seeds, null=True)
+
+
+def _variant(folder: Path, run_id: str, *, first: float) -> Path:
+    """configs/power_urnd.yaml with the first agent cooperating with probability ``first``
+    (the second stays at 0.5): a true difference of ``first - 0.5``."""
+    text = CONFIG.read_text(encoding="utf-8").replace("coop_prob: 0.6", f"coop_prob: {first:g}")
+    path = folder / f"{run_id}.yaml"
+    path.write_text(text.replace("run_id: power_urnd", f"run_id: {run_id}"), encoding="utf-8")
+    return path
     sys.stdout.flush()
 
 

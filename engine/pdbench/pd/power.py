@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pdbench.column_labels import label
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import ConfigError, unknown
 from pdbench.number_text import plural
@@ -147,7 +148,8 @@ def _lines(
     pairs = "; ".join(f"{first} minus {second}" for first, second in pool.pairs)
     lines = [
         f"power to detect a paired difference of {magnitude_text(request.effect, metric)} in "
-        f"{metric} ({pairs}), planted on the centred differences of every compared pair",
+        f"{label(metric)} ({metric}; {pairs}), planted on the centred differences of every "
+        "compared pair (by whole steps of the metric's grid, if it has one)",
         f"analysis: the paired sign-flip test, Benjamini-Hochberg within the {family} family "
         f"({plural(len(study.tests), 'test')}), found when BH p <= {request.alpha:g} in the "
         "planted direction",

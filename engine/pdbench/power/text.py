@@ -52,8 +52,10 @@ def result_lines(
     reached = search.power(needed)
     lines = [
         f"{unit}s needed: {needed}",
-        f"  the fewest {unit}s whose simulated power reaches {target} ({simulations} each, "
-        f"{point_text(reached, unit=unit)}); the normal approximation says {approximation}",
+        f"  the fewest {unit}s whose simulated power reaches {target}: "
+        f"{100 * reached.power:.1f}% at {needed} (Monte-Carlo SE "
+        f"{100 * reached.standard_error:.1f} pp, {simulations}); the normal approximation "
+        f"says {approximation}",
         f"power curve ({unit}s: share of {simulations} that find the planted difference, "
         "Monte-Carlo SE):",
     ]
