@@ -45,7 +45,7 @@ from pdbench.power.text import PowerRequest, point_text, result_lines
 from pdbench.storage.duckdb_paths import duckdb_path
 from pdbench.storage.manifest import read_manifest
 
-__all__ = ["arena_power_lines", "paired_question_differences"]
+__all__ = ["arena_power_lines", "centred_pair_differences", "paired_question_differences"]
 
 
 def paired_question_differences(run_dir: Path) -> tuple[np.ndarray, float]:
@@ -66,6 +66,18 @@ def paired_question_differences(run_dir: Path) -> tuple[np.ndarray, float]:
     by_player: dict[str, dict[str, float]] = defaultdict(dict)
     for question, player, score in rows:
         by_player[str(player)][str(question)] = float(score)
+    found = centred_pair_differences(by_player)
+    if found is None:
+        raise RunDirError(f"{run_dir}: no two players answered two questions in common")
+    return found
+
+
+def centred_pair_differences(
+    by_player: dict[str, dict[str, float]],
+) -> tuple[np.ndarray, float] | None:
+    """Every pair of players' score differences (first minus second, players in name order)
+    over the questions both answered, each pair centred on its mean, stacked; and the mean
+    common questions of a pair. None when no pair shares two questions."""
     players = sorted(by_player)
     stacked, common_counts = [], []
     for i, first in enumerate(players):
@@ -77,7 +89,7 @@ def paired_question_differences(run_dir: Path) -> tuple[np.ndarray, float]:
             stacked.append(d - d.mean())
             common_counts.append(len(common))
     if not stacked:
-        raise RunDirError(f"{run_dir}: no two players answered two questions in common")
+        return None
     return np.concatenate(stacked), float(np.mean(common_counts))
 
 
