@@ -123,3 +123,25 @@ def test_power_of_an_arena_pilot(project: Path) -> None:
     elo = _invoke("configs/arena.yaml", "--effect", "50", "--metric", "elo", "--pilot", "arena")
     assert elo.exit_code == 2
     assert elo.stderr.startswith("error: configs/arena.yaml: --metric: the arena planner plans")
+
+
+def test_conditions_that_share_no_agent_are_no_compared_pair(project: Path) -> None:
+    # five conditions, no agent twice on one side: the automatic choice compares none
+    policies = ["TFT", "ALLC", "WSLS", "GRIM", "ALLD"]
+    conditions = "\n".join(
+        f"  - {{name: c{i}, agent_a: {{type: policy, policy: {a}}}, "
+        f"agent_b: {{type: policy, policy: {policies[(i + 2) % 5]}}}}}"
+        for i, a in enumerate(policies)
+    )
+    config = Path("configs/five.yaml")
+    config.write_text(
+        f"game: pd\nrun_id: five\nseed: 1\nhorizon: {{type: fixed, n: 5}}\nconditions:\n"
+        f"{conditions}\n",
+        encoding="utf-8",
+    )
+    result = _invoke(str(config), "--effect", "0.1", "--pool", "10")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1].startswith(
+        "error: configs/five.yaml: comparisons: no compared pair in 10 replicates played by "
+        "the config's own agents"
+    )

@@ -132,6 +132,14 @@ def _lines(
     on_line: Callable[[str], None],
 ) -> list[str]:
     config: ExperimentConfig = loaded.config
+    if not pool.tests:
+        raise ConfigError(
+            f"no compared pair in {pool.source}: without `comparisons`, more than 4 conditions "
+            "are compared only where they share an agent on one side; name the pairs in "
+            "`comparisons`",
+            path=loaded.path,
+            field="comparisons",
+        )
     study = pd_study(pool, config=config, metric=metric, request=request)
     planted = [test for test in study.tests if test.planted]
     sd = float(np.nanstd(planted[0].differences, ddof=1))

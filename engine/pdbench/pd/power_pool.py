@@ -98,7 +98,8 @@ def played_pool(
 
 
 def read_pool(run_dir: Path, *, source: str | None = None) -> Pool:
-    """The pool of an aggregated PD run (a pilot), read only."""
+    """The pool of an aggregated PD run (a pilot), read only; without tests when its
+    ``comparisons.parquet`` compares no pair."""
     manifest = read_manifest(run_dir)
     if manifest.game != "pd":
         raise RunDirError(f"{run_dir}: --pilot reads a PD run; this one is {manifest.game}")
@@ -118,7 +119,7 @@ def read_pool(run_dir: Path, *, source: str | None = None) -> Pool:
         conditions = sorted({name for first, second, _ in tests for name in (first, second)})
         rows = _replicate_rows(con, aggregates, conditions)
     if not tests:
-        raise RunDirError(f"{run_dir}: comparisons.parquet compares no pair of conditions")
+        return Pool(source or str(run_dir), [], {}, [], int(n_tests[0]) if n_tests else 0)
     replicates = sorted(
         set.intersection(*({r for c, r, *_ in rows if c == name} for name in conditions))
     )
