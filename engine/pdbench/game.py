@@ -16,6 +16,7 @@ game's package provides one subclass of :class:`Game` and the pieces it names:
 - ``viewer``: ``"module:function"`` drawing its pages (imported only by the viewer);
 - ``commands``: ``"module:function"`` adding its own commands to ``pdbench`` (the PD's
   ``compare`` and ``compare-runs``, the arena's ``leaderboard``), listed after ``aggregate``;
+- ``power``: ``"module:function"`` planning a study of the game (``pdbench power``);
 - ``series``: a folder gathering several of its runs, if the game has one (the arena's
   ``pdbench leaderboard``): the file that marks it, and its viewer page, overview and report.
 
@@ -179,6 +180,11 @@ class Game:
     """The config the README runs for this game (named in the viewer's hints)."""
     series: ClassVar[Series | None] = None
     """The folder gathering several runs of the game, if it has one."""
+    power: ClassVar[str] = ""
+    """``"module:function"``: ``function(loaded, request, *, pilot, on_line)`` returns what
+    ``pdbench power`` prints for a config of the game (:class:`pdbench.power.text.PowerRequest`;
+    ``pilot`` a run directory or None; progress lines to ``on_line``); empty: the game plans no
+    study."""
     commands: ClassVar[str] = ""
     """``"module:function"``: ``function(app)`` adds the game's own commands to the
     ``typer.Typer`` of ``pdbench`` (with :func:`pdbench.cli.help.command`), importing what

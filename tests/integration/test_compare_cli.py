@@ -117,14 +117,20 @@ def test_an_unknown_condition_names_the_closest(run_dir: Path):
 
 def test_a_pair_not_compared_is_compared_from_the_marts(run_dir: Path):
     # A's cooperation: alpha 1, 1; gamma 0, 0: +100 pp in both replicates, so no interval;
-    # of the 4 sign flips one negates nothing and three have mean +1: p = 2 x min(1, 4) / 4
+    # of the 4 sign flips one negates nothing and three have mean +1: p = 2 x min(1, 4) / 4;
+    # no BH p (outside the run's family), the family the metric would join (A's cooperation is
+    # primary by default), and with 2 replicates the 6 an interval needs
     result = _compare(run_dir, "alpha", "gamma")
     assert result.exit_code == 0, result.output
     assert _row(result.stdout, "A's cooperation")[:10] == [
-        "%", "100.0%", "0.0%", "+100.0 pp [—]", "2", "0.500", "—", "—",
-        "inconclusive (few data)", "—",
+        "%", "100.0%", "0.0%", "+100.0 pp [—]", "2", "0.500", "—", "primary",
+        "inconclusive (few data)", "needs 6 replicates",
     ]  # fmt: skip
     assert "not among the run's comparisons" in result.stdout
+    assert (
+        "A's cooperation (primary): inconclusive; no difference can be detected with 2 paired "
+        "replicates (the sign-flip test cannot reach p <= 0.05); 6 would give an interval"
+    ) in result.stdout
     assert "no interval (—): every paired difference is the same" in result.stdout
 
 

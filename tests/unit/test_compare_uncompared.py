@@ -50,3 +50,12 @@ def test_means_over_more_replicates_than_the_difference_are_explained(tmp_path: 
         "4: the replicates column), so it need not equal the difference of the means"
     ]
     assert _pooling_note(path, "y", "y", 3) == []
+
+
+def test_an_uncompared_pair_states_its_minimum_detectable_difference(tmp_path: Path) -> None:
+    # differences 0.1, 0.3, 0.5: SD 0.2 over 3 pairs; the mart's macro gives
+    # (t(0.975, 2) + t(0.80, 2)) x 0.2 / sqrt(3) = (4.303 + 1.061) x 0.2 / 1.7321 = 0.61937
+    (row,) = paired_differences(
+        _aggregates(tmp_path / "aggregates.parquet"), "x", "y", ["cooperation_rate"]
+    )
+    assert row["minimum_detectable_difference"] == pytest.approx(5.364 * 0.2 / 3**0.5)

@@ -112,7 +112,10 @@ def pd_run(tmp_path: Path) -> Path:
             f"{'null' if lo is None else lo}::double as ci_low, "
             f"{'null' if hi is None else hi}::double as ci_high, "
             f"{'null' if note is None else repr(note)}::varchar as ci_note, "
-            f"{p}::double as p_value_bh, '{v}' as verdict, {few} as is_few_data"
+            f"{p}::double as p_value_bh, '{v}' as verdict, {few} as is_few_data, "
+            f"'{'primary' if m == 'mutual_cooperation_rate' else 'exploratory'}' as family, "
+            f"{'null' if n < 6 else 0.12}::double as minimum_detectable_difference, "
+            f"{6 if n < 6 else 'null'}::integer as replicates_for_interval"
             for c1, c2, m, n, d, lo, hi, note, p, v, few in comparisons
         ),
     )
@@ -150,6 +153,12 @@ def test_the_pd_overview_says_which_differences_hold_and_why_the_rest_do_not(pd_
         "1 of 3 differences are inconclusive: BH p > 0.05, 1 rest on fewer than 10 paired "
         "replicates, 1 have no interval (too few replicates)"
     )
+    # the inconclusive primary difference of 4 pairs: below 6, no test can reject
+    assert (
+        "mutual cooperation, tft_vs_alld vs grim_vs_wsls (primary): no difference can be "
+        "detected with 4 paired replicates (the sign-flip test cannot reach p <= 0.05); 6 would "
+        "give an interval"
+    ) in inconclusive
     assert "1 condition has fewer than 2 replicates, so no interval: grim_vs_wsls" in (inconclusive)
     assert "2 aborted matches are left out of every metric" in inconclusive
 

@@ -29,6 +29,7 @@ class ArenaGame(Game):
     viewer = "pdbench.ui.arena.pages:render"
     overview = "pdbench.arena.overview:arena_findings"
     commands = "pdbench.arena.cli_commands:add_commands"
+    power = "pdbench.arena.power:arena_power_lines"
     report_sections = "pdbench.arena.report_sections:arena_sections"
     example_config = "configs/arena.yaml"
     records = ARENA_RECORDS

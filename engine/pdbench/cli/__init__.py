@@ -1,6 +1,6 @@
 """The ``pdbench`` command: validate, run, import, aggregate, then each game's own commands
 (:attr:`pdbench.game.Game.commands`: the PD's compare and compare-runs, the arena's
-leaderboard), then report, ui, audience, schema.
+leaderboard), then power, report, ui, audience, schema.
 
 A user mistake (bad config, missing file, existing run directory) ends with exit code 2 and
 one line ``error: <file>: <field>: <message>`` on stderr, never a traceback, and leaves no run
@@ -39,6 +39,7 @@ from pdbench.cli.options import (
     Resume,
     RunId,
 )
+from pdbench.cli.power import power
 from pdbench.cli.schemas import schema
 from pdbench.config.loader import LoadedConfig
 from pdbench.errors import RunDirError
@@ -295,6 +296,7 @@ def build_app() -> typer.Typer:
     for game in GAMES.values():
         if game.commands:
             imported(game.commands)(app)
+    _command(app, "power")(power)
     _command(app, "report")(report)
     _command(app, "ui")(ui)
     _command(app, "schema")(schema)

@@ -30,6 +30,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "--mapping configs/import/akata_pd.yaml --output-dir data/runs/akata_excerpt",
     ),
     "aggregate": ("pdbench aggregate data/runs/demo", "pdbench aggregate data/runs/arena-demo"),
+    "power": (
+        "pdbench power configs/power_urnd.yaml --metric cooperation_rate_a --effect 0.10",
+        "pdbench power configs/power_urnd.yaml --effect 0.05 --power 0.9 --simulations 400",
+        "pdbench power configs/experiment.yaml --metric payoff_per_round_a --effect 0.5 "
+        "--pilot data/runs/demo",
+    ),
     "report": (
         "pdbench report data/runs/demo",
         "pdbench report data/runs/arena-demo --output arena-demo.html",

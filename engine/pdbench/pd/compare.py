@@ -17,10 +17,12 @@ import duckdb
 from pdbench.column_labels import format_cell, label_catalogue, number_spec
 from pdbench.errors import RunDirError, unknown
 from pdbench.number_text import p_value_text, plural
+from pdbench.pd.analysis import DEFAULT_PRIMARY
 from pdbench.pd.detectable import detectable_text, magnitude_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.duckdb_paths import duckdb_path
+from pdbench.storage.manifest import read_manifest
 from pdbench.storage.marts_check import check_marts, mart_read_errors
 from pdbench.tables import aligned, mart_rows
 
@@ -143,7 +145,7 @@ def _compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
     differences = _differences(comparisons, first, second)
     in_family = bool(differences)
     if not differences:
-        differences = _uncompared(aggregates, first, second)
+        differences = _uncompared(aggregates, first, second, primary=_primary(run_dir))
     if not differences:
         raise RunDirError(
             f"{aggregates}: {first} and {second} finished no replicate in common: nothing to pair"
@@ -163,7 +165,10 @@ def _compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
             f"not among the run's comparisons: computed now from the replicate rows of "
             f"{aggregates.name} (no replay); interval: 95%, the values the sign-flip test "
             f"beside it does not reject; p: two-sided sign-flip test, not adjusted (the pair "
-            f"is outside the run's Benjamini-Hochberg family); first higher/lower: p <= {ALPHA}"
+            f"is outside the run's Benjamini-Hochberg family); family: the one the metric "
+            f"would join were the pair compared (the config's analysis.primary); first "
+            f"higher/lower: p <= {ALPHA}; detectable: the smallest true difference the test "
+            f"finds with 80% power at p <= {ALPHA}, given the pair's own variation"
         )
     return [
         f"{first} (first) minus {second} (second), paired by replicate: "
@@ -178,8 +183,18 @@ def _compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
     ]
 
 
-def _uncompared(aggregates: Path, first: str, second: str) -> list[_Difference]:
-    """The differences of a pair the run did not compare, from the marts' replicate rows."""
+def _primary(run_dir: Path) -> tuple[str, ...]:
+    """The run's primary metrics (its config's ``analysis.primary``, else the default)."""
+    analysis = read_manifest(run_dir).config.get("analysis") or {}
+    return tuple(analysis.get("primary") or DEFAULT_PRIMARY)
+
+
+def _uncompared(
+    aggregates: Path, first: str, second: str, *, primary: tuple[str, ...]
+) -> list[_Difference]:
+    """The differences of a pair the run did not compare, from the marts' replicate rows,
+    each with the family its metric would join were the pair compared, and its minimum
+    detectable difference."""
     from pdbench.pd.paired_query import paired_differences
 
     columns = _mart_columns(aggregates)
@@ -196,6 +211,9 @@ def _uncompared(aggregates: Path, first: str, second: str) -> list[_Difference]:
             _unadjusted_verdict(row),
             row["n_pairs"] < FEW_DATA_REPLICATES,
             row["ci_note"],
+            family="primary" if row["metric"] in primary else "exploratory",
+            detectable=row["minimum_detectable_difference"],
+            replicates_for_interval=6 if row["n_pairs"] < 6 else None,
         )
         for row in rows
     ]

@@ -31,6 +31,7 @@ class PDGame(Game):
     viewer = "pdbench.ui.pd.pages:render"
     overview = "pdbench.pd.overview:pd_findings"
     commands = "pdbench.pd.cli_commands:add_commands"
+    power = "pdbench.pd.power:pd_power_lines"
     report_sections = "pdbench.pd.report_sections:pd_sections"
     example_config = "configs/experiment.yaml"
     records = PD_RECORDS

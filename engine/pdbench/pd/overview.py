@@ -19,6 +19,7 @@ from pdbench.column_labels import MISSING, label
 from pdbench.findings import Finding, bracket_text, interval_text, read_rows, value_text
 from pdbench.number_text import p_value_text, plural
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
+from pdbench.pd.detectable import detectable_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.pd.overview_standings import standings
@@ -174,10 +175,11 @@ def _inconclusive(run_dir: Path, conditions: list[dict[str, Any]]) -> list[Findi
     data, without an interval), conditions with too few replicates, aborted matches."""
     rows = read_rows(
         run_dir / PDMart.COMPARISONS,
-        ("verdict", "is_few_data", "ci_low", "ci_note"),
+        ("verdict", "is_few_data", "ci_low", "ci_note", "condition_1", "condition_2", "metric",
+         "family", "n_pairs", "minimum_detectable_difference", "replicates_for_interval"),
         where="condition_1 is not null",
-        order_by="1",
-    )
+        order_by="condition_1, condition_2, metric",
+    )  # fmt: skip
     parts = []
     open_rows = [row for row in rows if row["verdict"] not in ("higher", "lower")]
     if open_rows:
@@ -191,6 +193,7 @@ def _inconclusive(run_dir: Path, conditions: list[dict[str, Any]]) -> list[Findi
             reasons.append(f"{len(no_interval)} have no interval ({'; '.join(notes) or MISSING})")
         parts.append(f"{len(open_rows)} of {len(rows)} differences are inconclusive: "
                      + ", ".join(reasons))  # fmt: skip
+        parts += _detectable(open_rows)
     thin = [row["condition"] for row in conditions if (row["n_replicates"] or 0) < 2]
     if thin:
         verb = "has" if len(thin) == 1 else "have"
@@ -206,6 +209,27 @@ def _inconclusive(run_dir: Path, conditions: list[dict[str, Any]]) -> list[Findi
     if not parts:
         return []
     return [Finding("inconclusive", "; ".join(parts) + ".", "All conditions")]
+
+
+def _detectable(open_rows: list[dict[str, Any]]) -> list[str]:
+    """What the first inconclusive primary difference could have found
+    (:func:`pdbench.pd.detectable.detectable_text`), and how many more there are."""
+    primary = [row for row in open_rows if row["family"] == "primary"]
+    for position, row in enumerate(primary):
+        text = detectable_text(
+            metric=row["metric"],
+            n_pairs=int(row["n_pairs"] or 0),
+            detectable=row["minimum_detectable_difference"],
+            replicates_for_interval=row["replicates_for_interval"],
+        )
+        if text:
+            more = len(primary) - position - 1
+            rest = f" ({plural(more, 'more inconclusive primary difference')})" if more else ""
+            return [
+                f"{label(row['metric'], per_agent=True)}, {row['condition_1']} vs "
+                f"{row['condition_2']} (primary): {text}{rest}"
+            ]
+    return []
 
 
 def _is_round_robin(manifest: dict[str, Any]) -> bool:

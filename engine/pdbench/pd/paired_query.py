@@ -4,7 +4,9 @@ DuckDB macro ``paired_sign_flip_test`` (``dbt_project/macros/sign_flip_test.sql`
 statistics macros of ``statistics.sql``) that ``int_pd_paired_differences`` calls, here with
 every subset of the sign flips enumerated up to :data:`EXACT_FLIP_MAX` common replicates (as
 the mart's default); past it, the normal limit of the sign-flip test. No Benjamini-Hochberg:
-the pair is outside the run's family of comparisons."""
+the pair is outside the run's family of comparisons. The minimum detectable difference is the
+mart's macro ``minimum_detectable_difference`` (NULL where every paired difference is the
+same: the mart's floor, the metric's step, needs the trials this query does not read)."""
 
 from __future__ import annotations
 
@@ -118,7 +120,8 @@ select
     ci_low,
     ci_high,
     ci_note,
-    p_value
+    p_value,
+    minimum_detectable_difference(n_pairs, sd_difference, null) as minimum_detectable_difference
 from paired_sign_flip_test(paired_rows, signs)
 order by metric
 """
@@ -142,7 +145,8 @@ def paired_differences(
 ) -> list[dict[str, Any]]:
     """Per metric of ``columns`` defined in a replicate both conditions finished: the mean
     paired difference (first minus second), its 95% interval (or why none), the two-sided
-    sign-flip p and the number of pairs."""
+    sign-flip p, the number of pairs and the minimum detectable difference at 80% power (the
+    mart's macro; NULL where every difference is the same)."""
     names = ", ".join(f'"{column}"' for column in columns)
     query = _QUERY.format(columns=names, exact_max=EXACT_FLIP_MAX)
     with duckdb.connect() as con:
