@@ -22,6 +22,7 @@ class PDMart(MartFile):
         "agent_name",
         "level, agent_name, condition, side, fit_rank, reference",
     )
+    STRATEGY_SHARES = "strategy_shares.parquet", "agent_name", "agent_name, share desc, strategy"
     COOPERATION_OVER_TIME = (
         "cooperation_over_time.parquet",
         "level",
