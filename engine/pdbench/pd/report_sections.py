@@ -2,7 +2,8 @@
 setup (payoff table, horizon, noise, agents: :mod:`pdbench.pd.report_methods`), cooperation by
 condition with its 95% intervals, the paired differences in cooperation with theirs, the
 condition table, the LLM agents' invalid replies and fallback moves, the standings and payoff
-matrix of a round robin, and the methods. Values of the marts and the manifest only."""
+matrix of a round robin, the agents' strategy shares (SFEM), and the methods. Values of the
+marts and the manifest only."""
 
 from __future__ import annotations
 
@@ -311,6 +312,51 @@ def _payoff_matrix(run_dir: Path) -> Section | None:
     )
 
 
+def _strategy_shares(run_dir: Path) -> Section | None:
+    """Each agent's strategy shares by SFEM with their 95% intervals, and its tremble: the
+    strategies with a share of at least 0.5% or an interval reaching 5%."""
+    rows = read_rows(
+        run_dir / PDMart.STRATEGY_SHARES,
+        ("agent_name", "strategy", "share", "share_ci_low", "share_ci_high", "tremble",
+         "tremble_ci_low", "tremble_ci_high", "n_matches", "n_bootstrap_draws"),
+        where="share >= 0.005 or share_ci_high >= 0.05",
+        order_by="agent_name, share desc, strategy",
+    )  # fmt: skip
+    if not rows:
+        return None
+    table = [
+        [
+            str(row["agent_name"]),
+            str(row["strategy"]),
+            bracket_text("share", row["share"], row["share_ci_low"], row["share_ci_high"]),
+            bracket_text("tremble", row["tremble"], row["tremble_ci_low"], row["tremble_ci_high"]),
+            format_cell("n_matches", row["n_matches"]),
+        ]
+        for row in rows
+    ]
+    draws = max(int(row["n_bootstrap_draws"]) for row in rows)
+    return Section(
+        "Strategy shares (SFEM)",
+        "Each agent name's matches, pooled over conditions and sides, as a mixture of nine "
+        "strategies (ALLC, ALLD, TFT, STFT, GRIM, WSLS, GTFT, TF2T, ALT), each trembling to "
+        "the other move with one fitted probability (Dal Bó and Fréchette's Strategy Frequency "
+        "Estimation Method): the share of the agent's matches each explains, in percent, and "
+        f"the tremble, with 95% intervals from {draws} bootstrap draws over matches. "
+        "Strategies that prescribe the same in everything an agent met split its share "
+        "equally; shares under 0.5% whose interval stays under 5% are left out.",
+        table_html(
+            [
+                "agent",
+                "strategy",
+                f"{label('share')} [95%]",
+                f"{label('tremble')} [95%]",
+                label("n_matches"),
+            ],
+            table,
+        ),
+    )
+
+
 def pd_sections(run_dir: Path) -> list[Section]:
     """The PD's sections of the report, in order: setup, results, methods."""
     from pdbench.overview import manifest_of
@@ -330,6 +376,7 @@ def pd_sections(run_dir: Path) -> list[Section]:
         _comparisons(run_dir),
         _condition_table(run_dir),
         _per_agent(run_dir),
+        _strategy_shares(run_dir),
         methods_section(run_dir, manifest),
     ]
     return [section for section in sections if section is not None]
