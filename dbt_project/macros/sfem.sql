@@ -100,7 +100,7 @@
                         where em_steps.step < {{ steps }}
                     ) as likelihoods
                     window match_side as (partition by replicate, agent_name, match_id, side)
-                ) as relative
+                ) as scaled
                 window match_side as (partition by replicate, agent_name, match_id, side)
             ) as e_step
             group by e_step.agent_name, e_step.replicate, e_step.strategy

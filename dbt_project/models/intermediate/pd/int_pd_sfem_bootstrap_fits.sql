@@ -5,7 +5,7 @@
 -- (macros/sfem.sql), started from the agent's fit, pd_sfem_bootstrap_steps (default 20)
 -- steps. Started there, a replicate needs fewer steps than the fit from equal shares.
 
-{%- set bootstrap_steps = var('pd_sfem_bootstrap_steps', 20) %}
+{%- set bootstrap_steps = var('pd_sfem_bootstrap_steps', 20) | int %}
 
 with recursive choices as (
     select * from {{ ref('int_pd_sfem_choices') }}
@@ -32,16 +32,23 @@ weighted_choices as (
             and draws.side = choices.side
 ),
 
+agent_replicates as (
+    select distinct
+        agent_name,
+        replicate
+    from draws
+),
+
 start as (
     select
         fits.agent_name,
-        replicates.replicate,
+        agent_replicates.replicate,
         fits.strategy,
         fits.share,
         fits.tremble
     from fits
-    inner join (select distinct agent_name, replicate from draws) as replicates
-        on fits.agent_name = replicates.agent_name
+    inner join agent_replicates
+        on fits.agent_name = agent_replicates.agent_name
 ),
 
 {{ sfem_em_steps(bootstrap_steps) }}

@@ -25,7 +25,13 @@ match_sides as (
         row_number() over (partition by agent_name order by match_id, side) as side_position,
         count(*) over (partition by agent_name) as n_sides,
         dense_rank() over (order by agent_name) as agent_position
-    from (select distinct agent_name, match_id, side from choices) as distinct_sides
+    from (
+        select distinct
+            agent_name,
+            match_id,
+            side
+        from choices
+    ) as distinct_sides
 ),
 
 {{ seed_key_ctes('run_manifest', 4) }},
@@ -55,7 +61,12 @@ agent_keys as (
             agents.n_sides,
             xor(replicate_keys.replicate_key, agents.agent_position::ubigint) as agent_mix
         from replicate_keys
-        cross join (select distinct agent_position, n_sides from match_sides) as agents
+        cross join (
+            select distinct
+                agent_position,
+                n_sides
+            from match_sides
+        ) as agents
     ) as mixed
 ),
 

@@ -11,7 +11,7 @@
 -- pd_sfem_steps (default 100) steps. Strategies that prescribe the same in everything the
 -- agent met keep equal shares: the data cannot tell them apart.
 
-{%- set sfem_steps = var('pd_sfem_steps', 100) %}
+{%- set sfem_steps = var('pd_sfem_steps', 100) | int %}
 
 with recursive choices as (
     select * from {{ ref('int_pd_sfem_choices') }}
@@ -25,14 +25,21 @@ weighted_choices as (
     from choices
 ),
 
+agent_strategies as (
+    select distinct
+        agent_name,
+        strategy
+    from choices
+),
+
 start as (
     select
         agent_name,
         0 as replicate,
         strategy,
-        1 / count(*) over (partition by agent_name) as share,
+        1 / count(*) over (partition by agent_name) as share,  -- noqa: RF04
         0.1::double as tremble
-    from (select distinct agent_name, strategy from choices) as agent_strategies
+    from agent_strategies
 ),
 
 {{ sfem_em_steps(sfem_steps) }}

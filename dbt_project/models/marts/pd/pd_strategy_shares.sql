@@ -62,7 +62,7 @@ side_likelihoods as (
             max(log_likelihood) over (partition by agent_name, match_id, side)
                 as largest_log_likelihood
         from strategy_likelihoods
-    ) as relative
+    ) as scaled
     group by agent_name, match_id, side
 ),
 
@@ -82,7 +82,7 @@ shares as (
     select
         fitted.agent_name,
         fitted.strategy,
-        round(fitted.share, 9) as share,
+        round(fitted.share, 9) as share,  -- noqa: RF04
         round(intervals.share_ci_low, 9) as share_ci_low,
         round(intervals.share_ci_high, 9) as share_ci_high,
         round(fitted.tremble, 9) as tremble,
@@ -101,4 +101,4 @@ shares as (
 )
 
 select * from shares
-order by agent_name, share desc, strategy
+order by agent_name asc, share desc, strategy asc
