@@ -32,9 +32,9 @@
 {#- CTE `em_steps` (step, agent_name, replicate, strategy, share, tremble): `steps` steps of
     the SFEM expectation-maximisation (docs/strategy.md#strategy-shares-sfem) in every
     replicate, from the shares and tremble of the CTE `start` (step 0), over the CTE
-    `weighted_choices` (int_pd_sfem_choices with replicate and weight). Each step: the
-    posterior of each strategy for each match side from the previous step's shares and
-    tremble; the new share = the weighted mean posterior; the new tremble = the weighted
+    `weighted_choices` (int_pd_sfem_vectors with replicate and weight: a count vector
+    weighs the match sides it stands for). Each step: the posterior of each strategy for
+    each count vector from the previous step's shares and tremble; the new share = the weighted mean posterior; the new tremble = the weighted
     expected trembles over the weighted choices, clamped to [0.001, 0.499]. Then CTE
     `final_steps`: the last step, with last_change, the largest change of a share or of the
     tremble in that step. The caller opens its `with` with `recursive`. -#}
@@ -99,9 +99,9 @@
                                 and weighted_choices.strategy = em_steps.strategy
                         where em_steps.step < {{ steps }}
                     ) as likelihoods
-                    window match_side as (partition by replicate, agent_name, match_id, side)
+                    window match_side as (partition by replicate, agent_name, vector_id)
                 ) as scaled
-                window match_side as (partition by replicate, agent_name, match_id, side)
+                window match_side as (partition by replicate, agent_name, vector_id)
             ) as e_step
             group by e_step.agent_name, e_step.replicate, e_step.strategy
         ) as m_step

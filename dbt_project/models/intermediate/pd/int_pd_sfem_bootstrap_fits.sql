@@ -1,14 +1,15 @@
 {{ config(materialized='table') }}
 
 -- The SFEM fit (int_pd_sfem_fits) again in each bootstrap replicate 1 .. pd_sfem_draws of
--- int_pd_sfem_draws (a match side drawn k times weighs k): the same expectation-maximisation
+-- int_pd_sfem_draws (a match side drawn k times weighs k; the draws come summed by count
+-- vector, the fit runs over int_pd_sfem_vectors): the same expectation-maximisation
 -- (macros/sfem.sql), started from the agent's fit, pd_sfem_bootstrap_steps (default 20)
 -- steps. Started there, a replicate needs fewer steps than the fit from equal shares.
 
 {%- set bootstrap_steps = var('pd_sfem_bootstrap_steps', 20) | int %}
 
 with recursive choices as (
-    select * from {{ ref('int_pd_sfem_choices') }}
+    select * from {{ ref('int_pd_sfem_vectors') }}
 ),
 
 draws as (
@@ -28,8 +29,7 @@ weighted_choices as (
     inner join choices
         on
             draws.agent_name = choices.agent_name
-            and draws.match_id = choices.match_id
-            and draws.side = choices.side
+            and draws.vector_id = choices.vector_id
 ),
 
 agent_replicates as (

@@ -3,7 +3,10 @@
     choices the strategy would have made otherwise (a deterministic prescription) and how
     many C and D the agent chose where the strategy draws (GTFT after a defection). The
     history is as executed; the choice is the intended action; a fallback round is no
-    choice (as in int_pd_strategy_contexts). -#}
+    choice (as in int_pd_strategy_contexts). `vector_id` numbers the agent's distinct count
+    vectors (the counts under all nine strategies, in strategy order): sides with one
+    vector_id have the same likelihood under every strategy and tremble, so the fits run
+    over vectors weighted by how many sides share them (int_pd_sfem_vectors). -#}
 {{ config(materialized='table') }}
 
 with
@@ -123,6 +126,22 @@ counted as (
             as drawn_p_cooperate
     from prescribed
     group by agent_name, match_id, side, strategy
+),
+
+-- one key per side: its counts under every strategy, in strategy order
+keyed as (
+    select
+        *,
+        string_agg(
+            concat_ws(
+                ',', n_choices, n_deviations, n_drawn_cooperate, n_drawn_defect, drawn_p_cooperate
+            ),
+            ';' order by strategy
+        ) over (partition by agent_name, match_id, side) as vector_key
+    from counted
 )
 
-select * from counted
+select
+    * exclude (vector_key),
+    dense_rank() over (partition by agent_name order by vector_key) as vector_id
+from keyed

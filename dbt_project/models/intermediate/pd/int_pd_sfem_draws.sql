@@ -1,9 +1,11 @@
 {#- The bootstrap over matches behind the SFEM intervals: replicates 1 .. pd_sfem_draws
     (default 50) each draw as many of the agent's match sides as it has, with replacement,
-    and weigh each by how often it was drawn (sides never drawn have no row). Draw i of agent a in replicate b picks the side
+    and weigh each by how often it was drawn. Draw i of agent a in replicate b picks the side
     at position 1 + h mod n (sides in match_id, side order), h chaining the lowbias32 hash
     (macros/hashing.sql) over the run's bootstrap seed (stream 4), b, a's position among
-    the agents and i: the same draws on every build. -#}
+    the agents and i: the same draws on every build. The drawn sides' weights are summed by
+    their count vector (int_pd_sfem_choices.vector_id): one row per replicate, agent and
+    vector drawn, the weight the fit of that replicate gives the vector. -#}
 {{ config(materialized='table') }}
 {%- set sfem_draws = var('pd_sfem_draws', 50) %}
 
@@ -22,6 +24,7 @@ match_sides as (
         agent_name,
         match_id,
         side,
+        vector_id,
         row_number() over (partition by agent_name order by match_id, side) as side_position,
         count(*) over (partition by agent_name) as n_sides,
         dense_rank() over (order by agent_name) as agent_position
@@ -29,7 +32,8 @@ match_sides as (
         select distinct
             agent_name,
             match_id,
-            side
+            side,
+            vector_id
         from choices
     ) as distinct_sides
 ),
@@ -93,14 +97,14 @@ weights as (
     select
         drawn_positions.replicate,
         match_sides.agent_name,
-        match_sides.match_id,
-        match_sides.side,
-        drawn_positions.weight
+        match_sides.vector_id,
+        sum(drawn_positions.weight)::bigint as weight
     from drawn_positions
     inner join match_sides
         on
             drawn_positions.agent_position = match_sides.agent_position
             and drawn_positions.side_position = match_sides.side_position
+    group by drawn_positions.replicate, match_sides.agent_name, match_sides.vector_id
 )
 
 select * from weights

@@ -2,7 +2,8 @@
 
 -- Strategy shares and tremble of each agent by the Strategy Frequency Estimation Method
 -- (Dal Bo and Frechette 2011; docs/strategy.md#strategy-shares-sfem) on the agent's match
--- sides as they are (replicate 0, each side weighing 1).
+-- sides as they are (replicate 0, each side weighing 1: each distinct count vector of
+-- int_pd_sfem_vectors weighing its n_sides).
 --
 -- The agent plays strategy s for a whole match side with probability share_s; playing s it
 -- makes s's choice with probability 1 - e and the other move with probability e (the
@@ -14,13 +15,13 @@
 {%- set sfem_steps = var('pd_sfem_steps', 100) | int %}
 
 with recursive choices as (
-    select * from {{ ref('int_pd_sfem_choices') }}
+    select * from {{ ref('int_pd_sfem_vectors') }}
 ),
 
 weighted_choices as (
     select
         0 as replicate,
-        1 as weight,
+        n_sides as weight,
         *
     from choices
 ),

@@ -14,7 +14,7 @@ bootstrap_fits as (
 ),
 
 choices as (
-    select * from {{ ref('int_pd_sfem_choices') }}
+    select * from {{ ref('int_pd_sfem_vectors') }}
 ),
 
 fitted as (
@@ -37,8 +37,8 @@ intervals as (
 strategy_likelihoods as (
     select
         choices.agent_name,
-        choices.match_id,
-        choices.side,
+        choices.vector_id,
+        choices.n_sides,
         choices.n_choices,
         fitted.share,
         {{ sfem_log_likelihood('fitted.tremble') }} as log_likelihood
@@ -47,11 +47,12 @@ strategy_likelihoods as (
         on choices.agent_name = fitted.agent_name and choices.strategy = fitted.strategy
 ),
 
+-- per count vector: the likelihood of each of the match sides it stands for
 side_likelihoods as (
     select
         agent_name,
-        match_id,
-        side,
+        vector_id,
+        any_value(n_sides) as n_sides,
         any_value(n_choices) as n_choices,
         -- ln sum_s share_s L_s, the largest ln L_s taken out so that no term underflows
         any_value(largest_log_likelihood)
@@ -59,19 +60,19 @@ side_likelihoods as (
     from (
         select
             *,
-            max(log_likelihood) over (partition by agent_name, match_id, side)
+            max(log_likelihood) over (partition by agent_name, vector_id)
                 as largest_log_likelihood
         from strategy_likelihoods
     ) as scaled
-    group by agent_name, match_id, side
+    group by agent_name, vector_id
 ),
 
 agent_likelihoods as (
     select
         agent_name,
-        sum(log_likelihood order by match_id, side) as log_likelihood,
-        count(*) as n_matches,
-        sum(n_choices)::bigint as n_choices
+        sum(n_sides * log_likelihood order by vector_id) as log_likelihood,
+        sum(n_sides)::bigint as n_matches,
+        sum(n_sides * n_choices)::bigint as n_choices
     from side_likelihoods
     group by agent_name
 ),
