@@ -1,9 +1,11 @@
 {#- DuckDB settings applied when a build by hand starts (`pdbench aggregate` applies the same
     from Python: engine/pdbench/dbt_build/execute.py). The spill folder is set here rather
     than in dbt_profiles.yml because it differs per process: a value in the profile would
-    invalidate dbt's saved parse on every build. -#}
+    invalidate dbt's saved parse on every build. The folder's path is an SQL string, its
+    quotes doubled: a quote in it never ends the string. -#}
 {% macro set_duckdb_temp_directory() -%}
-    set temp_directory = '{{ env_var("PDBENCH_DUCKDB_TEMP_DIR", "/tmp/pdbench-duckdb") }}'
+    {%- set folder = env_var("PDBENCH_DUCKDB_TEMP_DIR", "/tmp/pdbench-duckdb") -%}
+    set temp_directory = '{{ folder | replace("'", "''") }}'
 {%- endmacro %}
 
 {#- DuckDB's threads for this build: PDBENCH_DUCKDB_THREADS when set (`pdbench aggregate`

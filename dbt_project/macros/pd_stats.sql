@@ -67,3 +67,9 @@
 {% macro pd_few_data_replicates() -%}
     {{ return(var('pd_few_data_replicates', 10)) }}
 {%- endmacro %}
+
+{#- The fewest paired replicates whose sign-flip test can reach p <= 0.05: with n, the best
+    two-sided p is 2 / 2^n, 0.0625 at 5 and 0.03125 at 6. -#}
+{% macro pd_fewest_replicates_for_interval() -%}
+    6
+{%- endmacro %}

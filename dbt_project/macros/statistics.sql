@@ -28,6 +28,34 @@ create or replace macro t_quantile_975(df) as
             + 2.555849679507722 / (df) ^ 3 + 1.5895340533938225 / (df) ^ 4
     end;
 
+-- t(0.80, df), Student's one-sided 80% quantile (the power term of a minimum detectable
+-- difference): the table's value, to 3 decimals, for df 1..30; past 30 the same
+-- Cornish-Fisher expansion around z = z(0.80) = 0.8416212335729143, within 2e-9 of the exact
+-- quantile for every df > 30; NULL for df < 1
+create or replace macro t_quantile_80(df) as
+    case
+        when df >= 1 and df <= 30 then [
+            1.376, 1.061, 0.978, 0.941, 0.920, 0.906, 0.896, 0.889, 0.883, 0.879,
+            0.876, 0.873, 0.870, 0.868, 0.866, 0.865, 0.863, 0.862, 0.861, 0.860,
+            0.859, 0.858, 0.858, 0.857, 0.856, 0.856, 0.855, 0.855, 0.854, 0.854
+        ][df::integer]
+        when df > 30
+            then 0.8416212335729143 + 0.35944092215625445 / (df) + 0.1476506237629083 / (df) ^ 2
+            + 0.016745854751890346 / (df) ^ 3 - 0.011559163026144157 / (df) ^ 4
+    end;
+
+-- The minimum detectable difference of a paired test of n differences with sample sd s: the
+-- smallest true mean difference it finds with 80% power at a two-sided 5% level,
+-- (t(0.975, n - 1) + t(0.80, n - 1)) s / sqrt(n). Where s is 0 (every difference the same,
+-- as deterministic agents give) the formula says 0, which no run can detect: the floor is
+-- then `resolution`, the smallest step the metric moves in, a difference that agents without
+-- variation would show in every replicate (docs/pd_intervals.md). NULL below 2 differences.
+create or replace macro minimum_detectable_difference(n, s, resolution) as
+    case
+        when n >= 2 and round(coalesce(s, 0.0), 12) = 0 then resolution
+        when n >= 2 then (t_quantile_975(n - 1) + t_quantile_80(n - 1)) * s / sqrt(n)
+    end;
+
 -- one end of the 95% Wilson score interval of a share p of n trials (n a real number: an
 -- effective count), (p + z^2 / 2n -+ z sqrt(p (1 - p) / n + z^2 / 4n^2)) / (1 + z^2 / n):
 -- exactly 0 at p = 0 and 1 at p = 1; NULL when n is NULL or not positive

@@ -32,6 +32,7 @@ __all__ = [
     "label",
     "label_catalogue",
     "load_label_catalogue",
+    "number_spec",
 ]
 
 MISSING = "—"
@@ -150,6 +151,18 @@ def label(column: str, *, per_agent: bool = False) -> str:
     (the coverage test keeps that from reaching a mart)."""
     found = label_catalogue().get(column, per_agent=per_agent)
     return found.label if found else column.replace("_", " ")
+
+
+def number_spec(column: str, *, signed: bool = False) -> str:
+    """The format spec of a number column as its catalogue says (``.3f``; ``+.3f`` for a
+    signed difference; a mean round ``.1f``): the one source of a number's decimals for a
+    Python format, an Altair (d3) format and, after ``%``, a Streamlit one. A KeyError for a
+    column the catalogue does not give as a number or a round."""
+    found = label_catalogue().get(column)
+    if found is None or found.format not in ("number", "round"):
+        raise KeyError(f"{column}: no number column in the label catalogue")
+    places = found.decimals if found.format == "number" else 1
+    return f"{'+' if signed else ''}.{places}f"
 
 
 def format_cell(column: str, value: object, *, per_agent: bool = False) -> str:

@@ -164,8 +164,8 @@ def test_the_printed_leaderboard_shows_the_bonus_beside_the_plain_score(run: Pla
     printed = [line.split() for line in lines[start + 2 : start + 2 + len(rows)]]
     for cells, row in zip(printed, rows, strict=True):
         assert cells == [
-            row["player"], f"{row['score']:.2f}", f"{row['diversity_score']:.3f}",
-            f"{row['diversity_z']:.2f}", f"{row['score_with_bonus']:.2f}",
+            row["player"], f"{row['score']:.3f}", f"{row['diversity_score']:.3f}",
+            f"{row['diversity_z']:.3f}", f"{row['score_with_bonus']:.3f}",
             f"{row['n_near_duplicate_pairs']},", str(row["n_cross_near_duplicates"]),
         ]  # fmt: skip
 

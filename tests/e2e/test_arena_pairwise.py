@@ -124,7 +124,7 @@ def test_the_leaderboard_shows_bradley_terry_beside_the_absolute_score(run: Pair
     )
     for line in lines[start + 2 : start + 6]:
         cells = line.split()
-        assert cells[-1] == f"{scores[cells[1]]:.2f}"
+        assert cells[-1] == f"{scores[cells[1]]:.3f}"
     assert lines[start + 6].startswith("agreement of the absolute and Bradley-Terry rankings")
 
 
@@ -182,7 +182,7 @@ def test_the_viewer_leaderboard_shows_bradley_terry_beside_the_score(
     assert table["player"].tolist() == [player for player, _, _ in strengths]
     assert table["elo"].tolist() == pytest.approx([elo for _, elo, _ in strengths])
     assert table["score"].tolist() == pytest.approx([score for _, _, score in strengths])
-    assert any("Spearman's rho 1.00" in caption.value for caption in at.caption)
+    assert any("Spearman's rho 1.000" in caption.value for caption in at.caption)
 
 
 def test_the_pairwise_page_shows_the_ranking_and_the_three_arms(

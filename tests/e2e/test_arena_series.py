@@ -8,7 +8,9 @@ players keep their level, and one player improves by exactly 1 point a tournamen
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -16,6 +18,7 @@ import duckdb
 import pytest
 from pdbench import cli
 from pdbench.arena.marts import ArenaMart, SeriesMart
+from pdbench.report import render_report
 from pdbench.storage.schema import RunFiles
 from typer.testing import CliRunner
 
@@ -255,3 +258,31 @@ def test_the_series_report_names_its_tournaments(series: Path, tmp_path: Path):
     text = out.read_text(encoding="utf-8")
     assert f"<dt>tournaments</dt><dd>4: {', '.join(folders)}</dd>" in text
     assert f"<dt>created at</dt><dd>{record['created_at']}</dd>" in text
+
+
+def test_the_series_report_says_its_methods(series: Path):
+    """The methods of the series: each tournament's scoring as its leaderboard holds it (the
+    20 bootstrap replicates its config set), the four players scored in all four tournaments
+    as anchors, the combined score's t interval and the trend, from the catalogue."""
+    text = html.unescape(render_report(series))
+    methods = text[text.index("<h2>Methods</h2>") :]
+    items = re.findall(r"<li>(.*?)</li>", methods)
+    assert items[0] == "Every interval is a 95% interval."
+    assert items[1] == "Each tournament scored as its own report says:"
+    assert items[2].startswith("Normalisation of every judgement (")
+    assert "(20 replicates, seeded from the run's seed)" in items[3]
+    assert items[4].startswith(
+        "Anchoring: 4 players scored in every one of the 4 tournaments (p0, p1, p2, p3). "
+        "The tournament's offset: how much higher its anchor players scored there than across "
+        "the series: the median over the anchors"
+    )
+    assert items[5].startswith(
+        "Combined score: a player's mean adjusted score over the tournaments it was scored "
+        "in, with a Student's t interval over them"
+    )
+    assert items[6].startswith("Trend: Least-squares slope of the player's adjusted score")
+    assert items[7] == "Intervals of the series' metrics (dbt_project/seeds/arena_metrics.csv):"
+    assert items[8:] == [
+        "percentiles of a bootstrap: adjusted score (points).",
+        "Student's t: trend (points per tournament).",
+    ]

@@ -102,7 +102,7 @@ def test_aggregate_prints_the_leaderboard_with_intervals(demo: DemoRun):
         printed, rows, strict=True
     ):
         ranks = str(rank_low) if rank_low == rank_high else f"{rank_low}-{rank_high}"
-        assert cells == [str(rank), player, f"{score:.2f}", f"{low:.2f}", "..", f"{high:.2f}",
+        assert cells == [str(rank), player, f"{score:.3f}", f"{low:.3f}", "..", f"{high:.3f}",
                          ranks, str(n_answers), str(n_valid)]  # fmt: skip
     referee = lines[start + 2 + len(rows)].split()
     assert referee == ["-", "fathom", "-", "judge", "only", "(not", "ranked)", "-", "0", "0"]

@@ -64,17 +64,22 @@ def test_the_difference_first_minus_second_with_its_interval_and_p(run_dir: Path
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0].startswith("alpha (first) minus beta (second)")
     cells = _row(result.output, "A's cooperation")
-    # unit, mean alpha, mean beta, difference [interval], replicates, p, BH p, verdict, fallback
+    # unit, mean alpha, mean beta, difference [interval], replicates, p, BH p, family,
+    # verdict, detectable, fallback
     assert cells[:6] == ["%", "100.0%", "37.5%", "+62.5 pp [—]", "2", "0.500"]
     assert float(cells[6]) >= 0.5
-    assert cells[7] == "inconclusive (few data)"
+    # the run's config names no analysis.primary: the default, the cooperation of each seat
+    assert cells[7:10] == ["primary", "inconclusive (few data)", "needs 6 replicates"]
     # A's fallback moves: 25% in alpha (an LLM), none to count for a policy
-    assert cells[8] == "25.0%; — | —; —"
+    assert cells[10] == "25.0%; — | —; —"
+    assert _row(result.output, "A's payoff per round")[7] == "exploratory"
+    assert (
+        "A's cooperation (primary): inconclusive; no difference can be detected with 2 paired "
+        "replicates (the sign-flip test cannot reach p <= 0.05); 6 would give an interval"
+    ) in result.output.splitlines()
     payoff = _row(result.output, "A's payoff per round")
-    assert payoff[:2] == ["points/round", "0.00"]
-    # 0.625 shows with two decimals: 0.62 or 0.63, whichever way the float falls
-    assert payoff[2] in {"0.62", "0.63"}
-    assert payoff[3] in {"-0.62 [—]", "-0.63 [—]"}
+    # points per round with the catalogue's 3 decimals: 0.625, not 0.62 or 0.63
+    assert payoff[:4] == ["points/round", "0.000", "0.625", "-0.625 [—]"]
     assert (
         "no interval (—): too few replicates for a 95% interval of the sign-flip test"
         in result.output.splitlines()
@@ -86,8 +91,8 @@ def test_the_other_order_reads_second_minus_first(run_dir: Path):
     assert result.exit_code == 0, result.output
     cells = _row(result.output, "A's cooperation")
     assert cells[:6] == ["%", "37.5%", "100.0%", "-62.5 pp [—]", "2", "0.500"]
-    assert cells[7] == "inconclusive (few data)"
-    assert cells[8] == "—; — | 25.0%; —"
+    assert cells[7:10] == ["primary", "inconclusive (few data)", "needs 6 replicates"]
+    assert cells[10] == "—; — | 25.0%; —"
 
 
 def test_every_row_has_a_human_label_and_a_unit(run_dir: Path):
@@ -115,8 +120,9 @@ def test_a_pair_not_compared_is_compared_from_the_marts(run_dir: Path):
     # of the 4 sign flips one negates nothing and three have mean +1: p = 2 x min(1, 4) / 4
     result = _compare(run_dir, "alpha", "gamma")
     assert result.exit_code == 0, result.output
-    assert _row(result.stdout, "A's cooperation")[:8] == [
-        "%", "100.0%", "0.0%", "+100.0 pp [—]", "2", "0.500", "—", "inconclusive (few data)",
+    assert _row(result.stdout, "A's cooperation")[:10] == [
+        "%", "100.0%", "0.0%", "+100.0 pp [—]", "2", "0.500", "—", "—",
+        "inconclusive (few data)", "—",
     ]  # fmt: skip
     assert "not among the run's comparisons" in result.stdout
     assert "no interval (—): every paired difference is the same" in result.stdout

@@ -7,7 +7,7 @@ or an unknown metric is one line, exit 2.
 The imported games, A the model (1 = cooperate):
 - URND00: game 1 A C C D D, B D D D D; game 2 A C D D D, B D D D D. By hand, A cooperates
   2/4 = 0.5 and 1/4 = 0.25: mean 37.5%. A's payoff per round: (0+0+1+1)/4 = 0.5 and
-  (0+1+1+1)/4 = 0.75: mean 0.625, shown as 0.62.
+  (0+1+1+1)/4 = 0.75: mean 0.625, shown as 0.625 (the catalogue's 3 decimals).
 - URND05: one game, A C D C D, B C D D C: one replicate, so no interval.
 - URND10: two games of mutual cooperation (A C C C C and C C C D against B's C C C C).
 """
@@ -100,9 +100,9 @@ def test_each_cell_is_the_marts_mean_and_interval(runs: tuple[Path, Path]):
     imported, played = runs
     _, rows = _table(str(imported), str(played), "--metric", "payoff_per_round_a")
     by_condition = {row[3]: row for row in rows}
-    assert by_condition["modelx_vs_urnd0.0"][6].startswith("0.62 [")
+    assert by_condition["modelx_vs_urnd0.0"][6].startswith("0.625 [")
     assert by_condition["modelx_vs_urnd0.5"][6] == (
-        "2.25 [—: fewer than 2 replicates define it]"
+        "2.250 [—: fewer than 2 replicates define it]"
     )  # A: C D C D against C D D C: 3 + 1 + 0 + 5 = 9 points in 4 rounds
     for run_dir, prefix in ((imported, "modelx"), (played, "llm")):
         for alpha in ("0.0", "1.0"):
@@ -113,8 +113,8 @@ def test_each_cell_is_the_marts_mean_and_interval(runs: tuple[Path, Path]):
                 run_dir, condition, "payoff_per_round_a", "payoff_per_round_a_ci_low",
                 "payoff_per_round_a_ci_high", "payoff_per_round_a_ci_note",
             )  # fmt: skip
-            shown = f"[{low:.2f}, {high:.2f}]" if low is not None else f"[—: {note}]"
-            assert by_condition[condition][6] == f"{mean:.2f} {shown}"
+            shown = f"[{low:.3f}, {high:.3f}]" if low is not None else f"[—: {note}]"
+            assert by_condition[condition][6] == f"{mean:.3f} {shown}"
     fallback = _mart(played, "llm_vs_urnd0.3", "fallback_move_share_a")[0]
     assert by_condition["llm_vs_urnd0.3"][-1] == f"{100 * fallback:.1f}%"
 

@@ -311,7 +311,7 @@ def test_condition_intervals(run_dir: Path, summary: AggregateSummary) -> None:
     text = summary.text.splitlines()
     assert (
         "comparisons (first minus second): 0 of 21 differences hold after Benjamini-Hochberg "
-        "(BH p <= 0.05, over every metric of every compared pair)"
+        "(BH p <= 0.05, within each family, primary or exploratory)"
     ) in text
     assert (
         "  llm_vs_tft vs tft_vs_alld: cooperation, both agents +66.7 pp [—], BH p 1.000: "

@@ -129,7 +129,7 @@ def test_the_run_prints_the_verdict_answer_first(run_dir: Path) -> None:
     real = sum(row["verdict"] != "inconclusive" for row in rows)
     assert (
         f"comparisons (first minus second): {real} of {len(rows)} differences hold after "
-        "Benjamini-Hochberg (BH p <= 0.05, over every metric of every compared pair)"
+        "Benjamini-Hochberg (BH p <= 0.05, within each family, primary or exploratory)"
     ) in output
     (line,) = [line for line in output if line.startswith("  tft_vs_alld vs allc_vs_alld: ")]
     # TFT against ALLD cooperates far less than ALLC: a difference of both agents' cooperation

@@ -275,12 +275,23 @@ def test_paired_differences_and_p_values_match_a_recomputation(played: PlayedRun
     assert checked >= 15
 
 
-def test_benjamini_hochberg_over_every_comparison(played: PlayedRun):
+def test_benjamini_hochberg_within_each_family(played: PlayedRun):
+    """The config names no primary metrics: the default family is the cooperation of each
+    seat, and every other metric is exploratory, each family corrected on its own."""
     rows = _mart(played, PDMart.COMPARISONS)
-    adjusted = _benjamini_hochberg([row["p_value"] for row in rows])
     assert len(rows) > 20
-    for row, value in zip(rows, adjusted, strict=True):
-        assert abs(row["p_value_bh"] - value) <= 1e-9, row
+    families = {
+        "primary": [r for r in rows if r["metric"] in ("cooperation_rate_a", "cooperation_rate_b")],
+        "exploratory": [
+            r for r in rows if r["metric"] not in ("cooperation_rate_a", "cooperation_rate_b")
+        ],
+    }
+    assert families["primary"] and families["exploratory"]
+    for family, members in families.items():
+        adjusted = _benjamini_hochberg([row["p_value"] for row in members])
+        for row, value in zip(members, adjusted, strict=True):
+            assert row["family"] == family and row["family_size"] == len(members), row
+            assert abs(row["p_value_bh"] - value) <= 1e-9, row
 
 
 # Student's t(0.975, df), from a printed table (Fisher and Yates), to 3 decimals

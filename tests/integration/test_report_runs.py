@@ -209,11 +209,15 @@ def test_a_pd_report_holds_its_payoffs_horizon_noise_and_fallback_moves(pd_run: 
     text = _text(html)
     assert f"{moves} fallback moves in all" in text
     assert f"This run: {moves} fallback moves by its 1 LLM seat " in text
-    tests = duckdb.sql(f"select count(p_value) from '{pd_run / 'comparisons.parquet'}'").fetchall()[
-        0
-    ]
-    assert tests[0] > 0
-    assert f"Benjamini-Hochberg: one family of all {tests[0]} tests of the run" in text
+    primary, exploratory = duckdb.sql(
+        "select count(p_value) filter (where family = 'primary'), "
+        "count(p_value) filter (where family = 'exploratory') "
+        f"from '{pd_run / 'comparisons.parquet'}'"
+    ).fetchall()[0]
+    assert primary > 0 and exploratory > 0
+    assert f"Benjamini-Hochberg within two families: primary, {primary} tests" in text
+    assert f"and exploratory, {exploratory} tests (every other metric)" in text
+    assert "What each comparison could have detected" in text
     assert "Student's t over the replicates of a condition" in text
     assert "Wilson score interval on the pooled counts" in text
 

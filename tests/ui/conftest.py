@@ -5,16 +5,32 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 from pdbench import cli
 from pdbench.storage.schema import RunFiles
+from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
 from tests.conftest import CONFIGS, write_arena, write_experiment
+from tests.servers.local import SAFETY_NET_S
 
 APP = Path(cli.STREAMLIT_APP)
+
+
+def open_page(monkeypatch: pytest.MonkeyPatch, run_dir: Path, key: str, page: str) -> AppTest:
+    """The viewer on ``run_dir``, on ``page`` of the radio ``key``, having raised nothing."""
+    monkeypatch.setattr(sys, "argv", ["streamlit_app.py", "--run-dir", str(run_dir)])
+    at = AppTest.from_file(str(APP), default_timeout=SAFETY_NET_S)
+    at.run()
+    at.radio(key=key).set_value(page)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
 REPO = Path(__file__).resolve().parents[2]
 
 

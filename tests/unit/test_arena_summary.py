@@ -37,14 +37,14 @@ def test_an_agreement_over_few_answers_is_printed_with_a_warning(tmp_path: Path)
     line = leaderboard_table(tmp_path, tables)[-1]
     assert line == (
         "audience: 5 votes on 4 answers; agreement with the models over 4 answers: "
-        "Pearson 0.80, Spearman 0.80 (few data) (audience_scores.parquet)"
+        "Pearson 0.800, Spearman 0.800 (few data) (audience_scores.parquet)"
     )
 
 
 def test_an_agreement_over_enough_answers_has_no_warning(tmp_path: Path):
     tables = _marts(tmp_path, compared=12, pearson="0.5", few=False, reason="null::varchar")
     line = leaderboard_table(tmp_path, tables)[-1]
-    assert line.endswith("over 12 answers: Pearson 0.50, Spearman 0.50 (audience_scores.parquet)")
+    assert line.endswith("over 12 answers: Pearson 0.500, Spearman 0.500 (audience_scores.parquet)")
 
 
 def test_no_agreement_says_why(tmp_path: Path):

@@ -180,6 +180,27 @@ def test_a_run_folder_is_named_in_errors_by_its_own_path(tmp_path: Path) -> None
     assert not list(tmp_path.rglob("*.parquet"))
 
 
+def test_a_seed_is_read_from_its_own_file_whatever_its_folders_name(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    # a checkout in a folder named as a pattern, beside the folder the pattern matches
+    for folder, value in (("seeds[1]", 7), ("seeds1", 1)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "s.csv").write_text(f"v\n{value}\n")
+    seed = Node(
+        unique_id="seed.p.s", resource_type="seed", name="s", tags=("g",), materialized="seed",
+        depends_on=(), compiled_code="", relation_name='"memory"."main"."s"',
+        seed_file=str(tmp_path / "seeds[1]" / "s.csv"),
+    )  # fmt: skip
+    mart = replace(
+        _model("g_seeded", 'select v from "memory"."main"."s"', materialized="parquet_copy",
+               location="seeded.parquet"),
+        depends_on=(seed.unique_id,),
+    )  # fmt: skip
+    execute(CompiledProject((seed, mart), (ROUNDS,)), DbtRequest("build", run_dir, "tag:g"))
+    assert _rows(run_dir / "seeded.parquet") == [(7,)]
+
+
 def test_selection_follows_dbt_selectors() -> None:
     project = _project()
     assert selected(project, "+g_totals", None) == {
@@ -327,6 +348,40 @@ def test_a_compilation_in_a_folder_others_may_write_in_is_never_read(
     assert dbt_compile._read(where / dbt_compile.PROJECT_FILE) is None
     with pytest.raises(AggregationError, match="another user may write in this folder"):
         dbt_compile.compiled_project(project, None)
+
+
+def test_dbt_compiles_into_a_new_private_folder_and_its_parse_is_read_only_from_there(
+    tmp_path: Path, own_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _fake_project(tmp_path / "one", "select 1")
+    # a parse planted where dbt looks by default: the project's own target folder
+    (project / "target").mkdir()
+    (project / "target" / dbt_compile.PARTIAL_PARSE).write_bytes(b"planted")
+    seen: dict[str, object] = {}
+
+    def dbt(arguments: list[str], env: object) -> tuple[int, str]:
+        target = Path(arguments[arguments.index("--target-path") + 1])
+        seen.update(target=target, found=target.exists())
+        target.mkdir()
+        (target / "manifest.json").write_text(json.dumps({"nodes": {}, "sources": {}}))
+        (target / dbt_compile.PARTIAL_PARSE).write_bytes(b"dbt's own")
+        return 0, ""
+
+    monkeypatch.setattr(dbt_compile, "run_dbt_cli", dbt)
+    dbt_compile.compiled_project(project, None)
+    where = dbt_compile.compiled_dir(project, None)
+    target = seen["target"]
+    assert isinstance(target, Path)
+    assert seen["found"] is False  # dbt starts from no saved parse
+    assert target.parent.parent == where.parent  # a new folder of the private cache
+    assert where.parent.stat().st_uid == os.getuid()
+    assert not where.parent.stat().st_mode & 0o022
+    parse = dbt_compile.saved_parse(project, None)
+    assert parse == where / "target" / dbt_compile.PARTIAL_PARSE
+    assert parse.read_bytes() == b"dbt's own"
+    # once others may write in the cache, its parse is never handed to dbt
+    os.chmod(where.parent, 0o777)
+    assert dbt_compile.saved_parse(project, None) is None
 
 
 def test_with_the_results_folder_set_each_node_s_seconds_are_written(

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from pdbench.column_labels import format_cell
 from pdbench.number_text import p_value_text, share_text
-from pdbench.pd.compare import RATE, mean_text
+from pdbench.pd.compare import mean_text
 from pdbench.pd.summary import _p_text
 from pdbench.ui.arena.charts import bias_heatmap
 from pdbench.ui.formats import format_value
@@ -41,7 +41,7 @@ def test_a_share_never_reads_as_a_value_it_is_not(share: float, text: str):
     assert format_value(share, "rate") == text
     assert format_cell("cooperation_rate", share) == text
     assert format_cell("flip_rate_ci_low", share) == text
-    assert mean_text(share, RATE) == text
+    assert mean_text(share, "cooperation_rate") == text
 
 
 def test_a_stored_interval_of_0_to_0_000384_reads_as_two_different_ends():

@@ -143,7 +143,7 @@ def test_the_pd_overview_says_which_differences_hold_and_why_the_rest_do_not(pd_
         "Benjamini-Hochberg (BH p ≤ 0.05): cooperation, both agents is higher in tft_vs_alld "
         "than in grim_vs_wsls (+25.0 pp [+10.0, +40.0] 95% interval, first minus second; "
         "BH p 0.004; 12 pairs); B's payoff per round is lower in tft_vs_alld than in "
-        "grim_vs_wsls (-0.50 [-0.90, -0.10]"
+        "grim_vs_wsls (-0.500 [-0.900, -0.100]"
     )
     inconclusive = findings["inconclusive"].text
     assert inconclusive.startswith(
@@ -167,11 +167,13 @@ _PLAYERS = (
 
 def _standings(run_dir: Path, standings: str, players: str) -> None:
     """``standings``: value rows of (rank, agent, mean, low, high, note); every agent played
-    4 matches in 3 replicates. ``players``: value rows of the player comparisons."""
+    4 matches in 3 replicates, all policies (no fallback share). ``players``: value rows of
+    the player comparisons."""
     _write(
         run_dir / PDMart.TOURNAMENT_STANDINGS,
         "select *, 3::bigint as n_replicates, 1::bigint as n_wins, 1.0::double as median_rank, "
-        f"4::bigint as n_matches from (values {standings}) "
+        "4::bigint as n_matches, null::double as agent_fallback_move_share "
+        f"from (values {standings}) "
         f"t({_STANDINGS.removesuffix(', n_replicates, n_wins, median_rank, n_matches')})",
     )
     _write(

@@ -48,7 +48,7 @@ def _tables(run_dir: Path) -> dict[str, int]:
 def test_verdicts_come_first_clearest_pair_first(tmp_path: Path) -> None:
     assert comparison_lines(tmp_path, _tables(tmp_path)) == [
         "comparisons (first minus second): 3 of 5 differences hold after Benjamini-Hochberg "
-        "(BH p <= 0.05, over every metric of every compared pair)",
+        "(BH p <= 0.05, within each family, primary or exploratory)",
         "  wsls_vs_alld vs allc_vs_alld: cooperation, both agents -25.0 pp [—], BH p < 0.001: "
         "real difference, first lower (few data: 6 replicates)",
         "  tft_vs_alld vs allc_vs_alld: cooperation, both agents +62.0 pp [+55.0, +69.0], "

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.column_labels import number_spec
 from pdbench.tables import aligned, built_mart_rows, mart_rows
 
 __all__ = ["ESTIMATE_NOTE_COLUMNS", "bradley_terry_lines", "estimate_notes"]
@@ -101,7 +102,7 @@ def _absolute_scores(run_dir: Path, tables: dict[str, int]) -> dict[str, str]:
         where="player is not null and score is not null",
         order_by="player",
     )
-    return {player: f"{score:.2f}" for player, score in rows}
+    return {player: format(score, number_spec("score")) for player, score in rows}
 
 
 def _agreement_line(run_dir: Path, tables: dict[str, int]) -> list[str]:
@@ -118,5 +119,6 @@ def _agreement_line(run_dir: Path, tables: dict[str, int]) -> list[str]:
     n_players, spearman, kendall = rows[0]
     return [
         f"agreement of the absolute and Bradley-Terry rankings over {n_players} players: "
-        f"Spearman {spearman:.2f}, Kendall tau {kendall:.2f} (score_agreement.parquet)"
+        f"Spearman {spearman:{number_spec('spearman')}}, Kendall tau "
+        f"{kendall:{number_spec('kendall_tau')}} (score_agreement.parquet)"
     ]

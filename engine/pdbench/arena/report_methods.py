@@ -18,7 +18,14 @@ from pdbench.findings import read_rows
 from pdbench.metric_catalogue import INTERVAL_METHODS, load_game_catalogue
 from pdbench.report_svg import Section, fact_list_html, table_html
 
-__all__ = ["invalid_sections", "methods_section", "setup_sections"]
+__all__ = [
+    "SCORING_COLUMNS",
+    "interval_items",
+    "invalid_sections",
+    "methods_section",
+    "scoring_items",
+    "setup_sections",
+]
 
 NORMALISATIONS = {
     "none": "the raw score",
@@ -254,13 +261,22 @@ def _one(values: set[Any]) -> str:
     return ", ".join(shown) if shown else MISSING
 
 
+SCORING_COLUMNS = ("normalization", "bootstrap_n", "interval_expansion", "min_judgments")
+
+
 def _leaderboard_items(run_dir: Path, manifest: dict[str, Any]) -> list[str]:
     rows = read_rows(
         run_dir / ArenaMart.LEADERBOARD,
-        ("normalization", "bootstrap_n", "interval_expansion", "min_judgments"),
+        SCORING_COLUMNS,
         where="player is not null",
         order_by="player",
     )
+    return scoring_items(rows)
+
+
+def scoring_items(rows: list[dict[str, Any]]) -> list[str]:
+    """The normalisation, the bootstrap and the widening of the leaderboard rows ``rows`` (of
+    one tournament, or of every tournament of a series), each value they hold named once."""
     if not rows:
         return []
     normalisations = {row["normalization"] for row in rows}
@@ -269,7 +285,9 @@ def _leaderboard_items(run_dir: Path, manifest: dict[str, Any]) -> list[str]:
         for name in sorted(str(n) for n in normalisations if n is not None)
     )
     expansion = {
-        f"{row['interval_expansion']:.3f}" for row in rows if row["interval_expansion"] is not None
+        format_cell("interval_expansion", row["interval_expansion"])
+        for row in rows
+        if row["interval_expansion"] is not None
     }
     catalogue = load_game_catalogue("arena_metrics.csv")
     widening = catalogue.metric_of("interval_expansion").description.rstrip(".")
@@ -327,10 +345,12 @@ def _bradley_terry_items(run_dir: Path, manifest: dict[str, Any]) -> list[str]:
     ]
 
 
-def _interval_items() -> list[str]:
+def interval_items(marts: tuple[str, ...] = ()) -> list[str]:
+    """The interval kind of each metric of the arena's catalogue with one (only those of
+    ``marts`` when given), by kind."""
     by_kind: dict[str, list[str]] = {}
     for metric in load_game_catalogue("arena_metrics.csv").metrics:
-        if metric.interval != "none":
+        if metric.interval != "none" and (not marts or set(marts) & set(metric.marts)):
             by_kind.setdefault(metric.interval, []).append(metric.label)
     return [
         f"{INTERVAL_METHODS.get(kind, kind)}: {', '.join(dict.fromkeys(labels))}."
@@ -347,7 +367,7 @@ def methods_section(run_dir: Path, manifest: dict[str, Any]) -> Section:
         *_bradley_terry_items(run_dir, manifest),
         *_bias_items(run_dir, manifest),
         "Other metrics' intervals (dbt_project/seeds/arena_metrics.csv):",
-        *_interval_items(),
+        *interval_items(),
     ]
     body = "<ul class='methods'>" + "".join(f"<li>{escape(item)}</li>" for item in items)
     return Section(

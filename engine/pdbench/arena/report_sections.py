@@ -13,6 +13,7 @@ from typing import Any
 
 from pdbench.arena.marts import ArenaMart, SeriesMart
 from pdbench.arena.report_methods import invalid_sections, methods_section, setup_sections
+from pdbench.arena.series_report import series_methods_section
 from pdbench.findings import bracket_text, read_rows
 from pdbench.number_text import plural
 from pdbench.report_svg import ForestRow, Section, forest_plot, table_section
@@ -173,6 +174,7 @@ def arena_sections(run_dir: Path) -> list[Section]:
 
 
 def series_sections(series_dir: Path) -> list[Section]:
-    """A series' section: the combined ranking with its intervals."""
+    """A series' sections: the combined ranking with its intervals, and the methods."""
     section = _ranked_forest(series_dir / SeriesMart.PLAYERS, _COMBINED, where="player is not null")
-    return [section] if section is not None else []
+    ranking = [section] if section is not None else []
+    return [*ranking, series_methods_section(series_dir)]

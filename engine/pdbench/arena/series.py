@@ -21,13 +21,14 @@ from pathlib import Path
 from pdbench.arena.marts import ArenaMart, SeriesMart
 from pdbench.arena.records import ARENA_RECORDS
 from pdbench.clock import utc_timestamp
+from pdbench.column_labels import number_spec
 from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from pdbench.errors import PdbenchError, RunDirError
 from pdbench.storage.manifest import read_manifest, require_run_dir
 from pdbench.storage.records.files import RUN_RECORDS
 from pdbench.storage.schema import RunFiles
 from pdbench.storage.shards import record_files
-from pdbench.tables import aligned, count_marts_rows, decimals, mart_rows
+from pdbench.tables import aligned, count_marts_rows, mart_rows
 
 __all__ = [
     "SERIES_MANIFEST",
@@ -200,6 +201,11 @@ def _prepare(output_dir: Path) -> None:
     output_dir.mkdir(parents=True, exist_ok=True)
 
 
+def _number(value: float | None, column: str, *, signed: bool = False) -> str:
+    """``value`` with the decimals the catalogue gives ``column``; ``-`` when missing."""
+    return "-" if value is None else format(value, number_spec(column, signed=signed))
+
+
 def summary_lines(series: Series) -> list[str]:
     """What ``pdbench leaderboard`` prints: the tournaments, then the combined ranking."""
     lines = [f"series of {len(series.tournaments)} tournaments -> {series.output_dir}"]
@@ -231,12 +237,13 @@ def summary_lines(series: Series) -> list[str]:
                 player,
                 model,
                 str(n),
-                decimals(mean, 2),
-                f"{decimals(low, 2)} .. {decimals(high, 2)}",
+                _number(mean, "mean_score"),
+                f"{_number(low, 'mean_score')} .. {_number(high, 'mean_score')}",
                 f"{rank_low} .. {rank_high}",
                 "-"
                 if trend is None
-                else f"{trend:+.2f} ({decimals(t_low, 2)} .. {decimals(t_high, 2)})",
+                else f"{_number(trend, 'trend', signed=True)} "
+                f"({_number(t_low, 'trend')} .. {_number(t_high, 'trend')})",
             )
         )
     lines.append("combined ranking (scores adjusted by each tournament's offset):")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.arena.pairwise_summary import bradley_terry_lines
+from pdbench.column_labels import number_spec
 from pdbench.number_text import plural
 from pdbench.tables import aligned, built_mart_rows, mart_rows
 
@@ -13,7 +14,7 @@ __all__ = ["leaderboard_table"]
 
 
 def _interval(low: float | None, high: float | None) -> str:
-    return "-" if low is None else f"{low:.2f} .. {high:.2f}"
+    return "-" if low is None else f"{_number(low)} .. {_number(high)}"
 
 
 def _ranks(low: int | None, high: int | None) -> str:
@@ -67,7 +68,7 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
             (
                 "-" if rank is None else str(rank),
                 str(player),
-                "-" if score is None else f"{score:.2f}",
+                _number(score),
                 interval,
                 _ranks(rank_low, rank_high),
                 str(n_answers),
@@ -130,9 +131,9 @@ def _diversity_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
             (
                 str(player),
                 _number(score),
-                _number(diversity, digits=3),
-                _number(z),
-                _number(bonus),
+                _number(diversity, "diversity_score"),
+                _number(z, "diversity_z"),
+                _number(bonus, "score_with_bonus"),
                 f"{own}, {across}",
             )
         )
@@ -144,12 +145,9 @@ def _diversity_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
     ]
 
 
-def _number(value: float | None, *, digits: int = 2) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
-def _correlation(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}"
+def _number(value: float | None, column: str = "score") -> str:
+    """``value`` with the decimals the catalogue gives ``column``; ``-`` when missing."""
+    return "-" if value is None else format(value, number_spec(column))
 
 
 def _audience_line(run_dir: Path, tables: dict[str, int]) -> list[str]:
@@ -180,8 +178,8 @@ def _audience_line(run_dir: Path, tables: dict[str, int]) -> list[str]:
     else:
         agreement = (
             f"agreement with the models over {plural(compared, 'answer')}: Pearson "
-            f"{_correlation(pearson)}, Spearman {_correlation(spearman)}"
-            + (" (few data)" if few else "")
+            f"{_number(pearson, 'agreement_pearson')}, Spearman "
+            f"{_number(spearman, 'agreement_spearman')}" + (" (few data)" if few else "")
         )
     return [
         f"audience: {plural(votes, 'vote')} on {plural(answers, 'answer')}; {agreement} "

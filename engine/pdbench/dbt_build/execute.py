@@ -6,8 +6,9 @@ SQL of a small run costs less than that. The statements are those of the project
 materializations, one fresh in-memory database per build:
 
 - first the on-run-start hooks of ``dbt_project.yml`` as compiled (the statistics' macros,
-  ``macros/statistics.sql``; those that need a run compile to nothing without one), then the
-  build's own spill folder and DuckDB threads;
+  ``macros/statistics.sql``, and the hash of the seeded draws, ``macros/hashing.sql``; those
+  that need a run compile to nothing without one), then the build's own spill folder and
+  DuckDB threads;
 - the run's macros (``dbt_project/macros/run_dir.sql``): ``pdbench_run_dir()`` and, per
   record file, ``pdbench_files_<file>()``, with paths DuckDB reads as plain files
   (:func:`pdbench.storage.duckdb_paths.duckdb_path`);
@@ -63,12 +64,14 @@ time on a busy machine, where a second thread only waits for the first; a 210,00
 (about 130 MB) keeps one thread per core. Asked for by the PD only
 (:attr:`pdbench.game.Marts.one_duckdb_thread_when_small`): its marts are the same either way,
 whereas two arena marts whose order leaves ties come out in another row order."""
-BUILD_THREADS = 1
-"""The most nodes built side by side (fewer on a machine with fewer cores). One: on the shared
-2-core machine (load 3), four took the PD demo's build from 1.20 to 1.34 s and the arena
-demo's from 2.41 to 2.56 s (best of 4 and of 2, alternated): DuckDB's own threads and the other
-processes had the cores already. Either way the nodes run on a thread of their own, so that a
-Ctrl-C in pdbench's stops the statement running (:meth:`_Build._interrupt`)."""
+BUILD_THREADS = 2
+"""The most nodes built side by side (fewer on a machine with fewer cores). Two: on a quiet
+2-core machine (load 1.5 to 2), against one at a time, the demo's aggregate took 1.56 s
+instead of 1.91, a 210,000-round round robin's 2.81 s instead of 3.44, and a million rounds'
+6.82 s instead of 7.53 (medians of 3 to 5, alternated): while one node waits on a sort or
+writes a Parquet file, another uses the second core. Either way the nodes run on a thread of
+their own, so that a Ctrl-C in pdbench's stops the statement running
+(:meth:`_Build._interrupt`)."""
 RUN_RESULTS_ENV = "PDBENCH_DBT_RUN_RESULTS"
 """A folder to write each build's node timings into (the benchmarks set it), as
 ``run_results-<n>.json`` with the fields of dbt's ``run_results.json`` they read:
@@ -338,7 +341,7 @@ class _Build:
             columns = ", ".join(f"{sql_string(k)}: {sql_string(v)}" for k, v in types.items())
             con.execute(
                 f"create or replace table {node.relation_name} as select * from read_csv("
-                f"{sql_string(str(node.seed_file))}, header = true"
+                f"{sql_string(duckdb_path(Path(str(node.seed_file))))}, header = true"
                 + (f", types = {{{columns}}}" if columns else "")
                 + ")"
             )

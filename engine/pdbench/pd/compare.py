@@ -14,8 +14,10 @@ from typing import Any
 
 import duckdb
 
+from pdbench.column_labels import format_cell, label_catalogue, number_spec
 from pdbench.errors import RunDirError, unknown
-from pdbench.number_text import p_value_text, plural, share_text
+from pdbench.number_text import p_value_text, plural
+from pdbench.pd.detectable import detectable_text, magnitude_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.duckdb_paths import duckdb_path
@@ -42,7 +44,8 @@ metric catalogue's)."""
 
 _COMPARISON_COLUMNS = (
     "metric", "n_pairs", "mean_difference", "ci_low", "ci_high", "p_value", "p_value_bh",
-    "verdict", "is_few_data", "ci_note",
+    "verdict", "is_few_data", "ci_note", "family", "minimum_detectable_difference",
+    "replicates_for_interval",
 )  # fmt: skip
 _FLIPPED_VERDICT = {"higher": "lower", "lower": "higher"}
 _MISSING = "—"
@@ -65,6 +68,13 @@ class _Difference:
     is_few_data: bool
     ci_note: str | None
     """Why there is no interval, when there is none."""
+    family: str | None = None
+    """``primary`` or ``exploratory``: the Benjamini-Hochberg family (None outside the run's
+    comparisons)."""
+    detectable: float | None = None
+    """The minimum detectable difference at 80% power (None outside the run's comparisons)."""
+    replicates_for_interval: int | None = None
+    """6 when the pair has too few replicates for the sign-flip test to reject at all."""
 
     def flipped(self) -> _Difference:
         """The same difference read second minus first (p values unchanged)."""
@@ -72,7 +82,8 @@ class _Difference:
         verdict = _FLIPPED_VERDICT.get(self.mart_verdict, self.mart_verdict)
         return _Difference(
             self.metric, self.n_pairs, -self.mean, low, high, self.p, self.p_bh, verdict,
-            self.is_few_data, self.ci_note,
+            self.is_few_data, self.ci_note, self.family, self.detectable,
+            self.replicates_for_interval,
         )  # fmt: skip
 
     def verdict(self) -> str:
@@ -87,6 +98,26 @@ class _Difference:
             self.mart_verdict, "inconclusive"
         )
         return f"{text} (few data)" if self.is_few_data else text
+
+    def detectable_cell(self) -> str:
+        """The table's cell: the minimum detectable difference, or the replicates an interval
+        needs."""
+        if self.replicates_for_interval is not None:
+            return f"needs {self.replicates_for_interval} replicates"
+        if self.detectable is None:
+            return _MISSING
+        return magnitude_text(self.detectable, self.metric)
+
+    def detectable_line(self) -> str:
+        """What an inconclusive primary difference could have found, in a sentence."""
+        text = detectable_text(
+            metric=self.metric,
+            n_pairs=self.n_pairs,
+            detectable=self.detectable,
+            replicates_for_interval=self.replicates_for_interval,
+        )
+        label = METRICS.get(self.metric, (self.metric, ""))[0]
+        return f"{label} ({self.family}): inconclusive; {text}" if text else ""
 
 
 def compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
@@ -122,8 +153,10 @@ def _compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
     if in_family:
         legend = (
             f"interval: 95%, the values the sign-flip test beside it does not reject; p: "
-            f"two-sided sign-flip test; BH p: Benjamini-Hochberg over every comparison of the "
-            f"run; real: BH p <= {ALPHA}"
+            f"two-sided sign-flip test; BH p: Benjamini-Hochberg within the family, primary "
+            f"(the config's analysis.primary) or exploratory (every other metric); real: BH p "
+            f"<= {ALPHA}; detectable: the smallest true difference the run's test finds with "
+            f"80% power at p <= {ALPHA}, given its own variation"
         )
     else:
         legend = (
@@ -140,6 +173,7 @@ def _compare_lines(run_dir: Path, first: str, second: str) -> list[str]:
         f"{legend}; few data: under 10 replicates; {_MISSING}: not defined (fallback moves: "
         "policies make none)",
         *_pooling_note(aggregates, first, second, min(d.n_pairs for d in differences)),
+        *_detectable_lines(differences),
         *_interval_notes(differences),
     ]
 
@@ -211,6 +245,16 @@ def _pooling_note(aggregates: Path, first: str, second: str, n_pairs: int) -> li
     ]
 
 
+def _detectable_lines(differences: list[_Difference]) -> list[str]:
+    """One sentence per inconclusive primary difference: what the run could have found."""
+    lines = [
+        d.detectable_line()
+        for d in differences
+        if d.family == "primary" and d.mart_verdict == "inconclusive"
+    ]
+    return [line for line in lines if line]
+
+
 def _interval_notes(differences: list[_Difference]) -> list[str]:
     """Why intervals are missing, once per reason."""
     notes = dict.fromkeys(d.ci_note for d in differences if d.low is None and d.ci_note)
@@ -270,7 +314,9 @@ def _table(
         "replicates",
         "p",
         "BH p",
+        "family",
         "verdict",
+        "detectable",
         "fallback moves A; B (first | second)",
     )
     table: list[tuple[str, ...]] = [header]
@@ -278,40 +324,48 @@ def _table(
         label, unit = METRICS.get(d.metric, (d.metric.replace("_", " "), ""))
         fallback = " | ".join(_fallback(means, name) for name in (first, second))
         table.append((
-            label, unit, mean_text(means.get((first, d.metric)), unit),
-            mean_text(means.get((second, d.metric)), unit), _interval(d, unit), str(d.n_pairs),
+            label, unit, mean_text(means.get((first, d.metric)), d.metric),
+            mean_text(means.get((second, d.metric)), d.metric), _interval(d), str(d.n_pairs),
             p_value_text(d.p), _MISSING if d.p_bh is None else p_value_text(d.p_bh),
-            d.verdict(), fallback,
+            d.family or _MISSING, d.verdict(), d.detectable_cell(), fallback,
         ))  # fmt: skip
     return table
 
 
 def _fallback(means: dict[tuple[str, str], Any], condition: str) -> str:
-    shares = [means.get((condition, f"fallback_move_share_{side}")) for side in "ab"]
-    return "; ".join(mean_text(share, RATE) for share in shares)
+    columns = [f"fallback_move_share_{side}" for side in "ab"]
+    return "; ".join(mean_text(means.get((condition, column)), column) for column in columns)
 
 
-def mean_text(value: float | None, unit: str) -> str:
-    """A mean in its unit: a rate as a percentage, anything else with two decimals."""
-    if value is None:
-        return _MISSING
-    return share_text(value) if unit == RATE else f"{value:.2f}"
+def mean_text(value: float | None, column: str) -> str:
+    """A mean of ``column`` as the catalogue writes it: a rate as a percentage, a number with
+    its decimals (points: 3)."""
+    return _MISSING if value is None else format_cell(column, value)
 
 
-def _signed(value: float, unit: str) -> str:
-    """A difference: a rate in percentage points, anything else with two decimals."""
-    return f"{100 * value:+.1f}" if unit == RATE else f"{value:+.2f}"
+def _is_rate(column: str) -> bool:
+    found = label_catalogue().get(column)
+    return found is not None and found.format == "percent"
 
 
-def _interval(d: _Difference, unit: str) -> str:
-    return difference_text(d.mean, d.low, d.high, unit)
+def _signed(value: float, column: str) -> str:
+    """A difference of ``column``: a rate in percentage points, anything else with the
+    catalogue's decimals."""
+    if _is_rate(column):
+        return f"{100 * value:+.1f}"
+    return format(value, number_spec(column, signed=True))
 
 
-def difference_text(mean: float, low: float | None, high: float | None, unit: str) -> str:
-    """A paired difference in its unit with its interval: ``+62.5 pp [+50.0, +75.0]`` (a
-    rate, in percentage points), ``+1.20 [+0.40, +2.00]``; ``[—]`` without an interval."""
-    suffix = " pp" if unit == RATE else ""
-    text = _signed(mean, unit) + suffix
+def _interval(d: _Difference) -> str:
+    return difference_text(d.mean, d.low, d.high, d.metric)
+
+
+def difference_text(mean: float, low: float | None, high: float | None, column: str) -> str:
+    """A paired difference of ``column`` with its interval: ``+62.5 pp [+50.0, +75.0]`` (a
+    rate, in percentage points), ``+1.200 [+0.400, +2.000]`` (the catalogue's decimals);
+    ``[—]`` without an interval."""
+    suffix = " pp" if _is_rate(column) else ""
+    text = _signed(mean, column) + suffix
     if low is None or high is None:
         return f"{text} [{_MISSING}]"
-    return f"{text} [{_signed(low, unit)}, {_signed(high, unit)}]"
+    return f"{text} [{_signed(low, column)}, {_signed(high, column)}]"

@@ -199,7 +199,7 @@ def _rows(run: _Run, metrics: list[str]) -> list[dict[str, Any]]:
         row["cells"] = (
             _key(row), run.run_id, run.source, condition,
             f"{agent_a or '?'} vs {agent_b or '?'}", str(n_replicates), *cells,
-            _NOT_RECORDED if run.imported else mean_text(fallback, "%"),
+            _NOT_RECORDED if run.imported else mean_text(fallback, "fallback_move_share_a"),
         )  # fmt: skip
         rows.append(row)
     return rows
@@ -212,7 +212,6 @@ def _heading(metric: str) -> str:
 
 def _interval(metric: str, mean: Any, low: Any, high: Any, note: Any) -> str:
     """``62.5% [50.0%, 75.0%]``; without an interval, the mean and the reason."""
-    unit = METRICS[metric][1]
     if low is None or high is None:
-        return f"{mean_text(mean, unit)} [{_MISSING}: {note or 'no interval'}]"
-    return f"{mean_text(mean, unit)} [{mean_text(low, unit)}, {mean_text(high, unit)}]"
+        return f"{mean_text(mean, metric)} [{_MISSING}: {note or 'no interval'}]"
+    return f"{mean_text(mean, metric)} [{mean_text(low, metric)}, {mean_text(high, metric)}]"

@@ -31,6 +31,7 @@ from pdbench.config.providers import ProviderLayerConfig
 from pdbench.errors import unknown
 from pdbench.number_text import plural
 from pdbench.pd.agent_config import AgentConfig, distinct_names
+from pdbench.pd.analysis import AnalysisConfig
 from pdbench.pd.condition import ConditionConfig
 from pdbench.pd.fingerprint import FingerprintConfig
 from pdbench.pd.labels import DEFAULT_LABELS, ActionLabels
@@ -272,6 +273,8 @@ class ExperimentConfig(ProviderLayerConfig):
     """Pairs of conditions ``comparisons.parquet`` compares, first minus second (None: every
     pair when at most 4 conditions, else the pairs that share an agent on the same side;
     conditions with a fingerprint probe never)."""
+    analysis: AnalysisConfig = Field(default_factory=AnalysisConfig)
+    """The primary family of the comparisons' Benjamini-Hochberg correction."""
 
     @field_validator("actions")
     @classmethod

@@ -20,14 +20,17 @@ from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.pd.overview_standings import standings
-from pdbench.pd.validity import FallbackCount, fallback_counts
+from pdbench.pd.validity import (
+    MOSTLY_FALLBACK_SHARE,
+    FallbackCount,
+    fallback_counts,
+    is_mostly_fallback,
+)
 
 __all__ = ["MOSTLY_FALLBACK_SHARE", "SHOWN_DIFFERENCES", "pd_findings"]
 
 SHOWN_DIFFERENCES = 3
 """The real differences a sentence names (smallest BH p first); the rest are counted."""
-MOSTLY_FALLBACK_SHARE = 0.5
-"""A seat with more than this share of its moves fallbacks is not ranked as behaviour."""
 
 _SIDES = ("a", "b")
 
@@ -151,8 +154,10 @@ def _differences(run_dir: Path) -> list[Finding]:
 
 
 def _difference(row: dict[str, Any]) -> str:
-    name, unit = METRICS.get(row["metric"], (label(row["metric"]), ""))
-    difference = difference_text(row["mean_difference"], row["ci_low"], row["ci_high"], unit)
+    name, _unit = METRICS.get(row["metric"], (label(row["metric"]), ""))
+    difference = difference_text(
+        row["mean_difference"], row["ci_low"], row["ci_high"], row["metric"]
+    )
     p_bh = p_value_text(row["p_value_bh"])
     higher = "higher" if row["verdict"] == "higher" else "lower"
     return (
@@ -326,7 +331,7 @@ def _validity(
 
 
 def _is_mostly_fallback(count: FallbackCount) -> bool:
-    return count.share > MOSTLY_FALLBACK_SHARE
+    return is_mostly_fallback(count.share)
 
 
 def pd_findings(run_dir: Path, manifest: dict[str, Any]) -> list[Finding]:

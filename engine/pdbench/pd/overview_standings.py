@@ -9,10 +9,11 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from pdbench.column_labels import MISSING
+from pdbench.column_labels import MISSING, number_spec
 from pdbench.findings import Finding, interval_text, read_rows
-from pdbench.number_text import plural
+from pdbench.number_text import plural, share_text
 from pdbench.pd.marts import PDMart
+from pdbench.pd.validity import is_mostly_fallback, standing_name
 
 __all__ = ["SHOWN_STANDINGS", "standings"]
 
@@ -22,7 +23,7 @@ SHOWN_STANDINGS = 3
 _STANDING_COLUMNS = (
     "overall_rank", "agent", "mean_score_per_round", "mean_score_per_round_ci_low",
     "mean_score_per_round_ci_high", "mean_score_per_round_ci_note", "n_replicates", "n_wins",
-    "median_rank", "n_matches",
+    "median_rank", "n_matches", "agent_fallback_move_share",
 )  # fmt: skip
 _PLAYER_COLUMNS = (
     "agent_1", "agent_2", "rank_1", "rank_2", "n_replicates", "mean_difference", "ci_low",
@@ -48,7 +49,7 @@ def _gap_text(pair: dict[str, Any]) -> str:
     +0.190, 5 replicates)``; without an interval, why."""
 
     def signed(value: float) -> str:
-        return f"{value:+.3f}"
+        return format(value, number_spec(_SCORE, signed=True))
 
     replicates = f"{pair['n_replicates']} replicate{'' if pair['n_replicates'] == 1 else 's'}"
     shown = f"{signed(pair['mean_difference'])} {_POINTS}"
@@ -79,6 +80,8 @@ def standings(run_dir: Path) -> list[Finding]:
     )
     if not rows:
         return []
+    for row in rows:
+        row["shown"] = standing_name(row["agent"], row["agent_fallback_move_share"])
     pairs = read_rows(
         run_dir / PDMart.TOURNAMENT_PLAYER_COMPARISONS,
         _PLAYER_COLUMNS,
@@ -93,14 +96,31 @@ def standings(run_dir: Path) -> list[Finding]:
     )
     tied = [row for row in rows if row["overall_rank"] == first["overall_rank"]]
     if len(tied) > 1:
-        names = ", ".join(row["agent"] for row in tied[:-1]) + f" and {tied[-1]['agent']}"
+        names = ", ".join(row["shown"] for row in tied[:-1]) + f" and {tied[-1]['shown']}"
         text = f"{names} tie for first place at {_score_text(first)} each{over}."
     elif len(rows) == 1:
-        text = f"{first['agent']} is the only agent: {_score_text(first)}{over}."
+        text = f"{first['shown']} is the only agent: {_score_text(first)}{over}."
     else:
         text = _winner_text(first, rows, pairs, over)
-    text += _next_places(rows, pairs)
+    text += _next_places(rows, pairs) + _fallback_note(rows)
     return [Finding("standings", text, "Tournament")]
+
+
+def _fallback_note(rows: list[dict[str, Any]]) -> str:
+    """The agents whose moves were mostly fallbacks after invalid replies: their places are
+    their fallbacks', not the models' play."""
+    marked = [
+        f"{row['agent']} ({share_text(row['agent_fallback_move_share'])} of its moves)"
+        for row in rows
+        if is_mostly_fallback(row["agent_fallback_move_share"])
+    ]
+    if not marked:
+        return ""
+    return f" Mostly fallback moves after invalid replies: {', '.join(marked)}; " + (
+        "its place is its fallback's, not the model's play."
+        if len(marked) == 1
+        else "their places are their fallbacks', not the models' play."
+    )
 
 
 def _winner_text(
@@ -109,22 +129,22 @@ def _winner_text(
     """The first place's sentence: a winner only when its lead over every other agent holds
     (a paired difference whose interval excludes 0, or the same in every replicate)."""
     second = rows[1]
-    runner_up = f"#{second['overall_rank']} {second['agent']}"
+    runner_up = f"#{second['overall_rank']} {second['shown']}"
     lead = _pair_of(pairs, first["agent"], second["agent"])
     if not pairs or lead is None:
         return (
-            f"{first['agent']} leads with {_score_text(first)}{over}; no paired comparison of "
+            f"{first['shown']} leads with {_score_text(first)}{over}; no paired comparison of "
             "players says whether the lead holds."
         )
     unseparated = [
-        row["agent"]
+        row["shown"]
         for row in rows[1:]
         if (pair := _pair_of(pairs, first["agent"], row["agent"])) is None
         or pair["verdict"] != "first ahead"
     ]
     if not unseparated:
         return (
-            f"{first['agent']} wins with {_score_text(first)}{over}, ahead of every other agent "
+            f"{first['shown']} wins with {_score_text(first)}{over}, ahead of every other agent "
             f"in paired comparisons over replicates; ahead of {runner_up} by "
             f"{_gap_text(lead)}."
         )
@@ -133,7 +153,7 @@ def _winner_text(
     if more > 0:
         shown += f" and {more} more"
     return (
-        f"{first['agent']} leads with {_score_text(first)}{over}, but is not separated from "
+        f"{first['shown']} leads with {_score_text(first)}{over}, but is not separated from "
         f"{shown} in paired comparisons over replicates (over {runner_up}: "
         f"{_gap_text(lead)}): no single winner at this run's size."
     )
@@ -150,8 +170,8 @@ def _next_places(rows: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> str
         if pair is None:
             continue
         first, second = (
-            f"#{upper['overall_rank']} {upper['agent']}",
-            f"#{lower['overall_rank']} {lower['agent']}",
+            f"#{upper['overall_rank']} {upper['shown']}",
+            f"#{lower['overall_rank']} {lower['shown']}",
         )
         names = f"{first} and {second}"
         gap = _gap_text(pair)

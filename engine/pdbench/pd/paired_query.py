@@ -1,10 +1,10 @@
 """The paired differences of two conditions a run did not compare, read from the replicate
-rows of ``aggregates.parquet`` (no replay): the same test as ``comparisons.parquet``
-(``int_pd_paired_differences``), in one DuckDB query with the project's statistics macros
-(``dbt_project/macros/statistics.sql``). Every subset of the sign flips is enumerated up to
-:data:`EXACT_FLIP_MAX` common replicates (as the mart's default); past it, the normal limit
-of the sign-flip test. No Benjamini-Hochberg: the pair is outside the run's family of
-comparisons."""
+rows of ``aggregates.parquet`` (no replay): the very test of ``comparisons.parquet``, the
+DuckDB macro ``paired_sign_flip_test`` (``dbt_project/macros/sign_flip_test.sql``, over the
+statistics macros of ``statistics.sql``) that ``int_pd_paired_differences`` calls, here with
+every subset of the sign flips enumerated up to :data:`EXACT_FLIP_MAX` common replicates (as
+the mart's default); past it, the normal limit of the sign-flip test. No Benjamini-Hochberg:
+the pair is outside the run's family of comparisons."""
 
 from __future__ import annotations
 
@@ -22,179 +22,119 @@ __all__ = ["EXACT_FLIP_MAX", "paired_differences"]
 EXACT_FLIP_MAX = 12
 """The most common replicates whose 2^n sign flips are all enumerated."""
 
-_STATISTICS = DBT_PROJECT_DIR / "macros" / "statistics.sql"
-_BODY = re.compile(r"\{% macro define_statistics\(\) -%\}(.*?)\{%- endmacro %\}", re.DOTALL)
+_MACROS = (
+    (DBT_PROJECT_DIR / "macros" / "statistics.sql", "define_statistics"),
+    (DBT_PROJECT_DIR / "macros" / "sign_flip_test.sql", "define_sign_flip_test"),
+)
+"""The on-run-start hooks whose statements the query needs, in their order: the statistics
+macros, then the sign-flip test that calls them."""
 
 _QUERY = """
 with
 
+common_replicates as (
+    select
+        first_side.replicate,
+        row_number() over (order by first_side.replicate) as pair_position,
+        count(*) over () as n_common
+    from read_parquet($path) as first_side
+    inner join read_parquet($path) as second_side
+        on first_side.replicate = second_side.replicate
+    where
+        first_side.level = 'replicate' and first_side.condition = $first
+        and second_side.level = 'replicate' and second_side.condition = $second
+),
+
 first_values as (
-    unpivot (
+    select replicate, metric, metric_value
+    from (
         select replicate, {columns} from read_parquet($path)
         where level = 'replicate' and condition = $first
-    ) on {columns} into name metric value metric_value
+    ) unpivot include nulls (metric_value for metric in ({columns}))
 ),
 
 second_values as (
-    unpivot (
+    select replicate, metric, metric_value
+    from (
         select replicate, {columns} from read_parquet($path)
         where level = 'replicate' and condition = $second
-    ) on {columns} into name metric value metric_value
+    ) unpivot include nulls (metric_value for metric in ({columns}))
 ),
 
-paired as (
+paired_rows as (
     select
+        $first as condition_1,
+        $second as condition_2,
         first_values.metric,
-        first_values.replicate,
+        common_replicates.replicate,
+        common_replicates.pair_position,
+        common_replicates.n_common,
         first_values.metric_value - second_values.metric_value as difference,
-        row_number() over (
-            partition by first_values.metric order by first_values.replicate
-        ) as pair_position
-    from first_values
+        common_replicates.n_common > {exact_max} as is_normal_limit
+    from common_replicates
+    inner join first_values
+        on common_replicates.replicate = first_values.replicate
     inner join second_values
         on
             first_values.metric = second_values.metric
             and first_values.replicate = second_values.replicate
 ),
 
-per_metric as (
-    select
-        metric,
-        count(*) as n_pairs,
-        avg(difference order by replicate) as mean_difference,
-        sum(difference order by replicate) as sum_of_differences,
-        sum(difference * difference order by replicate) as sum_of_squares,
-        var_pop(difference order by replicate) as variance
-    from paired
-    group by metric
+sample_sizes as (
+    select distinct n_common as sample_size
+    from common_replicates
+    where n_common <= {exact_max}
 ),
 
 flips as (
     select
-        metric,
-        unnest(range(0, (1::bigint << n_pairs))) as flip
-    from per_metric
-    where n_pairs <= {exact_max}
+        sample_size,
+        unnest(range(0, (1::bigint << sample_size))) as flip
+    from sample_sizes
 ),
 
-subset_means as (
+exact_flips as (
     select
-        flips.metric,
-        flips.flip,
-        round(
-            sum(paired.difference) filter (where (flips.flip >> (paired.pair_position - 1)) & 1 = 1)
-            / nullif(
-                count(*) filter (where (flips.flip >> (paired.pair_position - 1)) & 1 = 1), 0
-            ),
-            9
-        ) as subset_mean
+        sample_size,
+        flip,
+        unnest(range(1, sample_size + 1)) as slot
     from flips
-    inner join paired
-        on flips.metric = paired.metric
-    group by flips.metric, flips.flip
 ),
 
-flip_tallies as (
+signs as (
     select
-        metric,
-        count(*) as n_total,
-        count(*) filter (where subset_mean is null) as n_unmoved,
-        count(*) filter (where subset_mean <= 0) as n_at_or_below_0,
-        count(*) filter (where subset_mean >= 0) as n_at_or_above_0
-    from subset_means
-    group by metric
-),
-
-ranked_means as (
-    select
-        metric,
-        subset_mean,
-        row_number() over (partition by metric order by subset_mean) as rank_from_low,
-        row_number() over (partition by metric order by subset_mean desc) as rank_from_high
-    from subset_means
-    where subset_mean is not null
-),
-
-flip_intervals as (
-    select
-        flip_tallies.metric,
-        max(ranked_means.subset_mean) filter (
-            where ranked_means.rank_from_low
-            = flip_tallies.n_total // 40 - flip_tallies.n_unmoved + 1
-        ) as ci_low,
-        max(ranked_means.subset_mean) filter (
-            where ranked_means.rank_from_high
-            = flip_tallies.n_total // 40 - flip_tallies.n_unmoved + 1
-        ) as ci_high
-    from flip_tallies
-    inner join ranked_means
-        on flip_tallies.metric = ranked_means.metric
-    where flip_tallies.n_total // 40 - flip_tallies.n_unmoved >= 0
-    group by flip_tallies.metric
-),
-
-normal_limits as (
-    select
-        metric,
-        abs(sum_of_differences) / sqrt(sum_of_squares) as z,
-        case
-            when n_pairs > z_975() ^ 2
-                then z_975() * sqrt(variance / (n_pairs - z_975() ^ 2))
-        end as half_width
-    from per_metric
-    where n_pairs > {exact_max} and sum_of_squares > 0
+        sample_size,
+        flip,
+        slot,
+        1 - 2 * ((flip >> (slot - 1)) & 1) as sign,
+        true as is_exact
+    from exact_flips
 )
 
 select
-    per_metric.metric,
-    per_metric.n_pairs,
-    per_metric.mean_difference,
-    case
-        when per_metric.n_pairs < 2 or round(per_metric.variance, 12) = 0 then null
-        when per_metric.n_pairs > {exact_max}
-            then interval_bound(per_metric.mean_difference - normal_limits.half_width)
-        else flip_intervals.ci_low
-    end as ci_low,
-    case
-        when per_metric.n_pairs < 2 or round(per_metric.variance, 12) = 0 then null
-        when per_metric.n_pairs > {exact_max}
-            then interval_bound(per_metric.mean_difference + normal_limits.half_width)
-        else flip_intervals.ci_high
-    end as ci_high,
-    case
-        when per_metric.n_pairs < 2 then 'fewer than 2 paired replicates'
-        when round(per_metric.variance, 12) = 0 then 'every paired difference is the same'
-        when
-            per_metric.n_pairs > {exact_max} and normal_limits.half_width is null
-            or per_metric.n_pairs <= {exact_max} and flip_intervals.ci_low is null
-            then 'too few replicates for a 95% interval of the sign-flip test'
-    end as ci_note,
-    case
-        when flip_tallies.metric is not null
-            then least(
-                1.0,
-                2 * least(
-                    flip_tallies.n_unmoved + flip_tallies.n_at_or_below_0,
-                    flip_tallies.n_unmoved + flip_tallies.n_at_or_above_0
-                ) / flip_tallies.n_total
-            )
-        when per_metric.sum_of_squares = 0 then 1.0
-        else normal_two_sided_p(normal_limits.z)
-    end as p_value
-from per_metric
-left join flip_tallies on per_metric.metric = flip_tallies.metric
-left join flip_intervals on per_metric.metric = flip_intervals.metric
-left join normal_limits on per_metric.metric = normal_limits.metric
-order by per_metric.metric
+    metric,
+    n_pairs,
+    mean_difference,
+    ci_low,
+    ci_high,
+    ci_note,
+    p_value
+from paired_sign_flip_test(paired_rows, signs)
+order by metric
 """
 
 
 def _statistics() -> str:
-    """The statements of the project's statistics macros, as the build runs them."""
-    match = _BODY.search(_STATISTICS.read_text(encoding="utf-8"))
-    if match is None:  # pragma: no cover - the project's own file
-        raise RuntimeError(f"{_STATISTICS}: define_statistics() not found")
-    return match.group(1)
+    """The statements of the project's statistics macros and of its sign-flip test, as the
+    build's on-run-start hooks run them."""
+    statements = []
+    for path, name in _MACROS:
+        body = re.compile(rf"\{{% macro {name}\(\) -%\}}(.*?)\{{%- endmacro %\}}", re.DOTALL)
+        match = body.search(path.read_text(encoding="utf-8"))
+        if match is None:  # pragma: no cover - the project's own files
+            raise RuntimeError(f"{path}: {name}() not found")
+        statements.append(match.group(1))
+    return "\n".join(statements)
 
 
 def paired_differences(

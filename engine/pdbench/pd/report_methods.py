@@ -16,6 +16,7 @@ from typing import Any
 from pdbench.column_labels import MISSING
 from pdbench.findings import read_rows
 from pdbench.metric_catalogue import INTERVAL_METHODS
+from pdbench.number_text import plural
 from pdbench.pd.compare import ALPHA
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
@@ -274,7 +275,7 @@ def _comparison_items(run_dir: Path, manifest: dict[str, Any]) -> list[str]:
     rows = read_rows(
         run_dir / PDMart.COMPARISONS,
         ("condition_1", "condition_2", "metric", "p_value", "test_method", "n_flips",
-         "n_pairs", "bootstrap_n"),
+         "n_pairs", "bootstrap_n", "family"),
         where="condition_1 is not null",
         order_by="condition_1, condition_2, metric",
     )  # fmt: skip
@@ -302,11 +303,31 @@ def _comparison_items(run_dir: Path, manifest: dict[str, Any]) -> list[str]:
         f"{_span(replicates, 'paired replicate')}; two-sided sign-flip test ("
         + ", ".join(f"{method}: {count}" for method, count in sorted(methods.items()))
         + f"){flip_text}, and the 95% interval that inverts the same test.",
-        f"Benjamini-Hochberg: one family of all {len(tests)} tests of the run (every compared "
-        f"pair × every metric); a difference is called real when its adjusted p (BH p) is "
-        f"≤ {ALPHA:g}. p-values below 0.001 are written < 0.001.",
+        _family_text(tests),
+        "What each comparison could have detected: the smallest true mean difference its "
+        f"paired test finds with 80% power at a two-sided {ALPHA:g} level (unadjusted), given "
+        "the run's own variation, (t(0.975, n − 1) + t(0.80, n − 1)) × s / √n for n paired "
+        "replicates whose differences have sample SD s; where s is 0 (agents without "
+        "variation), the metric's smallest step (1/T for a rate over T trials). With 5 paired "
+        "replicates or fewer the sign-flip test cannot reach p ≤ 0.05 at all: 6 give an "
+        "interval. Replicates for a smaller target scale as n × (detectable / target)², "
+        "approximately.",
         _resampling_text(methods, bootstrap),
     ]
+
+
+def _family_text(tests: list[dict[str, Any]]) -> str:
+    """The Benjamini-Hochberg families and their sizes, in a sentence."""
+    primary = [row for row in tests if row["family"] == "primary"]
+    exploratory = len(tests) - len(primary)
+    metrics = ", ".join(dict.fromkeys(str(row["metric"]) for row in primary)) or "none tested"
+    return (
+        f"Benjamini-Hochberg within two families: primary, {plural(len(primary), 'test')} "
+        f"(the compared pairs × the config's analysis.primary: {metrics}), and exploratory, "
+        f"{plural(exploratory, 'test')} (every other metric), each corrected on its own; a "
+        f"difference is called real when its adjusted p (BH p) is ≤ {ALPHA:g}. p-values "
+        "below 0.001 are written < 0.001."
+    )
 
 
 def _resampling_text(methods: Counter[str], bootstrap: set[Any]) -> str:

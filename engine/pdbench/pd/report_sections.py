@@ -8,15 +8,18 @@ marts and the manifest only."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pdbench.column_labels import MISSING, format_cell, label
 from pdbench.findings import bracket_text, read_rows
 from pdbench.metric_catalogue import INTERVAL_METHODS
 from pdbench.number_text import plural
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
+from pdbench.pd.detectable import detectable_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.pd.report_methods import fallback_section, methods_section, setup_sections
+from pdbench.pd.validity import standing_name
 from pdbench.report_svg import (
     ForestRow,
     Section,
@@ -92,21 +95,25 @@ def _comparisons(run_dir: Path) -> Section | None:
     rows = read_rows(
         run_dir / PDMart.COMPARISONS,
         ("condition_1", "condition_2", "mean_difference", "ci_low", "ci_high", "p_value_bh",
-         "verdict", "n_pairs"),
+         "verdict", "n_pairs", "family", "minimum_detectable_difference",
+         "replicates_for_interval"),
         where=f"metric = '{_COOPERATION}'",
         order_by="p_value_bh, condition_1, condition_2",
     )  # fmt: skip
     if not rows:
         return None
-    name, unit = METRICS[_COOPERATION]
+    name, _unit = METRICS[_COOPERATION]
     forest = [
         ForestRow(
             label=f"{row['condition_1']} − {row['condition_2']}",
             value=row["mean_difference"],
             low=row["ci_low"],
             high=row["ci_high"],
-            text=f"{difference_text(row['mean_difference'], row['ci_low'], row['ci_high'], unit)}"
-            f", BH p {p_value_text(row['p_value_bh'])}",
+            text=difference_text(
+                row["mean_difference"], row["ci_low"], row["ci_high"], _COOPERATION
+            )
+            + f", BH p {p_value_text(row['p_value_bh'])} ({row['family']})"
+            + _detectable_note(row),
             is_real=row["verdict"] in ("higher", "lower"),
         )
         for row in rows[:SHOWN_COMPARISONS]
@@ -115,8 +122,9 @@ def _comparisons(run_dir: Path) -> Section | None:
     return Section(
         f"Paired differences in {name}",
         "First condition minus second, replicate by replicate, with the 95% interval of the "
-        f"sign-flip test; blue: real after Benjamini-Hochberg over all the run's tests (BH p ≤ "
-        f"{ALPHA:g}; see Methods), grey: inconclusive."
+        f"sign-flip test; blue: real after Benjamini-Hochberg within its family, primary or "
+        f"exploratory (BH p ≤ {ALPHA:g}; see Methods), grey: inconclusive, with the smallest "
+        "difference the run could have detected."
         + (
             f" The {plural(more, 'pair')} with the largest BH p {'is' if more == 1 else 'are'} "
             "left out."
@@ -131,6 +139,19 @@ def _comparisons(run_dir: Path) -> Section | None:
             zero=True,
         ),
     )
+
+
+def _detectable_note(row: dict[str, Any]) -> str:
+    """``: this run could detect ...`` after an inconclusive difference; empty otherwise."""
+    if row["verdict"] != "inconclusive":
+        return ""
+    text = detectable_text(
+        metric=_COOPERATION,
+        n_pairs=int(row["n_pairs"]),
+        detectable=row["minimum_detectable_difference"],
+        replicates_for_interval=row["replicates_for_interval"],
+    )
+    return f": {text}" if text else ""
 
 
 _TABLE = ("condition", "agent_a_name", "agent_b_name", "n_replicates", "n_aborted",
@@ -216,18 +237,23 @@ def _per_agent(run_dir: Path) -> Section | None:
 def _standings(run_dir: Path) -> Section | None:
     columns = ("overall_rank", "agent", "mean_score_per_round", "mean_score_per_round_ci_low",
                "mean_score_per_round_ci_high", "mean_score_per_round_ci_note", "n_wins",
-               "median_rank", "cooperation_rate", "n_matches", "n_replicates")  # fmt: skip
+               "median_rank", "cooperation_rate", "agent_fallback_move_share", "n_matches",
+               "n_replicates")  # fmt: skip
     rows = read_rows(
         run_dir / PDMart.TOURNAMENT_STANDINGS,
         columns,
         where="agent is not null",
         order_by="overall_rank, agent",
     )
+    for row in rows:
+        row["agent"] = standing_name(row["agent"], row["agent_fallback_move_share"])
     return table_section(
         "Round-robin standings",
         "Mean score per round over an agent's matches except self-play, with its 95% "
         "interval (Student's t over the replicates' mean scores: each replicate replays the "
-        "whole round robin); wins; median rank across replicates.",
+        "whole round robin); wins; median rank across replicates. An agent marked mostly "
+        "fallback moves played its fallback after invalid replies in more than half its "
+        "moves: its place is its fallback's, not the model's play.",
         columns,
         rows,
         per_agent=True,

@@ -8,13 +8,18 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pdbench.column_labels import label
+from pdbench.column_labels import format_cell, label, number_spec
 from pdbench.config.loader import LoadedConfig
 from pdbench.number_text import p_value_text, plural, share_text
 from pdbench.pd.compare import ALPHA, METRICS, difference_text
 from pdbench.pd.marts import PDMart
-from pdbench.pd.validity import fallback_counts, fallback_warnings
-from pdbench.tables import aligned, built_mart_rows, decimals, mart_rows, number
+from pdbench.pd.validity import (
+    fallback_counts,
+    fallback_warnings,
+    is_mostly_fallback,
+    standing_name,
+)
+from pdbench.tables import aligned, built_mart_rows, mart_rows, number
 
 __all__ = [
     "SHOWN_PAIRS",
@@ -140,7 +145,8 @@ def condition_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         )
         table.append(
             (str(condition), replicates, _with_interval(coop, low, high), fallback,
-             decimals(pay_a), decimals(pay_b), collapse_text)
+             _cell('payoff_per_round_a', pay_a), _cell('payoff_per_round_b', pay_b),
+             collapse_text)
         )  # fmt: skip
     return (
         standings_table(run_dir, tables)
@@ -161,7 +167,7 @@ def standings_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     standings = mart_rows(
         run_dir / PDMart.TOURNAMENT_STANDINGS,
         columns=("overall_rank", "agent", "mean_score_per_round", "mean_score_per_round_ci_low",
-                 "mean_score_per_round_ci_high", "n_replicates"),
+                 "mean_score_per_round_ci_high", "n_replicates", "agent_fallback_move_share"),
         where="agent is not null",
         order_by="overall_rank, agent",
     )  # fmt: skip
@@ -178,19 +184,34 @@ def standings_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     }
     table = [("rank", "agent", "points per round [95% interval]", "replicates",
               "minus the next place [95% interval]", "verdict")]  # fmt: skip
-    for rank, agent, mean, low, high, n in standings:
+    for rank, agent, mean, low, high, n, fallback_share in standings:
         gap, verdict = "-", "-"
         if agent in following:
             other, difference, gap_low, gap_high, verdict = following[agent]
             gap = f"{_points_difference(difference, gap_low, gap_high)} ({other})"
-        table.append((str(rank), str(agent), _points_with_interval(mean, low, high), str(n), gap,
+        shown = standing_name(str(agent), fallback_share)
+        table.append((str(rank), shown, _points_with_interval(mean, low, high), str(n), gap,
                       str(verdict)))  # fmt: skip
+    marked = any(is_mostly_fallback(row[-1]) for row in standings)
     return [
         "standings (mean points per round over each agent's matches, self-play left out; "
         "intervals: Student's t over replicates):",
         *aligned(table),
+        *(
+            [
+                "mostly fallback moves: more than half of the agent's moves were its fallback "
+                "after invalid replies, so its place is its fallback's, not the model's play"
+            ]
+            if marked
+            else []
+        ),
         "",
     ]
+
+
+def _cell(column: str, value: object) -> str:
+    """``value`` as the catalogue writes ``column``; ``-`` when missing."""
+    return "-" if value is None else format_cell(column, value)
 
 
 def _points_with_interval(mean: float | None, low: float | None, high: float | None) -> str:
@@ -198,17 +219,19 @@ def _points_with_interval(mean: float | None, low: float | None, high: float | N
     ``-`` when none."""
     if mean is None:
         return "-"
+    spec = number_spec("mean_score_per_round")
     if low is None or high is None:
-        return f"{mean:.3f}"
-    return f"{mean:.3f} [{low:.3f}, {high:.3f}]"
+        return format(mean, spec)
+    return f"{mean:{spec}} [{low:{spec}}, {high:{spec}}]"
 
 
 def _points_difference(mean: float, low: float | None, high: float | None) -> str:
     """``+0.250 [+0.100, +0.400]`` in points per round, as the standings' means; ``[—]``
     without an interval."""
+    spec = number_spec("mean_score_per_round", signed=True)
     if low is None or high is None:
-        return f"{mean:+.3f} [—]"
-    return f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]"
+        return f"{mean:{spec}} [—]"
+    return f"{mean:{spec}} [{low:{spec}}, {high:{spec}}]"
 
 
 def _is_round_robin(run_dir: Path) -> bool:
@@ -248,17 +271,17 @@ def comparison_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
         where=f"metric = '{_HEADLINE}'",
         order_by="p_value_bh, condition_1, condition_2",
     )  # fmt: skip
-    label, unit = METRICS[_HEADLINE]
+    label, _unit = METRICS[_HEADLINE]
     lines = [
         f"comparisons (first minus second): {n_real} of {n_rows} differences hold after "
-        f"Benjamini-Hochberg (BH p <= {ALPHA}, over every metric of every compared pair)"
+        f"Benjamini-Hochberg (BH p <= {ALPHA}, within each family, primary or exploratory)"
     ]
     for first, second, mean, low, high, p_bh, verdict, is_few_data, n in shown[:SHOWN_PAIRS]:
         text = _VERDICTS.get(verdict, "inconclusive")
         if is_few_data:
             text += f" (few data: {n} replicate{'' if n == 1 else 's'})"
         lines.append(
-            f"  {first} vs {second}: {label} {difference_text(mean, low, high, unit)}, "
+            f"  {first} vs {second}: {label} {difference_text(mean, low, high, _HEADLINE)}, "
             f"BH p {_p_text(p_bh)}: {text}"
         )
     more = n_pairs - min(len(shown), SHOWN_PAIRS)

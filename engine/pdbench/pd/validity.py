@@ -17,15 +17,43 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pdbench.number_text import plural
+from pdbench.number_text import plural, share_text
 from pdbench.pd.marts import PDMart
 from pdbench.tables import built_mart_rows, decimals, mart_rows
 
-__all__ = ["FALLBACK_WARNING_SHARE", "FallbackCount", "fallback_counts", "fallback_warnings"]
+__all__ = [
+    "FALLBACK_WARNING_SHARE",
+    "MOSTLY_FALLBACK_SHARE",
+    "FallbackCount",
+    "fallback_counts",
+    "fallback_warnings",
+    "is_mostly_fallback",
+    "standing_name",
+]
 
 FALLBACK_WARNING_SHARE = 0.10
 """Above this share of an agent's moves being fallbacks (or this difference between two
 compared conditions), the summary warns that cooperation measures reply validity."""
+MOSTLY_FALLBACK_SHARE = 0.5
+"""Above this share of its moves being fallbacks, a seat or an agent plays its fallback, not
+its behaviour: the summaries never rank it as the model's (a seat is left out of the highest
+and lowest; an agent of the standings is marked)."""
+
+
+def is_mostly_fallback(share: float | None) -> bool:
+    """Whether more than :data:`MOSTLY_FALLBACK_SHARE` of the moves were fallbacks (None: a
+    policy, which has none)."""
+    return share is not None and share > MOSTLY_FALLBACK_SHARE
+
+
+def standing_name(agent: str, share: float | None) -> str:
+    """An agent's name as the standings write it: ``ALLC`` or, when its moves were mostly
+    fallbacks (``agent_fallback_move_share`` of ``tournament_standings.parquet``),
+    ``llm (mostly fallback moves: 70.0%)``, its place then being its fallback's, not the
+    model's."""
+    if not is_mostly_fallback(share):
+        return agent
+    return f"{agent} (mostly fallback moves: {share_text(float(share or 0.0))})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from pdbench.column_labels import number_spec
+
 __all__ = ["FIT_WIDTH", "effect_intervals"]
 
 FIT_WIDTH = alt.AutoSizeParams(type="fit-x", contains="padding")
@@ -34,9 +36,9 @@ def effect_intervals(
     base = alt.Chart(shown).encode(y=alt.Y(f"{label}:N", title=None, sort=None))
     tooltip = [
         alt.Tooltip(f"{label}:N"),
-        alt.Tooltip(f"{column}:Q", title=title, format=".2f"),
-        alt.Tooltip(f"{low}:Q", title="95% low", format=".2f"),
-        alt.Tooltip(f"{high}:Q", title="95% high", format=".2f"),
+        alt.Tooltip(f"{column}:Q", title=title, format=number_spec(column)),
+        alt.Tooltip(f"{low}:Q", title="95% low", format=number_spec(column)),
+        alt.Tooltip(f"{high}:Q", title="95% high", format=number_spec(column)),
         *(extra_tooltip or []),
     ]
     bars = base.mark_rule(strokeWidth=3, color="#4e79a7").encode(

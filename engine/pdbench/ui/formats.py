@@ -7,7 +7,7 @@ from typing import Literal
 
 import pandas as pd
 
-from pdbench.column_labels import MISSING
+from pdbench.column_labels import MISSING, number_spec
 from pdbench.metric_catalogue import Metric
 from pdbench.number_text import share_text
 
@@ -22,7 +22,8 @@ def _missing(value: object) -> bool:
 
 def format_value(value: object, kind: ValueKind) -> str:
     """``value`` as shown: rates in percent (one decimal, more for a rate that is not 0 or 1
-    but would read so: :func:`~pdbench.number_text.share_text`), points with two decimals, rounds
+    but would read so: :func:`~pdbench.number_text.share_text`), points with the decimals the
+    catalogue gives points (``score``: 3), rounds
     and mean counts whole when they are whole (a replicate's) and with one decimal otherwise
     (a mean over replicates), counts whole; ``—`` for NULL, as every table shows it (a round
     that never came is ``never``)."""
@@ -31,7 +32,7 @@ def format_value(value: object, kind: ValueKind) -> str:
     if kind == "rate":
         return share_text(float(value))  # type: ignore[arg-type]
     if kind == "points":
-        return f"{float(value):.2f}"  # type: ignore[arg-type]
+        return format(float(value), number_spec("score"))  # type: ignore[arg-type]
     if kind in ("round", "mean_count"):
         number = float(value)  # type: ignore[arg-type]
         return f"{number:.0f}" if number.is_integer() else f"{number:.1f}"

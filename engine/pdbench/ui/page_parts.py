@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, NamedTuple
 
 import pandas as pd
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
-from pdbench.column_labels import MISSING, format_cell, label, label_catalogue
+from pdbench.column_labels import MISSING, format_cell, label, label_catalogue, number_spec
+from pdbench.metric_catalogue import all_catalogues
 from pdbench.number_text import share_text
 from pdbench.ui.formats import ValueKind, format_value
 
 __all__ = [
     "Tile",
     "chart_as_table",
+    "chosen_columns",
     "labelled_columns",
     "nothing_to_show",
     "points_column",
@@ -43,6 +46,11 @@ KEY_COLUMNS = (
 )
 """The columns that say what a row is: kept in view when a table scrolls sideways, unless a
 page pins others."""
+WIDE_TABLE = 15
+"""A table of more columns shows its chosen columns (:func:`chosen_columns`) and every column
+a click away, in an expander, so that it fits the page instead of scrolling sideways."""
+FIRST_COLUMNS = 10
+"""The columns a wide table of no headline metric shows at first, its keys included."""
 STYLED_ROWS = 5000
 """Tables up to this many rows are written cell by cell as the label catalogue says (``—``
 for a missing value); longer ones keep Streamlit's number formats."""
@@ -71,9 +79,9 @@ def nothing_to_show(rows: pd.DataFrame, note: str) -> bool:
     return bool(rows.empty)
 
 
-def points_column(title: str) -> ColumnConfig:
-    """A table column of scores or points, two decimals."""
-    return st.column_config.NumberColumn(title, format="%.2f")
+def points_column(title: str, column: str = "score") -> ColumnConfig:
+    """A table column of scores or points, with the decimals the catalogue gives ``column``."""
+    return st.column_config.NumberColumn(title, format="%" + number_spec(column))
 
 
 def share_column(title: str) -> ColumnConfig:
@@ -206,13 +214,49 @@ def show_table(
         )
         for column in names
     }
-    data: Any = shown
-    if len(shown) <= STYLED_ROWS:
-        data = shown.style.format({c: _cell(c, per_agent, fmts.get(c)) for c in names})
     options.setdefault("hide_index", True)
     options.setdefault("width", "stretch")
     options.setdefault("placeholder", MISSING)
-    st.dataframe(data, column_config=config, **options)
+
+    def draw(columns: list[str]) -> None:
+        data: Any = shown[columns]
+        if len(shown) <= STYLED_ROWS:
+            data = data.style.format({c: _cell(c, per_agent, fmts.get(c)) for c in columns})
+        st.dataframe(data, column_config={c: config[c] for c in columns}, **options)
+
+    chosen = chosen_columns(names, pinned)
+    draw(chosen)
+    if len(chosen) < len(names):
+        with st.expander(f"All {len(names)} columns"):
+            draw(names)
+
+
+def chosen_columns(names: Sequence[str], pinned: Sequence[str] = ()) -> list[str]:
+    """The columns a table shows at first: all of them up to :data:`WIDE_TABLE`; past it its
+    keys (``pinned``, :data:`KEY_COLUMNS`, the agents' names) and the metric catalogue's
+    headline columns, or, for a table of no headline metric, its keys and its first columns
+    up to :data:`FIRST_COLUMNS`, in the table's order. The rest are a click away."""
+    if len(names) <= WIDE_TABLE:
+        return list(names)
+    keys = {*pinned, *KEY_COLUMNS}
+    headline = _headline_columns()
+    if any(name in headline for name in names):
+        return [c for c in names if c in keys or c.endswith("_name") or c in headline]
+    first = [c for c in names if c in keys]
+    first += [c for c in names if c not in first][: max(FIRST_COLUMNS - len(first), 0)]
+    return [c for c in names if c in first]
+
+
+@cache
+def _headline_columns() -> frozenset[str]:
+    """Every column of the catalogues' headline metrics: both sides' and one agent's."""
+    return frozenset(
+        column
+        for catalogue in all_catalogues()
+        for metric in catalogue.metrics
+        if metric.headline
+        for column in [*metric.columns(), *(name for name, _ in metric.agent_columns())]
+    )
 
 
 def chart_as_table(

@@ -50,7 +50,7 @@ permutations as (
 permutation_keys as (
     select
         permutation,
-        {{ mix32('xor(seed_key, permutation::ubigint)') }} as permutation_key
+        mix32(xor(seed_key, permutation::ubigint)) as permutation_key
     from permutations
 ),
 
@@ -58,7 +58,7 @@ question_keys as (
     select distinct
         permutation_keys.permutation,
         answers.question_id,
-        {{ mix32('xor(permutation_keys.permutation_key, answers.question_index::ubigint)') }}
+        mix32(xor(permutation_keys.permutation_key, answers.question_index::ubigint))
             as question_key
     from permutation_keys
     cross join answers
@@ -70,7 +70,7 @@ answer_keys as (
         answers.question_id,
         answers.answer_id,
         answers.author_position,
-        {{ mix32('xor(question_keys.question_key, answers.author_position::ubigint)') }}
+        mix32(xor(question_keys.question_key, answers.author_position::ubigint))
             as sort_key
     from question_keys
     inner join answers

@@ -2,8 +2,9 @@
 
 -- For every compared pair of conditions, the replicates both finished (ok), and in each the
 -- paired difference condition_1 minus condition_2 of every metric with an interval (NULL
--- when either side is): one row per pair, replicate and metric column, with the replicate's
--- position among the pair's common replicates and their count.
+-- when either side is): one row per pair, replicate and metric column, with both values, the
+-- larger of their trials (a rate's), the replicate's position among the pair's common
+-- replicates and their count.
 
 with
 
@@ -49,6 +50,9 @@ paired as (
         common_replicates.replicate,
         metric_columns.column_name as metric,
         first_values.value - second_values.value as difference,
+        first_values.value as value_1,
+        second_values.value as value_2,
+        greatest(first_values.n_trials, second_values.n_trials) as n_trials,
         common_replicates.pair_position,
         common_replicates.n_common
     from common_replicates

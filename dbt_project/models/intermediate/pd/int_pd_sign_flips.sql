@@ -55,7 +55,7 @@ flip_slots as (
         sample_size,
         is_exact,
         flip,
-        {{ mix32('xor(seed_key, flip::ubigint)') }} as flip_key,
+        mix32(xor(seed_key, flip::ubigint)) as flip_key,
         unnest(generate_series(1, sample_size)) as slot
     from flips
 ),
@@ -68,7 +68,7 @@ signs as (
         slot,
         case
             when is_exact then 1 - 2 * ((flip >> (slot - 1)) & 1)
-            else 1 - 2 * ({{ mix32('xor(flip_key, slot::ubigint)') }} & 1)::bigint
+            else 1 - 2 * (mix32(xor(flip_key, slot::ubigint)) & 1)::bigint
         end as sign
     from flip_slots
 )

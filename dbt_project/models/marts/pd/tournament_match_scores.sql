@@ -28,6 +28,8 @@ match_scores as (
         total_payoff_{{ opp }} as opponent_score,
         payoff_per_round_{{ own }} as score_per_round,
         cooperation_rate_{{ own }} as cooperation_rate,
+        -- NULL for a policy: it has no replies to fail
+        n_fallback_moves_{{ own }} as n_fallback_moves,
         total_payoff_{{ own }} > total_payoff_{{ opp }} as is_win
     from finished_matches
     {% if not loop.last %}union all{% endif %}

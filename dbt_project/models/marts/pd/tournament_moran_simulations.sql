@@ -55,7 +55,7 @@ agent_pairs as (
 pair_keys as (
     select
         agent_pairs.*,
-        {{ mix32('xor(seed_key.seed_key, agent_pairs.pair_number)') }} as pair_key
+        mix32(xor(seed_key.seed_key, agent_pairs.pair_number)) as pair_key
     from agent_pairs
     cross join seed_key
 ),
@@ -70,7 +70,7 @@ repetitions as (
 run_keys as (
     select
         *,
-        {{ mix32('xor(pair_key, repetition::ubigint)') }} as run_key
+        mix32(xor(pair_key, repetition::ubigint)) as run_key
     from repetitions
 ),
 
@@ -110,8 +110,8 @@ moran_steps as (
         from (
             select
                 *,
-                {{ mix32('xor(step_key, 1)') }} as birth_draw,
-                {{ mix32('xor(step_key, 2)') }} as death_draw,
+                mix32(xor(step_key, 1)) as birth_draw,
+                mix32(xor(step_key, 2)) as death_draw,
                 (n_mutants - 1) * mutant_vs_mutant
                 + (population_size - n_mutants) * mutant_vs_resident as mutant_fitness,
                 n_mutants * resident_vs_mutant
@@ -119,7 +119,7 @@ moran_steps as (
             from (
                 select
                     *,
-                    {{ mix32('xor(run_key, (step + 1)::ubigint)') }} as step_key
+                    mix32(xor(run_key, (step + 1)::ubigint)) as step_key
                 from moran_steps
                 where n_mutants between 1 and population_size - 1
             ) as keyed_steps

@@ -77,7 +77,11 @@ totals as (
         avg(score_per_round order by match_id, side) as mean_score_per_round,
         count(*) filter (where is_win) as n_wins,
         sum(cooperation_rate * n_rounds order by match_id, side) / sum(n_rounds)
-            as cooperation_rate
+            as cooperation_rate,
+        -- an LLM agent's fallback moves over its rounds, in the matches that recorded them
+        -- (NULL for a policy): the summaries mark an agent whose moves are mostly fallbacks
+        sum(n_fallback_moves) / sum(n_rounds) filter (where n_fallback_moves is not null)
+            as agent_fallback_move_share
     from match_scores
     group by agent
 ),
@@ -129,6 +133,7 @@ standings as (
         totals.n_wins,
         median_ranks.median_rank,
         totals.cooperation_rate,
+        totals.agent_fallback_move_share,
         rank() over (order by totals.mean_score_per_round desc) as overall_rank
     from totals
     inner join median_ranks

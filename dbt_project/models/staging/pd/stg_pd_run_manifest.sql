@@ -44,7 +44,13 @@ renamed as (
             when (config -> 'conditions') is not null
                 then from_json(config -> '$.conditions[*].name', '["VARCHAR"]')
         end as planned_conditions,
-        (config ->> 'replicates')::integer as planned_replicates
+        (config ->> 'replicates')::integer as planned_replicates,
+        -- the primary family of the comparisons (config analysis.primary); a run recorded
+        -- before the key existed gets the config's default, the cooperation of each seat
+        coalesce(
+            from_json(config -> '$.analysis.primary', '["VARCHAR"]'),
+            ['cooperation_rate_a', 'cooperation_rate_b']
+        ) as primary_metrics
     from source_manifest
 )
 

@@ -10,11 +10,11 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.column_labels import format_cell
 from pdbench.model_text import escaped
 from pdbench.number_text import plural
 from pdbench.ui import run_reader
 from pdbench.ui.arena.verdicts import few_data_column, few_data_warning
-from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import points_column, show_table
 
 __all__ = ["AUDIENCE_COLUMNS", "agreement_text", "audience_section"]
@@ -81,8 +81,8 @@ def agreement_text(row: pd.Series) -> str:
         return f"No agreement with the models over {plural(n, 'answer')}: {reason}."
     text = (
         f"Agreement with the models over {plural(n, 'answer')}: Pearson "
-        f"{format_value(row['agreement_pearson'], 'points')}, Spearman "
-        f"{format_value(row['agreement_spearman'], 'points')}"
+        f"{format_cell('agreement_pearson', row['agreement_pearson'])}, Spearman "
+        f"{format_cell('agreement_spearman', row['agreement_spearman'])}"
     )
     if bool(row.get("agreement_is_few_data")):
         text += " (few data: a correlation over so few answers is mostly noise)"

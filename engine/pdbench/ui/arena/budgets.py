@@ -11,7 +11,9 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.column_labels import number_spec
 from pdbench.ui import run_reader
+from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.page_parts import nothing_to_show, show_table
 
 __all__ = ["budget_chart", "page"]
@@ -31,10 +33,14 @@ def budget_chart(curves: pd.DataFrame) -> alt.LayerChart:
         tooltip=[
             "player:N",
             "budget:N",
-            alt.Tooltip("score:Q", format=".2f"),
+            alt.Tooltip("score:Q", format=number_spec("score")),
             "answer_tokens:Q",
             alt.Tooltip("answer_cost_usd:Q", title="answer cost (USD)", format=".4f"),
-            alt.Tooltip("score_gain_per_1k_tokens:Q", title="gain / 1k tokens", format=".2f"),
+            alt.Tooltip(
+                "score_gain_per_1k_tokens:Q",
+                title="gain / 1k tokens",
+                format=number_spec("score_gain_per_1k_tokens"),
+            ),
         ],
     )
     return alt.LayerChart(layer=[lines, points])
@@ -51,7 +57,21 @@ def page(run_dir: Path) -> None:
         "measures. A family is one player entry expanded by `budgets`; the frontier holds the "
         "players no other beat on both score and tokens."
     )
-    st.altair_chart(budget_chart(curves), width="stretch")
+    st.altair_chart(
+        budget_chart(curves),
+        width="stretch",
+        alt=chart_alt(
+            "Each player's score against the tokens it spent answering",
+            [
+                f"{mark} at {tokens} answer tokens"
+                for mark, tokens in zip(
+                    value_marks(curves, curves["player"], "score"),
+                    curves["answer_tokens"],
+                    strict=True,
+                )
+            ],
+        ),
+    )
     shown = [
         "player", "family_name", "budget", "score", "rank", "answer_tokens", "answer_cost_usd",
         "tokens_total", "cost_usd", "is_token_frontier", "score_gain_per_1k_tokens",

@@ -10,8 +10,10 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.column_labels import number_spec
 from pdbench.ui import run_reader
 from pdbench.ui.arena.verdicts import few_data_column, few_data_warning
+from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, points_column, show_table
 from pdbench.ui.palette import name_scale
@@ -74,7 +76,7 @@ def predicted_vs_actual(pairs: pd.DataFrame) -> alt.LayerChart:
         alt.Tooltip("player:N"),
         alt.Tooltip("answer_id:N"),
         alt.Tooltip("predicted_score:Q", title="predicted"),
-        alt.Tooltip("actual_score:Q", title="actual", format=".2f"),
+        alt.Tooltip("actual_score:Q", title="actual", format=number_spec("actual_score")),
     ]
     scale = alt.Scale(domain=[0, 10])
     points = (
@@ -112,10 +114,24 @@ def page_calibration(run_dir: Path) -> None:
         "when it lies within ±1 point, *inconclusive* otherwise."
     )
     few_data_warning(rows, name="player", what="answers with a prediction and a score")
-    st.altair_chart(signed_error_intervals(rows), width="stretch")
+    st.altair_chart(
+        signed_error_intervals(rows),
+        width="stretch",
+        alt=chart_alt(
+            "Each player's mean signed error (predicted minus actual score) with its 95% interval",
+            value_marks(rows, rows["player"], "mean_signed_error"),
+        ),
+    )
     pairs = run_reader.mart(run_dir, ArenaMart.SELF_ASSESSMENT_DETAIL)
     if not pairs.empty:
-        st.altair_chart(predicted_vs_actual(pairs), width="stretch")
+        st.altair_chart(
+            predicted_vs_actual(pairs),
+            width="stretch",
+            alt=chart_alt(
+                f"Predicted against actual score, one point per answer ({len(pairs)} answers), "
+                "and the diagonal of perfect calibration"
+            ),
+        )
     show_table(
         rows[CALIBRATION_COLUMNS],
         column_config={

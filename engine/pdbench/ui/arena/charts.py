@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from pdbench.column_labels import format_cell
+from pdbench.column_labels import format_cell, number_spec
 from pdbench.ui.palette import INTERVAL_COLOR, POINT_COLOR
 
 __all__ = ["bias_heatmap", "calls_by_phase", "leaderboard_intervals"]
@@ -26,9 +26,9 @@ def leaderboard_intervals(board: pd.DataFrame) -> alt.LayerChart:
     tooltip = [
         alt.Tooltip("rank:Q"),
         alt.Tooltip("player:N"),
-        alt.Tooltip("score:Q", format=".2f"),
-        alt.Tooltip("ci_low:Q", title="95% low", format=".2f"),
-        alt.Tooltip("ci_high:Q", title="95% high", format=".2f"),
+        alt.Tooltip("score:Q", format=number_spec("score")),
+        alt.Tooltip("ci_low:Q", title="95% low", format=number_spec("score")),
+        alt.Tooltip("ci_high:Q", title="95% high", format=number_spec("score")),
         alt.Tooltip("n_answers:Q", title="answers"),
     ]
     bars = base.mark_rule(strokeWidth=3, color=INTERVAL_COLOR).encode(
@@ -45,7 +45,8 @@ def leaderboard_intervals(board: pd.DataFrame) -> alt.LayerChart:
         x=alt.X("score:Q", title=_SCORE_TITLE), tooltip=tooltip
     )
     labels = base.mark_text(align="left", dx=8, dy=-10, fontSize=11).encode(
-        x=alt.X("score:Q", title=_SCORE_TITLE), text=alt.Text("score:Q", format=".2f")
+        x=alt.X("score:Q", title=_SCORE_TITLE),
+        text=alt.Text("score:Q", format=number_spec("score")),
     )
     return alt.LayerChart(layer=[bars, points, labels]).properties(
         autosize=_FIT_WIDTH, height=max(120, 36 * len(order))
@@ -72,8 +73,16 @@ def bias_heatmap(bias: pd.DataFrame) -> alt.LayerChart:
         "judge:N",
         "player:N",
         alt.Tooltip("flag_kind:N", title="flag"),
-        alt.Tooltip("relative_deviation:Q", title="relative deviation", format="+.2f"),
-        alt.Tooltip("mean_deviation:Q", title="mean deviation", format="+.2f"),
+        alt.Tooltip(
+            "relative_deviation:Q",
+            title="relative deviation",
+            format=number_spec("relative_deviation", signed=True),
+        ),
+        alt.Tooltip(
+            "mean_deviation:Q",
+            title="mean deviation",
+            format=number_spec("mean_deviation", signed=True),
+        ),
         alt.Tooltip("p_text:N", title="p"),
         alt.Tooltip("q_text:N", title="q (BH)"),
         alt.Tooltip("n_answers:Q", title="answers"),
@@ -94,7 +103,9 @@ def bias_heatmap(bias: pd.DataFrame) -> alt.LayerChart:
             text="label:N",
         )
         .transform_calculate(
-            label="format(datum.relative_deviation, '+.2f') + (datum.is_flagged ? ' ⚑' : '')"
+            label=f"format(datum.relative_deviation, "
+            f"'{number_spec('relative_deviation', signed=True)}') "
+            "+ (datum.is_flagged ? ' ⚑' : '')"
         )
     )
     return alt.LayerChart(layer=[cells, text]).properties(

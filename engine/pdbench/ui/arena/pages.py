@@ -17,6 +17,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.column_labels import format_cell
 from pdbench.model_text import escaped, show_model_text
 from pdbench.number_text import plural
 from pdbench.ui import overview_page, run_reader
@@ -26,6 +27,7 @@ from pdbench.ui.arena.calibration import page_calibration
 from pdbench.ui.arena.diversity import page_diversity
 from pdbench.ui.arena.pairwise import bradley_terry_section, page_pairwise, score_arms_section
 from pdbench.ui.arena.tricks import page_tricks, trick_note
+from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.formats import format_value
 from pdbench.ui.page_parts import nothing_to_show, show_table
 from pdbench.ui.run_check import ViewableRun
@@ -111,13 +113,13 @@ def _podium(
     """The player in ``place`` on the leaderboard: its score with its 95% interval."""
     column.metric(
         f"Rank {place} · {escaped(player['player'])}",
-        format_value(player["score"], "points"),
+        format_cell("score", player["score"]),
         help=help_text,
         border=True,
     )
     column.caption(
-        f"95% interval {format_value(player['ci_low'], 'points')} – "
-        f"{format_value(player['ci_high'], 'points')}"
+        f"95% interval {format_cell('ci_low', player['ci_low'])} – "
+        f"{format_cell('ci_high', player['ci_high'])}"
     )
 
 
@@ -162,7 +164,15 @@ def _page_leaderboard(run_dir: Path) -> None:
     if len(ranked) > 1:
         _podium(runner_up, 2, ranked.iloc[1])
     _insufficient_data_note(board[~board.index.isin(ranked.index)])
-    st.altair_chart(charts.leaderboard_intervals(board), width="stretch")
+    scored = board.dropna(subset=["score"])
+    st.altair_chart(
+        charts.leaderboard_intervals(board),
+        width="stretch",
+        alt=chart_alt(
+            "Leaderboard, each player's score with its 95% bootstrap interval, best on top",
+            value_marks(scored, scored["player"], "score"),
+        ),
+    )
     show_table(board, LEADERBOARD_COLUMNS, pinned=("rank", "player"))
     bradley_terry_section(run_dir)
     audience_section(run_dir)
@@ -180,7 +190,23 @@ def _bias(run_dir: Path) -> None:
         "inflates the player; blue: deflates. ⚑ and a black border: flagged by the "
         "permutation test (Benjamini-Hochberg q ≤ the run's FDR)."
     )
-    st.altair_chart(charts.bias_heatmap(bias), width="stretch")
+    st.altair_chart(
+        charts.bias_heatmap(bias),
+        width="stretch",
+        alt=chart_alt(
+            "Judge by player heat map of the relative deviation, points (flagged pairs marked)",
+            value_marks(
+                bias,
+                [
+                    f"{judge} on {player}{' (flagged)' if flagged else ''}"
+                    for judge, player, flagged in zip(
+                        bias["judge"], bias["player"], bias["is_flagged"].fillna(False), strict=True
+                    )
+                ],
+                "relative_deviation",
+            ),
+        ),
+    )
     flagged = bias[bias["is_flagged"].fillna(False)]
     if not flagged.empty:
         st.markdown("**Flagged pairs**, most anomalous first")
@@ -206,13 +232,15 @@ def _page_judges(run_dir: Path) -> None:
         raw, normalized = st.columns(2)
         raw.metric(
             "Krippendorff's alpha (raw)",
-            f"{alpha.iloc[0]['krippendorff_alpha_raw']:.3f}",
+            format_cell("krippendorff_alpha_raw", alpha.iloc[0]["krippendorff_alpha_raw"]),
             border=True,
             help="Agreement of all judges on the raw scores (1 = perfect, 0 = chance).",
         )
         normalized.metric(
             "Krippendorff's alpha (normalised)",
-            f"{alpha.iloc[0]['krippendorff_alpha_normalized']:.3f}",
+            format_cell(
+                "krippendorff_alpha_normalized", alpha.iloc[0]["krippendorff_alpha_normalized"]
+            ),
             border=True,
         )
     _extremes_and_leaks(run_dir)
@@ -256,7 +284,7 @@ def _answers(run_dir: Path, question_id: str) -> None:
     judgments = reader.of_question(run_dir, ArenaMart.JUDGMENT_DETAIL, question_id)
     nothing_to_show(answers, "Nobody answered this question (dropped questions are not answered).")
     for _, answer in answers.iterrows():
-        score = format_value(answer["score"], "points")
+        score = format_cell("score", answer["score"])
         title = f"{escaped(answer['answerer'])} · score {score} · {escaped(answer['answer_id'])}"
         with st.expander(title):
             show_model_text(answer["answer_text"])
@@ -264,8 +292,8 @@ def _answers(run_dir: Path, question_id: str) -> None:
                 f"{'valid' if answer['is_valid'] else 'invalid'} answer after "
                 f"{plural(int(answer['n_attempts']), 'attempt')}; judged by "
                 f"{format_value(answer['n_judges'], 'count')}, score sd "
-                f"{format_value(answer['score_stddev'], 'points')}, raw score "
-                f"{format_value(answer['raw_score'], 'points')}"
+                f"{format_cell('score_stddev', answer['score_stddev'])}, raw score "
+                f"{format_cell('raw_score', answer['raw_score'])}"
             )
             its_judgments = judgments[judgments["answer_id"] == answer["answer_id"]]
             show_table(its_judgments, JUDGMENT_COLUMNS, pinned=("judge",))
@@ -284,7 +312,7 @@ def _page_questions(run_dir: Path) -> None:
         + ("kept" if question["is_kept"] else "dropped by the question filter")
     )
     for column, (label, name) in zip(st.columns(len(QUESTION_TILES)), QUESTION_TILES, strict=True):
-        column.metric(label, format_value(question[name], "points"), border=True)
+        column.metric(label, format_cell(name, question[name]), border=True)
     ratings, answers = st.columns([1, 2])
     with ratings:
         st.subheader("Ratings")
@@ -300,7 +328,16 @@ def _page_calls(run_dir: Path) -> None:
     calls = run_reader.mart(run_dir, ArenaMart.CALLS_SUMMARY)
     if nothing_to_show(calls, "No provider calls were recorded."):
         return
-    st.altair_chart(charts.calls_by_phase(calls), width="stretch")
+    st.altair_chart(
+        charts.calls_by_phase(calls),
+        width="stretch",
+        alt=chart_alt(
+            "Provider calls by phase and player",
+            value_marks(
+                calls, calls["player"].astype(str) + " " + calls["phase"].astype(str), "n_calls"
+            ),
+        ),
+    )
     show_table(calls, pinned=("player", "phase"))
 
 

@@ -14,8 +14,10 @@ import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.column_labels import format_cell
 from pdbench.model_text import escaped
 from pdbench.ui import run_reader
+from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, points_column, share_column, show_table
 
@@ -111,8 +113,8 @@ def bradley_terry_section(run_dir: Path) -> None:
         row = agreement.iloc[0]
         st.caption(
             f"Agreement of the absolute and Bradley-Terry rankings over {int(row['n_players'])} "
-            f"players: Spearman's rho {row['spearman']:.2f}, Kendall's tau-b "
-            f"{row['kendall_tau']:.2f} (1 = the same order)."
+            f"players: Spearman's rho {format_cell('spearman', row['spearman'])}, Kendall's "
+            f"tau-b {format_cell('kendall_tau', row['kendall_tau'])} (1 = the same order)."
         )
 
 
@@ -266,5 +268,9 @@ def score_arms_section(run_dir: Path) -> None:
             drawn_with="arm_score_difference",
         ),
         width="stretch",
+        alt=chart_alt(
+            "Arm minus plain score per judge and arm, points, with 95% intervals",
+            value_marks(drawn, drawn["row"], "arm_score_difference"),
+        ),
     )
     show_table(arms, SCORE_ARM_COLUMNS, pinned=("judge", "arm_label"))

@@ -11,8 +11,10 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.arena.marts import SeriesMart
+from pdbench.column_labels import number_spec
 from pdbench.storage.duckdb_paths import duckdb_path
 from pdbench.ui import overview_page
+from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.page_parts import show_table
 from pdbench.ui.palette import name_scale
 
@@ -43,10 +45,14 @@ def progression_chart(progression: pd.DataFrame, *, adjusted: bool) -> alt.Layer
             alt.Tooltip("player:N", title="player"),
             alt.Tooltip("model:N", title="model"),
             alt.Tooltip("run_id:N", title="tournament run"),
-            alt.Tooltip(f"{score}:Q", title=title, format=".2f"),
-            alt.Tooltip(f"{low}:Q", title="95% low", format=".2f"),
-            alt.Tooltip(f"{high}:Q", title="95% high", format=".2f"),
-            alt.Tooltip("offset_score:Q", title="tournament offset", format="+.2f"),
+            alt.Tooltip(f"{score}:Q", title=title, format=number_spec(score)),
+            alt.Tooltip(f"{low}:Q", title="95% low", format=number_spec(score)),
+            alt.Tooltip(f"{high}:Q", title="95% high", format=number_spec(score)),
+            alt.Tooltip(
+                "offset_score:Q",
+                title="tournament offset",
+                format=number_spec("offset_score", signed=True),
+            ),
             alt.Tooltip("rank_in_tournament:Q", title="rank in the tournament"),
         ],
     )
@@ -95,7 +101,22 @@ def page(series_dir: Path) -> None:
         help="Subtract how much easier the tournament scored its anchors: the players of "
         "every tournament.",
     )
-    st.altair_chart(progression_chart(progression, adjusted=adjusted), width="stretch")
+    score = "adjusted_score" if adjusted else "score"
+    st.altair_chart(
+        progression_chart(progression, adjusted=adjusted),
+        width="stretch",
+        alt=chart_alt(
+            f"Each player's {'adjusted ' if adjusted else ''}score by tournament, with its 95% "
+            "interval",
+            value_marks(
+                progression,
+                progression["player"].astype(str)
+                + " in tournament "
+                + progression["tournament_index"].astype(str),
+                score,
+            ),
+        ),
+    )
     offsets = progression.drop_duplicates("tournament_index")[
         ["tournament_index", "run_id", "offset_score", "n_anchors"]
     ]

@@ -15,6 +15,7 @@ from pdbench.model_text import escaped
 from pdbench.ui import run_reader
 from pdbench.ui.arena import reader
 from pdbench.ui.arena.verdicts import few_data_column, few_data_warning
+from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, points_column, share_column, show_table
 
@@ -117,7 +118,15 @@ def page_tricks(run_dir: Path) -> None:
         "at most that), *inconclusive* otherwise; *insufficient data* under 2 answers a side."
     )
     few_data_warning(rows, name="answerer", what="answers on tricks or on ordinary questions")
-    st.altair_chart(gap_intervals(rows), width="stretch")
+    st.altair_chart(
+        gap_intervals(rows),
+        width="stretch",
+        alt=chart_alt(
+            "Each answerer's robustness gap (score on tricks minus on ordinary questions) with "
+            "its 95% interval",
+            value_marks(rows, rows["answerer"], "robustness_gap"),
+        ),
+    )
     show_table(
         rows[ROBUSTNESS_COLUMNS],
         column_config={

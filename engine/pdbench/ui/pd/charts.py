@@ -6,6 +6,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from pdbench.column_labels import number_spec
 from pdbench.ui.palette import PALETTE, name_scale
 
 __all__ = [
@@ -329,7 +330,7 @@ def payoff_heatmap(matrix: pd.DataFrame, order: list[str]) -> alt.LayerChart:
         ],
     )
     text = base.mark_text(fontSize=12).encode(
-        text=alt.Text("mean_score_per_round:Q", format=".2f"),
+        text=alt.Text("mean_score_per_round:Q", format=number_spec("mean_score_per_round")),
         color=alt.condition(
             "datum.mean_score_per_round > 2.5", alt.value("black"), alt.value("white")
         ),

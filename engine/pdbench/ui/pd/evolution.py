@@ -8,8 +8,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from pdbench.number_text import share_text
 from pdbench.pd.marts import PDMart
 from pdbench.ui import run_reader
+from pdbench.ui.chart_text import chart_alt
 from pdbench.ui.page_parts import nothing_to_show, show_table
 from pdbench.ui.pd import charts
 
@@ -32,7 +34,19 @@ def page(run_dir: Path) -> None:
         "generation an agent's share grows in proportion to its mean score per round "
         "against the population (as Axelrod's Ecosystem)."
     )
-    st.altair_chart(charts.population_shares(ecosystem), width="stretch")
+    final = ecosystem[ecosystem["generation"] == ecosystem["generation"].max()]
+    st.altair_chart(
+        charts.population_shares(ecosystem),
+        width="stretch",
+        alt=chart_alt(
+            "Population share of each agent by generation, over "
+            f"{int(ecosystem['generation'].max())} generations; at the last",
+            [
+                f"{agent} {share_text(float(share))}"
+                for agent, share in zip(final["agent"], final["population_share"], strict=True)
+            ],
+        ),
+    )
     fixation = run_reader.mart(run_dir, PDMart.TOURNAMENT_FIXATION)
     if fixation.empty:
         return

@@ -12,9 +12,12 @@ import streamlit as st
 
 from pdbench.column_labels import format_cell, label
 from pdbench.model_text import escaped
+from pdbench.pd.compare import difference_text
+from pdbench.pd.detectable import detectable_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.ui import run_reader
+from pdbench.ui.chart_text import chart_alt
 from pdbench.ui.effect_chart import effect_intervals
 from pdbench.ui.page_parts import nothing_to_show, show_table
 
@@ -52,8 +55,10 @@ COMPARISON_COLUMNS = [
     "ci_note",
     "p_value",
     "p_value_bh",
+    "family",
     "verdict",
     "is_few_data",
+    "minimum_detectable_difference",
 ]
 """The columns of ``comparisons.parquet`` in the comparisons tables."""
 DIFFERENCE_COLUMNS = [
@@ -63,8 +68,10 @@ DIFFERENCE_COLUMNS = [
     "ci_high",
     "p_value",
     "p_value_bh",
+    "family",
     "verdict",
     "n_pairs",
+    "minimum_detectable_difference",
     "ci_note",
 ]
 """The columns of ``comparisons.parquet`` under the difference of two conditions."""
@@ -98,6 +105,30 @@ def intervals(row: pd.Series) -> None:
         "interval, and the note says why, when fewer than two replicates define the metric, or "
         "every replicate gave the same value of a metric that is no rate."
     )
+
+
+def with_detectable(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` of ``comparisons.parquet`` whose inconclusive verdicts say what the run could
+    have detected (:func:`pdbench.pd.detectable.detectable_text`)."""
+    needed = {"minimum_detectable_difference", "replicates_for_interval"}
+    if rows.empty or not needed <= set(rows.columns):
+        return rows
+    verdicts = []
+    for row in rows.itertuples(index=False):
+        text = ""
+        if row.verdict == "inconclusive":
+            text = detectable_text(
+                metric=row.metric,
+                n_pairs=int(row.n_pairs),
+                detectable=None
+                if pd.isna(row.minimum_detectable_difference)
+                else float(row.minimum_detectable_difference),
+                replicates_for_interval=None
+                if pd.isna(row.replicates_for_interval)
+                else int(row.replicates_for_interval),
+            )
+        verdicts.append(f"{row.verdict}: {text}" if text else row.verdict)
+    return rows.assign(verdict=verdicts)
 
 
 def _filtered(rows: pd.DataFrame, key: str) -> pd.DataFrame:
@@ -145,7 +176,7 @@ def comparisons(run_dir: Path, condition: str | None = None) -> None:
     shown = _filtered(rows, f"comparisons_{condition or 'all'}")
     st.caption(f"{len(shown)} of {len(rows)} comparisons.")
     show_table(
-        shown,
+        with_detectable(shown),
         COMPARISON_COLUMNS,
         pinned=("condition_1", "condition_2", "metric"),
     )
@@ -153,8 +184,11 @@ def comparisons(run_dir: Path, condition: str | None = None) -> None:
         "Difference first condition minus second, replicate by replicate (the conditions of a "
         "replicate share its length and seeds); two-sided sign-flip p-value and the interval "
         "of the same test (it excludes 0 exactly when p <= 0.05); p, Benjamini-Hochberg: "
-        "over every comparison of the run; verdict: higher or lower when that p <= 0.05, "
-        "else inconclusive; few data: fewer than 10 replicates."
+        "within the family, primary (the config's analysis.primary; by default the "
+        "cooperation of each seat) or exploratory (every other metric); verdict: higher or "
+        "lower when that p <= 0.05, else inconclusive, with the smallest difference the run "
+        "could detect (80% power at p <= 0.05, given its own variation); few data: fewer than "
+        "10 replicates."
     )
 
 
@@ -227,14 +261,29 @@ def difference(run_dir: Path, conditions: list[str]) -> None:
                 drawn_with="mean_difference",
             ),
             width="stretch",
+            alt=chart_alt(
+                f"{panel}: first condition minus second, paired, with 95% intervals",
+                [
+                    f"{name} {difference_text(mean, low, high, metric)}"
+                    for name, metric, mean, low, high in zip(
+                        panel_rows["metric_label"],
+                        panel_rows["metric"],
+                        panel_rows["mean_difference"],
+                        panel_rows["ci_low"],
+                        panel_rows["ci_high"],
+                        strict=True,
+                    )
+                ],
+            ),
         )
     st.caption(
         f"Each metric of {escaped(one)} minus {escaped(two)}, one chart per unit: the point the "
         "mean paired difference, the bar its 95% interval (none when the note says why). The "
-        "table gives p and p after Benjamini-Hochberg over every comparison of the run."
+        "table gives p and p after Benjamini-Hochberg within the row's family (primary or "
+        "exploratory), and what an inconclusive difference could have been."
     )
     show_table(
-        rows,
+        with_detectable(rows),
         DIFFERENCE_COLUMNS,
         pinned=("metric",),
     )

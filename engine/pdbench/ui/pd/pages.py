@@ -17,6 +17,7 @@ from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.storage.schema import RunManifest
 from pdbench.ui import overview_page, run_reader
+from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.formats import number_format
 from pdbench.ui.page_parts import Tile, nothing_to_show, show_table, tiles
 from pdbench.ui.pd import (
@@ -140,7 +141,19 @@ def _agent_table(agents: pd.DataFrame) -> None:
 
 def _memory_one(profile: pd.DataFrame) -> None:
     st.markdown("**Memory-one profile**")
-    st.altair_chart(charts.memory_one_heatmap(with_agent_labels(profile)), width="stretch")
+    labelled = with_agent_labels(profile)
+    st.altair_chart(
+        charts.memory_one_heatmap(labelled),
+        width="stretch",
+        alt=chart_alt(
+            "Memory-one profile, P(the agent plays C) after each previous round",
+            value_marks(
+                labelled,
+                labelled["agent"].astype(str) + " after " + labelled["previous_round"].astype(str),
+                "p_cooperate",
+            ),
+        ),
+    )
     st.caption(
         "P(the agent plays C | the previous round), its own action first (CD: it cooperated, "
         "the other defected). Grey: a state never visited."
@@ -183,7 +196,20 @@ def _timeline(rounds: pd.DataFrame) -> None:
             help=f"Long matches are drawn {TIMELINE_WINDOW} rounds at a time.",
         )
         shown = rounds[rounds["round_index"].between(start, end)]
-    st.altair_chart(charts.actions_timeline(shown), width="stretch")
+    st.altair_chart(
+        charts.actions_timeline(shown),
+        width="stretch",
+        alt=chart_alt(
+            f"Both agents' actions round by round, rounds {int(shown['round_index'].min())} to "
+            f"{int(shown['round_index'].max())}",
+            [
+                f"round {index} {side.removeprefix('agent_').upper()} {action}"
+                for index, side, action in zip(
+                    shown["round_index"], shown["side"], shown["action"], strict=True
+                )
+            ],
+        ),
+    )
     st.caption(
         "Each cell is one round: green C (cooperate), red D (defect). A black cross marks a "
         "reply still invalid after every retry (a fallback action was played); a white dot a "
@@ -224,7 +250,16 @@ def _page_match(run_dir: Path, conditions: list[str], manifest: RunManifest) -> 
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader("Cumulative payoff")
-        st.altair_chart(charts.cumulative_payoff(rounds), width="stretch")
+        final = rounds[rounds["round_index"] == rounds["round_index"].max()]
+        st.altair_chart(
+            charts.cumulative_payoff(rounds),
+            width="stretch",
+            alt=chart_alt(
+                "Each agent's cumulative payoff by round, up to round "
+                f"{int(rounds['round_index'].max())}; at the end",
+                value_marks(final, final["agent_name"], "agent_a_cum_payoff", values="cum_payoff"),
+            ),
+        )
     with right:
         if not scored.empty:
             st.subheader("Reactions")
@@ -254,8 +289,25 @@ def _page_condition(run_dir: Path, conditions: list[str], rows: pd.DataFrame) ->
     both, each = reader.cooperation_over_time(run_dir, condition)
     if nothing_to_show(both, "No finished match in this condition."):
         return
-    st.altair_chart(charts.cooperation_over_time(both, with_agent_labels(each)), width="stretch")
-    st.altair_chart(charts.replicates_playing(both), width="stretch")
+    st.altair_chart(
+        charts.cooperation_over_time(both, with_agent_labels(each)),
+        width="stretch",
+        alt=chart_alt(
+            "Cooperation of both agents by round, mean over the replicates that reached it",
+            value_marks(both, "round " + both["round_index"].astype(str), "cooperation_rate"),
+        ),
+    )
+    st.altair_chart(
+        charts.replicates_playing(both),
+        width="stretch",
+        alt=chart_alt(
+            "Replicates still playing by round",
+            [
+                f"round {r} {n}"
+                for r, n in zip(both["round_index"], both["n_replicates"], strict=True)
+            ],
+        ),
+    )
     st.caption(
         "Black: cooperation of both agents, mean over the replicates that reached the round; "
         f"dashed: each agent; shaded: rounds fewer than {charts.FEW_REPLICATES} replicates "
@@ -269,9 +321,19 @@ def _page_conditions(run_dir: Path, rows: pd.DataFrame) -> None:
     for column, (heading, name, title, percent) in zip(st.columns(2), CONDITION_BARS, strict=True):
         with column:
             st.subheader(heading)
+            bars = charts.side_bars(rows, name)
             st.altair_chart(
-                charts.condition_bars(charts.side_bars(rows, name), title=title, percent=percent),
+                charts.condition_bars(bars, title=title, percent=percent),
                 width="stretch",
+                alt=chart_alt(
+                    f"{heading} per condition and seat",
+                    [
+                        f"{condition} {agent} {format_cell(name, value)}"
+                        for condition, agent, value in zip(
+                            bars["condition"], bars["agent"], bars["value"], strict=True
+                        )
+                    ],
+                ),
             )
     st.caption("Each bar is the mean over the replicates; the black whiskers its 95% interval.")
     st.subheader("Metrics by condition")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from pdbench.column_labels import label
+from pdbench.column_labels import label, number_spec
 from pdbench.ui.palette import name_scale
 from pdbench.ui.pd.charts import FIT_WIDTH
 
@@ -42,7 +42,7 @@ def _spread_boxes(scores: pd.DataFrame, order: list[str], title: str) -> alt.Lay
         tooltip=[
             alt.Tooltip("agent:N", title="agent"),
             *(
-                alt.Tooltip(f"{column}:Q", title=name, format=".3f")
+                alt.Tooltip(f"{column}:Q", title=name, format=number_spec("score_per_round"))
                 for column, name in (("lowest", "lowest"), ("q1", "first quartile"),
                                      ("q3", "third quartile"), ("highest", "highest"))
             ),
@@ -82,7 +82,11 @@ def standings_spread(scores: pd.DataFrame, standings: pd.DataFrame) -> alt.Layer
                     alt.Tooltip("agent:N", title="agent"),
                     alt.Tooltip("opponent:N", title="opponent"),
                     alt.Tooltip("replicate:Q", title="replicate"),
-                    alt.Tooltip("score_per_round:Q", title="score per round", format=".3f"),
+                    alt.Tooltip(
+                        "score_per_round:Q",
+                        title="score per round",
+                        format=number_spec("score_per_round"),
+                    ),
                 ],
             )
             .transform_calculate(jitter="random() * 1.6 - 0.8")
@@ -108,8 +112,8 @@ def standings_spread(scores: pd.DataFrame, standings: pd.DataFrame) -> alt.Layer
             x2=alt.X2(f"{high}:Q"),
             tooltip=[
                 alt.Tooltip("agent:N", title="agent"),
-                alt.Tooltip(f"{low}:Q", title=label(low), format=".3f"),
-                alt.Tooltip(f"{high}:Q", title=label(high), format=".3f"),
+                alt.Tooltip(f"{low}:Q", title=label(low), format=number_spec(low)),
+                alt.Tooltip(f"{high}:Q", title=label(high), format=number_spec(high)),
             ],
         )
     )

@@ -10,10 +10,12 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from pdbench.column_labels import number_spec
 from pdbench.findings import bracket_text
 from pdbench.model_text import escaped
 from pdbench.pd.marts import PDMart
 from pdbench.ui import run_reader
+from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.page_parts import nothing_to_show, show_table
 
 __all__ = ["fingerprint_heatmap", "page"]
@@ -45,7 +47,11 @@ def fingerprint_heatmap(points: pd.DataFrame) -> alt.LayerChart:
         tooltip=[
             alt.Tooltip("probe_x:Q", title="x"),
             alt.Tooltip("probe_y:Q", title="y"),
-            alt.Tooltip("mean_score_per_round:Q", title="score / round", format=".3f"),
+            alt.Tooltip(
+                "mean_score_per_round:Q",
+                title="score / round",
+                format=number_spec("mean_score_per_round"),
+            ),
             alt.Tooltip("score_se:Q", title="standard error", format=".3f"),
             alt.Tooltip("cooperation_rate:Q", title="cooperation", format=".1%"),
             alt.Tooltip("n_matches:Q", title="matches"),
@@ -54,7 +60,7 @@ def fingerprint_heatmap(points: pd.DataFrame) -> alt.LayerChart:
     if points["probe_x"].nunique() > 11:
         return alt.LayerChart(layer=[cells])
     text = base.mark_text(fontSize=11).encode(
-        text=alt.Text("mean_score_per_round:Q", format=".2f"),
+        text=alt.Text("mean_score_per_round:Q", format=number_spec("mean_score_per_round")),
         color=alt.condition(
             "datum.mean_score_per_round > 2.5", alt.value("black"), alt.value("white")
         ),
@@ -170,7 +176,21 @@ def _fingerprints(run_dir: Path) -> None:
     )
     for agent, rows in points.groupby("agent_name", sort=True):
         st.markdown(f"**{escaped(agent)}**")
-        st.altair_chart(fingerprint_heatmap(rows), width="content")
+        st.altair_chart(
+            fingerprint_heatmap(rows),
+            width="content",
+            alt=chart_alt(
+                f"{agent}'s fingerprint, mean score per round against each probe (x, y)",
+                value_marks(
+                    rows,
+                    [
+                        f"({x:g}, {y:g})"
+                        for x, y in zip(rows["probe_x"], rows["probe_y"], strict=True)
+                    ],
+                    "mean_score_per_round",
+                ),
+            ),
+        )
 
 
 def page(run_dir: Path) -> None:
