@@ -43,7 +43,7 @@ match_sides as (
 replicate_keys as (
     select
         replicate,
-        {{ mix32('xor(seed_key, replicate::ubigint)') }} as replicate_key
+        mix32(xor(seed_key, replicate::ubigint)) as replicate_key
     from (
         select
             seed_key,
@@ -57,7 +57,7 @@ agent_keys as (
         replicate,
         agent_position,
         n_sides,
-        {{ mix32('agent_mix') }} as agent_key
+        mix32(agent_mix) as agent_key
     from (
         select
             replicate_keys.replicate,
@@ -78,7 +78,7 @@ drawn_positions as (
     select
         replicate,
         agent_position,
-        1 + ({{ mix32('slot_mix') }} % n_sides)::bigint as side_position,
+        1 + (mix32(slot_mix) % n_sides)::bigint as side_position,
         count(*) as weight
     from (
         select
