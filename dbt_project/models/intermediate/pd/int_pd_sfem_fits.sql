@@ -1,48 +1,147 @@
+{#- Strategy shares and tremble of each agent by the Strategy Frequency Estimation Method (Dal
+    Bo and Frechette 2011; docs/strategy.md#strategy-shares-sfem), by
+    expectation-maximisation over its distinct count vectors (int_pd_sfem_vectors, each
+    weighing its n_sides) from int_pd_sfem_starts. The agent plays strategy s for a whole
+    match side with probability share_s; playing s it makes s's choice with probability
+    1 - e and the other move with probability e (the tremble). One row per agent and step,
+    the shares as columns, so that a step is one join and one aggregation. Each vector's
+    posteriors are computed with its largest relative log-likelihood taken out, so that no
+    term underflows. The steps stop when one raised the log-likelihood by less than var
+    pd_sfem_tolerance (default 1e-8) times its size, or after var pd_sfem_max_steps
+    (default 400). -#}
 {{ config(materialized='table') }}
+{%- set strategies = sfem_strategies() %}
+{%- set max_steps = var('pd_sfem_max_steps', 400) | int %}
+{%- set tolerance = var('pd_sfem_tolerance', 1e-8) %}
 
--- Strategy shares and tremble of each agent by the Strategy Frequency Estimation Method
--- (Dal Bo and Frechette 2011; docs/strategy.md#strategy-shares-sfem) on the agent's match
--- sides as they are (replicate 0, each side weighing 1: each distinct count vector of
--- int_pd_sfem_vectors weighing its n_sides).
---
--- The agent plays strategy s for a whole match side with probability share_s; playing s it
--- makes s's choice with probability 1 - e and the other move with probability e (the
--- tremble). The log-likelihood, sum over sides of ln sum_s share_s L_s(side; e), is
--- maximised by expectation-maximisation (macros/sfem.sql) from equal shares and e = 0.1,
--- pd_sfem_steps (default 100) steps. Strategies that prescribe the same in everything the
--- agent met keep equal shares: the data cannot tell them apart.
-
-{%- set sfem_steps = var('pd_sfem_steps', 100) | int %}
-
-with recursive choices as (
+with recursive vectors as (
     select * from {{ ref('int_pd_sfem_vectors') }}
 ),
 
-weighted_choices as (
+starts as (
+    select * from {{ ref('int_pd_sfem_starts') }}
+),
+
+em_steps as (
     select
-        0 as replicate,
-        n_sides as weight,
-        *
-    from choices
-),
-
-agent_strategies as (
-    select distinct
+        0 as step,
         agent_name,
-        strategy
-    from choices
-),
-
-start as (
+        {%- for strategy in strategies %}
+        share_{{ strategy | lower }},
+        {%- endfor %}
+        tremble,
+        null::double as log_likelihood,
+        null::double as gain,
+        generous_prob
+    from starts
+    union all
     select
+        step,
         agent_name,
-        0 as replicate,
-        strategy,
-        1 / count(*) over (partition by agent_name) as share,  -- noqa: RF04
-        0.1::double as tremble
-    from agent_strategies
+        {%- for strategy in strategies %}
+        sum(n_sides * weight_{{ strategy | lower }} / total) / sum(n_sides)
+            as share_{{ strategy | lower }},
+        {%- endfor %}
+        greatest(0.001, least(0.5, sum(n_sides * (
+            {%- for strategy in strategies %}
+            weight_{{ strategy | lower }}
+            * ({{ sfem_expected_trembles(strategy) }})
+            {{- ' +' if not loop.last }}
+            {%- endfor %}
+        ) / total) / sum(n_sides * n_choices))) as tremble,
+        -- the log-likelihood at the previous step's shares and tremble, and its rise
+        sum(n_sides * (n_choices * ln(1 - previous_tremble) + largest + ln(total)))
+            as log_likelihood,
+        sum(n_sides * (n_choices * ln(1 - previous_tremble) + largest + ln(total)))
+        - any_value(previous_log_likelihood) as gain,
+        any_value(generous_prob) as generous_prob
+    from (
+        select
+            *,
+            -- a vector whose likelihood underflows under every strategy left counts nothing
+            greatest(
+                {%- for strategy in strategies %}
+                weight_{{ strategy | lower }}{{ ' +' if not loop.last else ',' }}
+                {%- endfor %}
+                1e-300
+            ) as total
+        from (
+            select
+                *,
+                {%- for strategy in strategies %}
+                previous_share_{{ strategy | lower }}
+                * exp(relative_{{ strategy | lower }} - largest) as weight_{{ strategy | lower }},
+                {%- endfor %}
+            from (
+                select
+                    *,
+                    greatest(
+                        {%- for strategy in strategies %}
+                        relative_{{ strategy | lower }}{{ ',' if not loop.last }}
+                        {%- endfor %}
+                    ) as largest
+                from (
+                    select
+                        vectors.*,
+                        state.step + 1 as step,
+                        {%- for strategy in strategies %}
+                        state.share_{{ strategy | lower }} as previous_share_{{ strategy | lower }},
+                        {{ sfem_relative_log_likelihood(strategy) }}
+                            as relative_{{ strategy | lower }},
+                        {%- endfor %}
+                        state.tremble as previous_tremble,
+                        state.log_likelihood as previous_log_likelihood,
+                        state.tremble_given_cooperate,
+                        state.tremble_given_defect
+                    from vectors
+                    inner join (
+                        select
+                            em_steps.step,
+                            em_steps.agent_name,
+                            {%- for strategy in strategies %}
+                            em_steps.share_{{ strategy | lower }},
+                            {%- endfor %}
+                            em_steps.tremble,
+                            em_steps.log_likelihood,
+                            {{ sfem_tremble_terms('em_steps') }}
+                        from em_steps
+                        where
+                            em_steps.step < {{ max_steps }}
+                            and coalesce(em_steps.gain >= {{ tolerance }} * abs(em_steps.log_likelihood), true)
+                    ) as state on vectors.agent_name = state.agent_name
+                ) as relative_likelihoods
+            ) as largest_terms
+        ) as weights
+    ) as posteriors
+    group by agent_name, step
 ),
 
-{{ sfem_em_steps(sfem_steps) }}
+final_steps as (
+    select * from em_steps
+    qualify step = max(step) over (partition by agent_name)
+),
 
-select * from final_steps
+strategies as (
+    select *
+    from (
+        values
+        {%- for strategy in strategies %}
+        ('{{ strategy }}', {{ loop.index }}){{ ',' if not loop.last }}
+        {%- endfor %}
+    ) as strategy_order (strategy, strategy_order)
+)
+
+select
+    final_steps.agent_name,
+    strategies.strategy,
+    strategies.strategy_order,
+    case strategies.strategy
+        {%- for strategy in strategies %}
+        when '{{ strategy }}' then final_steps.share_{{ strategy | lower }}
+        {%- endfor %}
+    end as share,
+    final_steps.tremble,
+    final_steps.step as n_em_steps,
+    final_steps.gain as last_gain
+from final_steps
+cross join strategies

@@ -1,8 +1,8 @@
-{#- The distinct count vectors of each agent's match sides (int_pd_sfem_choices.vector_id),
-    one row per agent, vector and strategy, with `n_sides`, how many of the agent's sides
-    have that vector. A side's SFEM likelihood under every strategy and tremble depends on
-    its counts only, so the fits (macros/sfem.sql) run over these rows, each weighing its
-    n_sides, and give what they would over the sides one by one. -#}
+{#- The distinct count vectors of each agent's match sides (int_pd_sfem_choices): sides with
+    the same counts have the same likelihood under every strategy and tremble, so the fit
+    (int_pd_sfem_fits) runs over these rows, each weighing `n_sides`, and gives what it
+    would over the sides one by one. `generous_prob`: GTFT's forgiveness as the single-label
+    fit reads it from the run's payoffs (int_pd_reference_strategies). -#}
 {{ config(materialized='table') }}
 
 with
@@ -11,19 +11,45 @@ choices as (
     select * from {{ ref('int_pd_sfem_choices') }}
 ),
 
+reference_strategies as (
+    select * from {{ ref('int_pd_reference_strategies') }}
+),
+
+generosity as (
+    select p_cooperate as generous_prob
+    from reference_strategies
+    where
+        reference = 'GTFT'
+        and previous_round = 'CD'
+        and opponent_has_defected
+),
+
 vectors as (
     select
         agent_name,
-        vector_id,
-        strategy,
-        any_value(n_choices) as n_choices,
-        any_value(n_deviations) as n_deviations,
-        any_value(n_drawn_cooperate) as n_drawn_cooperate,
-        any_value(n_drawn_defect) as n_drawn_defect,
-        any_value(drawn_p_cooperate) as drawn_p_cooperate,
+        n_choices,
+        {%- for strategy in sfem_strategies() %}
+        deviations_{{ strategy | lower }},
+        {%- endfor %}
+        gtft_drawn_cooperate,
+        gtft_drawn_defect,
         count(*) as n_sides
     from choices
-    group by agent_name, vector_id, strategy
+    group by all
 )
 
-select * from vectors
+select
+    vectors.*,
+    generosity.generous_prob,
+    row_number() over (
+        partition by vectors.agent_name
+        order by
+            vectors.n_choices,
+            {%- for strategy in sfem_strategies() %}
+            vectors.deviations_{{ strategy | lower }},
+            {%- endfor %}
+            vectors.gtft_drawn_cooperate,
+            vectors.gtft_drawn_defect
+    ) as vector_id
+from vectors
+cross join generosity

@@ -1,105 +1,136 @@
 {{ config(location=mart_location()) }}
 
-{#- Each agent's strategy shares by SFEM (int_pd_sfem_fits): the shares and tremble fitted on
-    its match sides as they are, with 95% percentile intervals over the bootstrap over match
-    sides, and the log-likelihood of its choices at the fit. -#}
+{#- Each agent's strategy shares by SFEM (int_pd_sfem_fits), with 95% intervals from the
+    observed information of the fit (int_pd_sfem_information): a share of an active group
+    (at least 1%) share +- 1.96 standard errors, clipped to [0, 1]; an inactive share from 0
+    to its likelihood bound; the reference group, when it is the only active one, from its
+    share less the largest bound of the others to 1; the tremble by Wilson's score interval
+    over the number of choices its variance is worth (all the agent's choices when the
+    tremble sits at a bound, 0.001 or 0.5). Strategies that prescribe the same in everything the agent met split
+    their group's share and interval equally (int_pd_sfem_ties). -#}
 with
 
 fits as (
     select * from {{ ref('int_pd_sfem_fits') }}
 ),
 
-bootstrap_fits as (
-    select * from {{ ref('int_pd_sfem_bootstrap_fits') }}
+ties as (
+    select * from {{ ref('int_pd_sfem_ties') }}
 ),
 
-choices as (
+information as (
+    select * from {{ ref('int_pd_sfem_information') }}
+),
+
+scores as (
+    select * from {{ ref('int_pd_sfem_scores') }}
+),
+
+vectors as (
     select * from {{ ref('int_pd_sfem_vectors') }}
-),
-
-fitted as (
-    select * from fits
-),
-
-intervals as (
-    select
-        agent_name,
-        strategy,
-        quantile_cont(share, 0.025) as share_ci_low,
-        quantile_cont(share, 0.975) as share_ci_high,
-        quantile_cont(tremble, 0.025) as tremble_ci_low,
-        quantile_cont(tremble, 0.975) as tremble_ci_high,
-        count(*) as n_bootstrap_draws
-    from bootstrap_fits
-    group by agent_name, strategy
-),
-
-strategy_likelihoods as (
-    select
-        choices.agent_name,
-        choices.vector_id,
-        choices.n_sides,
-        choices.n_choices,
-        fitted.share,
-        {{ sfem_log_likelihood('fitted.tremble') }} as log_likelihood
-    from choices
-    inner join fitted
-        on choices.agent_name = fitted.agent_name and choices.strategy = fitted.strategy
-),
-
--- per count vector: the likelihood of each of the match sides it stands for
-side_likelihoods as (
-    select
-        agent_name,
-        vector_id,
-        any_value(n_sides) as n_sides,
-        any_value(n_choices) as n_choices,
-        -- ln sum_s share_s L_s, the largest ln L_s taken out so that no term underflows
-        any_value(largest_log_likelihood)
-        + ln(sum(share * exp(log_likelihood - largest_log_likelihood))) as log_likelihood
-    from (
-        select
-            *,
-            max(log_likelihood) over (partition by agent_name, vector_id)
-                as largest_log_likelihood
-        from strategy_likelihoods
-    ) as scaled
-    group by agent_name, vector_id
 ),
 
 agent_likelihoods as (
     select
         agent_name,
-        sum(n_sides * log_likelihood order by vector_id) as log_likelihood,
-        sum(n_sides)::bigint as n_matches,
-        sum(n_sides * n_choices)::bigint as n_choices
-    from side_likelihoods
+        sum(n_sides * vector_log_likelihood order by vector_id) as log_likelihood
+    from (
+        select distinct
+            agent_name,
+            vector_id,
+            n_sides,
+            vector_log_likelihood
+        from scores
+    ) as vector_likelihoods
     group by agent_name
 ),
 
--- rounded to 1e-9: digits below are the noise of summing in another order, and a share
--- the fit drives towards 0 (1e-150 after its steps) is 0
+agent_counts as (
+    select
+        agent_name,
+        sum(n_sides)::bigint as n_matches,
+        sum(n_sides * n_choices)::bigint as n_choices
+    from vectors
+    group by agent_name
+),
+
+group_intervals as (
+    select
+        *,
+        case when share_variance > 0 then sqrt(share_variance) end as share_se,
+        count(*) filter (where is_active) over agent as n_active,
+        max(share_bound) over agent as largest_bound,
+        case when tremble_variance > 0 then sqrt(tremble_variance) end as tremble_se
+    from information
+    window agent as (partition by agent_name)
+),
+
 shares as (
     select
-        fitted.agent_name,
-        fitted.strategy,
-        round(fitted.share, 9) as share,  -- noqa: RF04
-        round(intervals.share_ci_low, 9) as share_ci_low,
-        round(intervals.share_ci_high, 9) as share_ci_high,
-        round(fitted.tremble, 9) as tremble,
-        round(intervals.tremble_ci_low, 9) as tremble_ci_low,
-        round(intervals.tremble_ci_high, 9) as tremble_ci_high,
+        fits.agent_name,
+        fits.strategy,
+        fits.share,
+        group_intervals.share_se / group_intervals.group_size as share_se,
+        case
+            when group_intervals.is_reference and group_intervals.n_active = 1
+                then greatest(0, group_intervals.group_share - group_intervals.largest_bound)
+            when group_intervals.is_active
+                then greatest(0, group_intervals.group_share - 1.96 * group_intervals.share_se)
+            else 0
+        end / group_intervals.group_size as share_ci_low,
+        case
+            when group_intervals.is_reference and group_intervals.n_active = 1 then 1
+            when group_intervals.is_active
+                then least(1, group_intervals.group_share + 1.96 * group_intervals.share_se)
+            else least(1, group_intervals.group_share + group_intervals.share_bound)
+        end / group_intervals.group_size as share_ci_high,
+        fits.tremble,
+        -- the tremble's effective number of choices: as many as its variance implies, at
+        -- most all of them; all of them at a bound, where the variance says nothing
+        case
+            when fits.tremble > 0.001 and fits.tremble < 0.5 and group_intervals.tremble_se > 0
+                then least(
+                    agent_counts.n_choices,
+                    fits.tremble * (1 - fits.tremble) / group_intervals.tremble_se ^ 2
+                )
+            else agent_counts.n_choices
+        end as tremble_n,
+        group_intervals.group_size as n_tied_strategies,
+        fits.n_em_steps,
+        fits.last_gain
+    from fits
+    inner join ties
+        on fits.agent_name = ties.agent_name and fits.strategy = ties.strategy
+    inner join group_intervals
+        on
+            ties.agent_name = group_intervals.agent_name
+            and ties.group_order = group_intervals.group_order
+    inner join agent_counts on fits.agent_name = agent_counts.agent_name
+),
+
+-- rounded to 1e-9: digits below are the noise of summing in another order, and a share
+-- the fit drives towards 0 is 0
+rounded as (
+    select
+        shares.agent_name,
+        shares.strategy,
+        round(shares.share, 9) as share,  -- noqa: RF04
+        round(shares.share_se, 9) as share_se,
+        round(coalesce(shares.share_ci_low, 0), 9) as share_ci_low,
+        round(coalesce(shares.share_ci_high, 1), 9) as share_ci_high,
+        round(shares.tremble, 9) as tremble,
+        round(wilson_share_low(shares.tremble, shares.tremble_n), 9) as tremble_ci_low,
+        round(wilson_share_high(shares.tremble, shares.tremble_n), 9) as tremble_ci_high,
+        shares.n_tied_strategies,
         agent_likelihoods.log_likelihood,
-        agent_likelihoods.n_matches,
-        agent_likelihoods.n_choices,
-        coalesce(intervals.n_bootstrap_draws, 0) as n_bootstrap_draws,
-        fitted.last_change
-    from fitted
-    inner join agent_likelihoods
-        on fitted.agent_name = agent_likelihoods.agent_name
-    left join intervals
-        on fitted.agent_name = intervals.agent_name and fitted.strategy = intervals.strategy
+        agent_counts.n_matches,
+        agent_counts.n_choices,
+        shares.n_em_steps,
+        shares.last_gain
+    from shares
+    inner join agent_likelihoods on shares.agent_name = agent_likelihoods.agent_name
+    inner join agent_counts on shares.agent_name = agent_counts.agent_name
 )
 
-select * from shares
+select * from rounded
 order by agent_name asc, share desc, strategy asc
