@@ -344,7 +344,7 @@ def _strategy_shares(run_dir: Path) -> Section | None:
     rows = read_rows(
         run_dir / PDMart.STRATEGY_SHARES,
         ("agent_name", "strategy", "share", "share_ci_low", "share_ci_high", "tremble",
-         "tremble_ci_low", "tremble_ci_high", "n_matches", "n_bootstrap_draws"),
+         "tremble_ci_low", "tremble_ci_high", "n_matches"),
         where="share >= 0.005 or share_ci_high >= 0.05",
         order_by="agent_name, share desc, strategy",
     )  # fmt: skip
@@ -360,14 +360,13 @@ def _strategy_shares(run_dir: Path) -> Section | None:
         ]
         for row in rows
     ]
-    draws = max(int(row["n_bootstrap_draws"]) for row in rows)
     return Section(
         "Strategy shares (SFEM)",
         "Each agent name's matches, pooled over conditions and sides, as a mixture of nine "
         "strategies (ALLC, ALLD, TFT, STFT, GRIM, WSLS, GTFT, TF2T, ALT), each trembling to "
         "the other move with one fitted probability (Dal Bó and Fréchette's Strategy Frequency "
         "Estimation Method): the share of the agent's matches each explains, in percent, and "
-        f"the tremble, with 95% intervals from {draws} bootstrap draws over matches. "
+        "the tremble, with 95% intervals from the fit's observed information. "
         "Strategies that prescribe the same in everything an agent met split its share "
         "equally; shares under 0.5% whose interval stays under 5% are left out.",
         table_html(

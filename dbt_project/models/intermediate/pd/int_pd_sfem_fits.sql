@@ -4,7 +4,8 @@
     weighing its n_sides) from int_pd_sfem_starts. The agent plays strategy s for a whole
     match side with probability share_s; playing s it makes s's choice with probability
     1 - e and the other move with probability e (the tremble). One row per agent and step,
-    the shares as columns, so that a step is one join and one aggregation. Each vector's
+    the shares as columns, so that a step is one join and one aggregation (a vector whose
+    likelihood underflows under every strategy left counts nothing). Each vector's
     posteriors are computed with its largest relative log-likelihood taken out, so that no
     term underflows. The steps stop when one raised the log-likelihood by less than var
     pd_sfem_tolerance (default 1e-8) times its size, or after var pd_sfem_max_steps
@@ -58,7 +59,6 @@ em_steps as (
     from (
         select
             *,
-            -- a vector whose likelihood underflows under every strategy left counts nothing
             greatest(
                 {%- for strategy in strategies %}
                 weight_{{ strategy | lower }}{{ ' +' if not loop.last else ',' }}
@@ -69,7 +69,7 @@ em_steps as (
             select
                 *,
                 {%- for strategy in strategies %}
-                previous_share_{{ strategy | lower }}
+                share_{{ strategy | lower }}
                 * exp(relative_{{ strategy | lower }} - largest) as weight_{{ strategy | lower }},
                 {%- endfor %}
             from (
@@ -85,7 +85,7 @@ em_steps as (
                         vectors.*,
                         state.step + 1 as step,
                         {%- for strategy in strategies %}
-                        state.share_{{ strategy | lower }} as previous_share_{{ strategy | lower }},
+                        state.share_{{ strategy | lower }},
                         {{ sfem_relative_log_likelihood(strategy) }}
                             as relative_{{ strategy | lower }},
                         {%- endfor %}
@@ -117,31 +117,13 @@ em_steps as (
 ),
 
 final_steps as (
-    select * from em_steps
+    select * exclude (log_likelihood, generous_prob)
+    from em_steps
     qualify step = max(step) over (partition by agent_name)
-),
-
-strategies as (
-    select *
-    from (
-        values
-        {%- for strategy in strategies %}
-        ('{{ strategy }}', {{ loop.index }}){{ ',' if not loop.last }}
-        {%- endfor %}
-    ) as strategy_order (strategy, strategy_order)
 )
 
 select
-    final_steps.agent_name,
-    strategies.strategy,
-    strategies.strategy_order,
-    case strategies.strategy
-        {%- for strategy in strategies %}
-        when '{{ strategy }}' then final_steps.share_{{ strategy | lower }}
-        {%- endfor %}
-    end as share,
-    final_steps.tremble,
-    final_steps.step as n_em_steps,
-    final_steps.gain as last_gain
+    * exclude (step, gain),
+    step as n_em_steps,
+    gain as last_gain
 from final_steps
-cross join strategies

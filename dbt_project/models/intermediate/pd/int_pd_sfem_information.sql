@@ -1,6 +1,6 @@
 {#- The precision of each agent's SFEM fit from the observed information (docs/strategy.md
     #strategy-shares-sfem): the negative Hessian of the log-likelihood in the free
-    parameters, inverted. Groups of tied strategies (int_pd_sfem_ties) count as one. A group
+    parameters, inverted. Groups of tied strategies (int_pd_sfem_strategies) count as one. A group
     is active when its share is at least 1%; the active group with the largest share (the
     reference) takes what the others leave, so the parameters are the shares of the other
     active groups and the tremble e, the inactive shares held where they are. Per count

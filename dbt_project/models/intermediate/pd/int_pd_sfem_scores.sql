@@ -1,25 +1,21 @@
-{#- Each agent's SFEM fit (int_pd_sfem_fits) held against each of its count vectors
+{#- Each agent's SFEM fit (int_pd_sfem_strategies) held against each of its count vectors
     (int_pd_sfem_vectors), per group of strategies that prescribe the same in everything the
     agent met (they tie: the data cannot tell them apart, and they count as one strategy
     here): the vector's log-likelihood under the group's strategy at the fitted tremble e,
     its first and second derivatives in e, and `likelihood_ratio`, the vector's likelihood
     under the group over its likelihood under the whole fitted mixture (groups:
-    int_pd_sfem_ties). The observed
+    int_pd_sfem_strategies). The observed
     information of the fit (int_pd_sfem_information) sums these. -#}
 {{ config(materialized='table') }}
 
 with
 
-fits as (
-    select * from {{ ref('int_pd_sfem_fits') }}
-),
-
 vectors as (
     select * from {{ ref('int_pd_sfem_vectors') }}
 ),
 
-ties as (
-    select * from {{ ref('int_pd_sfem_ties') }}
+representatives as (
+    select * from {{ ref('int_pd_sfem_strategies') }}
     where strategy_order = group_order
 ),
 
@@ -31,23 +27,21 @@ strategy_counts as (
         vectors.n_sides,
         vectors.n_choices,
         vectors.generous_prob,
-        ties.group_order,
-        ties.group_share,
-        ties.group_size,
-        fits.tremble,
-        case ties.strategy
+        representatives.group_order,
+        representatives.group_share,
+        representatives.group_size,
+        representatives.tremble,
+        case representatives.strategy
             {%- for strategy in sfem_strategies() %}
             when '{{ strategy }}' then vectors.deviations_{{ strategy | lower }}
             {%- endfor %}
         end as n_deviations,
-        case when ties.strategy = 'GTFT' then vectors.gtft_drawn_cooperate else 0 end
+        case when representatives.strategy = 'GTFT' then vectors.gtft_drawn_cooperate else 0 end
             as n_drawn_cooperate,
-        case when ties.strategy = 'GTFT' then vectors.gtft_drawn_defect else 0 end
+        case when representatives.strategy = 'GTFT' then vectors.gtft_drawn_defect else 0 end
             as n_drawn_defect
     from vectors
-    inner join ties on vectors.agent_name = ties.agent_name
-    inner join fits
-        on ties.agent_name = fits.agent_name and ties.strategy = fits.strategy
+    inner join representatives on vectors.agent_name = representatives.agent_name
 ),
 
 group_counts as (

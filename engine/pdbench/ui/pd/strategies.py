@@ -138,14 +138,13 @@ def _strategy_shares(run_dir: Path) -> None:
     if shares.empty:
         return
     st.subheader("Strategy shares (SFEM)")
-    draws = int(shares["n_bootstrap_draws"].max())
     st.caption(
         "Each agent name's matches, pooled over conditions and sides, as a mixture of nine "
         "strategies (ALLC, ALLD, TFT, STFT, GRIM, WSLS, GTFT, TF2T, ALT) that each tremble to "
         "the other move with one fitted probability: the share of matches each strategy "
         "explains (Dal Bó and Fréchette's Strategy Frequency Estimation Method), in percent "
-        f"of the agent's matches, with 95% intervals from {draws} bootstrap draws over "
-        "matches. Strategies that prescribe the same in everything an agent met split its "
+        "of the agent's matches, with 95% intervals from the fit's observed information. "
+        "Strategies that prescribe the same in everything an agent met split its "
         "share equally. Shares under 0.5% whose interval stays under 5% are left out."
     )
     show_table(
