@@ -70,9 +70,10 @@ POLICIES: dict[str, Callable[[History], str]] = {
 def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
     """The 95% Wilson score interval of ``successes`` in ``trials``."""
     p = successes / trials
-    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    return max(0.0, centre - half / (1 + z * z / trials)), min(1.0, centre + half / (1 + z * z / trials))
+    shrink = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / shrink
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / shrink
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _rows(

@@ -67,11 +67,11 @@ em_steps as (
             ) as total
         from (
             select
-                *,
                 {%- for strategy in strategies %}
                 share_{{ strategy | lower }}
                 * exp(relative_{{ strategy | lower }} - largest) as weight_{{ strategy | lower }},
                 {%- endfor %}
+                *
             from (
                 select
                     *,
@@ -107,7 +107,10 @@ em_steps as (
                         from em_steps
                         where
                             em_steps.step < {{ max_steps }}
-                            and coalesce(em_steps.gain >= {{ tolerance }} * abs(em_steps.log_likelihood), true)
+                            and coalesce(
+                                em_steps.gain >= {{ tolerance }} * abs(em_steps.log_likelihood),
+                                true
+                            )
                     ) as state on vectors.agent_name = state.agent_name
                 ) as relative_likelihoods
             ) as largest_terms

@@ -20,6 +20,15 @@ with recursive scores as (
     select * from {{ ref('int_pd_sfem_scores') }}
 ),
 
+group_rows as (
+    select distinct
+        agent_name,
+        group_order,
+        group_share,
+        group_size
+    from scores
+),
+
 groups as (
     select
         agent_name,
@@ -28,9 +37,9 @@ groups as (
         group_size,
         group_share >= {{ active_share }} as is_active,
         row_number() over (
-            partition by agent_name order by group_share desc, group_order
+            partition by agent_name order by group_share desc, group_order asc
         ) = 1 as is_reference
-    from (select distinct agent_name, group_order, group_share, group_size from scores)
+    from group_rows
 ),
 
 parameters as (
@@ -88,6 +97,13 @@ parameter_scores as (
     from vector_terms
 ),
 
+agent_parameters as (
+    select distinct
+        agent_name,
+        n_parameters
+    from parameters
+),
+
 information as (
     select
         left_scores.agent_name,
@@ -109,7 +125,7 @@ information as (
         on
             left_scores.agent_name = right_scores.agent_name
             and left_scores.vector_id = right_scores.vector_id
-    inner join (select distinct agent_name, n_parameters from parameters) as n_parameters
+    inner join agent_parameters as n_parameters
         on left_scores.agent_name = n_parameters.agent_name
     group by all
 ),
@@ -164,8 +180,9 @@ covariance as (
 agent_terms as (
     select
         agent_name,
-        any_value(covariance) filter (where row_index = n_parameters and column_index = n_parameters)
-            as tremble_variance,
+        any_value(covariance) filter (
+            where row_index = n_parameters and column_index = n_parameters
+        ) as tremble_variance,
         coalesce(
             sum(covariance) filter (where row_index < n_parameters and column_index < n_parameters),
             0

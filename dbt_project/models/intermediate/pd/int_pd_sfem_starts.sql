@@ -16,10 +16,6 @@ vectors as (
 
 disagreements as (
     select
-        agent_name,
-        generous_prob,
-        n_sides,
-        n_choices,
         {%- for strategy in strategies %}
         {%- if strategy == 'GTFT' %}
         deviations_gtft + gtft_drawn_cooperate * (1 - generous_prob)
@@ -28,6 +24,10 @@ disagreements as (
         deviations_{{ strategy | lower }} as disagreements_{{ strategy | lower }},
         {%- endif %}
         {%- endfor %}
+        agent_name,
+        generous_prob,
+        n_sides,
+        n_choices
     from vectors
 ),
 
@@ -45,10 +45,11 @@ closest as (
 given as (
     select
         *,
-        {%- for strategy in strategies %}
-        (disagreements_{{ strategy | lower }} = fewest)::integer{{ ' +' if not loop.last }}
-        {%- endfor %}
-        as n_closest
+        (
+            {%- for strategy in strategies %}
+            (disagreements_{{ strategy | lower }} = fewest)::integer{{ ' +' if not loop.last }}
+            {%- endfor %}
+        ) as n_closest
     from closest
 )
 

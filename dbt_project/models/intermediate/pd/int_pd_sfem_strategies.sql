@@ -27,7 +27,7 @@ strategy_fits as (
             {%- for strategy in strategies %}
             when '{{ strategy }}' then fits.share_{{ strategy | lower }}
             {%- endfor %}
-        end as share,
+        end as share,  -- noqa: RF04
         fits.tremble,
         fits.n_em_steps,
         fits.last_gain

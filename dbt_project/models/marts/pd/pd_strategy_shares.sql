@@ -59,8 +59,9 @@ group_intervals as (
             as share_se,
         count(*) filter (where is_active) over agent as n_active,
         max(share_bound) over agent as largest_bound,
-        case when isfinite(tremble_variance) and tremble_variance > 0 then sqrt(tremble_variance) end
-            as tremble_se
+        case
+            when isfinite(tremble_variance) and tremble_variance > 0 then sqrt(tremble_variance)
+        end as tremble_se
     from information
     window agent as (partition by agent_name)
 ),
@@ -88,10 +89,14 @@ shares as (
         -- the tremble's effective number of choices: as many as its variance implies, at
         -- most all of them; all of them at a bound, where the variance says nothing
         case
-            when strategy_fits.tremble > 0.001 and strategy_fits.tremble < 0.5 and group_intervals.tremble_se > 0
+            when
+                strategy_fits.tremble > 0.001
+                and strategy_fits.tremble < 0.5
+                and group_intervals.tremble_se > 0
                 then least(
                     agent_counts.n_choices,
-                    strategy_fits.tremble * (1 - strategy_fits.tremble) / group_intervals.tremble_se ^ 2
+                    strategy_fits.tremble * (1 - strategy_fits.tremble)
+                    / group_intervals.tremble_se ^ 2
                 )
             else agent_counts.n_choices
         end as tremble_n,
