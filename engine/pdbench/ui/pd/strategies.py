@@ -119,11 +119,11 @@ def _share_rows(shares: pd.DataFrame) -> pd.DataFrame:
         {
             "agent_name": shown["agent_name"],
             "strategy": shown["strategy"],
-            "share": [
+            "share_with_interval": [
                 bracket_text("share", row.share, row.share_ci_low, row.share_ci_high)
                 for row in shown.itertuples()
             ],
-            "tremble": [
+            "tremble_with_interval": [
                 bracket_text("tremble", row.tremble, row.tremble_ci_low, row.tremble_ci_high)
                 for row in shown.itertuples()
             ],
@@ -152,8 +152,8 @@ def _strategy_shares(run_dir: Path) -> None:
         column_config={
             "agent_name": st.column_config.TextColumn("agent"),
             "strategy": st.column_config.TextColumn("strategy"),
-            "share": st.column_config.TextColumn("share of matches [95%]"),
-            "tremble": st.column_config.TextColumn("tremble [95%]"),
+            "share_with_interval": st.column_config.TextColumn("share of matches [95%]"),
+            "tremble_with_interval": st.column_config.TextColumn("tremble [95%]"),
             "n_matches": st.column_config.NumberColumn("matches"),
             "log_likelihood": st.column_config.NumberColumn("log-likelihood", format="%.2f"),
         },
