@@ -127,6 +127,8 @@ def test_build_writes_every_mart_and_passes_every_check(summary: AggregateSummar
         # in its two conditions, llm_a 8 in its condition and at the agent level: 7 + 7 +
         # 8 + 7 + (7 + 7 + 8)
         "strategy_fit.parquet": 51,
+        # the three agents (policy_a, policy_b, the LLM agent) x the nine SFEM strategies
+        "strategy_shares.parquet": 27,
     }
     # a failing unit or data test raises; these are the ones that ran and passed
     assert summary.n_unit_tests_passed == _declared_pd_unit_tests() >= 15

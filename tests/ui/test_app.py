@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 from pdbench.arena.marts import ArenaMart
 from pdbench.column_labels import format_cell
+from pdbench.findings import bracket_text
 from pdbench.model_text import escaped
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
@@ -322,6 +323,26 @@ def test_strategies_page_names_each_agents_closest_strategy(
     )
     # this run probes nobody: the fingerprint section says how to ask for one
     assert any("fingerprint:" in info.value for info in at.info)
+
+
+def test_strategies_page_shows_each_agents_strategy_shares_with_their_intervals(
+    pd_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    shares = _rows(
+        f"select agent_name, strategy, share, share_ci_low, share_ci_high "
+        f"from '{pd_run / PDMart.STRATEGY_SHARES}' "
+        "where share >= 0.005 or share_ci_high >= 0.05 order by agent_name, share desc, strategy"
+    )
+    at = _app(monkeypatch, "--run-dir", str(pd_run))
+    _set(at, at.radio(key="pd_page"), "Strategies")
+    (table,) = [
+        frame.value for frame in at.dataframe if "share_with_interval" in frame.value.columns
+    ]
+    assert table["strategy"].tolist() == [row["strategy"] for row in shares]
+    assert table["share_with_interval"].tolist() == [
+        bracket_text("share", row["share"], row["share_ci_low"], row["share_ci_high"])
+        for row in shares
+    ]
 
 
 def test_fingerprint_heatmap_draws_every_point():

@@ -27,6 +27,7 @@ class PDMart(MartFile):
         "agent_name",
         "agent_name, condition, state",
     )
+    STRATEGY_SHARES = "strategy_shares.parquet", "agent_name", "agent_name, share desc, strategy"
     COOPERATION_OVER_TIME = (
         "cooperation_over_time.parquet",
         "level",

@@ -2,7 +2,8 @@
 setup (payoff table, horizon, noise, agents: :mod:`pdbench.pd.report_methods`), cooperation by
 condition with its 95% intervals, the paired differences in cooperation with theirs, the
 condition table, the LLM agents' invalid replies and fallback moves, the standings and payoff
-matrix of a round robin, and the methods. Values of the marts and the manifest only."""
+matrix of a round robin, the agents' strategy shares (SFEM), and the methods. Values of the
+marts and the manifest only."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pdbench.pd.detectable import detectable_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.pd.report_methods import fallback_section, methods_section, setup_sections
+from pdbench.pd.report_strategies import strategy_sections
 from pdbench.pd.validity import standing_name
 from pdbench.report_svg import (
     ForestRow,
@@ -174,67 +176,6 @@ def _condition_table(run_dir: Path) -> Section:
             else ""
         ),
         mart_table_html(shown, rows),
-    )
-
-
-_STATED_COLUMNS = (
-    "agent_name",
-    "condition",
-    "state",
-    "stated_p",
-    "played_p",
-    "difference",
-    "ci_low",
-    "ci_high",
-    "is_inconsistent",
-    "n_matches",
-)
-
-
-def _stated_vs_played(run_dir: Path) -> Section | None:
-    """What the agents asked for their strategy stated against what they played; None in a
-    run where none was asked."""
-    return table_section(
-        "Stated against played",
-        "Agents asked for their strategy (elicit_strategy) stated, before their first move of "
-        "every match, the probability of cooperating first and after each outcome of the "
-        "round before (own action first: cc, cd, dc, dd). Played: the share of their rounds "
-        "in that state in which they cooperated. The difference (stated minus played) has a "
-        "95% t interval over the matches, exact when it is the same in every match; "
-        "'says one thing and plays another' where the interval excludes 0.",
-        _STATED_COLUMNS,
-        read_rows(
-            run_dir / PDMart.STATED_VS_PLAYED,
-            _STATED_COLUMNS,
-            where="agent_name is not null",
-            order_by="agent_name, condition, state",
-        ),
-    )
-
-
-_EARNED_COLUMNS = (
-    "agent_name",
-    "condition",
-    "stated_points_per_round",
-    "played_points_per_round",
-)
-
-
-def _stated_earnings(run_dir: Path) -> Section | None:
-    """What the stated tables would have earned, beside what the agents earned; None when
-    no stated table was played (no statement, or only LLM opponents)."""
-    return table_section(
-        "What the stated strategies would have earned",
-        "Mean points per round of each stated table played by pdbench against a copy of the "
-        "same opponent (same random draws, planned rounds and noise; opponents that are "
-        "policies only), beside what the agent earned in the same matches.",
-        _EARNED_COLUMNS,
-        read_rows(
-            run_dir / PDMart.STATED_VS_PLAYED,
-            _EARNED_COLUMNS,
-            where="state = 'first' and stated_points_per_round is not null",
-            order_by="agent_name, condition",
-        ),
     )
 
 
@@ -417,8 +358,7 @@ def pd_sections(run_dir: Path) -> list[Section]:
         _comparisons(run_dir),
         _condition_table(run_dir),
         _per_agent(run_dir),
-        _stated_vs_played(run_dir),
-        _stated_earnings(run_dir),
+        *strategy_sections(run_dir),
         methods_section(run_dir, manifest),
     ]
     return [section for section in sections if section is not None]

@@ -28,6 +28,8 @@ agent_rounds as (
         intended_action_b as opponent_intended_action,
         action_b as opponent_action,
         prev_action_b as opponent_previous_action,
+        prev2_action_b as opponent_second_previous_action,
+        has_defected_before_b as opponent_has_defected,
         payoff_a as payoff,
         payoff_b as opponent_payoff
     from round_features
@@ -52,6 +54,8 @@ agent_rounds as (
         intended_action_a as opponent_intended_action,
         action_a as opponent_action,
         prev_action_a as opponent_previous_action,
+        prev2_action_a as opponent_second_previous_action,
+        has_defected_before_a as opponent_has_defected,
         payoff_b as payoff,
         payoff_a as opponent_payoff
     from round_features

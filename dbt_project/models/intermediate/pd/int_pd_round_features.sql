@@ -57,8 +57,15 @@ windowed as (
         *,
         lag(action_a) over match_rounds as prev_action_a,
         lag(action_b) over match_rounds as prev_action_b,
+        -- the round before the previous one (tit-for-two-tats remembers it): the same window,
+        -- so the rounds are not sorted again
+        lag(action_a, 2) over match_rounds as prev2_action_a,
+        lag(action_b, 2) over match_rounds as prev2_action_b,
         sum(payoff_a) over match_rounds as cum_payoff_a,
         sum(payoff_b) over match_rounds as cum_payoff_b,
+        -- each side's defections so far, this round included (what GRIM remembers)
+        sum((action_a = 'D')::integer) over match_rounds as n_defections_so_far_a,
+        sum((action_b = 'D')::integer) over match_rounds as n_defections_so_far_b,
         count(*) over match_all_rounds as n_rounds_in_match,
         sum(n_cooperators) over collapse_window as window_n_cooperators,
         count(*) over collapse_window as window_n_rounds
@@ -97,6 +104,10 @@ features as (
         action_b,
         prev_action_a,
         prev_action_b,
+        prev2_action_a,
+        prev2_action_b,
+        n_defections_so_far_a - (action_a = 'D')::integer > 0 as has_defected_before_a,
+        n_defections_so_far_b - (action_b = 'D')::integer > 0 as has_defected_before_b,
         payoff_a,
         payoff_b,
         cum_payoff_a,

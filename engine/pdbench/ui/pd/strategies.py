@@ -1,7 +1,7 @@
 """The PD viewer's Strategies page: which known strategy each agent plays (strategy_fit.parquet),
-what the agents asked for their strategy said against what they played
-(stated_vs_played.parquet) and the Ashlock fingerprints of the agents a run probed
-(fingerprints.parquet)."""
+the shares of strategies among its matches (strategy_shares.parquet, SFEM), what the
+agents asked for their strategy said against what they played (stated_vs_played.parquet)
+and the Ashlock fingerprints of the agents a run probed (fingerprints.parquet)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from pdbench.column_labels import number_spec
+from pdbench.findings import bracket_text
 from pdbench.model_text import escaped
 from pdbench.pd.marts import PDMart
 from pdbench.ui import run_reader
@@ -111,6 +112,55 @@ def _strategy_fit(run_dir: Path) -> None:
     )
 
 
+def _share_rows(shares: pd.DataFrame) -> pd.DataFrame:
+    """One row per agent and strategy with a share of at least 0.5% or an interval reaching
+    5%: the share and the tremble as texts with their 95% intervals."""
+    shown = shares[(shares["share"] >= 0.005) | (shares["share_ci_high"].fillna(0) >= 0.05)]
+    return pd.DataFrame(
+        {
+            "agent_name": shown["agent_name"],
+            "strategy": shown["strategy"],
+            "share_with_interval": [
+                bracket_text("share", row.share, row.share_ci_low, row.share_ci_high)
+                for row in shown.itertuples()
+            ],
+            "tremble_with_interval": [
+                bracket_text("tremble", row.tremble, row.tremble_ci_low, row.tremble_ci_high)
+                for row in shown.itertuples()
+            ],
+            "n_matches": shown["n_matches"],
+            "log_likelihood": shown["log_likelihood"],
+        }
+    )
+
+
+def _strategy_shares(run_dir: Path) -> None:
+    shares = run_reader.mart(run_dir, PDMart.STRATEGY_SHARES)
+    if shares.empty:
+        return
+    st.subheader("Strategy shares (SFEM)")
+    st.caption(
+        "Each agent name's matches, pooled over conditions and sides, as a mixture of nine "
+        "strategies (ALLC, ALLD, TFT, STFT, GRIM, WSLS, GTFT, TF2T, ALT) that each tremble to "
+        "the other move with one fitted probability: the share of matches each strategy "
+        "explains (Dal Bó and Fréchette's Strategy Frequency Estimation Method), in percent "
+        "of the agent's matches, with 95% intervals from the fit's observed information. "
+        "Strategies that prescribe the same in everything an agent met split its "
+        "share equally. Shares under 0.5% whose interval stays under 5% are left out."
+    )
+    show_table(
+        _share_rows(shares),
+        column_config={
+            "agent_name": st.column_config.TextColumn("agent"),
+            "strategy": st.column_config.TextColumn("strategy"),
+            "share_with_interval": st.column_config.TextColumn("share of matches [95%]"),
+            "tremble_with_interval": st.column_config.TextColumn("tremble [95%]"),
+            "n_matches": st.column_config.NumberColumn("matches"),
+            "log_likelihood": st.column_config.NumberColumn("log-likelihood", format="%.2f"),
+        },
+    )
+
+
 def _stated_vs_played(run_dir: Path) -> None:
     rows = run_reader.mart(run_dir, PDMart.STATED_VS_PLAYED)
     if rows.empty:
@@ -197,5 +247,6 @@ def page(run_dir: Path) -> None:
     """The Strategies page of the PD run in ``run_dir``."""
     st.header("Strategies")
     _strategy_fit(run_dir)
+    _strategy_shares(run_dir)
     _stated_vs_played(run_dir)
     _fingerprints(run_dir)
