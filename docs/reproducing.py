@@ -112,11 +112,34 @@ def akata(run_dir: Path, agent: str) -> None:
         print(f"| {condition} | {side} | {coop:.3f} | {cells} |")
 
 
+def shares(run_dir: Path, agent: str) -> None:
+    """The agent's strategy shares by SFEM (strategy_shares.parquet), largest first."""
+    print(f"### Strategy shares of {agent} by SFEM (strategy_shares.parquet)\n")
+    rows = duckdb.sql(
+        f"""
+        select strategy, share, share_ci_low, share_ci_high, tremble, tremble_ci_low,
+            tremble_ci_high, n_matches
+        from '{run_dir / "strategy_shares.parquet"}'
+        where agent_name = '{agent}'
+        order by share desc, strategy
+        """
+    ).fetchall()
+    print("| strategy | share of matches | 95% interval | tremble [95%] | matches |")
+    print("| --- | --- | --- | --- | --- |")
+    for strategy, share, low, high, tremble, t_low, t_high, n in rows:
+        print(
+            f"| {strategy} | {share:.1%} | [{low:.1%}, {high:.1%}] "
+            f"| {tremble:.1%} [{t_low:.1%}, {t_high:.1%}] | {n} |"
+        )
+
+
 def main(argv: list[str]) -> None:
     if len(argv) >= 3 and argv[0] == "fontana":
         fontana(Path(argv[1]), Path(argv[2]), argv[3:] or list(MODELS))
     elif len(argv) >= 2 and argv[0] == "akata":
         akata(Path(argv[1]), argv[2] if len(argv) > 2 else "act_gpt4")
+        print()
+        shares(Path(argv[1]), argv[2] if len(argv) > 2 else "act_gpt4")
     else:
         sys.exit(__doc__)
 
