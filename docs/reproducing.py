@@ -4,6 +4,7 @@ where the fetched repositories are; copies nothing of them.
 
     uv run python docs/reproducing.py fontana RUN_DIR MAIN_RUNS_COPIES [MODEL...]
     uv run python docs/reproducing.py akata RUN_DIR [AGENT]
+    uv run python docs/reproducing.py shares RUN_DIR AGENT...
 
 ``MAIN_RUNS_COPIES``: the folder ``relevant_runs_copies/main_runs_copies`` of Fontana et al.'s
 repository (it holds ``<model>_URNDx_ws10/coop_probability_vs_urnd_alpha.csv`` and
@@ -112,15 +113,16 @@ def akata(run_dir: Path, agent: str) -> None:
         print(f"| {condition} | {side} | {coop:.3f} | {cells} |")
 
 
-def shares(run_dir: Path, agent: str) -> None:
-    """The agent's strategy shares by SFEM (strategy_shares.parquet), largest first."""
+def shares(run_dir: Path, agent: str, *, shown: float = 0.0) -> None:
+    """The agent's strategy shares by SFEM (strategy_shares.parquet), largest first; with
+    ``shown``, only the shares of at least that much."""
     print(f"### Strategy shares of {agent} by SFEM (strategy_shares.parquet)\n")
     rows = duckdb.sql(
         f"""
         select strategy, share, share_ci_low, share_ci_high, tremble, tremble_ci_low,
             tremble_ci_high, n_matches
         from '{run_dir / "strategy_shares.parquet"}'
-        where agent_name = '{agent}'
+        where agent_name = '{agent}' and share >= {shown}
         order by share desc, strategy
         """
     ).fetchall()
@@ -140,6 +142,10 @@ def main(argv: list[str]) -> None:
         akata(Path(argv[1]), argv[2] if len(argv) > 2 else "act_gpt4")
         print()
         shares(Path(argv[1]), argv[2] if len(argv) > 2 else "act_gpt4")
+    elif len(argv) >= 3 and argv[0] == "shares":
+        for agent in argv[2:]:
+            shares(Path(argv[1]), agent, shown=0.01)
+            print()
     else:
         sys.exit(__doc__)
 
