@@ -141,3 +141,15 @@ def test_the_overview_says_who_plays_otherwise_than_it_states(built: AggregateSu
         "states in cd, dc, dd (in cd: stated 100.0% C, played 0.0%; difference 1.000 "
         "[1.000, 1.000]); as stated, within the intervals: tft-says-tft in tft_says_tft."
     ]
+
+
+def test_the_dry_run_counts_one_statement_per_match_and_agent_asked():
+    from pdbench import cli
+    from typer.testing import CliRunner
+
+    result = CliRunner().invoke(
+        cli.app, ["run", str(CONFIGS / "stated_strategies.yaml"), "--dry-run"]
+    )
+    assert result.exit_code == 0, result.output
+    # 40 matches of 20 rounds with one LLM agent each: 800 moves and 40 statements
+    assert "provider calls: 840 (one per LLM move and strategy statement)" in result.stdout

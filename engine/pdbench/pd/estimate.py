@@ -87,7 +87,11 @@ def estimate_calls(loaded: LoadedConfig, *, plans: list[MatchPlan]) -> CallEstim
     """The estimate for ``plans`` (see the module docstring)."""
     config: ExperimentConfig = loaded.config
     prices = price_table(config)
-    estimate = CallEstimate()
+    estimate = CallEstimate(
+        unit="one per LLM move and strategy statement"
+        if config.elicits_strategy
+        else "one per LLM move"
+    )
     tokens_cache: dict[tuple[int, str], int] = {}
     for plan in plans:
         condition = config.conditions[plan.condition_index]
