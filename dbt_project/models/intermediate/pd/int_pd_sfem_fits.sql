@@ -9,7 +9,8 @@
     posteriors are computed with its largest relative log-likelihood taken out, so that no
     term underflows. The steps stop when one raised the log-likelihood by less than var
     pd_sfem_tolerance (default 1e-8) times its size, or after var pd_sfem_max_steps
-    (default 400). -#}
+    (default 400). A step's log_likelihood and gain are those of the previous step's shares
+    and tremble. -#}
 {{ config(materialized='table') }}
 {%- set strategies = sfem_strategies() %}
 {%- set max_steps = var('pd_sfem_max_steps', 400) | int %}
@@ -50,7 +51,6 @@ em_steps as (
             {{- ' +' if not loop.last }}
             {%- endfor %}
         ) / total) / sum(n_sides * n_choices))) as tremble,
-        -- the log-likelihood at the previous step's shares and tremble, and its rise
         sum(n_sides * (n_choices * ln(1 - previous_tremble) + largest + ln(total)))
             as log_likelihood,
         sum(n_sides * (n_choices * ln(1 - previous_tremble) + largest + ln(total)))
