@@ -141,8 +141,7 @@ def _bradley_terry_top(
 def _bradley_terry(run_dir: Path) -> list[Finding]:
     rows = read_rows(
         run_dir / ArenaMart.BRADLEY_TERRY,
-        ("rank", "elo", "elo_ci_low", "elo_ci_high", "rank_ci_low", "rank_ci_high",
-         *ESTIMATE_NOTE_COLUMNS),
+        ("rank", "elo", "rank_ci_low", "rank_ci_high", *ESTIMATE_NOTE_COLUMNS),
         where="player is not null",
         order_by="rank, player",
     )  # fmt: skip

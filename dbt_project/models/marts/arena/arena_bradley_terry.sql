@@ -12,10 +12,16 @@
 -- interval is that function of the Elo interval's ends. Ranks keep the percentile interval.
 -- A separated player (int_arena_pairwise_separation: it won, or lost, every verdict against
 -- part of the field) has no finite strength: its fit is where the MM steps stopped, so its
--- Elo, win rate and their intervals are NULL and elo_note says why; its strength and rank
--- stay, for the order only (above, or below, the players it was never beaten by, or never
--- beat). A fit that had not converged by its last step keeps its numbers, with is_converged
--- false and elo_note saying they are where it stopped.
+-- Elo and win rate are NULL and elo_note says why; its strength and rank stay, for the order
+-- only. Its interval is one-sided: all its verdicts against the anchored players (those with
+-- an Elo) are wins, or all are losses, and over n of them P(win) >= 0.025^(1/n) is the
+-- one-sided 97.5% Clopper-Pearson bound of all n won; put on the Elo scale against the mean
+-- Elo of the opponents of those verdicts, m + 400 log10(b / (1 - b)) is elo_ci_low (elo_ci_high
+-- NULL: no upper end), or m - 400 log10(b / (1 - b)) is elo_ci_high for a player who lost them
+-- all. The opponents' own uncertainty is left out. A fit that had not converged by its last
+-- step though no player is separated has no estimate either: every player is_separated, no
+-- Elo, no interval. When some player is separated the others keep their numbers, with
+-- is_converged false and elo_note saying they are where the fit stopped.
 
 with fits as (
     select * from {{ ref('int_arena_bradley_terry_fits') }}
@@ -63,12 +69,25 @@ rated as (
         on fits.replicate = anchors.replicate
 ),
 
+any_separation as (
+    select coalesce(bool_or(is_separated), false) as has_separated_player
+    from separation
+),
+
 observed_fits as (
     select
         rated.*,
-        coalesce(separation.is_separated, false) as is_separated,
-        separation.separation_note
+        coalesce(separation.is_separated, false)
+        or (not rated.is_converged and not any_separation.has_separated_player) as is_separated,
+        case
+            when separation.is_separated then separation.separation_note
+            when not rated.is_converged and not any_separation.has_separated_player
+                then
+                    'the fit was still moving at its last step though every player is linked '
+                    || 'both ways: no estimate'
+        end as separation_note
     from rated
+    cross join any_separation
     left join separation
         on rated.player = separation.player
     where rated.replicate = 0
@@ -143,13 +162,45 @@ verdict_counts as (
     group by scored_sides.player
 ),
 
+-- a separated player's verdicts against the anchored players: all won, or all lost
+anchored_records as (
+    select
+        scored_sides.player,
+        count(*) as n_anchored_verdicts,
+        avg(opponent.elo) as opponent_mean_elo,
+        bool_and(scored_sides.score = 1) as has_won_all
+    from scored_sides
+    inner join observed_fits as own
+        on scored_sides.player = own.player
+    inner join observed_fits as opponent
+        on scored_sides.opponent = opponent.player
+    where own.is_separated and not opponent.is_separated
+    group by scored_sides.player
+),
+
+separation_bounds as (
+    select
+        player,
+        case when has_won_all then 1 else -1 end
+        * 400 * log10(0.025 ^ (1 / n_anchored_verdicts) / (1 - 0.025 ^ (1 / n_anchored_verdicts)))
+        + opponent_mean_elo as elo_bound,
+        has_won_all
+    from anchored_records
+),
+
 final as (
     select
         observed.player,
         observed.strength,
         case when not observed.is_separated then observed.elo end as elo,
-        case when not observed.is_separated then bootstrap_intervals.elo_ci_low end as elo_ci_low,
-        case when not observed.is_separated then bootstrap_intervals.elo_ci_high end as elo_ci_high,
+        case
+            when not observed.is_separated then bootstrap_intervals.elo_ci_low
+            when bounds.has_won_all then bounds.elo_bound
+        end as elo_ci_low,
+        case
+            when not observed.is_separated then bootstrap_intervals.elo_ci_high
+            when not bounds.has_won_all then bounds.elo_bound
+        end as elo_ci_high,
         observed.rank,
         bootstrap_intervals.rank_ci_low,
         bootstrap_intervals.rank_ci_high,
@@ -159,9 +210,11 @@ final as (
         end as win_rate_vs_baseline,
         case
             when not observed.is_separated then bootstrap_intervals.win_rate_ci_low
+            when bounds.has_won_all then 1 / (1 + 10 ^ ((1000 - bounds.elo_bound) / 400))
         end as win_rate_ci_low,
         case
             when not observed.is_separated then bootstrap_intervals.win_rate_ci_high
+            when not bounds.has_won_all then 1 / (1 + 10 ^ ((1000 - bounds.elo_bound) / 400))
         end as win_rate_ci_high,
         verdict_counts.n_verdicts,
         verdict_counts.win_rate,
@@ -189,6 +242,8 @@ final as (
         on observed.player = bootstrap_intervals.player
     left join verdict_counts
         on observed.player = verdict_counts.player
+    left join separation_bounds as bounds
+        on observed.player = bounds.player
     order by observed.rank asc, observed.player asc
 )
 

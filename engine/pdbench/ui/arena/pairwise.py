@@ -14,6 +14,7 @@ import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
 from pdbench.arena.marts import ArenaMart
+from pdbench.arena.pairwise_summary import ESTIMATE_NOTE_COLUMNS, estimate_notes
 from pdbench.column_labels import format_cell
 from pdbench.model_text import escaped
 from pdbench.ui import run_reader
@@ -81,6 +82,18 @@ def _anchor(board: pd.DataFrame) -> str:
     return f"{escaped(baseline.iloc[0])} at 1000"
 
 
+def _estimate_captions(board: pd.DataFrame) -> None:
+    """A sentence per player without a finite Elo (won or lost every verdict), with its
+    one-sided bound, and one when the fit had not converged."""
+    rows = [
+        {name: (None if pd.isna(value) else value) for name, value in row.items()}
+        for row in board[list(ESTIMATE_NOTE_COLUMNS)].to_dict("records")
+    ]
+    separated, convergence = estimate_notes(rows)
+    for text in [*separated, *convergence]:
+        st.caption(escaped(text))
+
+
 def bradley_terry_section(run_dir: Path) -> None:
     """The Bradley-Terry ranking, with the absolute score beside it and the two rankings'
     agreement when the run has both; nothing when the run has no pairwise verdicts."""
@@ -108,6 +121,7 @@ def bradley_terry_section(run_dir: Path) -> None:
             "ci_high": points_column("score 95% high"),
         }
     show_table(table, column_config=config)
+    _estimate_captions(board)
     agreement = run_reader.mart(run_dir, ArenaMart.SCORE_AGREEMENT)
     if not agreement.empty and int(agreement["n_players"].iloc[0]) >= 2:
         row = agreement.iloc[0]
@@ -142,6 +156,7 @@ def page_pairwise(run_dir: Path) -> None:
             "n_verdicts": st.column_config.NumberColumn("scored verdicts"),
         },
     )
+    _estimate_captions(board)
     _position(run_dir)
     _self_bias(run_dir)
     _name_bias(run_dir)
