@@ -1,12 +1,13 @@
-"""How few judgements hold a place, in words: the sentences the overview, the report and
-``pdbench aggregate`` write from ``n_to_flip_next`` of ``leaderboard.parquet`` and
-``bradley_terry.parquet`` (``docs/arena_scoring.md``, "How few judgements hold a place")."""
+"""How a ranking was counted and how few judgements hold a place, in words: the sentences the
+overview, the report, the viewer and ``pdbench aggregate`` write from ``n_to_flip_next`` of
+``leaderboard.parquet`` and ``bradley_terry.parquet`` (``docs/arena_scoring.md``, "How few
+judgements hold a place") and from its ``tie_model`` and ``tie_parameter``."""
 
 from __future__ import annotations
 
 from pdbench.number_text import plural
 
-__all__ = ["leaderboard_fragility", "pairwise_fragility"]
+__all__ = ["leaderboard_fragility", "pairwise_fragility", "tie_model_text"]
 
 
 def leaderboard_fragility(leader: str, runner_up: str, n_to_flip: int | None) -> str:
@@ -34,3 +35,16 @@ def pairwise_fragility(
         f"{player}'s place rests on {bound}{plural(n_to_flip, 'verdict')}: removing them and "
         f"refitting puts {next_player} above it."
     )
+
+
+def tie_model_text(
+    tie_model: str | None, nu: float | None, low: float | None, high: float | None
+) -> str:
+    """``a tie half a win to each side``, or Davidson's model with its tie parameter and 95%
+    interval."""
+    if tie_model != "davidson":
+        return "a tie half a win to each side"
+    if nu is None:
+        return "ties by Davidson's model"
+    interval = "no interval" if low is None or high is None else f"95% {low:.2f} to {high:.2f}"
+    return f"ties by Davidson's model, tie parameter nu = {nu:.2f} ({interval})"

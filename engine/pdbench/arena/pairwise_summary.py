@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pdbench.arena.fragility_text import pairwise_fragility
+from pdbench.arena.fragility_text import pairwise_fragility, tie_model_text
 from pdbench.arena.marts import ArenaMart
 from pdbench.column_labels import number_spec
 from pdbench.tables import aligned, built_mart_rows, mart_rows
@@ -81,6 +81,10 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
             *ESTIMATE_NOTE_COLUMNS[1:],
             "n_to_flip_next",
             "is_flip_count_exact",
+            "tie_model",
+            "tie_parameter",
+            "tie_parameter_ci_low",
+            "tie_parameter_ci_high",
         ),
         where="player is not null",
         order_by="rank asc, player asc",
@@ -103,14 +107,15 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
             line.append(scores.get(player, "-"))
         table.append(tuple(line))
     separated, convergence = estimate_notes(
-        [dict(zip(ESTIMATE_NOTE_COLUMNS, (row[1], *row[11:-2]), strict=True)) for row in rows]
+        [dict(zip(ESTIMATE_NOTE_COLUMNS, (row[1], *row[11:-6]), strict=True)) for row in rows]
     )
     baseline = rows[0][9] if rows else None
     anchor = f"{baseline} = 1000" if baseline else "geometric mean of the strengths = 1000"
     return [
         *([""] if scores else []),
         f"Bradley-Terry ranking from pairwise verdicts (Elo points, {anchor}; 95% intervals "
-        f"from {rows[0][10] if rows else 0} bootstrap replicates over questions):",
+        f"from {rows[0][10] if rows else 0} bootstrap replicates over questions; "
+        f"{tie_model_text(*rows[0][-4:]) if rows else 'no verdict'}):",
         *aligned(table),
         *separated,
         *_fragility_line(rows),
@@ -125,7 +130,7 @@ def _fragility_line(rows: list[tuple[Any, ...]]) -> list[str]:
     if not estimated or estimated[0] + 1 >= len(rows):
         return []
     top, below = rows[estimated[0]], rows[estimated[0] + 1]
-    return [pairwise_fragility(top[1], below[1], top[-2], is_exact=top[-1])]
+    return [pairwise_fragility(top[1], below[1], top[-6], is_exact=top[-5])]
 
 
 def _interval_cell(low: float | None, high: float | None) -> str:

@@ -10,8 +10,12 @@ with fits as (
     select * from {{ ref('int_arena_bradley_terry_fits') }}
 ),
 
-outcomes as (
-    select * from {{ ref('int_arena_pairwise_outcomes') }}
+verdict_counts as (
+    select * from {{ ref('int_arena_pairwise_records') }}
+),
+
+ties as (
+    select * from {{ ref('int_arena_pairwise_ties') }}
 ),
 
 scoring as (
@@ -92,42 +96,6 @@ elo_intervals as (
     cross join expansion
 ),
 
-scored_sides as (
-    select
-        first_player as player,
-        second_player as opponent,
-        weight,
-        first_score as score
-    from outcomes
-    where is_scored
-    union all
-    select
-        second_player as player,
-        first_player as opponent,
-        weight,
-        1 - first_score as score
-    from outcomes
-    where is_scored
-),
-
-verdict_counts as (
-    select
-        scored_sides.player,
-        count(*) as n_verdicts,
-        sum(scored_sides.weight * scored_sides.score) / sum(scored_sides.weight) as win_rate,
-        count(*)
-        filter (where scored_sides.opponent = scoring.pairwise_baseline) as n_vs_baseline,
-        sum(scored_sides.weight * scored_sides.score)
-        filter (where scored_sides.opponent = scoring.pairwise_baseline)
-        / sum(scored_sides.weight)
-        filter (
-            where scored_sides.opponent = scoring.pairwise_baseline
-        ) as observed_win_rate_vs_baseline
-    from scored_sides
-    cross join scoring
-    group by scored_sides.player
-),
-
 final as (
     select
         observed.player,
@@ -164,6 +132,10 @@ final as (
                     'the fit was still moving at its last step: the Elo is where it stopped, '
                     || 'not an estimate'
         end as elo_note,
+        ties.tie_model,
+        ties.tie_parameter,
+        ties.tie_parameter_ci_low,
+        ties.tie_parameter_ci_high,
         fragility.n_to_flip_next,
         fragility.is_flip_count_exact,
         scoring.pairwise_strong_weight as strong_weight,
@@ -176,6 +148,7 @@ final as (
     from observed_fits as observed
     cross join scoring
     cross join expansion
+    cross join ties
     left join elo_intervals
         on observed.player = elo_intervals.player
     left join verdict_counts

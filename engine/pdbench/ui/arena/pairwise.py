@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
+from pdbench.arena.fragility_text import tie_model_text
 from pdbench.arena.marts import ArenaMart
 from pdbench.arena.pairwise_summary import ESTIMATE_NOTE_COLUMNS, estimate_notes
 from pdbench.column_labels import format_cell
@@ -73,6 +74,14 @@ def _percentage_points(title: str) -> ColumnConfig:
 def _in_points(rows: pd.DataFrame, *columns: str) -> pd.DataFrame:
     """``rows`` with each of ``columns`` (a difference of shares) times 100: percentage points."""
     return rows.assign(**{column: rows[column] * 100 for column in columns})
+
+
+def _ties(board: pd.DataFrame) -> str:
+    row = {
+        name: (None if pd.isna(board[name].iloc[0]) else board[name].iloc[0])
+        for name in ("tie_model", "tie_parameter", "tie_parameter_ci_low", "tie_parameter_ci_high")
+    }
+    return tie_model_text(*row.values())
 
 
 def _anchor(board: pd.DataFrame) -> str:
@@ -142,7 +151,7 @@ def page_pairwise(run_dir: Path) -> None:
     st.caption(
         f"Players ranked by Bradley-Terry strength ({_anchor(board)}), fitted to the blind "
         "verdicts on pairs holding none of the judge's answers; a strong verdict counts "
-        f"{int(board['strong_weight'].iloc[0])} wins, a tie half a win to each side."
+        f"{int(board['strong_weight'].iloc[0])} wins, {escaped(_ties(board))}."
     )
     show_table(
         board[BRADLEY_TERRY_COLUMNS],
