@@ -63,9 +63,7 @@ def test_a_length_preference_adds_its_log_odds_per_100_words():
 def _answers(**traits) -> list[str]:
     player = ArenaMockPlayer(settings=_settings(**traits))
     return [
-        player.reply(
-            system="", prompt=render_answer(T, question=f"Is {n} prime?"), rng=Random(n)
-        )
+        player.reply(system="", prompt=render_answer(T, question=f"Is {n} prime?"), rng=Random(n))
         for n in range(200)
     ]
 
