@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pdbench.arena.fragility_text import pairwise_fragility, tie_model_text
+from pdbench.arena.fragility_text import tie_model_text
 from pdbench.arena.marts import ArenaMart
 from pdbench.column_labels import number_spec
 from pdbench.tables import aligned, built_mart_rows, mart_rows
@@ -79,8 +79,6 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
             "baseline",
             "n_replicates",
             *ESTIMATE_NOTE_COLUMNS[1:],
-            "n_to_flip_next",
-            "is_flip_count_exact",
             "tie_model",
             "tie_parameter",
             "tie_parameter_ci_low",
@@ -107,7 +105,7 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
             line.append(scores.get(player, "-"))
         table.append(tuple(line))
     separated, convergence = estimate_notes(
-        [dict(zip(ESTIMATE_NOTE_COLUMNS, (row[1], *row[11:-6]), strict=True)) for row in rows]
+        [dict(zip(ESTIMATE_NOTE_COLUMNS, (row[1], *row[11:-4]), strict=True)) for row in rows]
     )
     baseline = rows[0][9] if rows else None
     anchor = f"{baseline} = 1000" if baseline else "geometric mean of the strengths = 1000"
@@ -118,19 +116,9 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
         f"{tie_model_text(*rows[0][-4:]) if rows else 'no verdict'}):",
         *aligned(table),
         *separated,
-        *_fragility_line(rows),
         *convergence,
         *_agreement_line(run_dir, tables),
     ]
-
-
-def _fragility_line(rows: list[tuple[Any, ...]]) -> list[str]:
-    """How few verdicts hold the first player with an Elo above the next one down."""
-    estimated = [index for index, row in enumerate(rows) if not row[11]]
-    if not estimated or estimated[0] + 1 >= len(rows):
-        return []
-    top, below = rows[estimated[0]], rows[estimated[0] + 1]
-    return [pairwise_fragility(top[1], below[1], top[-6], is_exact=top[-5])]
 
 
 def _interval_cell(low: float | None, high: float | None) -> str:

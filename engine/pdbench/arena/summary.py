@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from pdbench.arena.fragility_text import leaderboard_fragility
 from pdbench.arena.marts import ArenaMart
 from pdbench.arena.pairwise_summary import bradley_terry_lines
 from pdbench.column_labels import number_spec
@@ -50,7 +48,6 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
             "n_judgments",
             "min_judgments",
             "status",
-            "n_to_flip_next",
         ),
         where="player is not null",
         order_by="rank asc nulls last, player asc",
@@ -60,7 +57,7 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     table = [("rank", "player", "score", "95% CI", "rank interval", "answers", "valid judgements")]
     for row in rows:
         rank, player, score, low, high, rank_low, rank_high, n_answers = row[:8]
-        enough, n_judgments, min_judgments, status = row[10:14]
+        enough, n_judgments, min_judgments, status = row[10:]
         if enough:
             interval = _interval(low, high)
         elif status == "judge only":
@@ -83,20 +80,11 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         f"leaderboard (normalisation {normalization}; 95% intervals from {bootstrap_n} "
         "bootstrap replicates over questions):",
         *aligned(table),
-        *_fragility_line(rows),
         *_truncation_lines(run_dir),
         *_diversity_lines(run_dir, tables),
         *_audience_line(run_dir, tables),
         *bradley_terry_lines(run_dir, tables),
     ]
-
-
-def _fragility_line(rows: list[tuple[Any, ...]]) -> list[str]:
-    """How few judgements hold the leader's place, when two players are ranked."""
-    ranked = [row for row in rows if row[10]]
-    if len(ranked) < 2:
-        return []
-    return [leaderboard_fragility(ranked[0][1], ranked[1][1], ranked[0][14])]
 
 
 def _truncation_lines(run_dir: Path) -> list[str]:
