@@ -160,7 +160,7 @@
 {#- arena_few_questions_n: under this many questions (kept, for the leaderboard; holding
     scored verdicts, for Bradley-Terry) the intervals of leaderboard and bradley_terry are
     flagged is_few_questions: their coverage was measured from 10 questions up
-    (docs/arena_scoring.md, "Few questions"), and below it each arm's stretch grows fast
+    (docs/arena_ratings.md, "Few questions"), and below it each arm's stretch grows fast
     (1.58 at 5 questions, 2.69 at 3). The one place this threshold is written. -#}
 {% macro arena_few_questions_n() -%}
     {{ return(var('arena_few_questions_n', 10)) }}

@@ -1,6 +1,6 @@
 """How a ranking was counted and how few judgements hold a place, in words: the sentences the
 overview, the report, the viewer and ``pdbench aggregate`` write from ``n_to_flip_next`` of
-``leaderboard.parquet`` and ``bradley_terry.parquet`` (``docs/arena_scoring.md``, "How few
+``leaderboard.parquet`` and ``bradley_terry.parquet`` (``docs/arena_ratings.md``, "How few
 judgements hold a place") and from its ``tie_model`` and ``tie_parameter``."""
 
 from __future__ import annotations
