@@ -330,7 +330,7 @@ def test_the_arena_overview_gives_the_top_its_intervals_and_the_open_ranks(arena
         "Few questions: the leaderboard's 95% intervals and rank intervals rest on 3 kept "
         "questions, fewer than the 10 from which their coverage was measured; each arm is "
         "already stretched x2.69 for their number; they may hold the truth less often than 95% "
-        '(docs/arena_ratings.md, "Few questions").'
+        "(docs/arena_ratings.md#few-questions)."
     )
     assert findings["inconclusive"] == (
         "Ranks not settled at 95%: borealis (rank 2 to 3 at 95%), cirrus (rank 2 to 3 at 95%) "

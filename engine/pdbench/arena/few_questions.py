@@ -41,7 +41,7 @@ def few_questions_line(
         f"Few questions: the {ranking} 95% intervals and rank intervals rest on "
         f"{plural(n_questions, *counted)}, "
         f"fewer than the {min_questions} from which their coverage was measured{stretched}; "
-        'they may hold the truth less often than 95% (docs/arena_ratings.md, "Few questions").'
+        "they may hold the truth less often than 95% (docs/arena_ratings.md#few-questions)."
     )
 
 
