@@ -157,6 +157,15 @@
     {{ return(var('arena_few_data_n', 5)) }}
 {%- endmacro %}
 
+{#- arena_few_questions_n: under this many questions (kept, for the leaderboard; holding
+    scored verdicts, for Bradley-Terry) the intervals of leaderboard and bradley_terry are
+    flagged is_few_questions: their coverage was measured from 10 questions up
+    (docs/arena_ratings.md, "Few questions"), and below it each arm's stretch grows fast
+    (1.58 at 5 questions, 2.69 at 3). The one place this threshold is written. -#}
+{% macro arena_few_questions_n() -%}
+    {{ return(var('arena_few_questions_n', 10)) }}
+{%- endmacro %}
+
 {% macro arena_few_data_agreement_n() -%}
     {{ return(var('arena_few_data_agreement_n', 10)) }}
 {%- endmacro %}

@@ -1,7 +1,8 @@
 """A player who won every verdict has no finite Bradley-Terry strength: on the Language Model
 Council's verdicts with one model made to win all of its own, ``bradley_terry.parquet`` flags
-it, gives it no Elo and no interval, says the fit did not converge, and the printed table
-and overview say "won every verdict: strength has no finite estimate" instead of a number."""
+it, gives it no Elo and no two-sided interval but a one-sided bound ("Elo above X"), says the
+fit did not converge, and the printed table and overview say "won every verdict: strength has
+no finite estimate" and the bound instead of a number."""
 
 from __future__ import annotations
 
@@ -55,16 +56,40 @@ def _rows(run_dir: Path) -> dict[str, dict]:
     return {row[0]: dict(zip(table.columns, row, strict=True)) for row in table.fetchall()}
 
 
-def test_the_player_who_won_every_verdict_is_flagged_with_no_elo_and_no_interval(
+def _mean_opponent_elo(run_dir: Path) -> float:
+    """The mean Elo of WINNER's opponents over its scored verdicts (blind, not its own)."""
+    elo = {player: row["elo"] for player, row in _rows(run_dir).items()}
+    opponents = [
+        line["second_player"] if line["first_player"] == WINNER else line["first_player"]
+        for line in map(json.loads, (run_dir / "pairwise_judgments.jsonl").read_text().splitlines())
+        if line["is_valid"]
+        and not line["is_named"]
+        and WINNER in (line["first_player"], line["second_player"])
+        and line["judge"] not in (line["first_player"], line["second_player"])
+    ]
+    assert len(opponents) == 63
+    return sum(elo[opponent] for opponent in opponents) / len(opponents)
+
+
+def test_the_player_who_won_every_verdict_is_flagged_with_a_one_sided_bound_only(
     winner_run: Path,
 ):
     winner = _rows(winner_run)[WINNER]
     assert (winner["n_verdicts"], winner["win_rate"]) == (63, 1.0)
     assert winner["is_separated"] is True
     assert winner["elo_note"] == NOTE
-    assert (winner["elo"], winner["elo_ci_low"], winner["elo_ci_high"]) == (None, None, None)
+    # no Elo and no two-sided interval: a one-sided 97.5% bound from its 63 verdicts, all won
+    # against players with an Elo, b = 0.025^(1/63) = 0.943128, 400 log10(b / (1 - b)) =
+    # 487.868 Elo points above the mean Elo of the opponents of those verdicts
+    assert winner["elo"] is None and winner["elo_ci_high"] is None
+    others = [row for player, row in _rows(winner_run).items() if player != WINNER]
+    assert winner["elo_ci_low"] == pytest.approx(_mean_opponent_elo(winner_run) + 487.86771)
+    assert winner["elo_ci_low"] > max(row["elo"] for row in others)
     assert winner["win_rate_vs_baseline"] is None
-    assert (winner["win_rate_ci_low"], winner["win_rate_ci_high"]) == (None, None)
+    assert winner["win_rate_ci_high"] is None
+    assert winner["win_rate_ci_low"] == pytest.approx(
+        1 / (1 + 10 ** ((1000 - winner["elo_ci_low"]) / 400))
+    )
     assert winner["rank"] == 1  # above every player: it was never beaten
     assert winner["is_converged"] is False
 
@@ -82,12 +107,14 @@ def test_the_other_players_keep_an_elo_and_say_the_fit_was_still_moving(winner_r
 def test_the_printed_table_and_overview_say_no_finite_estimate(winner_run: Path):
     lines = leaderboard_table(winner_run, {ArenaMart.BRADLEY_TERRY: 20})
     winner_line = next(line for line in lines if line.split()[1:2] == [WINNER])
-    assert winner_line.split()[:5] == ["1", WINNER, "-", "-", "1-1"]
-    assert f"{WINNER} {NOTE} (no Elo)." in lines
+    low = _rows(winner_run)[WINNER]["elo_ci_low"]
+    assert winner_line.split()[:6] == ["1", WINNER, "-", ">", f"{low:.0f}", "1-1"]
+    assert f"{WINNER} {NOTE} (no Elo; Elo above {low:.0f}, a one-sided 97.5% bound)." in lines
     assert any(line.startswith("The fit was still moving at its last step") for line in lines)
     (finding,) = [f for f in arena_findings(winner_run, {}) if f.topic == "agreement"]
     assert finding.text.startswith(
-        f"Pairwise verdicts (Bradley-Terry): {WINNER} {NOTE} (no Elo). Of the others, "
+        f"Pairwise verdicts (Bradley-Terry): {WINNER} {NOTE} (no Elo; Elo above {low:.0f}, a "
+        "one-sided 97.5% bound). Of the others, "
         "qwen1.5-110B-Chat has the highest strength, "
     )
     assert "first place is not settled" in finding.text

@@ -53,7 +53,11 @@ def test_the_manifest_says_imported_with_the_sources_sha256(council_run: Path):
     assert manifest.game == "arena"
     (source,) = manifest.imported.sources
     assert source.sha256 == hashlib.sha256(COUNCIL.read_bytes()).hexdigest()
-    assert manifest.scoring["pairwise"] == {"strong_weight": 3, "baseline": REFERENCE}
+    assert manifest.scoring["pairwise"] == {
+        "strong_weight": 3,
+        "baseline": REFERENCE,
+        "tie_model": "half",
+    }
 
 
 def test_the_ranking_of_the_20_models_equals_a_newton_fit_of_the_file(council_run: Path):

@@ -305,14 +305,15 @@ def arena_run(tmp_path: Path) -> Path:
     _manifest(run_dir, "arena")
     _write(
         run_dir / ArenaMart.LEADERBOARD,
-        "select * from (values "
+        "select *, 3::bigint as n_questions, 10 as min_questions, true as is_few_questions, "
+        "2.689::double as interval_expansion from (values "
         "(1::bigint, 'atlas', 'player', 8.0::double, 7.5::double, 8.5::double, 1::bigint, "
-        "1::bigint, true, 30::bigint, 3::bigint), "
-        "(2, 'borealis', 'player', 6.0, 5.0, 7.0, 2, 3, true, 30, 3), "
-        "(3, 'cirrus', 'player', 5.5, 4.5, 6.5, 2, 3, true, 30, 3), "
-        "(null, 'ref', 'judge', null, null, null, null, null, false, 0, 3)) "
+        "1::bigint, true, 30::bigint, 3::bigint, 7::bigint), "
+        "(2, 'borealis', 'player', 6.0, 5.0, 7.0, 2, 3, true, 30, 3, 1), "
+        "(3, 'cirrus', 'player', 5.5, 4.5, 6.5, 2, 3, true, 30, 3, null), "
+        "(null, 'ref', 'judge', null, null, null, null, null, false, 0, 3, null)) "
         "t(rank, player, role, score, ci_low, ci_high, rank_ci_low, rank_ci_high, "
-        "has_enough_data, n_judgments, min_judgments)",
+        "has_enough_data, n_judgments, min_judgments, n_to_flip_next)",
     )
     _write(
         run_dir / ArenaMart.JUDGE_PLAYER_BIAS,
@@ -331,7 +332,14 @@ def test_the_arena_overview_gives_the_top_its_intervals_and_the_open_ranks(arena
         "1. atlas, 8.000 points (95% interval 7.500 to 8.500), rank 1 at 95%, 30 valid "
         "judgements; 2. borealis, 6.000 points (95% interval 5.000 to 7.000), rank 2 to 3 at "
         "95%, 30 valid judgements; 3. cirrus, 5.500 points (95% interval 4.500 to 6.500), rank "
-        "2 to 3 at 95%, 30 valid judgements."
+        "2 to 3 at 95%, 30 valid judgements. The leader's place rests on 7 valid judgements: "
+        "removing them puts borealis above atlas (the other judgements' normalised scores held)."
+    )
+    assert findings["few_questions"] == (
+        "Few questions: the leaderboard's 95% intervals and rank intervals rest on 3 kept "
+        "questions, fewer than the 10 from which their coverage was measured; each arm is "
+        "already stretched x2.69 for their number; they may hold the truth less often than 95% "
+        "(docs/arena_ratings.md#few-questions)."
     )
     assert findings["inconclusive"] == (
         "Ranks not settled at 95%: borealis (rank 2 to 3 at 95%), cirrus (rank 2 to 3 at 95%) "
@@ -407,12 +415,14 @@ def test_a_few_unreadable_judgements_follow_the_ranks(arena_run: Path):
 def _bradley_terry(run_dir: Path, rank_high: int) -> None:
     _write(
         run_dir / ArenaMart.BRADLEY_TERRY,
-        "select * from (values "
+        "select *, 100::bigint as n_questions, 10 as min_questions, false as is_few_questions, "
+        "1.01::double as interval_expansion from (values "
         f"(1::bigint, 'qwen-110b', 1150.265::double, 1020.4::double, 1290.6::double, 1::bigint, "
-        f"{rank_high}::bigint, false, null::varchar, true, 0.0::double), "
-        "(2, 'qwen-32b', 1000.0, 900.0, 1100.0, 1, 4, false, null, true, 0.0)) "
+        f"{rank_high}::bigint, false, null::varchar, true, 0.0::double, 12::bigint, false), "
+        "(2, 'qwen-32b', 1000.0, 900.0, 1100.0, 1, 4, false, null, true, 0.0, null, null)) "
         "t(rank, player, elo, elo_ci_low, elo_ci_high, rank_ci_low, rank_ci_high, "
-        "is_separated, elo_note, is_converged, bt_last_change)",
+        "is_separated, elo_note, is_converged, bt_last_change, n_to_flip_next, "
+        "is_flip_count_exact)",
     )
 
 
@@ -428,12 +438,14 @@ def test_pairwise_verdicts_name_a_first_place_only_where_its_rank_interval_holds
     assert findings[0].text == (
         "Pairwise verdicts (Bradley-Terry): qwen-110b has the highest strength, 1150 Elo (95% "
         "interval 1020 to 1291), but rank 1 to 4 at 95%: first place is not settled; every "
-        "player's rank interval spans 4 places."
+        "player's rank interval spans 4 places. qwen-110b's place rests on at most 12 verdicts: "
+        "removing them and refitting puts qwen-32b above it."
     )
     _bradley_terry(run_dir, rank_high=1)
     assert run_overview(run_dir).findings[0].text == (
         "Pairwise verdicts (Bradley-Terry): qwen-110b comes first (rank 1 at 95%): 1150 Elo "
-        "(95% interval 1020 to 1291)."
+        "(95% interval 1020 to 1291). qwen-110b's place rests on at most 12 verdicts: removing "
+        "them and refitting puts qwen-32b above it."
     )
 
 

@@ -348,7 +348,7 @@ def _check_strengths(players: list[ArenaPlayerConfig]) -> None:
         return
     for i, player in enumerate(players):
         for trait in ("first_preference", "self_preference", "name_preference", "tie_share",
-                      "strong_share"):  # fmt: skip
+                      "strong_share", "length_preference"):  # fmt: skip
             if getattr(player.mock, trait):
                 raise ValueError(
                     f"players[{i}].mock.{trait}: takes effect only when every answerer "

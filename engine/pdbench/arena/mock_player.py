@@ -177,6 +177,19 @@ def _paraphrase(stem: str, *, j: int) -> str:
     return f"{lead} {stem}" if round_ == 0 else f"{lead} ({round_ + 1}) {stem}"
 
 
+_FILLER = "To put it another way, the reasoning above holds as it is written."
+
+
+def _padded(steps: list[str], opening: str, mean_words: float, rng: Random) -> list[str]:
+    """``steps`` followed by filler sentences (no worked step) until the answer holds about
+    a length drawn around ``mean_words`` (sd a quarter of it); never shortened."""
+    target = round(rng.gauss(mean_words, mean_words / 4))
+    words = len(" ".join([opening, *steps]).split())
+    filler = _FILLER.split()
+    padding = [filler[i % len(filler)] for i in range(max(0, target - words))]
+    return [*steps, " ".join(padding)] if padding else steps
+
+
 def _clamp_score(value: float) -> int:
     return max(0, min(10, round(value)))
 
@@ -236,6 +249,7 @@ class ArenaMockPlayer:
                 name_preference=self.traits.name_preference,
                 tie_share=self.traits.tie_share,
                 strong_share=self.traits.strong_share,
+                length_preference=self.traits.length_preference,
                 rng=rng,
             )
         settings, traits = self.settings, self.traits
@@ -295,6 +309,8 @@ class ArenaMockPlayer:
         n_steps = max(0, min(len(STEPS), round(level)))
         steps = [f"Step {i}: {STEPS[i - 1]}." for i in range(1, n_steps + 1)]
         opening = "Here is my answer." if steps else "I do not know."
+        if self.traits.answer_words is not None:  # drawn only when planted
+            steps = _padded(steps, opening, self.traits.answer_words, rng)
         closing = [self.settings.signature]
         # drawn only when planted, so a player without the trait keeps its replies
         if self.traits.self_identifies and rng.random() < self.traits.self_identifies:

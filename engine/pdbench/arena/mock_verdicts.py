@@ -13,7 +13,8 @@ seeded draws, in this order:
 4. otherwise, with probability ``tie_share`` t it answers ``A=B``, else it prefers the
    answer of strength s_a to one of s_b with probability 1 / (1 + 10^((s_b - s_a) / 400)),
    Bradley-Terry on the Elo scale, and says so strongly (``A>>B``, ``B>>A``) with probability
-   ``strong_share`` g.
+   ``strong_share`` g. A judge with ``length_preference`` l adds l per 100 words of the
+   first answer's length over the second's to that probability's log-odds.
 
 Draws 1 to 3 give ``A>B`` or ``B>A``; with t = g = 0 (the default) so does 4, and no draw is
 spent on ties or strength, so every mart's truth is a closed-form number. Over both orders
@@ -43,6 +44,7 @@ truth").
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from random import Random
 
@@ -72,6 +74,7 @@ def bradley_terry_verdict(
     rng: Random,
     tie_share: float = 0.0,
     strong_share: float = 0.0,
+    length_preference: float = 0.0,
 ) -> str:
     """The verdict on the answers ``shown`` (label -> (author label, text)), drawn as the
     module says."""
@@ -90,6 +93,9 @@ def bradley_terry_verdict(
         return "A=B"
     else:
         p_first = elo_win_probability(strengths[first], strengths[second])
+        if length_preference:
+            longer = (len(shown["A"][1].split()) - len(shown["B"][1].split())) / 100
+            p_first = 1 / (1 + (1 / p_first - 1) * math.exp(-length_preference * longer))
         first_wins = rng.random() < p_first
         if strong_share and rng.random() < strong_share:
             return "A>>B" if first_wins else "B>>A"

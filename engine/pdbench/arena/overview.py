@@ -12,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pdbench.arena.few_questions import few_questions_findings
+from pdbench.arena.fragility_text import leaderboard_fragility, pairwise_fragility
 from pdbench.arena.marts import ArenaMart, SeriesMart
 from pdbench.arena.pairwise_summary import ESTIMATE_NOTE_COLUMNS, estimate_notes
 from pdbench.column_labels import MISSING
@@ -53,7 +55,7 @@ def _leaderboard(run_dir: Path) -> list[Finding]:
     rows = read_rows(
         run_dir / ArenaMart.LEADERBOARD,
         ("rank", "player", "role", "score", "ci_low", "ci_high", "rank_ci_low", "rank_ci_high",
-         "has_enough_data", "n_judgments", "min_judgments"),
+         "has_enough_data", "n_judgments", "min_judgments", "n_to_flip_next"),
         where="player is not null",
         order_by="rank asc nulls last, player",
     )  # fmt: skip
@@ -70,11 +72,21 @@ def _leaderboard(run_dir: Path) -> list[Finding]:
         Finding(
             "leaderboard",
             f"Leaderboard of {len(ranked)} ranked players (mean normalised score of their "
-            f"answers, 0 to 10): {places}.",
+            f"answers, 0 to 10): {places}.{_leader_fragility(ranked)}",
             "Leaderboard",
         )
     ]
     return findings + _unsettled(ranked, rows)
+
+
+def _leader_fragility(ranked: list[dict[str, Any]]) -> str:
+    """`` The leader's place rests on 26 valid judgements: ...``; empty for a lone player."""
+    if len(ranked) < 2:
+        return ""
+    leader, runner_up = ranked[0], ranked[1]
+    return " " + leaderboard_fragility(
+        leader["player"], runner_up["player"], leader["n_to_flip_next"]
+    )
 
 
 def _unsettled(ranked: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[Finding]:
@@ -138,10 +150,23 @@ def _bradley_terry_top(
     )
 
 
+def _pairwise_fragility(top: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    """How few verdicts hold ``top`` above the next player down (``n_to_flip_next``)."""
+    below = rows[rows.index(top) + 1 : rows.index(top) + 2]
+    if not below:
+        return ""
+    return pairwise_fragility(
+        top["player"],
+        below[0]["player"],
+        top["n_to_flip_next"],
+        is_exact=top["is_flip_count_exact"],
+    )
+
+
 def _bradley_terry(run_dir: Path) -> list[Finding]:
     rows = read_rows(
         run_dir / ArenaMart.BRADLEY_TERRY,
-        ("rank", "elo", "elo_ci_low", "elo_ci_high", "rank_ci_low", "rank_ci_high",
+        ("rank", "elo", "rank_ci_low", "rank_ci_high", "n_to_flip_next", "is_flip_count_exact",
          *ESTIMATE_NOTE_COLUMNS),
         where="player is not null",
         order_by="rank, player",
@@ -153,6 +178,7 @@ def _bradley_terry(run_dir: Path) -> list[Finding]:
     parts = ["Pairwise verdicts (Bradley-Terry):", *separated]
     if estimated:
         parts.append(_bradley_terry_top(estimated[0], estimated, others=bool(separated)))
+        parts.append(_pairwise_fragility(estimated[0], rows))
     text = " ".join([*parts, *convergence])
     agreement = read_rows(
         run_dir / ArenaMart.SCORE_AGREEMENT,
@@ -271,7 +297,7 @@ def arena_findings(run_dir: Path, manifest: dict[str, Any]) -> list[Finding]:
     intervals, or, when many judgements were unreadable, that share before it."""
     del manifest
     validity, first = _validity(run_dir)
-    ranks = [*_leaderboard(run_dir), *_bradley_terry(run_dir)]
+    ranks = [*_leaderboard(run_dir), *_bradley_terry(run_dir), *few_questions_findings(run_dir)]
     if first:
         return [*validity, *ranks, *_judges(run_dir)]
     return [*ranks, *validity, *_judges(run_dir)]

@@ -23,10 +23,15 @@ class PairwiseConfig(StrictModel):
 
     strong_weight: int = Field(default=3, ge=1, le=10)
     """Verdicts a strong preference (A>>B, B>>A) counts as; 3 as in Arena-Hard-Auto, 1 to
-    count it as a plain win. A tie always counts half a win to each side."""
+    count it as a plain win. A tie counts as ``tie_model`` says."""
     baseline: str | None = None
     """The player anchored at 1000 on the Elo-style scale, against whom every win rate is
     given; null anchors the geometric mean of all strengths."""
+    tie_model: Literal["half", "davidson"] = "half"
+    """How a tie (A=B) counts: ``half`` a win to each side (the default, as Chatbot Arena and
+    Arena-Hard-Auto count it), or ``davidson``: Davidson's (1970) model, P(i wins) = p_i / D,
+    P(tie) = nu sqrt(p_i p_j) / D, D = p_i + p_j + nu sqrt(p_i p_j), with the tie parameter
+    nu fitted with the strengths (``tie_parameter`` in ``bradley_terry.parquet``)."""
 
 
 class PairingConfig(StrictModel):

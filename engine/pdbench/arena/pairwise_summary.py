@@ -7,26 +7,49 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pdbench.arena.fragility_text import tie_model_text
 from pdbench.arena.marts import ArenaMart
 from pdbench.column_labels import number_spec
 from pdbench.tables import aligned, built_mart_rows, mart_rows
 
-__all__ = ["ESTIMATE_NOTE_COLUMNS", "bradley_terry_lines", "estimate_notes"]
+__all__ = ["ESTIMATE_NOTE_COLUMNS", "bradley_terry_lines", "elo_bound_text", "estimate_notes"]
 
 
-ESTIMATE_NOTE_COLUMNS = ("player", "is_separated", "elo_note", "is_converged", "bt_last_change")
+ESTIMATE_NOTE_COLUMNS = (
+    "player",
+    "is_separated",
+    "elo_note",
+    "is_converged",
+    "bt_last_change",
+    "elo_ci_low",
+    "elo_ci_high",
+)
 """The columns of ``bradley_terry.parquet`` that :func:`estimate_notes` reads."""
+
+
+def elo_bound_text(low: float | None, high: float | None) -> str | None:
+    """The one-sided interval of a separated player in words (``Elo above 1488``), or None
+    when it has neither end (or both: then it is an interval, not a bound)."""
+    if (low is None) == (high is None):
+        return None
+    return f"Elo above {low:.0f}" if low is not None else f"Elo below {high:.0f}"
+
+
+def _separated_note(row: Mapping[str, Any]) -> str:
+    bound = elo_bound_text(row.get("elo_ci_low"), row.get("elo_ci_high"))
+    if bound is None:
+        return f"{row['player']} {row['elo_note']} (no Elo)."
+    return f"{row['player']} {row['elo_note']} (no Elo; {bound}, a one-sided 97.5% bound)."
 
 
 def estimate_notes(rows: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[str]]:
     """Why some Elo values of ``bradley_terry.parquet`` are not estimates, from its rows
     (:data:`ESTIMATE_NOTE_COLUMNS`): a sentence per separated player (``ann won every
-    verdict: strength has no finite estimate (no Elo).``), and one for a fit that had not
-    converged (none when it had)."""
-    separated = [
-        f"{row['player']} {row['elo_note']} (no Elo)." for row in rows if row["is_separated"]
-    ]
-    if all(row["is_converged"] for row in rows):
+    verdict: strength has no finite estimate (no Elo; Elo above 1488, a one-sided 97.5%
+    bound).``), and one for a fit that had not converged while some player is separated
+    (none when it had, or when every player is without an estimate)."""
+    separated = [_separated_note(row) for row in rows if row["is_separated"]]
+    if all(row["is_converged"] for row in rows) or all(row["is_separated"] for row in rows):
         return separated, []
     last_change = max(row["bt_last_change"] for row in rows)
     return separated, [
@@ -56,6 +79,10 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
             "baseline",
             "n_replicates",
             *ESTIMATE_NOTE_COLUMNS[1:],
+            "tie_model",
+            "tie_parameter",
+            "tie_parameter_ci_low",
+            "tie_parameter_ci_high",
         ),
         where="player is not null",
         order_by="rank asc, player asc",
@@ -69,7 +96,7 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
             str(rank),
             str(player),
             "-" if elo is None else f"{elo:.0f}",
-            "-" if low is None else f"{low:.0f} .. {high:.0f}",
+            _interval_cell(low, high),
             "-" if rank_low is None else f"{rank_low}-{rank_high}",
             "-" if win_rate is None else f"{100 * win_rate:.1f}%",
             str(n_verdicts),
@@ -78,19 +105,29 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
             line.append(scores.get(player, "-"))
         table.append(tuple(line))
     separated, convergence = estimate_notes(
-        [dict(zip(ESTIMATE_NOTE_COLUMNS, (row[1], *row[11:]), strict=True)) for row in rows]
+        [dict(zip(ESTIMATE_NOTE_COLUMNS, (row[1], *row[11:-4]), strict=True)) for row in rows]
     )
     baseline = rows[0][9] if rows else None
     anchor = f"{baseline} = 1000" if baseline else "geometric mean of the strengths = 1000"
     return [
         *([""] if scores else []),
         f"Bradley-Terry ranking from pairwise verdicts (Elo points, {anchor}; 95% intervals "
-        f"from {rows[0][10] if rows else 0} bootstrap replicates over questions):",
+        f"from {rows[0][10] if rows else 0} bootstrap replicates over questions; "
+        f"{tie_model_text(*rows[0][-4:]) if rows else 'no verdict'}):",
         *aligned(table),
         *separated,
         *convergence,
         *_agreement_line(run_dir, tables),
     ]
+
+
+def _interval_cell(low: float | None, high: float | None) -> str:
+    """``1100 .. 1200``; ``> 1488`` or ``< 512`` for a one-sided bound; ``-`` for none."""
+    if low is not None and high is not None:
+        return f"{low:.0f} .. {high:.0f}"
+    if low is not None:
+        return f"> {low:.0f}"
+    return "-" if high is None else f"< {high:.0f}"
 
 
 def _absolute_scores(run_dir: Path, tables: dict[str, int]) -> dict[str, str]:

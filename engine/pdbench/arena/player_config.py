@@ -162,6 +162,19 @@ class ArenaMockConfig(StrictModel):
     strong_share: Annotated[float, Planted(recorded="planted")] = Field(default=0.0, ge=0, le=1)
     """The Bradley-Terry mock: the probability that a verdict the strengths decide, not a
     tie, is strong (``A>>B``, ``B>>A``; counted ``pairwise.strong_weight`` times)."""
+    answer_words: Annotated[float | None, Planted(recorded="planted")] = Field(
+        default=None, ge=20, le=2000
+    )
+    """The mean length of its answers, in words: each answer's length is drawn around it
+    (normal, standard deviation a quarter of it) and reached with filler sentences that hold
+    no worked step, so length varies within a player, as in real arenas, and the steps a
+    judge counts are unchanged (an answer longer than the draw stays as it is)."""
+    length_preference: Annotated[float, Planted(recorded="planted")] = Field(
+        default=0.0, ge=-5, le=5
+    )
+    """The Bradley-Terry mock: log-odds it adds, per 100 words of difference, to preferring
+    the longer answer when the strengths decide a verdict (the length bias style control
+    measures)."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None

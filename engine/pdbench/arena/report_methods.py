@@ -12,6 +12,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from pdbench.arena.fragility_text import tie_model_text
 from pdbench.arena.marts import ArenaMart
 from pdbench.column_labels import MISSING, format_cell
 from pdbench.findings import read_rows
@@ -327,9 +328,10 @@ def _bias_items(run_dir: Path, manifest: dict[str, Any]) -> list[str]:
 
 
 def _bradley_terry_items(run_dir: Path, manifest: dict[str, Any]) -> list[str]:
+    ties = ("tie_model", "tie_parameter", "tie_parameter_ci_low", "tie_parameter_ci_high")
     rows = read_rows(
         run_dir / ArenaMart.BRADLEY_TERRY,
-        ("player", "bootstrap_n"),
+        ("player", "bootstrap_n", *ties),
         where="player is not null",
         order_by="player",
     )
@@ -340,6 +342,7 @@ def _bradley_terry_items(run_dir: Path, manifest: dict[str, Any]) -> list[str]:
     return [
         "Bradley-Terry: strengths fitted to the pairwise verdicts, in Elo points "
         + (f"(1000 for the baseline, {baseline})" if baseline else "(1000 for a strength of 1)")
+        + f", {tie_model_text(*(rows[0][name] for name in ties))}"
         + f", with the {INTERVAL_METHODS['bootstrap']} over questions "
         f"({_one({row['bootstrap_n'] for row in rows})} replicates)."
     ]

@@ -1,28 +1,21 @@
 {{ config(location=mart_location()) }}
 
--- Elo-style scale: 1000 + 400 log10(p / p_anchor), the anchor being the baseline player's
--- strength in the same replicate, or 1 (the geometric mean of all strengths) without one.
--- A strength of 0 (a player who never won in a replicate) is floored at 1e-12.
--- The Elo interval is the bootstrap's reflected (basic) interval, [e - (q975 - e), e + (e -
--- q025)] around the fit e, each arm stretched by int_arena_pairwise_interval_expansion: the
--- fit is biased outward at a few questions and its replicates again, so the plain
--- percentile interval sat outward of the truth and held 91% at 20 questions, the stretched
--- reflected one 94% (docs/pairwise_judging.md, "Which interval"). The win rate against the
--- baseline is a monotone function of the Elo, 1 / (1 + 10^((1000 - elo) / 400)), and its
--- interval is that function of the Elo interval's ends. Ranks keep the percentile interval.
--- A separated player (int_arena_pairwise_separation: it won, or lost, every verdict against
--- part of the field) has no finite strength: its fit is where the MM steps stopped, so its
--- Elo, win rate and their intervals are NULL and elo_note says why; its strength and rank
--- stay, for the order only (above, or below, the players it was never beaten by, or never
--- beat). A fit that had not converged by its last step keeps its numbers, with is_converged
--- false and elo_note saying they are where it stopped.
+-- Elo-style scale: 1000 + 400 log10(p / p_anchor), the anchor the baseline's strength in the
+-- same replicate, or 1 without one; a strength of 0 is floored at 1e-12. The Elo interval is
+-- the bootstrap's reflected interval, each arm stretched (docs/pairwise_judging.md, "Which
+-- interval"); the win rate's is its image. A player without a finite strength
+-- (int_arena_pairwise_bounds) has no Elo, and a one-sided interval where it has a bound.
 
 with fits as (
     select * from {{ ref('int_arena_bradley_terry_fits') }}
 ),
 
-outcomes as (
-    select * from {{ ref('int_arena_pairwise_outcomes') }}
+verdict_counts as (
+    select * from {{ ref('int_arena_pairwise_records') }}
+),
+
+ties as (
+    select * from {{ ref('int_arena_pairwise_ties') }}
 ),
 
 scoring as (
@@ -34,7 +27,11 @@ expansion as (
 ),
 
 separation as (
-    select * from {{ ref('int_arena_pairwise_separation') }}
+    select * from {{ ref('int_arena_pairwise_bounds') }}
+),
+
+fragility as (
+    select * from {{ ref('int_arena_pairwise_fragility') }}
 ),
 
 anchors as (
@@ -99,70 +96,28 @@ elo_intervals as (
     cross join expansion
 ),
 
-bootstrap_intervals as (
-    select
-        *,
-        1 / (1 + 10 ^ ((1000 - elo_ci_low) / 400)) as win_rate_ci_low,
-        1 / (1 + 10 ^ ((1000 - elo_ci_high) / 400)) as win_rate_ci_high
-    from elo_intervals
-),
-
-scored_sides as (
-    select
-        first_player as player,
-        second_player as opponent,
-        weight,
-        first_score as score
-    from outcomes
-    where is_scored
-    union all
-    select
-        second_player as player,
-        first_player as opponent,
-        weight,
-        1 - first_score as score
-    from outcomes
-    where is_scored
-),
-
-verdict_counts as (
-    select
-        scored_sides.player,
-        count(*) as n_verdicts,
-        sum(scored_sides.weight * scored_sides.score) / sum(scored_sides.weight) as win_rate,
-        count(*)
-        filter (where scored_sides.opponent = scoring.pairwise_baseline) as n_vs_baseline,
-        sum(scored_sides.weight * scored_sides.score)
-        filter (where scored_sides.opponent = scoring.pairwise_baseline)
-        / sum(scored_sides.weight)
-        filter (
-            where scored_sides.opponent = scoring.pairwise_baseline
-        ) as observed_win_rate_vs_baseline
-    from scored_sides
-    cross join scoring
-    group by scored_sides.player
-),
-
 final as (
     select
         observed.player,
         observed.strength,
         case when not observed.is_separated then observed.elo end as elo,
-        case when not observed.is_separated then bootstrap_intervals.elo_ci_low end as elo_ci_low,
-        case when not observed.is_separated then bootstrap_intervals.elo_ci_high end as elo_ci_high,
+        case
+            when not observed.is_separated then elo_intervals.elo_ci_low
+            when bounds.has_won_all then bounds.elo_bound
+        end as elo_ci_low,
+        case
+            when not observed.is_separated then elo_intervals.elo_ci_high
+            when not bounds.has_won_all then bounds.elo_bound
+        end as elo_ci_high,
         observed.rank,
-        bootstrap_intervals.rank_ci_low,
-        bootstrap_intervals.rank_ci_high,
+        elo_intervals.rank_ci_low,
+        elo_intervals.rank_ci_high,
         scoring.pairwise_baseline as baseline,
         case
             when not observed.is_separated then observed.win_rate_vs_baseline
         end as win_rate_vs_baseline,
-        case
-            when not observed.is_separated then bootstrap_intervals.win_rate_ci_low
-        end as win_rate_ci_low,
-        case
-            when not observed.is_separated then bootstrap_intervals.win_rate_ci_high
-        end as win_rate_ci_high,
+        null::double as win_rate_ci_low,
+        null::double as win_rate_ci_high,
         verdict_counts.n_verdicts,
         verdict_counts.win_rate,
         verdict_counts.n_vs_baseline,
@@ -177,19 +132,37 @@ final as (
                     'the fit was still moving at its last step: the Elo is where it stopped, '
                     || 'not an estimate'
         end as elo_note,
+        ties.tie_model,
+        ties.tie_parameter,
+        ties.tie_parameter_ci_low,
+        ties.tie_parameter_ci_high,
+        fragility.n_to_flip_next,
+        fragility.is_flip_count_exact,
         scoring.pairwise_strong_weight as strong_weight,
         scoring.bootstrap_n,
-        coalesce(bootstrap_intervals.n_replicates, 0) as n_replicates,
+        coalesce(elo_intervals.n_replicates, 0) as n_replicates,
         expansion.n_questions,
+        {{ arena_few_questions_n() }} as min_questions,
+        expansion.n_questions < {{ arena_few_questions_n() }} as is_few_questions,
         expansion.arm_factor as interval_expansion
     from observed_fits as observed
     cross join scoring
     cross join expansion
-    left join bootstrap_intervals
-        on observed.player = bootstrap_intervals.player
+    cross join ties
+    left join elo_intervals
+        on observed.player = elo_intervals.player
     left join verdict_counts
         on observed.player = verdict_counts.player
-    order by observed.rank asc, observed.player asc
+    left join separation as bounds
+        on observed.player = bounds.player
+    left join fragility
+        on observed.player = fragility.player
 )
 
-select * from final
+select
+    * replace (
+        1 / (1 + 10 ^ ((1000 - elo_ci_low) / 400)) as win_rate_ci_low,
+        1 / (1 + 10 ^ ((1000 - elo_ci_high) / 400)) as win_rate_ci_high
+    )
+from final
+order by rank asc, player asc

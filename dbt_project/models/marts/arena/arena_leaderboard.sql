@@ -16,6 +16,10 @@ expansion as (
     select * from {{ ref('int_arena_interval_expansion') }}
 ),
 
+fragility as (
+    select * from {{ ref('int_arena_leaderboard_fragility') }}
+),
+
 -- Percentile intervals: linear interpolation between order statistics for the score,
 -- the nearest order statistic for the (integer) rank.
 percentiles as (
@@ -57,6 +61,7 @@ final as (
         bootstrap_intervals.ci_high,
         bootstrap_intervals.rank_ci_low,
         bootstrap_intervals.rank_ci_high,
+        fragility.n_to_flip_next,
         player_scores.n_answers,
         player_scores.n_answers_invalid,
         player_scores.n_answers_unjudged,
@@ -69,12 +74,17 @@ final as (
         scoring.bootstrap_n,
         scoring.bootstrap_seed,
         expansion.arm_factor as interval_expansion,
+        expansion.n_kept as n_questions,
+        {{ arena_few_questions_n() }} as min_questions,
+        expansion.n_kept < {{ arena_few_questions_n() }} as is_few_questions,
         coalesce(bootstrap_intervals.n_replicates, 0) as n_replicates
     from player_scores
     cross join scoring
     cross join expansion
     left join bootstrap_intervals
         on player_scores.player = bootstrap_intervals.player
+    left join fragility
+        on player_scores.player = fragility.player
     order by player_scores.rank asc nulls last, player_scores.player asc
 )
 

@@ -31,7 +31,8 @@ scoring_settings as (
         (scoring ->> '$.diversity.near_duplicate')::double as diversity_near_duplicate,
         (scoring ->> '$.diversity.weight')::double as diversity_weight,
         (scoring ->> '$.pairwise.strong_weight')::integer as pairwise_strong_weight,
-        scoring ->> '$.pairwise.baseline' as pairwise_baseline
+        scoring ->> '$.pairwise.baseline' as pairwise_baseline,
+        coalesce(scoring ->> '$.pairwise.tie_model', 'half') as pairwise_tie_model
     from manifest
 )
 

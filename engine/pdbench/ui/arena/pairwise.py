@@ -13,7 +13,9 @@ import pandas as pd
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
+from pdbench.arena.fragility_text import tie_model_text
 from pdbench.arena.marts import ArenaMart
+from pdbench.arena.pairwise_summary import ESTIMATE_NOTE_COLUMNS, estimate_notes
 from pdbench.column_labels import format_cell
 from pdbench.model_text import escaped
 from pdbench.ui import run_reader
@@ -74,11 +76,31 @@ def _in_points(rows: pd.DataFrame, *columns: str) -> pd.DataFrame:
     return rows.assign(**{column: rows[column] * 100 for column in columns})
 
 
+def _ties(board: pd.DataFrame) -> str:
+    row = {
+        name: (None if pd.isna(board[name].iloc[0]) else board[name].iloc[0])
+        for name in ("tie_model", "tie_parameter", "tie_parameter_ci_low", "tie_parameter_ci_high")
+    }
+    return tie_model_text(*row.values())
+
+
 def _anchor(board: pd.DataFrame) -> str:
     baseline = board["baseline"].dropna()
     if baseline.empty:
         return "the geometric mean of the strengths at 1000"
     return f"{escaped(baseline.iloc[0])} at 1000"
+
+
+def _estimate_captions(board: pd.DataFrame) -> None:
+    """A sentence per player without a finite Elo (won or lost every verdict), with its
+    one-sided bound, and one when the fit had not converged."""
+    rows = [
+        {name: (None if pd.isna(value) else value) for name, value in row.items()}
+        for row in board[list(ESTIMATE_NOTE_COLUMNS)].to_dict("records")
+    ]
+    separated, convergence = estimate_notes(rows)
+    for text in [*separated, *convergence]:
+        st.caption(escaped(text))
 
 
 def bradley_terry_section(run_dir: Path) -> None:
@@ -108,6 +130,7 @@ def bradley_terry_section(run_dir: Path) -> None:
             "ci_high": points_column("score 95% high"),
         }
     show_table(table, column_config=config)
+    _estimate_captions(board)
     agreement = run_reader.mart(run_dir, ArenaMart.SCORE_AGREEMENT)
     if not agreement.empty and int(agreement["n_players"].iloc[0]) >= 2:
         row = agreement.iloc[0]
@@ -128,7 +151,7 @@ def page_pairwise(run_dir: Path) -> None:
     st.caption(
         f"Players ranked by Bradley-Terry strength ({_anchor(board)}), fitted to the blind "
         "verdicts on pairs holding none of the judge's answers; a strong verdict counts "
-        f"{int(board['strong_weight'].iloc[0])} wins, a tie half a win to each side."
+        f"{int(board['strong_weight'].iloc[0])} wins, {escaped(_ties(board))}."
     )
     show_table(
         board[BRADLEY_TERRY_COLUMNS],
@@ -142,6 +165,7 @@ def page_pairwise(run_dir: Path) -> None:
             "n_verdicts": st.column_config.NumberColumn("scored verdicts"),
         },
     )
+    _estimate_captions(board)
     _position(run_dir)
     _self_bias(run_dir)
     _name_bias(run_dir)
