@@ -1,6 +1,6 @@
 {#- What each agent chose in each context it met: the previous round as it saw it (own
     executed action first; FIRST in round 1) and whether its opponent had defected in any
-    earlier round (what GRIM remembers). The choice is the intended action, before noise;
+    earlier round (what GRIM remembers: opponent_has_defected of int_pd_agent_rounds). The choice is the intended action, before noise;
     a round whose reply stayed invalid was played by the fallback, not chosen, and is left
     out (it still makes the context of the next round). -#}
 {{ config(materialized='table') }}
@@ -10,19 +10,6 @@ with
 agent_rounds as (
     select * from {{ ref('int_pd_agent_rounds') }}
     where match_status = 'ok'
-),
-
--- the round of the opponent's first defection in each match, grouped rather than a window
--- over the rounds in order: the previous round is already a column of the rounds, and a
--- window would sort every round of the run once more
-opponent_first_defections as (
-    select
-        match_id,
-        side,
-        min(round_index) filter (where opponent_action = 'D')
-            as opponent_first_defection_round
-    from agent_rounds
-    group by match_id, side
 ),
 
 with_context as (
@@ -36,15 +23,8 @@ with_context as (
         coalesce(
             agent_rounds.previous_action || agent_rounds.opponent_previous_action, 'FIRST'
         ) as previous_round,
-        coalesce(
-            opponent_first_defections.opponent_first_defection_round < agent_rounds.round_index,
-            false
-        ) as opponent_has_defected
+        agent_rounds.opponent_has_defected
     from agent_rounds
-    inner join opponent_first_defections
-        on
-            agent_rounds.match_id = opponent_first_defections.match_id
-            and agent_rounds.side = opponent_first_defections.side
 ),
 
 context_counts as (
