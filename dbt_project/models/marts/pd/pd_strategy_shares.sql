@@ -54,9 +54,13 @@ agent_counts as (
 group_intervals as (
     select
         *,
-        -- a singular information (strategies the data barely tells apart) leaves no interval
-        case when isfinite(share_variance) and share_variance > 0 then sqrt(share_variance) end
-            as share_se,
+        -- a singular information (strategies the data barely tells apart) leaves no standard
+        -- error, nor does a nearly singular one, whose standard error of 1 or more (and its
+        -- digits, the noise of the inversion) says no more than the interval [0, 1]
+        case
+            when isfinite(share_variance) and share_variance > 0 and share_variance < 1
+                then sqrt(share_variance)
+        end as share_se,
         count(*) filter (where is_active) over agent as n_active,
         max(share_bound) over agent as largest_bound,
         case
