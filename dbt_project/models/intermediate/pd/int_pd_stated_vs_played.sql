@@ -57,6 +57,14 @@ played as (
     group by match_id, side, state
 ),
 
+-- one row per statement and state: the table's five columns unpivoted, each named by its
+-- state (first_p: 'first', cc_p: 'cc', ...)
+stated_columns as (
+    unpivot statements
+    on first_p, cc_p, cd_p, dc_p, dd_p
+    into name stated_column value stated_p
+),
+
 stated as (
     select
         match_id,
@@ -64,54 +72,10 @@ stated as (
         replicate,
         side,
         agent_name,
-        'first' as state,
-        first_p as stated_p,
+        replace(stated_column, '_p', '') as state,
+        stated_p,
         stated_points_per_round
-    from statements
-    union all
-    select
-        match_id,
-        condition,
-        replicate,
-        side,
-        agent_name,
-        'cc' as state,
-        cc_p as stated_p,
-        stated_points_per_round
-    from statements
-    union all
-    select
-        match_id,
-        condition,
-        replicate,
-        side,
-        agent_name,
-        'cd' as state,
-        cd_p as stated_p,
-        stated_points_per_round
-    from statements
-    union all
-    select
-        match_id,
-        condition,
-        replicate,
-        side,
-        agent_name,
-        'dc' as state,
-        dc_p as stated_p,
-        stated_points_per_round
-    from statements
-    union all
-    select
-        match_id,
-        condition,
-        replicate,
-        side,
-        agent_name,
-        'dd' as state,
-        dd_p as stated_p,
-        stated_points_per_round
-    from statements
+    from stated_columns
 ),
 
 compared as (
