@@ -177,7 +177,7 @@ class LLMAgent:
                 request, context=context, attempt=attempt, classify=self._classify_statement
             )
             replies.append(reply)
-            table = None if reply.truncated else parse_statement(reply.text).value
+            table = self.read_statement(reply).value
             if table is not None:
                 break
             request = replace(request, prompt=strategy_correction_prompt(prompt))
@@ -190,8 +190,12 @@ class LLMAgent:
         )
 
     @staticmethod
-    def _classify_statement(reply: Reply) -> Verdict:
-        found = parse_statement(reply.text) if not reply.truncated else parse_statement("")
+    def read_statement(reply: Reply) -> Extraction[StatedStrategy]:
+        """The table in ``reply``; none in a reply cut at the token limit, as for a move."""
+        return INVALID if reply.truncated else parse_statement(reply.text)
+
+    def _classify_statement(self, reply: Reply) -> Verdict:
+        found = self.read_statement(reply)
         return ("ok" if found.valid else "invalid"), found.rule
 
     def _decision(self, *, valid: bool, round_prompt: str, replies: list[Reply]) -> Decision:
