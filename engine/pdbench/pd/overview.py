@@ -23,6 +23,7 @@ from pdbench.pd.detectable import detectable_text
 from pdbench.pd.marts import PDMart
 from pdbench.pd.metrics import pd_metrics
 from pdbench.pd.overview_standings import standings
+from pdbench.pd.report_strategies import STATED_COLUMNS
 from pdbench.pd.validity import (
     MOSTLY_FALLBACK_SHARE,
     FallbackCount,
@@ -356,26 +357,13 @@ def _validity(
     ]
 
 
-_STATED_COLUMNS = (
-    "agent_name",
-    "condition",
-    "state",
-    "stated_p",
-    "played_p",
-    "difference",
-    "ci_low",
-    "ci_high",
-    "is_inconsistent",
-)
-
-
 def _stated(run_dir: Path) -> list[Finding]:
     """Whether the agents asked for their strategy play as they state it: each one that
     does not, with the states where the interval excludes 0 (the first one's numbers); the
     others in one clause. None in a run where no agent was asked."""
     rows = read_rows(
         run_dir / PDMart.STATED_VS_PLAYED,
-        _STATED_COLUMNS,
+        STATED_COLUMNS,
         where="agent_name is not null",
         order_by="agent_name, condition, state",
     )

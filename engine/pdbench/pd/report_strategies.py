@@ -12,7 +12,7 @@ from pdbench.findings import bracket_text, read_rows
 from pdbench.pd.marts import PDMart
 from pdbench.report_svg import Section, table_html, table_section
 
-__all__ = ["strategy_sections"]
+__all__ = ["STATED_COLUMNS", "strategy_sections"]
 
 
 def _strategy_shares(run_dir: Path) -> Section | None:
@@ -59,7 +59,7 @@ def _strategy_shares(run_dir: Path) -> Section | None:
     )
 
 
-_STATED_COLUMNS = (
+STATED_COLUMNS = (
     "agent_name",
     "condition",
     "state",
@@ -71,6 +71,8 @@ _STATED_COLUMNS = (
     "is_inconsistent",
     "n_matches",
 )
+"""The columns of ``stated_vs_played.parquet`` the report's table and the overview's sentence
+read."""
 
 
 def _stated_vs_played(run_dir: Path) -> Section | None:
@@ -84,10 +86,10 @@ def _stated_vs_played(run_dir: Path) -> Section | None:
         "in that state in which they cooperated. The difference (stated minus played) has a "
         "95% t interval over the matches, exact when it is the same in every match; "
         "'says one thing and plays another' where the interval excludes 0.",
-        _STATED_COLUMNS,
+        STATED_COLUMNS,
         read_rows(
             run_dir / PDMart.STATED_VS_PLAYED,
-            _STATED_COLUMNS,
+            STATED_COLUMNS,
             where="agent_name is not null",
             order_by="agent_name, condition, state",
         ),
