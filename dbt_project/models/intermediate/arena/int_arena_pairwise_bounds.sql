@@ -5,8 +5,9 @@ with fits as (
     where replicate = 0
 ),
 
-outcomes as (
-    select * from {{ ref('int_arena_pairwise_outcomes') }}
+-- each scored verdict from both of its sides
+sides as (
+    select * from {{ ref('int_arena_pairwise_sides') }}
 ),
 
 scoring as (
@@ -51,17 +52,10 @@ flagged as (
 
 scored_sides as (
     select
-        first_player as player,
-        second_player as opponent,
-        first_score as score
-    from outcomes
-    where is_scored
-    union all
-    select
-        second_player as player,
-        first_player as opponent,
-        1 - first_score as score
-    from outcomes
+        player,
+        opponent,
+        score
+    from sides
     where is_scored
 ),
 

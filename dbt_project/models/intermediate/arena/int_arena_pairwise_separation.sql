@@ -12,8 +12,9 @@
 
 with recursive
 
-outcomes as (
-    select * from {{ ref('int_arena_pairwise_outcomes') }}
+-- each scored verdict from both of its sides
+sides as (
+    select * from {{ ref('int_arena_pairwise_sides') }}
 ),
 
 scoring as (
@@ -22,17 +23,10 @@ scoring as (
 
 scored_sides as (
     select
-        first_player as player,
-        second_player as opponent,
-        first_score as score
-    from outcomes
-    where is_scored
-    union all
-    select
-        second_player as player,
-        first_player as opponent,
-        1 - first_score as score
-    from outcomes
+        player,
+        opponent,
+        score
+    from sides
     where is_scored
 ),
 
