@@ -16,7 +16,7 @@ import duckdb
 import pandas as pd
 import pytest
 from pdbench.arena.marts import ArenaMart
-from pdbench.column_labels import format_cell
+from pdbench.column_labels import format_cell, label
 from pdbench.findings import bracket_text
 from pdbench.model_text import escaped
 from pdbench.pd.marts import PDMart
@@ -673,6 +673,10 @@ def test_diversity_page_is_the_diversity_mart_recounted_from_the_embeddings(
     _set(at, at.radio(key="arena_page"), "Diversity")
     table = at.dataframe[0].value
     assert table.columns.tolist() == arena_diversity.DIVERSITY_COLUMNS
+    headers = json.loads(at.dataframe[0].proto.columns)
+    assert {column: headers[column]["label"] for column in table.columns} == {
+        column: label(column) for column in table.columns
+    }
     # 1 - the mean cosine of each player's own question pairs, from the raw vectors
     raw = _rows(
         "with q as (select player, item_id, vector::double[] as v "

@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import streamlit as st
-from streamlit.elements.lib.column_types import ColumnConfig
 
 from pdbench.arena.marts import ArenaMart
 from pdbench.ui import run_reader
@@ -44,10 +43,6 @@ NEAR_DUPLICATE_COLUMNS = [
 """The near-duplicate pairs: columns of ``near_duplicates.parquet``, most similar first."""
 
 
-def _number(title: str) -> ColumnConfig:
-    return st.column_config.NumberColumn(title, format="%.3f")
-
-
 def page_diversity(run_dir: Path) -> None:
     """The per-player diversity table and the near-duplicate pairs."""
     rows = run_reader.mart(run_dir, ArenaMart.DIVERSITY)
@@ -64,22 +59,9 @@ def page_diversity(run_dir: Path) -> None:
         "score + weight × the standardised diversity score, shown next to the plain score "
         f"and rank, which it never replaces. Near duplicates: cosine ≥ {near:g}."
     )
-    show_table(
-        rows[DIVERSITY_COLUMNS],
-        column_config={
-            "diversity_score": _number("diversity score"),
-            "question_diversity": _number("question diversity"),
-            "novelty": _number("novelty"),
-            "answer_originality": _number("answer originality"),
-            "n_near_duplicate_pairs": st.column_config.NumberColumn("own near duplicates"),
-            "n_cross_near_duplicates": st.column_config.NumberColumn("near others'"),
-            "score": _number("score"),
-            "score_with_bonus": _number("score with bonus"),
-            "diversity_z": _number("z"),
-        },
-    )
+    show_table(rows[DIVERSITY_COLUMNS])
     pairs = run_reader.mart(run_dir, ArenaMart.NEAR_DUPLICATES)
     st.subheader("Near-duplicate questions")
     if nothing_to_show(pairs, f"No pair of questions at cosine similarity ≥ {near:g}."):
         return
-    show_table(pairs[NEAR_DUPLICATE_COLUMNS], column_config={"similarity": _number("similarity")})
+    show_table(pairs[NEAR_DUPLICATE_COLUMNS])
