@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from pdbench.dbt_project import DBT_PROJECT_DIR
 from pdbench.metric_catalogue import MetricCatalogue, all_catalogues
-from pdbench.number_text import p_value_text, share_text
+from pdbench.number_text import p_value_text, points_text, share_text
 
 __all__ = [
     "MISSING",
@@ -37,7 +37,9 @@ __all__ = [
 
 MISSING = "—"
 LABELS_FILE = DBT_PROJECT_DIR / "seeds" / "column_labels.csv"
-Format = Literal["percent", "number", "pvalue", "count", "round", "flag", "usd", "seconds", "text"]
+Format = Literal[
+    "percent", "pp", "number", "pvalue", "count", "round", "flag", "usd", "seconds", "text"
+]
 
 
 class ColumnLabel(BaseModel):
@@ -168,8 +170,9 @@ def number_spec(column: str, *, signed: bool = False) -> str:
 def format_cell(column: str, value: object, *, per_agent: bool = False) -> str:
     """``value`` of ``column`` as a person reads it: a share in percent (one decimal, more for
     a share that is not 0 or 1 but would read so: :func:`~pdbench.number_text.share_text`), a
-    number with its decimals, a p-value with three (``< 0.001`` below), a count whole, a mean
-    round whole or with one decimal, a flag yes/no, money in USD; ``—`` when missing."""
+    difference of two shares in signed percentage points, a number with its decimals, a
+    p-value with three (``< 0.001`` below), a count whole, a mean round whole or with one
+    decimal, a flag yes/no, money in USD; ``—`` when missing."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return MISSING
     found = label_catalogue().get(column, per_agent=per_agent)
@@ -180,6 +183,8 @@ def format_cell(column: str, value: object, *, per_agent: bool = False) -> str:
         return p_value_text(float(value))  # type: ignore[arg-type]
     if kind == "number":
         return f"{float(value):.{found.decimals if found else 3}f}"  # type: ignore[arg-type]
+    if kind == "pp":
+        return points_text(float(value), found.decimals if found else 1)  # type: ignore[arg-type]
     if kind == "count":
         return f"{int(value):d}"  # type: ignore[call-overload]
     if kind == "round":

@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 SIDES = ("a", "b")
-Format = Literal["percent", "number", "pvalue", "count", "round", "flag", "seconds", "usd"]
+Format = Literal["percent", "pp", "number", "pvalue", "count", "round", "flag", "seconds", "usd"]
 Interval = Literal["t", "wilson", "welch", "agresti_caffo", "fisher_z", "bootstrap", "none"]
 INTERVAL_METHODS: dict[str, str] = {
     "t": "Student's t",

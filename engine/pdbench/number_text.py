@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from numbers import Integral
 
-__all__ = ["P_FLOOR", "p_value_text", "plural", "share_text"]
+__all__ = ["P_FLOOR", "p_value_text", "plural", "points_text", "share_text"]
 
 P_FLOOR = 0.001
 """A p-value below this is written ``< 0.001``: the tests behind it are not that exact."""
@@ -39,6 +39,15 @@ def share_text(value: float) -> str:
     if near_one:
         return f"{100 - float(digits):.{len(digits) - 2}f}%"
     return f"-{digits}%" if value < 0 else f"{digits}%"
+
+
+def points_text(difference: float, decimals: int = 1) -> str:
+    """A difference of two shares (-1..1) in signed percentage points: ``+12.5 pp``; one that
+    rounds to zero is ``0.0 pp``, never ``-0.0 pp``."""
+    text = f"{100 * difference:+.{decimals}f}"
+    if float(text) == 0:
+        text = text[1:]
+    return f"{text} pp"
 
 
 def p_value_text(p: float) -> str:

@@ -8,6 +8,7 @@ import csv
 from pathlib import Path
 
 import pytest
+from pdbench.arena.pairwise_summary import elo_bound_text
 from pdbench.column_labels import (
     LABELS_FILE,
     format_cell,
@@ -111,3 +112,19 @@ def test_a_hidden_column_may_not_be_labelled_by_a_catalogue(tmp_path: Path):
     )
     assert found.columns["tens_ci_low"].label == "share of 10s, 95% low"
     assert "share_of_tens_ci_low" not in found.columns
+
+
+def test_a_difference_of_shares_reads_in_signed_percentage_points():
+    # self_bias 0.125 - 0.5 = -0.375 of the verdicts: -37.5 percentage points
+    assert format_cell("self_bias", 0.125 - 0.5) == "-37.5 pp"
+    assert format_cell("name_bias_ci_high", 0.0625) == "+6.2 pp"
+    assert format_cell("self_bias", -0.0004) == "0.0 pp"
+    assert format_cell("self_bias", None) == "—"
+
+
+def test_elo_points_are_whole_wherever_they_are_written():
+    assert format_cell("elo", 1043.6) == "1044"
+    assert format_cell("elo_ci_low", 987.2) == "987"
+    assert elo_bound_text(1487.6, None) == "Elo above 1488"
+    assert elo_bound_text(None, 511.4) == "Elo below 511"
+    assert elo_bound_text(900.0, 1100.0) is None

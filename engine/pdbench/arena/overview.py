@@ -15,7 +15,7 @@ from typing import Any
 from pdbench.arena.few_questions import few_questions_findings
 from pdbench.arena.fragility_text import leaderboard_fragility, pairwise_fragility
 from pdbench.arena.marts import ArenaMart, SeriesMart
-from pdbench.arena.pairwise_summary import ESTIMATE_NOTE_COLUMNS, estimate_notes
+from pdbench.arena.pairwise_summary import ESTIMATE_NOTE_COLUMNS, elo_text, estimate_notes
 from pdbench.column_labels import MISSING
 from pdbench.findings import Finding, interval_text, read_rows, value_text
 from pdbench.number_text import plural
@@ -113,14 +113,13 @@ def _unsettled(ranked: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list
 
 
 def _elo_text(row: dict[str, Any]) -> str:
-    """``1150 Elo (95% interval 1100 to 1200)``: Elo points are whole."""
+    """``1150 Elo (95% interval 1100 to 1200)``, in the catalogue's whole Elo points."""
     if row["elo"] is None:
         return f"{MISSING} Elo"
     if row["elo_ci_low"] is None or row["elo_ci_high"] is None:
-        return f"{row['elo']:.0f} Elo (no interval)"
-    return (
-        f"{row['elo']:.0f} Elo (95% interval {row['elo_ci_low']:.0f} to {row['elo_ci_high']:.0f})"
-    )
+        return f"{elo_text(row['elo'])} Elo (no interval)"
+    low, high = elo_text(row["elo_ci_low"]), elo_text(row["elo_ci_high"])
+    return f"{elo_text(row['elo'])} Elo (95% interval {low} to {high})"
 
 
 def _bradley_terry_top(

@@ -12,7 +12,13 @@ from pdbench.arena.marts import ArenaMart
 from pdbench.column_labels import number_spec
 from pdbench.tables import aligned, built_mart_rows, mart_rows
 
-__all__ = ["ESTIMATE_NOTE_COLUMNS", "bradley_terry_lines", "elo_bound_text", "estimate_notes"]
+__all__ = [
+    "ESTIMATE_NOTE_COLUMNS",
+    "bradley_terry_lines",
+    "elo_bound_text",
+    "elo_text",
+    "estimate_notes",
+]
 
 
 ESTIMATE_NOTE_COLUMNS = (
@@ -27,12 +33,19 @@ ESTIMATE_NOTE_COLUMNS = (
 """The columns of ``bradley_terry.parquet`` that :func:`estimate_notes` reads."""
 
 
+def elo_text(elo: float) -> str:
+    """Elo points as the label catalogue writes them (whole points)."""
+    return format(elo, number_spec("elo"))
+
+
 def elo_bound_text(low: float | None, high: float | None) -> str | None:
     """The one-sided interval of a separated player in words (``Elo above 1488``), or None
     when it has neither end (or both: then it is an interval, not a bound)."""
-    if (low is None) == (high is None):
-        return None
-    return f"Elo above {low:.0f}" if low is not None else f"Elo below {high:.0f}"
+    if low is not None and high is None:
+        return f"Elo above {elo_text(low)}"
+    if high is not None and low is None:
+        return f"Elo below {elo_text(high)}"
+    return None
 
 
 def _separated_note(row: Mapping[str, Any]) -> str:
@@ -95,7 +108,7 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
         line = [
             str(rank),
             str(player),
-            "-" if elo is None else f"{elo:.0f}",
+            "-" if elo is None else elo_text(elo),
             _interval_cell(low, high),
             "-" if rank_low is None else f"{rank_low}-{rank_high}",
             "-" if win_rate is None else f"{100 * win_rate:.1f}%",
@@ -124,10 +137,10 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
 def _interval_cell(low: float | None, high: float | None) -> str:
     """``1100 .. 1200``; ``> 1488`` or ``< 512`` for a one-sided bound; ``-`` for none."""
     if low is not None and high is not None:
-        return f"{low:.0f} .. {high:.0f}"
+        return f"{elo_text(low)} .. {elo_text(high)}"
     if low is not None:
-        return f"> {low:.0f}"
-    return "-" if high is None else f"< {high:.0f}"
+        return f"> {elo_text(low)}"
+    return "-" if high is None else f"< {elo_text(high)}"
 
 
 def _absolute_scores(run_dir: Path, tables: dict[str, int]) -> dict[str, str]:

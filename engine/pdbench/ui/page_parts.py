@@ -22,7 +22,6 @@ __all__ = [
     "Tile",
     "chart_as_table",
     "chosen_columns",
-    "labelled_columns",
     "nothing_to_show",
     "points_column",
     "share_column",
@@ -87,34 +86,6 @@ def points_column(title: str, column: str = "score") -> ColumnConfig:
 def share_column(title: str) -> ColumnConfig:
     """A table column of a share (0..1), in percent."""
     return st.column_config.NumberColumn(title, format="percent")
-
-
-_NUMBER_FORMATS = {
-    "percent": "percent",
-    "pvalue": "%.3f",
-    "count": "%d",
-    "round": "%.1f",
-    "usd": "$%.4f",
-    "seconds": "%.2f s",
-}
-
-
-def labelled_columns(columns: list[str], *, per_agent: bool = False) -> dict[str, object]:
-    """The Streamlit column configs of a table of mart columns: each header the column's
-    human label, each number in its format (label catalogue). The data keep their names."""
-    config: dict[str, object] = {}
-    for column in columns:
-        found = label_catalogue().get(column, per_agent=per_agent)
-        if found is None:
-            continue
-        if found.format == "text":
-            config[column] = st.column_config.TextColumn(found.label)
-        elif found.format == "flag":
-            config[column] = st.column_config.CheckboxColumn(found.label)
-        else:
-            fmt = _NUMBER_FORMATS.get(found.format, f"%.{found.decimals}f")
-            config[column] = st.column_config.NumberColumn(found.label, format=fmt)
-    return config
 
 
 NAMED_VALUES = ("metric",)

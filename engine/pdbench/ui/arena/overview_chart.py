@@ -91,7 +91,6 @@ def _bradley_terry(board: pd.DataFrame) -> None:
     chart_as_table(
         board,
         ["rank", "player", "elo", "elo_ci_low", "elo_ci_high", "rank_ci_low", "rank_ci_high"],
-        formats={"elo": "{:.0f}", "elo_ci_low": "{:.0f}", "elo_ci_high": "{:.0f}"},
     )
 
 

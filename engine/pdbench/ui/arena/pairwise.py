@@ -11,7 +11,6 @@ from pathlib import Path
 import altair as alt
 import pandas as pd
 import streamlit as st
-from streamlit.elements.lib.column_types import ColumnConfig
 
 from pdbench.arena.fragility_text import tie_model_text
 from pdbench.arena.marts import ArenaMart
@@ -21,7 +20,7 @@ from pdbench.model_text import escaped
 from pdbench.ui import run_reader
 from pdbench.ui.chart_text import chart_alt, value_marks
 from pdbench.ui.effect_chart import effect_intervals
-from pdbench.ui.page_parts import nothing_to_show, points_column, share_column, show_table
+from pdbench.ui.page_parts import nothing_to_show, show_table
 
 __all__ = [
     "BRADLEY_TERRY_COLUMNS",
@@ -55,25 +54,6 @@ BRADLEY_TERRY_COLUMNS = [
     "n_verdicts",
 ]
 """The Bradley-Terry table: columns of ``bradley_terry.parquet``."""
-_ELO = {
-    "elo": "Elo points",
-    "elo_ci_low": "Elo 95% low",
-    "elo_ci_high": "Elo 95% high",
-}
-
-
-def _elo_column(title: str) -> ColumnConfig:
-    return st.column_config.NumberColumn(title, format="%.0f")
-
-
-def _percentage_points(title: str) -> ColumnConfig:
-    """A difference of two shares (-1..1), in percentage points."""
-    return st.column_config.NumberColumn(title, format="%+.1f pp")
-
-
-def _in_points(rows: pd.DataFrame, *columns: str) -> pd.DataFrame:
-    """``rows`` with each of ``columns`` (a difference of shares) times 100: percentage points."""
-    return rows.assign(**{column: rows[column] * 100 for column in columns})
 
 
 def _ties(board: pd.DataFrame) -> str:
@@ -117,19 +97,16 @@ def bradley_terry_section(run_dir: Path) -> None:
     )
     scores = run_reader.mart(run_dir, ArenaMart.LEADERBOARD)
     table = board[["rank", "player", "elo", "elo_ci_low", "elo_ci_high", "n_verdicts"]]
-    config = {
-        **{name: _elo_column(title) for name, title in _ELO.items()},
-        "n_verdicts": st.column_config.NumberColumn("scored verdicts"),
-    }
+    titles: dict[str, str] = {}
     if not scores.empty:
         absolute = scores[["player", "score", "ci_low", "ci_high"]]
         table = table.merge(absolute, on="player", how="left")
-        config |= {
-            "score": points_column("absolute score (points, 0-10)"),
-            "ci_low": points_column("score 95% low"),
-            "ci_high": points_column("score 95% high"),
+        titles = {
+            "score": "absolute score (points, 0-10)",
+            "ci_low": "absolute score, 95% low",
+            "ci_high": "absolute score, 95% high",
         }
-    show_table(table, column_config=config)
+    show_table(table, titles=titles)
     _estimate_captions(board)
     agreement = run_reader.mart(run_dir, ArenaMart.SCORE_AGREEMENT)
     if not agreement.empty and int(agreement["n_players"].iloc[0]) >= 2:
@@ -153,18 +130,7 @@ def page_pairwise(run_dir: Path) -> None:
         "verdicts on pairs holding none of the judge's answers; a strong verdict counts "
         f"{int(board['strong_weight'].iloc[0])} wins, {escaped(_ties(board))}."
     )
-    show_table(
-        board[BRADLEY_TERRY_COLUMNS],
-        column_config={
-            **{name: _elo_column(title) for name, title in _ELO.items()},
-            "rank_ci_low": st.column_config.NumberColumn("best rank (95%)"),
-            "rank_ci_high": st.column_config.NumberColumn("worst rank (95%)"),
-            "win_rate_vs_baseline": share_column("fitted win rate vs baseline"),
-            "win_rate_ci_low": share_column("win rate 95% low"),
-            "win_rate_ci_high": share_column("win rate 95% high"),
-            "n_verdicts": st.column_config.NumberColumn("scored verdicts"),
-        },
-    )
+    show_table(board[BRADLEY_TERRY_COLUMNS])
     _estimate_captions(board)
     _position(run_dir)
     _self_bias(run_dir)
@@ -181,20 +147,7 @@ def _position(run_dir: Path) -> None:
     rows = run_reader.mart(run_dir, ArenaMart.PAIRWISE_POSITION)
     if nothing_to_show(rows, "No verdict on a pair without the judge's own answer."):
         return
-    show_table(
-        rows.drop(columns=["is_all_judges"]),
-        column_config={
-            "n_verdicts": st.column_config.NumberColumn("verdicts"),
-            "first_win_rate": share_column("first shown wins"),
-            "first_win_rate_ci_low": share_column("95% low"),
-            "first_win_rate_ci_high": share_column("95% high"),
-            "n_swapped_pairs": st.column_config.NumberColumn("pairs asked in both orders"),
-            "n_flips": st.column_config.NumberColumn("flips"),
-            "flip_rate": share_column("flip rate"),
-            "flip_rate_ci_low": share_column("flip 95% low"),
-            "flip_rate_ci_high": share_column("flip 95% high"),
-        },
-    )
+    show_table(rows.drop(columns=["is_all_judges"]))
 
 
 def _self_bias(run_dir: Path) -> None:
@@ -208,14 +161,7 @@ def _self_bias(run_dir: Path) -> None:
     _bias_table(
         run_dir,
         ArenaMart.PAIRWISE_SELF_BIAS,
-        bias="self_bias",
         empty="No judge judged a pair holding its own answer.",
-        counts={
-            "n_self": st.column_config.NumberColumn("verdicts on own pairs"),
-            "self_win_rate": share_column("own answer wins"),
-            "n_peer": st.column_config.NumberColumn("other judges' verdicts"),
-            "peer_win_rate": share_column("wins from other judges"),
-        },
     )
 
 
@@ -229,41 +175,20 @@ def _name_bias(run_dir: Path) -> None:
     _bias_table(
         run_dir,
         ArenaMart.PAIRWISE_NAME_BIAS,
-        bias="name_bias",
         empty="No verdict was given with the authors' names shown.",
-        counts={
-            "player": "author",
-            "n_named": st.column_config.NumberColumn("verdicts with names"),
-            "named_win_rate": share_column("wins with names"),
-            "n_blind": st.column_config.NumberColumn("blind verdicts"),
-            "blind_win_rate": share_column("wins blind"),
-        },
+        titles={"player": "author"},
     )
 
 
 def _bias_table(
-    run_dir: Path,
-    mart: ArenaMart,
-    *,
-    bias: str,
-    empty: str,
-    counts: dict[str, str | ColumnConfig],
+    run_dir: Path, mart: ArenaMart, *, empty: str, titles: dict[str, str] | None = None
 ) -> None:
-    """The table of a bias arm: its ``counts`` columns, then ``bias`` and its 95% interval in
-    percentage points; ``empty`` says why there is none."""
+    """The table of a bias arm, each column as the label catalogue writes it (the bias and its
+    95% interval in percentage points); ``empty`` says why there is none."""
     rows = run_reader.mart(run_dir, mart)
     if nothing_to_show(rows, empty):
         return
-    interval = [bias, f"{bias}_ci_low", f"{bias}_ci_high"]
-    show_table(
-        _in_points(rows.drop(columns=["is_all_judges"]), *interval),
-        column_config={
-            **counts,
-            bias: _percentage_points(bias.replace("_", " ")),
-            f"{bias}_ci_low": _percentage_points("95% low"),
-            f"{bias}_ci_high": _percentage_points("95% high"),
-        },
-    )
+    show_table(rows.drop(columns=["is_all_judges"]), titles=titles)
 
 
 def score_arms_section(run_dir: Path) -> None:
