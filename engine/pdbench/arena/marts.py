@@ -54,6 +54,12 @@ class ArenaMart(MartFile):
     PAIRWISE_NAME_BIAS = "pairwise_name_bias.parquet", "judge", "is_all_judges desc, judge, player"
     SCORE_AGREEMENT = "score_agreement.parquet", "n_players", "n_players"
     SCORE_ARMS = "score_arms.parquet", "judge", "judge, arm"
+    JOINT_MODEL = (
+        "joint_model.parquet",
+        "effect_kind",
+        "judging, list_position(['quality', 'leniency', 'arm', 'style'], effect_kind), "
+        "joint_effect desc nulls last, effect_name",
+    )
 
 
 class SeriesMart(MartFile):
