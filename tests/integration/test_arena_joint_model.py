@@ -88,9 +88,9 @@ def test_equal_players_stay_equal_whatever_the_length_of_their_answers(effects):
 
 
 def test_what_the_data_cannot_give_has_no_value_and_says_why(effects):
-    named = effects[("arm", "named")]
+    named = effects[("named", "ash")]
     assert named["joint_effect"] is None and not named["is_estimable"]
-    assert named["joint_note"] == "no judgement in this arm"
+    assert named["joint_note"] == "the judge gave no judgement in this arm"
     bold = effects[("style", "bold")]
     assert bold["joint_effect"] is None and "no answer uses it" in bold["joint_note"]
     # 40 questions, each answered by the 4 players and judged by the 3 who did not write it

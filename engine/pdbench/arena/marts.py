@@ -57,7 +57,8 @@ class ArenaMart(MartFile):
     JOINT_MODEL = (
         "joint_model.parquet",
         "effect_kind",
-        "judging, list_position(['quality', 'leniency', 'arm', 'style'], effect_kind), "
+        "judging, list_position(['quality', 'leniency', 'named', 'fixed_order', 'style'], "
+        "effect_kind), "
         "joint_effect desc nulls last, effect_name",
     )
 

@@ -3,12 +3,13 @@
 -- The design of the joint model of absolute judging (docs/arena_ratings.md, "One model for
 -- the biases"): every valid judgement of a valid answer to a kept question, in every arm
 -- (plain, named, fixed_order), is one observation
---   score = question + quality(answerer) + leniency(judge) + arm + style . b + noise.
+--   score = question + quality(answerer) + leniency(judge) + arm(judge) + style . b + noise.
 -- One row per observation and parameter, the parameter's value in it:
 --   quality <player>: 1 for the player's answers; the first player by name is the reference,
 --     held at 0 (is_reference, never fitted);
 --   leniency <judge>: 1 for the judge's judgements; the first judge by name is the reference;
---   arm named / fixed_order: 1 for a judgement in that arm (plain is the reference);
+--   named <judge>, fixed_order <judge>: 1 for the judge's judgements in that arm (names shown;
+--     one fixed order), plain being the reference: each judge's own name and position bias;
 --   style length (words / 100), headers, list_items, bold, code_blocks: the answer's count;
 -- and the response, parameter_index 0, the score (0..10). The question effects are not
 -- parameters: every value, the score included, is taken minus its mean over the question's
@@ -68,10 +69,11 @@ parameters as (
         judge as effect_name
     from observations
     union all
-    select
-        'arm' as effect_kind,
-        arms.arm as effect_name
-    from (values ('named'), ('fixed_order')) as arms (arm)
+    select distinct
+        arms.arm as effect_kind,
+        observations.judge as effect_name
+    from observations
+    cross join (values ('named'), ('fixed_order')) as arms (arm)
     union all
     select
         'style' as effect_kind,
@@ -95,17 +97,21 @@ values_long as (
         observations.question_id,
         parameters.effect_kind,
         parameters.effect_name,
-        case parameters.effect_kind
-            when 'quality' then (observations.answerer = parameters.effect_name)::double
-            when 'leniency' then (observations.judge = parameters.effect_name)::double
-            when 'arm' then (observations.arm = parameters.effect_name)::double
-            else case parameters.effect_name
-                when 'length' then observations.n_words / 100
-                when 'headers' then observations.n_headers
-                when 'list_items' then observations.n_list_items
-                when 'bold' then observations.n_bold
-                else observations.n_code_blocks
-            end::double
+        case
+            when parameters.effect_kind = 'quality'
+                then (observations.answerer = parameters.effect_name)::double
+            when parameters.effect_kind = 'leniency'
+                then (observations.judge = parameters.effect_name)::double
+            when parameters.effect_kind in ('named', 'fixed_order')
+                then (
+                    observations.arm = parameters.effect_kind
+                    and observations.judge = parameters.effect_name
+                )::double
+            when parameters.effect_name = 'length' then observations.n_words / 100
+            when parameters.effect_name = 'headers' then observations.n_headers
+            when parameters.effect_name = 'list_items' then observations.n_list_items
+            when parameters.effect_name = 'bold' then observations.n_bold
+            else observations.n_code_blocks
         end as raw_value
     from observations
     cross join parameters
@@ -152,7 +158,9 @@ indexed as (
                 then row_number() over (
                     partition by is_varying and not is_reference and effect_kind <> 'score'
                     order by
-                        list_position(['quality', 'leniency', 'arm', 'style'], effect_kind),
+                        list_position(
+                            ['quality', 'leniency', 'named', 'fixed_order', 'style'], effect_kind
+                        ),
                         effect_name
                 )
         end as parameter_index

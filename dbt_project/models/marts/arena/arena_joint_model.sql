@@ -67,7 +67,8 @@ final as (
         case observed.effect_kind
             when 'quality' then 'points of 0..10 above the mean player'
             when 'leniency' then 'points of 0..10 above the mean judge'
-            when 'arm' then 'points of 0..10 over a plain judgement'
+            when 'named' then 'points of 0..10 the judge adds when the authors are named'
+            when 'fixed_order' then 'points of 0..10 the judge adds in one fixed order'
             else case observed.effect_name
                 when 'length' then 'points of 0..10 per 100 words'
                 when 'headers' then 'points of 0..10 per header'
@@ -78,8 +79,8 @@ final as (
         end as effect_unit,
         observed.is_estimable,
         case
-            when not observed.is_varying and observed.effect_kind = 'arm'
-                then 'no judgement in this arm'
+            when not observed.is_varying and observed.effect_kind in ('named', 'fixed_order')
+                then 'the judge gave no judgement in this arm'
             when not observed.is_varying and observed.effect_kind = 'style'
                 then 'the same in every answer to a question: no answer uses it, or all alike'
             when not observed.is_varying then 'no variation within a question'
@@ -100,6 +101,6 @@ final as (
 
 select * from final
 order by
-    list_position(['quality', 'leniency', 'arm', 'style'], effect_kind),
+    list_position(['quality', 'leniency', 'named', 'fixed_order', 'style'], effect_kind),
     joint_effect desc nulls last,
     effect_name asc
