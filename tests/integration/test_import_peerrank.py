@@ -64,3 +64,19 @@ def test_the_arms_mart_passes_its_unit_test_and_data_tests(run_dir: Path):
             unit_tests=True,
         )
     )
+
+
+def test_the_joint_model_gives_each_judge_its_planted_arm_effects(run_dir: Path):
+    """Every answer is judged in all three arms, so a judge's arm effect in the joint model is
+    its mean arm-minus-plain difference: beta-13b gives alpha-7b's answer 2 more with names
+    shown and gamma-70b's 0 (mean +1); gamma-70b gives both others' answers 1 less in a fixed
+    order (-1); every other arm effect is 0. The fixture plants no leniency and no noise."""
+    rows = duckdb.sql(
+        "select effect_kind, effect_name, joint_effect, joint_effect_ci_low, joint_effect_ci_high "
+        f"from '{run_dir / 'joint_model.parquet'}' where effect_kind in ('named', 'fixed_order')"
+    ).fetchall()
+    planted = {("named", "beta-13b"): 1.0, ("fixed_order", "gamma-70b"): -1.0}
+    assert len(rows) == 6
+    for kind, judge, effect, low, high in rows:
+        assert effect == pytest.approx(planted.get((kind, judge), 0.0), abs=1e-9), (kind, judge)
+        assert low <= effect <= high
