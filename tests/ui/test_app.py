@@ -884,3 +884,21 @@ def test_the_side_by_side_differences_are_drawn_one_chart_per_unit(
     assert sorted(panels) == sorted(expected)  # one chart per unit, each unit once
     charts = set(panels)
     assert {"share", "points"} <= set(charts)  # the demo compares rates and total payoffs
+
+
+def test_the_judges_page_shows_the_joint_model_and_what_it_could_not_give(
+    peerrank_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    at = _app(monkeypatch, "--run-dir", str(peerrank_run))
+    _set(at, at.radio(key="arena_page"), "Judges")
+    tables = [table.value for table in at.dataframe]
+    joint = next(table for table in tables if "effect_label" in table.columns)
+    # the fixture's planted arms: beta-13b +2 on one of its two other players (+1), gamma-70b
+    # -1 on both; 3 qualities + 3 leniencies + 6 arm effects, no style effect (every answer
+    # of the fixture is one length within its question, none uses markdown)
+    shown = dict(zip(joint["effect_label"], joint["joint_effect"], strict=True))
+    assert len(shown) == 12
+    assert shown["name bias of beta-13b"] == pytest.approx(1.0)
+    assert shown["position bias of gamma-70b"] == pytest.approx(-1.0)
+    captions = " ".join(caption.value for caption in at.caption)
+    assert escaped("answer length (the same in every answer to a question") in captions

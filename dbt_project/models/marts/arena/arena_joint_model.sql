@@ -57,6 +57,13 @@ final as (
         'absolute' as judging,
         observed.effect_kind,
         observed.effect_name,
+        case observed.effect_kind
+            when 'quality' then 'quality of ' || observed.effect_name
+            when 'leniency' then 'leniency of ' || observed.effect_name
+            when 'named' then 'name bias of ' || observed.effect_name
+            when 'fixed_order' then 'position bias of ' || observed.effect_name
+            else 'answer ' || replace(observed.effect_name, '_', ' ')
+        end as effect_label,
         round(observed.effect, 12) as joint_effect,
         round(
             observed.effect - expansion.arm_factor * (quantiles.effect_q975 - observed.effect), 12

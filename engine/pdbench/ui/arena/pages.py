@@ -25,6 +25,7 @@ from pdbench.ui.arena import budgets, charts, overview_chart, reader
 from pdbench.ui.arena.audience import audience_section
 from pdbench.ui.arena.calibration import page_calibration
 from pdbench.ui.arena.diversity import page_diversity
+from pdbench.ui.arena.joint_model import joint_model_section
 from pdbench.ui.arena.pairwise import bradley_terry_section, page_pairwise, score_arms_section
 from pdbench.ui.arena.tricks import page_tricks, trick_note
 from pdbench.ui.chart_text import chart_alt, value_marks
@@ -217,6 +218,7 @@ def _page_judges(run_dir: Path) -> None:
     st.header("Judges")
     _bias(run_dir)
     score_arms_section(run_dir)
+    joint_model_section(run_dir)
     st.subheader("Judge statistics")
     stats = run_reader.mart(run_dir, ArenaMart.JUDGE_STATS)
     st.caption(
