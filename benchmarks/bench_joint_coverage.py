@@ -81,7 +81,7 @@ def planted(kind: str, name: str) -> float | None:
     """The planted value of an effect of the design; None for one it does not plant."""
     if kind == "leniency":
         return LENIENCY[name] - sum(LENIENCY.values()) / len(LENIENCY)
-    if kind == "quality" or (kind, name) == ("style", "length"):
+    if kind == "quality" or (kind, name) == ("style", "answer_length"):
         return 0.0
     return None
 

@@ -84,7 +84,7 @@ def test_every_judge_leniency_is_found_against_the_mean_judge(effects):
 def test_equal_players_stay_equal_whatever_the_length_of_their_answers(effects):
     covered = [_covers(effects[("quality", player)], 0.0) for player in LENIENCY]
     assert sum(covered) >= 3, covered
-    assert _covers(effects[("style", "length")], 0.0)
+    assert _covers(effects[("style", "answer_length")], 0.0)
 
 
 def test_what_the_data_cannot_give_has_no_value_and_says_why(effects):

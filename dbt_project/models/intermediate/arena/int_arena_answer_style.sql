@@ -1,28 +1,45 @@
 {{ config(materialized='table') }}
 
--- The style of each valid, non-void answer as its judges saw it (shown_text): its words (runs
--- of non-space characters, as the mock's length_preference counts them) and its markdown,
--- counted per line: headers (a line opening with 1 to 6 # and a space), list items (a line
--- opening with -, * or + and a space, or a number, a dot and a space), bold spans (**...** or
--- __...__ on one line) and code blocks (pairs of lines opening with ```). The style
--- covariates of the joint model (int_arena_joint_design).
+-- The style of every answer as its judges saw it (shown_text), one row per answer and
+-- feature of the catalogue below: a pattern counted in the text, divided by its unit. Words
+-- are counted as Python's str.split counts them (runs of non-space), per 100 words; markdown
+-- elements as counts: headers (a line opening with 1-6 #), list items (a line opening with
+-- -, *, + or a number and . or ), then a space), bold spans (**x** or __x__) and code blocks
+-- (a line opening with ```, two per block). The style covariates of the joint model
+-- (int_arena_joint_design); an answer without text has no row.
 
 with answers as (
     select * from {{ ref('stg_arena_answers') }}
 ),
 
-styled as (
+features as (
+    select catalogue.* from (
+        values
+        (1, 'answer_length', 'answer length', 'per 100 words', '\S+', 100.0),
+        (2, 'headers', 'markdown headers', 'per header', '(?m)^[ \t]*#{1,6}[ \t]', 1.0),
+        (
+            3, 'list_items', 'markdown list items', 'per list item',
+            '(?m)^[ \t]*([-*+]|[0-9]+[.)])[ \t]', 1.0
+        ),
+        (4, 'bold', 'markdown bold spans', 'per bold span', '\*\*[^*\n]+\*\*|__[^_\n]+__', 1.0),
+        (5, 'code_blocks', 'markdown code blocks', 'per code block', '(?m)^[ \t]*```', 2.0)
+    ) as catalogue (feature_order, feature, feature_label, feature_unit, pattern, unit_size)
+),
+
+answer_values as (
     select
-        answer_id,
-        question_id,
-        answerer,
-        len(regexp_extract_all(shown_text, '\S+')) as n_words,
-        len(regexp_extract_all(shown_text, '(?m)^#{1,6}\s')) as n_headers,
-        len(regexp_extract_all(shown_text, '(?m)^[ \t]*(?:[-*+]|[0-9]+\.)[ \t]')) as n_list_items,
-        len(regexp_extract_all(shown_text, '\*\*[^*\n]+\*\*|__[^_\n]+__')) as n_bold,
-        len(regexp_extract_all(shown_text, '(?m)^```')) // 2 as n_code_blocks
+        answers.answer_id,
+        answers.question_id,
+        answers.answerer,
+        features.feature_order,
+        features.feature,
+        features.feature_label,
+        features.feature_unit,
+        len(regexp_extract_all(answers.shown_text, features.pattern)) / features.unit_size
+            as feature_value
     from answers
-    where is_valid and not is_void and shown_text is not null
+    cross join features
+    where answers.shown_text is not null
 )
 
-select * from styled
+select * from answer_values

@@ -10,7 +10,8 @@
 --   leniency <judge>: 1 for the judge's judgements; the first judge by name is the reference;
 --   named <judge>, fixed_order <judge>: 1 for the judge's judgements in that arm (names shown;
 --     one fixed order), plain being the reference: each judge's own name and position bias;
---   style length (words / 100), headers, list_items, bold, code_blocks: the answer's count;
+--   style <feature>: the answer's value of each feature of int_arena_answer_style
+--     (answer_length per 100 words, headers, list_items, bold, code_blocks);
 -- and the response, parameter_index 0, the score (0..10). The question effects are not
 -- parameters: every value, the score included, is taken minus its mean over the question's
 -- observations (the within transformation, which gives the same fit as a parameter per
@@ -20,6 +21,10 @@
 
 with judgments as (
     select * from {{ ref('stg_arena_judgment_arms') }}
+),
+
+answers as (
+    select * from {{ ref('stg_arena_answers') }}
 ),
 
 styles as (
@@ -33,22 +38,18 @@ questions as (
 observations as (
     select
         judgments.answer_id || '/' || judgments.judge || '/' || judgments.arm as observation_id,
+        judgments.answer_id,
         judgments.question_id,
         judgments.judge,
         judgments.arm,
         judgments.score,
-        styles.answerer,
-        styles.n_words,
-        styles.n_headers,
-        styles.n_list_items,
-        styles.n_bold,
-        styles.n_code_blocks
+        answers.answerer
     from judgments
-    inner join styles
-        on judgments.answer_id = styles.answer_id
+    inner join answers
+        on judgments.answer_id = answers.answer_id
     inner join questions
         on judgments.question_id = questions.question_id and questions.is_kept
-    where judgments.is_valid
+    where judgments.is_valid and answers.is_valid and not answers.is_void
 ),
 
 reference_names as (
@@ -75,12 +76,10 @@ parameters as (
     from observations
     cross join (values ('named'), ('fixed_order')) as arms (arm)
     union all
-    select
+    select distinct
         'style' as effect_kind,
-        features.feature as effect_name
-    from (
-        values ('length'), ('headers'), ('list_items'), ('bold'), ('code_blocks')
-    ) as features (feature)
+        feature as effect_name
+    from styles
 ),
 
 values_long as (
@@ -107,14 +106,15 @@ values_long as (
                     observations.arm = parameters.effect_kind
                     and observations.judge = parameters.effect_name
                 )::double
-            when parameters.effect_name = 'length' then observations.n_words / 100
-            when parameters.effect_name = 'headers' then observations.n_headers
-            when parameters.effect_name = 'list_items' then observations.n_list_items
-            when parameters.effect_name = 'bold' then observations.n_bold
-            else observations.n_code_blocks
+            else styles.feature_value
         end as raw_value
     from observations
     cross join parameters
+    left join styles
+        on
+            observations.answer_id = styles.answer_id
+            and parameters.effect_kind = 'style'
+            and parameters.effect_name = styles.feature
 ),
 
 centred as (

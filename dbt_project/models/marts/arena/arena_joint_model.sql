@@ -21,6 +21,18 @@ expansion as (
     select * from {{ ref('int_arena_interval_expansion') }}
 ),
 
+styles as (
+    select * from {{ ref('int_arena_answer_style') }}
+),
+
+feature_names as (
+    select distinct
+        feature,
+        feature_label,
+        feature_unit
+    from styles
+),
+
 observation_count as (
     select count(distinct observation_id) as n_judgments from design
 ),
@@ -62,7 +74,7 @@ final as (
             when 'leniency' then 'leniency of ' || observed.effect_name
             when 'named' then 'name bias of ' || observed.effect_name
             when 'fixed_order' then 'position bias of ' || observed.effect_name
-            else 'answer ' || replace(observed.effect_name, '_', ' ')
+            else feature_names.feature_label
         end as effect_label,
         round(observed.effect, 12) as joint_effect,
         round(
@@ -76,13 +88,7 @@ final as (
             when 'leniency' then 'points of 0..10 above the mean judge'
             when 'named' then 'points of 0..10 the judge adds when the authors are named'
             when 'fixed_order' then 'points of 0..10 the judge adds in one fixed order'
-            else case observed.effect_name
-                when 'length' then 'points of 0..10 per 100 words'
-                when 'headers' then 'points of 0..10 per header'
-                when 'list_items' then 'points of 0..10 per list item'
-                when 'bold' then 'points of 0..10 per bold span'
-                else 'points of 0..10 per code block'
-            end
+            else 'points of 0..10 ' || feature_names.feature_unit
         end as effect_unit,
         observed.is_estimable,
         case
@@ -99,6 +105,8 @@ final as (
     from centred as observed
     cross join expansion
     cross join observation_count
+    left join feature_names
+        on observed.effect_kind = 'style' and observed.effect_name = feature_names.feature
     left join bootstrap_quantiles as quantiles
         on
             observed.effect_kind = quantiles.effect_kind
