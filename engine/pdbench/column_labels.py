@@ -170,9 +170,10 @@ def number_spec(column: str, *, signed: bool = False) -> str:
 def format_cell(column: str, value: object, *, per_agent: bool = False) -> str:
     """``value`` of ``column`` as a person reads it: a share in percent (one decimal, more for
     a share that is not 0 or 1 but would read so: :func:`~pdbench.number_text.share_text`), a
-    difference of two shares in signed percentage points, a number with its decimals, a
-    p-value with three (``< 0.001`` below), a count whole, a mean round whole or with one
-    decimal, a flag yes/no, money in USD; ``—`` when missing."""
+    difference of two shares in signed percentage points, a number with its decimals (one
+    that rounds to zero without a minus sign), a p-value with three (``< 0.001`` below), a
+    count whole, a mean round whole or with one decimal, a flag yes/no, money in USD; ``—``
+    when missing."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return MISSING
     found = label_catalogue().get(column, per_agent=per_agent)
@@ -182,7 +183,8 @@ def format_cell(column: str, value: object, *, per_agent: bool = False) -> str:
     if kind == "pvalue":
         return p_value_text(float(value))  # type: ignore[arg-type]
     if kind == "number":
-        return f"{float(value):.{found.decimals if found else 3}f}"  # type: ignore[arg-type]
+        text = f"{float(value):.{found.decimals if found else 3}f}"  # type: ignore[arg-type]
+        return text.removeprefix("-") if float(text) == 0 else text
     if kind == "pp":
         return points_text(float(value), found.decimals if found else 1)  # type: ignore[arg-type]
     if kind == "count":

@@ -80,3 +80,17 @@ def test_the_joint_model_gives_each_judge_its_planted_arm_effects(run_dir: Path)
     for kind, judge, effect, low, high in rows:
         assert effect == pytest.approx(planted.get((kind, judge), 0.0), abs=1e-9), (kind, judge)
         assert low <= effect <= high
+
+
+def test_the_report_gives_the_joint_models_effects_with_their_intervals(
+    run_dir: Path, tmp_path: Path
+):
+    output = tmp_path / "report.html"
+    result = runner.invoke(cli.app, ["report", str(run_dir), "--output", str(output)])
+    assert result.exit_code == 0, result.output
+    page = output.read_text(encoding="utf-8")
+    section = page[page.index("One model for the biases") :]
+    assert "name bias of beta-13b, 1.000 points [1.000, 1.000]" in section
+    assert "position bias of gamma-70b, -1.000 points [-1.000, -1.000]" in section
+    assert "name bias of alpha-7b, 0.000 points [0.000, 0.000]" in section  # never -0.000
+    assert "No style effect" in section

@@ -128,3 +128,9 @@ def test_elo_points_are_whole_wherever_they_are_written():
     assert elo_bound_text(1487.6, None) == "Elo above 1488"
     assert elo_bound_text(None, 511.4) == "Elo below 511"
     assert elo_bound_text(900.0, 1100.0) is None
+
+
+def test_a_number_that_rounds_to_zero_has_no_minus_sign():
+    assert format_cell("joint_effect", -1e-13) == "0.000"
+    assert format_cell("joint_effect", -0.0004) == "0.000"
+    assert format_cell("joint_effect", -0.0006) == "-0.001"

@@ -151,6 +151,52 @@ def _flagged(run_dir: Path, manifest: dict[str, Any]) -> Section | None:
     )
 
 
+def _joint_model(run_dir: Path) -> Section | None:
+    """The joint model's effects in points (quality, leniency, each judge's arms) as a forest
+    plot, its style effects in the caption, each with its 95% interval; None without one."""
+    columns = ("effect_kind", "effect_label", "joint_effect", "joint_effect_ci_low",
+               "joint_effect_ci_high", "effect_unit")  # fmt: skip
+    rows = read_rows(
+        run_dir / ArenaMart.JOINT_MODEL,
+        columns,
+        where="effect_label is not null and is_estimable",
+        order_by="list_position(['quality', 'leniency', 'named', 'fixed_order', 'style'], "
+        "effect_kind), joint_effect desc, effect_label",
+    )
+    if not rows:
+        return None
+    styles = [row for row in rows if row["effect_kind"] == "style"]
+    points = [row for row in rows if row["effect_kind"] != "style"]
+    style_text = "; ".join(
+        f"{row['effect_label']} "
+        f"{_interval(row, 'joint_effect', 'joint_effect_', '')} {row['effect_unit']}"
+        for row in styles
+    )
+    return Section(
+        "One model for the biases",
+        "Every judgement fitted at once (least squares within questions): each player's "
+        "quality against the mean player, each judge's leniency against the mean judge and its "
+        "name and position bias over its plain scores, in points of 0 to 10, with 95% bootstrap "
+        "intervals over questions. "
+        + (f"Style: {style_text}." if styles else "No style effect: the answers do not vary."),
+        forest_plot(
+            [
+                ForestRow(
+                    label=row["effect_label"],
+                    value=row["joint_effect"],
+                    low=row["joint_effect_ci_low"],
+                    high=row["joint_effect_ci_high"],
+                    text=f"{_interval(row, 'joint_effect', 'joint_effect_', 'points')}",
+                    is_real=row["joint_effect_ci_low"] is not None,
+                )
+                for row in points
+            ],
+            title="effects of the joint model",
+            axis="points of 0 to 10",
+        ),
+    )
+
+
 def arena_sections(run_dir: Path) -> list[Section]:
     """The arena's sections of the report, in order: setup, results, methods."""
     from pdbench.overview import manifest_of
@@ -168,6 +214,7 @@ def arena_sections(run_dir: Path) -> list[Section]:
             run_dir / ArenaMart.BRADLEY_TERRY, _BRADLEY_TERRY, where="player is not null"
         ),
         _flagged(run_dir, manifest),
+        _joint_model(run_dir),
         methods_section(run_dir, manifest),
     ]
     return [section for section in sections if section is not None]
