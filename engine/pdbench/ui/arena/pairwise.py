@@ -26,6 +26,7 @@ from pdbench.ui.page_parts import nothing_to_show, points_column, share_column, 
 __all__ = [
     "BRADLEY_TERRY_COLUMNS",
     "SCORE_ARM_COLUMNS",
+    "STYLE_COLUMNS",
     "bradley_terry_section",
     "page_pairwise",
     "score_arms_section",
@@ -49,6 +50,11 @@ BRADLEY_TERRY_COLUMNS = [
     "elo_ci_high",
     "rank_ci_low",
     "rank_ci_high",
+    "elo_style_controlled",
+    "elo_style_controlled_ci_low",
+    "elo_style_controlled_ci_high",
+    "rank_style_controlled_ci_low",
+    "rank_style_controlled_ci_high",
     "win_rate_vs_baseline",
     "win_rate_ci_low",
     "win_rate_ci_high",
@@ -59,7 +65,22 @@ _ELO = {
     "elo": "Elo points",
     "elo_ci_low": "Elo 95% low",
     "elo_ci_high": "Elo 95% high",
+    "elo_style_controlled": "style-controlled Elo points",
+    "elo_style_controlled_ci_low": "style-controlled 95% low",
+    "elo_style_controlled_ci_high": "style-controlled 95% high",
 }
+
+STYLE_COLUMNS = [
+    "feature_label",
+    "coefficient",
+    "ci_low",
+    "ci_high",
+    "feature_unit",
+    "n_differing",
+    "n_verdicts",
+    "style_note",
+]
+"""The style table: columns of ``pairwise_style.parquet``."""
 
 
 def _elo_column(title: str) -> ColumnConfig:
@@ -159,6 +180,12 @@ def page_pairwise(run_dir: Path) -> None:
             **{name: _elo_column(title) for name, title in _ELO.items()},
             "rank_ci_low": st.column_config.NumberColumn("best rank (95%)"),
             "rank_ci_high": st.column_config.NumberColumn("worst rank (95%)"),
+            "rank_style_controlled_ci_low": st.column_config.NumberColumn(
+                "best style-controlled rank (95%)"
+            ),
+            "rank_style_controlled_ci_high": st.column_config.NumberColumn(
+                "worst style-controlled rank (95%)"
+            ),
             "win_rate_vs_baseline": share_column("fitted win rate vs baseline"),
             "win_rate_ci_low": share_column("win rate 95% low"),
             "win_rate_ci_high": share_column("win rate 95% high"),
@@ -166,9 +193,40 @@ def page_pairwise(run_dir: Path) -> None:
         },
     )
     _estimate_captions(board)
+    _style(run_dir)
     _position(run_dir)
     _self_bias(run_dir)
     _name_bias(run_dir)
+
+
+def _log_odds(title: str) -> ColumnConfig:
+    return st.column_config.NumberColumn(title, format="%+.3f")
+
+
+def _style(run_dir: Path) -> None:
+    st.subheader("Style control")
+    st.caption(
+        "How much an answer's style sways the judges, the players' strengths held: the "
+        "log-odds of preferring the first answer that one unit more of the feature (first "
+        "answer minus second) adds, 0 = no effect, with its 95% bootstrap interval over "
+        "questions. The style-controlled Elo above is the strength with these held."
+    )
+    rows = run_reader.mart(run_dir, ArenaMart.PAIRWISE_STYLE)
+    if nothing_to_show(rows, "No scored verdict to fit the style of."):
+        return
+    show_table(
+        rows[STYLE_COLUMNS],
+        column_config={
+            "feature_label": "feature",
+            "coefficient": _log_odds("log-odds per unit"),
+            "ci_low": _log_odds("95% low"),
+            "ci_high": _log_odds("95% high"),
+            "feature_unit": "unit",
+            "n_differing": st.column_config.NumberColumn("verdicts whose answers differ"),
+            "n_verdicts": st.column_config.NumberColumn("scored verdicts"),
+            "style_note": "why no coefficient",
+        },
+    )
 
 
 def _position(run_dir: Path) -> None:
