@@ -120,8 +120,8 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
         *aligned(table),
         *separated,
         *convergence,
-        *style_lines,
         *_agreement_line(run_dir, tables),
+        *style_lines,
     ]
 
 
