@@ -21,6 +21,10 @@ from pdbench.storage.schema import RunFiles, RunManifest
 
 STAMP = "2026-01-01T00:00:00Z"
 FIRST_SCORE = {"A>>B": 1.0, "A>B": 1.0, "A=B": 0.5, "B>A": 0.0, "B>>A": 0.0}
+STYLE_TEST_PARENTS = " +stg_arena_audience_votes +stg_arena_judgments"
+"""Models to add to a ``dbt build`` of a Bradley-Terry mart with its data tests: the mart
+reads the answers' texts (its style control), and dbt then also runs the data tests that
+join the answers to these two, which fail when they (and their parents) were not built."""
 
 
 def scoring(*, bootstrap_n: int = 200, seed: int = 11, baseline: str | None = None) -> dict:

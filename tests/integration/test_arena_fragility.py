@@ -12,7 +12,12 @@ import duckdb
 import pytest
 from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 
-from tests.integration.pairwise_runs import scoring, verdict, write_pairwise_run
+from tests.integration.pairwise_runs import (
+    STYLE_TEST_PARENTS,
+    scoring,
+    verdict,
+    write_pairwise_run,
+)
 
 # (winner, loser): how many blind verdicts say so; every player beat and lost to every other
 RECORD = {
@@ -73,7 +78,9 @@ def _verdicts(record: dict[tuple[str, str], int]) -> list:
 
 
 def _build(run_dir: Path) -> dict[str, dict]:
-    invoke_dbt(DbtRequest("build", run_dir=run_dir, select="+arena_bradley_terry"))
+    invoke_dbt(
+        DbtRequest("build", run_dir=run_dir, select="+arena_bradley_terry" + STYLE_TEST_PARENTS)
+    )
     table = duckdb.sql(f"select * from '{run_dir / 'bradley_terry.parquet'}' order by rank")
     return {row[0]: dict(zip(table.columns, row, strict=True)) for row in table.fetchall()}
 

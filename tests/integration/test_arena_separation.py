@@ -18,6 +18,8 @@ from pdbench.arena.summary import leaderboard_table
 from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from typer.testing import CliRunner
 
+from tests.integration.pairwise_runs import STYLE_TEST_PARENTS
+
 REPO = Path(__file__).resolve().parents[2]
 COUNCIL = REPO / "tests" / "data" / "lm_council" / "lmc_ei.jsonl"
 WINNER = "qwen1.5-72B-Chat"  # 63 scored verdicts in the file
@@ -47,7 +49,9 @@ def winner_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ["import", "lm-council", str(source), "--output-dir", str(run_dir), "--no-aggregate"],
     )
     assert result.exit_code == 0, result.output
-    invoke_dbt(DbtRequest("build", run_dir=run_dir, select="+arena_bradley_terry"))
+    invoke_dbt(
+        DbtRequest("build", run_dir=run_dir, select="+arena_bradley_terry" + STYLE_TEST_PARENTS)
+    )
     return run_dir
 
 

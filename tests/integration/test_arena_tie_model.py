@@ -14,6 +14,7 @@ from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 
 from tests.integration.pairwise_runs import (
     FIRST_SCORE,
+    STYLE_TEST_PARENTS,
     newton_fit,
     planted_verdicts,
     scoring,
@@ -60,7 +61,9 @@ def _davidson(verdicts: list) -> tuple[dict[str, float], float]:
 
 
 def _build(run_dir: Path) -> dict[str, dict]:
-    invoke_dbt(DbtRequest("build", run_dir=run_dir, select="+arena_bradley_terry"))
+    invoke_dbt(
+        DbtRequest("build", run_dir=run_dir, select="+arena_bradley_terry" + STYLE_TEST_PARENTS)
+    )
     table = duckdb.sql(f"select * from '{run_dir / 'bradley_terry.parquet'}'")
     return {row[0]: dict(zip(table.columns, row, strict=True)) for row in table.fetchall()}
 

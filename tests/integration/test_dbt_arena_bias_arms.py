@@ -10,7 +10,13 @@ import duckdb
 import pytest
 from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 
-from tests.integration.pairwise_runs import biased_verdicts, p_beats, scoring, write_pairwise_run
+from tests.integration.pairwise_runs import (
+    STYLE_TEST_PARENTS,
+    biased_verdicts,
+    p_beats,
+    scoring,
+    write_pairwise_run,
+)
 
 STRENGTHS = {"ann": 1.0, "bob": 0.5, "cal": 0.0, "dan": -0.5, "eli": -1.0}
 FIRST, SELF, FAVOUR = 0.3, 0.4, 0.5
@@ -39,7 +45,8 @@ def marts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict]]:
         DbtRequest(
             "build",
             run_dir=run_dir,
-            select=" ".join(f"+arena_{name}" for name in MARTS),  # with their unit tests
+            select=" ".join(f"+arena_{name}" for name in MARTS)  # with their unit tests
+            + STYLE_TEST_PARENTS,
             unit_tests=True,
         )
     )

@@ -11,6 +11,7 @@ import pytest
 from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 
 from tests.integration.pairwise_runs import (
+    STYLE_TEST_PARENTS,
     newton_fit,
     planted_verdicts,
     scoring,
@@ -19,7 +20,7 @@ from tests.integration.pairwise_runs import (
 
 PLANTED = {"ada": 1.2, "bob": 0.6, "cyd": 0.0, "dee": -0.5, "eve": -1.3}
 ELO_PER_LN = 400 / math.log(10)
-SELECT = "+arena_bradley_terry"
+SELECT = "+arena_bradley_terry" + STYLE_TEST_PARENTS
 
 
 def build(run_dir: Path) -> list[dict]:

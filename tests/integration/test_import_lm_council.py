@@ -18,7 +18,7 @@ from pdbench.dbt_build.invoke import DbtRequest, invoke_dbt
 from pdbench.storage.schema import RunFiles, RunManifest
 from typer.testing import CliRunner
 
-from tests.integration.pairwise_runs import newton_fit
+from tests.integration.pairwise_runs import STYLE_TEST_PARENTS, newton_fit
 
 REPO = Path(__file__).resolve().parents[2]
 COUNCIL = REPO / "tests" / "data" / "lm_council" / "lmc_ei.jsonl"
@@ -41,7 +41,8 @@ def council_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         DbtRequest(
             "build",
             run_dir=run_dir,
-            select="+arena_bradley_terry +arena_pairwise_position +arena_pairwise_self_bias",
+            select="+arena_bradley_terry +arena_pairwise_position +arena_pairwise_self_bias"
+            + STYLE_TEST_PARENTS,
         )
     )
     return run_dir

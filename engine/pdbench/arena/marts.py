@@ -52,6 +52,7 @@ class ArenaMart(MartFile):
     PAIRWISE_POSITION = "pairwise_position.parquet", "judge", "is_all_judges desc, judge"
     PAIRWISE_SELF_BIAS = "pairwise_self_bias.parquet", "judge", "is_all_judges desc, judge"
     PAIRWISE_NAME_BIAS = "pairwise_name_bias.parquet", "judge", "is_all_judges desc, judge, player"
+    PAIRWISE_STYLE = "pairwise_style.parquet", "feature", "feature"
     SCORE_AGREEMENT = "score_agreement.parquet", "n_players", "n_players"
     SCORE_ARMS = "score_arms.parquet", "judge", "judge, arm"
     JOINT_MODEL = (

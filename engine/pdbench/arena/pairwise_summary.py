@@ -101,8 +101,10 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
         order_by="rank asc, player asc",
     )
     scores = _absolute_scores(run_dir, tables)
-    header = ["rank", "player", "Elo", "95% CI", "rank interval", "win rate vs baseline"]
-    header += ["verdicts"] + (["absolute score"] if scores else [])
+    styled, style_lines = _style_control(run_dir, tables)
+    header = ["rank", "player", "Elo", "95% CI", "rank interval"]
+    header += ["style-controlled Elo", "95% CI"] if styled else []
+    header += ["win rate vs baseline", "verdicts"] + (["absolute score"] if scores else [])
     table = [tuple(header)]
     for rank, player, elo, low, high, rank_low, rank_high, win_rate, n_verdicts, *_ in rows:
         line = [
@@ -111,6 +113,7 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
             "-" if elo is None else elo_text(elo),
             _interval_cell(low, high),
             "-" if rank_low is None else f"{rank_low}-{rank_high}",
+            *(styled.get(player, ["-", "-"]) if styled else []),
             "-" if win_rate is None else f"{100 * win_rate:.1f}%",
             str(n_verdicts),
         ]
@@ -131,6 +134,51 @@ def bradley_terry_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
         *separated,
         *convergence,
         *_agreement_line(run_dir, tables),
+        *style_lines,
+    ]
+
+
+def _style_control(run_dir: Path, tables: dict[str, int]) -> tuple[dict[str, list[str]], list[str]]:
+    """Each player's style-controlled Elo and its interval as cells, and a line with the
+    style coefficients (pairwise_style.parquet); nothing when no style feature was fitted."""
+    features = built_mart_rows(
+        run_dir,
+        tables,
+        ArenaMart.PAIRWISE_STYLE,
+        columns=("feature_label", "feature_unit", "coefficient", "ci_low", "ci_high"),
+        where="feature is not null",
+        order_by="coefficient is null, feature",
+    )
+    fitted = [row for row in features if row[2] is not None]
+    if not fitted:
+        return {}, []
+    ratings = mart_rows(
+        run_dir / ArenaMart.BRADLEY_TERRY,
+        columns=(
+            "player",
+            "elo_style_controlled",
+            "elo_style_controlled_ci_low",
+            "elo_style_controlled_ci_high",
+        ),
+        where="player is not null",
+        order_by="player",
+    )
+    cells = {
+        player: ["-" if elo is None else f"{elo:.0f}", _interval_cell(low, high)]
+        for player, elo, low, high in ratings
+    }
+    spec, signed = number_spec("coefficient"), number_spec("coefficient", signed=True)
+    effects = "; ".join(
+        f"{label} {value:{signed}} {unit}"
+        + (f" (95% CI {low:{spec}} .. {high:{spec}})" if low is not None else "")
+        for label, unit, value, low, high in fitted
+    )
+    missing = [row[0] for row in features if row[2] is None]
+    return cells, [
+        "Style control (the Elo with the answers' style held; pairwise_style.parquet): "
+        f"log-odds of preferring an answer, {effects}"
+        + (f"; not fitted: {', '.join(missing)}" if missing else "")
+        + "."
     ]
 
 

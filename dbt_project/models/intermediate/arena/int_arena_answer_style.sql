@@ -6,7 +6,8 @@
 -- elements as counts: headers (a line opening with 1-6 #), list items (a line opening with
 -- -, *, + or a number and . or ), then a space), bold spans (**x** or __x__) and code blocks
 -- (a line opening with ```, two per block). The style covariates of the joint model
--- (int_arena_joint_design); an answer without text has no row.
+-- (int_arena_joint_design) and of the style-controlled Bradley-Terry fit
+-- (int_arena_pairwise_style_features); an answer without text has NULL values.
 
 with answers as (
     select * from {{ ref('stg_arena_answers') }}
@@ -39,7 +40,6 @@ answer_values as (
             as feature_value
     from answers
     cross join features
-    where answers.shown_text is not null
 )
 
 select * from answer_values

@@ -16,7 +16,8 @@
 -- parameters: every value, the score included, is taken minus its mean over the question's
 -- observations (the within transformation, which gives the same fit as a parameter per
 -- question). A parameter whose centred values are all 0 (no variation within a question:
--- an arm never played, a markdown feature no answer uses) is left out, with a row in
+-- an arm never played, a markdown feature no answer uses) is left out, and so is a style
+-- feature of an answer whose text is unknown (has_unknown_value), with a row in
 -- int_arena_joint_fits saying so.
 
 with judgments as (
@@ -134,6 +135,7 @@ varying as (
         centred.effect_kind,
         centred.effect_name,
         max(abs(centred.centred_value)) > 1e-12 or centred.effect_kind = 'score' as is_varying,
+        count(*) filter (where centred.centred_value is null) > 0 as has_unknown_value,
         coalesce(
             centred.effect_kind = 'quality'
             and centred.effect_name = any_value(reference_names.reference_player)
@@ -152,11 +154,14 @@ indexed as (
         effect_name,
         is_varying,
         is_reference,
+        has_unknown_value,
         case
             when effect_kind = 'score' then 0
-            when is_varying and not is_reference
+            when is_varying and not is_reference and not has_unknown_value
                 then row_number() over (
-                    partition by is_varying and not is_reference and effect_kind <> 'score'
+                    partition by
+                        is_varying and not is_reference and not has_unknown_value
+                        and effect_kind <> 'score'
                     order by
                         list_position(
                             ['quality', 'leniency', 'named', 'fixed_order', 'style'], effect_kind
@@ -175,6 +180,7 @@ select
     indexed.effect_name,
     indexed.is_varying,
     indexed.is_reference,
+    indexed.has_unknown_value,
     centred.centred_value
 from centred
 inner join indexed

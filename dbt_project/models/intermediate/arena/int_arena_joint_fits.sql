@@ -148,7 +148,8 @@ parameters as (
         effect_kind,
         effect_name,
         is_varying,
-        is_reference
+        is_reference,
+        has_unknown_value
     from design_rows
     where effect_kind <> 'score'
 ),
@@ -164,6 +165,7 @@ select
     parameters.parameter_index,
     parameters.is_varying,
     parameters.is_reference,
+    parameters.has_unknown_value,
     parameters.is_reference or coalesce(swept.is_estimable, false) as is_estimable,
     case
         when parameters.is_reference then 0.0

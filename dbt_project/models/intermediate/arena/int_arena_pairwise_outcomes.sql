@@ -19,6 +19,8 @@ read_verdicts as (
         verdicts.judge,
         verdicts.first_player,
         verdicts.second_player,
+        verdicts.first_answer_id,
+        verdicts.second_answer_id,
         verdicts.order_index,
         verdicts.is_named,
         verdicts.verdict,

@@ -34,6 +34,10 @@ fragility as (
     select * from {{ ref('int_arena_pairwise_fragility') }}
 ),
 
+style_ratings as (
+    select * from {{ ref('int_arena_pairwise_style_ratings') }}
+),
+
 anchors as (
     select
         fits.replicate,
@@ -112,6 +116,7 @@ final as (
         observed.rank,
         elo_intervals.rank_ci_low,
         elo_intervals.rank_ci_high,
+        style_ratings.* exclude (player),  -- noqa: RF02
         scoring.pairwise_baseline as baseline,
         case
             when not observed.is_separated then observed.win_rate_vs_baseline
@@ -157,6 +162,8 @@ final as (
         on observed.player = bounds.player
     left join fragility
         on observed.player = fragility.player
+    left join style_ratings
+        on observed.player = style_ratings.player
 )
 
 select

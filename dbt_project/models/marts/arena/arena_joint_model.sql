@@ -43,6 +43,7 @@ centred as (
         effect_kind,
         effect_name,
         is_varying,
+        has_unknown_value,
         is_estimable,
         coefficient - case
             when effect_kind in ('quality', 'leniency')
@@ -92,6 +93,7 @@ final as (
         end as effect_unit,
         observed.is_estimable,
         case
+            when observed.has_unknown_value then 'the text of some judged answers is unknown'
             when not observed.is_varying and observed.effect_kind in ('named', 'fixed_order')
                 then 'the judge gave no judgement in this arm'
             when not observed.is_varying and observed.effect_kind = 'style'

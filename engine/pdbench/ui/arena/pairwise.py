@@ -25,6 +25,7 @@ from pdbench.ui.page_parts import nothing_to_show, show_table
 __all__ = [
     "BRADLEY_TERRY_COLUMNS",
     "SCORE_ARM_COLUMNS",
+    "STYLE_COLUMNS",
     "bradley_terry_section",
     "page_pairwise",
     "score_arms_section",
@@ -48,12 +49,29 @@ BRADLEY_TERRY_COLUMNS = [
     "elo_ci_high",
     "rank_ci_low",
     "rank_ci_high",
+    "elo_style_controlled",
+    "elo_style_controlled_ci_low",
+    "elo_style_controlled_ci_high",
+    "rank_style_controlled_ci_low",
+    "rank_style_controlled_ci_high",
     "win_rate_vs_baseline",
     "win_rate_ci_low",
     "win_rate_ci_high",
     "n_verdicts",
 ]
 """The Bradley-Terry table: columns of ``bradley_terry.parquet``."""
+
+STYLE_COLUMNS = [
+    "feature_label",
+    "coefficient",
+    "ci_low",
+    "ci_high",
+    "feature_unit",
+    "n_differing",
+    "n_verdicts",
+    "style_note",
+]
+"""The style table: columns of ``pairwise_style.parquet``."""
 
 
 def _ties(board: pd.DataFrame) -> str:
@@ -132,9 +150,24 @@ def page_pairwise(run_dir: Path) -> None:
     )
     show_table(board[BRADLEY_TERRY_COLUMNS])
     _estimate_captions(board)
+    _style(run_dir)
     _position(run_dir)
     _self_bias(run_dir)
     _name_bias(run_dir)
+
+
+def _style(run_dir: Path) -> None:
+    st.subheader("Style control")
+    st.caption(
+        "How much an answer's style sways the judges, the players' strengths held: the "
+        "log-odds of preferring the first answer that one unit more of the feature (first "
+        "answer minus second) adds, 0 = no effect, with its 95% bootstrap interval over "
+        "questions. The style-controlled Elo above is the strength with these held."
+    )
+    rows = run_reader.mart(run_dir, ArenaMart.PAIRWISE_STYLE)
+    if nothing_to_show(rows, "No scored verdict to fit the style of."):
+        return
+    show_table(rows[STYLE_COLUMNS])
 
 
 def _position(run_dir: Path) -> None:
