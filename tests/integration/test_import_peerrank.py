@@ -94,3 +94,18 @@ def test_the_report_gives_the_joint_models_effects_with_their_intervals(
     assert "position bias of gamma-70b, -1.000 points [-1.000, -1.000]" in section
     assert "name bias of alpha-7b, 0.000 points [0.000, 0.000]" in section  # never -0.000
     assert "No style effect" in section
+
+
+def test_the_summary_names_the_joint_models_clear_biases(tmp_path: Path):
+    """The two planted arm effects, and no other (every other arm effect is 0)."""
+    out = tmp_path / "demo"
+    result = runner.invoke(cli.app, ["import", "peerrank", str(FIXTURE), "--output-dir", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("joint model"))
+    assert lines[start + 1].startswith("  leniency: leniency of ")  # lowest to highest
+    assert lines[start + 2] == (
+        "  name and position biases clear of 0: position bias of gamma-70b -1.000 points "
+        "(95% interval -1.000 to -1.000); name bias of beta-13b 1.000 points (95% interval "
+        "1.000 to 1.000)"
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pdbench.arena.joint_summary import joint_model_lines
 from pdbench.arena.marts import ArenaMart
 from pdbench.arena.pairwise_summary import bradley_terry_lines
 from pdbench.column_labels import number_spec
@@ -83,6 +84,7 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         *_truncation_lines(run_dir),
         *_diversity_lines(run_dir, tables),
         *_audience_line(run_dir, tables),
+        *joint_model_lines(run_dir, tables),
         *bradley_terry_lines(run_dir, tables),
     ]
 

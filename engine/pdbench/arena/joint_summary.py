@@ -1,0 +1,66 @@
+"""The joint model of absolute judging in the run summary (``joint_model.parquet``): the
+judges' leniency at both ends, the name and position biases whose interval is clear of 0,
+and the style effects, each with its 95% interval."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pdbench.arena.marts import ArenaMart
+from pdbench.findings import interval_text, read_rows
+
+__all__ = ["joint_model_lines"]
+
+_COLUMNS = ("effect_kind", "effect_label", "joint_effect", "joint_effect_ci_low",
+            "joint_effect_ci_high", "effect_unit")  # fmt: skip
+
+
+def _effect(row: dict[str, object], unit: str = "points") -> str:
+    text = interval_text(
+        "joint_effect",
+        row["joint_effect"],
+        row["joint_effect_ci_low"],
+        row["joint_effect_ci_high"],
+        unit=unit,
+    )
+    return f"{row['effect_label']} {text}"
+
+
+def joint_model_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
+    """A few lines on the joint model (the biases' line only when the run played an arm);
+    none when the run has none."""
+    if not tables.get(ArenaMart.JOINT_MODEL):
+        return []
+    rows = read_rows(
+        run_dir / ArenaMart.JOINT_MODEL,
+        _COLUMNS,
+        where="effect_label is not null and is_estimable",
+        order_by="joint_effect, effect_label",
+    )
+    if not rows:
+        return []
+    lenient = [row for row in rows if row["effect_kind"] == "leniency"]
+    biased = [
+        row
+        for row in rows
+        if row["effect_kind"] in ("named", "fixed_order")
+        and row["joint_effect_ci_low"] is not None
+        and (row["joint_effect_ci_low"] > 0 or row["joint_effect_ci_high"] < 0)
+    ]
+    styles = [row for row in rows if row["effect_kind"] == "style"]
+    lines = [
+        "joint model of the judgements (joint_model.parquet: quality, leniency, name and "
+        "position bias and style fitted at once; points of 0..10, 95% intervals over questions):"
+    ]
+    if len(lenient) >= 2:
+        lines.append(f"  leniency: {_effect(lenient[0])} to {_effect(lenient[-1])}")
+    if any(row["effect_kind"] in ("named", "fixed_order") for row in rows):
+        lines.append(
+            "  name and position biases clear of 0: "
+            + ("; ".join(_effect(row) for row in biased) if biased else "none")
+        )
+    if styles:
+        lines.append(
+            "  style: " + "; ".join(_effect(row, unit=str(row["effect_unit"])) for row in styles)
+        )
+    return lines
