@@ -52,14 +52,15 @@ def power(
         ),
     ] = None,
     simulations: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--simulations",
             "--seeds",
             min=20,
-            help="Simulated studies per size (the Monte-Carlo error falls as 1/sqrt).",
+            help="Simulated studies per size (the Monte-Carlo error falls as 1/sqrt); "
+            "default 2000, 400 for the arena's --metric elo (each refits the bootstrap).",
         ),
-    ] = 2000,
+    ] = None,
     pool: Annotated[
         int | None,
         typer.Option(
