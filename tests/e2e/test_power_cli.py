@@ -119,6 +119,8 @@ def test_power_of_an_arena_pilot(project: Path) -> None:
     (needed,) = re.findall(r"^common questions needed: (\d+)$", result.stdout, re.MULTILINE)
     (per_player,) = re.findall(r"^questions per player needed: (\d+) ", result.stdout, re.M)
     assert int(needed) >= 6 and int(per_player) >= 1
+    assert "analysis: as leaderboard.parquet (200 bootstrap replicates" in result.stdout
+    assert "found when the two intervals do not overlap" in result.stdout
     assert "estimated cost: $0.0000" in result.stdout
     elo = _invoke("configs/arena.yaml", "--effect", "50", "--metric", "elo", "--pilot", "arena")
     assert elo.exit_code == 2

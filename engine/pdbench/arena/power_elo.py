@@ -28,66 +28,20 @@ less often than the gap would suggest, and by how much depends on where each fit
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
+from pdbench.arena.power_bootstrap import arm_factor, bootstrap_counts
 from pdbench.power.sign_flip import Floats
-from pdbench.power.simulate import PowerPoint, curve_sizes, smallest_size
-from pdbench.rng import derive_seed
 
-__all__ = [
-    "LN_STRENGTH_LIMIT",
-    "MAX_QUESTIONS",
-    "MIN_QUESTIONS",
-    "EloDesign",
-    "EloSearch",
-    "arm_factor",
-    "fit_elo",
-    "interval_separated",
-    "t_quantile_975",
-]
+__all__ = ["LN_STRENGTH_LIMIT", "EloDesign", "fit_elo", "interval_separated"]
 
-MAX_QUESTIONS = 2_000
-"""The most questions the Elo planner simulates; past it, it says so."""
-MIN_QUESTIONS = 3
-"""The fewest questions simulated (an interval needs 2)."""
 LN_STRENGTH_LIMIT = 27.6
 """ln(1e12): how far a ln-strength may run from the field's centre (the marts' floor)."""
 ELO_PER_LN = 400 / math.log(10)
 _NEWTON_STEPS = 25
-_CELLS = 3_000_000
-"""Bootstrap draws held at once (simulations x replicates x questions)."""
-_T_975 = (
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-)  # fmt: skip
-
-
-def t_quantile_975(df: int) -> float:
-    """Student's t(0.975, df), as the DuckDB macro ``t_quantile_975``: the table to df 30,
-    then the Cornish-Fisher expansion around z(0.975)."""
-    if df < 1:
-        raise ValueError("df must be at least 1")
-    if df <= 30:
-        return _T_975[df - 1]
-    return (
-        1.959963984540054
-        + 2.372271230298562 / df
-        + 2.8224986157396112 / df**2
-        + 2.555849679507722 / df**3
-        + 1.5895340533938225 / df**4
-    )
-
-
-def arm_factor(questions: int) -> float:
-    """How far each arm of the marts' bootstrap interval over ``questions`` is stretched
-    (``arena_interval_arm_factor``): sqrt(n / (n - 1)) t(0.975, n - 1) / 1.959964."""
-    n = questions
-    return round(math.sqrt(n / (n - 1)) * t_quantile_975(n - 1) / 1.959964, 9)
 
 
 def fit_elo(wins: Floats, games: Floats, *, n_players: int, anchor: int | None = None) -> Floats:
@@ -183,18 +137,19 @@ class EloDesign:
         score = np.where(tie, 0.5, first_wins.astype(np.float64))
         return (weight * score).sum(axis=3), weight.sum(axis=3)
 
+    def found(self, questions: int, tournaments: int, rng: np.random.Generator) -> int:
+        """Of ``tournaments`` simulated tournaments of ``questions``, how many the marts'
+        intervals tell the two studied players apart in."""
+        wins, games = self.tournaments(questions, tournaments, rng)
+        return int(self.separated(wins, games, rng).sum())
+
     def separated(self, wins: Floats, games: Floats, rng: np.random.Generator) -> np.ndarray:
         """For each simulated tournament (``wins``, ``games``: simulations x questions x
         pairs), whether the marts' intervals tell the two studied players apart."""
         simulations, questions, _ = wins.shape
         n = len(self.players)
         observed = fit_elo(wins.sum(axis=1), games.sum(axis=1), n_players=n, anchor=self.anchor)
-        draws = rng.integers(0, questions, size=(simulations, self.bootstrap_n, questions))
-        rows = np.arange(simulations * self.bootstrap_n)[:, None] * questions
-        counts = np.bincount(
-            (rows + draws.reshape(-1, questions)).ravel(),
-            minlength=simulations * self.bootstrap_n * questions,
-        ).reshape(simulations, self.bootstrap_n, questions)
+        counts = bootstrap_counts(simulations, self.bootstrap_n, questions, rng)
         replicate_wins = np.einsum("sbq,sqp->sbp", counts, wins)
         replicate_games = np.einsum("sbq,sqp->sbp", counts, games)
         replicates = fit_elo(replicate_wins, replicate_games, n_players=n, anchor=self.anchor)
@@ -205,54 +160,3 @@ class EloDesign:
             upper=self.upper,
             lower=self.lower,
         )
-
-
-class EloSearch:
-    """Simulated power of an :class:`EloDesign` by questions, each size simulated once."""
-
-    maximum = MAX_QUESTIONS
-
-    def __init__(
-        self,
-        design: EloDesign,
-        *,
-        simulations: int,
-        seed: int,
-        on_point: Callable[[PowerPoint], None] | None = None,
-    ) -> None:
-        self.design = design
-        self.simulations = simulations
-        self.seed = seed
-        self.on_point = on_point
-        self.points: dict[int, PowerPoint] = {}
-
-    def power(self, questions: int) -> PowerPoint:
-        """The share of simulated tournaments of ``questions`` that tell the two apart."""
-        found = self.points.get(questions)
-        if found is not None:
-            return found
-        rng = np.random.default_rng(derive_seed(self.seed, "power", "elo", questions))
-        chunk = max(1, _CELLS // (self.design.bootstrap_n * questions))
-        hits = 0
-        for start in range(0, self.simulations, chunk):
-            size = min(chunk, self.simulations - start)
-            wins, games = self.design.tournaments(questions, size, rng)
-            hits += int(self.design.separated(wins, games, rng).sum())
-        share = hits / self.simulations
-        point = PowerPoint(questions, share, math.sqrt(share * (1 - share) / self.simulations))
-        self.points[questions] = point
-        if self.on_point is not None:
-            self.on_point(point)
-        return point
-
-    def smallest(self, target: float, *, start: int) -> int | None:
-        """The fewest questions whose simulated power reaches ``target``."""
-        return smallest_size(
-            self.power, target, start=start, minimum=MIN_QUESTIONS, maximum=MAX_QUESTIONS
-        )
-
-    def curve(self, needed: int) -> list[PowerPoint]:
-        """The power around ``needed``."""
-        return [
-            self.power(n) for n in curve_sizes(needed, minimum=MIN_QUESTIONS, maximum=MAX_QUESTIONS)
-        ]

@@ -42,7 +42,10 @@ def power(
     ] = 0.8,
     alpha: Annotated[
         float,
-        typer.Option(help="The level a difference must pass after Benjamini-Hochberg."),
+        typer.Option(
+            help="The level a difference must pass after Benjamini-Hochberg (PD); the arena "
+            "reads the run's 95% intervals."
+        ),
     ] = 0.05,
     pilot: Annotated[
         Path | None,
@@ -72,7 +75,8 @@ def power(
 ) -> None:
     """Plan a study: the replicates per condition (PD) or questions per player (arena) that
     detect a difference of --effect with --power, by simulating the analysis pdbench runs
-    (paired sign-flip test, Benjamini-Hochberg in the metric's family), and the run's cost."""
+    (PD: paired sign-flip test, Benjamini-Hochberg in the metric's family; arena: disjoint
+    95% intervals of the leaderboard or of the Bradley-Terry Elo), and the run's cost."""
     request = PowerRequest(
         effect=effect,
         metric=metric,
