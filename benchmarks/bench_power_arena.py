@@ -102,9 +102,12 @@ def play_and_read(loaded: Any, *, folder: Path, mart: str) -> list[dict[str, Any
         return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
 
 
-def _apart(rows: list[dict[str, Any]], low: str, high: str) -> tuple[bool, bool, bool, int]:
+Outcome = tuple[bool, bool, bool, int, float]
+
+
+def _apart(rows: list[dict[str, Any]], low: str, high: str) -> Outcome:
     """(atlas's interval above borealis's, either above the other, rank intervals apart,
-    questions)."""
+    questions, atlas's value less borealis's)."""
     by = {row["player"]: row for row in rows}
     a, b = by["atlas"], by["borealis"]
     above = a[low] is not None and b[high] is not None and a[low] > b[high]
@@ -113,12 +116,14 @@ def _apart(rows: list[dict[str, Any]], low: str, high: str) -> tuple[bool, bool,
     ranks_apart = ranks and (
         a["rank_ci_high"] < b["rank_ci_low"] or b["rank_ci_high"] < a["rank_ci_low"]
     )
-    return above, above or below, ranks_apart, int(a["n_questions"])
+    value = "elo" if low == "elo_ci_low" else "score"
+    gap = float("nan") if a[value] is None or b[value] is None else a[value] - b[value]
+    return above, above or below, ranks_apart, int(a["n_questions"]), gap
 
 
 def tournaments(
     make: Any, *, seeds: int, first_seed: int, mart: str, low: str, high: str
-) -> list[tuple[bool, bool, bool, int]]:
+) -> list[Outcome]:
     results = []
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -128,7 +133,7 @@ def tournaments(
     return results
 
 
-def report(what: str, results: list[tuple[bool, bool, bool, int]], *, null: bool, target: str,
+def report(what: str, results: list[Outcome], *, null: bool, target: str,
            seconds: float) -> None:  # fmt: skip
     n = len(results)
     hits = sum(r[1] if null else r[0] for r in results)
@@ -136,16 +141,22 @@ def report(what: str, results: list[tuple[bool, bool, bool, int]], *, null: bool
     low, high = wilson(hits, n)
     rank_low, rank_high = wilson(ranks, n)
     questions = sorted({r[3] for r in results})
+    gaps = [r[4] for r in results if r[4] == r[4]]
+    mean = sum(gaps) / len(gaps)
+    se = (sum((g - mean) ** 2 for g in gaps) / (len(gaps) - 1) / len(gaps)) ** 0.5
     print(
         f"{what}: intervals apart in {hits}/{n} tournaments = {hits / n:.3f} [{low:.3f}, "
         f"{high:.3f}] 95% Wilson interval (target {target}); rank intervals apart "
         f"{ranks / n:.3f} [{rank_low:.3f}, {rank_high:.3f}]; questions per tournament "
-        f"{questions}; {seconds:.0f} s",
+        f"{questions}; atlas minus borealis {mean:.3f} on average (SE {se:.3f}, "
+        f"{len(gaps)} tournaments with both values); {seconds:.0f} s",
         flush=True,
     )
 
 
-def plan(loaded: Any, *, effect: float, metric: str, simulations: int | None) -> dict[str, Any]:
+def plan(
+    loaded: Any, *, effect: float, metric: str, simulations: int | None, pool: int | None
+) -> dict[str, Any]:
     """`pdbench power`'s answer: the questions needed, the questions per player, and the
     planner's search (to ask its power at other sizes)."""
     from pdbench.arena import power as arena_power
@@ -155,7 +166,7 @@ def plan(loaded: Any, *, effect: float, metric: str, simulations: int | None) ->
     from pdbench.power.text import PowerRequest
 
     start = time.perf_counter()
-    request = PowerRequest(effect=effect, metric=metric, simulations=simulations)
+    request = PowerRequest(effect=effect, metric=metric, simulations=simulations, pool=pool)
     lines = arena_power.arena_power_lines(loaded, request, pilot=None, on_line=lambda _: None)
     seconds = time.perf_counter() - start
     prefix = "questions needed: " if metric == "elo" else "common questions needed: "
@@ -165,7 +176,7 @@ def plan(loaded: Any, *, effect: float, metric: str, simulations: int | None) ->
         for x in lines
         if x.startswith("questions per player needed: ")
     ]
-    with arena_power._pool_run(loaded, None, lambda _: None) as (run_dir, _source):
+    with arena_power._pool_run(loaded, None, lambda _: None, pool=pool) as (run_dir, _, _):
         if metric == "elo":
             design: Any = elo_design(run_dir, effect=effect)[0]
             default = arena_power.ELO_SIMULATIONS
@@ -196,7 +207,9 @@ def score_study(args: argparse.Namespace, folder: Path) -> None:
         flush=True,
     )
     base = _load(folder, score_config(seed=4242, questions=10, delta=args.delta), "score")
-    planned = plan(base, effect=effect, metric="score", simulations=args.simulations)
+    planned = plan(
+        base, effect=effect, metric="score", simulations=args.simulations, pool=args.pool
+    )
     _run(args, planned, unit="common questions", null_delta=0.0, effect=effect,
          make=lambda seed, q, d: score_config(seed=seed, questions=q, delta=d),
          planted=args.delta, mart="leaderboard", low="ci_low", high="ci_high")  # fmt: skip
@@ -205,7 +218,7 @@ def score_study(args: argparse.Namespace, folder: Path) -> None:
 def elo_study(args: argparse.Namespace, folder: Path) -> None:
     effect = args.effect_elo
     base = _load(folder, elo_config(seed=4343, questions=5, effect=effect), "elo")
-    planned = plan(base, effect=effect, metric="elo", simulations=args.simulations)
+    planned = plan(base, effect=effect, metric="elo", simulations=args.simulations, pool=args.pool)
     _run(args, planned, unit="questions", null_delta=0.0, effect=effect,
          make=lambda seed, q, d: elo_config(seed=seed, questions=q, effect=d),
          planted=effect, mart="bradley_terry", low="elo_ci_low", high="elo_ci_high")  # fmt: skip
@@ -262,9 +275,12 @@ def main() -> None:
     parser.add_argument("--study", choices=["score", "elo", "both"], default="both")
     parser.add_argument("--seeds", type=int, default=100)
     parser.add_argument("--delta", type=float, default=0.1, help="atlas's extra answer skill")
-    parser.add_argument("--calibration", type=int, default=20)
+    parser.add_argument("--calibration", type=int, default=40)
     parser.add_argument("--effect-elo", type=float, default=100.0)
     parser.add_argument("--simulations", type=int, default=None)
+    parser.add_argument(
+        "--pool", type=int, default=None, help="questions per player of the planner's pool"
+    )
     parser.add_argument("--no-null", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:

@@ -22,7 +22,7 @@ import contextlib
 import math
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from statistics import NormalDist
 
@@ -47,19 +47,33 @@ ELO_SIMULATIONS = 400
 Bradley-Terry on every bootstrap replicate)."""
 
 
+@dataclass(frozen=True)
+class PoolRun:
+    """The run a plan draws from: its directory, its words, its questions per player."""
+
+    run_dir: Path
+    source: str
+    questions_per_player: int
+
+
 @contextlib.contextmanager
 def _pool_run(
-    loaded: LoadedConfig, pilot: Path | None, on_line: Callable[[str], None]
-) -> Iterator[tuple[Path, str]]:
-    """The run the plan draws from, and its words: the pilot, or the config played once on
-    the mock into a temporary run directory and aggregated."""
+    loaded: LoadedConfig,
+    pilot: Path | None,
+    on_line: Callable[[str], None],
+    *,
+    pool: int | None = None,
+) -> Iterator[tuple[Path, str, int]]:
+    """The run the plan draws from, its words and its questions per player: the pilot (at
+    the config's questions per player), or the config played once on the mock, at ``pool``
+    questions per player if given, into a temporary run directory and aggregated."""
+    config: ArenaConfig = loaded.config
     if pilot is not None:
-        yield pilot, f"the pilot run {pilot}"
+        yield pilot, f"the pilot run {pilot}", config.questions_per_player
         return
     from pdbench.aggregate import aggregate_run
     from pdbench.arena.runner import run_arena
 
-    config: ArenaConfig = loaded.config
     paid = [p.name for p in config.players if p.provider != "mock"]
     if paid:
         raise ConfigError(
@@ -69,10 +83,14 @@ def _pool_run(
         )
     with tempfile.TemporaryDirectory(prefix="pdbench-power-") as folder:
         run_dir = Path(folder) / config.run_id
+        per_player = pool or config.questions_per_player
+        played = replace(
+            loaded, config=config.model_copy(update={"questions_per_player": per_player})
+        )
         on_line("playing the tournament once on the mock (its planted abilities)...")
-        run_arena(loaded, output_dir=run_dir, overwrite=False, resume=False, use_cache=False)
+        run_arena(played, output_dir=run_dir, overwrite=False, resume=False, use_cache=False)
         aggregate_run(run_dir)
-        yield run_dir, "the config played once on the mock"
+        yield run_dir, "the config played once on the mock", per_player
 
 
 def arena_power_lines(
@@ -84,10 +102,11 @@ def arena_power_lines(
 ) -> list[str]:
     """What ``pdbench power`` prints for an arena config."""
     metric = _check_request(loaded, request)
-    with _pool_run(loaded, pilot, on_line) as (run_dir, source):
+    with _pool_run(loaded, pilot, on_line, pool=request.pool) as (run_dir, source, per_player):
+        pool = PoolRun(run_dir, source, per_player)
         if metric == "elo":
-            return _elo_lines(loaded, request, run_dir=run_dir, source=source, on_line=on_line)
-        return _score_lines(loaded, request, run_dir=run_dir, source=source, on_line=on_line)
+            return _elo_lines(loaded, request, pool=pool, on_line=on_line)
+        return _score_lines(loaded, request, pool=pool, on_line=on_line)
 
 
 def _check_request(loaded: LoadedConfig, request: PowerRequest) -> str:
@@ -143,13 +162,13 @@ def _score_lines(
     loaded: LoadedConfig,
     request: PowerRequest,
     *,
-    run_dir: Path,
-    source: str,
+    pool: PoolRun,
     on_line: Callable[[str], None],
 ) -> list[str]:
     config: ArenaConfig = loaded.config
-    rows, common = score_pool(run_dir)
-    per_question_each = common / config.questions_per_player
+    rows, common = score_pool(pool.run_dir)
+    source = pool.source
+    per_question_each = common / pool.questions_per_player
     design = ScoreDesign(rows=rows, effect=request.effect, bootstrap_n=config.bootstrap.n)
     sd_first, sd_second = np.std(rows, axis=0, ddof=1)
     sd_difference = float(np.std(rows[:, 0] - rows[:, 1], ddof=1))
@@ -179,7 +198,7 @@ def _score_lines(
         "questions); found when the two intervals do not overlap, the planted upper above",
         f"variation: {source}; SD of a centred per-question score {sd_first:.2f} points, of "
         f"the difference of two {sd_difference:.2f}; {common:.1f} common questions per pair "
-        f"at {config.questions_per_player} questions per player",
+        f"at {pool.questions_per_player} questions per player",
         *result_lines(
             search,
             request=request,
@@ -226,13 +245,13 @@ def _elo_lines(
     loaded: LoadedConfig,
     request: PowerRequest,
     *,
-    run_dir: Path,
-    source: str,
+    pool: PoolRun,
     on_line: Callable[[str], None],
 ) -> list[str]:
     config: ArenaConfig = loaded.config
-    design, n_questions = elo_design(run_dir, effect=request.effect)
-    per_question_each = n_questions / config.questions_per_player
+    design, n_questions = elo_design(pool.run_dir, effect=request.effect)
+    source = pool.source
+    per_question_each = n_questions / pool.questions_per_player
 
     def progress(point: PowerPoint) -> None:
         on_line(f"simulated {point_text(point, unit='question')}")
@@ -264,7 +283,7 @@ def _elo_lines(
         f"design: {source}; {verdicts:.1f} scored verdicts per question "
         f"({max(design.verdicts_per_pair):.1f} per pair); ties {100 * design.tie_share:.1f}%, "
         f"strong {100 * design.strong_share:.1f}% of the others; {n_questions} questions at "
-        f"{config.questions_per_player} questions per player",
+        f"{pool.questions_per_player} questions per player",
         *result_lines(search, request=request, needed=needed, unit="question", approximation=None),
     ]
     if needed is None:
