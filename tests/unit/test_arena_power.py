@@ -14,8 +14,9 @@ from pdbench.arena.power_bootstrap import QuestionSearch, bootstrap_counts
 from pdbench.arena.power_score import ScoreDesign, centred_pair_rows, percentile_separated
 
 
-def test_each_pair_is_centred_by_question_then_by_player() -> None:
-    # q1: 7, 5, 3 (mean 5) -> 2, 0, -2; q2: 5, 5, 3 (mean 13/3); q3: 6, 5 (mean 5.5) -> 0.5, -0.5
+def test_each_score_loses_what_its_judges_means_take_then_each_pair_is_centred() -> None:
+    # c_p = ((k - 2) T + s_p) / (k - 1)^2. q1: 7, 5, 3 (k 3, T 15): c 5.5, 5, 4.5 -> 1.5, 0,
+    # -1.5; q2: 5, 5, 3 (T 13): c 4.5, 4.5, 4 -> 0.5, 0.5, -1; q3: 6, 5 (k 2): c = s -> 0, 0
     scores = [
         ("q1", "atlas", 7.0), ("q1", "boreas", 5.0), ("q1", "ember", 3.0),
         ("q2", "atlas", 5.0), ("q2", "boreas", 5.0), ("q2", "ember", 3.0),
@@ -24,12 +25,12 @@ def test_each_pair_is_centred_by_question_then_by_player() -> None:
     found = centred_pair_rows(scores)
     assert found is not None
     rows, common = found
-    # atlas, boreas over q1, q2, q3: atlas 2, 2/3, 0.5 (mean 19/18); boreas 0, 2/3, -0.5
-    # (mean 1/18); then atlas-ember and boreas-ember over q1, q2
+    # atlas, boreas over q1, q2, q3: atlas 1.5, 0.5, 0 (mean 2/3), boreas 0, 0.5, 0 (mean
+    # 1/6); atlas, ember over q1, q2: ember -1.5, -1 (mean -1.25); then boreas, ember
     assert rows.shape == (3 + 2 + 2, 2)
-    assert rows[:3, 0] == pytest.approx([2 - 19 / 18, 2 / 3 - 19 / 18, 0.5 - 19 / 18])
-    assert rows[:3, 1] == pytest.approx([-1 / 18, 2 / 3 - 1 / 18, -0.5 - 1 / 18])
-    assert rows[3:5, 1] == pytest.approx([-2 - (-2 - 4 / 3) / 2, -4 / 3 - (-2 - 4 / 3) / 2])
+    assert rows[:3, 0] == pytest.approx([1.5 - 2 / 3, 0.5 - 2 / 3, -2 / 3])
+    assert rows[:3, 1] == pytest.approx([-1 / 6, 0.5 - 1 / 6, -1 / 6])
+    assert rows[3:5, 1] == pytest.approx([-0.25, 0.25])
     assert rows.mean(axis=0) == pytest.approx([0.0, 0.0])
     assert common == pytest.approx(7 / 3)
 

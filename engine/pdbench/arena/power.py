@@ -38,8 +38,19 @@ from pdbench.errors import ConfigError
 from pdbench.power.simulate import PowerPoint
 from pdbench.power.text import PowerRequest, point_text, result_lines
 
-__all__ = ["ELO_SIMULATIONS", "SCORE_SIMULATIONS", "arena_power_lines", "interval_approximation"]
+__all__ = [
+    "DEFAULT_POOL_QUESTIONS",
+    "ELO_SIMULATIONS",
+    "SCORE_SIMULATIONS",
+    "arena_power_lines",
+    "interval_approximation",
+]
 
+DEFAULT_POOL_QUESTIONS = 30
+"""Questions per player of the tournament played once on the mock, at least, without
+``--pool``: the spread of a per-question score read from one tournament of 10 questions per
+player was off by enough to plan 27 common questions where one of 40 per player planned 33
+(``benchmarks/bench_power_arena.py``)."""
 SCORE_SIMULATIONS = 1000
 """Simulated tournaments per size of the score plan without ``--simulations``."""
 ELO_SIMULATIONS = 400
@@ -66,7 +77,8 @@ def _pool_run(
 ) -> Iterator[tuple[Path, str, int]]:
     """The run the plan draws from, its words and its questions per player: the pilot (at
     the config's questions per player), or the config played once on the mock, at ``pool``
-    questions per player if given, into a temporary run directory and aggregated."""
+    questions per player (default: the config's, at least :data:`DEFAULT_POOL_QUESTIONS`),
+    into a temporary run directory and aggregated."""
     config: ArenaConfig = loaded.config
     if pilot is not None:
         yield pilot, f"the pilot run {pilot}", config.questions_per_player
@@ -83,7 +95,7 @@ def _pool_run(
         )
     with tempfile.TemporaryDirectory(prefix="pdbench-power-") as folder:
         run_dir = Path(folder) / config.run_id
-        per_player = pool or config.questions_per_player
+        per_player = pool or max(config.questions_per_player, DEFAULT_POOL_QUESTIONS)
         played = replace(
             loaded, config=config.model_copy(update={"questions_per_player": per_player})
         )

@@ -2,17 +2,22 @@
 0-10 answer score), with the analysis ``leaderboard.parquet`` makes of the finished run.
 
 The pool: per question, the answer scores of every player who answered it
-(``answer_scores.parquet``), each centred on the question's mean over its players. A
-replicate of the leaderboard's bootstrap normalises every judge again over the questions it
-drew, which takes out what makes a question hard for everyone; centring on the question's
-mean takes out the same. Every pair of players gives its rows (one per question both
-answered: the two centred scores), each column centred on its own mean; the pool stacks
-them. A simulated tournament of n questions draws n rows, the first player's values raised
-by D/2 and the second's lowered by D/2 (a true difference of D, each player's spread as the
-pool's), and runs the leaderboard's analysis: each player's score the mean over the
-questions, ``bootstrap_n`` replicates over questions, and each 95% interval the percentile
-interval with each arm stretched by sqrt(n / (n - 1)) t(0.975, n - 1) / 1.959964. The run
-tells the two apart when the intervals do not overlap, the planted upper above.
+(``answer_scores.parquet``), each less the part a judge's normalisation takes out. Under
+``shift`` a judge's mean over the questions is subtracted from its scores, and a replicate of
+the leaderboard's bootstrap takes that mean again over the questions it drew; with the
+players judging one another (every answerer judges every other answer), a question's k
+answers with total T put, on average over player p's k - 1 judges, c_p = ((k - 2) T + s_p) /
+(k - 1)^2 into the judges' means (each judge's mean over the k - 1 answers it scores), so the
+value of p's answer as the leaderboard sees it is s_p - c_p: what makes a question hard for
+everyone cancels, and p's own answer weighs in its judges' means. Every pair of players gives
+its rows (one per question both answered: the two values), each column centred on its own
+mean; the pool stacks them. A simulated tournament of n questions draws n rows, the first
+player's values raised by D/2 and the second's lowered by D/2 (a true difference of D, each
+player's spread as the pool's), and runs the leaderboard's analysis: each player's score the
+mean over the questions, ``bootstrap_n`` replicates over questions, and each 95% interval
+the percentile interval with each arm stretched by sqrt(n / (n - 1)) t(0.975, n - 1) /
+1.959964. The run tells the two apart when the intervals do not overlap, the planted upper
+above.
 """
 
 from __future__ import annotations
@@ -32,7 +37,8 @@ def centred_pair_rows(
     scores: list[tuple[str, str, float]],
 ) -> tuple[Floats, float] | None:
     """From (question, player, score) rows: every pair of players' rows over the questions
-    both answered (the two scores, each centred on the question's mean over its players),
+    both answered (the two scores, each less c_p = ((k - 2) T + s_p) / (k - 1)^2 of its
+    question's k answers with total T; a question with one answer gives none),
     each column centred on its mean over the pair's questions, stacked (rows x 2); and the
     mean common questions of a pair. None when no pair shares two questions."""
     by_question: dict[str, dict[str, float]] = defaultdict(dict)
@@ -40,9 +46,11 @@ def centred_pair_rows(
         by_question[question][player] = score
     centred: dict[str, dict[str, float]] = defaultdict(dict)
     for question, players in by_question.items():
-        mean = sum(players.values()) / len(players)
+        k, total = len(players), sum(players.values())
+        if k < 2:
+            continue
         for player, score in players.items():
-            centred[player][question] = score - mean
+            centred[player][question] = score - ((k - 2) * total + score) / (k - 1) ** 2
     names = sorted(centred)
     stacked, common_counts = [], []
     for i, first in enumerate(names):

@@ -69,7 +69,8 @@ def power(
         typer.Option(
             min=6,
             help="Replicates per condition (PD, default 2000) or questions per player "
-            "(arena) the config's agents play once to draw the simulations from.",
+            "(arena, default the config's, at least 30) the config's agents play once to "
+            "draw the simulations from.",
         ),
     ] = None,
 ) -> None:
