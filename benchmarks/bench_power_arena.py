@@ -31,11 +31,13 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import duckdb
-from bench_power import wilson  # benchmarks/ is the script's folder
+from bench_power import wilson
+from pdbench.arena.power_bootstrap import QuestionSearch  # benchmarks/ is the script's folder
 
 REPO = Path(__file__).resolve().parents[1]
 PLAYER = REPO / "configs" / "agents" / "arena_player.yaml"
@@ -259,6 +261,20 @@ def _run(
     )
     report(f"  planted {effect:g}", found, null=False, target="the planner's power",
            seconds=time.perf_counter() - start)  # fmt: skip
+    gaps = [r[4] for r in found if r[4] == r[4]]
+    measured = sum(gaps) / len(gaps)
+    search = planned["search"]
+    again = QuestionSearch(
+        replace(search.design, effect=measured), simulations=search.simulations,
+        seed=search.seed,
+    )  # fmt: skip
+    at_measured = again.power(played)
+    print(
+        f"  the planner's simulated power at the {played} {unit} played for the difference "
+        f"these tournaments measured, {measured:.3f}: {100 * at_measured.power:.1f}% "
+        f"(Monte-Carlo SE {100 * at_measured.standard_error:.1f} pp)",
+        flush=True,
+    )
     if args.no_null:
         return
     start = time.perf_counter()

@@ -203,12 +203,12 @@ def _score_lines(
     needed = search.smallest(request.power, start=approximation)
     lines = [
         f"power to separate two players {request.effect:.2f} points apart (answer score, 0-10), "
-        "planted on two players' centred per-question scores (every pair of the pool's "
-        "players, each score less its question's mean)",
+        "planted on two players' per-question scores (every pair of the pool's players, each "
+        "score less what its judges' means take, the players judging one another)",
         f"analysis: as leaderboard.parquet ({design.bootstrap_n} bootstrap replicates over "
         "questions; each 95% score interval the percentile interval stretched for the "
         "questions); found when the two intervals do not overlap, the planted upper above",
-        f"variation: {source}; SD of a centred per-question score {sd_first:.2f} points, of "
+        f"variation: {source}; SD of a per-question score so taken {sd_first:.2f} points, of "
         f"the difference of two {sd_difference:.2f}; {common:.1f} common questions per pair "
         f"at {pool.questions_per_player} questions per player",
         *result_lines(
