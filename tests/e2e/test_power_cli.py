@@ -119,10 +119,33 @@ def test_power_of_an_arena_pilot(project: Path) -> None:
     (needed,) = re.findall(r"^common questions needed: (\d+)$", result.stdout, re.MULTILINE)
     (per_player,) = re.findall(r"^questions per player needed: (\d+) ", result.stdout, re.M)
     assert int(needed) >= 6 and int(per_player) >= 1
+    assert "analysis: as leaderboard.parquet (200 bootstrap replicates" in result.stdout
+    assert "found when the two intervals do not overlap" in result.stdout
     assert "estimated cost: $0.0000" in result.stdout
     elo = _invoke("configs/arena.yaml", "--effect", "50", "--metric", "elo", "--pilot", "arena")
     assert elo.exit_code == 2
-    assert elo.stderr.startswith("error: configs/arena.yaml: --metric: the arena planner plans")
+    assert elo.stderr.startswith("error: configs/arena.yaml: --metric: --metric elo plans the ")
+    assert "(judging: absolute)" in elo.stderr
+    assert len(elo.stderr.strip().splitlines()) == 1 and "Traceback" not in elo.output
+
+
+def test_power_of_a_pairwise_arena_in_elo(project: Path) -> None:
+    # four players, every pair judged by the other two in both orders: 4 scored verdicts per
+    # pair and question, 12 questions at 3 per player; 200 Elo points apart take a handful
+    result = _invoke("configs/arena_pairwise.yaml", "--effect", "200", "--metric", "elo",
+                     "--simulations", "100")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    (needed,) = re.findall(r"^questions needed: (\d+)$", result.stdout, re.MULTILINE)
+    (per_player,) = re.findall(r"^questions per player needed: (\d+) ", result.stdout, re.M)
+    assert 4 <= int(needed) <= 20
+    assert int(per_player) == -(-int(needed) // 4)
+    assert "4.0 per pair" in result.stdout
+    assert "found when the two intervals do not overlap" in result.stdout
+    assert "estimated cost: $0.0000" in result.stdout
+    wrong = _invoke("configs/arena_pairwise.yaml", "--effect", "200", "--metric", "elo",
+                    "--alpha", "0.01")  # fmt: skip
+    assert wrong.exit_code == 2
+    assert wrong.stderr.startswith("error: configs/arena_pairwise.yaml: --alpha: ")
 
 
 def test_conditions_that_share_no_agent_are_no_compared_pair(project: Path) -> None:

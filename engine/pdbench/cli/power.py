@@ -42,7 +42,10 @@ def power(
     ] = 0.8,
     alpha: Annotated[
         float,
-        typer.Option(help="The level a difference must pass after Benjamini-Hochberg."),
+        typer.Option(
+            help="The level a difference must pass after Benjamini-Hochberg (PD); the arena "
+            "reads the run's 95% intervals."
+        ),
     ] = 0.05,
     pilot: Annotated[
         Path | None,
@@ -52,26 +55,29 @@ def power(
         ),
     ] = None,
     simulations: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--simulations",
             "--seeds",
             min=20,
-            help="Simulated studies per size (the Monte-Carlo error falls as 1/sqrt).",
+            help="Simulated studies per size (the Monte-Carlo error falls as 1/sqrt); "
+            "default 2000, 400 for the arena's --metric elo (each refits the bootstrap).",
         ),
-    ] = 2000,
+    ] = None,
     pool: Annotated[
         int | None,
         typer.Option(
             min=6,
             help="Replicates per condition (PD, default 2000) or questions per player "
-            "(arena) the config's agents play once to draw the simulations from.",
+            "(arena, default the config's, at least 30) the config's agents play once to "
+            "draw the simulations from.",
         ),
     ] = None,
 ) -> None:
     """Plan a study: the replicates per condition (PD) or questions per player (arena) that
     detect a difference of --effect with --power, by simulating the analysis pdbench runs
-    (paired sign-flip test, Benjamini-Hochberg in the metric's family), and the run's cost."""
+    (PD: paired sign-flip test, Benjamini-Hochberg in the metric's family; arena: disjoint
+    95% intervals of the leaderboard or of the Bradley-Terry Elo), and the run's cost."""
     request = PowerRequest(
         effect=effect,
         metric=metric,

@@ -40,7 +40,7 @@ from pdbench.power.simulate import (
     Study,
     normal_approximation,
 )
-from pdbench.power.text import PowerRequest, point_text, result_lines
+from pdbench.power.text import DEFAULT_SIMULATIONS, PowerRequest, point_text, result_lines
 
 __all__ = ["DEFAULT_METRIC", "DEFAULT_POOL", "check_request", "pd_power_lines", "pd_study"]
 
@@ -104,7 +104,7 @@ def pd_study(pool: Pool, *, config: ExperimentConfig, metric: str, request: Powe
         alpha=request.alpha,
         n_tests=pool.n_tests,
         bootstrap_n=config.metrics.bootstrap.n,
-        simulations=request.simulations,
+        simulations=request.simulations or DEFAULT_SIMULATIONS,
         seed=config.seed,
     )
 

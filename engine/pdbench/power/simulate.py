@@ -45,7 +45,9 @@ __all__ = [
     "PowerPoint",
     "PowerSearch",
     "Study",
+    "curve_sizes",
     "normal_approximation",
+    "smallest_size",
 ]
 
 MAX_REPLICATES = 5_000
@@ -188,38 +190,62 @@ class PowerSearch:
         signs, exact = flip_signs(replicates, n_random=n_random, rng=rng)
         return lambda sample: sign_flip_p(sample, signs, exact=exact)
 
+    @property
+    def simulations(self) -> int:
+        """Simulated studies per size."""
+        return self.study.simulations
+
+    maximum = MAX_REPLICATES
+
     def smallest(self, target: float, *, start: int) -> int | None:
         """The fewest replicates whose simulated power reaches ``target``, searched from
-        ``start``: doubling (or halving) to bracket it, then bisection; None past
-        :data:`MAX_REPLICATES`."""
-        low, high = MIN_REPLICATES - 1, None
-        n = min(max(start, MIN_REPLICATES), MAX_REPLICATES)
-        while high is None:
-            if self.power(n).power >= target:
-                high = n
-            elif n >= MAX_REPLICATES:
-                return None
-            else:
-                low, n = n, min(2 * n, MAX_REPLICATES)
-        n = high // 2
-        while n > low and self.power(n).power >= target:
-            high, n = n, n // 2
-        low = max(low, n)
-        while high - low > 1:
-            middle = (low + high) // 2
-            if self.power(middle).power >= target:
-                high = middle
-            else:
-                low = middle
-        return high
+        ``start`` (:func:`smallest_size`); None past :data:`MAX_REPLICATES`."""
+        return smallest_size(
+            lambda n: self.power(n), target, start=start, minimum=MIN_REPLICATES,
+            maximum=MAX_REPLICATES,
+        )  # fmt: skip
 
     def curve(self, needed: int) -> list[PowerPoint]:
-        """The power at about half, three quarters, once, 1.25 and 1.5 times ``needed``
-        (at least :data:`MIN_REPLICATES`, at most :data:`MAX_REPLICATES`)."""
-        sizes = sorted(
-            {
-                min(MAX_REPLICATES, max(MIN_REPLICATES, round(needed * factor)))
-                for factor in (0.5, 0.75, 1.0, 1.25, 1.5)
-            }
-        )
-        return [self.power(n) for n in sizes]
+        """The power around ``needed`` (:func:`curve_sizes`)."""
+        return [
+            self.power(n)
+            for n in curve_sizes(needed, minimum=MIN_REPLICATES, maximum=MAX_REPLICATES)
+        ]
+
+
+def smallest_size(
+    power: Callable[[int], PowerPoint], target: float, *, start: int, minimum: int, maximum: int
+) -> int | None:
+    """The fewest units (from ``minimum``) whose ``power`` reaches ``target``, searched from
+    ``start``: doubling (or halving) to bracket it, then bisection; None past ``maximum``."""
+    low, high = minimum - 1, None
+    n = min(max(start, minimum), maximum)
+    while high is None:
+        if power(n).power >= target:
+            high = n
+        elif n >= maximum:
+            return None
+        else:
+            low, n = n, min(2 * n, maximum)
+    n = high // 2
+    while n > low and power(n).power >= target:
+        high, n = n, n // 2
+    low = max(low, n)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if power(middle).power >= target:
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+def curve_sizes(needed: int, *, minimum: int, maximum: int) -> list[int]:
+    """About half, three quarters, once, 1.25 and 1.5 times ``needed``, within
+    [``minimum``, ``maximum``]."""
+    return sorted(
+        {
+            min(maximum, max(minimum, round(needed * factor)))
+            for factor in (0.5, 0.75, 1.0, 1.25, 1.5)
+        }
+    )
