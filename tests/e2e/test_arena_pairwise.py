@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 from pdbench import cli
 from pdbench.arena.records import ArenaFiles, PairwiseJudgmentRecord
+from pdbench.column_labels import format_cell
 from pdbench.storage.schema import RunFiles
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
@@ -196,6 +197,8 @@ def test_the_pairwise_page_shows_the_ranking_and_the_three_arms(
     biased = _planted(run, "self_bonus")
     self_bias = _table_with(at, "self_bias").set_index("judge")
     mart = _mart(run, "pairwise_self_bias")[biased]
-    # shown in percentage points
-    assert self_bias.loc[biased, "self_bias"] == pytest.approx(100 * mart["self_bias"])
+    # the mart's share, written in signed percentage points as the label catalogue says
+    shown = self_bias.loc[biased, "self_bias"]
+    assert shown == pytest.approx(mart["self_bias"])
+    assert format_cell("self_bias", shown) == f"{100 * mart['self_bias']:+.1f} pp"
     assert "name_bias" in _table_with(at, "name_bias").columns

@@ -49,8 +49,9 @@ def joint_model_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
     ]
     styles = [row for row in rows if row["effect_kind"] == "style"]
     lines = [
+        "",
         "joint model of the judgements (joint_model.parquet: quality, leniency, name and "
-        "position bias and style fitted at once; points of 0..10, 95% intervals over questions):"
+        "position bias and style fitted at once; points of 0..10, 95% intervals over questions):",
     ]
     if len(lenient) >= 2:
         lines.append(f"  leniency: {_effect(lenient[0])} to {_effect(lenient[-1])}")
