@@ -12,7 +12,7 @@ from pdbench.findings import interval_text, read_rows
 __all__ = ["joint_model_lines"]
 
 _COLUMNS = ("effect_kind", "effect_label", "joint_effect", "joint_effect_ci_low",
-            "joint_effect_ci_high", "effect_unit")  # fmt: skip
+            "joint_effect_ci_high", "effect_unit", "is_clear_of_zero")  # fmt: skip
 
 
 def _effect(row: dict[str, object], unit: str = "points") -> str:
@@ -43,9 +43,7 @@ def joint_model_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
     biased = [
         row
         for row in rows
-        if row["effect_kind"] in ("named", "fixed_order")
-        and row["joint_effect_ci_low"] is not None
-        and (row["joint_effect_ci_low"] > 0 or row["joint_effect_ci_high"] < 0)
+        if row["effect_kind"] in ("named", "fixed_order") and row["is_clear_of_zero"]
     ]
     styles = [row for row in rows if row["effect_kind"] == "style"]
     lines = [

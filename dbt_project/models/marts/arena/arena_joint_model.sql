@@ -116,7 +116,10 @@ final as (
     where observed.replicate = 0
 )
 
-select * from final
+select
+    *,
+    coalesce(joint_effect_ci_low > 0 or joint_effect_ci_high < 0, false) as is_clear_of_zero
+from final
 order by
     list_position(['quality', 'leniency', 'named', 'fixed_order', 'style'], effect_kind),
     joint_effect desc nulls last,
