@@ -348,7 +348,8 @@ def _check_strengths(players: list[ArenaPlayerConfig]) -> None:
         return
     for i, player in enumerate(players):
         for trait in ("first_preference", "self_preference", "name_preference", "tie_share",
-                      "strong_share", "length_preference"):  # fmt: skip
+                      "strong_share", "length_preference", "first_log_odds", "self_log_odds",
+                      "name_log_odds"):  # fmt: skip
             if getattr(player.mock, trait):
                 raise ValueError(
                     f"players[{i}].mock.{trait}: takes effect only when every answerer "

@@ -250,6 +250,9 @@ class ArenaMockPlayer:
                 tie_share=self.traits.tie_share,
                 strong_share=self.traits.strong_share,
                 length_preference=self.traits.length_preference,
+                first_log_odds=self.traits.first_log_odds,
+                self_log_odds=self.traits.self_log_odds,
+                name_log_odds=self.traits.name_log_odds,
                 rng=rng,
             )
         settings, traits = self.settings, self.traits

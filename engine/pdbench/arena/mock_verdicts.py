@@ -14,7 +14,13 @@ seeded draws, in this order:
    answer of strength s_a to one of s_b with probability 1 / (1 + 10^((s_b - s_a) / 400)),
    Bradley-Terry on the Elo scale, and says so strongly (``A>>B``, ``B>>A``) with probability
    ``strong_share`` g. A judge with ``length_preference`` l adds l per 100 words of the
-   first answer's length over the second's to that probability's log-odds.
+   first answer's length over the second's to that probability's log-odds, and its
+   log-odds preferences add theirs: ``first_log_odds`` to the answer shown first;
+   ``self_log_odds``, on a pair holding its own answer, to its own answer (+ when it is
+   shown first, - when second); ``name_log_odds``, shown the authors' names, on a pair
+   holding the player it favours, to that player's answer (+ first, - second). These spend
+   no draw: the first answer wins with probability 1 / (1 + (1 / p - 1) e^-L), L the sum
+   of the terms.
 
 Draws 1 to 3 give ``A>B`` or ``B>A``; with t = g = 0 (the default) so does 4, and no draw is
 spent on ties or strength, so every mart's truth is a closed-form number. Over both orders
@@ -30,6 +36,13 @@ of a pair (a, b), with p = P(a beats b) as in 4 and no ties:
   f / 2 + (1 - f) p blind: a name bias of n (1 - f / 2 - (1 - f) p);
 - with no judge preferring a position, a player's Bradley-Terry Elo is its planted strength
   minus the field's mean strength plus 1000.
+
+With log-odds preferences instead (first, self, name; the mixtures at 0), P(first wins) on a
+verdict the strengths decide is sigmoid(ln(10)/400 (s_a - s_b) + l Δwords/100 + first +
+self (±1) + name (±1)), Δwords the first answer's words less the second's and each ±1 the
+side the judge's own or favoured answer is shown on (0 off its pairs, or blind for name):
+the form the joint model of pairwise judging fits. With equal strengths and lengths, a
+first_log_odds of ln 3 makes the first answer win 3 / 4 of its verdicts.
 
 With ties and strong verdicts (a tie half a win to each side, a strong verdict counting w =
 ``strong_weight`` verdicts, as the marts count), a pair's expected weighted share of wins for
@@ -75,6 +88,9 @@ def bradley_terry_verdict(
     tie_share: float = 0.0,
     strong_share: float = 0.0,
     length_preference: float = 0.0,
+    first_log_odds: float = 0.0,
+    self_log_odds: float = 0.0,
+    name_log_odds: float = 0.0,
 ) -> str:
     """The verdict on the answers ``shown`` (label -> (author label, text)), drawn as the
     module says."""
@@ -93,9 +109,14 @@ def bradley_terry_verdict(
         return "A=B"
     else:
         p_first = elo_win_probability(strengths[first], strengths[second])
-        if length_preference:
+        if length_preference or first_log_odds or self_log_odds or name_log_odds:
             longer = (len(shown["A"][1].split()) - len(shown["B"][1].split())) / 100
-            p_first = 1 / (1 + (1 / p_first - 1) * math.exp(-length_preference * longer))
+            log_odds = length_preference * longer + first_log_odds
+            if signature in (first, second):
+                log_odds += self_log_odds if first == signature else -self_log_odds
+            if favoured_name in named:
+                log_odds += name_log_odds if named[0] == favoured_name else -name_log_odds
+            p_first = 1 / (1 + (1 / p_first - 1) * math.exp(-log_odds))
         first_wins = rng.random() < p_first
         if strong_share and rng.random() < strong_share:
             return "A>>B" if first_wins else "B>>A"

@@ -175,6 +175,17 @@ class ArenaMockConfig(StrictModel):
     """The Bradley-Terry mock: log-odds it adds, per 100 words of difference, to preferring
     the longer answer when the strengths decide a verdict (the length bias style control
     measures)."""
+    first_log_odds: Annotated[float, Planted(recorded="planted")] = Field(default=0.0, ge=-5, le=5)
+    """The Bradley-Terry mock: log-odds it adds to preferring the answer shown first when the
+    strengths decide a verdict (a position preference in the form the joint model of pairwise
+    judging fits; ``first_preference`` is the mixture form)."""
+    self_log_odds: Annotated[float, Planted(recorded="planted")] = Field(default=0.0, ge=-5, le=5)
+    """The Bradley-Terry mock with ``pairing.self_judging``: log-odds it adds to preferring
+    its own answer (the one ending with its signature) when the strengths decide a verdict."""
+    name_log_odds: Annotated[float, Planted(recorded="planted")] = Field(default=0.0, ge=-5, le=5)
+    """The Bradley-Terry mock with ``pairing.reveal_names``: log-odds it adds to preferring
+    the answer labelled with the name of the player it ``favours`` when the strengths decide
+    a verdict (blind, it does not recognise that player)."""
     latency_ms: float = Field(default=0.0, ge=0)
     """Simulated latency per call."""
     seed: int | None = None
