@@ -1,30 +1,21 @@
 {{ config(materialized='table') }}
 
 -- The style of every answer as its judges saw it (shown_text), one row per answer and
--- feature of the catalogue below: a pattern counted in the text, divided by its unit. Words
--- are counted as Python's str.split counts them (runs of non-space), per 100 words; markdown
--- elements as counts: headers (a line opening with 1-6 #), list items (a line opening with
--- -, *, + or a number and . or ), then a space), bold spans (**x** or __x__) and code blocks
--- (a line opening with ```, two per block). The style covariates of the joint model
--- (int_arena_joint_design) and of the style-controlled Bradley-Terry fit
--- (int_arena_pairwise_style_features); an answer without text has NULL values.
+-- feature of the catalogue (the seed style_features): its pattern counted in the text,
+-- divided by its unit. Words are counted as Python's str.split counts them (runs of
+-- non-space), per 100 words; markdown elements as counts: headers (a line opening with 1-6
+-- #), list items (a line opening with -, *, + or a number and . or ), then a space), bold
+-- spans (**x** or __x__) and code blocks (a line opening with ```, two per block). The
+-- style covariates of the joint model (int_arena_joint_design) and of the style-controlled
+-- Bradley-Terry fits (int_arena_pairwise_style_features); an answer without text has NULL
+-- values.
 
 with answers as (
     select * from {{ ref('stg_arena_answers') }}
 ),
 
 features as (
-    select catalogue.* from (
-        values
-        (1, 'answer_length', 'answer length', 'per 100 words', '\S+', 100.0),
-        (2, 'headers', 'markdown headers', 'per header', '(?m)^[ \t]*#{1,6}[ \t]', 1.0),
-        (
-            3, 'list_items', 'markdown list items', 'per list item',
-            '(?m)^[ \t]*([-*+]|[0-9]+[.)])[ \t]', 1.0
-        ),
-        (4, 'bold', 'markdown bold spans', 'per bold span', '\*\*[^*\n]+\*\*|__[^_\n]+__', 1.0),
-        (5, 'code_blocks', 'markdown code blocks', 'per code block', '(?m)^[ \t]*```', 2.0)
-    ) as catalogue (feature_order, feature, feature_label, feature_unit, pattern, unit_size)
+    select * from {{ ref('style_features') }}
 ),
 
 answer_values as (
