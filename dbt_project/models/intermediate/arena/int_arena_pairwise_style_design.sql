@@ -1,13 +1,17 @@
 {{ config(materialized='table') }}
 
--- The design of the style-controlled Bradley-Terry fit in long form, one row per replicate,
--- verdict and parameter (int_arena_pairwise_style_parameters) with a non-zero value x:
--- +1 for the first player's strength, -1 for the second's, the feature's difference (first
--- minus second) for a feature. P(first wins) = sigmoid(sum x * estimate). Each row carries
--- its verdict's outcome y (1, 0.5 a tie, 0) and weight in the replicate: the verdict's
--- weight (strong_weight for a strong verdict) times the times its question was drawn
--- (int_arena_pairwise_draws; replicate 0 takes every question once). A covariate more is a
--- row more per verdict here, the fit unchanged.
+-- The design of the two logistic fits of the pairwise verdicts
+-- (int_arena_pairwise_style_parameters: fit style_controlled and fit joint) in long form, one
+-- row per fit, replicate, verdict and parameter with a non-zero value x: +1 for the first
+-- player's strength, -1 for the second's, the feature's difference (first minus second) for
+-- a feature; in the joint fit also 1 for the judge's position term, +1 (-1) for its self
+-- term when it wrote the first (second) answer, and on a verdict shown with the authors'
+-- names +1 for the first player's name term, -1 for the second's. P(first wins) =
+-- sigmoid(sum x * estimate). Each row carries its verdict's outcome y (1, 0.5 a tie, 0) and
+-- weight in the replicate: the verdict's weight (strong_weight for a strong verdict) times
+-- the times its question was drawn (int_arena_pairwise_draws; replicate 0 takes every
+-- question once). The style-controlled fit reads the scored verdicts, the joint fit every
+-- one. A covariate more is a row more per verdict here, the fits unchanged.
 
 with features as (
     select * from {{ ref('int_arena_pairwise_style_features') }}
@@ -23,7 +27,7 @@ parameters as (
 ),
 
 fitted_players as (
-    select parameter as player
+    select distinct parameter as player
     from all_parameters
     where parameter_kind = 'player'
 ),
@@ -33,56 +37,120 @@ draws as (
 ),
 
 -- a verdict on a separated player's answer is left out (no row of its players)
-verdicts as (
+kept as (
     select distinct
         verdict_id,
         question_id,
+        judge,
         first_player,
         second_player,
         weight,
-        first_score
+        first_score,
+        is_scored,
+        is_named,
+        self_side
     from features
     where
         first_player in (select fitted_players.player from fitted_players)
         and second_player in (select fitted_players.player from fitted_players)
 ),
 
-verdict_values as (
+verdicts as (
     select
-        verdicts.verdict_id,
-        verdicts.question_id,
-        verdicts.weight,
-        verdicts.first_score,
-        parameters.parameter_index,
+        'style_controlled' as fit,
+        *
+    from kept
+    where is_scored
+    union all
+    select
+        'joint' as fit,
+        *
+    from kept
+),
+
+-- (fit, verdict, parameter kind, parameter name, value): every term a verdict holds
+terms as (
+    select
+        fit,
+        verdict_id,
+        'player' as parameter_kind,
+        first_player as parameter,
         1.0 as design_value
     from verdicts
-    inner join parameters
-        on verdicts.first_player = parameters.parameter and parameters.parameter_kind = 'player'
     union all
     select
+        fit,
+        verdict_id,
+        'player' as parameter_kind,
+        second_player as parameter,
+        -1.0 as design_value
+    from verdicts
+    union all
+    select
+        verdicts.fit,
+        verdicts.verdict_id,
+        'feature' as parameter_kind,
+        features.feature as parameter,
+        features.feature_difference as design_value
+    from verdicts
+    inner join features
+        on verdicts.verdict_id = features.verdict_id
+    where features.feature_difference != 0
+    union all
+    select
+        fit,
+        verdict_id,
+        'position' as parameter_kind,
+        judge as parameter,
+        1.0 as design_value
+    from verdicts
+    where fit = 'joint'
+    union all
+    select
+        fit,
+        verdict_id,
+        'self' as parameter_kind,
+        judge as parameter,
+        self_side::double as design_value
+    from verdicts
+    where fit = 'joint' and self_side != 0
+    union all
+    select
+        fit,
+        verdict_id,
+        'name' as parameter_kind,
+        first_player as parameter,
+        1.0 as design_value
+    from verdicts
+    where fit = 'joint' and is_named
+    union all
+    select
+        fit,
+        verdict_id,
+        'name' as parameter_kind,
+        second_player as parameter,
+        -1.0 as design_value
+    from verdicts
+    where fit = 'joint' and is_named
+),
+
+verdict_values as (
+    select
+        verdicts.fit,
         verdicts.verdict_id,
         verdicts.question_id,
         verdicts.weight,
         verdicts.first_score,
         parameters.parameter_index,
-        -1.0 as design_value
-    from verdicts
-    inner join parameters
-        on verdicts.second_player = parameters.parameter and parameters.parameter_kind = 'player'
-    union all
-    select
-        features.verdict_id,
-        features.question_id,
-        features.weight,
-        features.first_score,
-        parameters.parameter_index,
-        features.feature_difference as design_value
-    from features
+        terms.design_value
+    from terms
     inner join verdicts
-        on features.verdict_id = verdicts.verdict_id
+        on terms.fit = verdicts.fit and terms.verdict_id = verdicts.verdict_id
     inner join parameters
-        on features.feature = parameters.parameter and parameters.parameter_kind = 'feature'
-    where features.feature_difference != 0
+        on
+            terms.fit = parameters.fit
+            and terms.parameter_kind = parameters.parameter_kind
+            and terms.parameter = parameters.parameter
 ),
 
 replicate_weights as (
@@ -90,7 +158,7 @@ replicate_weights as (
         0 as replicate,
         question_id,
         1 as n_drawn
-    from (select distinct question_id from verdicts) as observed
+    from (select distinct question_id from kept) as observed
     union all
     select
         replicate,
@@ -101,6 +169,7 @@ replicate_weights as (
 
 design as (
     select
+        verdict_values.fit,
         replicate_weights.replicate,
         verdict_values.verdict_id,
         verdict_values.parameter_index,

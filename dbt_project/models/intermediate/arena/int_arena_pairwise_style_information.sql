@@ -1,7 +1,7 @@
 {{ config(materialized='table') }}
 
--- The inverse of X'WX, the weighted cross-products of the style fit's design
--- (int_arena_pairwise_style_design), one row per replicate and pair of parameters. Four
+-- The inverse of X'WX, the weighted cross-products of the logistic fits' design
+-- (int_arena_pairwise_style_design), one row per fit, replicate and pair of parameters. Four
 -- times it bounds the inverse of the log-likelihood's curvature (p (1 - p) <= 1/4), so
 -- Boehning's fixed-Hessian steps (int_arena_pairwise_style_fits) invert it once per
 -- replicate. The sweep operator inverts it, one pivot per step, as int_pd_sfem_information
@@ -15,29 +15,39 @@ with recursive design as (
 ),
 
 parameters as (
-    select parameter_index
+    select
+        fit,
+        parameter_index
     from {{ ref('int_arena_pairwise_style_parameters') }}
     where parameter_index is not null
 ),
 
 replicates as (
-    select distinct replicate from design
+    select distinct
+        fit,
+        replicate
+    from design
 ),
 
 grid as (
     select
+        replicates.fit,
         replicates.replicate,
         row_parameters.parameter_index as row_index,
         column_parameters.parameter_index as column_index,
-        count(*) over (partition by replicates.replicate, row_parameters.parameter_index)
-            as n_parameters
+        count(*) over (
+            partition by replicates.fit, replicates.replicate, row_parameters.parameter_index
+        ) as n_parameters
     from replicates
-    cross join parameters as row_parameters
-    cross join parameters as column_parameters
+    inner join parameters as row_parameters
+        on replicates.fit = row_parameters.fit
+    inner join parameters as column_parameters
+        on replicates.fit = column_parameters.fit
 ),
 
 cross_products as (
     select
+        row_values.fit,
         row_values.replicate,
         row_values.parameter_index as row_index,
         column_values.parameter_index as column_index,
@@ -46,7 +56,8 @@ cross_products as (
     from design as row_values
     inner join design as column_values
         on
-            row_values.replicate = column_values.replicate
+            row_values.fit = column_values.fit
+            and row_values.replicate = column_values.replicate
             and row_values.verdict_id = column_values.verdict_id
     group by all
 ),
@@ -55,6 +66,7 @@ cross_products as (
 sweep as (
     select
         0 as step,
+        grid.fit,
         grid.replicate,
         grid.row_index,
         grid.column_index,
@@ -63,12 +75,14 @@ sweep as (
     from grid
     left join cross_products
         on
-            grid.replicate = cross_products.replicate
+            grid.fit = cross_products.fit
+            and grid.replicate = cross_products.replicate
             and grid.row_index = cross_products.row_index
             and grid.column_index = cross_products.column_index
     union all
     select
         step + 1 as step,
+        fit,
         replicate,
         row_index,
         column_index,
@@ -84,11 +98,11 @@ sweep as (
         select
             *,
             max(entry) filter (where row_index = step + 1 and column_index = step + 1)
-                over (partition by replicate) as pivot_entry,
+                over (partition by fit, replicate) as pivot_entry,
             max(entry) filter (where row_index = step + 1)
-                over (partition by replicate, column_index) as pivot_row,
+                over (partition by fit, replicate, column_index) as pivot_row,
             max(entry) filter (where column_index = step + 1)
-                over (partition by replicate, row_index) as pivot_column
+                over (partition by fit, replicate, row_index) as pivot_column
         from sweep
         where step < n_parameters
     ) as pivot_entries
@@ -96,6 +110,7 @@ sweep as (
 
 inverse as (
     select
+        fit,
         replicate,
         row_index,
         column_index,

@@ -1,11 +1,20 @@
--- The parameters of the style-controlled Bradley-Terry fit, one row per player and feature:
--- every player's strength but the reference's (the first by name, held at 0), then every
--- feature that can be fitted, numbered 1..n in that order (parameter_index). A separated
--- player (int_arena_pairwise_bounds) has no finite strength, with or without style: its
--- verdicts are left out, which is the limit of the fit as its strength runs off (they then
--- tell nothing about the others). A feature is fitted when every verdict left has its value
--- and the value differs between the two answers of at least one of them; else it has no
--- index and style_note says why.
+-- The parameters of the two logistic fits of the pairwise verdicts, one row per fit and
+-- parameter, numbered 1..n within the fit in the order below (parameter_index):
+--   fit style_controlled (the style-controlled Bradley-Terry fit, on the scored verdicts):
+--     every player's strength but the reference's (the first by name, held at 0), then
+--     every style feature that can be fitted;
+--   fit joint (the joint model of pairwise judging, on every verdict, the self and name
+--     arms' too; docs/arena_ratings.md, "One model for the biases"): the same, then per judge
+--     a position term (kind position: log-odds it adds to the answer shown first) and, for a
+--     judge that saw its own answer, a self term (kind self: log-odds it adds to its own),
+--     then per player shown with its name a name term (kind name: log-odds its name adds to
+--     its answer; the first such player by name held at 0, as only differences of name
+--     terms enter a verdict).
+-- A separated player (int_arena_pairwise_bounds) has no finite strength, with or without
+-- style: its verdicts are left out, which is the limit of the fit as its strength runs off
+-- (they then tell nothing about the others). A feature is fitted when every verdict of the
+-- fit has its value and the value differs between the two answers of at least one of them;
+-- else it has no index and style_note says why.
 
 with features as (
     select * from {{ ref('int_arena_pairwise_style_features') }}
@@ -20,7 +29,7 @@ separated as (
     where is_separated
 ),
 
-fitted as (
+kept as (
     select *
     from features
     where
@@ -28,18 +37,39 @@ fitted as (
         and second_player not in (select separated.player from separated)
 ),
 
+-- each fit's verdicts: the style-controlled fit the scored ones, the joint fit every one
+fit_rows as (
+    select
+        'style_controlled' as fit,
+        *
+    from kept
+    where is_scored
+    union all
+    select
+        'joint' as fit,
+        *
+    from kept
+),
+
 players as (
-    select first_player as player from fitted
+    select
+        fit,
+        first_player as player
+    from fit_rows
     union
-    select second_player as player from fitted
+    select
+        fit,
+        second_player as player
+    from fit_rows
 ),
 
 player_parameters as (
     select
+        fit,
         'player' as parameter_kind,
         player as parameter,
         0 as feature_order,
-        row_number() over (order by player) = 1 as is_reference,
+        row_number() over (partition by fit order by player) = 1 as is_reference,
         true as is_fitted,
         null::varchar as style_note
     from players
@@ -47,6 +77,7 @@ player_parameters as (
 
 feature_parameters as (
     select
+        fit,
         'feature' as parameter_kind,
         feature as parameter,
         any_value(feature_order) as feature_order,
@@ -62,22 +93,86 @@ feature_parameters as (
             when coalesce(max(abs(feature_difference)), 0) = 0
                 then 'not fitted: no variation, every pair of answers had the same value'
         end as style_note
-    from fitted
-    group by feature
+    from fit_rows
+    group by fit, feature
+),
+
+joint_verdicts as (
+    select distinct
+        verdict_id,
+        judge,
+        first_player,
+        second_player,
+        is_named,
+        self_side
+    from fit_rows
+    where fit = 'joint'
+),
+
+judge_parameters as (
+    select distinct
+        'joint' as fit,
+        'position' as parameter_kind,
+        judge as parameter
+    from joint_verdicts
+    union
+    select distinct
+        'joint' as fit,
+        'self' as parameter_kind,
+        judge as parameter
+    from joint_verdicts
+    where self_side != 0
+),
+
+named_players as (
+    select first_player as player from joint_verdicts
+    where is_named
+    union
+    select second_player as player from joint_verdicts
+    where is_named
+),
+
+bias_parameters as (
+    select
+        fit,
+        parameter_kind,
+        parameter,
+        0 as feature_order,
+        false as is_reference,
+        true as is_fitted,
+        null::varchar as style_note
+    from judge_parameters
+    union all
+    select
+        'joint' as fit,
+        'name' as parameter_kind,
+        player as parameter,
+        0 as feature_order,
+        row_number() over (order by player) = 1 as is_reference,
+        true as is_fitted,
+        null::varchar as style_note
+    from named_players
 ),
 
 parameters as (
     select * from player_parameters
     union all
     select * from feature_parameters
+    union all
+    select * from bias_parameters
 ),
 
 indexed as (
     select
         *,
         case when is_fitted and not is_reference then row_number() over (
-            partition by is_fitted and not is_reference
-            order by parameter_kind desc, feature_order asc, parameter asc
+            partition by fit, is_fitted and not is_reference
+            order by
+                list_position(
+                    ['player', 'feature', 'position', 'self', 'name'], parameter_kind
+                ) asc,
+                feature_order asc,
+                parameter asc
         ) end as parameter_index
     from parameters
 )

@@ -9,11 +9,12 @@
 
 with fits as (
     select * from {{ ref('int_arena_pairwise_style_fits') }}
+    where fit = 'style_controlled'
 ),
 
 parameters as (
     select * from {{ ref('int_arena_pairwise_style_parameters') }}
-    where parameter_kind = 'player'
+    where fit = 'style_controlled' and parameter_kind = 'player'
 ),
 
 scoring as (

@@ -1,7 +1,8 @@
 {{ config(location=mart_location()) }}
 
--- The joint model of absolute judging, one row per effect (int_arena_joint_fits; the model
--- and its assumptions: docs/arena_ratings.md, "One model for the biases"). Players'
+-- The joint models of the judgements, one row per effect: of absolute judging
+-- (int_arena_joint_fits; the model and its assumptions: docs/arena_ratings.md, "One model for
+-- the biases"), and of pairwise judging (int_arena_pairwise_joint_effects, in Elo points). Players'
 -- quality and judges' leniency are read against their own mean: the fitted coefficients
 -- (the reference held at 0) minus their mean over the players (over the judges) of the same
 -- replicate. The interval is the bootstrap's reflected interval over questions, each arm
@@ -19,6 +20,10 @@ design as (
 
 expansion as (
     select * from {{ ref('int_arena_interval_expansion') }}
+),
+
+pairwise as (
+    select * from {{ ref('int_arena_pairwise_joint_effects') }}
 ),
 
 styles as (
@@ -65,7 +70,7 @@ bootstrap_quantiles as (
     group by effect_kind, effect_name
 ),
 
-final as (
+absolute as (
     select
         'absolute' as judging,
         observed.effect_kind,
@@ -114,6 +119,12 @@ final as (
             observed.effect_kind = quantiles.effect_kind
             and observed.effect_name = quantiles.effect_name
     where observed.replicate = 0
+),
+
+final as (
+    select * from absolute
+    union all by name
+    select * from pairwise
 )
 
 select
@@ -121,6 +132,13 @@ select
     coalesce(joint_effect_ci_low > 0 or joint_effect_ci_high < 0, false) as is_clear_of_zero
 from final
 order by
-    list_position(['quality', 'leniency', 'named', 'fixed_order', 'style'], effect_kind),
+    judging asc,
+    list_position(
+        [
+            'quality', 'leniency', 'named', 'fixed_order',
+            'strength', 'position', 'self', 'name', 'style'
+        ],
+        effect_kind
+    ),
     joint_effect desc nulls last,
     effect_name asc

@@ -10,15 +10,17 @@
 
 with parameters as (
     select * from {{ ref('int_arena_pairwise_style_parameters') }}
-    where parameter_kind = 'feature'
+    where fit = 'style_controlled' and parameter_kind = 'feature'
 ),
 
 features as (
     select * from {{ ref('int_arena_pairwise_style_features') }}
+    where is_scored
 ),
 
 fits as (
     select * from {{ ref('int_arena_pairwise_style_fits') }}
+    where fit = 'style_controlled'
 ),
 
 expansion as (
