@@ -1,6 +1,7 @@
-"""The joint model of absolute judging in the run summary (``joint_model.parquet``): the
-judges' leniency at both ends, the name and position biases whose interval is clear of 0,
-and the style effects, each with its 95% interval."""
+"""The joint models in the run summary (``joint_model.parquet``): for absolute judging the
+judges' leniency at both ends, the name and position biases whose interval is clear of 0 and
+the style effects; for pairwise judging the position, self and name biases clear of 0 and the
+style effects; each with its 95% interval."""
 
 from __future__ import annotations
 
@@ -11,13 +12,16 @@ from pdbench.findings import interval_text, read_rows
 
 __all__ = ["joint_model_lines"]
 
-_COLUMNS = ("effect_kind", "effect_label", "joint_effect", "joint_effect_ci_low",
+_COLUMNS = ("judging", "effect_kind", "effect_label", "joint_effect", "joint_effect_ci_low",
             "joint_effect_ci_high", "effect_unit", "is_clear_of_zero")  # fmt: skip
 
 
 def _effect(row: dict[str, object], unit: str = "points") -> str:
+    """An effect with its interval: points of 0..10 as the catalogue writes joint_effect, Elo
+    points whole as it writes an Elo."""
+    column = "elo" if row["judging"] == "pairwise" else "joint_effect"
     text = interval_text(
-        "joint_effect",
+        column,
         row["joint_effect"],
         row["joint_effect_ci_low"],
         row["joint_effect_ci_high"],
@@ -27,8 +31,8 @@ def _effect(row: dict[str, object], unit: str = "points") -> str:
 
 
 def joint_model_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
-    """A few lines on the joint model (the biases' line only when the run played an arm);
-    none when the run has none."""
+    """A few lines on each joint model the run has (a biases' line only when the run played
+    an arm); none when it has none."""
     if not tables.get(ArenaMart.JOINT_MODEL):
         return []
     rows = read_rows(
@@ -37,6 +41,20 @@ def joint_model_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
         where="effect_label is not null and is_estimable",
         order_by="joint_effect, effect_label",
     )
+    absolute = [row for row in rows if row["judging"] == "absolute"]
+    pairwise = [row for row in rows if row["judging"] == "pairwise"]
+    return [*_absolute_lines(absolute), *_pairwise_lines(pairwise)]
+
+
+def _style_line(rows: list[dict[str, object]]) -> list[str]:
+    """The style effects, each in its own unit (points or Elo points per 100 words, ...)."""
+    styles = [row for row in rows if row["effect_kind"] == "style"]
+    if not styles:
+        return []
+    return ["  style: " + "; ".join(_effect(row, unit=str(row["effect_unit"])) for row in styles)]
+
+
+def _absolute_lines(rows: list[dict[str, object]]) -> list[str]:
     if not rows:
         return []
     lenient = [row for row in rows if row["effect_kind"] == "leniency"]
@@ -45,7 +63,6 @@ def joint_model_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
         for row in rows
         if row["effect_kind"] in ("named", "fixed_order") and row["is_clear_of_zero"]
     ]
-    styles = [row for row in rows if row["effect_kind"] == "style"]
     lines = [
         "",
         "joint model of the judgements (joint_model.parquet: quality, leniency, name and "
@@ -58,8 +75,20 @@ def joint_model_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
             "  name and position biases clear of 0: "
             + ("; ".join(_effect(row) for row in biased) if biased else "none")
         )
-    if styles:
-        lines.append(
-            "  style: " + "; ".join(_effect(row, unit=str(row["effect_unit"])) for row in styles)
-        )
-    return lines
+    return lines + _style_line(rows)
+
+
+def _pairwise_lines(rows: list[dict[str, object]]) -> list[str]:
+    if not rows:
+        return []
+    biases = ("position", "self", "name")
+    biased = [row for row in rows if row["effect_kind"] in biases and row["is_clear_of_zero"]]
+    lines = [
+        "",
+        "joint model of the pairwise verdicts (joint_model.parquet: strengths, position, self "
+        "and name bias and style fitted at once, every arm's verdicts; Elo points, 95% "
+        "intervals over questions):",
+        "  position, self and name biases clear of 0: "
+        + ("; ".join(_effect(row, unit="Elo points") for row in biased) if biased else "none"),
+    ]
+    return lines + _style_line(rows)

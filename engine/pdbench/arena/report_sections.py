@@ -151,33 +151,61 @@ def _flagged(run_dir: Path, manifest: dict[str, Any]) -> Section | None:
     )
 
 
-def _joint_model(run_dir: Path) -> Section | None:
-    """The joint model's effects in points (quality, leniency, each judge's arms) as a forest
-    plot, its style effects in the caption, each with its 95% interval; None without one."""
-    columns = ("effect_kind", "effect_label", "joint_effect", "joint_effect_ci_low",
+_JOINT_MODELS = {
+    "absolute": (
+        "Absolute judging: every judgement fitted at once (least squares within questions): "
+        "each player's quality against the mean player, each judge's leniency against the "
+        "mean judge and its name and position bias over its plain scores, in points of 0 to "
+        "10",
+        "points",
+        "points of 0 to 10",
+    ),
+    "pairwise": (
+        "Pairwise judging: every verdict fitted at once, the self and name arms' too "
+        "(maximum likelihood): each player's strength against the mean player, each judge's "
+        "pull to the answer shown first and to its own answer, each player's pull when named, "
+        "in Elo points (173.7 per unit of log-odds)",
+        "Elo points",
+        "Elo points",
+    ),
+}
+"""Per kind of judging: the joint model's caption, its unit in a row's text and on the axis."""
+
+
+def _joint_models(run_dir: Path) -> list[Section]:
+    """For each kind of judging: the joint model's effects in its unit as a forest plot, its
+    style effects in the caption, each with its 95% interval; none without one."""
+    columns = ("judging", "effect_kind", "effect_label", "joint_effect", "joint_effect_ci_low",
                "joint_effect_ci_high", "effect_unit")  # fmt: skip
     rows = read_rows(
         run_dir / ArenaMart.JOINT_MODEL,
         columns,
         where="effect_label is not null and is_estimable",
-        order_by="list_position(['quality', 'leniency', 'named', 'fixed_order', 'style'], "
-        "effect_kind), joint_effect desc, effect_label",
+        order_by="judging, list_position(['quality', 'leniency', 'named', 'fixed_order', "
+        "'strength', 'position', 'self', 'name', 'style'], effect_kind), joint_effect desc, "
+        "effect_label",
     )
-    if not rows:
-        return None
+    sections = []
+    for judging, (caption, unit, axis) in _JOINT_MODELS.items():
+        effects = [row for row in rows if row["judging"] == judging]
+        if effects:
+            sections.append(_joint_model(effects, judging, caption, unit, axis))
+    return sections
+
+
+def _joint_model(
+    rows: list[dict[str, Any]], judging: str, caption: str, unit: str, axis: str
+) -> Section:
     styles = [row for row in rows if row["effect_kind"] == "style"]
-    points = [row for row in rows if row["effect_kind"] != "style"]
+    charted = [row for row in rows if row["effect_kind"] != "style"]
     style_text = "; ".join(
         f"{row['effect_label']} "
         f"{_interval(row, 'joint_effect', 'joint_effect_', '')} {row['effect_unit']}"
         for row in styles
     )
     return Section(
-        "One model for the biases",
-        "Every judgement fitted at once (least squares within questions): each player's "
-        "quality against the mean player, each judge's leniency against the mean judge and its "
-        "name and position bias over its plain scores, in points of 0 to 10, with 95% bootstrap "
-        "intervals over questions. "
+        f"One model for the biases: {judging} judging",
+        f"{caption}, with 95% bootstrap intervals over questions. "
         + (f"Style: {style_text}." if styles else "No style effect: the answers do not vary."),
         forest_plot(
             [
@@ -186,13 +214,13 @@ def _joint_model(run_dir: Path) -> Section | None:
                     value=row["joint_effect"],
                     low=row["joint_effect_ci_low"],
                     high=row["joint_effect_ci_high"],
-                    text=f"{_interval(row, 'joint_effect', 'joint_effect_', 'points')}",
+                    text=f"{_interval(row, 'joint_effect', 'joint_effect_', unit)}",
                     is_real=row["joint_effect_ci_low"] is not None,
                 )
-                for row in points
+                for row in charted
             ],
-            title="effects of the joint model",
-            axis="points of 0 to 10",
+            title=f"effects of the joint model of {judging} judging",
+            axis=axis,
         ),
     )
 
@@ -214,7 +242,7 @@ def arena_sections(run_dir: Path) -> list[Section]:
             run_dir / ArenaMart.BRADLEY_TERRY, _BRADLEY_TERRY, where="player is not null"
         ),
         _flagged(run_dir, manifest),
-        _joint_model(run_dir),
+        *_joint_models(run_dir),
         methods_section(run_dir, manifest),
     ]
     return [section for section in sections if section is not None]
