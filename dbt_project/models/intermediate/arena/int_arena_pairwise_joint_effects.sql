@@ -6,9 +6,10 @@
 -- s +1 (-1) when the judge wrote the first (second) answer, n 1 when the authors were named.
 -- Every effect is given in Elo points (400 / ln 10 = 173.7 points per unit of log-odds, the
 -- unit of a strength), strengths and name terms against their mean over the players of the
--- same replicate (the reference's estimate is 0). The interval is the bootstrap's reflected
--- interval over questions, each arm stretched as the Elo's
--- (int_arena_pairwise_interval_expansion), rounded to 1e-9 points. An effect the data cannot
+-- fit (the reference's estimate is 0). The interval is the estimate plus and minus 1.96
+-- standard errors of the sandwich clustered by question (int_arena_pairwise_joint_covariance),
+-- stretched as the Elo's (int_arena_pairwise_interval_expansion: sqrt(G / (G - 1)) t(G - 1)
+-- / z for G questions), rounded to 1e-9 points. An effect the data cannot
 -- give has no value and a note saying why: a separated player (no finite strength), a style
 -- feature not fitted, a parameter the others explain (aliased), one still moving at the
 -- fit's last step (more than 1e-6 log-odds: no finite estimate, or not reached), or a
@@ -23,7 +24,11 @@ with parameters as (
 
 fits as (
     select * from {{ ref('int_arena_pairwise_style_fits') }}
-    where fit = 'joint'
+    where fit = 'joint' and replicate = 0
+),
+
+covariance as (
+    select * from {{ ref('int_arena_pairwise_joint_covariance') }}
 ),
 
 design as (
@@ -43,56 +48,102 @@ catalogue as (
     select * from {{ ref('style_features') }}
 ),
 
-replicates as (
-    select distinct replicate from fits
-),
-
 verdict_count as (
     select count(distinct verdict_id) as n_judgments from design
 ),
 
--- every fitted parameter (the references at 0) in every replicate, on the Elo scale
+-- every fitted parameter (the references at 0), on the Elo scale, with its group: the
+-- players' strengths and the name terms are read against their kind's mean
 estimates as (
     select
-        replicates.replicate,
         parameters.parameter_kind,
         parameters.parameter,
+        parameters.parameter_index,
         400 / ln(10) * case
             when parameters.is_reference then 0.0
             when not fits.is_aliased then fits.estimate
-        end as elo_estimate
-    from replicates
-    cross join parameters
+        end as elo_estimate,
+        parameters.parameter_kind in ('player', 'name') as is_centred,
+        count(*) over (partition by parameters.parameter_kind) as n_in_kind
+    from parameters
     left join fits
-        on
-            replicates.replicate = fits.replicate
-            and parameters.parameter_index = fits.parameter_index
+        on parameters.parameter_index = fits.parameter_index
     where parameters.is_fitted
+),
+
+-- var(c' theta) for c the parameter minus its kind's mean (c = the unit vector when not
+-- centred): V_ii - 2 / n sum_j V_ij + 1 / n^2 sum_jk V_jk over the kind's fitted parameters
+variances as (
+    select
+        estimates.parameter_kind,
+        estimates.parameter,
+        coalesce(
+            sum(covariance.covariance) filter (
+                where covariance.row_index = estimates.parameter_index
+                and covariance.column_index = estimates.parameter_index
+            ),
+            0
+        ) as own_variance,
+        coalesce(
+            sum(covariance.covariance) filter (
+                where covariance.row_index = estimates.parameter_index
+                and kind_members.parameter_index is not null
+            ),
+            0
+        ) as kind_covariance,
+        any_value(estimates.is_centred) as is_centred,
+        any_value(estimates.n_in_kind) as n_in_kind
+    from estimates
+    left join covariance
+        on estimates.parameter_index = covariance.row_index
+    left join estimates as kind_members
+        on
+            covariance.column_index = kind_members.parameter_index
+            and estimates.parameter_kind = kind_members.parameter_kind
+    group by estimates.parameter_kind, estimates.parameter
+),
+
+kind_totals as (
+    select
+        row_members.parameter_kind,
+        sum(covariance.covariance) as kind_total
+    from covariance
+    inner join estimates as row_members
+        on covariance.row_index = row_members.parameter_index
+    inner join estimates as column_members
+        on
+            covariance.column_index = column_members.parameter_index
+            and row_members.parameter_kind = column_members.parameter_kind
+    group by row_members.parameter_kind
 ),
 
 centred as (
     select
-        replicate,
-        parameter_kind,
-        parameter,
-        elo_estimate - case
-            when parameter_kind in ('player', 'name')
-                then avg(elo_estimate) over (partition by replicate, parameter_kind)
+        estimates.parameter_kind,
+        estimates.parameter,
+        estimates.elo_estimate - case
+            when estimates.is_centred
+                then avg(estimates.elo_estimate) over (partition by estimates.parameter_kind)
             else 0
-        end as effect
+        end as effect,
+        400 / ln(10) * sqrt(greatest(
+            case
+                when variances.is_centred
+                    then
+                        variances.own_variance
+                        - 2 * variances.kind_covariance / variances.n_in_kind
+                        + coalesce(kind_totals.kind_total, 0) / variances.n_in_kind ^ 2
+                else variances.own_variance
+            end,
+            0
+        )) as standard_error
     from estimates
-),
-
-bootstrap_quantiles as (
-    select
-        parameter_kind,
-        parameter,
-        quantile_cont(effect, 0.025) as effect_q025,
-        quantile_cont(effect, 0.975) as effect_q975,
-        count(effect) as n_replicates
-    from centred
-    where replicate > 0
-    group by parameter_kind, parameter
+    inner join variances
+        on
+            estimates.parameter_kind = variances.parameter_kind
+            and estimates.parameter = variances.parameter
+    left join kind_totals
+        on estimates.parameter_kind = kind_totals.parameter_kind
 ),
 
 observed as (
@@ -102,14 +153,14 @@ observed as (
         parameters.style_note,
         coalesce(fits.is_aliased, false) as is_aliased,
         coalesce(fits.parameter_last_change, 0) > {{ tolerance }} as is_moving,
-        centred.effect
+        centred.effect,
+        centred.standard_error
     from parameters
     left join fits
-        on fits.replicate = 0 and parameters.parameter_index = fits.parameter_index
+        on parameters.parameter_index = fits.parameter_index
     left join centred
         on
-            centred.replicate = 0
-            and parameters.parameter_kind = centred.parameter_kind
+            parameters.parameter_kind = centred.parameter_kind
             and parameters.parameter = centred.parameter
 ),
 
@@ -138,6 +189,7 @@ effects as (
         false as is_aliased,
         false as is_moving,
         null as effect,
+        null as standard_error,
         false as is_group_unread,
         false as is_estimable
     from bounds
@@ -162,12 +214,10 @@ final as (
         end as effect_label,
         case when effects.is_estimable then round(effects.effect, 9) end as joint_effect,
         case when effects.is_estimable then round(
-            effects.effect
-            - expansion.arm_factor * (bootstrap_quantiles.effect_q975 - effects.effect), 9
+            effects.effect - expansion.arm_factor * 1.959964 * effects.standard_error, 9
         ) end as joint_effect_ci_low,
         case when effects.is_estimable then round(
-            effects.effect
-            + expansion.arm_factor * (effects.effect - bootstrap_quantiles.effect_q025), 9
+            effects.effect + expansion.arm_factor * 1.959964 * effects.standard_error, 9
         ) end as joint_effect_ci_high,
         case effects.parameter_kind
             when 'player' then 'Elo points above the mean player'
@@ -192,16 +242,12 @@ final as (
                 then 'read against the mean of a group in which an effect has no estimate'
         end as joint_note,
         verdict_count.n_judgments,
-        coalesce(bootstrap_quantiles.n_replicates, 0) as n_replicates
+        null::bigint as n_replicates
     from effects
     cross join expansion
     cross join verdict_count
     left join catalogue
         on effects.parameter_kind = 'feature' and effects.parameter = catalogue.feature
-    left join bootstrap_quantiles
-        on
-            effects.parameter_kind = bootstrap_quantiles.parameter_kind
-            and effects.parameter = bootstrap_quantiles.parameter
 )
 
 select * from final

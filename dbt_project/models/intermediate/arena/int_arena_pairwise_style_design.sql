@@ -10,8 +10,11 @@
 -- sigmoid(sum x * estimate). Each row carries its verdict's outcome y (1, 0.5 a tie, 0) and
 -- weight in the replicate: the verdict's weight (strong_weight for a strong verdict) times
 -- the times its question was drawn (int_arena_pairwise_draws; replicate 0 takes every
--- question once). The style-controlled fit reads the scored verdicts, the joint fit every
--- one. A covariate more is a row more per verdict here, the fits unchanged.
+-- question once). The style-controlled fit reads the scored verdicts in every replicate; the
+-- joint fit every verdict, in replicate 0 only (its intervals come from the sandwich over
+-- questions, int_arena_pairwise_joint_covariance: a refit per replicate of its dozens of
+-- parameters cost minutes). A covariate more is a row more per verdict here, the fits
+-- unchanged.
 
 with features as (
     select * from {{ ref('int_arena_pairwise_style_features') }}
@@ -179,6 +182,8 @@ design as (
     from verdict_values
     inner join replicate_weights
         on verdict_values.question_id = replicate_weights.question_id
+    -- the joint fit is fitted once; its intervals come from int_arena_pairwise_joint_covariance
+    where verdict_values.fit = 'style_controlled' or replicate_weights.replicate = 0
 )
 
 select * from design

@@ -9,15 +9,20 @@
 -- int_arena_pairwise_style_design says.
 -- Boehning's (1988) fixed-Hessian steps, from 0: estimate += 4 (X'WX)^-1 X'W (y - p), the
 -- inverse from int_arena_pairwise_style_information. Each step raises the likelihood (4 X'WX
--- bounds its curvature), so no step is halved. style_iterations (80) steps run as a
--- recursive CTE; style_last_change is the largest change of an estimate in the last one,
--- and the replicate's fit is_converged when it is at most style_tolerance (1e-6; a field
--- with a player that won or lost every verdict has no finite maximum and keeps moving).
+-- bounds its curvature), so no step is halved. The steps run as a recursive CTE:
+-- style_iterations (80) for the style-controlled fit in each replicate, joint_iterations
+-- (600) for the joint fit, fitted once (replicate 0) with more parameters, some of them far
+-- from 0 (a judge that nearly always prefers the first answer), where the steps are slow (at
+-- 0.977 per step on the pairwise demo); style_last_change is the largest change of an
+-- estimate in the last one, and the replicate's fit is_converged when it is at most
+-- style_tolerance (1e-6; a field with a player that won or lost every verdict has no finite
+-- maximum and keeps moving).
 -- Estimates are rounded to 1e-12, as the plain fit's strengths are. One row per fit,
 -- replicate and parameter; parameter_last_change is the change of the parameter's own
 -- estimate in the last step.
 
 {%- set style_iterations = 80 %}
+{%- set joint_iterations = 600 %}
 {%- set style_tolerance = 1e-6 %}
 
 with recursive design as (
@@ -69,7 +74,10 @@ style_steps as (
                     verdict_rows.fit = steps.fit
                     and verdict_rows.replicate = steps.replicate
                     and verdict_rows.parameter_index = steps.parameter_index
-            where steps.step < {{ style_iterations }}
+            where
+                steps.step < case steps.fit
+                    when 'joint' then {{ joint_iterations }} else {{ style_iterations }}
+                end
             group by verdict_rows.fit, verdict_rows.replicate, verdict_rows.verdict_id
         ) as predictions
             on
@@ -115,7 +123,10 @@ style_fit as (
             and final_step.replicate = diagonal.replicate
             and final_step.parameter_index = diagonal.row_index
             and final_step.parameter_index = diagonal.column_index
-    where final_step.step = {{ style_iterations }}
+    where
+        final_step.step = case final_step.fit
+            when 'joint' then {{ joint_iterations }} else {{ style_iterations }}
+        end
 ),
 
 final as (

@@ -14,7 +14,8 @@
 -- style: its verdicts are left out, which is the limit of the fit as its strength runs off
 -- (they then tell nothing about the others). A feature is fitted when every verdict of the
 -- fit has its value and the value differs between the two answers of at least one of them;
--- else it has no index and style_note says why.
+-- else it has no index and style_note says why. Without a feature fitted, the
+-- style-controlled fit has no parameter (it would be the plain fit again).
 
 with features as (
     select * from {{ ref('int_arena_pairwise_style_features') }}
@@ -63,18 +64,6 @@ players as (
     from fit_rows
 ),
 
-player_parameters as (
-    select
-        fit,
-        'player' as parameter_kind,
-        player as parameter,
-        0 as feature_order,
-        row_number() over (partition by fit order by player) = 1 as is_reference,
-        true as is_fitted,
-        null::varchar as style_note
-    from players
-),
-
 feature_parameters as (
     select
         fit,
@@ -95,6 +84,26 @@ feature_parameters as (
         end as style_note
     from fit_rows
     group by fit, feature
+),
+
+-- with no feature to fit, the style-controlled fit would be the plain one again: it is not
+-- made (bradley_terry's style-controlled Elo is then NULL, pairwise_style says why)
+player_parameters as (
+    select
+        fit,
+        'player' as parameter_kind,
+        player as parameter,
+        0 as feature_order,
+        row_number() over (partition by fit order by player) = 1 as is_reference,
+        true as is_fitted,
+        null::varchar as style_note
+    from players
+    where
+        fit = 'joint'
+        or exists (
+            select 1 from feature_parameters
+            where feature_parameters.fit = 'style_controlled' and feature_parameters.is_fitted
+        )
 ),
 
 joint_verdicts as (

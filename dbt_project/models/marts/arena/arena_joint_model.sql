@@ -2,7 +2,8 @@
 
 -- The joint models of the judgements, one row per effect: of absolute judging
 -- (int_arena_joint_fits; the model and its assumptions: docs/arena_ratings.md, "One model for
--- the biases"), and of pairwise judging (int_arena_pairwise_joint_effects, in Elo points). Players'
+-- the biases"), and of pairwise judging (int_arena_pairwise_joint_effects, in Elo points,
+-- its intervals from the sandwich clustered by question). Players'
 -- quality and judges' leniency are read against their own mean: the fitted coefficients
 -- (the reference held at 0) minus their mean over the players (over the judges) of the same
 -- replicate. The interval is the bootstrap's reflected interval over questions, each arm
