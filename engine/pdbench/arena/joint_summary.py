@@ -16,6 +16,10 @@ _COLUMNS = ("judging", "effect_kind", "effect_label", "joint_effect", "joint_eff
             "joint_effect_ci_high", "effect_unit", "is_clear_of_zero")  # fmt: skip
 
 
+_SHOWN_BIASES = 3
+"""The pairwise biases the summary names, the largest first."""
+
+
 def _effect(row: dict[str, object], unit: str = "points") -> str:
     """An effect with its interval: points of 0..10 as the catalogue writes joint_effect, Elo
     points whole as it writes an Elo."""
@@ -79,16 +83,26 @@ def _absolute_lines(rows: list[dict[str, object]]) -> list[str]:
 
 
 def _pairwise_lines(rows: list[dict[str, object]]) -> list[str]:
+    """The position, self and name biases clear of 0, the largest three by size (a field of
+    twenty judges has dozens), and the style effects."""
     if not rows:
         return []
     biases = ("position", "self", "name")
-    biased = [row for row in rows if row["effect_kind"] in biases and row["is_clear_of_zero"]]
+    estimated = [row for row in rows if row["effect_kind"] in biases]
+    biased = sorted(
+        (row for row in estimated if row["is_clear_of_zero"]),
+        key=lambda row: -abs(float(row["joint_effect"])),  # type: ignore[arg-type]
+    )
+    shown = "; ".join(_effect(row, unit="Elo points") for row in biased[:_SHOWN_BIASES])
+    more = len(biased) - _SHOWN_BIASES
     lines = [
         "",
         "joint model of the pairwise verdicts (joint_model.parquet: strengths, position, self "
         "and name bias and style fitted at once, every arm's verdicts; Elo points, 95% "
         "intervals over questions):",
-        "  position, self and name biases clear of 0: "
-        + ("; ".join(_effect(row, unit="Elo points") for row in biased) if biased else "none"),
+        f"  position, self and name biases clear of 0: {len(biased)} of the "
+        f"{len(estimated)} estimated"
+        + (f"; the largest: {shown}" if biased else "")
+        + (f"; {more} more in joint_model.parquet" if more > 0 else ""),
     ]
     return lines + _style_line(rows)

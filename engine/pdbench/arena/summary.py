@@ -31,7 +31,7 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
     place of the interval, ``insufficient data (n of min judgements)``; a judge-only
     participant (role ``judge``) has none and ``judge only (not ranked)``."""
     if not tables.get(ArenaMart.LEADERBOARD):
-        return bradley_terry_lines(run_dir, tables)
+        return [*bradley_terry_lines(run_dir, tables), *joint_model_lines(run_dir, tables)]
     rows = mart_rows(
         run_dir / ArenaMart.LEADERBOARD,
         columns=(
@@ -54,7 +54,8 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         order_by="rank asc nulls last, player asc",
     )
     if tables.get(ArenaMart.BRADLEY_TERRY) and not any(row[11] for row in rows):
-        return bradley_terry_lines(run_dir, tables)  # judged in pairs only: no score
+        # judged in pairs only: no score
+        return [*bradley_terry_lines(run_dir, tables), *joint_model_lines(run_dir, tables)]
     table = [("rank", "player", "score", "95% CI", "rank interval", "answers", "valid judgements")]
     for row in rows:
         rank, player, score, low, high, rank_low, rank_high, n_answers = row[:8]
@@ -84,8 +85,8 @@ def leaderboard_table(run_dir: Path, tables: dict[str, int]) -> list[str]:
         *_truncation_lines(run_dir),
         *_diversity_lines(run_dir, tables),
         *_audience_line(run_dir, tables),
-        *joint_model_lines(run_dir, tables),
         *bradley_terry_lines(run_dir, tables),
+        *joint_model_lines(run_dir, tables),
     ]
 
 
