@@ -13,7 +13,9 @@
 -- give has no value and a note saying why: a separated player (no finite strength), a style
 -- feature not fitted, a parameter the others explain (aliased), one still moving at the
 -- fit's last step (more than 1e-6 log-odds: no finite estimate, or not reached), or a
--- strength or name term whose group holds one of those (its mean is unknown).
+-- strength or name term whose group holds one of those (its mean is unknown). An effect held
+-- by verdicts on fewer than arena_few_questions_n (10) questions keeps its value but has no
+-- interval: the sandwich over a handful of questions is far too narrow.
 
 {%- set tolerance = 1e-6 %}
 
@@ -52,6 +54,25 @@ verdict_count as (
     select count(distinct verdict_id) as n_judgments from design
 ),
 
+-- the questions whose verdicts hold each parameter: the sandwich is a sum over questions, and
+-- read from a handful of them it is far too narrow (a judge with 2 verdicts on its own answer)
+verdict_questions as (
+    select distinct
+        verdict_id,
+        question_id
+    from {{ ref('int_arena_pairwise_style_features') }}
+),
+
+parameter_questions as (
+    select
+        design.parameter_index,
+        count(distinct verdict_questions.question_id) as n_questions
+    from design
+    inner join verdict_questions
+        on design.verdict_id = verdict_questions.verdict_id
+    group by design.parameter_index
+),
+
 -- every fitted parameter (the references at 0), on the Elo scale, with its group: the
 -- players' strengths and the name terms are read against their kind's mean
 estimates as (
@@ -63,11 +84,17 @@ estimates as (
             when parameters.is_reference then 0.0
             when not fits.is_aliased then fits.estimate
         end as elo_estimate,
+        coalesce(
+            parameter_questions.n_questions,
+            min(parameter_questions.n_questions) over (partition by parameters.parameter_kind)
+        ) as n_questions,
         parameters.parameter_kind in ('player', 'name') as is_centred,
         count(*) over (partition by parameters.parameter_kind) as n_in_kind
     from parameters
     left join fits
         on parameters.parameter_index = fits.parameter_index
+    left join parameter_questions
+        on parameters.parameter_index = parameter_questions.parameter_index
     where parameters.is_fitted
 ),
 
@@ -126,6 +153,7 @@ centred as (
                 then avg(estimates.elo_estimate) over (partition by estimates.parameter_kind)
             else 0
         end as effect,
+        estimates.n_questions,
         400 / ln(10) * sqrt(greatest(
             case
                 when variances.is_centred
@@ -154,7 +182,8 @@ observed as (
         coalesce(fits.is_aliased, false) as is_aliased,
         coalesce(fits.parameter_last_change, 0) > {{ tolerance }} as is_moving,
         centred.effect,
-        centred.standard_error
+        centred.standard_error,
+        coalesce(centred.n_questions, 0) < {{ arena_few_questions_n() }} as is_thin
     from parameters
     left join fits
         on parameters.parameter_index = fits.parameter_index
@@ -190,6 +219,7 @@ effects as (
         false as is_moving,
         null as effect,
         null as standard_error,
+        false as is_thin,
         false as is_group_unread,
         false as is_estimable
     from bounds
@@ -213,10 +243,10 @@ final as (
             else catalogue.feature_label
         end as effect_label,
         case when effects.is_estimable then round(effects.effect, 9) end as joint_effect,
-        case when effects.is_estimable then round(
+        case when effects.is_estimable and not effects.is_thin then round(
             effects.effect - expansion.arm_factor * 1.959964 * effects.standard_error, 9
         ) end as joint_effect_ci_low,
-        case when effects.is_estimable then round(
+        case when effects.is_estimable and not effects.is_thin then round(
             effects.effect + expansion.arm_factor * 1.959964 * effects.standard_error, 9
         ) end as joint_effect_ci_high,
         case effects.parameter_kind
@@ -240,6 +270,10 @@ final as (
                     || 'go one way, or the fit needs more steps)'
             when effects.is_group_unread
                 then 'read against the mean of a group in which an effect has no estimate'
+            when effects.is_thin
+                then
+                    'no interval: held by verdicts on fewer than {{ arena_few_questions_n() }} '
+                    || 'questions, too few for the sandwich'
         end as joint_note,
         verdict_count.n_judgments,
         null::bigint as n_replicates
