@@ -1,36 +1,16 @@
--- The joint model of pairwise judging (docs/arena_ratings.md, "One model for the biases"),
--- one row per effect, in the shape of arena_joint_model: every valid verdict, the self and
--- name arms' too, fitted at once (int_arena_pairwise_style_fits, fit joint):
---   logit P(first wins) = strength(first) - strength(second) + style . b
---                         + position(judge) + self(judge) * s + (name(first) - name(second)) * n
--- s +1 (-1) when the judge wrote the first (second) answer, n 1 when the authors were named.
--- Every effect is given in Elo points (400 / ln 10 = 173.7 points per unit of log-odds, the
--- unit of a strength), strengths and name terms against their mean over the players of the
--- fit (the reference's estimate is 0). The interval is the estimate plus and minus 1.96
--- standard errors of the sandwich clustered by question (int_arena_pairwise_joint_covariance),
--- stretched as the Elo's (int_arena_pairwise_interval_expansion: sqrt(G / (G - 1)) t(G - 1)
--- / z for G questions), rounded to 1e-9 points. An effect the data cannot
--- give has no value and a note saying why: a separated player (no finite strength), a style
--- feature not fitted, a parameter the others explain (aliased), one still moving at the
--- fit's last step (more than 1e-6 log-odds: no finite estimate, or not reached), or a
--- strength or name term whose group holds one of those (its mean is unknown). An effect held
--- by verdicts on fewer than arena_few_questions_n (10) questions keeps its value but has no
--- interval: the sandwich over a handful of questions is far too narrow.
-
-{%- set tolerance = 1e-6 %}
+-- The joint model of pairwise judging, one row per effect in arena_joint_model's columns
+-- (the model: int_arena_pairwise_joint_effects.yml, docs/arena_ratings.md). Effects in Elo
+-- points (int_arena_pairwise_joint_estimates); the interval: 1.96 sandwich standard errors
+-- each side, stretched as the Elo's; none under arena_few_questions_n questions. An effect
+-- the data cannot give has no value and a note saying why.
 
 with parameters as (
     select * from {{ ref('int_arena_pairwise_style_parameters') }}
     where fit = 'joint'
 ),
 
-fits as (
-    select * from {{ ref('int_arena_pairwise_style_fits') }}
-    where fit = 'joint' and replicate = 0
-),
-
-covariance as (
-    select * from {{ ref('int_arena_pairwise_joint_covariance') }}
+estimates as (
+    select * from {{ ref('int_arena_pairwise_joint_estimates') }}
 ),
 
 design as (
@@ -54,143 +34,21 @@ verdict_count as (
     select count(distinct verdict_id) as n_judgments from design
 ),
 
--- the questions whose verdicts hold each parameter: the sandwich is a sum over questions, and
--- read from a handful of them it is far too narrow (a judge with 2 verdicts on its own answer)
-verdict_questions as (
-    select distinct
-        verdict_id,
-        question_id
-    from {{ ref('int_arena_pairwise_style_features') }}
-),
-
-parameter_questions as (
-    select
-        design.parameter_index,
-        count(distinct verdict_questions.question_id) as n_questions
-    from design
-    inner join verdict_questions
-        on design.verdict_id = verdict_questions.verdict_id
-    group by design.parameter_index
-),
-
--- every fitted parameter (the references at 0), on the Elo scale, with its group: the
--- players' strengths and the name terms are read against their kind's mean
-estimates as (
-    select
-        parameters.parameter_kind,
-        parameters.parameter,
-        parameters.parameter_index,
-        400 / ln(10) * case
-            when parameters.is_reference then 0.0
-            when not fits.is_aliased then fits.estimate
-        end as elo_estimate,
-        coalesce(
-            parameter_questions.n_questions,
-            min(parameter_questions.n_questions) over (partition by parameters.parameter_kind)
-        ) as n_questions,
-        parameters.parameter_kind in ('player', 'name') as is_centred,
-        count(*) over (partition by parameters.parameter_kind) as n_in_kind
-    from parameters
-    left join fits
-        on parameters.parameter_index = fits.parameter_index
-    left join parameter_questions
-        on parameters.parameter_index = parameter_questions.parameter_index
-    where parameters.is_fitted
-),
-
--- var(c' theta) for c the parameter minus its kind's mean (c = the unit vector when not
--- centred): V_ii - 2 / n sum_j V_ij + 1 / n^2 sum_jk V_jk over the kind's fitted parameters
-variances as (
-    select
-        estimates.parameter_kind,
-        estimates.parameter,
-        coalesce(
-            sum(covariance.covariance) filter (
-                where covariance.row_index = estimates.parameter_index
-                and covariance.column_index = estimates.parameter_index
-            ),
-            0
-        ) as own_variance,
-        coalesce(
-            sum(covariance.covariance) filter (
-                where covariance.row_index = estimates.parameter_index
-                and kind_members.parameter_index is not null
-            ),
-            0
-        ) as kind_covariance,
-        any_value(estimates.is_centred) as is_centred,
-        any_value(estimates.n_in_kind) as n_in_kind
-    from estimates
-    left join covariance
-        on estimates.parameter_index = covariance.row_index
-    left join estimates as kind_members
-        on
-            covariance.column_index = kind_members.parameter_index
-            and estimates.parameter_kind = kind_members.parameter_kind
-    group by estimates.parameter_kind, estimates.parameter
-),
-
-kind_totals as (
-    select
-        row_members.parameter_kind,
-        sum(covariance.covariance) as kind_total
-    from covariance
-    inner join estimates as row_members
-        on covariance.row_index = row_members.parameter_index
-    inner join estimates as column_members
-        on
-            covariance.column_index = column_members.parameter_index
-            and row_members.parameter_kind = column_members.parameter_kind
-    group by row_members.parameter_kind
-),
-
-centred as (
-    select
-        estimates.parameter_kind,
-        estimates.parameter,
-        estimates.elo_estimate - case
-            when estimates.is_centred
-                then avg(estimates.elo_estimate) over (partition by estimates.parameter_kind)
-            else 0
-        end as effect,
-        estimates.n_questions,
-        400 / ln(10) * sqrt(greatest(
-            case
-                when variances.is_centred
-                    then
-                        variances.own_variance
-                        - 2 * variances.kind_covariance / variances.n_in_kind
-                        + coalesce(kind_totals.kind_total, 0) / variances.n_in_kind ^ 2
-                else variances.own_variance
-            end,
-            0
-        )) as standard_error
-    from estimates
-    inner join variances
-        on
-            estimates.parameter_kind = variances.parameter_kind
-            and estimates.parameter = variances.parameter
-    left join kind_totals
-        on estimates.parameter_kind = kind_totals.parameter_kind
-),
-
 observed as (
     select
         parameters.parameter_kind,
         parameters.parameter,
         parameters.style_note,
-        coalesce(fits.is_aliased, false) as is_aliased,
-        coalesce(fits.parameter_last_change, 0) > {{ tolerance }} as is_moving,
-        centred.effect,
-        centred.standard_error,
-        coalesce(centred.n_questions, 0) < {{ arena_few_questions_n() }} as is_thin
+        coalesce(estimates.is_aliased, false) as is_aliased,
+        coalesce(estimates.is_moving, false) as is_moving,
+        estimates.effect,
+        estimates.standard_error,
+        coalesce(estimates.n_questions, 0) < {{ arena_few_questions_n() }} as is_thin
     from parameters
-    left join fits
-        on parameters.parameter_index = fits.parameter_index
-    left join centred
+    left join estimates
         on
-            parameters.parameter_kind = centred.parameter_kind
-            and parameters.parameter = centred.parameter
+            parameters.parameter_kind = estimates.parameter_kind
+            and parameters.parameter = estimates.parameter
 ),
 
 -- strengths and name terms are read against their group's mean, which holds no value when
