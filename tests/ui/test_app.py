@@ -886,6 +886,25 @@ def test_the_side_by_side_differences_are_drawn_one_chart_per_unit(
     assert {"share", "points"} <= set(charts)  # the demo compares rates and total payoffs
 
 
+def test_the_judges_page_shows_the_pairwise_joint_model_in_elo_points(
+    council_run: Path, monkeypatch: pytest.MonkeyPatch
+):
+    at = _app(monkeypatch, "--run-dir", str(council_run))
+    _set(at, at.radio(key="arena_page"), "Judges")
+    tables = [table.value for table in at.dataframe]
+    joint = next(table for table in tables if "effect_label" in table.columns)
+    shown = dict(zip(joint["effect_label"], joint["effect_unit"], strict=True))
+    # 20 strengths, 20 position biases and the 12 self biases the sample gives a value
+    assert len(shown) == 52
+    assert shown["position bias of llama-3-8b-chat"] == (
+        "Elo points the judge adds to the answer shown first"
+    )
+    assert shown["strength of qwen1.5-110B-Chat"] == "Elo points above the mean player"
+    captions = " ".join(caption.value for caption in at.caption)
+    assert "Pairwise judging: every verdict fitted at once" in captions
+    assert escaped("answer length (the answer text of 1000 verdicts is unknown)") in captions
+
+
 def test_the_judges_page_shows_the_joint_model_and_what_it_could_not_give(
     peerrank_run: Path, monkeypatch: pytest.MonkeyPatch
 ):
