@@ -60,6 +60,7 @@ def play_joint(folder: Path, *, seed: int, questions: int, bootstrap: int) -> Pa
             (folder / sub).symlink_to(REPO / "configs" / sub)
     arena = yaml.safe_load(CONFIG.read_text())
     arena |= {"run_id": f"joint-{seed}", "seed": seed, "questions_per_player": questions}
+    arena["dev"] = questions <= 10  # dev mode holds 3 to 10 questions per player
     arena["bootstrap"] = {"n": bootstrap}
     path = folder / f"joint-{seed}.yaml"
     path.write_text(yaml.safe_dump(arena, sort_keys=False), encoding="utf-8")
