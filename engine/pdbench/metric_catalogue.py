@@ -28,7 +28,16 @@ __all__ = [
 
 SIDES = ("a", "b")
 Format = Literal["percent", "pp", "number", "pvalue", "count", "round", "flag", "seconds", "usd"]
-Interval = Literal["t", "wilson", "welch", "agresti_caffo", "fisher_z", "bootstrap", "none"]
+Interval = Literal[
+    "t",
+    "wilson",
+    "welch",
+    "agresti_caffo",
+    "fisher_z",
+    "bootstrap",
+    "bootstrap_or_sandwich",
+    "none",
+]
 INTERVAL_METHODS: dict[str, str] = {
     "t": "Student's t",
     "wilson": "Wilson score interval on the pooled counts",
@@ -36,6 +45,10 @@ INTERVAL_METHODS: dict[str, str] = {
     "agresti_caffo": "Agresti-Caffo for a difference of two shares",
     "fisher_z": "Fisher's z for a correlation",
     "bootstrap": "percentiles of a bootstrap",
+    "bootstrap_or_sandwich": (
+        "percentiles of a bootstrap over questions (absolute judging) or a sandwich clustered "
+        "by question (pairwise verdicts)"
+    ),
     "none": "no interval",
 }
 """What each interval kind of a catalogue is, in words (the methods of ``pdbench report``)."""
