@@ -55,13 +55,17 @@ def _play(folder: Path) -> Path:
     path.write_text(yaml.safe_dump(arena, sort_keys=False), encoding="utf-8")
     run_dir = folder / "run"
     run_arena(load_config(path), output_dir=run_dir, use_cache=False)
-    invoke_dbt(DbtRequest("run", run_dir=run_dir, select="+arena_joint_model"))
+    invoke_dbt(DbtRequest("run", run_dir=run_dir, select="+arena_joint_model +arena_leaderboard"))
     return run_dir
 
 
 @pytest.fixture(scope="module")
-def effects(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], dict]:
-    run_dir = _play(tmp_path_factory.mktemp("joint"))
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _play(tmp_path_factory.mktemp("joint"))
+
+
+@pytest.fixture(scope="module")
+def effects(run_dir: Path) -> dict[tuple[str, str], dict]:
     relation = duckdb.sql(f"select * from '{run_dir / 'joint_model.parquet'}'")
     rows = [dict(zip(relation.columns, row, strict=True)) for row in relation.fetchall()]
     return {(row["effect_kind"], row["effect_name"]): row for row in rows}
@@ -95,3 +99,21 @@ def test_what_the_data_cannot_give_has_no_value_and_says_why(effects):
     assert bold["joint_effect"] is None and "no answer uses it" in bold["joint_note"]
     # 40 questions, each answered by the 4 players and judged by the 3 who did not write it
     assert {row["n_judgments"] for row in effects.values()} == {40 * 4 * 3}
+
+
+def test_the_leaderboard_gives_each_score_with_style_held_on_the_scores_scale(run_dir, effects):
+    """score_style_controlled is the players' mean score plus the joint model's quality against
+    the mean player, interval and all: over the players it averages to the plain mean."""
+    relation = duckdb.sql(
+        "select player, score, score_style_controlled, score_style_controlled_ci_low, "
+        f"score_style_controlled_ci_high from '{run_dir / 'leaderboard.parquet'}'"
+    )
+    rows = {row[0]: row[1:] for row in relation.fetchall()}
+    assert set(rows) == set(LENIENCY)
+    mean = sum(score for score, *_ in rows.values()) / len(rows)
+    for player, (_, held, low, high) in rows.items():
+        quality = effects[("quality", player)]
+        assert held == pytest.approx(mean + quality["joint_effect"], abs=1e-9)
+        assert low == pytest.approx(mean + quality["joint_effect_ci_low"], abs=1e-9)
+        assert high == pytest.approx(mean + quality["joint_effect_ci_high"], abs=1e-9)
+    assert sum(held for _, held, *_ in rows.values()) / len(rows) == pytest.approx(mean, abs=1e-9)

@@ -47,7 +47,37 @@ def joint_model_lines(run_dir: Path, tables: dict[str, int]) -> list[str]:
     )
     absolute = [row for row in rows if row["judging"] == "absolute"]
     pairwise = [row for row in rows if row["judging"] == "pairwise"]
-    return [*_absolute_lines(absolute), *_pairwise_lines(pairwise)]
+    held = _style_held_line(run_dir) if absolute else []
+    return [*_absolute_lines(absolute), *held, *_pairwise_lines(pairwise)]
+
+
+def _style_held_line(run_dir: Path) -> list[str]:
+    """Each player's score with the answers' style held (leaderboard.parquet), best first."""
+    rows = read_rows(
+        run_dir / ArenaMart.LEADERBOARD,
+        (
+            "player",
+            "score_style_controlled",
+            "score_style_controlled_ci_low",
+            "score_style_controlled_ci_high",
+        ),
+        where="score_style_controlled is not null",
+        order_by="score_style_controlled desc, player",
+    )
+    if not rows:
+        return []
+    held = "; ".join(
+        f"{row['player']} "
+        + interval_text(
+            "score_style_controlled",
+            row["score_style_controlled"],
+            row["score_style_controlled_ci_low"],
+            row["score_style_controlled_ci_high"],
+            unit="points",
+        )
+        for row in rows
+    )
+    return [f"  score with style held (leaderboard.parquet, score_style_controlled): {held}"]
 
 
 def _style_line(rows: list[dict[str, object]]) -> list[str]:

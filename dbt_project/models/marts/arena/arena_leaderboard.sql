@@ -20,6 +20,26 @@ fragility as (
     select * from {{ ref('int_arena_leaderboard_fragility') }}
 ),
 
+-- the score with the answers' style held: the joint model's quality (the judges' leniency,
+-- arms and the answers' style fitted with it) put on the score's scale, the mean score of the
+-- players it fits plus the player's quality against their mean (docs/arena_ratings.md)
+joint_quality as (
+    select
+        effect_name as player,
+        joint_effect,
+        joint_effect_ci_low,
+        joint_effect_ci_high
+    from {{ ref('int_arena_joint_effects') }}
+    where effect_kind = 'quality'
+),
+
+quality_anchor as (
+    select avg(player_scores.score) as mean_score
+    from player_scores
+    inner join joint_quality
+        on player_scores.player = joint_quality.player
+),
+
 -- Percentile intervals: linear interpolation between order statistics for the score,
 -- the nearest order statistic for the (integer) rank.
 percentiles as (
@@ -61,6 +81,12 @@ final as (
         bootstrap_intervals.ci_high,
         bootstrap_intervals.rank_ci_low,
         bootstrap_intervals.rank_ci_high,
+        round(quality_anchor.mean_score + joint_quality.joint_effect, 12)
+            as score_style_controlled,
+        round(quality_anchor.mean_score + joint_quality.joint_effect_ci_low, 12)
+            as score_style_controlled_ci_low,
+        round(quality_anchor.mean_score + joint_quality.joint_effect_ci_high, 12)
+            as score_style_controlled_ci_high,
         fragility.n_to_flip_next,
         player_scores.n_answers,
         player_scores.n_answers_invalid,
@@ -85,6 +111,9 @@ final as (
         on player_scores.player = bootstrap_intervals.player
     left join fragility
         on player_scores.player = fragility.player
+    left join joint_quality
+        on player_scores.player = joint_quality.player
+    cross join quality_anchor
     order by player_scores.rank asc nulls last, player_scores.player asc
 )
 
