@@ -145,11 +145,14 @@ def _style_control(run_dir: Path, tables: dict[str, int]) -> tuple[dict[str, lis
         run_dir,
         tables,
         ArenaMart.PAIRWISE_STYLE,
-        columns=("feature_label", "feature_unit", "coefficient", "ci_low", "ci_high"),
+        columns=(
+            "feature_label", "feature_unit", "coefficient", "ci_low", "ci_high", "is_converged"
+        ),
         where="feature is not null",
         order_by="coefficient is null, feature",
-    )
-    fitted = [row for row in features if row[2] is not None]
+    )  # fmt: skip
+    fitted = [row[:5] for row in features if row[2] is not None]
+    moving = any(row[5] is False for row in features if row[2] is not None)
     if not fitted:
         return {}, []
     ratings = mart_rows(
@@ -179,6 +182,12 @@ def _style_control(run_dir: Path, tables: dict[str, int]) -> tuple[dict[str, lis
         f"log-odds of preferring an answer, {effects}"
         + (f"; not fitted: {', '.join(missing)}" if missing else "")
         + "."
+        + (
+            " Not converged: the fit was still moving at its last step, so these and the "
+            "style-controlled Elo are where it stopped, not estimates."
+            if moving
+            else ""
+        )
     ]
 
 
