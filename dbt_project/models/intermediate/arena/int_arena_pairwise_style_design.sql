@@ -16,59 +16,21 @@
 -- parameters cost minutes). A covariate more is a row more per verdict here, the fits
 -- unchanged.
 
-with features as (
+with verdicts as (
+    select * from {{ ref('int_arena_pairwise_fit_verdicts') }}
+),
+
+features as (
     select * from {{ ref('int_arena_pairwise_style_features') }}
 ),
 
-all_parameters as (
-    select * from {{ ref('int_arena_pairwise_style_parameters') }}
-),
-
 parameters as (
-    select * from all_parameters
+    select * from {{ ref('int_arena_pairwise_style_parameters') }}
     where parameter_index is not null
-),
-
-fitted_players as (
-    select distinct parameter as player
-    from all_parameters
-    where parameter_kind = 'player'
 ),
 
 draws as (
     select * from {{ ref('int_arena_pairwise_draws') }}
-),
-
--- a verdict on a separated player's answer is left out (no row of its players)
-kept as (
-    select distinct
-        verdict_id,
-        question_id,
-        judge,
-        first_player,
-        second_player,
-        weight,
-        first_score,
-        is_scored,
-        is_named,
-        self_side
-    from features
-    where
-        first_player in (select fitted_players.player from fitted_players)
-        and second_player in (select fitted_players.player from fitted_players)
-),
-
-verdicts as (
-    select
-        'style_controlled' as fit,
-        *
-    from kept
-    where is_scored
-    union all
-    select
-        'joint' as fit,
-        *
-    from kept
 ),
 
 -- (fit, verdict, parameter kind, parameter name, value): every term a verdict holds
@@ -161,7 +123,7 @@ replicate_weights as (
         0 as replicate,
         question_id,
         1 as n_drawn
-    from (select distinct question_id from kept) as observed
+    from (select distinct question_id from verdicts) as observed
     union all
     select
         replicate,

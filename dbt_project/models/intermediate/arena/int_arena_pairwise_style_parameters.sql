@@ -10,58 +10,43 @@
 --     then per player shown with its name a name term (kind name: log-odds its name adds to
 --     its answer; the first such player by name held at 0, as only differences of name
 --     terms enter a verdict).
--- A separated player (int_arena_pairwise_bounds) has no finite strength, with or without
--- style: its verdicts are left out, which is the limit of the fit as its strength runs off
--- (they then tell nothing about the others). A feature is fitted when every verdict of the
+-- Each fit reads the verdicts int_arena_pairwise_fit_verdicts gives it (a separated
+-- player's are left out of both). A feature is fitted when every verdict of the
 -- fit has its value and the value differs between the two answers of at least one of them;
 -- else it has no index and style_note says why. Without a feature fitted, the
 -- style-controlled fit has no parameter (it would be the plain fit again).
 
-with features as (
+with fit_verdicts as (
+    select * from {{ ref('int_arena_pairwise_fit_verdicts') }}
+),
+
+features as (
     select * from {{ ref('int_arena_pairwise_style_features') }}
 ),
 
-bounds as (
-    select * from {{ ref('int_arena_pairwise_bounds') }}
-),
-
-separated as (
-    select player from bounds
-    where is_separated
-),
-
-kept as (
-    select *
-    from features
-    where
-        first_player not in (select separated.player from separated)
-        and second_player not in (select separated.player from separated)
-),
-
--- each fit's verdicts: the style-controlled fit the scored ones, the joint fit every one
+-- each fit's verdicts (int_arena_pairwise_fit_verdicts) with their style differences
 fit_rows as (
     select
-        'style_controlled' as fit,
-        *
-    from kept
-    where is_scored
-    union all
-    select
-        'joint' as fit,
-        *
-    from kept
+        fit_verdicts.fit,
+        features.verdict_id,
+        features.feature_order,
+        features.feature,
+        features.feature_difference
+    from fit_verdicts
+    inner join features
+        on fit_verdicts.verdict_id = features.verdict_id
 ),
 
 players as (
     select
         fit,
         first_player as player
-    from fit_rows
+    from fit_verdicts
     union
     select
         fit,
         second_player as player
-    from fit_rows
+    from fit_verdicts
 ),
 
 feature_parameters as (
@@ -107,14 +92,7 @@ player_parameters as (
 ),
 
 joint_verdicts as (
-    select distinct
-        verdict_id,
-        judge,
-        first_player,
-        second_player,
-        is_named,
-        self_side
-    from fit_rows
+    select * from fit_verdicts
     where fit = 'joint'
 ),
 
