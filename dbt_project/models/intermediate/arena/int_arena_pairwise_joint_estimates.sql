@@ -49,8 +49,6 @@ parameter_questions as (
 
 -- every fitted parameter (the references at 0), on the Elo scale, with its group: the
 -- players' strengths and the name terms are read against their kind's mean
--- every fitted parameter (the references at 0), on the Elo scale, with its group: the
--- players' strengths and the name terms are read against their kind's mean
 estimates as (
     select
         parameters.parameter_kind,
