@@ -156,7 +156,7 @@ _JOINT_MODELS = {
         "Absolute judging: every judgement fitted at once (least squares within questions): "
         "each player's quality against the mean player, each judge's leniency against the "
         "mean judge and its name and position bias over its plain scores, in points of 0 to "
-        "10",
+        "10, with 95% bootstrap intervals over questions",
         "points",
         "points of 0 to 10",
     ),
@@ -164,7 +164,8 @@ _JOINT_MODELS = {
         "Pairwise judging: every verdict fitted at once, the self and name arms' too "
         "(maximum likelihood): each player's strength against the mean player, each judge's "
         "pull to the answer shown first and to its own answer, each player's pull when named, "
-        "in Elo points (173.7 per unit of log-odds)",
+        "in Elo points (173.7 per unit of log-odds), with 95% intervals from the sandwich "
+        "clustered by question",
         "Elo points",
         "Elo points",
     ),
@@ -196,17 +197,30 @@ def _joint_models(run_dir: Path) -> list[Section]:
 def _joint_model(
     rows: list[dict[str, Any]], judging: str, caption: str, unit: str, axis: str
 ) -> Section:
+    """One kind of judging's joint model: Elo points written as the catalogue writes an Elo
+    (whole points), points of 0..10 as it writes joint_effect."""
     styles = [row for row in rows if row["effect_kind"] == "style"]
     charted = [row for row in rows if row["effect_kind"] != "style"]
+    column = "elo" if judging == "pairwise" else "joint_effect"
+
+    def text(row: dict[str, Any], unit: str) -> str:
+        return bracket_text(
+            column, row["joint_effect"], row["joint_effect_ci_low"], row["joint_effect_ci_high"],
+            unit=unit,
+        )  # fmt: skip
+
     style_text = "; ".join(
-        f"{row['effect_label']} "
-        f"{_interval(row, 'joint_effect', 'joint_effect_', '')} {row['effect_unit']}"
-        for row in styles
+        f"{row['effect_label']} {text(row, '')} {row['effect_unit']}" for row in styles
     )
     return Section(
         f"One model for the biases: {judging} judging",
-        f"{caption}, with 95% bootstrap intervals over questions. "
-        + (f"Style: {style_text}." if styles else "No style effect: the answers do not vary."),
+        f"{caption}. "
+        + (
+            f"Style: {style_text}."
+            if styles
+            else "No style effect: the answers do not vary, or their text is unknown "
+            "(joint_model.parquet, joint_note)."
+        ),
         forest_plot(
             [
                 ForestRow(
@@ -214,7 +228,7 @@ def _joint_model(
                     value=row["joint_effect"],
                     low=row["joint_effect_ci_low"],
                     high=row["joint_effect_ci_high"],
-                    text=f"{_interval(row, 'joint_effect', 'joint_effect_', unit)}",
+                    text=text(row, unit),
                     is_real=row["joint_effect_ci_low"] is not None,
                 )
                 for row in charted
