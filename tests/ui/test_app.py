@@ -516,7 +516,7 @@ def test_the_leaderboard_shows_the_audience_scores_once_people_voted(
     _set(at, at.radio(key="arena_page"), "Leaderboard")
     # the leaderboard: its chosen columns, and every one a click away
     assert len(at.dataframe) == 2
-    assert [e.label for e in at.expander if e.label.startswith("All ")] == ["All 17 columns"]
+    assert [e.label for e in at.expander if e.label.startswith("All ")] == ["All 20 columns"]
     assert any("Nobody has scored" in caption.value for caption in at.caption)
 
     run = tmp_path / "run"
