@@ -30,7 +30,7 @@ import numpy as np
 
 from pdbench.arena.config import ArenaConfig
 from pdbench.arena.plan import estimate_arena
-from pdbench.arena.power_bootstrap import MIN_QUESTIONS, QuestionSearch
+from pdbench.arena.power_bootstrap import MIN_QUESTIONS, Design, QuestionSearch
 from pdbench.arena.power_pool import elo_design, score_pool
 from pdbench.arena.power_score import ScoreDesign
 from pdbench.config.loader import LoadedConfig
@@ -191,14 +191,8 @@ def _score_lines(
         power=request.power,
     )
 
-    def progress(point: PowerPoint) -> None:
-        on_line(f"simulated {point_text(point, unit='common question')}")
-
-    search = QuestionSearch(
-        design,
-        simulations=request.simulations or SCORE_SIMULATIONS,
-        seed=config.seed,
-        on_point=progress,
+    search = _search(
+        design, request.simulations or SCORE_SIMULATIONS, config.seed, "common question", on_line
     )
     needed = search.smallest(request.power, start=approximation)
     lines = [
@@ -224,6 +218,17 @@ def _score_lines(
     return lines + _sized_lines(
         loaded, needed / per_question_each, f"{per_question_each:.2f} common questions"
     )
+
+
+def _search(
+    design: Design, simulations: int, seed: int, unit: str, on_line: Callable[[str], None]
+) -> QuestionSearch:
+    """The search over questions of ``design``, each size simulated told on a line."""
+
+    def progress(point: PowerPoint) -> None:
+        on_line(f"simulated {point_text(point, unit=unit)}")
+
+    return QuestionSearch(design, simulations=simulations, seed=seed, on_point=progress)
 
 
 def interval_approximation(
@@ -265,14 +270,8 @@ def _elo_lines(
     source = pool.source
     per_question_each = n_questions / pool.questions_per_player
 
-    def progress(point: PowerPoint) -> None:
-        on_line(f"simulated {point_text(point, unit='question')}")
-
-    search = QuestionSearch(
-        design,
-        simulations=request.simulations or ELO_SIMULATIONS,
-        seed=config.seed,
-        on_point=progress,
+    search = _search(
+        design, request.simulations or ELO_SIMULATIONS, config.seed, "question", on_line
     )
     needed = search.smallest(request.power, start=max(4, n_questions))
     upper, lower = design.players[design.upper], design.players[design.lower]
